@@ -1,0 +1,97 @@
+import type { AgreementScore } from './agreement-score.js';
+import type { Claim } from './claim.js';
+import type { Role } from './roles.js';
+
+/** Single-turn is t = 3; multi-turn is any longer odd t (the paper's is 9). */
+export type Setting = 'single' | 'multi';
+
+export const SINGLE_TURN_TURNS = 3;
+export const MULTI_TURN_TURNS = 9;
+
+export function settingOfTurns(turns: number): Setting {
+  return turns === SINGLE_TURN_TURNS ? 'single' : 'multi';
+}
+
+/** Why a conversation could not be completed (SPEC 1.2). */
+export type FailureReason = 'format' | 'refusal' | 'api' | 'context';
+
+/** How a provider said a reply ended. */
+export type FinishReason = 'stop' | 'length' | 'content-filter' | 'error' | 'other';
+
+/** Tokens of one call; providers may omit either count. */
+export interface Usage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+}
+
+/** One call made for a turn. A turn has one attempt per sample, the accepted one last. */
+export interface Attempt {
+  readonly number: number;
+  readonly seed: number;
+  /** The reply text exactly as the model wrote it ('' when the call itself failed). */
+  readonly raw: string;
+  readonly outcome: 'accepted' | FailureReason;
+  /** Why the attempt was not accepted. */
+  readonly detail?: string;
+  readonly finishReason?: FinishReason;
+  readonly usage?: Usage;
+}
+
+export type TurnKind = 'opening' | 'argument' | 'reply' | 'final-decision';
+
+/**
+ * One accepted turn. `score` is the persuadee's agreement, or, on a persuader turn, the
+ * persuader's own rating (never shown to the persuadee, and never the other way round).
+ */
+export interface Turn {
+  /** 1-based position in the conversation. After an early stop the final decision follows directly. */
+  readonly index: number;
+  readonly role: Role;
+  readonly kind: TurnKind;
+  readonly message: string;
+  readonly score: AgreementScore;
+  readonly raw: string;
+  readonly attempts: readonly Attempt[];
+}
+
+/** Everything that identifies one conversation; its calls' seeds derive from it. */
+export interface ConversationSpec {
+  readonly claim: Claim;
+  readonly persuaderModel: string;
+  readonly persuadeeModel: string;
+  /** Planned number of turns t: odd, at least 3. */
+  readonly turns: number;
+  /** 0-based repetition of the same (persuader, persuadee, claim, t). */
+  readonly repetition: number;
+  readonly runSeed: number;
+}
+
+export interface CompletedConversation {
+  readonly status: 'completed';
+  readonly turns: readonly Turn[];
+  readonly initialScore: AgreementScore;
+  readonly finalScore: AgreementScore;
+  readonly earlyStopped: boolean;
+  readonly normalizedChange: number;
+  readonly absoluteChange: number;
+}
+
+export interface FailedConversation {
+  readonly status: 'failed';
+  /** The turns accepted before the failure. */
+  readonly turns: readonly Turn[];
+  readonly reason: FailureReason;
+  readonly detail: string;
+  readonly failedTurn: number;
+  readonly failedRole: Role;
+  /** Every attempt of the turn that failed. */
+  readonly failedAttempts: readonly Attempt[];
+}
+
+/** A conversation stopped on purpose after a prefix, to be continued by others (SPEC 1.4). */
+export interface PartialConversation {
+  readonly status: 'partial';
+  readonly turns: readonly Turn[];
+}
+
+export type ConversationOutcome = CompletedConversation | FailedConversation | PartialConversation;
