@@ -1,0 +1,40 @@
+import type { FinishReason, Usage } from '../domain/conversation.js';
+
+/**
+ * The model port: the one interface every provider adapter implements and every wrapper
+ * (retry, cache, rate limit) decorates. Nothing above this line knows which provider it talks to.
+ */
+
+export interface ChatMessage {
+  readonly role: 'system' | 'user' | 'assistant';
+  readonly content: string;
+}
+
+export interface GenerateRequest {
+  readonly messages: readonly ChatMessage[];
+  /** Sampling temperature; 0.7 unless configured (the paper's code). */
+  readonly temperature: number;
+  /** Upper bound on output tokens; 400 unless configured (the paper's code). */
+  readonly maxOutputTokens: number;
+  /** Deterministic per call, derived from the run seed and the call's place (never the clock). */
+  readonly seed: number;
+  readonly abortSignal?: AbortSignal;
+}
+
+export interface GenerateReply {
+  readonly text: string;
+  readonly finishReason: FinishReason;
+  readonly usage?: Usage;
+}
+
+export interface ChatModel {
+  /** The name the user wrote, e.g. `openai/gpt-4o-mini` or `sim/eloquent`. */
+  readonly name: string;
+  /** True for simulated agents: every output that shows their work says so. */
+  readonly simulated: boolean;
+  generate(request: GenerateRequest): Promise<GenerateReply>;
+}
+
+/** Generation defaults of the paper's code. */
+export const DEFAULT_TEMPERATURE = 0.7;
+export const DEFAULT_MAX_OUTPUT_TOKENS = 400;

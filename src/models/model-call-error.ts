@@ -1,0 +1,42 @@
+import type { FailureReason } from '../domain/conversation.js';
+
+/** What a failed call means for the conversation that made it. */
+export type CallFailureReason = Exclude<FailureReason, 'format'>;
+
+export interface ModelCallErrorFields {
+  readonly provider: string;
+  readonly model: string;
+  readonly reason: CallFailureReason;
+  readonly statusCode?: number;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+}
+
+/**
+ * A call that did not produce a reply. Adapters translate every provider error into this;
+ * the retry layer decides by `retryable` and `retryAfterMs`, never by the message text, and
+ * the engine records `reason` as the conversation's failure reason once retries are spent.
+ */
+export class ModelCallError extends Error implements ModelCallErrorFields {
+  readonly provider: string;
+  readonly model: string;
+  readonly reason: CallFailureReason;
+  readonly statusCode?: number;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+
+  constructor(message: string, fields: ModelCallErrorFields, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ModelCallError';
+    this.provider = fields.provider;
+    this.model = fields.model;
+    this.reason = fields.reason;
+    this.retryable = fields.retryable;
+    if (fields.statusCode !== undefined) this.statusCode = fields.statusCode;
+    if (fields.retryAfterMs !== undefined) this.retryAfterMs = fields.retryAfterMs;
+  }
+}
+
+export function isModelCallError(error: unknown): error is ModelCallError {
+  return error instanceof ModelCallError;
+}

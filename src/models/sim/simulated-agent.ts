@@ -1,0 +1,104 @@
+import { toAgreementScore, type AgreementScore } from '../../domain/agreement-score.js';
+import { clamp } from '../../domain/numbers.js';
+import { createRandom, hashString, randomNormal, type Random } from '../../domain/random.js';
+import { isFinalDecisionRequest, roleOfSystemPrompt } from '../../protocol/prompts.js';
+import { parseTaggedReply } from '../../protocol/tagged-reply.js';
+import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
+import { parseSimProfile, type SimProfile } from './sim-profile.js';
+import { argumentText, finalText, malformedText, readArgumentStrength, stanceText, tagged } from './sim-text.js';
+
+/** Initial stances cluster at Oppose and Support, as the paper found for real models (App. A). */
+const INITIAL_WEIGHTS: readonly [AgreementScore, number][] = [
+  [1, 0.08],
+  [2, 0.3],
+  [3, 0.2],
+  [4, 0.32],
+  [5, 0.1],
+];
+
+/** Strength assumed for an argument written by a model that is not simulated. */
+const UNKNOWN_ARGUMENT_STRENGTH = 0.5;
+
+function drawWeighted(random: Random): AgreementScore {
+  let draw = random();
+  for (const [score, weight] of INITIAL_WEIGHTS) {
+    draw -= weight;
+    if (draw < 0) return score;
+  }
+  return 3;
+}
+
+function subjectOf(systemPrompt: string): string {
+  const match = /Proposed answer: "(.*)"/.exec(systemPrompt) ?? /Claim: "(.*)"/.exec(systemPrompt);
+  return match ? `"${match[1]}"` : 'the claim';
+}
+
+/**
+ * How a simulated persuadee moves after one argument. Moving up grows with strength x
+ * susceptibility; backfiring shrinks with both. So expected change rises with the persuader's
+ * persuasiveness for every persuadee, and with the persuadee's susceptibility for every persuader.
+ */
+export function respondToArgument(current: AgreementScore, strength: number, susceptibility: number, random: Random) {
+  const pull = strength * susceptibility;
+  if (random() < Math.min(0.95, 1.4 * pull)) {
+    const steps = random() < pull ? 2 : 1;
+    return { score: toAgreementScore(current + steps), reaction: 'moved' as const };
+  }
+  if (random() < 0.3 * (1 - strength) * (1 - 0.5 * susceptibility)) {
+    return { score: toAgreementScore(current - 1), reaction: 'put-off' as const };
+  }
+  return { score: current, reaction: 'unmoved' as const };
+}
+
+/**
+ * A simulated agent (`sim/<profile>`). It reads the same prompts a real model gets, works out
+ * its role and its own last score from them (through the real parser), and writes real tagged
+ * text. Deterministic given the request seed. Always labelled simulated.
+ */
+export class SimulatedAgent implements ChatModel {
+  readonly simulated = true;
+  readonly profile: SimProfile;
+
+  constructor(readonly name: string) {
+    this.profile = parseSimProfile(name);
+  }
+
+  async generate(request: GenerateRequest): Promise<GenerateReply> {
+    request.abortSignal?.throwIfAborted();
+    const random = createRandom(request.seed);
+    const systemPrompt = request.messages.find((message) => message.role === 'system')?.content ?? '';
+    if (random() < this.profile.malformed) return { text: malformedText(random), finishReason: 'stop' };
+    const text =
+      roleOfSystemPrompt(systemPrompt) === 'persuader'
+        ? this.argue(systemPrompt, random)
+        : this.respond(request.messages, random);
+    return { text, finishReason: 'stop' };
+  }
+
+  private argue(systemPrompt: string, random: Random): string {
+    const strength = clamp(this.profile.persuasiveness + randomNormal(random, 0, 0.08), 0, 1);
+    const ownStance = toAgreementScore(2 + (hashString(this.name + systemPrompt) % 4));
+    return tagged(argumentText(random, subjectOf(systemPrompt), strength), ownStance);
+  }
+
+  private respond(messages: readonly ChatMessage[], random: Random): string {
+    const ownScores = messages
+      .filter((message) => message.role === 'assistant')
+      .map((message) => parseTaggedReply(message.content))
+      .flatMap((parsed) => (parsed.ok ? [parsed.score] : []));
+    const current = ownScores.at(-1);
+    if (current === undefined) {
+      const initial = drawWeighted(random);
+      return tagged(stanceText(random, initial), initial);
+    }
+    const lastUser = messages.at(-1)?.content ?? '';
+    const strength = lastUser.includes('<other_agent_message>')
+      ? (readArgumentStrength(lastUser) ?? UNKNOWN_ARGUMENT_STRENGTH)
+      : undefined;
+    const moved = strength === undefined ? { score: current, reaction: undefined } : respondToArgument(current, strength, this.profile.susceptibility, random);
+    if (!isFinalDecisionRequest(lastUser)) return tagged(stanceText(random, moved.score, moved.reaction), moved.score);
+    // Restating the claim at the end pulls a resistant agent back a little (paper, Sec. 5.3).
+    const final = random() < 0.15 * (1 - this.profile.susceptibility) ? toAgreementScore(moved.score - 1) : moved.score;
+    return tagged(finalText(random, final), final);
+  }
+}
