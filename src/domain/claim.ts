@@ -14,8 +14,11 @@ export interface Claim {
   readonly domain: Domain;
   readonly claim: string;
   readonly question?: string;
+  /** Where the item comes from: anthropic, perspectrum, truthfulqa, examples, or a user's file name. */
   readonly origin: string;
   readonly license: string;
+  /** The id a user's file gave the item, if any. */
+  readonly id?: string;
 }
 
 /** A stable key for a claim's content, independent of the set it came from. */

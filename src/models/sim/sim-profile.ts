@@ -18,10 +18,10 @@ type Traits = Omit<SimProfile, 'name'>;
 
 /** Named profiles with distinct, planted orderings (see docs/design/simulated-agents.md). */
 export const NAMED_SIM_PROFILES: Readonly<Record<string, Traits>> = {
-  eloquent: { persuasiveness: 0.9, susceptibility: 0.35, malformed: 0 },
-  'open-minded': { persuasiveness: 0.55, susceptibility: 0.85, malformed: 0 },
-  stubborn: { persuasiveness: 0.4, susceptibility: 0.1, malformed: 0 },
-  weak: { persuasiveness: 0.15, susceptibility: 0.6, malformed: 0 },
+  eloquent: { persuasiveness: 0.9, susceptibility: 0.3, malformed: 0 },
+  'open-minded': { persuasiveness: 0.6, susceptibility: 0.85, malformed: 0 },
+  stubborn: { persuasiveness: 0.35, susceptibility: 0.08, malformed: 0 },
+  weak: { persuasiveness: 0.12, susceptibility: 0.55, malformed: 0 },
 };
 
 const TRAIT_NAMES = ['persuasiveness', 'susceptibility', 'malformed'] as const;

@@ -44,7 +44,7 @@ export function respondToArgument(current: AgreementScore, strength: number, sus
     const steps = random() < pull ? 2 : 1;
     return { score: toAgreementScore(current + steps), reaction: 'moved' as const };
   }
-  if (random() < 0.3 * (1 - strength) * (1 - 0.5 * susceptibility)) {
+  if (random() < 0.15 * (1 - strength) * (1 - 0.5 * susceptibility)) {
     return { score: toAgreementScore(current - 1), reaction: 'put-off' as const };
   }
   return { score: current, reaction: 'unmoved' as const };
@@ -98,7 +98,7 @@ export class SimulatedAgent implements ChatModel {
     const moved = strength === undefined ? { score: current, reaction: undefined } : respondToArgument(current, strength, this.profile.susceptibility, random);
     if (!isFinalDecisionRequest(lastUser)) return tagged(stanceText(random, moved.score, moved.reaction), moved.score);
     // Restating the claim at the end pulls a resistant agent back a little (paper, Sec. 5.3).
-    const final = random() < 0.15 * (1 - this.profile.susceptibility) ? toAgreementScore(moved.score - 1) : moved.score;
+    const final = random() < 0.1 * (1 - this.profile.susceptibility) ? toAgreementScore(moved.score - 1) : moved.score;
     return tagged(finalText(random, final), final);
   }
 }

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../domain/input-error.js';
+import { parseClaimsFile } from './claims-file.js';
+
+describe('parseClaimsFile', () => {
+  it('reads JSONL with subjective and misinformation rows, keeping spaces', () => {
+    const { claims, warnings } = parseClaimsFile(
+      'dir/claims.jsonl',
+      '{"claim": " Cats are better than dogs "}\n\n{"claim": "The Moon is made of cheese", "question": "What is the Moon made of?", "id": 7}\n',
+    );
+    expect(claims).toEqual([
+      { index: 0, domain: 'subjective', claim: ' Cats are better than dogs ', origin: 'claims.jsonl', license: 'unknown (user file)' },
+      {
+        index: 1,
+        domain: 'misinformation',
+        claim: 'The Moon is made of cheese',
+        question: 'What is the Moon made of?',
+        id: '7',
+        origin: 'claims.jsonl',
+        license: 'unknown (user file)',
+      },
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('reads CSV with quoted fields spanning lines', () => {
+    const { claims } = parseClaimsFile('c.csv', 'claim,question\n"A claim, with a comma",\n"Two\nlines",Why?\n');
+    expect(claims.map((claim) => [claim.domain, claim.claim, claim.question])).toEqual([
+      ['subjective', 'A claim, with a comma', undefined],
+      ['misinformation', 'Two\nlines', 'Why?'],
+    ]);
+  });
+
+  it.each([
+    ['claims.jsonl', '{"claim": "ok"}\n{"claim": "ok 2"}\n\n{"claim": oops}\n', 'claims.jsonl:4: not valid JSON'],
+    ['claims.jsonl', '{"claim": "ok"}\n{"text": "no claim field"}\n', 'claims.jsonl:2: needs a "claim" text field'],
+    ['claims.jsonl', '{"claim": "ok"}\n{"claim": "   "}\n', 'claims.jsonl:2: the claim is empty'],
+    ['claims.jsonl', '{"claim": 5}\n', 'claims.jsonl:1: needs a "claim" text field'],
+    ['claims.csv', 'text,question\nhello,\n', 'claims.csv:1: no "claim" column'],
+    ['claims.csv', 'claim\nfine\n""\n', 'claims.csv:3: the claim is empty'],
+    ['claims.csv', 'claim,question\n"a\nb",\nunterminated "quote,\n', 'claims.csv:4: not valid CSV'],
+    ['claims.txt', 'anything', 'claims.txt: a claims file must end in .csv or .jsonl'],
+    ['claims.jsonl', '\n\n', 'claims.jsonl: the file has no claims'],
+  ])('%s: rejects bad input with file:line (%#)', (fileName, content, message) => {
+    let thrown: unknown;
+    try {
+      parseClaimsFile(fileName, content);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(InputError);
+    expect((thrown as Error).message.startsWith(message)).toBe(true);
+  });
+
+  it('reports duplicates and keeps them', () => {
+    const { claims, warnings } = parseClaimsFile('d.jsonl', '{"claim": "same"}\n{"claim": "other"}\n{"claim": "same"}\n');
+    expect(claims).toHaveLength(3);
+    expect(warnings).toEqual(['d.jsonl:3: duplicate of line 1 (kept)']);
+  });
+});

@@ -1,0 +1,99 @@
+import { parse as parseCsv } from 'csv-parse/sync';
+import { z } from 'zod';
+import type { Claim } from '../domain/claim.js';
+import { claimKey } from '../domain/claim.js';
+import { InputError } from '../domain/input-error.js';
+
+/** License recorded for claims from a user's file: we cannot know it. */
+export const USER_FILE_LICENSE = 'unknown (user file)';
+
+export interface ClaimsFile {
+  readonly claims: Claim[];
+  /** Notes the user should see, e.g. duplicates, which are kept and reported. */
+  readonly warnings: string[];
+}
+
+const rowSchema = z.looseObject({
+  claim: z.string({ error: 'needs a "claim" text field' }),
+  question: z.string({ error: '"question" must be text' }).optional(),
+  id: z.union([z.string(), z.number()], { error: '"id" must be text or a number' }).optional(),
+});
+
+interface NumberedRow {
+  readonly line: number;
+  readonly value: unknown;
+}
+
+function jsonlRows(location: string, content: string): NumberedRow[] {
+  return content.split('\n').flatMap((text, position) => {
+    if (text.trim() === '') return [];
+    try {
+      return [{ line: position + 1, value: JSON.parse(text) as unknown }];
+    } catch (error) {
+      throw new InputError(`${location}:${position + 1}: not valid JSON (${(error as Error).message})`);
+    }
+  });
+}
+
+function csvRows(location: string, content: string): NumberedRow[] {
+  try {
+    const records = parseCsv(content, { columns: true, info: true, raw: true, skip_empty_lines: true, bom: true }) as Array<{
+      record: Record<string, string>;
+      info: { lines: number };
+      raw: string;
+    }>;
+    const columns = Object.keys(records[0]?.record ?? { claim: '' });
+    if (!columns.includes('claim')) {
+      throw new InputError(`${location}:1: no "claim" column (the header has ${columns.map((column) => `"${column}"`).join(', ')})`);
+    }
+    return records.map(({ record, info, raw }) => ({
+      line: info.lines - (raw.replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0),
+      value: Object.fromEntries(Object.entries(record).filter(([key, value]) => key !== 'question' || value !== '')),
+    }));
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    const line = (error as { lines?: number }).lines;
+    throw new InputError(`${location}${line ? `:${line}` : ''}: not valid CSV (${(error as Error).message})`);
+  }
+}
+
+/**
+ * Reads a user's claims file (CSV with a header, or JSONL): a `claim` per row, an optional
+ * `question` (a row with a question is a misinformation item) and an optional `id`.
+ * Claims are kept exactly as written, spaces included. Errors name the file and line.
+ */
+export function parseClaimsFile(fileName: string, content: string): ClaimsFile {
+  const origin = fileName.split(/[\\/]/).at(-1) ?? fileName;
+  const rows = /\.(jsonl|ndjson)$/i.test(fileName)
+    ? jsonlRows(origin, content)
+    : /\.csv$/i.test(fileName)
+      ? csvRows(origin, content)
+      : undefined;
+  if (!rows) throw new InputError(`${origin}: a claims file must end in .csv or .jsonl`);
+  if (rows.length === 0) throw new InputError(`${origin}: the file has no claims`);
+
+  const firstLineOf = new Map<string, number>();
+  const warnings: string[] = [];
+  const claims = rows.map(({ line, value }, index): Claim => {
+    const parsed = rowSchema.safeParse(value);
+    if (!parsed.success) throw new InputError(`${origin}:${line}: ${parsed.error.issues[0]?.message ?? 'not a claim row'}`);
+    const { claim, question, id } = parsed.data;
+    if (claim.trim() === '') throw new InputError(`${origin}:${line}: the claim is empty`);
+    if (question !== undefined && question.trim() === '') throw new InputError(`${origin}:${line}: the question is empty`);
+    const item: Claim = {
+      index,
+      domain: question === undefined ? 'subjective' : 'misinformation',
+      claim,
+      ...(question === undefined ? {} : { question }),
+      ...(id === undefined ? {} : { id: String(id) }),
+      origin,
+      license: USER_FILE_LICENSE,
+    };
+    const key = claimKey(item);
+    const first = firstLineOf.get(key);
+    if (first === undefined) firstLineOf.set(key, line);
+    else warnings.push(`${origin}:${line}: duplicate of line ${first} (kept)`);
+    return item;
+  });
+  return { claims, warnings };
+}

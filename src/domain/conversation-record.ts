@@ -1,0 +1,99 @@
+import type { AgreementScore } from './agreement-score.js';
+import type { Domain } from './claim.js';
+import {
+  settingOfTurns,
+  type Attempt,
+  type ConversationOutcome,
+  type ConversationSpec,
+  type FailureReason,
+  type Setting,
+  type Turn,
+} from './conversation.js';
+import { hashString } from './random.js';
+import { claimKey } from './claim.js';
+import type { Role } from './roles.js';
+
+/**
+ * One conversation as stored and exported (one line of `pmiyc export --format jsonl`, SPEC 4).
+ * Field names are public: other tools read them.
+ */
+export interface ConversationRecord {
+  /** The run's name; null for a conversation that was never stored (`pmiyc converse`). */
+  readonly run: string | null;
+  readonly conversationId: string;
+  readonly domain: Domain;
+  readonly setting: Setting;
+  /** Planned turns t (3 single-turn, 9 the paper's multi-turn). */
+  readonly turnsPlanned: number;
+  readonly repetition: number;
+  readonly runSeed: number;
+  readonly claimIndex: number;
+  readonly claim: string;
+  readonly question: string | null;
+  readonly origin: string;
+  readonly license: string;
+  readonly persuader: string;
+  readonly persuadee: string;
+  /** Simulated agents are labelled in every output. */
+  readonly simulated: { readonly persuader: boolean; readonly persuadee: boolean };
+  readonly status: 'completed' | 'failed';
+  readonly failureReason: FailureReason | null;
+  readonly failureDetail: string | null;
+  readonly failedTurn: number | null;
+  readonly failedRole: Role | null;
+  /** Every attempt of the turn that failed (empty when completed). */
+  readonly failedAttempts: readonly Attempt[];
+  readonly earlyStopped: boolean | null;
+  /** The opening's score, also known for a failed conversation whose opening succeeded. */
+  readonly initialScore: AgreementScore | null;
+  readonly finalScore: AgreementScore | null;
+  readonly nc: number | null;
+  readonly absoluteChange: number | null;
+  readonly turns: readonly Turn[];
+}
+
+/** A stable id from what the conversation is: the same spec always gets the same id. */
+export function conversationId(spec: ConversationSpec): string {
+  const text = [spec.persuaderModel, spec.persuadeeModel, claimKey(spec.claim), spec.turns, spec.repetition].join('\u001f');
+  return `c${hashString(text).toString(36).padStart(11, '0')}`;
+}
+
+export function toConversationRecord(
+  run: string | null,
+  spec: ConversationSpec,
+  outcome: ConversationOutcome,
+  simulated: { persuader: boolean; persuadee: boolean },
+): ConversationRecord {
+  if (outcome.status === 'partial') throw new RangeError('a partial conversation is not a record');
+  const failed = outcome.status === 'failed' ? outcome : undefined;
+  const done = outcome.status === 'completed' ? outcome : undefined;
+  return {
+    run,
+    conversationId: conversationId(spec),
+    domain: spec.claim.domain,
+    setting: settingOfTurns(spec.turns),
+    turnsPlanned: spec.turns,
+    repetition: spec.repetition,
+    runSeed: spec.runSeed,
+    claimIndex: spec.claim.index,
+    claim: spec.claim.claim,
+    question: spec.claim.question ?? null,
+    origin: spec.claim.origin,
+    license: spec.claim.license,
+    persuader: spec.persuaderModel,
+    persuadee: spec.persuadeeModel,
+    simulated,
+    status: outcome.status,
+    failureReason: failed?.reason ?? null,
+    failureDetail: failed?.detail ?? null,
+    failedTurn: failed?.failedTurn ?? null,
+    failedRole: failed?.failedRole ?? null,
+    failedAttempts: failed?.failedAttempts ?? [],
+    earlyStopped: done?.earlyStopped ?? null,
+    initialScore: outcome.turns[0]?.score ?? null,
+    finalScore: done?.finalScore ?? null,
+    nc: done?.normalizedChange ?? null,
+    absoluteChange: done?.absoluteChange ?? null,
+    turns: outcome.turns,
+  };
+}

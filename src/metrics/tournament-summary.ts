@@ -1,0 +1,52 @@
+import { claimKey, type Domain } from '../domain/claim.js';
+import type { ConversationRecord } from '../domain/conversation-record.js';
+import type { Setting } from '../domain/conversation.js';
+import { DEFAULT_BOOTSTRAP, estimateWithIntervals, type BootstrapOptions, type TournamentEstimates } from './bootstrap.js';
+import type { ScoredConversation } from './model-scores.js';
+
+/** The results of one domain and setting: counts and estimates with intervals. */
+export interface GroupSummary {
+  readonly domain: Domain;
+  readonly setting: Setting;
+  readonly conversations: number;
+  readonly completed: number;
+  readonly failed: number;
+  readonly estimates: TournamentEstimates;
+}
+
+type Scoring = Pick<ConversationRecord, 'domain' | 'setting' | 'status' | 'persuader' | 'persuadee' | 'claim' | 'question' | 'nc'>;
+
+/**
+ * Groups conversations by domain and setting (the paper never pools them) and estimates each
+ * group's pair means, effectiveness and susceptibility with bootstrap intervals over claims.
+ * Failed conversations are counted, never scored.
+ */
+export function summarizeTournament(records: Iterable<Scoring>, options: BootstrapOptions = DEFAULT_BOOTSTRAP): GroupSummary[] {
+  const groups = new Map<string, { domain: Domain; setting: Setting; scored: ScoredConversation[]; failed: number }>();
+  for (const record of records) {
+    const key = `${record.domain}/${record.setting}`;
+    const group = groups.get(key) ?? { domain: record.domain, setting: record.setting, scored: [], failed: 0 };
+    groups.set(key, group);
+    if (record.status !== 'completed' || record.nc === null) {
+      group.failed += 1;
+      continue;
+    }
+    group.scored.push({
+      persuader: record.persuader,
+      persuadee: record.persuadee,
+      claimKey: claimKey({ domain: record.domain, claim: record.claim, ...(record.question === null ? {} : { question: record.question }) }),
+      normalizedChange: record.nc,
+    });
+  }
+  const order = (group: { domain: Domain; setting: Setting }) => `${group.domain === 'subjective' ? 0 : 1}${group.setting === 'single' ? 0 : 1}`;
+  return [...groups.values()]
+    .sort((a, b) => order(a).localeCompare(order(b)))
+    .map((group) => ({
+      domain: group.domain,
+      setting: group.setting,
+      conversations: group.scored.length + group.failed,
+      completed: group.scored.length,
+      failed: group.failed,
+      estimates: estimateWithIntervals(group.scored, options),
+    }));
+}

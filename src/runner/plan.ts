@@ -1,0 +1,45 @@
+import type { Claim } from '../domain/claim.js';
+import { conversationId } from '../domain/conversation-record.js';
+import { MULTI_TURN_TURNS, SINGLE_TURN_TURNS, type ConversationSpec, type Setting } from '../domain/conversation.js';
+
+export interface TournamentDesign {
+  readonly persuaders: readonly string[];
+  readonly persuadees: readonly string[];
+  readonly claims: readonly Claim[];
+  readonly settings: readonly Setting[];
+  /** Turns of a multi-turn conversation (odd, > 3); 9 as in the paper. */
+  readonly multiTurns?: number;
+  /** Independent repetitions of every conversation (the paper ran one). */
+  readonly repetitions?: number;
+  readonly runSeed: number;
+}
+
+export interface PlannedConversation {
+  readonly id: string;
+  readonly setting: Setting;
+  readonly spec: ConversationSpec;
+}
+
+/**
+ * Expands a tournament design into its conversations: every persuader x persuadee (self-play
+ * included) x claim x setting x repetition. Pure: the plan is data that a dry run, progress
+ * totals and the scheduler all read. Ordered so that conversations sharing a prefix are near.
+ */
+export function planTournament(design: TournamentDesign): PlannedConversation[] {
+  const repetitions = design.repetitions ?? 1;
+  const turnsOf = (setting: Setting) => (setting === 'single' ? SINGLE_TURN_TURNS : (design.multiTurns ?? MULTI_TURN_TURNS));
+  const plan: PlannedConversation[] = [];
+  for (const claim of design.claims) {
+    for (const persuadeeModel of design.persuadees) {
+      for (const persuaderModel of design.persuaders) {
+        for (let repetition = 0; repetition < repetitions; repetition++) {
+          for (const setting of design.settings) {
+            const spec: ConversationSpec = { claim, persuaderModel, persuadeeModel, turns: turnsOf(setting), repetition, runSeed: design.runSeed };
+            plan.push({ id: conversationId(spec), setting, spec });
+          }
+        }
+      }
+    }
+  }
+  return plan;
+}

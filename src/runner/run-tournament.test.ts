@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import type { Claim } from '../domain/claim.js';
+import { toConversationRecord, type ConversationRecord } from '../domain/conversation-record.js';
+import { summarizeTournament } from '../metrics/tournament-summary.js';
+import type { ChatModel, GenerateRequest } from '../models/chat-model.js';
+import { SimulatedAgent } from '../models/sim/simulated-agent.js';
+import { planTournament } from './plan.js';
+import { runTournament } from './run-tournament.js';
+
+const AGENTS = ['sim/eloquent', 'sim/open-minded', 'sim/stubborn', 'sim/weak'];
+const PLANTED_PERSUASIVENESS = ['sim/eloquent', 'sim/open-minded', 'sim/stubborn', 'sim/weak'];
+const PLANTED_SUSCEPTIBILITY = ['sim/open-minded', 'sim/weak', 'sim/eloquent', 'sim/stubborn'];
+
+function claims(count: number): Claim[] {
+  return Array.from({ length: count }, (_, index) => ({
+    index,
+    domain: 'subjective' as const,
+    claim: `Test claim number ${index}`,
+    origin: 'test',
+    license: 'MIT',
+  }));
+}
+
+/** Sim agents that count the requests they get. */
+function countingModels() {
+  const requests: Array<{ model: string; request: GenerateRequest }> = [];
+  const models = new Map<string, ChatModel>();
+  const modelFor = (name: string): ChatModel => {
+    const existing = models.get(name);
+    if (existing) return existing;
+    const agent = new SimulatedAgent(name);
+    const counted: ChatModel = {
+      name,
+      simulated: true,
+      generate: (request) => {
+        requests.push({ model: name, request });
+        return agent.generate(request);
+      },
+    };
+    models.set(name, counted);
+    return counted;
+  };
+  return { requests, modelFor };
+}
+
+async function tournament(claimCount: number, settings: Array<'single' | 'multi'>) {
+  const plan = planTournament({ persuaders: AGENTS, persuadees: AGENTS, claims: claims(claimCount), settings, runSeed: 11 });
+  const { requests, modelFor } = countingModels();
+  const records: ConversationRecord[] = [];
+  await runTournament({
+    plan,
+    modelFor,
+    concurrency: 8,
+    onConversation: (planned, outcome) => {
+      records.push(toConversationRecord('test', planned.spec, outcome, { persuader: true, persuadee: true }));
+    },
+  });
+  return { plan, requests, records };
+}
+
+const ranking = (values: Array<{ model: string; value: number }>) => [...values].sort((a, b) => b.value - a.value).map((entry) => entry.model);
+
+describe('runTournament with simulated agents', () => {
+  it('recovers the planted ordering of persuasiveness and of susceptibility', async () => {
+    const { records } = await tournament(120, ['multi']);
+    const [summary] = summarizeTournament(records, { replicates: 200, confidence: 0.95, seed: 1 });
+    expect(summary!.completed).toBe(4 * 4 * 120);
+    expect(ranking(summary!.estimates.effectiveness)).toEqual(PLANTED_PERSUASIVENESS);
+    expect(ranking(summary!.estimates.susceptibility)).toEqual(PLANTED_SUSCEPTIBILITY);
+  });
+
+  it('makes every planned conversation once and shares openings and first arguments', async () => {
+    const { plan, requests, records } = await tournament(5, ['single', 'multi']);
+    expect(records).toHaveLength(plan.length);
+    expect(new Set(records.map((record) => record.conversationId)).size).toBe(plan.length);
+    const openings = requests.filter(({ request }) => request.messages.length === 2 && request.messages[0]!.content.includes('PERSUADEE'));
+    const firstArguments = requests.filter(({ request }) => request.messages.length === 2 && request.messages[0]!.content.includes('PERSUADER'));
+    expect(openings).toHaveLength(4 * 5); // one per (persuadee, claim), not per conversation
+    expect(firstArguments).toHaveLength(16 * 5); // one per (persuader, persuadee, claim), shared by both settings
+    const keys = requests.map(({ model, request }) => JSON.stringify([model, request.messages, request.seed]));
+    expect(new Set(keys).size).toBe(keys.length); // no call is made twice
+  });
+
+  it('gives the same results whatever the concurrency', async () => {
+    const plan = planTournament({ persuaders: AGENTS.slice(0, 2), persuadees: AGENTS.slice(2), claims: claims(6), settings: ['single', 'multi'], runSeed: 3 });
+    const resultsWith = async (concurrency: number) => {
+      const records = new Map<string, unknown>();
+      await runTournament({
+        plan,
+        modelFor: countingModels().modelFor,
+        concurrency,
+        onConversation: (planned, outcome) => void records.set(planned.id, outcome),
+      });
+      return plan.map((planned) => records.get(planned.id));
+    };
+    expect(await resultsWith(1)).toEqual(await resultsWith(16));
+  });
+});
