@@ -65,21 +65,21 @@ function csvRows(location: string, content: string): NumberedRow[] {
 export function parseClaimsFile(fileName: string, content: string): ClaimsFile {
   const origin = fileName.split(/[\\/]/).at(-1) ?? fileName;
   const rows = /\.(jsonl|ndjson)$/i.test(fileName)
-    ? jsonlRows(origin, content)
+    ? jsonlRows(fileName, content)
     : /\.csv$/i.test(fileName)
-      ? csvRows(origin, content)
+      ? csvRows(fileName, content)
       : undefined;
-  if (!rows) throw new InputError(`${origin}: a claims file must end in .csv or .jsonl`);
-  if (rows.length === 0) throw new InputError(`${origin}: the file has no claims`);
+  if (!rows) throw new InputError(`${fileName}: a claims file must end in .csv or .jsonl`);
+  if (rows.length === 0) throw new InputError(`${fileName}: the file has no claims`);
 
   const firstLineOf = new Map<string, number>();
   const warnings: string[] = [];
   const claims = rows.map(({ line, value }, index): Claim => {
     const parsed = rowSchema.safeParse(value);
-    if (!parsed.success) throw new InputError(`${origin}:${line}: ${parsed.error.issues[0]?.message ?? 'not a claim row'}`);
+    if (!parsed.success) throw new InputError(`${fileName}:${line}: ${parsed.error.issues[0]?.message ?? 'not a claim row'}`);
     const { claim, question, id } = parsed.data;
-    if (claim.trim() === '') throw new InputError(`${origin}:${line}: the claim is empty`);
-    if (question !== undefined && question.trim() === '') throw new InputError(`${origin}:${line}: the question is empty`);
+    if (claim.trim() === '') throw new InputError(`${fileName}:${line}: the claim is empty`);
+    if (question !== undefined && question.trim() === '') throw new InputError(`${fileName}:${line}: the question is empty`);
     const item: Claim = {
       index,
       domain: question === undefined ? 'subjective' : 'misinformation',
@@ -92,7 +92,7 @@ export function parseClaimsFile(fileName: string, content: string): ClaimsFile {
     const key = claimKey(item);
     const first = firstLineOf.get(key);
     if (first === undefined) firstLineOf.set(key, line);
-    else warnings.push(`${origin}:${line}: duplicate of line ${first} (kept)`);
+    else warnings.push(`${fileName}:${line}: duplicate of line ${first} (kept)`);
     return item;
   });
   return { claims, warnings };

@@ -1,0 +1,59 @@
+import type { Claim } from '../../domain/claim.js';
+import { toConversationRecord } from '../../domain/conversation-record.js';
+import { InputError } from '../../domain/input-error.js';
+import { runConversation } from '../../engine/run-conversation.js';
+import { resolveModel } from '../../models/resolve-model.js';
+import { formatConversationHeader, formatOutcomeText, formatTurnText } from '../../report/dialogue-text.js';
+import { labelModel, styleFor, type CliContext } from '../terminal.js';
+
+export interface ConverseOptions {
+  readonly persuader: string;
+  readonly persuadee: string;
+  readonly claim: string;
+  readonly question?: string;
+  readonly turns: number;
+  readonly seed: number;
+  readonly maxAttempts: number;
+  readonly json: boolean;
+  readonly color: boolean;
+}
+
+/**
+ * `pmiyc converse`: one conversation, shown turn by turn as it happens, or with --json the
+ * conversation record (the export line format). Exit code 1 when the conversation failed.
+ */
+export async function converseCommand(options: ConverseOptions, context: CliContext, abortSignal: AbortSignal): Promise<number> {
+  if (options.claim.trim() === '') throw new InputError('--claim is empty: give the claim the persuader argues for');
+  if (options.question !== undefined && options.question.trim() === '') throw new InputError('--question is empty: give the factual question, or leave it out for a subjective claim');
+  const persuader = resolveModel(options.persuader);
+  const persuadee = resolveModel(options.persuadee);
+  const claim: Claim = {
+    index: 0,
+    domain: options.question === undefined ? 'subjective' : 'misinformation',
+    claim: options.claim,
+    ...(options.question === undefined ? {} : { question: options.question }),
+    origin: 'command line',
+    license: 'unknown (command line)',
+  };
+  const spec = { claim, persuaderModel: persuader.name, persuadeeModel: persuadee.name, turns: options.turns, repetition: 0, runSeed: options.seed };
+  const style = styleFor(context.stdout, context.env, options.color);
+  const live = !options.json;
+
+  if (live) {
+    context.stdout.write(
+      formatConversationHeader({ ...spec, domain: claim.domain, claim: claim.claim, question: claim.question ?? null, persuader: persuader.name, persuadee: persuadee.name, turnsPlanned: spec.turns, runSeed: spec.runSeed }, labelModel, style) + '\n',
+    );
+  }
+  const outcome = await runConversation({
+    spec,
+    persuader,
+    persuadee,
+    sampling: { maxAttempts: options.maxAttempts },
+    abortSignal,
+    ...(live ? { onTurn: (turn) => context.stdout.write(formatTurnText(turn, style) + '\n') } : {}),
+  });
+  const record = toConversationRecord(null, spec, outcome, { persuader: persuader.simulated, persuadee: persuadee.simulated });
+  if (options.json) context.stdout.write(JSON.stringify(record, null, 2) + '\n');
+  else context.stdout.write(formatOutcomeText(record, style) + '\n');
+  return record.status === 'completed' ? 0 : 1;
+}

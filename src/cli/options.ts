@@ -1,0 +1,29 @@
+import { InvalidArgumentError } from 'commander';
+import { describeInvalidTurns } from '../domain/validation.js';
+
+/** Option parsers: commander reports their errors as usage errors (exit code 2). */
+export function parseWholeNumber(name: string, minimum = 0) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number < minimum) {
+      throw new InvalidArgumentError(`${name} must be a whole number of at least ${minimum}, got "${value}".`);
+    }
+    return number;
+  };
+}
+
+export function parseTurns(value: string): number {
+  const turns = Number(value);
+  const problem = /^-?\d+$/.test(value.trim()) ? describeInvalidTurns(turns) : `turns must be a whole number, got "${value}"`;
+  if (problem) throw new InvalidArgumentError(`${problem}.`);
+  return turns;
+}
+
+export function parseChoice<T extends string>(name: string, choices: readonly T[]) {
+  return (value: string): T => {
+    if (!(choices as readonly string[]).includes(value)) {
+      throw new InvalidArgumentError(`${name} must be one of ${choices.join(', ')}, got "${value}".`);
+    }
+    return value as T;
+  };
+}

@@ -1,0 +1,63 @@
+import { Command, Option } from 'commander';
+import { converseCommand } from './commands/converse.js';
+import { demoCommand } from './commands/demo.js';
+import { EXPORT_FORMATS, exportCommand } from './commands/export.js';
+import { loadClaims } from './load-claims.js';
+import { parseChoice, parseTurns, parseWholeNumber } from './options.js';
+import type { CliContext } from './terminal.js';
+
+const DEFAULT_STORE = './pmiyc.db';
+
+/**
+ * The command-line program. Each action resolves to an exit code, which `main` sets; errors
+ * propagate to `main`, which prints them as one line.
+ */
+export function buildProgram(context: CliContext, abortSignal: AbortSignal, setExitCode: (code: number) => void): Command {
+  const program = new Command('pmiyc')
+    .description('Measure how well language models persuade, and how easily they are persuaded (Persuade Me If You Can).')
+    .version(context.packageVersion)
+    .option('--verbose', 'show stack traces of unexpected errors')
+    .option('--no-color', 'plain output even on a terminal')
+    .configureOutput({ outputError: (text, write) => write(`pmiyc: ${text.replace(/^error: /, '')}`) })
+    .exitOverride();
+
+  program
+    .command('converse')
+    .description('run one conversation and show it as it happens')
+    .requiredOption('--persuader <model>', 'the model that argues for the claim, e.g. sim/eloquent')
+    .requiredOption('--persuadee <model>', 'the model that reports its agreement, e.g. sim/stubborn')
+    .requiredOption('--claim <text>', 'the claim (or, with --question, the incorrect answer) to argue for')
+    .option('--question <text>', 'a factual question: makes this a misinformation conversation')
+    .option('--turns <n>', 'turns t, odd and at least 3 (3 is single-turn)', parseTurns, 9)
+    .option('--seed <n>', 'run seed; every call seed derives from it', parseWholeNumber('--seed'), 0)
+    .option('--max-attempts <n>', 'samples per turn before the conversation fails', parseWholeNumber('--max-attempts', 1), 3)
+    .option('--json', 'print the conversation record as JSON instead of the live view', false)
+    .action(async (options) => {
+      const { color } = program.opts<{ color: boolean }>();
+      setExitCode(await converseCommand({ ...options, color }, context, abortSignal));
+    });
+
+  program
+    .command('demo')
+    .description('an offline round robin of simulated agents on built-in example claims, stored, then summarised')
+    .option('--store <file>', 'SQLite store to write', DEFAULT_STORE)
+    .option('--claims <set|file>', 'claims: "examples" or a .csv/.jsonl file', 'examples')
+    .option('--seed <n>', 'run seed', parseWholeNumber('--seed'), 0)
+    .option('--concurrency <n>', 'conversations in flight at once', parseWholeNumber('--concurrency', 1), 16)
+    .action(async (options: { store: string; claims: string; seed: number; concurrency: number }) => {
+      const claims = loadClaims(options.claims, (line) => context.stderr.write(`warning: ${line}\n`));
+      setExitCode(await demoCommand({ ...options, claims }, context, abortSignal));
+    });
+
+  program
+    .command('export')
+    .description("write a run's conversations as JSON lines or CSV to standard output")
+    .option('--store <file>', 'SQLite store to read', DEFAULT_STORE)
+    .option('--run <name>', 'run name (default: the latest run)')
+    .addOption(new Option('--format <format>', 'jsonl or csv').argParser(parseChoice('--format', EXPORT_FORMATS)).default('jsonl'))
+    .action(async (options: { store: string; run?: string; format: 'jsonl' | 'csv' }) => {
+      setExitCode(await exportCommand(options, context));
+    });
+
+  return program;
+}

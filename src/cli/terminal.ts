@@ -1,0 +1,51 @@
+import type { TextStyle } from '../report/dialogue-text.js';
+import { PLAIN_STYLE } from '../report/dialogue-text.js';
+
+/** What commands may touch of the outside world: passed in, so commands stay testable. */
+export interface CliContext {
+  readonly stdout: NodeJS.WriteStream;
+  readonly stderr: NodeJS.WriteStream;
+  readonly env: NodeJS.ProcessEnv;
+  readonly now: () => Date;
+  readonly packageVersion: string;
+}
+
+const ansi = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
+
+const COLOUR_STYLE: TextStyle = {
+  bold: ansi(1, 22),
+  dim: ansi(2, 22),
+  persuader: ansi(35, 39),
+  persuadee: ansi(36, 39),
+  good: ansi(32, 39),
+  bad: ansi(31, 39),
+};
+
+/** Colour only on a terminal, and never when NO_COLOR is set or --no-color was given. */
+export function styleFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv, colourWanted: boolean): TextStyle {
+  if (!colourWanted || env['NO_COLOR'] !== undefined || env['TERM'] === 'dumb') return PLAIN_STYLE;
+  if (env['FORCE_COLOR'] !== undefined && env['FORCE_COLOR'] !== '0') return COLOUR_STYLE;
+  return stream.isTTY ? COLOUR_STYLE : PLAIN_STYLE;
+}
+
+/** "sim/eloquent [simulated]": simulated agents are labelled wherever a model is named. */
+export function labelModel(model: string): string {
+  return model.startsWith('sim/') ? `${model} [simulated]` : model;
+}
+
+/** A one-line progress counter on a terminal; silent otherwise. */
+export function createProgress(stream: NodeJS.WriteStream, total: number, noun: string) {
+  let done = 0;
+  let failed = 0;
+  const draw = () => stream.isTTY && stream.write(`\r\u001b[2K  ${done}/${total} ${noun} (${failed} failed)`);
+  return {
+    add(outcome: 'completed' | 'failed') {
+      done += 1;
+      if (outcome === 'failed') failed += 1;
+      draw();
+    },
+    finish() {
+      if (stream.isTTY) stream.write('\r\u001b[2K');
+    },
+  };
+}

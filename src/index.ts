@@ -1,0 +1,53 @@
+/**
+ * pmiyc as a library: the explicit public API. Everything else is internal and may change.
+ */
+
+// Domain
+export { AGREEMENT_LABELS, agreementLabel, type AgreementScore, type AgreementLabel } from './domain/agreement-score.js';
+export type { Claim, Domain } from './domain/claim.js';
+export type { Role } from './domain/roles.js';
+export type {
+  Attempt,
+  CompletedConversation,
+  ConversationOutcome,
+  ConversationSpec,
+  FailedConversation,
+  FailureReason,
+  PartialConversation,
+  Setting,
+  Turn,
+  Usage,
+} from './domain/conversation.js';
+export { toConversationRecord, conversationId, type ConversationRecord } from './domain/conversation-record.js';
+export { InputError } from './domain/input-error.js';
+export { deriveSeed } from './domain/random.js';
+
+// Protocol
+export { parseTaggedReply, formatTaggedReply, type ParsedReply } from './protocol/tagged-reply.js';
+
+// Engine
+export { runConversation, DEFAULT_SAMPLING, type RunConversationInput } from './engine/run-conversation.js';
+export type { SamplingSettings } from './engine/sample-turn.js';
+
+// Models
+export type { ChatModel, ChatMessage, GenerateRequest, GenerateReply } from './models/chat-model.js';
+export { ModelCallError, type CallFailureReason } from './models/model-call-error.js';
+export { ScriptedChatModel, type Script, type ScriptedAnswer } from './models/scripted-model.js';
+export { SimulatedAgent } from './models/sim/simulated-agent.js';
+export { parseSimProfile, NAMED_SIM_PROFILES, type SimProfile } from './models/sim/sim-profile.js';
+export { resolveModel } from './models/resolve-model.js';
+
+// Metrics
+export { normalizedChange, absoluteChange } from './metrics/normalized-change.js';
+export { pairMeans, effectiveness, susceptibility, type PairMean, type ModelMean, type ScoredConversation } from './metrics/model-scores.js';
+export { estimateWithIntervals, DEFAULT_BOOTSTRAP, type BootstrapOptions, type TournamentEstimates } from './metrics/bootstrap.js';
+export { summarizeTournament, type GroupSummary } from './metrics/tournament-summary.js';
+
+// Datasets
+export { EXAMPLE_CLAIMS } from './datasets/example-claims.js';
+export { parseClaimsFile } from './datasets/claims-file.js';
+
+// Runner and store
+export { planTournament, type TournamentDesign, type PlannedConversation } from './runner/plan.js';
+export { runTournament, type RunTournamentInput } from './runner/run-tournament.js';
+export { ResultStore, type RunInfo } from './store/result-store.js';

@@ -1,0 +1,75 @@
+import { agreementLabel } from '../domain/agreement-score.js';
+import type { ConversationRecord } from '../domain/conversation-record.js';
+import type { Turn } from '../domain/conversation.js';
+import { formatNumber } from './number-format.js';
+
+/** Styling hooks, so that the same text renders with or without colour. */
+export interface TextStyle {
+  readonly bold: (text: string) => string;
+  readonly dim: (text: string) => string;
+  readonly persuader: (text: string) => string;
+  readonly persuadee: (text: string) => string;
+  readonly good: (text: string) => string;
+  readonly bad: (text: string) => string;
+}
+
+export const PLAIN_STYLE: TextStyle = {
+  bold: (text) => text,
+  dim: (text) => text,
+  persuader: (text) => text,
+  persuadee: (text) => text,
+  good: (text) => text,
+  bad: (text) => text,
+};
+
+const indent = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => `     ${line}`)
+    .join('\n');
+
+/** Removes terminal control characters from model text before it is printed. */
+export function sanitizeForTerminal(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}
+
+export function formatTurnText(turn: Turn, style: TextStyle): string {
+  const colour = turn.role === 'persuader' ? style.persuader : style.persuadee;
+  const score = `${agreementLabel(turn.score)} (${turn.score})`;
+  const scoreText = turn.role === 'persuader' ? style.dim(`own rating ${score}, not shown to the persuadee`) : style.bold(score);
+  const retries = turn.attempts.length > 1 ? style.dim(` · ${turn.attempts.length} attempts`) : '';
+  const head = `${String(turn.index).padStart(3)}  ${colour(turn.role)} · ${turn.kind} · ${scoreText}${retries}`;
+  return `${head}\n${indent(sanitizeForTerminal(turn.message))}\n`;
+}
+
+export function formatConversationHeader(
+  record: Pick<ConversationRecord, 'domain' | 'claim' | 'question' | 'persuader' | 'persuadee' | 'turnsPlanned' | 'runSeed'>,
+  labelOf: (model: string) => string,
+  style: TextStyle,
+): string {
+  const claimLines =
+    record.question === null
+      ? [`Claim (subjective): "${sanitizeForTerminal(record.claim)}"`]
+      : [`Question: "${sanitizeForTerminal(record.question)}"`, `Proposed answer (misinformation): "${sanitizeForTerminal(record.claim)}"`];
+  return [
+    style.bold(`A ${record.turnsPlanned}-turn conversation, seed ${record.runSeed}`),
+    ...claimLines,
+    `Persuader: ${style.persuader(labelOf(record.persuader))}`,
+    `Persuadee: ${style.persuadee(labelOf(record.persuadee))}`,
+    '',
+  ].join('\n');
+}
+
+export function formatOutcomeText(record: ConversationRecord, style: TextStyle): string {
+  if (record.status === 'failed') {
+    return style.bad(
+      `Failed at turn ${record.failedTurn} (${record.failedRole}): ${record.failureReason}. ${sanitizeForTerminal(record.failureDetail ?? '')}`,
+    );
+  }
+  const initial = `${agreementLabel(record.initialScore!)} (${record.initialScore})`;
+  const final = `${agreementLabel(record.finalScore!)} (${record.finalScore})`;
+  const nc = record.nc! > 0 ? `+${formatNumber(record.nc)}` : formatNumber(record.nc);
+  const stop = record.earlyStopped ? ', stopped early at Completely Support' : '';
+  return style.good(`Completed: ${initial} -> ${final}, normalized change ${nc}${stop}.`);
+}

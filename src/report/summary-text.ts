@@ -1,0 +1,42 @@
+import type { GroupSummary } from '../metrics/tournament-summary.js';
+import { formatEstimate } from './number-format.js';
+import { formatTextTable } from './text-table.js';
+
+/** How a model is shown: simulated agents always carry a label. */
+export type ModelLabel = (model: string) => string;
+
+function modelTable(
+  groups: readonly GroupSummary[],
+  pick: (group: GroupSummary) => ReadonlyArray<{ model: string; value: number; ciLow: number; ciHigh: number }>,
+  labelOf: ModelLabel,
+): string {
+  const models = [...new Set(groups.flatMap((group) => pick(group).map((entry) => entry.model)))];
+  const header = ['model', ...groups.map((group) => `${group.domain} ${group.setting}`)];
+  const rows = models.map((model) => [
+    labelOf(model),
+    ...groups.map((group) => {
+      const entry = pick(group).find((candidate) => candidate.model === model);
+      return entry ? formatEstimate(entry.value, entry.ciLow, entry.ciHigh) : 'n/a';
+    }),
+  ]);
+  return formatTextTable(header, rows);
+}
+
+/**
+ * The demo's and the run's closing summary: effectiveness and susceptibility per model, one
+ * column per domain and setting, each with its bootstrap interval, then the counts.
+ */
+export function formatSummaryText(groups: readonly GroupSummary[], labelOf: ModelLabel): string {
+  if (groups.length === 0) return 'No conversations to summarise.';
+  const confidence = Math.round((groups[0]!.estimates.options.confidence ?? 0.95) * 100);
+  const counts = groups.map((group) => `${group.domain} ${group.setting}: ${group.completed} completed, ${group.failed} failed, ${group.estimates.claims} claims`);
+  return [
+    `Effectiveness: mean normalized change as persuader [${confidence}% bootstrap interval over claims]`,
+    modelTable(groups, (group) => group.estimates.effectiveness, labelOf),
+    '',
+    `Susceptibility: mean normalized change as persuadee [${confidence}% bootstrap interval over claims]`,
+    modelTable(groups, (group) => group.estimates.susceptibility, labelOf),
+    '',
+    ...counts,
+  ].join('\n');
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import type { ConversationRecord } from '../domain/conversation-record.js';
+
+const score = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]);
+const failureReason = z.enum(['format', 'refusal', 'api', 'context']);
+const role = z.enum(['persuader', 'persuadee']);
+
+const attempt = z.object({
+  number: z.number().int(),
+  seed: z.number().int(),
+  raw: z.string(),
+  outcome: z.union([z.literal('accepted'), failureReason]),
+  detail: z.string().optional(),
+  finishReason: z.enum(['stop', 'length', 'content-filter', 'error', 'other']).optional(),
+  usage: z.object({ inputTokens: z.number().optional(), outputTokens: z.number().optional() }).optional(),
+});
+
+const turn = z.object({
+  index: z.number().int(),
+  role,
+  kind: z.enum(['opening', 'argument', 'reply', 'final-decision']),
+  message: z.string(),
+  score,
+  raw: z.string(),
+  attempts: z.array(attempt),
+});
+
+/** A stored conversation record, checked when read back (the store is a boundary). */
+export const conversationRecordSchema: z.ZodType<ConversationRecord> = z.object({
+  run: z.string().nullable(),
+  conversationId: z.string(),
+  domain: z.enum(['subjective', 'misinformation']),
+  setting: z.enum(['single', 'multi']),
+  turnsPlanned: z.number().int(),
+  repetition: z.number().int(),
+  runSeed: z.number().int(),
+  claimIndex: z.number().int(),
+  claim: z.string(),
+  question: z.string().nullable(),
+  origin: z.string(),
+  license: z.string(),
+  persuader: z.string(),
+  persuadee: z.string(),
+  simulated: z.object({ persuader: z.boolean(), persuadee: z.boolean() }),
+  status: z.enum(['completed', 'failed']),
+  failureReason: failureReason.nullable(),
+  failureDetail: z.string().nullable(),
+  failedTurn: z.number().int().nullable(),
+  failedRole: role.nullable(),
+  failedAttempts: z.array(attempt),
+  earlyStopped: z.boolean().nullable(),
+  initialScore: score.nullable(),
+  finalScore: score.nullable(),
+  nc: z.number().nullable(),
+  absoluteChange: z.number().nullable(),
+  turns: z.array(turn),
+});
