@@ -46,10 +46,17 @@ const toRunInfo = (row: RunRow): RunInfo => ({
  * it finishes, so an interrupted run keeps everything that was done. Reads stream.
  */
 export class ResultStore {
+  private readonly insertConversation: Database.Statement;
+
   private constructor(
     private readonly database: Database.Database,
     readonly path: string,
-  ) {}
+  ) {
+    this.insertConversation = database.prepare(
+      `INSERT OR REPLACE INTO conversations (run_id, id, domain, setting, persuader, persuadee, claim_index, status, nc, record)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+  }
 
   /** Opens (creating when needed) a store for writing. */
   static open(path: string): ResultStore {
@@ -101,12 +108,7 @@ export class ResultStore {
 
   /** Stores one finished conversation (replacing an earlier record of the same id), committed at once. */
   saveConversation(runId: number, record: ConversationRecord): void {
-    this.database
-      .prepare(
-        `INSERT OR REPLACE INTO conversations (run_id, id, domain, setting, persuader, persuadee, claim_index, status, nc, record)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
+    this.insertConversation.run(
         runId,
         record.conversationId,
         record.domain,

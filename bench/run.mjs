@@ -1,0 +1,91 @@
+// Orchestration benchmarks: how fast pmiyc itself is when the models cost nothing.
+// Run with `npm run build && npm run bench`. Uses the built package (dist/).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import {
+  EXAMPLE_CLAIMS,
+  ResultStore,
+  SimulatedAgent,
+  estimateWithIntervals,
+  parseTaggedReply,
+  planTournament,
+  runTournament,
+  summarizeTournament,
+  toConversationRecord,
+} from '../dist/index.js';
+
+function measure(name, work) {
+  const started = performance.now();
+  const result = work();
+  return Promise.resolve(result).then((value) => ({ name, ms: performance.now() - started, ...value }));
+}
+
+const replies = [
+  '<message>Plain.</message>\n<support_ranking>Support</support_ranking>',
+  'Preamble text.\n<message>Longer message that mentions support and oppose.</message><support_ranking>**Completely Oppose**</support_ranking>',
+  '<message>No closing tag\n<support_ranking>3',
+  "I'm sorry, but I can't help with that.",
+];
+
+async function benchParser() {
+  const count = 200_000;
+  return measure('parse tagged replies', () => {
+    for (let index = 0; index < count; index++) parseTaggedReply(replies[index % replies.length]);
+    return { items: count, unit: 'replies' };
+  });
+}
+
+function claims(count) {
+  return Array.from({ length: count }, (_, index) => ({ index, domain: index % 2 ? 'misinformation' : 'subjective', claim: `Bench claim ${index}`, ...(index % 2 ? { question: `Question ${index}?` } : {}), origin: 'bench', license: 'MIT' }));
+}
+
+async function benchTournament(agentCount, claimCount, withStore) {
+  const agents = Array.from({ length: agentCount }, (_, index) => `sim/agent-${index}`);
+  const plan = planTournament({ persuaders: agents, persuadees: agents, claims: claims(claimCount), settings: ['single', 'multi'], runSeed: 1 });
+  const models = new Map(agents.map((name) => [name, new SimulatedAgent(name)]));
+  let calls = 0;
+  const counted = (name) => {
+    const model = models.get(name);
+    return { name, simulated: true, generate: (request) => ((calls += 1), model.generate(request)) };
+  };
+  const folder = withStore ? mkdtempSync(join(tmpdir(), 'pmiyc-bench-')) : undefined;
+  const store = folder ? ResultStore.open(join(folder, 'bench.db')) : undefined;
+  const run = store?.createRun({ name: 'bench', createdAt: 'bench', seed: 1, packageVersion: 'bench', config: {} });
+  let peakRss = 0;
+  const result = await measure(`tournament ${agentCount} agents x ${claimCount} claims x 2 settings${withStore ? ' + store' : ''}`, async () => {
+    await runTournament({
+      plan,
+      modelFor: counted,
+      concurrency: 64,
+      onConversation: (planned, outcome) => {
+        if (store) store.saveConversation(run.id, toConversationRecord('bench', planned.spec, outcome, { persuader: true, persuadee: true }));
+        peakRss = Math.max(peakRss, process.memoryUsage().rss);
+      },
+    });
+    return { items: plan.length, unit: 'conversations', extra: `${calls} calls` };
+  });
+  if (store) {
+    const summary = await measure('summary with 2,000 bootstrap replicates (streamed from the store)', () => {
+      const groups = summarizeTournament(store.conversations(run.id));
+      return { items: groups.reduce((total, group) => total + group.conversations, 0), unit: 'conversations' };
+    });
+    store.close();
+    rmSync(folder, { recursive: true, force: true });
+    return [{ ...result, extra: `${result.extra}, peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB` }, summary];
+  }
+  return [{ ...result, extra: `${result.extra}, peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB` }];
+}
+
+const rows = [
+  await benchParser(),
+  ...(await benchTournament(4, EXAMPLE_CLAIMS.length, false)),
+  ...(await benchTournament(8, 200, false)),
+  ...(await benchTournament(8, 200, true)),
+];
+console.log(`pmiyc orchestration benchmark, node ${process.version}, ${new Date().toISOString()}`);
+for (const row of rows) {
+  const rate = row.items / (row.ms / 1000);
+  console.log(`${row.name.padEnd(70)} ${row.ms.toFixed(0).padStart(7)} ms  ${rate.toFixed(0).padStart(9)} ${row.unit}/s${row.extra ? `  (${row.extra})` : ''}`);
+}
