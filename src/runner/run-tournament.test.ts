@@ -96,3 +96,41 @@ describe('runTournament with simulated agents', () => {
     expect(await resultsWith(1)).toEqual(await resultsWith(16));
   });
 });
+
+describe('runTournament when stopped', () => {
+  const plan = planTournament({ persuaders: AGENTS, persuadees: AGENTS, claims: claims(20), settings: ['single', 'multi'], runSeed: 1 });
+
+  it('stops starting conversations on abort, lets those in flight settle, and rejects with the abort', async () => {
+    const controller = new AbortController();
+    const finished: string[] = [];
+    const run = runTournament({
+      plan,
+      modelFor: countingModels().modelFor,
+      concurrency: 4,
+      abortSignal: controller.signal,
+      onConversation: (planned) => {
+        finished.push(planned.id);
+        if (finished.length === 10) controller.abort(new Error('stop now'));
+      },
+    });
+    await expect(run).rejects.toThrow('stop now');
+    expect(finished.length).toBeGreaterThanOrEqual(10);
+    expect(finished.length).toBeLessThan(plan.length / 2);
+  });
+
+  it('surfaces a programming error from a model instead of recording it as a failure', async () => {
+    let calls = 0;
+    const broken: ChatModel = {
+      name: 'sim/broken',
+      simulated: true,
+      generate: async () => {
+        calls += 1;
+        throw new TypeError('bug in an adapter');
+      },
+    };
+    await expect(
+      runTournament({ plan, modelFor: () => broken, concurrency: 2, onConversation: () => undefined }),
+    ).rejects.toThrow('bug in an adapter');
+    expect(calls).toBeLessThan(10);
+  });
+});

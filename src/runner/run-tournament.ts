@@ -37,7 +37,7 @@ function memoize<T>(): (key: string, work: () => Promise<T>) => Promise<T> {
 export async function runTournament(input: RunTournamentInput): Promise<void> {
   const shareOpening = memoize<ConversationOutcome>();
   const shareFirstArgument = memoize<ConversationOutcome>();
-  const limit = pLimit(Math.max(1, input.concurrency));
+  const limit = pLimit({ concurrency: Math.max(1, input.concurrency), rejectOnClear: true });
   const common = (spec: ConversationSpec) => ({
     spec,
     persuader: input.modelFor(spec.persuaderModel),
@@ -64,12 +64,17 @@ export async function runTournament(input: RunTournamentInput): Promise<void> {
     await input.onConversation(planned, outcome);
   };
 
-  await Promise.all(
+  // On an abort or a bug, start nothing new, let what is in flight settle (and be saved),
+  // then report the error that stopped the run.
+  let stoppedBy: { error: unknown } | undefined;
+  await Promise.allSettled(
     input.plan.map((planned) =>
       limit(() => runOne(planned)).catch((error: unknown) => {
-        limit.clearQueue(); // an abort or a bug: start nothing new
-        throw error;
+        if (stoppedBy) return;
+        stoppedBy = { error };
+        limit.clearQueue();
       }),
     ),
   );
+  if (stoppedBy) throw stoppedBy.error;
 }
