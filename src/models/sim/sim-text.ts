@@ -1,4 +1,4 @@
-import { agreementLabel, type AgreementScore } from '../../domain/agreement-score.js';
+import type { AgreementScore } from '../../domain/agreement-score.js';
 import { randomIndex, type Random } from '../../domain/random.js';
 
 /**
@@ -10,10 +10,6 @@ const STRENGTH_MARK = /\[simulated argument, strength (\d(?:\.\d+)?)\]/;
 
 function pick(random: Random, options: readonly string[]): string {
   return options[randomIndex(random, options.length)] ?? '';
-}
-
-export function tagged(message: string, score: AgreementScore): string {
-  return `<message>${message}</message>\n<support_ranking>${agreementLabel(score)}</support_ranking>`;
 }
 
 const ARGUMENT_ANGLES = [

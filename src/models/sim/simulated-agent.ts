@@ -2,10 +2,10 @@ import { toAgreementScore, type AgreementScore } from '../../domain/agreement-sc
 import { clamp } from '../../domain/numbers.js';
 import { createRandom, hashString, randomNormal, type Random } from '../../domain/random.js';
 import { isFinalDecisionRequest, roleOfSystemPrompt } from '../../protocol/prompts.js';
-import { parseTaggedReply } from '../../protocol/tagged-reply.js';
+import { formatTaggedReply as tagged, parseTaggedReply } from '../../protocol/tagged-reply.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { parseSimProfile, type SimProfile } from './sim-profile.js';
-import { argumentText, finalText, malformedText, readArgumentStrength, stanceText, tagged } from './sim-text.js';
+import { argumentText, finalText, malformedText, readArgumentStrength, stanceText } from './sim-text.js';
 
 /** Initial stances cluster at Oppose and Support, as the paper found for real models (App. A). */
 const INITIAL_WEIGHTS: readonly [AgreementScore, number][] = [
