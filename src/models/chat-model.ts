@@ -12,8 +12,8 @@ export interface ChatMessage {
 
 export interface GenerateRequest {
   readonly messages: readonly ChatMessage[];
-  /** Sampling temperature; 0.7 unless configured (the paper's code). */
-  readonly temperature: number;
+  /** Sampling temperature; 0.7 unless configured (the paper's code). Absent: the provider's default. */
+  readonly temperature?: number;
   /** Upper bound on output tokens; 400 unless configured (the paper's code). */
   readonly maxOutputTokens: number;
   /** Deterministic per call, derived from the run seed and the call's place (never the clock). */
@@ -24,7 +24,10 @@ export interface GenerateRequest {
 export interface GenerateReply {
   readonly text: string;
   readonly finishReason: FinishReason;
+  /** Token counts; absent or partial when the provider does not report them. */
   readonly usage?: Usage;
+  /** Cost from the configured prices, when both prices and usage are known. */
+  readonly costUsd?: number;
 }
 
 export interface ChatModel {

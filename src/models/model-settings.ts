@@ -1,0 +1,42 @@
+/**
+ * Everything pmiyc knows about one model after the config file and the model name are resolved:
+ * which provider and model, where it lives, how to call it and what it costs. Keys are never
+ * here: only the name of the environment variable that holds one.
+ */
+export interface ModelSettings {
+  /** What the user wrote: a config alias or `provider/model`. Used in every output. */
+  readonly name: string;
+  readonly provider: string;
+  /** The provider's model id (for `llama`, the .gguf path or `hf:` URI; for `sim`, the profile). */
+  readonly model: string;
+  readonly baseURL?: string;
+  /** The environment variable holding the API key (each provider has a default). */
+  readonly apiKeyEnv?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Overrides the run's temperature for this model; null never sends one (reasoning models that reject it). */
+  readonly temperature?: number | null;
+  /** Overrides the run's output-token limit for this model. */
+  readonly maxTokens?: number;
+  /** Per-request timeout; 120 s unless configured. */
+  readonly timeoutMs: number;
+  /** Retries of a retryable failure after the first try; 6 unless configured. */
+  readonly maxRetries: number;
+  readonly maxConcurrency?: number;
+  readonly requestsPerMinute?: number;
+  readonly tokensPerMinute?: number;
+  readonly inputUsdPerMillion?: number;
+  readonly outputUsdPerMillion?: number;
+  /**
+   * Passed to the provider as it is: for OpenAI-compatible servers, extra body fields such as
+   * `{ chat_template_kwargs: { enable_thinking: false } }`; for others, the AI SDK's provider options.
+   */
+  readonly providerOptions?: Readonly<Record<string, unknown>>;
+  /** In-process llama.cpp only: CPU threads (1 unless configured) and GPU use. */
+  readonly threads?: number;
+  readonly gpu?: 'auto' | false | 'cuda' | 'vulkan' | 'metal';
+  /** In-process llama.cpp only: context size in tokens (the model's training size, at most 4096, unless configured). */
+  readonly contextSize?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_RETRIES = 6;
