@@ -35,6 +35,8 @@ export interface Attempt {
   readonly detail?: string;
   readonly finishReason?: FinishReason;
   readonly usage?: Usage;
+  /** From the configured prices, when they and the token counts are known. */
+  readonly costUsd?: number;
 }
 
 export type TurnKind = 'opening' | 'argument' | 'reply' | 'final-decision';

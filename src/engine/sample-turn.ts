@@ -44,7 +44,14 @@ export async function sampleTurn(
       attempts.push({ number, seed, raw: '', outcome: error.reason, detail: error.message });
       return { ok: false, reason: error.reason, detail: error.message, attempts };
     }
-    const base = { number, seed, raw: reply.text, finishReason: reply.finishReason, ...(reply.usage ? { usage: reply.usage } : {}) };
+    const base = {
+      number,
+      seed,
+      raw: reply.text,
+      finishReason: reply.finishReason,
+      ...(reply.usage ? { usage: reply.usage } : {}),
+      ...(reply.costUsd === undefined ? {} : { costUsd: reply.costUsd }),
+    };
     if (reply.finishReason === 'content-filter') {
       attempts.push({ ...base, outcome: 'refusal', detail: 'the provider filtered the reply' });
       continue;

@@ -31,6 +31,8 @@ export interface ModelSettings {
    * `{ chat_template_kwargs: { enable_thinking: false } }`; for others, the AI SDK's provider options.
    */
   readonly providerOptions?: Readonly<Record<string, unknown>>;
+  /** Azure only: a dated API version (e.g. 2024-10-21) selects the older deployment-based URLs. */
+  readonly apiVersion?: string;
   /** In-process llama.cpp only: CPU threads (1 unless configured) and GPU use. */
   readonly threads?: number;
   readonly gpu?: 'auto' | false | 'cuda' | 'vulkan' | 'metal';

@@ -13,6 +13,7 @@ const attempt = z.object({
   detail: z.string().optional(),
   finishReason: z.enum(['stop', 'length', 'content-filter', 'error', 'other']).optional(),
   usage: z.object({ inputTokens: z.number().optional(), outputTokens: z.number().optional() }).optional(),
+  costUsd: z.number().optional(),
 });
 
 const turn = z.object({

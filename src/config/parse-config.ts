@@ -1,0 +1,38 @@
+import { LineCounter, parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { InputError } from '../domain/input-error.js';
+import { MODEL_ENTRY_KEYS, configSchema, type PmiycConfig } from './config-schema.js';
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') {
+    const allowed = issue.path.length === 2 && issue.path[0] === 'models' ? MODEL_ENTRY_KEYS.join(', ') : 'models';
+    return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}; allowed: ${allowed}`;
+  }
+  return issue.message;
+}
+
+/**
+ * Reads a YAML config (text passed in) and checks it. Every error names the file, the line when
+ * it can, the key and what is allowed: `pmiyc.yaml:7: models.alpha.temperature: ...`.
+ */
+export function parseConfig(fileName: string, text: string): PmiycConfig {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false });
+  const firstError = document.errors[0];
+  if (firstError) {
+    const line = lineCounter.linePos(firstError.pos[0]).line;
+    throw new InputError(`${fileName}:${line}: not valid YAML (${firstError.message.split('\n')[0]})`);
+  }
+  const parsed = configSchema.safeParse(document.toJS() ?? {});
+  if (parsed.success) return parsed.data;
+
+  const issue = parsed.error.issues[0]!;
+  const path = issue.path.map(String);
+  const keyPath = issue.code === 'unrecognized_keys' ? [...path, issue.keys[0]!] : path;
+  const node = document.getIn(keyPath, true) as { range?: [number, number, number] } | undefined;
+  const keyNode = issue.code === 'unrecognized_keys' ? undefined : node;
+  const offset = (keyNode ?? (document.getIn(path, true) as { range?: [number, number, number] } | undefined))?.range?.[0];
+  const where = offset === undefined ? '' : `:${lineCounter.linePos(offset).line}`;
+  const key = path.length > 0 ? `${path.join('.')}: ` : '';
+  throw new InputError(`${fileName}${where}: ${key}${describeIssue(issue)}`);
+}

@@ -1,0 +1,88 @@
+import { generateText, type LanguageModel, type ModelMessage } from 'ai';
+import type { FinishReason } from '../../domain/conversation.js';
+import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
+import { ModelCallError } from '../model-call-error.js';
+import { toModelCallError } from './provider-error.js';
+
+// The AI SDK prints provider warnings (e.g. "seed is not supported") to the console; pmiyc
+// records what matters itself and keeps the terminal for the user.
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS ??= false;
+
+export interface AiSdkModelOptions {
+  readonly name: string;
+  readonly provider: string;
+  readonly model: string;
+  readonly timeoutMs: number;
+  readonly apiKeyEnv?: string;
+  /** AI SDK provider options, already keyed by the SDK provider name. */
+  readonly providerOptions?: Record<string, Record<string, unknown>>;
+  readonly now?: () => number;
+}
+
+const FINISH_REASONS: Record<string, FinishReason> = {
+  stop: 'stop',
+  length: 'length',
+  'content-filter': 'content-filter',
+  error: 'error',
+};
+
+function toModelMessages(messages: readonly ChatMessage[]): { system?: string; messages: ModelMessage[] } {
+  const system = messages.filter((message) => message.role === 'system').map((message) => message.content);
+  const rest = messages.filter((message) => message.role !== 'system') as Array<ChatMessage & { role: 'user' | 'assistant' }>;
+  return {
+    ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
+    messages: rest.map((message) => ({ role: message.role, content: message.content })),
+  };
+}
+
+/**
+ * A ChatModel over any AI SDK language model (OpenAI, Azure, Anthropic, Google, OpenAI-compatible).
+ * One HTTP call per `generate`: the SDK's own retries are off (the retry wrapper is the only retry
+ * layer), a per-request timeout applies, and every failure becomes a typed ModelCallError.
+ */
+export class AiSdkChatModel implements ChatModel {
+  readonly simulated = false;
+  readonly name: string;
+
+  constructor(
+    private readonly languageModel: LanguageModel,
+    private readonly options: AiSdkModelOptions,
+  ) {
+    this.name = options.name;
+  }
+
+  async generate(request: GenerateRequest): Promise<GenerateReply> {
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const abortSignal = request.abortSignal ? AbortSignal.any([request.abortSignal, timeout]) : timeout;
+    try {
+      const result = await generateText({
+        model: this.languageModel,
+        ...toModelMessages(request.messages),
+        ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+        maxOutputTokens: request.maxOutputTokens,
+        seed: request.seed,
+        abortSignal,
+        maxRetries: 0,
+        ...(this.options.providerOptions ? { providerOptions: this.options.providerOptions as never } : {}),
+      });
+      const { inputTokens, outputTokens } = result.usage;
+      return {
+        text: result.text,
+        finishReason: FINISH_REASONS[result.finishReason] ?? 'other',
+        usage: { ...(inputTokens === undefined ? {} : { inputTokens }), ...(outputTokens === undefined ? {} : { outputTokens }) },
+      };
+    } catch (error) {
+      throw this.translate(error, request, timeout);
+    }
+  }
+
+  private translate(error: unknown, request: GenerateRequest, timeout: AbortSignal): unknown {
+    if (request.abortSignal?.aborted) return request.abortSignal.reason ?? error;
+    const { name, provider, model } = this.options;
+    if (timeout.aborted) {
+      return new ModelCallError(`${name}: no reply within ${this.options.timeoutMs} ms (timeoutMs)`, { provider, model, reason: 'api', retryable: true }, { cause: error });
+    }
+    const now = this.options.now ?? Date.now;
+    return toModelCallError(error, { name, provider, model, nowMs: now(), ...(this.options.apiKeyEnv ? { apiKeyEnv: this.options.apiKeyEnv } : {}) }) ?? error;
+  }
+}

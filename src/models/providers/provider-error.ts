@@ -1,0 +1,98 @@
+import { APICallError, EmptyResponseBodyError, InvalidResponseDataError, JSONParseError, LoadAPIKeyError, TypeValidationError } from 'ai';
+import { ModelCallError, type CallFailureReason } from '../model-call-error.js';
+import { retryAfterMsFromHeaders } from './retry-after.js';
+
+export interface ErrorContext {
+  readonly name: string;
+  readonly provider: string;
+  readonly model: string;
+  readonly apiKeyEnv?: string;
+  readonly nowMs: number;
+}
+
+/** Statuses worth another try: timeouts, conflicts, rate limits, server errors. */
+function isRetryableStatus(statusCode: number): boolean {
+  return statusCode === 408 || statusCode === 409 || statusCode === 429 || statusCode >= 500;
+}
+
+interface ErrorBody {
+  readonly code?: string;
+  readonly type?: string;
+  readonly message?: string;
+}
+
+/** The provider's structured error, if the body has one (`{ error: { code, type, message } }` or Gemini's `status`). */
+function readErrorBody(responseBody: string | undefined): ErrorBody {
+  try {
+    const parsed = JSON.parse(responseBody ?? '') as { error?: { code?: unknown; type?: unknown; status?: unknown; message?: unknown; innererror?: { code?: unknown } } };
+    const error = parsed.error ?? {};
+    const code = [error.innererror?.code, error.code, error.status].find((value) => typeof value === 'string') as string | undefined;
+    return {
+      ...(code ? { code } : {}),
+      ...(typeof error.type === 'string' ? { type: error.type } : {}),
+      ...(typeof error.message === 'string' ? { message: error.message } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+const CONTEXT_CODES = new Set(['context_length_exceeded', 'string_above_max_length', 'request_too_large']);
+const REFUSAL_CODES = new Set(['content_filter', 'content_policy_violation', 'ResponsibleAIPolicyViolation']);
+/**
+ * Providers without a structured code for "too long" (Anthropic, Gemini, vLLM) say it in words.
+ * Used only to name the reason of a request that is already not retried.
+ */
+const CONTEXT_WORDS = /context length|context window|prompt is too long|too many tokens|input token count|maximum context/i;
+
+/** The failure reason of a client error (4xx) that will not be retried. */
+function clientErrorReason(statusCode: number, body: ErrorBody): CallFailureReason {
+  if (statusCode === 413 || (body.code && CONTEXT_CODES.has(body.code))) return 'context';
+  if (body.code && REFUSAL_CODES.has(body.code)) return 'refusal';
+  if (body.message && CONTEXT_WORDS.test(body.message)) return 'context';
+  return 'api';
+}
+
+function remedyFor(statusCode: number, context: ErrorContext): string {
+  if (statusCode === 401 || statusCode === 403) {
+    return context.apiKeyEnv ? `: check ${context.apiKeyEnv} (and apiKeyEnv in the config)` : ': check the credentials for this server';
+  }
+  if (statusCode === 404) return `: check that "${context.model}" is a model (or deployment) this server has`;
+  return '';
+}
+
+/**
+ * Translates whatever a provider call threw into a ModelCallError with typed fields. The retry
+ * decision (`retryable`) comes from the status code and the kind of error only. Errors that are
+ * not provider errors (programming errors) are returned undefined: the caller rethrows them.
+ */
+export function toModelCallError(error: unknown, context: ErrorContext): ModelCallError | undefined {
+  const fields = { provider: context.provider, model: context.model };
+  if (LoadAPIKeyError.isInstance(error)) {
+    return new ModelCallError(`${context.name}: no API key: ${error.message}`, { ...fields, reason: 'api', retryable: false }, { cause: error });
+  }
+  const unreadable = [JSONParseError, TypeValidationError, InvalidResponseDataError, EmptyResponseBodyError].some((kind) => kind.isInstance(error));
+  if (unreadable) {
+    const message = (error as Error).message.split('\n')[0];
+    return new ModelCallError(`${context.name}: the server sent a reply pmiyc cannot read (${message})`, { ...fields, reason: 'api', retryable: true }, { cause: error });
+  }
+  if (!APICallError.isInstance(error)) return undefined;
+  const { statusCode } = error;
+  if (statusCode === undefined) {
+    const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+    return new ModelCallError(`${context.name}: cannot reach ${error.url}${cause}`, { ...fields, reason: 'api', retryable: true }, { cause: error });
+  }
+  if (statusCode < 300) {
+    return new ModelCallError(`${context.name}: the server sent a reply pmiyc cannot read (${error.message})`, { ...fields, reason: 'api', statusCode, retryable: true }, { cause: error });
+  }
+  const retryAfterMs = retryAfterMsFromHeaders(error.responseHeaders, context.nowMs);
+  const retryable = isRetryableStatus(statusCode);
+  const body = readErrorBody(error.responseBody);
+  const reason = retryable ? 'api' : clientErrorReason(statusCode, body);
+  const detail = body.message ?? error.message;
+  return new ModelCallError(
+    `${context.name}: HTTP ${statusCode}: ${detail}${remedyFor(statusCode, context)}`,
+    { ...fields, reason, statusCode, retryable, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
+    { cause: error },
+  );
+}

@@ -1,0 +1,25 @@
+import type { ChatModel, GenerateRequest } from '../chat-model.js';
+
+export interface SettingsOverride {
+  /** A number replaces the run's temperature; null removes it (models that reject one). */
+  readonly temperature?: number | null;
+  readonly maxTokens?: number;
+}
+
+/**
+ * Applies a model's own configured temperature and output limit to every request, so that the
+ * request that is sent (and recorded, and later cached) is the one that really reaches the model.
+ */
+export function withSettings(model: ChatModel, override: SettingsOverride): ChatModel {
+  if (override.temperature === undefined && override.maxTokens === undefined) return model;
+  const adjust = (request: GenerateRequest): GenerateRequest => {
+    const { temperature, ...rest } = request;
+    const nextTemperature = override.temperature === undefined ? temperature : (override.temperature ?? undefined);
+    return {
+      ...rest,
+      ...(nextTemperature === undefined ? {} : { temperature: nextTemperature }),
+      maxOutputTokens: override.maxTokens ?? request.maxOutputTokens,
+    };
+  };
+  return { name: model.name, simulated: model.simulated, generate: (request) => model.generate(adjust(request)) };
+}
