@@ -8,7 +8,20 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     const allowed = issue.path.length === 2 && issue.path[0] === 'models' ? MODEL_ENTRY_KEYS.join(', ') : 'models';
     return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}; allowed: ${allowed}`;
   }
+  if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) return `is required (${issue.expected})`;
   return issue.message;
+}
+
+type Located = { range?: [number, number, number]; items?: Array<{ key?: { value?: unknown; range?: [number, number, number] } }> } | undefined;
+
+/** The offset of the key at `path`, or of the deepest existing node on it, so errors point at a line. */
+function offsetOf(document: ReturnType<typeof parseDocument>, path: readonly string[]): number | undefined {
+  for (let depth = path.length; depth > 0; depth--) {
+    const parent = (depth === 1 ? document.contents : document.getIn(path.slice(0, depth - 1), true)) as Located;
+    const pair = parent?.items?.find((item) => item.key?.value === path[depth - 1]);
+    if (pair?.key?.range) return pair.key.range[0];
+  }
+  return (document.contents as Located)?.range?.[0];
 }
 
 /**
@@ -28,10 +41,7 @@ export function parseConfig(fileName: string, text: string): PmiycConfig {
 
   const issue = parsed.error.issues[0]!;
   const path = issue.path.map(String);
-  const keyPath = issue.code === 'unrecognized_keys' ? [...path, issue.keys[0]!] : path;
-  const node = document.getIn(keyPath, true) as { range?: [number, number, number] } | undefined;
-  const keyNode = issue.code === 'unrecognized_keys' ? undefined : node;
-  const offset = (keyNode ?? (document.getIn(path, true) as { range?: [number, number, number] } | undefined))?.range?.[0];
+  const offset = offsetOf(document, issue.code === 'unrecognized_keys' ? [...path, issue.keys[0]!] : path);
   const where = offset === undefined ? '' : `:${lineCounter.linePos(offset).line}`;
   const key = path.length > 0 ? `${path.join('.')}: ` : '';
   throw new InputError(`${fileName}${where}: ${key}${describeIssue(issue)}`);

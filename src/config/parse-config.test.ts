@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../domain/input-error.js';
+import { parseConfig } from './parse-config.js';
+
+const VALID = `
+models:
+  alpha:
+    provider: openai
+    model: gpt-4o-mini
+    temperature: 0.2
+    maxConcurrency: 8
+    inputUsdPerMillion: 0.15
+    outputUsdPerMillion: 0.6
+  qwen:
+    provider: vllm
+    model: Qwen/Qwen3-8B
+    baseURL: http://127.0.0.1:8000/v1
+    providerOptions:
+      chat_template_kwargs:
+        enable_thinking: false
+  o3:
+    provider: openai
+    model: o3-mini
+    temperature: null
+`;
+
+function errorOf(text: string): string {
+  try {
+    parseConfig('pmiyc.yaml', text);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InputError);
+    return (error as Error).message;
+  }
+  throw new Error('expected an error');
+}
+
+describe('parseConfig', () => {
+  it('reads models with their settings', () => {
+    const config = parseConfig('pmiyc.yaml', VALID);
+    expect(config.models['alpha']).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini', temperature: 0.2, maxConcurrency: 8 });
+    expect(config.models['qwen']?.providerOptions).toEqual({ chat_template_kwargs: { enable_thinking: false } });
+    expect(config.models['o3']?.temperature).toBeNull();
+  });
+
+  it('accepts an empty file', () => {
+    expect(parseConfig('pmiyc.yaml', '')).toEqual({ models: {} });
+  });
+
+  it.each([
+    ['models:\n  alpha:\n    provider: openai\n    model: x\n    temprature: 0.2\n', 'pmiyc.yaml:5: models.alpha: unknown key "temprature"; allowed: provider, model, baseURL'],
+    ['models:\n  alpha:\n    provider: opnai\n    model: x\n', 'pmiyc.yaml:3: models.alpha.provider: must be one of openai, azure'],
+    ['models:\n  alpha:\n    provider: openai\n    model: x\n    temperature: hot\n', 'pmiyc.yaml:5: models.alpha.temperature:'],
+    ['models:\n  alpha:\n    provider: openai\n    model: x\n    maxConcurrency: 0\n', 'pmiyc.yaml:5: models.alpha.maxConcurrency:'],
+    ['models:\n  alpha:\n    provider: openai\n    model: x\n    apiKeyEnv: sk-abc123-def\n', 'models.alpha.apiKeyEnv: must be the NAME of an environment variable, never a key'],
+    ['models:\n  alpha:\n    provider: openai\n', 'pmiyc.yaml:2: models.alpha.model:'],
+    ['models:\n  alpha:\n    provider: vllm\n    model: x\n    baseURL: not a url\n', 'pmiyc.yaml:5: models.alpha.baseURL: must be a URL'],
+    ['model:\n  alpha: {}\n', 'pmiyc.yaml:1: unknown key "model"; allowed: models'],
+    ['models:\n  alpha:\n    provider: openai\n   model: x\n', 'pmiyc.yaml:4: not valid YAML'],
+  ])('rejects bad config with file, line, key and what is allowed (%#)', (text, message) => {
+    expect(errorOf(text)).toContain(message);
+  });
+});

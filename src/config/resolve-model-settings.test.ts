@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../domain/input-error.js';
+import { parseConfig } from './parse-config.js';
+import { apiKeyFor, resolveModelSettings } from './resolve-model-settings.js';
+
+const config = parseConfig(
+  'pmiyc.yaml',
+  `models:
+  alpha: { provider: openai, model: gpt-4o-mini, apiKeyEnv: TEAM_OPENAI_KEY, timeoutMs: 30000 }
+  local: { provider: ollama, model: llama3.1:8b }
+`,
+);
+
+describe('resolveModelSettings', () => {
+  it('resolves an alias with its settings and defaults', () => {
+    expect(resolveModelSettings('alpha', config, {})).toEqual({
+      name: 'alpha',
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      baseURL: 'https://api.openai.com/v1',
+      apiKeyEnv: 'TEAM_OPENAI_KEY',
+      timeoutMs: 30000,
+      maxRetries: 6,
+    });
+  });
+
+  it.each([
+    ['ollama/llama3.1', {}, 'http://127.0.0.1:11434/v1'],
+    ['vllm/Qwen/Qwen3-8B', {}, 'http://127.0.0.1:8000/v1'],
+    ['vllm/Qwen/Qwen3-8B', { VLLM_BASE_URL: 'http://gpu-box:8000/v1' }, 'http://gpu-box:8000/v1'],
+    ['openrouter/meta-llama/llama-3.3-70b-instruct', {}, 'https://openrouter.ai/api/v1'],
+    ['together/meta-llama/Llama-3.3-70B-Instruct-Turbo', {}, 'https://api.together.xyz/v1'],
+    ['azure/gpt-4o-deployment', { AZURE_RESOURCE_NAME: 'myres' }, 'https://myres.openai.azure.com/openai'],
+  ])('gives %s its default base URL', (name, env, baseURL) => {
+    const settings = resolveModelSettings(name, config, env);
+    expect(settings.baseURL).toBe(baseURL);
+    expect(settings.model).toBe(name.slice(name.indexOf('/') + 1));
+  });
+
+  it.each([
+    ['gpt-4o', 'write provider/model'],
+    ['nosuch/model', 'unknown provider "nosuch" in "nosuch/model": use one of openai, azure'],
+    ['openai-compatible/x', 'openai-compatible/x needs a base URL'],
+    ['azure/dep', 'export AZURE_RESOURCE_NAME'],
+  ])('rejects %s clearly', (name, message) => {
+    expect(() => resolveModelSettings(name, config, {})).toThrow(InputError);
+    expect(() => resolveModelSettings(name, config, {})).toThrow(message);
+  });
+
+  it('mentions the aliases when a name is not a model', () => {
+    expect(() => resolveModelSettings('beta', config, {})).toThrow('or a config alias (alpha, local)');
+  });
+});
+
+describe('apiKeyFor', () => {
+  it('names the variable that is missing', () => {
+    expect(() => apiKeyFor(resolveModelSettings('openai/gpt-4o', config, {}), {})).toThrow(
+      'OPENAI_API_KEY is not set: export it, or set apiKeyEnv for openai/gpt-4o in the config',
+    );
+    expect(() => apiKeyFor(resolveModelSettings('alpha', config, {}), { OPENAI_API_KEY: 'x' })).toThrow('TEAM_OPENAI_KEY is not set');
+  });
+
+  it('reads the key from the configured variable, and needs none for local servers', () => {
+    expect(apiKeyFor(resolveModelSettings('alpha', config, {}), { TEAM_OPENAI_KEY: 'sk-1' })).toBe('sk-1');
+    expect(apiKeyFor(resolveModelSettings('local', config, {}), {})).toBeUndefined();
+  });
+});
