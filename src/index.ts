@@ -35,7 +35,14 @@ export { ModelCallError, type CallFailureReason } from './models/model-call-erro
 export { ScriptedChatModel, type Script, type ScriptedAnswer } from './models/scripted-model.js';
 export { SimulatedAgent } from './models/sim/simulated-agent.js';
 export { parseSimProfile, NAMED_SIM_PROFILES, type SimProfile } from './models/sim/sim-profile.js';
-export { resolveModel } from './models/resolve-model.js';
+export { createChatModel, type BuiltChatModel, type ChatModelDependencies } from './models/create-chat-model.js';
+export type { ModelSettings } from './models/model-settings.js';
+export { withRetry, type RetryOptions, type RetryEvent } from './models/wrappers/with-retry.js';
+export { withRateLimit, type RateLimitOptions, type LimiterState } from './models/wrappers/with-rate-limit.js';
+export { PROVIDERS, type ProviderInfo } from './models/providers/provider-catalog.js';
+export { parseConfig } from './config/parse-config.js';
+export type { PmiycConfig, ModelEntry } from './config/config-schema.js';
+export { resolveModelSettings } from './config/resolve-model-settings.js';
 
 // Metrics
 export { normalizedChange, absoluteChange } from './metrics/normalized-change.js';

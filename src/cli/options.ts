@@ -27,3 +27,11 @@ export function parseChoice<T extends string>(name: string, choices: readonly T[
     return value as T;
   };
 }
+
+export function parseTemperature(value: string): number {
+  const temperature = Number(value);
+  if (value.trim() === '' || !Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
+    throw new InvalidArgumentError(`--temperature must be a number from 0 to 2, got "${value}".`);
+  }
+  return temperature;
+}

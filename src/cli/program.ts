@@ -2,8 +2,9 @@ import { Command, Option } from 'commander';
 import { converseCommand } from './commands/converse.js';
 import { demoCommand } from './commands/demo.js';
 import { EXPORT_FORMATS, exportCommand } from './commands/export.js';
+import { modelsCommand } from './commands/models.js';
 import { loadClaims } from './load-claims.js';
-import { parseChoice, parseTurns, parseWholeNumber } from './options.js';
+import { parseChoice, parseTemperature, parseTurns, parseWholeNumber } from './options.js';
 import type { CliContext } from './terminal.js';
 
 const DEFAULT_STORE = './pmiyc.db';
@@ -31,6 +32,9 @@ export function buildProgram(context: CliContext, abortSignal: AbortSignal, setE
     .option('--turns <n>', 'turns t, odd and at least 3 (3 is single-turn)', parseTurns, 9)
     .option('--seed <n>', 'run seed; every call seed derives from it', parseWholeNumber('--seed'), 0)
     .option('--max-attempts <n>', 'samples per turn before the conversation fails', parseWholeNumber('--max-attempts', 1), 3)
+    .option('--temperature <t>', 'sampling temperature (a model\'s config may override it)', parseTemperature, 0.7)
+    .option('--max-tokens <n>', 'output tokens per reply (a model\'s config may override it)', parseWholeNumber('--max-tokens', 1), 400)
+    .option('--config <file>', 'YAML config with model aliases and settings (or set PMIYC_CONFIG)', context.env['PMIYC_CONFIG'])
     .option('--json', 'print the conversation record as JSON instead of the live view', false)
     .action(async (options) => {
       const { color } = program.opts<{ color: boolean }>();
@@ -57,6 +61,16 @@ export function buildProgram(context: CliContext, abortSignal: AbortSignal, setE
     .addOption(new Option('--format <format>', 'jsonl or csv').argParser(parseChoice('--format', EXPORT_FORMATS)).default('jsonl'))
     .action(async (options: { store: string; run?: string; format: 'jsonl' | 'csv' }) => {
       setExitCode(await exportCommand(options, context));
+    });
+
+  program
+    .command('models')
+    .description('list providers and configured models; with --check, call each once to see which are reachable')
+    .option('--config <file>', 'YAML config with model aliases and settings (or set PMIYC_CONFIG)', context.env['PMIYC_CONFIG'])
+    .option('--check', 'make a one-token call to each configured model (or to --models)', false)
+    .option('--models <names>', 'comma-separated model names or aliases to check', (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean))
+    .action(async (options: { config?: string; check: boolean; models?: string[] }) => {
+      setExitCode(await modelsCommand(options, context));
     });
 
   return program;

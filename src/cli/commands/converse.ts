@@ -2,9 +2,12 @@ import type { Claim } from '../../domain/claim.js';
 import { toConversationRecord } from '../../domain/conversation-record.js';
 import { InputError } from '../../domain/input-error.js';
 import { runConversation } from '../../engine/run-conversation.js';
-import { resolveModel } from '../../models/resolve-model.js';
+import { usageTotals } from '../../metrics/usage-totals.js';
 import { formatConversationHeader, formatOutcomeText, formatTurnText } from '../../report/dialogue-text.js';
-import { labelModel, styleFor, type CliContext } from '../terminal.js';
+import { formatUsageText } from '../../report/usage-text.js';
+import { loadConfig } from '../load-config.js';
+import { createModelRegistry } from '../model-registry.js';
+import { formatDuration, labelModel, styleFor, type CliContext } from '../terminal.js';
 
 export interface ConverseOptions {
   readonly persuader: string;
@@ -14,6 +17,9 @@ export interface ConverseOptions {
   readonly turns: number;
   readonly seed: number;
   readonly maxAttempts: number;
+  readonly temperature: number;
+  readonly maxTokens: number;
+  readonly config?: string;
   readonly json: boolean;
   readonly color: boolean;
 }
@@ -25,8 +31,11 @@ export interface ConverseOptions {
 export async function converseCommand(options: ConverseOptions, context: CliContext, abortSignal: AbortSignal): Promise<number> {
   if (options.claim.trim() === '') throw new InputError('--claim is empty: give the claim the persuader argues for');
   if (options.question !== undefined && options.question.trim() === '') throw new InputError('--question is empty: give the factual question, or leave it out for a subjective claim');
-  const persuader = resolveModel(options.persuader);
-  const persuadee = resolveModel(options.persuadee);
+  const registry = createModelRegistry(loadConfig(options.config), context.env, {
+    onRetry: (_model, event) => context.stderr.write(`${event.error.message}; retrying in ${formatDuration(event.waitMs)}\n`),
+  });
+  const persuader = registry.modelFor(options.persuader);
+  const persuadee = registry.modelFor(options.persuadee);
   const claim: Claim = {
     index: 0,
     domain: options.question === undefined ? 'subjective' : 'misinformation',
@@ -48,12 +57,15 @@ export async function converseCommand(options: ConverseOptions, context: CliCont
     spec,
     persuader,
     persuadee,
-    sampling: { maxAttempts: options.maxAttempts },
+    sampling: { maxAttempts: options.maxAttempts, temperature: options.temperature, maxOutputTokens: options.maxTokens },
     abortSignal,
     ...(live ? { onTurn: (turn) => context.stdout.write(formatTurnText(turn, style) + '\n') } : {}),
   });
   const record = toConversationRecord(null, spec, outcome, { persuader: persuader.simulated, persuadee: persuadee.simulated });
   if (options.json) context.stdout.write(JSON.stringify(record, null, 2) + '\n');
-  else context.stdout.write(formatOutcomeText(record, style) + '\n');
+  else {
+    context.stdout.write(formatOutcomeText(record, style) + '\n\n');
+    context.stdout.write(formatUsageText(usageTotals([record]), labelModel) + '\n');
+  }
   return record.status === 'completed' ? 0 : 1;
 }

@@ -3,12 +3,11 @@ import { toConversationRecord } from '../../domain/conversation-record.js';
 import type { Setting } from '../../domain/conversation.js';
 import { EXAMPLE_CLAIMS } from '../../datasets/example-claims.js';
 import { summarizeTournament } from '../../metrics/tournament-summary.js';
-import type { ChatModel } from '../../models/chat-model.js';
-import { resolveModel } from '../../models/resolve-model.js';
 import { formatSummaryText } from '../../report/summary-text.js';
 import { planTournament } from '../../runner/plan.js';
 import { runTournament } from '../../runner/run-tournament.js';
 import { ResultStore } from '../../store/result-store.js';
+import { createModelRegistry } from '../model-registry.js';
 import { createProgress, labelModel, type CliContext } from '../terminal.js';
 
 export const DEMO_AGENTS = ['sim/eloquent', 'sim/open-minded', 'sim/stubborn', 'sim/weak'];
@@ -19,15 +18,6 @@ export interface DemoOptions {
   readonly seed: number;
   readonly concurrency: number;
   readonly claims?: readonly Claim[];
-}
-
-function memoizedModels(): (name: string) => ChatModel {
-  const models = new Map<string, ChatModel>();
-  return (name) => {
-    const model = models.get(name) ?? resolveModel(name);
-    models.set(name, model);
-    return model;
-  };
 }
 
 /**
@@ -53,7 +43,7 @@ export async function demoCommand(options: DemoOptions, context: CliContext, abo
     );
 
     const progress = createProgress(context.stderr, plan.length, 'conversations');
-    const modelFor = memoizedModels();
+    const { modelFor } = createModelRegistry({ models: {} }, context.env);
     await runTournament({
       plan,
       modelFor,

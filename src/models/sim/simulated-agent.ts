@@ -59,8 +59,12 @@ export class SimulatedAgent implements ChatModel {
   readonly simulated = true;
   readonly profile: SimProfile;
 
-  constructor(readonly name: string) {
-    this.profile = parseSimProfile(name);
+  /** `profileName` is `sim/<profile>?...`; it defaults to `name` (they differ for a config alias). */
+  constructor(
+    readonly name: string,
+    profileName: string = name,
+  ) {
+    this.profile = parseSimProfile(profileName);
   }
 
   async generate(request: GenerateRequest): Promise<GenerateReply> {
@@ -77,7 +81,7 @@ export class SimulatedAgent implements ChatModel {
 
   private argue(systemPrompt: string, random: Random): string {
     const strength = clamp(this.profile.persuasiveness + randomNormal(random, 0, 0.08), 0, 1);
-    const ownStance = toAgreementScore(2 + (hashString(this.name + systemPrompt) % 4));
+    const ownStance = toAgreementScore(2 + (hashString(this.profile.name + systemPrompt) % 4));
     return tagged(argumentText(random, subjectOf(systemPrompt), strength), ownStance);
   }
 

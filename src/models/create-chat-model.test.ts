@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeProviderServer, RESPONSE_SHAPES, type FakeResponse } from '../../test/support/fake-provider-server.js';
+import type { GenerateRequest } from './chat-model.js';
+import { createChatModel } from './create-chat-model.js';
+import { ModelCallError } from './model-call-error.js';
+import type { ModelSettings } from './model-settings.js';
+
+let server: FakeProviderServer;
+beforeAll(async () => {
+  server = await FakeProviderServer.start();
+});
+afterAll(() => server.close());
+
+const REPLY = '<message>Fine.</message>\n<support_ranking>Neutral</support_ranking>';
+const request: GenerateRequest = { messages: [{ role: 'user', content: 'Hello' }], temperature: 0.7, maxOutputTokens: 400, seed: 7 };
+const rateLimited = (headers: Record<string, string>): FakeResponse => ({ status: 429, headers, body: RESPONSE_SHAPES.openaiError('Rate limit reached', 'requests', 'rate_limit_exceeded') });
+
+/** An OpenAI model on the fake server whose waits are recorded instead of slept. */
+function build(overrides: Partial<ModelSettings> = {}) {
+  const waits: number[] = [];
+  const settings: ModelSettings = { name: 'openai/m', provider: 'openai', model: 'm', baseURL: `${server.url}/v1`, apiKeyEnv: 'OPENAI_API_KEY', timeoutMs: 2000, maxRetries: 6, ...overrides };
+  const { model } = createChatModel(settings, {
+    apiKey: 'k',
+    retry: { sleep: async (durationMs) => void waits.push(durationMs), random: () => 0.5 },
+  });
+  return { model, waits };
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<ModelCallError> {
+  const error = await promise.then(() => undefined, (thrown: unknown) => thrown);
+  expect(error).toBeInstanceOf(ModelCallError);
+  return error as ModelCallError;
+}
+
+describe('createChatModel: retries through the whole stack against a loopback server', () => {
+  it('rides out a 429 with Retry-After, a 500, a reset and malformed JSON, then succeeds', async () => {
+    server.reply(
+      rateLimited({ 'retry-after': '3' }),
+      { status: 500, body: RESPONSE_SHAPES.openaiError('The server had an error', 'server_error', null) },
+      'reset',
+      { raw: '{"choices": [ {"message": ' },
+      { status: 200, body: RESPONSE_SHAPES.openaiChat(REPLY) },
+    );
+    const { model, waits } = build();
+    const reply = await model.generate(request);
+    expect(reply.text).toBe(REPLY);
+    expect(server.requests).toHaveLength(5);
+    // Full jitter at random 0.5 of 1 s x 2^(n-1), but never less than the server's Retry-After.
+    expect(waits).toEqual([3000, 1000, 2000, 4000]);
+  });
+
+  it('honours retry-after-ms above the back-off', async () => {
+    server.reply(rateLimited({ 'retry-after-ms': '2500' }), { status: 200, body: RESPONSE_SHAPES.openaiChat(REPLY) });
+    const { model, waits } = build();
+    await model.generate(request);
+    expect(waits).toEqual([2500]);
+  });
+
+  it('gives up after maxRetries and reports the last error', async () => {
+    server.reply({ status: 503, body: { error: { message: 'overloaded' } } });
+    const { model, waits } = build({ maxRetries: 3 });
+    const error = await failureOf(model.generate(request));
+    expect(error).toMatchObject({ statusCode: 503, retryable: true, reason: 'api' });
+    expect(server.requests).toHaveLength(4);
+    expect(waits).toEqual([500, 1000, 2000]);
+  });
+
+  it.each([
+    ['401', { status: 401, body: RESPONSE_SHAPES.openaiError('Incorrect API key provided', 'invalid_request_error', 'invalid_api_key') }, 'api'],
+    ['400 context', { status: 400, body: RESPONSE_SHAPES.openaiError('maximum context length is 8192 tokens', 'invalid_request_error', 'context_length_exceeded') }, 'context'],
+    ['400 content filter', { status: 400, body: RESPONSE_SHAPES.openaiError('filtered', 'invalid_request_error', 'content_filter') }, 'refusal'],
+  ] as const)('fails fast on %s with reason %s', async (_name, response, reason) => {
+    server.reply(response);
+    const { model, waits } = build();
+    expect(await failureOf(model.generate(request))).toMatchObject({ reason, retryable: false });
+    expect(server.requests).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it('retries a hang past the timeout, then reports the timeout', async () => {
+    server.reply('hang');
+    const { model } = build({ timeoutMs: 150, maxRetries: 1 });
+    const error = await failureOf(model.generate(request));
+    expect(error.message).toContain('no reply within 150 ms');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("applies the model's own temperature (or none) and token limit, and prices the call", async () => {
+    server.reply({ status: 200, body: RESPONSE_SHAPES.openaiChat(REPLY) });
+    const { model } = build({ temperature: null, maxTokens: 64, inputUsdPerMillion: 0.15, outputUsdPerMillion: 0.6 });
+    const reply = await model.generate(request);
+    expect(server.requests[0]!.body).not.toHaveProperty('temperature');
+    expect(server.requests[0]!.body).toMatchObject({ max_tokens: 64 });
+    // 1117 input and 46 output tokens in the replayed response.
+    expect(reply.costUsd).toBeCloseTo((1117 * 0.15 + 46 * 0.6) / 1e6, 12);
+  });
+});

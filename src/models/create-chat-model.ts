@@ -1,0 +1,77 @@
+import type { ChatModel } from './chat-model.js';
+import type { ModelSettings } from './model-settings.js';
+import { AiSdkChatModel } from './providers/ai-sdk-model.js';
+import { createLanguageModel } from './providers/create-language-model.js';
+import { LlamaChatModel } from './providers/llama-model.js';
+import { findProvider } from './providers/provider-catalog.js';
+import { SimulatedAgent } from './sim/simulated-agent.js';
+import { withCost } from './wrappers/with-cost.js';
+import { withRateLimit, type RateLimitDependencies, type RateLimitedChatModel } from './wrappers/with-rate-limit.js';
+import { withRetry, type RetryDependencies, type RetryEvent } from './wrappers/with-retry.js';
+import { withSettings } from './wrappers/with-settings.js';
+
+export interface ChatModelDependencies {
+  /** The API key for an HTTP model, already read from the environment (undefined when none is needed). */
+  readonly apiKey?: string;
+  readonly fetch?: typeof globalThis.fetch;
+  readonly retry?: RetryDependencies;
+  readonly rateLimit?: RateLimitDependencies;
+  readonly onRetry?: (model: string, event: RetryEvent) => void;
+  readonly now?: () => number;
+}
+
+export interface BuiltChatModel {
+  /** The model to call: settings, cost, retry and rate limit wrapped around the adapter. */
+  readonly model: ChatModel;
+  /** The limiter, for progress displays (absent for simulated agents). */
+  readonly limiter?: RateLimitedChatModel;
+}
+
+function createAdapter(settings: ModelSettings, dependencies: ChatModelDependencies): ChatModel {
+  const provider = findProvider(settings.provider);
+  if (!provider) throw new RangeError(`unknown provider ${settings.provider}`);
+  if (provider.kind === 'sim') return new SimulatedAgent(settings.name, `sim/${settings.model}`);
+  if (provider.kind === 'llama') return new LlamaChatModel(settings);
+  const { languageModel, providerOptions } = createLanguageModel(provider, settings, dependencies.apiKey, dependencies.fetch);
+  return new AiSdkChatModel(languageModel, {
+    name: settings.name,
+    provider: settings.provider,
+    model: settings.model,
+    timeoutMs: settings.timeoutMs,
+    ...(settings.apiKeyEnv ? { apiKeyEnv: settings.apiKeyEnv } : {}),
+    ...(providerOptions ? { providerOptions } : {}),
+    ...(dependencies.now ? { now: dependencies.now } : {}),
+  });
+}
+
+/**
+ * A ready-to-call model from its resolved settings. Behaviour is layered by wrapping, outermost
+ * first: the model's own temperature and token limit, cost from its prices, the one retry layer,
+ * then the per-model rate limiter right around the adapter (so every retry passes the limiter
+ * and a 429 slows the whole model down). Simulated agents get only the first two.
+ */
+export function createChatModel(settings: ModelSettings, dependencies: ChatModelDependencies = {}): BuiltChatModel {
+  const adapter = createAdapter(settings, dependencies);
+  const prices = {
+    ...(settings.inputUsdPerMillion === undefined ? {} : { inputUsdPerMillion: settings.inputUsdPerMillion }),
+    ...(settings.outputUsdPerMillion === undefined ? {} : { outputUsdPerMillion: settings.outputUsdPerMillion }),
+  };
+  const override = {
+    ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
+    ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
+  };
+  if (adapter.simulated) return { model: withSettings(withCost(adapter, prices), override) };
+
+  const limiter = withRateLimit(
+    adapter,
+    {
+      ...(settings.maxConcurrency === undefined ? {} : { maxConcurrency: settings.maxConcurrency }),
+      ...(settings.requestsPerMinute === undefined ? {} : { requestsPerMinute: settings.requestsPerMinute }),
+      ...(settings.tokensPerMinute === undefined ? {} : { tokensPerMinute: settings.tokensPerMinute }),
+    },
+    dependencies.rateLimit,
+  );
+  const onRetry = dependencies.onRetry;
+  const retried = withRetry(limiter, { maxRetries: settings.maxRetries, ...(onRetry ? { onRetry: (event: RetryEvent) => onRetry(settings.name, event) } : {}) }, dependencies.retry);
+  return { model: withSettings(withCost(retried, prices), override), limiter };
+}

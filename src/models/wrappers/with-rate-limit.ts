@@ -1,0 +1,66 @@
+import type { ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
+import { RequestLimiter, type LimiterState, type RateLimitDependencies, type RateLimitOptions } from './request-limiter.js';
+import { sleepMs } from './with-retry.js';
+
+export type { LimiterState, RateLimitDependencies, RateLimitOptions } from './request-limiter.js';
+
+/** A rate-limited model: a `ChatModel` that also shows its limiter's state. */
+export interface RateLimitedChatModel extends ChatModel {
+  limiterState(): LimiterState;
+}
+
+const CHARACTERS_PER_TOKEN = 4;
+
+/** The real monotonic clock, for production wiring. */
+export function systemRateLimitDependencies(): RateLimitDependencies {
+  return { now: () => performance.now(), sleep: sleepMs };
+}
+
+/** A request's tokens before the call: its message characters / 4 (rounded up) plus `maxOutputTokens`. */
+export function estimateRequestTokens(request: GenerateRequest): number {
+  return estimateInputTokens(request) + request.maxOutputTokens;
+}
+
+function estimateInputTokens(request: GenerateRequest): number {
+  const characters = request.messages.reduce((sum, message) => sum + message.content.length, 0);
+  return Math.ceil(characters / CHARACTERS_PER_TOKEN);
+}
+
+/** The tokens a finished call used: real usage, its missing parts filled by the estimate; undefined without usage. */
+function countUsedTokens(request: GenerateRequest, reply: GenerateReply): number | undefined {
+  const usage = reply.usage;
+  if (usage?.inputTokens === undefined && usage?.outputTokens === undefined) return undefined;
+  return (usage.inputTokens ?? estimateInputTokens(request)) + (usage.outputTokens ?? request.maxOutputTokens);
+}
+
+/**
+ * Decorates `model` with a per-model limiter: at most `maxConcurrency` calls in flight, and at most
+ * `requestsPerMinute` call starts and `tokensPerMinute` tokens in any sliding 60-second window
+ * (see `RequestLimiter`). Calls wait in FIFO order; a wait stops when `request.abortSignal`
+ * aborts, rejecting with the signal's reason. On a 429 the effective rate halves and grows back on
+ * successes. The limiter never retries: it rethrows every error (put `withRetry` outside it).
+ */
+export function withRateLimit(
+  model: ChatModel,
+  options: RateLimitOptions = {},
+  dependencies: RateLimitDependencies = systemRateLimitDependencies(),
+): RateLimitedChatModel {
+  const limiter = new RequestLimiter(options, dependencies);
+  return {
+    name: model.name,
+    simulated: model.simulated,
+    limiterState: () => limiter.state(),
+    async generate(request) {
+      const permit = await limiter.acquire(estimateRequestTokens(request), request.abortSignal);
+      let reply: GenerateReply;
+      try {
+        reply = await model.generate(request);
+      } catch (error) {
+        limiter.fail(permit, error);
+        throw error;
+      }
+      limiter.complete(permit, countUsedTokens(request, reply));
+      return reply;
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
+import { type ModelCallError, isModelCallError } from '../model-call-error.js';
+import { DEFAULT_MAX_RETRIES } from '../model-settings.js';
+
+/** One retry about to happen, reported before its wait starts. */
+export interface RetryEvent {
+  /** The number of the attempt that just failed: 1 for the first try, so also the retry count so far + 1. */
+  readonly attempt: number;
+  readonly error: ModelCallError;
+  /** How long the wrapper waits before the next attempt. */
+  readonly waitMs: number;
+}
+
+export interface RetryOptions {
+  /** Retries after the first try; 6 (`DEFAULT_MAX_RETRIES`) unless given, 0 disables retrying. */
+  readonly maxRetries?: number;
+  /** Back-off ceiling of the first retry; 1 000 ms unless given. */
+  readonly baseDelayMs?: number;
+  /** Largest back-off ceiling; 60 000 ms unless given. A server's `retryAfterMs` may exceed it. */
+  readonly maxDelayMs?: number;
+  /** Growth of the ceiling per retry; 2 unless given. */
+  readonly backoffFactor?: number;
+  /** Called once per retry, e.g. to count retries in a progress display. */
+  readonly onRetry?: (event: RetryEvent) => void;
+}
+
+/** The clock and randomness the retry layer uses, injected so tests run without real time. */
+export interface RetryDependencies {
+  /** Resolves after `durationMs`; rejects at once when `signal` aborts. */
+  readonly sleep: (durationMs: number, signal?: AbortSignal) => Promise<void>;
+  /** A number in [0, 1), as `Math.random`. */
+  readonly random: () => number;
+}
+
+/** The back-off parameters with defaults applied. */
+export interface BackoffSchedule {
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly backoffFactor: number;
+}
+
+/**
+ * Waits `durationMs` on the real clock. When `signal` aborts, stops at once and rejects with the
+ * signal's reason (not Node's generic AbortError, so callers see why the run stopped).
+ */
+export async function sleepMs(durationMs: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await delay(durationMs, undefined, signal === undefined ? undefined : { signal });
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    throw error;
+  }
+}
+
+/** The real clock and `Math.random`, for production wiring. */
+export function systemRetryDependencies(): RetryDependencies {
+  return { sleep: sleepMs, random: Math.random };
+}
+
+/**
+ * The wait before the retry that follows failed attempt `attempt` (1-based): exponential back-off
+ * with full jitter (a uniform draw below `min(maxDelayMs, baseDelayMs * backoffFactor^(attempt-1))`),
+ * but never shorter than the server's `retryAfterMs`. `random` is one draw in [0, 1).
+ */
+export function retryWaitMs(attempt: number, error: ModelCallError, schedule: BackoffSchedule, random: number): number {
+  const ceilingMs = Math.min(schedule.maxDelayMs, schedule.baseDelayMs * schedule.backoffFactor ** (attempt - 1));
+  const jitteredMs = Math.floor(random * ceilingMs);
+  return Math.max(jitteredMs, error.retryAfterMs ?? 0);
+}
+
+/**
+ * Decorates `model` with the project's one retry layer. A failure is retried only when it is a
+ * `ModelCallError` with `retryable: true` (never by its message), up to `maxRetries` times; then
+ * the last error is rethrown so the engine records its `reason`. Other errors are rethrown at once.
+ * When `request.abortSignal` aborts during a wait, the wait stops and the signal's reason is thrown.
+ */
+export function withRetry(
+  model: ChatModel,
+  options: RetryOptions = {},
+  dependencies: RetryDependencies = systemRetryDependencies(),
+): ChatModel {
+  const settings = resolveRetryOptions(options);
+  return {
+    name: model.name,
+    simulated: model.simulated,
+    generate: (request) => generateWithRetry(model, request, settings, dependencies),
+  };
+}
+
+type ResolvedRetryOptions = BackoffSchedule & Pick<RetryOptions, 'onRetry'> & { readonly maxRetries: number };
+
+function resolveRetryOptions(options: RetryOptions): ResolvedRetryOptions {
+  const settings = {
+    maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+    baseDelayMs: options.baseDelayMs ?? 1_000,
+    maxDelayMs: options.maxDelayMs ?? 60_000,
+    backoffFactor: options.backoffFactor ?? 2,
+    onRetry: options.onRetry,
+  };
+  if (!Number.isInteger(settings.maxRetries) || settings.maxRetries < 0) {
+    throw new RangeError(`maxRetries must be a whole number >= 0, got ${settings.maxRetries}`);
+  }
+  for (const key of ['baseDelayMs', 'maxDelayMs', 'backoffFactor'] as const) {
+    if (!(settings[key] >= 0)) throw new RangeError(`${key} must be a number >= 0, got ${settings[key]}`);
+  }
+  return settings;
+}
+
+async function generateWithRetry(
+  model: ChatModel,
+  request: GenerateRequest,
+  settings: ResolvedRetryOptions,
+  dependencies: RetryDependencies,
+): Promise<GenerateReply> {
+  const signal = request.abortSignal;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await model.generate(request);
+    } catch (error) {
+      // An aborted run wants to stop, not to try again.
+      if (!isRetryable(error) || attempt > settings.maxRetries || signal?.aborted) throw error;
+      const waitMs = retryWaitMs(attempt, error, settings, dependencies.random());
+      settings.onRetry?.({ attempt, error, waitMs });
+      await waitBeforeRetry(waitMs, signal, dependencies.sleep);
+    }
+  }
+}
+
+function isRetryable(error: unknown): error is ModelCallError {
+  return isModelCallError(error) && error.retryable;
+}
+
+async function waitBeforeRetry(waitMs: number, signal: AbortSignal | undefined, sleep: RetryDependencies['sleep']): Promise<void> {
+  try {
+    await sleep(waitMs, signal);
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    throw error;
+  }
+  signal?.throwIfAborted();
+}
