@@ -60,6 +60,8 @@ class AdaptiveLimit {
 interface WindowEntry {
   readonly startMs: number;
   tokens: number;
+  /** False once the entry has left the 60-second window. */
+  inWindow: boolean;
 }
 
 interface Waiter {
@@ -88,6 +90,8 @@ export class RequestLimiter {
   private readonly requestLimit: AdaptiveLimit | undefined;
   private concurrencyLimit: AdaptiveLimit | undefined;
   private inFlight = 0;
+  /** The sum of `tokens` over `window`, kept as entries come, change and go (the window can be long). */
+  private windowTokens = 0;
   private generation = 0;
   private timer: { readonly wakeMs: number; readonly controller: AbortController } | undefined;
 
@@ -128,7 +132,10 @@ export class RequestLimiter {
   }
 
   complete(permit: Permit, usedTokens: number | undefined): void {
-    if (usedTokens !== undefined) permit.entry.tokens = usedTokens;
+    if (usedTokens !== undefined) {
+      if (permit.entry.inWindow) this.windowTokens += usedTokens - permit.entry.tokens;
+      permit.entry.tokens = usedTokens;
+    }
     this.inFlight -= 1;
     this.requestLimit?.grow();
     this.concurrencyLimit?.grow();
@@ -167,14 +174,19 @@ export class RequestLimiter {
   /** Starts queued calls in order while the limits allow; otherwise waits for a release or a window expiry. */
   private pump(): void {
     const nowMs = this.dependencies.now();
-    while (this.window[0] !== undefined && this.window[0].startMs + WINDOW_MS <= nowMs) this.window.shift();
+    while (this.window[0] !== undefined && this.window[0].startMs + WINDOW_MS <= nowMs) {
+      const expired = this.window.shift()!;
+      expired.inWindow = false;
+      this.windowTokens -= expired.tokens;
+    }
     for (let head = this.queue[0]; head !== undefined; head = this.queue[0]) {
       if (this.concurrencyLimit !== undefined && this.inFlight >= this.concurrencyLimit.value) break;
       const readyMs = this.readyAtMs(head.estimatedTokens, nowMs);
       if (readyMs > nowMs) return this.wakeAt(readyMs, nowMs);
       this.queue.shift();
-      const entry = { startMs: nowMs, tokens: head.estimatedTokens };
+      const entry = { startMs: nowMs, tokens: head.estimatedTokens, inWindow: true };
       this.window.push(entry);
+      this.windowTokens += entry.tokens;
       this.inFlight += 1;
       head.grant({ entry, generation: this.generation });
     }
@@ -189,7 +201,8 @@ export class RequestLimiter {
     if (blocking !== undefined) readyMs = blocking.startMs + WINDOW_MS;
     const tokenLimit = this.options.tokensPerMinute;
     if (tokenLimit === undefined) return readyMs;
-    let tokensInWindow = this.window.reduce((sum, entry) => sum + entry.tokens, 0);
+    let tokensInWindow = this.windowTokens;
+    if (tokensInWindow + estimatedTokens <= tokenLimit) return readyMs;
     for (const entry of this.window) {
       if (tokensInWindow + estimatedTokens <= tokenLimit) break;
       tokensInWindow -= entry.tokens;
