@@ -12,7 +12,7 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const EXPORT_FIELDS = [
   'run', 'conversationId', 'domain', 'setting', 'claim', 'question', 'persuader', 'persuadee', 'status', 'failureReason',
-  'earlyStopped', 'initialScore', 'finalScore', 'nc', 'turns', 'simulated',
+  'earlyStopped', 'initialScore', 'finalScore', 'normalizedChange', 'absoluteChange', 'persuaderStance', 'turns', 'simulated', 'turnsPlanned', 'repetition', 'claimIndex',
 ];
 
 describe('pmiyc demo and export', () => {

@@ -47,8 +47,13 @@ export interface ConversationRecord {
   /** The opening's score, also known for a failed conversation whose opening succeeded. */
   readonly initialScore: AgreementScore | null;
   readonly finalScore: AgreementScore | null;
-  readonly nc: number | null;
+  readonly normalizedChange: number | null;
   readonly absoluteChange: number | null;
+  /**
+   * The persuader's own stance on the claim: its opening score as a persuadee on it (SPEC 1.4),
+   * null when no such opening was made (e.g. a single `pmiyc converse`).
+   */
+  readonly persuaderStance: AgreementScore | null;
   readonly turns: readonly Turn[];
 }
 
@@ -63,6 +68,7 @@ export function toConversationRecord(
   spec: ConversationSpec,
   outcome: ConversationOutcome,
   simulated: { persuader: boolean; persuadee: boolean },
+  persuaderStance: AgreementScore | null = null,
 ): ConversationRecord {
   if (outcome.status === 'partial') throw new RangeError('a partial conversation is not a record');
   const failed = outcome.status === 'failed' ? outcome : undefined;
@@ -92,8 +98,9 @@ export function toConversationRecord(
     earlyStopped: done?.earlyStopped ?? null,
     initialScore: outcome.turns[0]?.score ?? null,
     finalScore: done?.finalScore ?? null,
-    nc: done?.normalizedChange ?? null,
+    normalizedChange: done?.normalizedChange ?? null,
     absoluteChange: done?.absoluteChange ?? null,
+    persuaderStance,
     turns: outcome.turns,
   };
 }

@@ -39,7 +39,7 @@ export interface Attempt {
   readonly costUsd?: number;
 }
 
-export type TurnKind = 'opening' | 'argument' | 'reply' | 'final-decision';
+export type TurnKind = 'opening' | 'argument' | 'reply' | 'final';
 
 /**
  * One accepted turn. `score` is the persuadee's agreement, or, on a persuader turn, the

@@ -45,13 +45,13 @@ const shape = (turns: readonly Turn[]) => turns.map((turn) => `${turn.index}:${t
 
 describe('runConversation: turn order', () => {
   it.each([
-    [3, ['1:persuadee:opening', '2:persuader:argument', '3:persuadee:final-decision']],
-    [5, ['1:persuadee:opening', '2:persuader:argument', '3:persuadee:reply', '4:persuader:argument', '5:persuadee:final-decision']],
+    [3, ['1:persuadee:opening', '2:persuader:argument', '3:persuadee:final']],
+    [5, ['1:persuadee:opening', '2:persuader:argument', '3:persuadee:reply', '4:persuader:argument', '5:persuadee:final']],
     [
       9,
       [
         '1:persuadee:opening', '2:persuader:argument', '3:persuadee:reply', '4:persuader:argument', '5:persuadee:reply',
-        '6:persuader:argument', '7:persuadee:reply', '8:persuader:argument', '9:persuadee:final-decision',
+        '6:persuader:argument', '7:persuadee:reply', '8:persuader:argument', '9:persuadee:final',
       ],
     ],
   ])('t = %i alternates persuadee and persuader and ends with a final decision', async (turns, expected) => {
@@ -78,7 +78,7 @@ describe('runConversation: early stop', () => {
 
   it('stops after a later reply of 5 and goes straight to the final decision', async () => {
     const { outcome, persuader, persuadee } = await converse(9, [2, 5, 4]);
-    expect(shape(outcome.turns)).toEqual(['1:persuadee:opening', '2:persuader:argument', '3:persuadee:reply', '4:persuadee:final-decision']);
+    expect(shape(outcome.turns)).toEqual(['1:persuadee:opening', '2:persuader:argument', '3:persuadee:reply', '4:persuadee:final']);
     expect(outcome).toMatchObject({ status: 'completed', earlyStopped: true, finalScore: 4 });
     expect(persuader.requests).toHaveLength(1);
     expect(persuadee.requests).toHaveLength(3);
@@ -242,7 +242,7 @@ describe('runConversation: shared prefixes', () => {
     expect(shape(firstArgument.turns)).toEqual(['1:persuadee:opening', '2:persuader:argument']);
     const single = await runConversation({ spec: specOf(3), persuader, persuadee, prefix: firstArgument.turns });
     expect(single).toMatchObject({ status: 'completed', initialScore: 2 });
-    expect(shape(single.turns)).toEqual(['1:persuadee:opening', '2:persuader:argument', '3:persuadee:final-decision']);
+    expect(shape(single.turns)).toEqual(['1:persuadee:opening', '2:persuader:argument', '3:persuadee:final']);
     expect(persuadee.requests).toHaveLength(2);
     expect(persuader.requests).toHaveLength(1);
   });

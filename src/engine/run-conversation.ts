@@ -45,7 +45,7 @@ function planNextStep(spec: ConversationSpec, turns: readonly Turn[]): NextStep 
   const { claim } = spec;
   if (index === 1) return { role: 'persuadee', kind: 'opening', messages: persuadeeMessages(claim, turns) };
   if (index === spec.turns || stoppedEarly(turns)) {
-    return { role: 'persuadee', kind: 'final-decision', messages: finalDecisionMessages(claim, turns) };
+    return { role: 'persuadee', kind: 'final', messages: finalDecisionMessages(claim, turns) };
   }
   if (index % 2 === 0) return { role: 'persuader', kind: 'argument', messages: persuaderMessages(claim, turns) };
   return { role: 'persuadee', kind: 'reply', messages: persuadeeMessages(claim, turns) };
@@ -122,6 +122,6 @@ export async function runConversation(input: RunConversationInput): Promise<Conv
     };
     turns.push(turn);
     input.onTurn?.(turn);
-    if (step.kind === 'final-decision') return completed(turns);
+    if (step.kind === 'final') return completed(turns);
   }
 }

@@ -14,7 +14,7 @@ export interface GroupSummary {
   readonly estimates: TournamentEstimates;
 }
 
-type Scoring = Pick<ConversationRecord, 'domain' | 'setting' | 'status' | 'persuader' | 'persuadee' | 'claim' | 'question' | 'nc'>;
+type Scoring = Pick<ConversationRecord, 'domain' | 'setting' | 'status' | 'persuader' | 'persuadee' | 'claim' | 'question' | 'normalizedChange'>;
 
 /**
  * Groups conversations by domain and setting (the paper never pools them) and estimates each
@@ -27,7 +27,7 @@ export function summarizeTournament(records: Iterable<Scoring>, options: Bootstr
     const key = `${record.domain}/${record.setting}`;
     const group = groups.get(key) ?? { domain: record.domain, setting: record.setting, scored: [], failed: 0 };
     groups.set(key, group);
-    if (record.status !== 'completed' || record.nc === null) {
+    if (record.status !== 'completed' || record.normalizedChange === null) {
       group.failed += 1;
       continue;
     }
@@ -35,7 +35,7 @@ export function summarizeTournament(records: Iterable<Scoring>, options: Bootstr
       persuader: record.persuader,
       persuadee: record.persuadee,
       claimKey: claimKey({ domain: record.domain, claim: record.claim, ...(record.question === null ? {} : { question: record.question }) }),
-      normalizedChange: record.nc,
+      normalizedChange: record.normalizedChange,
     });
   }
   const order = (group: { domain: Domain; setting: Setting }) => `${group.domain === 'subjective' ? 0 : 1}${group.setting === 'single' ? 0 : 1}`;

@@ -13,7 +13,7 @@ const attempt = (seed: number, usage?: { inputTokens?: number; outputTokens?: nu
 const turn = (index: number, role: 'persuader' | 'persuadee', attempts: Attempt[]): Turn => ({
   index,
   role,
-  kind: index === 1 ? 'opening' : role === 'persuader' ? 'argument' : 'final-decision',
+  kind: index === 1 ? 'opening' : role === 'persuader' ? 'argument' : 'final',
   message: 'm',
   score: 3,
   raw: 'x',

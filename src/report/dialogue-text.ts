@@ -69,7 +69,7 @@ export function formatOutcomeText(record: ConversationRecord, style: TextStyle):
   }
   const initial = `${agreementLabel(record.initialScore!)} (${record.initialScore})`;
   const final = `${agreementLabel(record.finalScore!)} (${record.finalScore})`;
-  const nc = record.nc! > 0 ? `+${formatNumber(record.nc)}` : formatNumber(record.nc);
+  const nc = record.normalizedChange! > 0 ? `+${formatNumber(record.normalizedChange)}` : formatNumber(record.normalizedChange);
   const stop = record.earlyStopped ? ', stopped early at Completely Support' : '';
   return style.good(`Completed: ${initial} -> ${final}, normalized change ${nc}${stop}.`);
 }

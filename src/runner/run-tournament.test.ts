@@ -51,8 +51,8 @@ async function tournament(claimCount: number, settings: Array<'single' | 'multi'
     plan,
     modelFor,
     concurrency: 8,
-    onConversation: (planned, outcome) => {
-      records.push(toConversationRecord('test', planned.spec, outcome, { persuader: true, persuadee: true }));
+    onConversation: (planned, outcome, persuaderStance) => {
+      records.push(toConversationRecord('test', planned.spec, outcome, { persuader: true, persuadee: true }, persuaderStance));
     },
   });
   return { plan, requests, records };
@@ -79,6 +79,22 @@ describe('runTournament with simulated agents', () => {
     expect(firstArguments).toHaveLength(16 * 5); // one per (persuader, persuadee, claim), shared by both settings
     const keys = requests.map(({ model, request }) => JSON.stringify([model, request.messages, request.seed]));
     expect(new Set(keys).size).toBe(keys.length); // no call is made twice
+    // The persuader's stance is its own opening as a persuadee on the claim.
+    for (const record of records) {
+      const ownOpening = records.find((other) => other.persuadee === record.persuader && other.claim === record.claim);
+      expect(record.persuaderStance).toBe(ownOpening?.initialScore);
+    }
+  });
+
+  it("generates a persuader's stance when it is not a persuadee in the run", async () => {
+    const plan = planTournament({ persuaders: ['sim/eloquent'], persuadees: ['sim/stubborn'], claims: claims(3), settings: ['single'], runSeed: 2 });
+    const { requests, modelFor } = countingModels();
+    const stances: Array<number | null> = [];
+    await runTournament({ plan, modelFor, concurrency: 2, onConversation: (_planned, _outcome, stance) => void stances.push(stance) });
+    expect(stances).toHaveLength(3);
+    for (const stance of stances) expect(stance).toBeGreaterThanOrEqual(1);
+    const eloquentOpenings = requests.filter(({ model, request }) => model === 'sim/eloquent' && request.messages[0]!.content.includes('PERSUADEE'));
+    expect(eloquentOpenings).toHaveLength(3);
   });
 
   it('gives the same results whatever the concurrency', async () => {

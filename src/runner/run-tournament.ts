@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { claimKey } from '../domain/claim.js';
+import type { AgreementScore } from '../domain/agreement-score.js';
 import type { ConversationOutcome, ConversationSpec } from '../domain/conversation.js';
 import type { SamplingSettings } from '../engine/sample-turn.js';
 import { runConversation } from '../engine/run-conversation.js';
@@ -13,8 +14,11 @@ export interface RunTournamentInput {
   /** Conversations in flight at once. */
   readonly concurrency: number;
   readonly abortSignal?: AbortSignal;
-  /** Called once per planned conversation as it finishes (completed or failed), in finishing order. */
-  readonly onConversation: (conversation: PlannedConversation, outcome: ConversationOutcome) => void | Promise<void>;
+  /**
+   * Called once per planned conversation as it finishes (completed or failed), in finishing order,
+   * with the persuader's own stance on the claim (null when its opening could not be had).
+   */
+  readonly onConversation: (conversation: PlannedConversation, outcome: ConversationOutcome, persuaderStance: AgreementScore | null) => void | Promise<void>;
 }
 
 /** Single-flight memo: the first caller of a key runs the work, later callers share its promise. */
@@ -58,10 +62,16 @@ export async function runTournament(input: RunTournamentInput): Promise<void> {
       return runConversation({ ...common(spec), prefix: opening.turns, stopAfterTurn: 2 });
     });
 
+  /** The persuader's opening as a persuadee on the claim: shared with its own conversations as persuadee. */
+  const persuaderStanceOf = async (spec: ConversationSpec): Promise<AgreementScore | null> => {
+    const opening = await openingOf({ ...spec, persuadeeModel: spec.persuaderModel });
+    return opening.status === 'partial' ? (opening.turns[0]?.score ?? null) : null;
+  };
+
   const runOne = async (planned: PlannedConversation) => {
     const prefix = await firstArgumentOf(planned.spec);
     const outcome = prefix.status === 'partial' ? await runConversation({ ...common(planned.spec), prefix: prefix.turns }) : prefix;
-    await input.onConversation(planned, outcome);
+    await input.onConversation(planned, outcome, await persuaderStanceOf(planned.spec));
   };
 
   // On an abort or a bug, start nothing new, let what is in flight settle (and be saved),

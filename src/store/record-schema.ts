@@ -19,7 +19,7 @@ const attempt = z.object({
 const turn = z.object({
   index: z.number().int(),
   role,
-  kind: z.enum(['opening', 'argument', 'reply', 'final-decision']),
+  kind: z.enum(['opening', 'argument', 'reply', 'final']),
   message: z.string(),
   score,
   raw: z.string(),
@@ -52,7 +52,8 @@ export const conversationRecordSchema: z.ZodType<ConversationRecord> = z.object(
   earlyStopped: z.boolean().nullable(),
   initialScore: score.nullable(),
   finalScore: score.nullable(),
-  nc: z.number().nullable(),
+  normalizedChange: z.number().nullable(),
+  persuaderStance: score.nullable(),
   absoluteChange: z.number().nullable(),
   turns: z.array(turn),
 });

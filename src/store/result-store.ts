@@ -117,7 +117,7 @@ export class ResultStore {
         record.persuadee,
         record.claimIndex,
         record.status,
-        record.nc,
+        record.normalizedChange,
         JSON.stringify(record),
       );
   }

@@ -49,9 +49,9 @@ export async function demoCommand(options: DemoOptions, context: CliContext, abo
       modelFor,
       concurrency: options.concurrency,
       abortSignal,
-      onConversation: (planned, outcome) => {
+      onConversation: (planned, outcome, persuaderStance) => {
         const simulated = { persuader: modelFor(planned.spec.persuaderModel).simulated, persuadee: modelFor(planned.spec.persuadeeModel).simulated };
-        const record = toConversationRecord(run.name, planned.spec, outcome, simulated);
+        const record = toConversationRecord(run.name, planned.spec, outcome, simulated, persuaderStance);
         store.saveConversation(run.id, record);
         progress.add(record.status);
       },
