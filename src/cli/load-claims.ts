@@ -1,24 +1,50 @@
 import { readFileSync } from 'node:fs';
+import { isBuiltInSet, loadBuiltInSet } from '../datasets/claim-sets.js';
+import { parseClaimsFile } from '../datasets/claims-file.js';
+import { selectClaims, type ClaimSelection } from '../datasets/select-claims.js';
 import type { Claim } from '../domain/claim.js';
 import { InputError } from '../domain/input-error.js';
-import { EXAMPLE_CLAIMS } from '../datasets/example-claims.js';
-import { parseClaimsFile } from '../datasets/claims-file.js';
+import { dataFilesFor } from './data-files.js';
+import type { CliContext } from './terminal.js';
 
-/** Claims named on the command line: a built-in set or a CSV/JSONL file. Warnings go to `warn`. */
-export function loadClaims(source: string, warn: (line: string) => void): readonly Claim[] {
-  if (source === 'examples') return EXAMPLE_CLAIMS;
-  let content: string;
+function readClaimsFile(path: string): string {
   try {
-    content = readFileSync(source, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(
       code === 'ENOENT'
-        ? `no claims file at ${source}: give "examples" or the path of a .csv or .jsonl file`
-        : `cannot read ${source} (${code ?? (error as Error).message})`,
+        ? `no claims file at ${path}: give subjective, misinformation, examples, or the path of a .csv or .jsonl file`
+        : `cannot read ${path} (${code ?? (error as Error).message})`,
     );
   }
-  const { claims, warnings } = parseClaimsFile(source, content);
-  for (const warning of warnings) warn(warning);
-  return claims;
+}
+
+export interface LoadedClaims {
+  readonly claims: readonly Claim[];
+  /** What the set is, for run records: a built-in set's name or the file path. */
+  readonly source: string;
+}
+
+/**
+ * Claims named on the command line: a built-in set (subjective, misinformation, examples) or a
+ * CSV/JSONL file, then the pilot selection. Notes and warnings go to standard error.
+ */
+export async function loadClaims(
+  source: string,
+  options: ClaimSelection & { readonly dataDir?: string },
+  context: CliContext,
+): Promise<LoadedClaims> {
+  const warn = (line: string) => context.stderr.write(`pmiyc: ${line}\n`);
+  let claims: readonly Claim[];
+  if (isBuiltInSet(source)) {
+    const set = await loadBuiltInSet(source, source === 'examples' ? { location: 'built in', read: async () => undefined } : dataFilesFor(options.dataDir, context));
+    for (const note of set.notes) warn(`${source}: ${note}`);
+    claims = set.claims;
+  } else {
+    const file = parseClaimsFile(source, readClaimsFile(source));
+    for (const warning of file.warnings) warn(`warning: ${warning}`);
+    claims = file.claims;
+  }
+  return { claims: selectClaims(claims, options), source };
 }

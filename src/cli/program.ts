@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { CLAIMS_FORMATS, claimsCommand } from './commands/claims.js';
 import { converseCommand } from './commands/converse.js';
 import { demoCommand } from './commands/demo.js';
 import { EXPORT_FORMATS, exportCommand } from './commands/export.js';
@@ -45,12 +46,28 @@ export function buildProgram(context: CliContext, abortSignal: AbortSignal, setE
     .command('demo')
     .description('an offline round robin of simulated agents on built-in example claims, stored, then summarised')
     .option('--store <file>', 'SQLite store to write', DEFAULT_STORE)
-    .option('--claims <set|file>', 'claims: "examples" or a .csv/.jsonl file', 'examples')
+    .option('--claims <set|file>', 'claims: examples, subjective, misinformation, or a .csv/.jsonl file', 'examples')
+    .option('--data-dir <dir>', 'a folder with the claim sources (default: the download cache; or PMIYC_DATA_DIR)')
+    .option('--limit <n>', 'only the first N claims', parseWholeNumber('--limit', 1))
+    .option('--sample <n>', 'a seeded sample of N claims, stratified by origin', parseWholeNumber('--sample', 1))
     .option('--seed <n>', 'run seed', parseWholeNumber('--seed'), 0)
     .option('--concurrency <n>', 'conversations in flight at once', parseWholeNumber('--concurrency', 1), 16)
-    .action(async (options: { store: string; claims: string; seed: number; concurrency: number }) => {
-      const claims = loadClaims(options.claims, (line) => context.stderr.write(`warning: ${line}\n`));
-      setExitCode(await demoCommand({ ...options, claims }, context, abortSignal));
+    .action(async (options: { store: string; claims: string; dataDir?: string; limit?: number; sample?: number; seed: number; concurrency: number }) => {
+      const { claims } = await loadClaims(options.claims, options, context);
+      setExitCode(await demoCommand({ ...options, claims, claimsSource: options.claims }, context, abortSignal));
+    });
+
+  program
+    .command('claims')
+    .description('list the items of a claim set (subjective, misinformation, examples) or a claims file')
+    .argument('<set|file>', 'subjective, misinformation, examples, or a .csv/.jsonl file')
+    .option('--data-dir <dir>', 'a folder with the claim sources (default: the download cache; or PMIYC_DATA_DIR)')
+    .addOption(new Option('--format <format>', 'jsonl or table').argParser(parseChoice('--format', CLAIMS_FORMATS)).default('table'))
+    .option('--limit <n>', 'only the first N claims', parseWholeNumber('--limit', 1))
+    .option('--sample <n>', 'a seeded sample of N claims, stratified by origin', parseWholeNumber('--sample', 1))
+    .option('--seed <n>', 'seed of --sample', parseWholeNumber('--seed'), 0)
+    .action(async (source: string, options: { dataDir?: string; format: 'jsonl' | 'table'; limit?: number; sample?: number; seed: number }) => {
+      setExitCode(await claimsCommand({ ...options, source }, context));
     });
 
   program

@@ -2,6 +2,7 @@ import type { Claim } from '../../domain/claim.js';
 import { toConversationRecord } from '../../domain/conversation-record.js';
 import type { Setting } from '../../domain/conversation.js';
 import { EXAMPLE_CLAIMS } from '../../datasets/example-claims.js';
+import { licencesOf } from '../../datasets/licences.js';
 import { summarizeTournament } from '../../metrics/tournament-summary.js';
 import { formatSummaryText } from '../../report/summary-text.js';
 import { planTournament } from '../../runner/plan.js';
@@ -18,6 +19,8 @@ export interface DemoOptions {
   readonly seed: number;
   readonly concurrency: number;
   readonly claims?: readonly Claim[];
+  /** What the claims are (a set name or a file), for the run record. */
+  readonly claimsSource?: string;
 }
 
 /**
@@ -30,7 +33,7 @@ export async function demoCommand(options: DemoOptions, context: CliContext, abo
   const store = ResultStore.open(options.store);
   try {
     const name = store.nextRunName('demo');
-    const config = { command: 'demo', models: DEMO_AGENTS, settings: DEMO_SETTINGS, turns: { single: 3, multi: 9 }, claims: 'examples', seed: options.seed };
+    const config = { command: 'demo', models: DEMO_AGENTS, settings: DEMO_SETTINGS, turns: { single: 3, multi: 9 }, claims: { source: options.claimsSource ?? 'examples', count: claims.length, licences: licencesOf(claims) }, seed: options.seed };
     const run = store.createRun({ name, createdAt: context.now().toISOString(), seed: options.seed, packageVersion: context.packageVersion, config });
     const subjective = claims.filter((claim) => claim.domain === 'subjective').length;
     context.stdout.write(

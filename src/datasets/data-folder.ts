@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { InputError } from '../domain/input-error.js';
+import type { DataFiles, DataSource } from './data-sources.js';
+
+async function readIfPresent(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new InputError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
+/** A folder laid out like the data sources' paths, read as it is: nothing is downloaded. */
+export function localDataFiles(folder: string): DataFiles {
+  return { location: folder, read: (source) => readIfPresent(join(folder, source.path)) };
+}
+
+export interface DownloadProgress {
+  readonly source: DataSource;
+  readonly receivedBytes: number;
+  /** From Content-Length; undefined when the server does not say. */
+  readonly totalBytes?: number;
+  readonly done: boolean;
+}
+
+export interface CacheOptions {
+  readonly cacheFolder: string;
+  /** Fetch every file from `<mirror>/<path>` instead of its upstream address (a local or institutional copy). */
+  readonly mirror?: string;
+  readonly fetch?: typeof globalThis.fetch;
+  readonly onProgress?: (progress: DownloadProgress) => void;
+  readonly timeoutMs?: number;
+}
+
+/** The git blob hash of some bytes: what `git hash-object` prints. */
+export function gitBlobSha1(bytes: Uint8Array): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+/** Refuses a download that is not the version pmiyc's claim sets are defined on. */
+function verify(source: DataSource, bytes: Uint8Array, from: string): void {
+  if (source.sizeBytes !== undefined && bytes.length !== source.sizeBytes) {
+    throw new InputError(`${from} sent ${bytes.length} bytes for ${source.path}, expected ${source.sizeBytes}: the download is incomplete or a different version; try again or use --data-dir`);
+  }
+  if (source.gitBlobSha1 !== undefined && gitBlobSha1(bytes) !== source.gitBlobSha1) {
+    throw new InputError(`${source.path} from ${from} is not the expected version (git blob ${source.gitBlobSha1}): use --data-dir with the right file`);
+  }
+}
+
+async function download(source: DataSource, options: CacheOptions): Promise<Uint8Array> {
+  const url = options.mirror ? new URL(source.path, options.mirror.endsWith('/') ? options.mirror : `${options.mirror}/`).href : source.url;
+  const remedy = `pmiyc needs it once. If this machine is offline, copy the files into a folder laid out like <dir>/${source.path} and pass --data-dir <dir> (or set PMIYC_DATA_DIR)`;
+  let response: Response;
+  try {
+    response = await (options.fetch ?? fetch)(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 120_000) });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new InputError(`could not download ${source.path} (${source.title}) from ${url} (${cause?.code ?? cause?.message ?? (error as Error).message}). ${remedy}`);
+  }
+  if (!response.ok || !response.body) throw new InputError(`could not download ${source.path} (${source.title}) from ${url} (HTTP ${response.status}). ${remedy}`);
+  const totalHeader = Number(response.headers.get('content-length'));
+  const totalBytes = Number.isFinite(totalHeader) && totalHeader > 0 ? totalHeader : undefined;
+  const chunks: Uint8Array[] = [];
+  let receivedBytes = 0;
+  for await (const chunk of response.body) {
+    chunks.push(chunk);
+    receivedBytes += chunk.length;
+    options.onProgress?.({ source, receivedBytes, ...(totalBytes ? { totalBytes } : {}), done: false });
+  }
+  const bytes = Buffer.concat(chunks);
+  verify(source, bytes, url);
+  options.onProgress?.({ source, receivedBytes, ...(totalBytes ? { totalBytes } : {}), done: true });
+  return bytes;
+}
+
+/**
+ * The download cache: a file is read from the cache folder, or downloaded once (from its pinned
+ * upstream address or a mirror), verified where its version is known, and stored atomically
+ * (a half-written file never looks like a cached one).
+ */
+export function cachedDataFiles(options: CacheOptions): DataFiles {
+  const inFlight = new Map<string, Promise<string>>();
+  return {
+    location: options.cacheFolder,
+    async read(source) {
+      const path = join(options.cacheFolder, source.path);
+      const cached = await readIfPresent(path);
+      if (cached !== undefined) return cached;
+      const pending =
+        inFlight.get(source.path) ??
+        (async () => {
+          const bytes = await download(source, options);
+          await mkdir(dirname(path), { recursive: true });
+          const temporary = `${path}.${process.pid}.partial`;
+          await writeFile(temporary, bytes);
+          await rename(temporary, path);
+          return Buffer.from(bytes).toString('utf8');
+        })();
+      inFlight.set(source.path, pending);
+      return pending;
+    },
+  };
+}
