@@ -29,7 +29,7 @@ const ALLOWED_IMPORTS: Record<string, string[]> = {
   protocol: ['domain', 'protocol'],
   metrics: ['domain', 'metrics'],
   engine: ['domain', 'protocol', 'metrics', 'models', 'engine'],
-  runner: ['domain', 'engine', 'models', 'runner'],
+  runner: ['domain', 'protocol', 'engine', 'models', 'runner'],
 };
 
 describe('architecture', () => {

@@ -9,21 +9,32 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Runs the built CLI as a user would, with a clean colour environment unless told otherwise. */
-export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env };
-    delete env['FORCE_COLOR'];
-    if (options.env?.['FORCE_COLOR']) {
-      env['FORCE_COLOR'] = options.env['FORCE_COLOR'];
-      delete env['NO_COLOR'];
-    }
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+export interface CliOptions {
+  readonly cwd?: string;
+  readonly env?: Record<string, string>;
+}
+
+/** Starts the built CLI as a user would, with a clean colour environment unless told otherwise. */
+export function spawnCli(args: readonly string[], options: CliOptions = {}) {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env };
+  delete env['FORCE_COLOR'];
+  if (options.env?.['FORCE_COLOR']) {
+    env['FORCE_COLOR'] = options.env['FORCE_COLOR'];
+    delete env['NO_COLOR'];
+  }
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<CliResult>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal === 'SIGKILL' ? 137 : null), stdout, stderr }));
   });
+  return { child, done, output: () => ({ stdout, stderr }) };
+}
+
+/** Runs the built CLI to the end. */
+export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  return spawnCli(args, options).done;
 }

@@ -24,20 +24,20 @@ describe('pmiyc demo and export', () => {
   });
 
   it('runs offline and prints effectiveness and susceptibility with intervals, every agent labelled simulated', () => {
-    expect(demo.stderr).toBe('');
+    expect(demo.stderr).toMatch(/^pmiyc: 576\/576 conversations \(0 failed\)/);
     expect(demo.code).toBe(0);
     expect(demo.stdout).toContain('Effectiveness');
     expect(demo.stdout).toContain('Susceptibility');
     expect(demo.stdout).toMatch(/SIMULATED/);
     for (const agent of ['sim/eloquent', 'sim/open-minded', 'sim/stubborn', 'sim/weak']) {
-      const rows = demo.stdout.split('\n').filter((line) => line.startsWith(agent));
+      const rows = demo.stdout.split('\n').filter((line) => line.startsWith(agent) && /\[-?\d\.\d\d, /.test(line));
       expect(rows).toHaveLength(2);
       for (const row of rows) {
         expect(row).toContain(`${agent} [simulated]`);
         expect(row.match(/-?\d\.\d\d \[-?\d\.\d\d, -?\d\.\d\d\]/g)).toHaveLength(4);
       }
     }
-    expect(demo.stdout).toContain('Results: run demo-1 in');
+    expect(demo.stdout).toContain('Run demo-1 in');
   });
 
   it('exports every conversation as one JSON line with the public fields', async () => {
@@ -65,7 +65,7 @@ describe('pmiyc demo and export', () => {
 
   it('adds a second run beside the first, and export defaults to the latest', async () => {
     const second = await runCli(['demo', '--store', store, '--seed', '5'], { cwd: folder });
-    expect(second.stdout).toContain('run demo-2');
+    expect(second.stdout).toContain('Run demo-2');
     const exported = await runCli(['export', '--store', store]);
     expect(JSON.parse(exported.stdout.split('\n')[0]!)).toMatchObject({ run: 'demo-2', runSeed: 5 });
   });

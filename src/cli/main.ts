@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
+import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { InputError } from '../domain/input-error.js';
 import { buildProgram } from './program.js';
@@ -17,13 +18,22 @@ function packageVersion(): string {
 
 async function main(argv: string[]): Promise<number> {
   const verbose = argv.includes('--verbose');
-  const controller = new AbortController();
-  let interrupted = false;
-  process.once('SIGINT', () => {
-    interrupted = true;
-    process.stderr.write('\npmiyc: interrupted; finishing what is safe to finish (Ctrl-C again to quit at once)\n');
-    process.once('SIGINT', () => process.exit(EXIT_INTERRUPTED));
-    controller.abort(new Error('interrupted'));
+  // First Ctrl-C: start nothing new, let calls in flight finish and be stored. Second: abandon
+  // them. Third: leave at once.
+  const stop = new AbortController();
+  const abort = new AbortController();
+  // Every waiting call listens to these; thousands may wait at once in a big run.
+  setMaxListeners(0, stop.signal, abort.signal);
+  let interrupts = 0;
+  process.on('SIGINT', () => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      process.stderr.write('\npmiyc: stopping: no new calls start; calls in flight finish and are stored (Ctrl-C again to abandon them)\n');
+      stop.abort(new Error('interrupted'));
+    } else if (interrupts === 2) {
+      process.stderr.write('\npmiyc: abandoning calls in flight (Ctrl-C again to quit at once)\n');
+      abort.abort(new Error('interrupted'));
+    } else process.exit(EXIT_INTERRUPTED);
   });
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0); // the reader went away (`| head`): not an error
@@ -32,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
 
   let exitCode = 0;
   const context = { stdout: process.stdout, stderr: process.stderr, env: process.env, now: () => new Date(), packageVersion: packageVersion() };
-  const program = buildProgram(context, controller.signal, (code) => {
+  const program = buildProgram(context, { stop: stop.signal, abort: abort.signal }, (code) => {
     exitCode = code;
   });
   try {
@@ -43,7 +53,7 @@ async function main(argv: string[]): Promise<number> {
       // commander has already printed its one-line message.
       return COMMANDER_SUCCESS.has(error.code) && error.exitCode === 0 ? 0 : EXIT_USAGE;
     }
-    if (interrupted) {
+    if (interrupts > 0) {
       process.stderr.write('pmiyc: stopped. Everything finished before the interrupt is saved.\n');
       return EXIT_INTERRUPTED;
     }

@@ -17,14 +17,20 @@ export interface ModelRegistry {
  * names and missing keys fail before any call is made; keys go from the environment to the
  * adapter and nowhere else.
  */
-export function createModelRegistry(config: PmiycConfig, env: Environment, dependencies: Omit<ChatModelDependencies, 'apiKey'> = {}): ModelRegistry {
+export function createModelRegistry(
+  config: PmiycConfig,
+  env: Environment,
+  dependencies: Omit<ChatModelDependencies, 'apiKey' | 'decorate'> & { readonly decorateFor?: (settings: ModelSettings) => (model: ChatModel) => ChatModel } = {},
+): ModelRegistry {
+  const { decorateFor, ...shared } = dependencies;
   const built = new Map<string, { settings: ModelSettings; model: ChatModel; limiter?: RateLimitedChatModel }>();
   const entryFor = (name: string) => {
     const existing = built.get(name);
     if (existing) return existing;
     const settings = resolveModelSettings(name, config, env);
     const apiKey = apiKeyFor(settings, env);
-    const entry = { settings, ...createChatModel(settings, { ...dependencies, ...(apiKey ? { apiKey } : {}) }) };
+    const decorate = decorateFor?.(settings);
+    const entry = { settings, ...createChatModel(settings, { ...shared, ...(apiKey ? { apiKey } : {}), ...(decorate ? { decorate } : {}) }) };
     built.set(name, entry);
     return entry;
   };

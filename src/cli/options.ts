@@ -35,3 +35,18 @@ export function parseTemperature(value: string): number {
   }
   return temperature;
 }
+
+export function parseCost(value: string): number {
+  const cost = Number(value);
+  if (value.trim() === '' || !Number.isFinite(cost) || cost < 0) throw new InvalidArgumentError(`--max-cost must be an amount in US dollars, e.g. 25, got "${value}".`);
+  return cost;
+}
+
+/** A count of conversations (>= 1) or a fraction of those finished (between 0 and 1). */
+export function parseFailureLimit(value: string): number {
+  const limit = Number(value);
+  if (value.trim() === '' || !Number.isFinite(limit) || limit < 0 || (limit > 1 && !Number.isInteger(limit))) {
+    throw new InvalidArgumentError(`--max-failures must be a whole number of conversations or a fraction below 1, got "${value}".`);
+  }
+  return limit;
+}

@@ -1,12 +1,15 @@
 import { Command, Option } from 'commander';
+import { setMaxListeners } from 'node:events';
 import { CLAIMS_FORMATS, claimsCommand } from './commands/claims.js';
 import { converseCommand } from './commands/converse.js';
+import { runCommand } from './commands/run.js';
+import { runsCommand } from './commands/runs.js';
+import { gitRevision } from './git-revision.js';
 import { demoCommand } from './commands/demo.js';
 import { EXPORT_FORMATS, exportCommand } from './commands/export.js';
 import { modelsCommand } from './commands/models.js';
-import { loadClaims } from './load-claims.js';
-import { parseChoice, parseTemperature, parseTurns, parseWholeNumber } from './options.js';
-import type { CliContext } from './terminal.js';
+import { parseChoice, parseCost, parseFailureLimit, parseTemperature, parseTurns, parseWholeNumber } from './options.js';
+import type { CliContext, RunSignals } from './terminal.js';
 
 const DEFAULT_STORE = './pmiyc.db';
 
@@ -14,7 +17,10 @@ const DEFAULT_STORE = './pmiyc.db';
  * The command-line program. Each action resolves to an exit code, which `main` sets; errors
  * propagate to `main`, which prints them as one line.
  */
-export function buildProgram(context: CliContext, abortSignal: AbortSignal, setExitCode: (code: number) => void): Command {
+export function buildProgram(context: CliContext, signals: RunSignals, setExitCode: (code: number) => void): Command {
+  // Commands without a graceful stop treat the first Ctrl-C as an abort.
+  const abortSignal = AbortSignal.any([signals.stop, signals.abort]);
+  setMaxListeners(0, abortSignal);
   const program = new Command('pmiyc')
     .description('Measure how well language models persuade, and how easily they are persuaded (Persuade Me If You Can).')
     .version(context.packageVersion)
@@ -42,6 +48,48 @@ export function buildProgram(context: CliContext, abortSignal: AbortSignal, setE
       setExitCode(await converseCommand({ ...options, color }, context, abortSignal));
     });
 
+  const list = (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean);
+  program
+    .command('run')
+    .description('run a tournament: every persuader against every persuadee on every claim, stored call by call, resumable')
+    .option('--models <a,b,c>', 'a round robin: every model as persuader and as persuadee, self-play included', list)
+    .option('--persuaders <a,b>', 'persuader models (with --persuadees instead of --models)', list)
+    .option('--persuadees <c,d>', 'persuadee models', list)
+    .option('--claims <set|file>', 'subjective, misinformation, examples, or a .csv/.jsonl file', 'examples')
+    .option('--data-dir <dir>', 'a folder with the claim sources (default: the download cache; or PMIYC_DATA_DIR)')
+    .option('--limit <n>', 'only the first N claims', parseWholeNumber('--limit', 1))
+    .option('--sample <n>', 'a seeded sample of N claims, stratified by origin', parseWholeNumber('--sample', 1))
+    .addOption(new Option('--setting <setting>', 'single, multi or both').argParser(parseChoice('--setting', ['single', 'multi', 'both'] as const)).default('both'))
+    .option('--turns <n>', 'turns of a multi-turn conversation (odd, > 3)', parseTurns, 9)
+    .option('--repeat <n>', 'independent repetitions of every conversation (new seeds)', parseWholeNumber('--repeat', 1), 1)
+    .option('--concurrency <n>', 'model calls in flight at once, across all models', parseWholeNumber('--concurrency', 1), 16)
+    .option('--seed <n>', 'run seed; every call seed derives from it', parseWholeNumber('--seed'), 0)
+    .option('--temperature <t>', 'sampling temperature (a model\'s config may override it)', parseTemperature, 0.7)
+    .option('--max-tokens <n>', 'output tokens per reply (a model\'s config may override it)', parseWholeNumber('--max-tokens', 1), 400)
+    .option('--max-attempts <n>', 'samples per turn before a conversation fails', parseWholeNumber('--max-attempts', 1), 3)
+    .option('--store <file>', 'SQLite store', DEFAULT_STORE)
+    .option('--run <name>', 'name of the run (default run-N); with --resume, the run to continue (default: the latest)')
+    .option('--resume', 'continue a stopped run where it stopped', false)
+    .option('--retry-failed', 'run the failed conversations of a run again', false)
+    .option('--max-failures <n>', 'stop once more than N conversations failed (or a fraction, e.g. 0.05)', parseFailureLimit)
+    .option('--max-cost <usd>', 'stop starting calls before the spend would pass this (resumable)', parseCost)
+    .option('--dry-run', 'print the plan, its calls and cost, and exit', false)
+    .option('--no-cache', 'ask the models again even where the store has the answer')
+    .option('--config <file>', 'YAML config with model aliases and settings (or set PMIYC_CONFIG)', context.env['PMIYC_CONFIG'])
+    .action(async (options) => {
+      const progressIntervalMs = context.env['PMIYC_PROGRESS_INTERVAL_MS'] ? Number(context.env['PMIYC_PROGRESS_INTERVAL_MS']) : undefined;
+      const revision = gitRevision();
+      setExitCode(
+        await runCommand({ ...options, ...(revision ? { gitRevision: revision } : {}), ...(progressIntervalMs ? { progressIntervalMs } : {}) }, context, signals),
+      );
+    });
+
+  program
+    .command('runs')
+    .description('list the runs in a store with their status and counts')
+    .option('--store <file>', 'SQLite store', DEFAULT_STORE)
+    .action((options: { store: string }) => setExitCode(runsCommand(options, context)));
+
   program
     .command('demo')
     .description('an offline round robin of simulated agents on built-in example claims, stored, then summarised')
@@ -53,8 +101,7 @@ export function buildProgram(context: CliContext, abortSignal: AbortSignal, setE
     .option('--seed <n>', 'run seed', parseWholeNumber('--seed'), 0)
     .option('--concurrency <n>', 'conversations in flight at once', parseWholeNumber('--concurrency', 1), 16)
     .action(async (options: { store: string; claims: string; dataDir?: string; limit?: number; sample?: number; seed: number; concurrency: number }) => {
-      const { claims } = await loadClaims(options.claims, options, context);
-      setExitCode(await demoCommand({ ...options, claims, claimsSource: options.claims }, context, abortSignal));
+      setExitCode(await demoCommand(options, context, signals));
     });
 
   program

@@ -1,6 +1,12 @@
 import type { TextStyle } from '../report/dialogue-text.js';
 import { PLAIN_STYLE } from '../report/dialogue-text.js';
 
+/** Ctrl-C, twice over: `stop` starts nothing new (calls in flight finish); `abort` abandons what is in flight. */
+export interface RunSignals {
+  readonly stop: AbortSignal;
+  readonly abort: AbortSignal;
+}
+
 /** What commands may touch of the outside world: passed in, so commands stay testable. */
 export interface CliContext {
   readonly stdout: NodeJS.WriteStream;

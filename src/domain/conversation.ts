@@ -37,6 +37,12 @@ export interface Attempt {
   readonly usage?: Usage;
   /** From the configured prices, when they and the token counts are known. */
   readonly costUsd?: number;
+  /**
+   * The stored call behind this attempt (its request hash). Whether this run made the call or
+   * replayed it is an execution detail kept in the store's calls table, not in the conversation:
+   * a resumed run equals an uninterrupted one.
+   */
+  readonly callHash?: string;
 }
 
 export type TurnKind = 'opening' | 'argument' | 'reply' | 'final';

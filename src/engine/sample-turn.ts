@@ -51,6 +51,7 @@ export async function sampleTurn(
       finishReason: reply.finishReason,
       ...(reply.usage ? { usage: reply.usage } : {}),
       ...(reply.costUsd === undefined ? {} : { costUsd: reply.costUsd }),
+      ...(reply.callHash === undefined ? {} : { callHash: reply.callHash }),
     };
     if (reply.finishReason === 'content-filter') {
       attempts.push({ ...base, outcome: 'refusal', detail: 'the provider filtered the reply' });

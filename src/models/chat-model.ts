@@ -28,6 +28,10 @@ export interface GenerateReply {
   readonly usage?: Usage;
   /** Cost from the configured prices, when both prices and usage are known. */
   readonly costUsd?: number;
+  /** The request hash under which the call store keeps this reply. */
+  readonly callHash?: string;
+  /** True when the reply was replayed from the call store instead of asking the model. */
+  readonly cached?: boolean;
 }
 
 export interface ChatModel {

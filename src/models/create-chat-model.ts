@@ -9,6 +9,7 @@ import { withCost } from './wrappers/with-cost.js';
 import { withRateLimit, type RateLimitDependencies, type RateLimitedChatModel } from './wrappers/with-rate-limit.js';
 import { withRetry, type RetryDependencies, type RetryEvent } from './wrappers/with-retry.js';
 import { withSettings } from './wrappers/with-settings.js';
+import { Semaphore, withSharedLimit } from './wrappers/with-shared-limit.js';
 
 export interface ChatModelDependencies {
   /** The API key for an HTTP model, already read from the environment (undefined when none is needed). */
@@ -18,6 +19,13 @@ export interface ChatModelDependencies {
   readonly rateLimit?: RateLimitDependencies;
   readonly onRetry?: (model: string, event: RetryEvent) => void;
   readonly now?: () => number;
+  /** The run's global concurrency, shared by every model (held innermost, only while a call is on the wire). */
+  readonly sharedLimit?: Semaphore;
+  /**
+   * Layers of the caller's (call cache, run control, progress) placed just inside the model's own
+   * settings, so that they see the request exactly as it is sent.
+   */
+  readonly decorate?: (model: ChatModel) => ChatModel;
 }
 
 export interface BuiltChatModel {
@@ -46,9 +54,10 @@ function createAdapter(settings: ModelSettings, dependencies: ChatModelDependenc
 
 /**
  * A ready-to-call model from its resolved settings. Behaviour is layered by wrapping, outermost
- * first: the model's own temperature and token limit, cost from its prices, the one retry layer,
- * then the per-model rate limiter right around the adapter (so every retry passes the limiter
- * and a 429 slows the whole model down). Simulated agents get only the first two.
+ * first: the model's own temperature and token limit; the caller's layers (`decorate`: call cache,
+ * run control); cost from its prices; the one retry layer; the per-model rate limiter (so every
+ * retry passes the limiter and a 429 slows the whole model down); the run's shared concurrency
+ * limit; the adapter. Simulated agents skip retry and rate limiting.
  */
 export function createChatModel(settings: ModelSettings, dependencies: ChatModelDependencies = {}): BuiltChatModel {
   const adapter = createAdapter(settings, dependencies);
@@ -60,10 +69,12 @@ export function createChatModel(settings: ModelSettings, dependencies: ChatModel
     ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
     ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
   };
-  if (adapter.simulated) return { model: withSettings(withCost(adapter, prices), override) };
+  const decorate = dependencies.decorate ?? ((model: ChatModel) => model);
+  const base = dependencies.sharedLimit ? withSharedLimit(adapter, dependencies.sharedLimit) : adapter;
+  if (adapter.simulated) return { model: withSettings(decorate(withCost(base, prices)), override) };
 
   const limiter = withRateLimit(
-    adapter,
+    base,
     {
       ...(settings.maxConcurrency === undefined ? {} : { maxConcurrency: settings.maxConcurrency }),
       ...(settings.requestsPerMinute === undefined ? {} : { requestsPerMinute: settings.requestsPerMinute }),
@@ -73,5 +84,5 @@ export function createChatModel(settings: ModelSettings, dependencies: ChatModel
   );
   const onRetry = dependencies.onRetry;
   const retried = withRetry(limiter, { maxRetries: settings.maxRetries, ...(onRetry ? { onRetry: (event: RetryEvent) => onRetry(settings.name, event) } : {}) }, dependencies.retry);
-  return { model: withSettings(withCost(retried, prices), override), limiter };
+  return { model: withSettings(decorate(withCost(retried, prices)), override), limiter };
 }

@@ -26,20 +26,28 @@ export interface PlannedConversation {
  * totals and the scheduler all read. Ordered so that conversations sharing a prefix are near.
  */
 export function planTournament(design: TournamentDesign): PlannedConversation[] {
+  return [...iteratePlan(design)];
+}
+
+/** The plan one conversation at a time, for runs too big to hold as a list. Same order as planTournament. */
+export function* iteratePlan(design: TournamentDesign): Generator<PlannedConversation> {
   const repetitions = design.repetitions ?? 1;
   const turnsOf = (setting: Setting) => (setting === 'single' ? SINGLE_TURN_TURNS : (design.multiTurns ?? MULTI_TURN_TURNS));
-  const plan: PlannedConversation[] = [];
   for (const claim of design.claims) {
     for (const persuadeeModel of design.persuadees) {
       for (const persuaderModel of design.persuaders) {
         for (let repetition = 0; repetition < repetitions; repetition++) {
           for (const setting of design.settings) {
             const spec: ConversationSpec = { claim, persuaderModel, persuadeeModel, turns: turnsOf(setting), repetition, runSeed: design.runSeed };
-            plan.push({ id: conversationId(spec), setting, spec });
+            yield { id: conversationId(spec), setting, spec };
           }
         }
       }
     }
   }
-  return plan;
+}
+
+/** How many conversations a design has, without expanding it. */
+export function countPlan(design: TournamentDesign): number {
+  return design.claims.length * design.persuadees.length * design.persuaders.length * (design.repetitions ?? 1) * design.settings.length;
 }

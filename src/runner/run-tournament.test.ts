@@ -3,8 +3,11 @@ import type { Claim } from '../domain/claim.js';
 import { toConversationRecord, type ConversationRecord } from '../domain/conversation-record.js';
 import { summarizeTournament } from '../metrics/tournament-summary.js';
 import type { ChatModel, GenerateRequest } from '../models/chat-model.js';
+import { MemoryCallCache } from '../models/call-cache.js';
 import { SimulatedAgent } from '../models/sim/simulated-agent.js';
+import { withCallCache } from '../models/wrappers/with-call-cache.js';
 import { planTournament } from './plan.js';
+import { RunGate } from './run-gate.js';
 import { runTournament } from './run-tournament.js';
 
 const AGENTS = ['sim/eloquent', 'sim/open-minded', 'sim/stubborn', 'sim/weak'];
@@ -21,10 +24,11 @@ function claims(count: number): Claim[] {
   }));
 }
 
-/** Sim agents that count the requests they get. */
+/** Sim agents behind one shared call cache, counting the requests that reach them. */
 function countingModels() {
   const requests: Array<{ model: string; request: GenerateRequest }> = [];
   const models = new Map<string, ChatModel>();
+  const cache = new MemoryCallCache();
   const modelFor = (name: string): ChatModel => {
     const existing = models.get(name);
     if (existing) return existing;
@@ -37,8 +41,9 @@ function countingModels() {
         return agent.generate(request);
       },
     };
-    models.set(name, counted);
-    return counted;
+    const cached = withCallCache(counted, cache, { modelIdentity: name, now: () => 0 });
+    models.set(name, cached);
+    return cached;
   };
   return { requests, modelFor };
 }
@@ -116,22 +121,47 @@ describe('runTournament with simulated agents', () => {
 describe('runTournament when stopped', () => {
   const plan = planTournament({ persuaders: AGENTS, persuadees: AGENTS, claims: claims(20), settings: ['single', 'multi'], runSeed: 1 });
 
-  it('stops starting conversations on abort, lets those in flight settle, and rejects with the abort', async () => {
-    const controller = new AbortController();
+  it('stops starting conversations on a stop, lets those in flight finish, and reports what it did', async () => {
+    const gate = new RunGate();
     const finished: string[] = [];
-    const run = runTournament({
+    const result = await runTournament({
+      plan,
+      modelFor: countingModels().modelFor,
+      concurrency: 4,
+      gate,
+      onConversation: (planned) => {
+        finished.push(planned.id);
+        if (finished.length === 10) gate.stop('interrupted');
+      },
+    });
+    expect(result).toMatchObject({ status: 'stopped', stopReason: 'interrupted', finished: finished.length });
+    expect(finished.length).toBeGreaterThanOrEqual(10);
+    expect(finished.length + result.abandoned).toBeLessThanOrEqual(10 + 4);
+  });
+
+  it('abandons in-flight conversations on a hard abort', async () => {
+    const controller = new AbortController();
+    let finished = 0;
+    const result = await runTournament({
       plan,
       modelFor: countingModels().modelFor,
       concurrency: 4,
       abortSignal: controller.signal,
-      onConversation: (planned) => {
-        finished.push(planned.id);
-        if (finished.length === 10) controller.abort(new Error('stop now'));
+      onConversation: () => {
+        finished += 1;
+        if (finished === 5) controller.abort(new Error('stop now'));
       },
     });
-    await expect(run).rejects.toThrow('stop now');
-    expect(finished.length).toBeGreaterThanOrEqual(10);
-    expect(finished.length).toBeLessThan(plan.length / 2);
+    expect(result.status).toBe('stopped');
+    expect(result.finished + result.abandoned).toBeLessThan(plan.length / 2);
+  });
+
+  it('stops on too many failures', async () => {
+    const failing = planTournament({ persuaders: ['sim/a'], persuadees: ['sim/b?malformed=1'], claims: claims(40), settings: ['single'], runSeed: 1 });
+    const result = await runTournament({ plan: failing, modelFor: countingModels().modelFor, concurrency: 2, maxFailures: 3, onConversation: () => undefined });
+    expect(result).toMatchObject({ status: 'stopped', stopReason: 'failures' });
+    expect(result.failed).toBeGreaterThan(3);
+    expect(result.failed).toBeLessThanOrEqual(5);
   });
 
   it('surfaces a programming error from a model instead of recording it as a failure', async () => {

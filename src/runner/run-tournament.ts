@@ -1,90 +1,120 @@
-import pLimit from 'p-limit';
-import { claimKey } from '../domain/claim.js';
 import type { AgreementScore } from '../domain/agreement-score.js';
-import type { ConversationOutcome, ConversationSpec } from '../domain/conversation.js';
+import type { ConversationOutcome } from '../domain/conversation.js';
 import type { SamplingSettings } from '../engine/sample-turn.js';
 import { runConversation } from '../engine/run-conversation.js';
 import type { ChatModel } from '../models/chat-model.js';
 import type { PlannedConversation } from './plan.js';
+import { isRunStopped, RunGate, type StopReason } from './run-gate.js';
 
 export interface RunTournamentInput {
-  readonly plan: readonly PlannedConversation[];
+  /** The conversations to run, read lazily. */
+  readonly plan: Iterable<PlannedConversation>;
+  /**
+   * The model behind a name. Sharing of openings and first arguments (SPEC 1.4) comes from the
+   * call cache these models are wrapped in: shared calls are identical requests, made once.
+   */
   readonly modelFor: (modelName: string) => ChatModel;
   readonly sampling?: Partial<SamplingSettings>;
-  /** Conversations in flight at once. */
+  /** Conversations in flight at once (each has at most one call on the wire). */
   readonly concurrency: number;
+  /** Decides whether work may start; stopping it lets in-flight calls finish. Stopped by the runner on too many failures. */
+  readonly gate?: RunGate;
+  /** A hard stop: in-flight calls are abandoned. */
   readonly abortSignal?: AbortSignal;
+  /** Conversations already stored (a resumed run) are skipped. */
+  readonly isDone?: (conversation: PlannedConversation) => boolean;
+  /** Stop starting work once more than this many conversations failed (a count, or a fraction of those finished when < 1). */
+  readonly maxFailures?: number;
   /**
-   * Called once per planned conversation as it finishes (completed or failed), in finishing order,
-   * with the persuader's own stance on the claim (null when its opening could not be had).
+   * Called once per conversation as it finishes (completed or failed), in finishing order, with the
+   * persuader's own stance on the claim (null when its opening could not be had).
    */
   readonly onConversation: (conversation: PlannedConversation, outcome: ConversationOutcome, persuaderStance: AgreementScore | null) => void | Promise<void>;
+  readonly onSkipped?: (conversation: PlannedConversation) => void;
 }
 
-/** Single-flight memo: the first caller of a key runs the work, later callers share its promise. */
-function memoize<T>(): (key: string, work: () => Promise<T>) => Promise<T> {
-  const inFlight = new Map<string, Promise<T>>();
-  return (key, work) => {
-    const existing = inFlight.get(key);
-    if (existing) return existing;
-    const started = work();
-    inFlight.set(key, started);
-    return started;
-  };
+export interface TournamentResult {
+  readonly status: 'completed' | 'stopped';
+  readonly stopReason?: StopReason;
+  readonly finished: number;
+  readonly failed: number;
+  readonly skipped: number;
+  /** Conversations started but not finished because the run stopped (resumable). */
+  readonly abandoned: number;
+}
+
+/** Minimum finished conversations before a fractional failure limit applies. */
+const MIN_FOR_FAILURE_FRACTION = 20;
+
+function tooManyFailures(maxFailures: number | undefined, failed: number, finished: number): boolean {
+  if (maxFailures === undefined) return false;
+  if (maxFailures >= 1 || maxFailures === 0) return failed > maxFailures;
+  return finished >= MIN_FOR_FAILURE_FRACTION && failed / finished > maxFailures;
 }
 
 /**
- * Runs every planned conversation, sharing work as SPEC 1.4 says: the persuadee's opening once
- * per (persuadee, claim), the first argument once per (persuader, persuadee, claim, repetition)
- * for both settings. A failed shared prefix fails every conversation built on it, with its reason.
+ * Runs every planned conversation that is not done yet, keeping `concurrency` conversations in
+ * flight; a conversation's turns are sequential, different conversations interleave. Results do
+ * not depend on the order in which things finish (seeds come from positions in the plan).
+ * A stop (Ctrl-C, budget, failures) starts nothing new; what was started either finishes or is
+ * abandoned unsaved, to be re-run from its stored calls on resume.
  */
-export async function runTournament(input: RunTournamentInput): Promise<void> {
-  const shareOpening = memoize<ConversationOutcome>();
-  const shareFirstArgument = memoize<ConversationOutcome>();
-  const limit = pLimit({ concurrency: Math.max(1, input.concurrency), rejectOnClear: true });
-  const common = (spec: ConversationSpec) => ({
-    spec,
-    persuader: input.modelFor(spec.persuaderModel),
-    persuadee: input.modelFor(spec.persuadeeModel),
+export async function runTournament(input: RunTournamentInput): Promise<TournamentResult> {
+  const gate = input.gate ?? new RunGate();
+  const counts = { finished: 0, failed: 0, skipped: 0, abandoned: 0 };
+  let firstBug: { error: unknown } | undefined;
+  const common = (planned: PlannedConversation) => ({
+    persuader: input.modelFor(planned.spec.persuaderModel),
+    persuadee: input.modelFor(planned.spec.persuadeeModel),
     ...(input.sampling ? { sampling: input.sampling } : {}),
     ...(input.abortSignal ? { abortSignal: input.abortSignal } : {}),
   });
 
-  const openingOf = (spec: ConversationSpec) =>
-    shareOpening([spec.persuadeeModel, claimKey(spec.claim)].join('\u001f'), () =>
-      runConversation({ ...common(spec), stopAfterTurn: 1 }),
-    );
-
-  const firstArgumentOf = (spec: ConversationSpec) =>
-    shareFirstArgument([spec.persuaderModel, spec.persuadeeModel, claimKey(spec.claim), spec.repetition].join('\u001f'), async () => {
-      const opening = await openingOf(spec);
-      if (opening.status !== 'partial') return opening;
-      return runConversation({ ...common(spec), prefix: opening.turns, stopAfterTurn: 2 });
-    });
-
-  /** The persuader's opening as a persuadee on the claim: shared with its own conversations as persuadee. */
-  const persuaderStanceOf = async (spec: ConversationSpec): Promise<AgreementScore | null> => {
-    const opening = await openingOf({ ...spec, persuadeeModel: spec.persuaderModel });
+  /** The persuader's opening as a persuadee on the claim: the same request as its own opening there. */
+  const persuaderStanceOf = async (planned: PlannedConversation): Promise<AgreementScore | null> => {
+    const spec = { ...planned.spec, persuadeeModel: planned.spec.persuaderModel };
+    const opening = await runConversation({ ...common(planned), persuadee: input.modelFor(spec.persuadeeModel), spec, stopAfterTurn: 1 });
     return opening.status === 'partial' ? (opening.turns[0]?.score ?? null) : null;
   };
 
-  const runOne = async (planned: PlannedConversation) => {
-    const prefix = await firstArgumentOf(planned.spec);
-    const outcome = prefix.status === 'partial' ? await runConversation({ ...common(planned.spec), prefix: prefix.turns }) : prefix;
-    await input.onConversation(planned, outcome, await persuaderStanceOf(planned.spec));
+  const runOne = async (planned: PlannedConversation): Promise<void> => {
+    try {
+      const outcome = await runConversation({ ...common(planned), spec: planned.spec });
+      const stance = await persuaderStanceOf(planned);
+      await input.onConversation(planned, outcome, stance);
+      counts.finished += 1;
+      if (outcome.status === 'failed') counts.failed += 1;
+      if (tooManyFailures(input.maxFailures, counts.failed, counts.finished)) gate.stop('failures');
+    } catch (error) {
+      if (isRunStopped(error) || input.abortSignal?.aborted) counts.abandoned += 1;
+      else {
+        firstBug ??= { error };
+        gate.stop('interrupted');
+      }
+    }
   };
 
-  // On an abort or a bug, start nothing new, let what is in flight settle (and be saved),
-  // then report the error that stopped the run.
-  let stoppedBy: { error: unknown } | undefined;
-  await Promise.allSettled(
-    input.plan.map((planned) =>
-      limit(() => runOne(planned)).catch((error: unknown) => {
-        if (stoppedBy) return;
-        stoppedBy = { error };
-        limit.clearQueue();
-      }),
-    ),
-  );
-  if (stoppedBy) throw stoppedBy.error;
+  const iterator = input.plan[Symbol.iterator]();
+  let exhausted = false;
+  const next = (): PlannedConversation | undefined => {
+    for (;;) {
+      if (gate.stopReason || input.abortSignal?.aborted) return undefined;
+      const step = iterator.next();
+      if (step.done) {
+        exhausted = true;
+        return undefined;
+      }
+      if (!input.isDone?.(step.value)) return step.value;
+      counts.skipped += 1;
+      input.onSkipped?.(step.value);
+    }
+  };
+  const worker = async () => {
+    for (let planned = next(); planned; planned = next()) await runOne(planned);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, input.concurrency) }, worker));
+
+  if (firstBug) throw firstBug.error;
+  if (exhausted && counts.abandoned === 0) return { status: 'completed', ...counts };
+  return { status: 'stopped', stopReason: gate.stopReason ?? 'interrupted', ...counts };
 }

@@ -29,6 +29,52 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, id)
   );
   `,
+  `
+  ALTER TABLE runs ADD COLUMN status TEXT NOT NULL DEFAULT 'completed';
+  ALTER TABLE runs ADD COLUMN updated_at TEXT;
+  ALTER TABLE runs ADD COLUMN git_revision TEXT;
+  ALTER TABLE runs ADD COLUMN planned_conversations INTEGER;
+  ALTER TABLE runs ADD COLUMN claims_checksum TEXT;
+  CREATE INDEX conversations_by_status ON conversations (run_id, status);
+  CREATE TABLE turns (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    conversation_id TEXT NOT NULL,
+    turn_index INTEGER NOT NULL,
+    role TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    attempts INTEGER NOT NULL,
+    call_hash TEXT,
+    PRIMARY KEY (run_id, conversation_id, turn_index)
+  );
+  CREATE TABLE calls (
+    hash TEXT PRIMARY KEY,
+    model TEXT NOT NULL,
+    run_id INTEGER REFERENCES runs(id),
+    request BLOB NOT NULL,
+    reply_text TEXT NOT NULL,
+    finish_reason TEXT NOT NULL,
+    input_tokens INTEGER,
+    output_tokens INTEGER,
+    cost_usd REAL,
+    latency_ms REAL NOT NULL,
+    retries INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX calls_by_run ON calls (run_id);
+  CREATE TABLE call_failures (
+    id INTEGER PRIMARY KEY,
+    hash TEXT NOT NULL,
+    model TEXT NOT NULL,
+    run_id INTEGER REFERENCES runs(id),
+    reason TEXT NOT NULL,
+    status_code INTEGER,
+    message TEXT NOT NULL,
+    latency_ms REAL NOT NULL,
+    retries INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

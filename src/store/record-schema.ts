@@ -14,6 +14,7 @@ const attempt = z.object({
   finishReason: z.enum(['stop', 'length', 'content-filter', 'error', 'other']).optional(),
   usage: z.object({ inputTokens: z.number().optional(), outputTokens: z.number().optional() }).optional(),
   costUsd: z.number().optional(),
+  callHash: z.string().optional(),
 });
 
 const turn = z.object({

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 
 /** What the server does with one request. */
 export type FakeResponse =
-  | { readonly status: number; readonly body: unknown; readonly headers?: Record<string, string> }
+  | { readonly status: number; readonly body: unknown; readonly headers?: Record<string, string>; readonly delayMs?: number }
   | { readonly raw: string; readonly status?: number; readonly headers?: Record<string, string> }
   | 'reset'
   | 'hang';
@@ -80,6 +80,8 @@ export class FakeProviderServer {
       response.writeHead(answer.status ?? 200, headers).end(answer.raw);
       return;
     }
+    if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
+    if (response.destroyed) return;
     response.writeHead(answer.status, headers).end(JSON.stringify(answer.body));
   }
 }

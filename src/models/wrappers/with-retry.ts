@@ -10,6 +10,8 @@ export interface RetryEvent {
   readonly error: ModelCallError;
   /** How long the wrapper waits before the next attempt. */
   readonly waitMs: number;
+  /** The request being retried (the same object the wrapper was given). */
+  readonly request: GenerateRequest;
 }
 
 export interface RetryOptions {
@@ -121,7 +123,7 @@ async function generateWithRetry(
       // An aborted run wants to stop, not to try again.
       if (!isRetryable(error) || attempt > settings.maxRetries || signal?.aborted) throw error;
       const waitMs = retryWaitMs(attempt, error, settings, dependencies.random());
-      settings.onRetry?.({ attempt, error, waitMs });
+      settings.onRetry?.({ attempt, error, waitMs, request });
       await waitBeforeRetry(waitMs, signal, dependencies.sleep);
     }
   }

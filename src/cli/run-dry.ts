@@ -1,0 +1,44 @@
+import { estimatePlan } from '../runner/plan-estimate.js';
+import type { TournamentDesign } from '../runner/plan.js';
+import type { ResultStore } from '../store/result-store.js';
+import { formatTextTable } from '../report/text-table.js';
+import type { ModelRegistry } from './model-registry.js';
+import { labelModel, type CliContext } from './terminal.js';
+
+/** Early-stop rate assumed for a persuadee with no stored history. */
+const DEFAULT_EARLY_STOP_RATE = 0.1;
+/** Replies seen before a stored rate replaces the default. */
+const MIN_REPLIES_FOR_RATE = 20;
+
+/** `pmiyc run --dry-run`: the plan, its calls and what it will cost, with the assumptions said. */
+export function printDryRun(design: TournamentDesign, maxOutputTokens: number, registry: ModelRegistry, store: ResultStore, context: CliContext): number {
+  const history = store.earlyStopCounts();
+  const rateOf = (model: string) => {
+    const seen = history.get(model);
+    return seen && seen.replies >= MIN_REPLIES_FOR_RATE ? seen.stops / seen.replies : DEFAULT_EARLY_STOP_RATE;
+  };
+  const replyTokens = Math.round(maxOutputTokens / 2);
+  const estimate = estimatePlan(design, {
+    earlyStopRate: rateOf,
+    replyTokens,
+    prices: (model) => registry.settingsFor(model),
+  });
+  const out = (line = '') => context.stdout.write(`${line}\n`);
+  out(`Dry run: nothing is called. ${estimate.conversations.toLocaleString('en-US')} conversations:`);
+  for (const [setting, count] of Object.entries(estimate.bySetting)) out(`  ${setting}: ${count.toLocaleString('en-US')}`);
+  out(`Calls: at most ${estimate.callsUpperBound.toLocaleString('en-US')} (shared openings and first arguments once, before re-samples); about ${estimate.callsExpected.toLocaleString('en-US')} with early stops.`);
+  out('');
+  const rows = estimate.byModel.map((model) => [
+    labelModel(model.model),
+    model.calls.toLocaleString('en-US'),
+    model.inputTokens.toLocaleString('en-US'),
+    model.outputTokens.toLocaleString('en-US'),
+    model.costUsd === undefined ? 'no price set' : `$${model.costUsd.toFixed(2)}`,
+    `${(rateOf(model.model) * 100).toFixed(0)}%${history.get(model.model) && history.get(model.model)!.replies >= MIN_REPLIES_FOR_RATE ? ' (stored runs)' : ' (assumed)'}`,
+  ]);
+  out(formatTextTable(['model', 'calls', 'input tokens', 'output tokens', 'cost', 'early stop per reply'], rows));
+  out('');
+  out(estimate.costUsd === undefined ? 'Total cost: unknown (set prices in the config for every model).' : `Total cost: about $${estimate.costUsd.toFixed(2)}.`);
+  out(`Assumptions: replies of about ${replyTokens} tokens; early-stop rates from stored runs where a model has ${MIN_REPLIES_FOR_RATE}+ replies, else ${DEFAULT_EARLY_STOP_RATE * 100}% per reply. Calls already in the store are replayed for free.`);
+  return 0;
+}

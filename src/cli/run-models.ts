@@ -1,0 +1,81 @@
+import type { PmiycConfig } from '../config/config-schema.js';
+import type { Environment } from '../config/resolve-model-settings.js';
+import type { CallCache } from '../models/call-cache.js';
+import type { ChatModel, GenerateRequest } from '../models/chat-model.js';
+import type { ModelSettings } from '../models/model-settings.js';
+import { withCallCache } from '../models/wrappers/with-call-cache.js';
+import { Semaphore } from '../models/wrappers/with-shared-limit.js';
+import type { RunGate } from '../runner/run-gate.js';
+import type { RunMeter } from '../runner/run-meter.js';
+import { withRunControl } from '../runner/run-control.js';
+import { createModelRegistry, type ModelRegistry } from './model-registry.js';
+
+/** What a model is for the call cache: provider, model and options that change replies; never the alias. */
+export function modelIdentity(settings: ModelSettings): string {
+  const options = settings.providerOptions ? ` ${JSON.stringify(settings.providerOptions)}` : '';
+  return `${settings.provider}/${settings.model}${options}`;
+}
+
+/** Characters per token assumed for a budget: fewer than any common tokenizer on English, so the estimate errs high. */
+const CAUTIOUS_CHARS_PER_TOKEN = 3;
+
+/**
+ * The most a request should cost with a model's prices: its input at a cautious token count plus its
+ * whole output limit. A budget admits a call only when this still fits.
+ */
+export function worstCaseCostUsd(settings: ModelSettings, request: GenerateRequest): number {
+  const characters = request.messages.reduce((sum, message) => sum + message.content.length, 0);
+  const inputTokens = Math.ceil(characters / CAUTIOUS_CHARS_PER_TOKEN);
+  return (inputTokens * (settings.inputUsdPerMillion ?? 0) + request.maxOutputTokens * (settings.outputUsdPerMillion ?? 0)) / 1e6;
+}
+
+/** Counts replays (the only calls the run-control layer never sees). */
+function withReplayCount(model: ChatModel, meter: RunMeter): ChatModel {
+  return {
+    name: model.name,
+    simulated: model.simulated,
+    async generate(request) {
+      const reply = await model.generate(request);
+      if (reply.cached) meter.callsReplayed += 1;
+      return reply;
+    },
+  };
+}
+
+export interface RunModelOptions {
+  readonly cache: CallCache;
+  readonly gate: RunGate;
+  readonly meter: RunMeter;
+  readonly concurrency: number;
+  readonly noCache: boolean;
+  /** Request hashes never to replay (the failed turns of --retry-failed). */
+  readonly refresh?: ReadonlySet<string>;
+  readonly onRetry?: (model: string, message: string) => void;
+  readonly now: () => number;
+}
+
+/**
+ * The models of a tournament: each behind the call cache (sharing, resume, replay), the run's gate
+ * (stop, budget) and meter, with the run's global concurrency shared by all of them.
+ */
+export function createRunModels(config: PmiycConfig, env: Environment, options: RunModelOptions): ModelRegistry {
+  const retries = new WeakMap<GenerateRequest, number>();
+  return createModelRegistry(config, env, {
+    sharedLimit: new Semaphore(options.concurrency),
+    onRetry: (model, event) => {
+      retries.set(event.request, (retries.get(event.request) ?? 0) + 1);
+      options.onRetry?.(model, event.error.message);
+    },
+    decorateFor: (settings) => (model) =>
+      withReplayCount(
+        withCallCache(withRunControl(model, { gate: options.gate, meter: options.meter, estimateCostUsd: (request) => worstCaseCostUsd(settings, request) }), options.cache, {
+          modelIdentity: modelIdentity(settings),
+          bypassLookup: options.noCache,
+          ...(options.refresh ? { refresh: options.refresh } : {}),
+          retriesOf: (request) => retries.get(request) ?? 0,
+          now: options.now,
+        }),
+        options.meter,
+      ),
+  });
+}

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import type { GenerateReply, GenerateRequest } from './chat-model.js';
+
+/**
+ * The call cache port: stored replies by request hash. The SQLite store implements it (so that
+ * every call's result is committed before it is used), and an in-memory one serves library
+ * users and tests. Only successful replies are cached; failures are never replayed.
+ */
+export interface CallCache {
+  lookup(hash: string): GenerateReply | undefined;
+  save(call: StoredCall): void;
+  /** Records a call that failed after its retries (kept for the record, never replayed). */
+  saveFailure?(failure: FailedCall): void;
+}
+
+export interface FailedCall {
+  readonly hash: string;
+  readonly modelIdentity: string;
+  readonly reason: string;
+  readonly statusCode?: number;
+  readonly message: string;
+  readonly latencyMs: number;
+  readonly retries: number;
+}
+
+export interface StoredCall {
+  readonly hash: string;
+  /** What the model is (provider/model and output-affecting options), not the user's alias for it. */
+  readonly modelIdentity: string;
+  readonly request: CachedRequest;
+  readonly reply: GenerateReply;
+  readonly latencyMs: number;
+  /** Retries the retry layer needed before this reply. */
+  readonly retries: number;
+}
+
+/** The parts of a request that determine its reply. */
+export interface CachedRequest {
+  readonly messages: GenerateRequest['messages'];
+  readonly temperature?: number;
+  readonly maxOutputTokens: number;
+  readonly seed: number;
+}
+
+export function cachedRequestOf(request: GenerateRequest): CachedRequest {
+  return {
+    messages: request.messages.map(({ role, content }) => ({ role, content })),
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    maxOutputTokens: request.maxOutputTokens,
+    seed: request.seed,
+  };
+}
+
+/**
+ * The identity of a request: sha256 over the model identity and every field that determines the
+ * reply (messages, temperature, output limit, seed). Repetitions differ because their seeds do.
+ */
+export function requestHash(modelIdentity: string, request: CachedRequest): string {
+  const canonical = JSON.stringify([modelIdentity, request.temperature ?? null, request.maxOutputTokens, request.seed, request.messages.map((message) => [message.role, message.content])]);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** A CallCache in memory, for library use and tests (grows with the number of distinct calls). */
+export class MemoryCallCache implements CallCache {
+  readonly calls = new Map<string, StoredCall>();
+
+  lookup(hash: string): GenerateReply | undefined {
+    return this.calls.get(hash)?.reply;
+  }
+
+  save(call: StoredCall): void {
+    this.calls.set(call.hash, call);
+  }
+}

@@ -1,0 +1,70 @@
+import type { ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
+import { cachedRequestOf, requestHash, type CallCache } from '../call-cache.js';
+import { isModelCallError } from '../model-call-error.js';
+
+export interface CallCacheOptions {
+  /** What the model is, for the request hash (not the alias the user gave it). */
+  readonly modelIdentity: string;
+  /** Skip the lookup (still store): `--no-cache`. */
+  readonly bypassLookup?: boolean;
+  /** Hashes whose stored replies must not be replayed (the failed turns of `--retry-failed`). */
+  readonly refresh?: ReadonlySet<string>;
+  /** How many retries the call took; reported by the retry layer beneath. */
+  readonly retriesOf?: (request: GenerateRequest) => number;
+  readonly now: () => number;
+}
+
+/**
+ * Looks every request up before calling the model, and stores every reply before returning it.
+ * Identical requests in flight at once share one call (single flight). This one mechanism gives
+ * sharing of openings and first arguments, resume after a crash and replay of a finished run.
+ * Replies carry `callHash`, and `cached: true` when they were replayed.
+ */
+export function withCallCache(model: ChatModel, cache: CallCache, options: CallCacheOptions): ChatModel {
+  const inFlight = new Map<string, Promise<GenerateReply>>();
+  const call = async (hash: string, request: GenerateRequest): Promise<GenerateReply> => {
+    const startedMs = options.now();
+    let reply: GenerateReply;
+    try {
+      reply = await model.generate(request);
+    } catch (error) {
+      if (isModelCallError(error) && !request.abortSignal?.aborted) {
+        cache.saveFailure?.({
+          hash,
+          modelIdentity: options.modelIdentity,
+          reason: error.reason,
+          ...(error.statusCode === undefined ? {} : { statusCode: error.statusCode }),
+          message: error.message,
+          latencyMs: options.now() - startedMs,
+          retries: options.retriesOf?.(request) ?? 0,
+        });
+      }
+      throw error;
+    }
+    const stored = { ...reply, callHash: hash };
+    cache.save({
+      hash,
+      modelIdentity: options.modelIdentity,
+      request: cachedRequestOf(request),
+      reply: stored,
+      latencyMs: options.now() - startedMs,
+      retries: options.retriesOf?.(request) ?? 0,
+    });
+    return stored;
+  };
+  return {
+    name: model.name,
+    simulated: model.simulated,
+    async generate(request) {
+      const hash = requestHash(options.modelIdentity, cachedRequestOf(request));
+      const replayable = !options.bypassLookup && !options.refresh?.has(hash);
+      const stored = replayable ? cache.lookup(hash) : undefined;
+      if (stored) return { ...stored, callHash: hash, cached: true };
+      const pending = inFlight.get(hash);
+      if (pending) return { ...(await pending), cached: true };
+      const started = call(hash, request).finally(() => inFlight.delete(hash));
+      inFlight.set(hash, started);
+      return started;
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/** A run's lifecycle: running, then completed, stopped (Ctrl-C, budget: resumable) or failed. */
+export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed';
+
+export interface RunInfo {
+  readonly id: number;
+  readonly name: string;
+  readonly createdAt: string;
+  readonly status: RunStatus;
+  readonly seed: number;
+  readonly packageVersion: string;
+  readonly gitRevision?: string;
+  readonly plannedConversations?: number;
+  readonly claimsChecksum?: string;
+  /** The fully resolved configuration the run was started with (no keys). */
+  readonly config: unknown;
+}
+
+export interface NewRun {
+  readonly name: string;
+  /** When the run started; the store's clock unless given. */
+  readonly createdAt?: string;
+  readonly seed: number;
+  readonly packageVersion: string;
+  readonly config: unknown;
+  readonly gitRevision?: string;
+  readonly plannedConversations?: number;
+  readonly claimsChecksum?: string;
+}
+
+export interface RunSummary extends RunInfo {
+  readonly completed: number;
+  readonly failed: number;
+  /** Calls this run made itself (not replayed). */
+  readonly callsMade: number;
+  readonly costUsd: number;
+}
+
+export const RUN_COLUMNS = 'id, name, created_at, status, seed, package_version, git_revision, planned_conversations, claims_checksum, config';
+
+export interface RunRow {
+  id: number;
+  name: string;
+  created_at: string;
+  status: RunStatus;
+  seed: number;
+  package_version: string;
+  git_revision: string | null;
+  planned_conversations: number | null;
+  claims_checksum: string | null;
+  config: string;
+}
+
+export function toRunInfo(row: RunRow): RunInfo {
+  return {
+    id: row.id,
+    name: row.name,
+    createdAt: row.created_at,
+    status: row.status,
+    seed: row.seed,
+    packageVersion: row.package_version,
+    ...(row.git_revision === null ? {} : { gitRevision: row.git_revision }),
+    ...(row.planned_conversations === null ? {} : { plannedConversations: row.planned_conversations }),
+    ...(row.claims_checksum === null ? {} : { claimsChecksum: row.claims_checksum }),
+    config: JSON.parse(row.config) as unknown,
+  };
+}

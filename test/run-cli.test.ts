@@ -1,0 +1,223 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, spawnCli } from './cli-helpers.js';
+import { isFirstArgument, isOpening, startFakeChatServer } from './support/fake-chat-server.js';
+import type { FakeProviderServer, RecordedRequest } from './support/fake-provider-server.js';
+import { RESPONSE_SHAPES } from './support/fake-provider-server.js';
+
+let folder: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'pmiyc-run-'));
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+let counter = 0;
+const fresh = (name: string) => join(folder, `${name}-${(counter += 1)}`);
+
+function writeClaims(count: number, extra: string[] = []): string {
+  const path = `${fresh('claims')}.jsonl`;
+  const lines = Array.from({ length: count }, (_, index) => JSON.stringify({ claim: `Test claim number ${index}` }));
+  writeFileSync(path, [...lines, ...extra].join('\n'));
+  return path;
+}
+
+function writeConfig(server: FakeProviderServer, prices = ''): string {
+  const path = `${fresh('config')}.yaml`;
+  writeFileSync(
+    path,
+    `models:
+  alpha: { provider: openai-compatible, model: alpha-model, baseURL: "${server.url}/v1", maxRetries: 0${prices} }
+  beta: { provider: openai-compatible, model: beta-model, baseURL: "${server.url}/v1", maxRetries: 0${prices} }
+`,
+  );
+  return path;
+}
+
+const exportOf = async (store: string, run?: string) => {
+  const result = await runCli(['export', '--store', store, ...(run ? ['--run', run] : []), '--format', 'jsonl']);
+  return result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const { run: _run, ...record } = JSON.parse(line) as Record<string, unknown>;
+      return record;
+    });
+};
+
+const bodyKey = (request: RecordedRequest) => JSON.stringify(request.body);
+
+async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('pmiyc run against a loopback OpenAI-compatible server', () => {
+  let server: FakeProviderServer;
+  beforeAll(async () => {
+    server = await startFakeChatServer();
+  });
+  afterAll(() => server.close());
+
+  it('makes each opening and first argument once, carries temperature, max_tokens and seed, and replays a second identical run with zero calls', async () => {
+    server.requests.length = 0;
+    const config = writeConfig(server);
+    const claims = writeClaims(3);
+    const store = `${fresh('store')}.db`;
+    const args = ['run', '--config', config, '--models', 'alpha,beta', '--claims', claims, '--store', store, '--concurrency', '8'];
+    const first = await runCli([...args, '--run', 'first']);
+    expect(first.code).toBe(0);
+    expect(server.requests.filter(isOpening)).toHaveLength(2 * 3);
+    expect(server.requests.filter(isFirstArgument)).toHaveLength(4 * 3);
+    expect(new Set(server.requests.map(bodyKey)).size).toBe(server.requests.length);
+    for (const request of server.requests) {
+      expect(request.body).toMatchObject({ temperature: 0.7, max_tokens: 400 });
+      expect(typeof request.body['seed']).toBe('number');
+    }
+    const made = server.requests.length;
+
+    const second = await runCli([...args, '--run', 'second']);
+    expect(second.code).toBe(0);
+    expect(server.requests).toHaveLength(made);
+    expect(await exportOf(store, 'second')).toEqual(await exportOf(store, 'first'));
+    const runs = await runCli(['runs', '--store', store]);
+    expect(runs.stdout).toMatch(/^first\s+completed\s+.*\s24\/24\s+0\s+\d+\s/m);
+    expect(runs.stdout).toMatch(/^second\s+completed\s+.*\s24\/24\s+0\s+0\s/m);
+  });
+
+  it('prints the plan on --dry-run and calls nothing', async () => {
+    server.requests.length = 0;
+    const result = await runCli(['run', '--config', writeConfig(server, ', inputUsdPerMillion: 1, outputUsdPerMillion: 2'), '--models', 'alpha,beta', '--claims', writeClaims(5), '--store', `${fresh('store')}.db`, '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Dry run: nothing is called. 40 conversations:');
+    expect(result.stdout).toContain('subjective single: 20');
+    expect(result.stdout).toContain(`at most ${(10 + 20 + 20 + 20 * 7).toLocaleString('en-US')}`);
+    expect(result.stdout).toMatch(/Total cost: about \$\d+\.\d\d/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('interrupted runs resume to the same result', () => {
+  let server: FakeProviderServer;
+  beforeAll(async () => {
+    server = await startFakeChatServer({ delayMs: 15 });
+  });
+  afterAll(() => server.close());
+
+  async function uninterrupted(config: string, claims: string) {
+    const store = `${fresh('store')}.db`;
+    const result = await runCli(['run', '--config', config, '--models', 'alpha,beta', '--claims', claims, '--store', store, '--concurrency', '4', '--seed', '5']);
+    expect(result.code).toBe(0);
+    return exportOf(store);
+  }
+
+  function storedRequestKeys(store: string): Set<string> {
+    const database = new Database(store, { readonly: true });
+    const rows = database.prepare('SELECT model, request FROM calls').all() as Array<{ model: string; request: Buffer }>;
+    database.close();
+    return new Set(
+      rows.map((row) => {
+        const request = JSON.parse(inflateRawSync(row.request).toString('utf8')) as { messages: Array<{ role: string; content: string }>; seed: number };
+        return JSON.stringify([row.model.replace('openai-compatible/', ''), request.seed, request.messages]);
+      }),
+    );
+  }
+  const serverKey = (request: RecordedRequest) => JSON.stringify([request.body['model'], request.body['seed'], request.body['messages']]);
+
+  it('after kill -9, --resume makes no completed call again and exports what an uninterrupted run would', async () => {
+    const config = writeConfig(server);
+    const claims = writeClaims(6);
+    const store = `${fresh('store')}.db`;
+    server.requests.length = 0;
+    const running = spawnCli(['run', '--config', config, '--models', 'alpha,beta', '--claims', claims, '--store', store, '--concurrency', '4', '--seed', '5', '--run', 'killed']);
+    await waitFor(() => server.requests.length >= 60);
+    running.child.kill('SIGKILL');
+    expect((await running.done).code).toBe(137);
+    const storedBefore = storedRequestKeys(store);
+    expect(storedBefore.size).toBeGreaterThan(30);
+
+    const before = server.requests.length;
+    const resumed = await runCli(['run', '--store', store, '--resume']);
+    expect(resumed.code).toBe(0);
+    const resumedRequests = server.requests.slice(before).map(serverKey);
+    expect(resumedRequests.filter((key) => storedBefore.has(key))).toEqual([]);
+    expect(await exportOf(store)).toEqual(await uninterrupted(config, claims));
+  });
+
+  it('Ctrl-C stops starting calls, stores what finished, says how to resume and exits 130', async () => {
+    const config = writeConfig(server);
+    const claims = writeClaims(6);
+    const store = `${fresh('store')}.db`;
+    server.requests.length = 0;
+    const running = spawnCli(['run', '--config', config, '--models', 'alpha,beta', '--claims', claims, '--store', store, '--concurrency', '4', '--seed', '5', '--run', 'stopped']);
+    await waitFor(() => server.requests.length >= 40);
+    running.child.kill('SIGINT');
+    const stopped = await running.done;
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toContain('Resume with: pmiyc run --store');
+    expect(stopped.stderr).toContain('--run stopped --resume');
+    const runs = await runCli(['runs', '--store', store]);
+    expect(runs.stdout).toMatch(/^stopped\s+stopped\s/m);
+
+    const resumed = await runCli(['run', '--store', store, '--run', 'stopped', '--resume']);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/already done/);
+    expect(await exportOf(store)).toEqual(await uninterrupted(config, claims));
+  });
+});
+
+describe('budgets and failures', () => {
+  it('--max-cost stops before the spend would pass it, and the run resumes with a higher limit', async () => {
+    const server = await startFakeChatServer();
+    try {
+      const config = writeConfig(server, ', inputUsdPerMillion: 10, outputUsdPerMillion: 10');
+      const store = `${fresh('store')}.db`;
+      const args = ['run', '--config', config, '--models', 'alpha,beta', '--claims', writeClaims(4), '--store', store, '--concurrency', '2'];
+      const limited = await runCli([...args, '--max-cost', '0.2']);
+      expect(limited.code).toBe(1);
+      expect(limited.stderr).toContain('stopped before the next call could take the spend past --max-cost $0.2');
+      const spent = /spent \$(\d+\.\d+)/.exec(limited.stdout);
+      expect(Number(spent?.[1])).toBeLessThanOrEqual(0.2);
+      expect(Number(spent?.[1])).toBeGreaterThan(0.1);
+      const resumed = await runCli(['run', '--store', store, '--config', config, '--resume', '--max-cost', '100']);
+      expect(resumed.code).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--retry-failed runs only the failed conversations again', async () => {
+    let broken = true;
+    const server = await startFakeChatServer({
+      respond: (request) =>
+        broken && JSON.stringify(request.body).includes('FRAGILE')
+          ? { status: 400, body: RESPONSE_SHAPES.openaiError('Invalid request', 'invalid_request_error', null) }
+          : undefined,
+    });
+    try {
+      const config = writeConfig(server);
+      const store = `${fresh('store')}.db`;
+      const claims = writeClaims(3, [JSON.stringify({ claim: 'A FRAGILE claim' })]);
+      const first = await runCli(['run', '--config', config, '--models', 'alpha,beta', '--claims', claims, '--store', store, '--setting', 'single']);
+      expect(first.code).toBe(0);
+      const failed = (await exportOf(store)).filter((record) => record['status'] === 'failed');
+      expect(failed).toHaveLength(4);
+      expect(failed.every((record) => record['failureReason'] === 'api' && String(record['claim']).includes('FRAGILE'))).toBe(true);
+
+      broken = false;
+      server.requests.length = 0;
+      const retried = await runCli(['run', '--store', store, '--retry-failed']);
+      expect(retried.code).toBe(0);
+      expect(server.requests.every((request) => JSON.stringify(request.body).includes('FRAGILE'))).toBe(true);
+      expect((await exportOf(store)).every((record) => record['status'] === 'completed')).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
