@@ -23,7 +23,7 @@ export interface PlannedConversation {
 /**
  * Expands a tournament design into its conversations: every persuader x persuadee (self-play
  * included) x claim x setting x repetition. Pure: the plan is data that a dry run, progress
- * totals and the scheduler all read. Ordered so that conversations sharing a prefix are near.
+ * totals and the scheduler all read.
  */
 export function planTournament(design: TournamentDesign): PlannedConversation[] {
   return [...iteratePlan(design)];
@@ -33,11 +33,14 @@ export function planTournament(design: TournamentDesign): PlannedConversation[] 
 export function* iteratePlan(design: TournamentDesign): Generator<PlannedConversation> {
   const repetitions = design.repetitions ?? 1;
   const turnsOf = (setting: Setting) => (setting === 'single' ? SINGLE_TURN_TURNS : (design.multiTurns ?? MULTI_TURN_TURNS));
-  for (const claim of design.claims) {
-    for (const persuadeeModel of design.persuadees) {
-      for (const persuaderModel of design.persuaders) {
-        for (let repetition = 0; repetition < repetitions; repetition++) {
-          for (const setting of design.settings) {
+  // Longest conversations first, so that the end of a run is not a tail of long sequential
+  // conversations; single-turn ones then mostly replay their shared prefix from the store.
+  const settings = [...design.settings].sort((a, b) => turnsOf(b) - turnsOf(a));
+  for (const setting of settings) {
+    for (const claim of design.claims) {
+      for (const persuadeeModel of design.persuadees) {
+        for (const persuaderModel of design.persuaders) {
+          for (let repetition = 0; repetition < repetitions; repetition++) {
             const spec: ConversationSpec = { claim, persuaderModel, persuadeeModel, turns: turnsOf(setting), repetition, runSeed: design.runSeed };
             yield { id: conversationId(spec), setting, spec };
           }

@@ -52,8 +52,18 @@ export class AiSdkChatModel implements ChatModel {
   }
 
   async generate(request: GenerateRequest): Promise<GenerateReply> {
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
-    const abortSignal = request.abortSignal ? AbortSignal.any([request.abortSignal, timeout]) : timeout;
+    // A timer and a listener that are both released when the call ends: AbortSignal.timeout and
+    // AbortSignal.any would keep every call's signal alive for the whole timeout (or the run).
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`timed out after ${this.options.timeoutMs} ms`));
+    }, this.options.timeoutMs);
+    const forwardAbort = () => controller.abort(request.abortSignal?.reason);
+    request.abortSignal?.addEventListener('abort', forwardAbort, { once: true });
+    if (request.abortSignal?.aborted) forwardAbort();
+    const abortSignal = controller.signal;
     try {
       const result = await generateText({
         model: this.languageModel,
@@ -72,14 +82,17 @@ export class AiSdkChatModel implements ChatModel {
         usage: { ...(inputTokens === undefined ? {} : { inputTokens }), ...(outputTokens === undefined ? {} : { outputTokens }) },
       };
     } catch (error) {
-      throw this.translate(error, request, timeout);
+      throw this.translate(error, request, timedOut);
+    } finally {
+      clearTimeout(timer);
+      request.abortSignal?.removeEventListener('abort', forwardAbort);
     }
   }
 
-  private translate(error: unknown, request: GenerateRequest, timeout: AbortSignal): unknown {
+  private translate(error: unknown, request: GenerateRequest, timedOut: boolean): unknown {
     if (request.abortSignal?.aborted) return request.abortSignal.reason ?? error;
     const { name, provider, model } = this.options;
-    if (timeout.aborted) {
+    if (timedOut) {
       return new ModelCallError(`${name}: no reply within ${this.options.timeoutMs} ms (timeoutMs)`, { provider, model, reason: 'api', retryable: true }, { cause: error });
     }
     const now = this.options.now ?? Date.now;

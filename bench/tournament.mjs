@@ -1,0 +1,72 @@
+// A real `pmiyc run` (child process) against a loopback OpenAI-compatible server that answers every
+// call after a fixed latency. Compares wall time with the ideal (calls x latency / concurrency) and
+// samples the run's resident memory. Run with `npm run build && node bench/tournament.mjs`.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const LATENCY_MS = Number(process.env.LATENCY_MS ?? 200);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 64);
+const MODELS = Number(process.env.MODELS ?? 5);
+const CLAIMS = Number(process.env.CLAIMS ?? 24);
+const LABELS = ['Completely Oppose', 'Oppose', 'Neutral', 'Support', 'Completely Support'];
+
+let calls = 0;
+let inFlight = 0;
+let peakInFlight = 0;
+const server = createServer((request, response) => {
+  let body = '';
+  request.on('data', (chunk) => (body += chunk));
+  request.on('end', () => {
+    calls += 1;
+    inFlight += 1;
+    peakInFlight = Math.max(peakInFlight, inFlight);
+    const digest = createHash('sha256').update(body).digest();
+    const text = `<message>Reply ${digest.toString('hex').slice(0, 12)}.</message>\n<support_ranking>${LABELS[digest[0] % 5]}</support_ranking>`;
+    const reply = JSON.stringify({
+      id: 'x', object: 'chat.completion', created: 1, model: 'bench',
+      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: Math.ceil(body.length / 4), completion_tokens: 20, total_tokens: 0 },
+    });
+    setTimeout(() => {
+      inFlight -= 1;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(reply);
+    }, LATENCY_MS);
+  });
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const baseURL = `http://127.0.0.1:${server.address().port}/v1`;
+
+const folder = mkdtempSync(join(tmpdir(), 'pmiyc-bench-run-'));
+const models = Array.from({ length: MODELS }, (_, index) => `m${index}`);
+writeFileSync(join(folder, 'pmiyc.yaml'), `models:\n${models.map((name) => `  ${name}: { provider: openai-compatible, model: ${name}, baseURL: "${baseURL}" }`).join('\n')}\n`);
+writeFileSync(join(folder, 'claims.jsonl'), Array.from({ length: CLAIMS }, (_, index) => JSON.stringify({ claim: `Benchmark claim ${index}` })).join('\n'));
+
+const started = performance.now();
+const child = spawn(process.execPath, [new URL('../dist/cli/main.js', import.meta.url).pathname, 'run', '--config', join(folder, 'pmiyc.yaml'), '--models', models.join(','), '--claims', join(folder, 'claims.jsonl'), '--store', join(folder, 'bench.db'), '--concurrency', String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'pipe'] });
+let peakRssKb = 0;
+const curve = [];
+const sampler = setInterval(() => {
+  try {
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    peakRssKb = Math.max(peakRssKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
+    if (process.env.CURVE) curve.push(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024 | 0);
+  } catch {}
+}, 50);
+let stdout = '';
+child.stdout.on('data', (chunk) => (stdout += chunk));
+const code = await new Promise((resolve) => child.on('close', resolve));
+clearInterval(sampler);
+const wallMs = performance.now() - started;
+server.close();
+rmSync(folder, { recursive: true, force: true });
+
+const conversations = Number(/: (\d+) conversations this session/.exec(stdout)?.[1] ?? NaN);
+const idealMs = (calls * LATENCY_MS) / CONCURRENCY;
+console.log(`pmiyc tournament benchmark, node ${process.version}, ${new Date().toISOString()} (exit ${code})`);
+console.log(`${MODELS} models round robin x ${CLAIMS} claims x 2 settings = ${conversations} conversations, ${calls} calls, latency ${LATENCY_MS} ms, concurrency ${CONCURRENCY} (peak ${peakInFlight} in flight at the server)`);
+console.log(`wall ${(wallMs / 1000).toFixed(1)} s, ideal ${(idealMs / 1000).toFixed(1)} s (calls x latency / concurrency): ${(wallMs / idealMs).toFixed(2)}x; peak RSS ${(peakRssKb / 1024).toFixed(0)} MB`);
+if (process.env.CURVE) console.log(curve.filter((_, i) => i % 10 === 0).join(" "));
