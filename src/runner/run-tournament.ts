@@ -110,7 +110,12 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
     }
   };
   const worker = async () => {
-    for (let planned = next(); planned; planned = next()) await runOne(planned);
+    for (let planned = next(); planned; planned = next()) {
+      await runOne(planned);
+      // Models that answer without I/O (simulated agents, replays) would otherwise keep the event
+      // loop in microtasks, starving timers (progress) and signals (Ctrl-C).
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
   };
   await Promise.all(Array.from({ length: Math.max(1, input.concurrency) }, worker));
 
