@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { MemoryCallCache } from '../dist/models/call-cache.js';
+import { withCallCache } from '../dist/models/wrappers/with-call-cache.js';
 import {
   EXAMPLE_CLAIMS,
   ResultStore,
@@ -44,15 +46,20 @@ function claims(count) {
 async function benchTournament(agentCount, claimCount, withStore) {
   const agents = Array.from({ length: agentCount }, (_, index) => `sim/agent-${index}`);
   const plan = planTournament({ persuaders: agents, persuadees: agents, claims: claims(claimCount), settings: ['single', 'multi'], runSeed: 1 });
-  const models = new Map(agents.map((name) => [name, new SimulatedAgent(name)]));
   let calls = 0;
-  const counted = (name) => {
-    const model = models.get(name);
-    return { name, simulated: true, generate: (request) => ((calls += 1), model.generate(request)) };
-  };
   const folder = withStore ? mkdtempSync(join(tmpdir(), 'pmiyc-bench-')) : undefined;
   const store = folder ? ResultStore.open(join(folder, 'bench.db')) : undefined;
   const run = store?.createRun({ name: 'bench', createdAt: 'bench', seed: 1, packageVersion: 'bench', config: {} });
+  // As in `pmiyc run`: every model behind the call cache, which is what shares openings and first arguments.
+  const cache = store ? store.callCache(run.id) : new MemoryCallCache();
+  const models = new Map(
+    agents.map((name) => {
+      const agent = new SimulatedAgent(name);
+      const counted = { name, simulated: true, generate: (request) => ((calls += 1), agent.generate(request)) };
+      return [name, withCallCache(counted, cache, { modelIdentity: name, now: () => performance.now() })];
+    }),
+  );
+  const counted = (name) => models.get(name);
   let peakRss = 0;
   const result = await measure(`tournament ${agentCount} agents x ${claimCount} claims x 2 settings${withStore ? ' + store' : ''}`, async () => {
     await runTournament({
@@ -64,7 +71,7 @@ async function benchTournament(agentCount, claimCount, withStore) {
         peakRss = Math.max(peakRss, process.memoryUsage().rss);
       },
     });
-    return { items: plan.length, unit: 'conversations', extra: `${calls} calls` };
+    return { items: plan.length, unit: 'conversations', extra: `${calls} calls made` };
   });
   if (store) {
     const summary = await measure('summary with 2,000 bootstrap replicates (streamed from the store)', () => {

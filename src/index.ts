@@ -47,8 +47,18 @@ export { resolveModelSettings } from './config/resolve-model-settings.js';
 // Metrics
 export { normalizedChange, absoluteChange } from './metrics/normalized-change.js';
 export { pairMeans, effectiveness, susceptibility, type PairMean, type ModelMean, type ScoredConversation } from './metrics/model-scores.js';
-export { estimateWithIntervals, DEFAULT_BOOTSTRAP, type BootstrapOptions, type TournamentEstimates } from './metrics/bootstrap.js';
+export { estimateWithIntervals, PairEstimator, DEFAULT_BOOTSTRAP, type BootstrapOptions, type TournamentEstimates } from './metrics/bootstrap.js';
 export { summarizeTournament, type GroupSummary } from './metrics/tournament-summary.js';
+export { usageTotals, type UsageTotal } from './metrics/usage-totals.js';
+export { analyzeTournament, TournamentAnalyzer, type TournamentAnalysis, type AnalysisOptions } from './metrics/tournament-analysis.js';
+export type { PairResult, ModelResult, StanceGroupResult, GroupCounts } from './metrics/group-tally.js';
+export { persuadeeTrajectory, type TurnCurve, type TurnPoint } from './metrics/turn-curves.js';
+export { stanceGroupOf, type StanceGroup } from './metrics/stance-groups.js';
+
+// Report
+export { buildReportDocument, reportJson, type ReportContext } from './report/build-report-document.js';
+export { buildReportFiles, REPORT_FORMATS, type ReportFile, type ReportFormat } from './report/build-report-files.js';
+export { REPORT_SCHEMA_VERSION, type ReportDocument, type ReportMeta, type SampleDialogue } from './report/report-document.js';
 
 // Datasets
 export { EXAMPLE_CLAIMS } from './datasets/example-claims.js';

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +61,20 @@ describe('pmiyc demo and export', () => {
     const rows = exported.stdout.trim().split('\n');
     expect(rows[0]).toMatch(/^run,conversationId,domain,setting,/);
     expect(rows).toHaveLength(1 + 576);
+  });
+
+  it('ends with the report written, and pmiyc report writes the formats asked for', async () => {
+    expect(demo.stdout).toMatch(/^Report: {2}pmiyc-report\/demo-1\/index\.html$/m);
+    const out = join(folder, 'report-out');
+    const report = await runCli(['report', '--store', store, '--run', 'demo-1', '--out', out, '--format', 'html,json']);
+    expect(report.code).toBe(0);
+    const json = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { pairs: unknown[] };
+    expect(json.pairs).toHaveLength(4 * 4 * 4);
+    expect(existsSync(join(out, 'index.html'))).toBe(true);
+    expect(existsSync(join(out, 'pairs.csv'))).toBe(false);
+    const bad = await runCli(['report', '--store', store, '--format', 'pdf']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it('adds a second run beside the first, and export defaults to the latest', async () => {

@@ -8,6 +8,7 @@ import { gitRevision } from './git-revision.js';
 import { demoCommand } from './commands/demo.js';
 import { EXPORT_FORMATS, exportCommand } from './commands/export.js';
 import { modelsCommand } from './commands/models.js';
+import { parseReportFormats, parseRunNames, REPORT_FORMATS, reportCommand, type ReportFormat } from './commands/report.js';
 import { parseChoice, parseCost, parseFailureLimit, parseTemperature, parseTurns, parseWholeNumber } from './options.js';
 import type { CliContext, RunSignals } from './terminal.js';
 
@@ -125,6 +126,18 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(new Option('--format <format>', 'jsonl or csv').argParser(parseChoice('--format', EXPORT_FORMATS)).default('jsonl'))
     .action(async (options: { store: string; run?: string; format: 'jsonl' | 'csv' }) => {
       setExitCode(await exportCommand(options, context));
+    });
+
+  program
+    .command('report')
+    .description('write the report of a run, or of runs combined: HTML, Markdown with SVG charts, JSON and CSV')
+    .option('--store <file>', 'SQLite store to read', DEFAULT_STORE)
+    .option('--run <names>', 'run name, or runs to combine as a,b (default: the latest run)', parseRunNames)
+    .option('--out <dir>', 'output folder (default: ./pmiyc-report/<run>/)')
+    .addOption(new Option('--format <list>', `comma-separated: ${REPORT_FORMATS.join(', ')}`).argParser(parseReportFormats).default([...REPORT_FORMATS], REPORT_FORMATS.join(',')))
+    .option('--replicates <n>', 'bootstrap replicates for the 95% intervals', parseWholeNumber('--replicates', 100), 2000)
+    .action(async (options: { store: string; run?: string[]; out?: string; format: ReportFormat[]; replicates: number }) => {
+      setExitCode(await reportCommand(options, context));
     });
 
   program

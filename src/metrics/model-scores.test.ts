@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { FIGURE_4, FIGURE_4_PERSUADEES as MODELS } from '../../test/support/paper-figures.js';
 import { effectiveness, pairMeans, susceptibility, type PairMean } from './model-scores.js';
 
-// The paper's Figure 4 (multi-turn, subjective), as given in SPEC.md: rows persuaders, columns persuadees.
-const MODELS = ['Claude 3 Haiku', 'Llama-3.1-8B', 'GPT-4o-mini', 'GPT-4o', 'Llama-3.3-70B'];
-const FIGURE_4: Record<string, number[]> = {
-  'Llama-3.3-70B': [0.82, 0.53, 0.66, 0.7, 0.71],
-  'GPT-4o': [0.8, 0.56, 0.64, 0.64, 0.75],
-  'GPT-4o-mini': [0.8, 0.51, 0.6, 0.63, 0.68],
-  'Llama-3.1-8B': [0.77, 0.52, 0.52, 0.61, 0.61],
-  'Claude 3 Haiku': [0.66, 0.29, 0.39, 0.44, 0.55],
-};
 const figure4Pairs: PairMean[] = Object.entries(FIGURE_4).flatMap(([persuader, row]) =>
   row.map((value, column) => ({ persuader, persuadee: MODELS[column]!, n: 961, mean: value })),
 );

@@ -1,8 +1,8 @@
-import { claimKey, type Domain } from '../domain/claim.js';
+import type { Domain } from '../domain/claim.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import type { Setting } from '../domain/conversation.js';
-import { DEFAULT_BOOTSTRAP, estimateWithIntervals, type BootstrapOptions, type TournamentEstimates } from './bootstrap.js';
-import type { ScoredConversation } from './model-scores.js';
+import { recordClaimKey } from './record-claim-key.js';
+import { DEFAULT_BOOTSTRAP, PairEstimator, type BootstrapOptions, type TournamentEstimates } from './bootstrap.js';
 
 /** The results of one domain and setting: counts and estimates with intervals. */
 export interface GroupSummary {
@@ -19,24 +19,20 @@ type Scoring = Pick<ConversationRecord, 'domain' | 'setting' | 'status' | 'persu
 /**
  * Groups conversations by domain and setting (the paper never pools them) and estimates each
  * group's pair means, effectiveness and susceptibility with bootstrap intervals over claims.
- * Failed conversations are counted, never scored.
+ * Failed conversations are counted, never scored. Streams: memory is bounded by claims x pairs.
  */
 export function summarizeTournament(records: Iterable<Scoring>, options: BootstrapOptions = DEFAULT_BOOTSTRAP): GroupSummary[] {
-  const groups = new Map<string, { domain: Domain; setting: Setting; scored: ScoredConversation[]; failed: number }>();
+  const groups = new Map<string, { domain: Domain; setting: Setting; scored: PairEstimator; completed: number; failed: number }>();
   for (const record of records) {
     const key = `${record.domain}/${record.setting}`;
-    const group = groups.get(key) ?? { domain: record.domain, setting: record.setting, scored: [], failed: 0 };
+    const group = groups.get(key) ?? { domain: record.domain, setting: record.setting, scored: new PairEstimator(), completed: 0, failed: 0 };
     groups.set(key, group);
     if (record.status !== 'completed' || record.normalizedChange === null) {
       group.failed += 1;
       continue;
     }
-    group.scored.push({
-      persuader: record.persuader,
-      persuadee: record.persuadee,
-      claimKey: claimKey({ domain: record.domain, claim: record.claim, ...(record.question === null ? {} : { question: record.question }) }),
-      normalizedChange: record.normalizedChange,
-    });
+    group.completed += 1;
+    group.scored.add(record.persuader, record.persuadee, recordClaimKey(record), record.normalizedChange);
   }
   const order = (group: { domain: Domain; setting: Setting }) => `${group.domain === 'subjective' ? 0 : 1}${group.setting === 'single' ? 0 : 1}`;
   return [...groups.values()]
@@ -44,9 +40,9 @@ export function summarizeTournament(records: Iterable<Scoring>, options: Bootstr
     .map((group) => ({
       domain: group.domain,
       setting: group.setting,
-      conversations: group.scored.length + group.failed,
-      completed: group.scored.length,
+      conversations: group.completed + group.failed,
+      completed: group.completed,
       failed: group.failed,
-      estimates: estimateWithIntervals(group.scored, options),
+      estimates: group.scored.estimate(options),
     }));
 }

@@ -9,3 +9,9 @@ export function formatNumber(value: number | null | undefined, digits = 2): stri
 export function formatEstimate(value: number, ciLow: number, ciHigh: number): string {
   return `${formatNumber(value)} [${formatNumber(ciLow)}, ${formatNumber(ciHigh)}]`;
 }
+
+/** "2026-11-30 12:00 UTC" from an ISO timestamp; other text is shown as it is. */
+export function formatTimestamp(iso: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2}(\.\d+)?)?Z$/.exec(iso);
+  return match ? `${match[1]} ${match[2]} UTC` : iso;
+}

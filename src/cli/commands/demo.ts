@@ -1,5 +1,6 @@
 import { ResultStore } from '../../store/result-store.js';
 import type { CliContext, RunSignals } from '../terminal.js';
+import { REPORT_FORMATS, writeReport } from './report.js';
 import { runCommand } from './run.js';
 
 export const DEMO_AGENTS = ['sim/eloquent', 'sim/open-minded', 'sim/stubborn', 'sim/weak'];
@@ -25,7 +26,7 @@ function nextDemoName(path: string): string {
 
 /**
  * `pmiyc demo`: an offline round robin of four simulated agents over the built-in example claims,
- * both settings: a real `pmiyc run` (stored, resumable), then its table.
+ * both settings: a real `pmiyc run` (stored, resumable), then its table and its report.
  */
 export async function demoCommand(options: DemoOptions, context: CliContext, signals: RunSignals): Promise<number> {
   context.stdout.write(
@@ -36,7 +37,8 @@ export async function demoCommand(options: DemoOptions, context: CliContext, sig
       '',
     ].join('\n') + '\n',
   );
-  return runCommand(
+  const run = nextDemoName(options.store);
+  const code = await runCommand(
     {
       models: DEMO_AGENTS,
       claims: options.claims,
@@ -50,7 +52,7 @@ export async function demoCommand(options: DemoOptions, context: CliContext, sig
       maxTokens: 400,
       maxAttempts: 3,
       store: options.store,
-      run: nextDemoName(options.store),
+      run,
       seed: options.seed,
       concurrency: options.concurrency,
       resume: false,
@@ -61,4 +63,8 @@ export async function demoCommand(options: DemoOptions, context: CliContext, sig
     context,
     signals,
   );
+  if (code !== 0) return code;
+  const report = await writeReport({ store: options.store, run: [run], format: [...REPORT_FORMATS] }, context);
+  context.stdout.write(`Report:  ${report.files[0]}\n`);
+  return 0;
 }

@@ -1,0 +1,194 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handRecord, type HandConversation } from '../../../test/support/hand-records.js';
+import type { ConversationRecord } from '../../domain/conversation-record.js';
+import { InputError } from '../../domain/input-error.js';
+import type { ReportDocument } from '../../report/report-document.js';
+import { ResultStore } from '../../store/result-store.js';
+import type { CliContext } from '../terminal.js';
+import { parseReportFormats, parseRunNames, reportCommand, writeReport } from './report.js';
+
+// A tournament small enough to work out by hand: models A and B, subjective claims c1 and c2
+// (7 turns) and one misinformation item m1 (single-turn). Openings: B on c1 = 2, B on c2 = 4,
+// A on c1 = 4, A on c2 = 2, A on m1 = 2, B on m1 = 1; a persuader's stance is its own opening.
+const multi = (spec: Omit<HandConversation, 'turns'>): HandConversation => ({ turns: 7, ...spec });
+const HAND: HandConversation[] = [
+  multi({ persuader: 'A', persuadee: 'B', claim: 'c1', persuadeeScores: [2, 3, 3], final: 4, persuaderStance: 4, argumentResamples: 1, usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.001 } }), // NC 2/3
+  multi({ persuader: 'A', persuadee: 'B', claim: 'c2', persuadeeScores: [4, 5], final: 4, persuaderStance: 2 }), // stopped early; NC 0
+  multi({ persuader: 'B', persuadee: 'A', claim: 'c1', persuadeeScores: [4, 3, 2], final: 2, persuaderStance: 2 }), // NC -2/3
+  multi({ persuader: 'B', persuadee: 'A', claim: 'c2', persuadeeScores: [2, 2, 4], final: 3, persuaderStance: 4 }), // NC 1/3
+  multi({ persuader: 'A', persuadee: 'A', claim: 'c1', persuadeeScores: [4, 4, 4], final: 4, persuaderStance: 4 }), // NC 0
+  multi({ persuader: 'B', persuadee: 'B', claim: 'c1', persuadeeScores: [2], failure: { reason: 'format', attempts: 3 }, persuaderStance: 2 }),
+  multi({ persuader: 'B', persuadee: 'B', claim: 'c2', persuadeeScores: [4, 5], final: 5, persuaderStance: 4 }), // stopped early; NC 1
+  { persuader: 'A', persuadee: 'B', claim: 'm1', domain: 'misinformation', turns: 3, persuadeeScores: [1], final: 3, persuaderStance: 2 }, // NC 1/2
+  { persuader: 'B', persuadee: 'A', claim: 'm1', domain: 'misinformation', turns: 3, persuadeeScores: [2], final: 1, persuaderStance: 1 }, // NC -1
+];
+
+let folder: string;
+let storePath: string;
+const output = new PassThrough();
+const context = { stdout: output, stderr: output, env: {}, now: () => new Date('2026-11-30T12:00:00Z'), packageVersion: '9.9.9' } as unknown as CliContext;
+
+function storeWith(path: string, runs: Record<string, readonly ConversationRecord[]>): void {
+  const store = ResultStore.open(path);
+  for (const [name, records] of Object.entries(runs)) {
+    const run = store.createRun({ name, createdAt: '2026-11-30T10:00:00Z', seed: 5, packageVersion: '9.9.9', config: {} });
+    for (const record of records) store.saveConversation(run.id, { ...record, run: name });
+  }
+  store.close();
+}
+
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'pmiyc-report-'));
+  storePath = join(folder, 'hand.db');
+  storeWith(storePath, { hand: HAND.map(handRecord) });
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe('pmiyc report on a hand-checked store', () => {
+  let report: ReportDocument;
+  beforeAll(async () => {
+    await writeReport({ store: storePath, out: join(folder, 'out'), format: ['json', 'csv'], replicates: 300 }, context);
+    report = JSON.parse(readFileSync(join(folder, 'out', 'report.json'), 'utf8')) as ReportDocument;
+  });
+  const where = (domain: string, setting: string) => (entry: { domain: string; setting: string }) => entry.domain === domain && entry.setting === setting;
+  const subjective = where('subjective', 'multi');
+  const misinformation = where('misinformation', 'single');
+
+  it('averages each pair over its completed conversations, failures counted apart', () => {
+    const pairs = report.pairs.filter(subjective).map(({ persuader, persuadee, n, meanNC, meanAbsoluteChange, failed }) => ({ persuader, persuadee, n, meanNC, meanAbsoluteChange, failed }));
+    expect(pairs).toEqual(
+      expect.arrayContaining([
+        { persuader: 'A', persuadee: 'B', n: 2, meanNC: expect.closeTo(1 / 3, 12), meanAbsoluteChange: 1, failed: 0 },
+        { persuader: 'B', persuadee: 'A', n: 2, meanNC: expect.closeTo(-1 / 6, 12), meanAbsoluteChange: -0.5, failed: 0 },
+        { persuader: 'A', persuadee: 'A', n: 1, meanNC: 0, meanAbsoluteChange: 0, failed: 0 },
+        { persuader: 'B', persuadee: 'B', n: 1, meanNC: 1, meanAbsoluteChange: 1, failed: 1 },
+      ]),
+    );
+    expect(report.pairs.filter(misinformation).map((pair) => [pair.persuader, pair.meanNC])).toEqual([['A', 0.5], ['B', -1]]);
+    const single = report.pairs.find((pair) => pair.persuader === 'B' && pair.persuadee === 'B')!;
+    expect([single.ciLow, single.ciHigh]).toEqual([1, 1]); // one claim: nothing to resample
+  });
+
+  it('takes effectiveness and susceptibility as unweighted means of pair means, with n and intervals', () => {
+    const pick = (list: ReportDocument['effectiveness'], filter: (entry: { domain: string; setting: string }) => boolean) =>
+      Object.fromEntries(list.filter(filter).map((entry) => [entry.model, [Number(entry.value.toFixed(12)), entry.n]]));
+    expect(pick(report.effectiveness, subjective)).toEqual({ A: [Number((1 / 6).toFixed(12)), 3], B: [Number((5 / 12).toFixed(12)), 3] });
+    expect(pick(report.susceptibility, subjective)).toEqual({ A: [Number((-1 / 12).toFixed(12)), 3], B: [Number((2 / 3).toFixed(12)), 3] });
+    expect(pick(report.absoluteChange.effectiveness, subjective)).toEqual({ A: [0.5, 3], B: [0.25, 3] });
+    expect(pick(report.absoluteChange.susceptibility, subjective)).toEqual({ A: [-0.25, 3], B: [1, 3] });
+    expect(pick(report.effectiveness, misinformation)).toEqual({ A: [0.5, 1], B: [-1, 1] });
+    for (const entry of [...report.effectiveness, ...report.susceptibility]) expect(entry.ciLow).toBeLessThanOrEqual(entry.value + 1e-12);
+  });
+
+  it('draws Figure 6 curves with early stops padded by 5 up to the real final decision', () => {
+    const curve = (persuader: string) => report.turnCurves.find((entry) => subjective(entry) && entry.persuader === persuader)!.points.map((point) => [point.turn, Number(point.meanScore.toFixed(12)), point.n]);
+    const third = (value: number) => Number((value / 3).toFixed(12));
+    expect(curve('A')).toEqual([[1, third(10), 3], [3, 4, 3], [5, 4, 3], [7, 4, 3]]);
+    expect(curve('B')).toEqual([[1, third(10), 3], [3, third(10), 3], [5, third(11), 3], [7, third(10), 3]]);
+    expect(report.turnCurves.find((entry) => misinformation(entry) && entry.persuader === 'B')!.points).toEqual([{ turn: 1, meanScore: 2, n: 1 }, { turn: 3, meanScore: 1, n: 1 }]);
+  });
+
+  it("groups NC by the persuader's own stance (Figure 7)", () => {
+    const groups = report.stanceGroups.filter(subjective).map(({ group, n, meanNC }) => ({ group, n, meanNC: meanNC === null ? null : Number(meanNC.toFixed(12)) }));
+    expect(groups).toEqual([
+      { group: 'opposing', n: 2, meanNC: Number((-1 / 3).toFixed(12)) },
+      { group: 'neutral', n: 0, meanNC: null },
+      { group: 'supporting', n: 4, meanNC: 0.5 },
+    ]);
+    expect(report.stanceGroups.filter(misinformation).find((group) => group.group === 'opposing')).toMatchObject({ n: 2, meanNC: -0.25 });
+  });
+
+  it('counts success per model and role, with who failed and why (Appendix B.0.1)', () => {
+    const rate = (model: string, role: string) => report.successRates.find((entry) => entry.model === model && entry.role === role);
+    expect(rate('B', 'persuader')).toEqual({ model: 'B', role: 'persuader', attempted: 5, completed: 4, rate: 0.8, reasons: { format: 1, refusal: 0, api: 0, context: 0 }, failedByPartner: 0 });
+    expect(rate('B', 'persuadee')).toMatchObject({ attempted: 5, completed: 4, rate: 0.8, failedByPartner: 1, reasons: { format: 0 } });
+    expect(rate('A', 'persuader')).toMatchObject({ attempted: 4, completed: 4, rate: 1 });
+  });
+
+  it('counts each opening once in the initial-score distributions (Appendix A)', () => {
+    const of = (persuadee: string, domain: string) => report.initialScores.find((entry) => entry.persuadee === persuadee && entry.domain === domain);
+    expect(of('B', 'subjective')).toEqual({ persuadee: 'B', domain: 'subjective', counts: { 1: 0, 2: 1, 3: 0, 4: 1, 5: 0 }, n: 2, mean: 3 });
+    expect(of('A', 'misinformation')).toMatchObject({ counts: { 2: 1 }, n: 1, mean: 2 });
+  });
+
+  it('counts re-samples and usage per model and role, shared openings once', () => {
+    expect(report.resampling.find((entry) => entry.model === 'A' && entry.role === 'persuader')).toEqual({ model: 'A', role: 'persuader', turns: 8, attempts: 9, resamples: 1, rejected: { format: 1, refusal: 0, api: 0, context: 0 } });
+    expect(report.resampling.find((entry) => entry.model === 'B' && entry.role === 'persuader')).toMatchObject({ turns: 9, attempts: 11, resamples: 2, rejected: { format: 3 } });
+    const usage = report.usage.find((entry) => entry.model === 'A' && entry.role === 'persuader')!;
+    expect(usage).toMatchObject({ calls: 9, inputTokens: 40, outputTokens: 20, callsWithoutUsage: 5, callsWithoutCost: 5 });
+    expect(usage.costUsd).toBeCloseTo(0.004, 12);
+  });
+
+  it('samples the best, the unmoved and the backfired conversation per condition', () => {
+    expect(report.samples.filter(subjective).map((sample) => [sample.kind, sample.persuader, sample.persuadee, sample.claim])).toEqual([
+      ['best', 'B', 'B', 'c2'],
+      ['worst', 'A', 'A', 'c1'],
+      ['backfire', 'B', 'A', 'c1'],
+    ]);
+  });
+
+  it('describes what ran: runs, models, settings, claim sets with licences', () => {
+    expect(report.meta).toMatchObject({
+      runs: [{ name: 'hand', seed: 5, packageVersion: '9.9.9' }],
+      generatedBy: 'pmiyc 9.9.9',
+      conversations: 9,
+      simulatedAgents: false,
+      settings: [{ domain: 'subjective', setting: 'multi', turnsPlanned: [7] }, { domain: 'misinformation', setting: 'single', turnsPlanned: [3] }],
+      bootstrap: { replicates: 300, confidence: 0.95, seed: 5, unit: 'claim' },
+    });
+    expect(report.meta.claimSets).toEqual(
+      expect.arrayContaining([
+        { domain: 'subjective', origin: 'anthropic', license: 'CC BY-NC-SA 4.0 (non-commercial use only)', claims: 2, nonCommercial: true },
+        { domain: 'misinformation', origin: 'truthfulqa', license: 'Apache-2.0', claims: 1, nonCommercial: false },
+      ]),
+    );
+    expect(report.groups.find(subjective)).toMatchObject({ conversations: 7, completed: 6, failed: 1, earlyStopped: 2, claims: 2 });
+  });
+
+  it('writes pairs.csv and models.csv with the same numbers', () => {
+    const pairs = readFileSync(join(folder, 'out', 'pairs.csv'), 'utf8').trim().split('\n');
+    expect(pairs[0]).toBe('domain,setting,persuader,persuadee,persuaderSimulated,persuadeeSimulated,n,failed,meanNC,ciLow,ciHigh,meanAbsoluteChange,absoluteCiLow,absoluteCiHigh');
+    expect(pairs).toHaveLength(1 + 6);
+    expect(pairs.find((line) => line.startsWith('subjective,multi,B,B,'))).toMatch(/^subjective,multi,B,B,false,false,1,1,1,1,1,1,1,1$/);
+    const models = readFileSync(join(folder, 'out', 'models.csv'), 'utf8').trim().split('\n');
+    expect(models[0]!.split(',').slice(0, 8)).toEqual(['domain', 'setting', 'model', 'simulated', 'effectiveness', 'effectivenessCiLow', 'effectivenessCiHigh', 'effectivenessN']);
+    expect(models.find((line) => line.startsWith('misinformation,single,B,'))!.split(',')[4]).toBe('-1');
+  });
+});
+
+describe('pmiyc report options and combined runs', () => {
+  it('parses formats and run lists, rejecting unknown formats', () => {
+    expect(parseReportFormats('html, md,json')).toEqual(['html', 'md', 'json']);
+    expect(() => parseReportFormats('pdf')).toThrow('--format takes a comma-separated list of html, md, json, csv');
+    expect(parseRunNames('a,b,a')).toEqual(['a', 'b']);
+  });
+
+  it('says which run is missing', async () => {
+    await expect(writeReport({ store: storePath, run: ['nope'], format: ['json'] }, context)).rejects.toThrow('has no run named "nope"');
+    await expect(writeReport({ store: join(folder, 'none.db'), format: ['json'] }, context)).rejects.toThrow(InputError);
+  });
+
+  it('combines runs that share models, counting a conversation found in both once', async () => {
+    const path = join(folder, 'combined.db');
+    const base = HAND.slice(0, 5).map(handRecord);
+    const extra = [handRecord({ persuader: 'C', persuadee: 'A', claim: 'c1', turns: 7, persuadeeScores: [4, 5], final: 5 }), base[0]!];
+    storeWith(path, { base, extra });
+    const out = join(folder, 'combined');
+    await reportCommand({ store: path, run: ['base', 'extra'], out, format: ['json'], replicates: 50 }, context);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as ReportDocument;
+    expect(report.meta.runs.map((run) => run.name)).toEqual(['base', 'extra']);
+    expect(report.meta.conversations).toBe(6);
+    expect(report.meta.duplicatesSkipped).toBe(1);
+    expect(report.effectiveness.map((entry) => entry.model).sort()).toEqual(['A', 'B', 'C']);
+  });
+
+  it('refuses to combine runs without a model in common', async () => {
+    const path = join(folder, 'disjoint.db');
+    storeWith(path, { one: [handRecord(HAND[0]!)], two: [handRecord({ persuader: 'X', persuadee: 'Y', claim: 'c1', turns: 3, persuadeeScores: [2], final: 3 })] });
+    await expect(writeReport({ store: path, run: ['one', 'two'], format: ['json'] }, context)).rejects.toThrow('shares no model with the other runs');
+  });
+});

@@ -1,0 +1,175 @@
+import { createRandom, randomIndex } from '../domain/random.js';
+import { quantileOfSorted } from './quantile.js';
+
+/** Bootstrap settings: claims are the unit of resampling. */
+export interface BootstrapOptions {
+  readonly replicates: number;
+  /** Two-sided coverage, e.g. 0.95. */
+  readonly confidence: number;
+  readonly seed: number;
+}
+
+export const DEFAULT_BOOTSTRAP: BootstrapOptions = { replicates: 2000, confidence: 0.95, seed: 0 };
+
+export interface WithInterval {
+  /** Percentile bootstrap bounds; NaN when there is nothing to resample. */
+  readonly ciLow: number;
+  readonly ciHigh: number;
+}
+
+/** The mean and count of one cell over every claim. */
+export interface CellMean {
+  readonly cell: string;
+  readonly mean: number;
+  readonly n: number;
+}
+
+/** Cells per claim in the slot key space: far more than any tournament has pairs. */
+const CELL_SPACE = 2 ** 21;
+
+/** A growable typed array: doubles its capacity as needed. */
+function grown<T extends Float64Array | Int32Array>(array: T, needed: number, make: (length: number) => T): T {
+  if (needed <= array.length) return array;
+  const bigger = make(Math.max(needed, array.length * 2));
+  bigger.set(array);
+  return bigger;
+}
+
+/**
+ * Per-claim sums and counts of a value in named cells (a persuader-persuadee pair, a stance group):
+ * what a bootstrap over claims resamples. Memory grows with the distinct (claim, cell) combinations,
+ * never with the number of conversations, so a report can stream a run of any size through it.
+ */
+export class ClaimCellTable {
+  private readonly claimIds = new Map<string, number>();
+  private readonly cellIds = new Map<string, number>();
+  private readonly cellNames: string[] = [];
+  private readonly slotOf = new Map<number, number>();
+  private slotClaim = new Int32Array(256);
+  private slotCell = new Int32Array(256);
+  private slotSum = new Float64Array(256);
+  private slotCount = new Float64Array(256);
+  private slots = 0;
+  // Running totals per cell in arrival order, so that point estimates equal a plain mean.
+  private cellSum = new Float64Array(16);
+  private cellCount = new Float64Array(16);
+
+  /** Adds one observation of `value` in `cell` on the claim identified by `claim`. */
+  add(cell: string, claim: string, value: number): void {
+    const cellId = this.cellIdOf(cell);
+    let claimId = this.claimIds.get(claim);
+    if (claimId === undefined) {
+      claimId = this.claimIds.size;
+      this.claimIds.set(claim, claimId);
+    }
+    const key = claimId * CELL_SPACE + cellId;
+    let slot = this.slotOf.get(key);
+    if (slot === undefined) slot = this.newSlot(key, claimId, cellId);
+    this.slotSum[slot]! += value;
+    this.slotCount[slot]! += 1;
+    this.cellSum[cellId]! += value;
+    this.cellCount[cellId]! += 1;
+  }
+
+  private cellIdOf(cell: string): number {
+    let id = this.cellIds.get(cell);
+    if (id === undefined) {
+      id = this.cellNames.length;
+      if (id >= CELL_SPACE) throw new RangeError(`more than ${CELL_SPACE} cells in one table`);
+      this.cellIds.set(cell, id);
+      this.cellNames.push(cell);
+      this.cellSum = grown(this.cellSum, id + 1, (length) => new Float64Array(length));
+      this.cellCount = grown(this.cellCount, id + 1, (length) => new Float64Array(length));
+    }
+    return id;
+  }
+
+  private newSlot(key: number, claimId: number, cellId: number): number {
+    const slot = this.slots++;
+    this.slotOf.set(key, slot);
+    this.slotClaim = grown(this.slotClaim, this.slots, (length) => new Int32Array(length));
+    this.slotCell = grown(this.slotCell, this.slots, (length) => new Int32Array(length));
+    this.slotSum = grown(this.slotSum, this.slots, (length) => new Float64Array(length));
+    this.slotCount = grown(this.slotCount, this.slots, (length) => new Float64Array(length));
+    this.slotClaim[slot] = claimId;
+    this.slotCell[slot] = cellId;
+    return slot;
+  }
+
+  /** Cell names in order of first appearance; a cell's position is its index. */
+  get cells(): readonly string[] {
+    return this.cellNames;
+  }
+
+  get claimCount(): number {
+    return this.claimIds.size;
+  }
+
+  /** The index of a cell, or undefined when it never received a value. */
+  cellIndex(cell: string): number | undefined {
+    return this.cellIds.get(cell);
+  }
+
+  /** Each cell's plain mean and count over every claim. */
+  cellMeans(): CellMean[] {
+    return this.cellNames.map((cell, id) => ({ cell, mean: this.cellSum[id]! / this.cellCount[id]!, n: this.cellCount[id]! }));
+  }
+
+  /**
+   * Percentile intervals of statistics under resampling of claims. Each statistic is the
+   * unweighted mean of the listed cells' means; a cell absent from a replicate is left out of
+   * that replicate's statistic (NaN when all are absent).
+   */
+  bootstrap(statistics: readonly (readonly number[])[], options: BootstrapOptions): WithInterval[] {
+    const { starts, order } = this.slotsByClaim();
+    const claims = this.claimIds.size;
+    const samples = statistics.map(() => new Float64Array(claims === 0 ? 0 : options.replicates));
+    const sums = new Float64Array(this.cellNames.length);
+    const counts = new Float64Array(this.cellNames.length);
+    const random = createRandom(options.seed);
+    for (let replicate = 0; claims > 0 && replicate < options.replicates; replicate++) {
+      sums.fill(0);
+      counts.fill(0);
+      for (let draw = 0; draw < claims; draw++) {
+        const claim = randomIndex(random, claims);
+        for (let position = starts[claim]!; position < starts[claim + 1]!; position++) {
+          const slot = order[position]!;
+          sums[this.slotCell[slot]!]! += this.slotSum[slot]!;
+          counts[this.slotCell[slot]!]! += this.slotCount[slot]!;
+        }
+      }
+      statistics.forEach((cells, statistic) => (samples[statistic]![replicate] = meanOfCells(cells, sums, counts)));
+    }
+    return samples.map((values) => intervalOf(values, options.confidence));
+  }
+
+  /** Slots grouped by claim (counting sort), claims in order of first appearance. */
+  private slotsByClaim(): { starts: Int32Array; order: Int32Array } {
+    const claims = this.claimIds.size;
+    const starts = new Int32Array(claims + 1);
+    for (let slot = 0; slot < this.slots; slot++) starts[this.slotClaim[slot]! + 1]! += 1;
+    for (let claim = 0; claim < claims; claim++) starts[claim + 1]! += starts[claim]!;
+    const next = starts.slice(0, claims);
+    const order = new Int32Array(this.slots);
+    for (let slot = 0; slot < this.slots; slot++) order[next[this.slotClaim[slot]!]!++] = slot;
+    return { starts, order };
+  }
+}
+
+function meanOfCells(cells: readonly number[], sums: Float64Array, counts: Float64Array): number {
+  let total = 0;
+  let used = 0;
+  for (const cell of cells) {
+    if (counts[cell]! > 0) {
+      total += sums[cell]! / counts[cell]!;
+      used += 1;
+    }
+  }
+  return used === 0 ? Number.NaN : total / used;
+}
+
+function intervalOf(samples: Float64Array, confidence: number): WithInterval {
+  const finite = samples.filter(Number.isFinite).sort();
+  const tail = (1 - confidence) / 2;
+  return { ciLow: quantileOfSorted(finite, tail), ciHigh: quantileOfSorted(finite, 1 - tail) };
+}

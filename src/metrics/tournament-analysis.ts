@@ -1,0 +1,145 @@
+import type { Domain } from '../domain/claim.js';
+import type { ConversationRecord } from '../domain/conversation-record.js';
+import type { Setting } from '../domain/conversation.js';
+import { hashString } from '../domain/random.js';
+import type { Role } from '../domain/roles.js';
+import { CallLedger } from './call-ledger.js';
+import { DEFAULT_BOOTSTRAP, type BootstrapOptions } from './claim-cell-table.js';
+import { SampleTally, type ConversationSample } from './conversation-samples.js';
+import { GroupTally, type GroupCounts, type ModelResult, type PairResult, type StanceGroupResult } from './group-tally.js';
+import { InitialScoreTally, type InitialScoreDistribution } from './initial-scores.js';
+import { recordClaimKey } from './record-claim-key.js';
+import { ResampleTally, type ResampleCount } from './resample-counts.js';
+import { SuccessRateTally, type SuccessRate } from './success-rates.js';
+import { TurnCurveTally, type TurnCurve } from './turn-curves.js';
+import { UsageTally, type UsageTotal } from './usage-totals.js';
+
+/** A model that took part, and whether it is a simulated agent. */
+export interface ModelSeen {
+  readonly model: string;
+  readonly simulated: boolean;
+  readonly roles: Role[];
+}
+
+/** Claims of one origin and licence that conversations were about. */
+export interface ClaimSetSeen {
+  readonly domain: Domain;
+  readonly origin: string;
+  readonly license: string;
+  readonly claims: number;
+}
+
+/** Every analysis of SPEC 1.6 that a tournament's records support, ready to report. */
+export interface TournamentAnalysis {
+  readonly conversations: number;
+  readonly groups: GroupCounts[];
+  readonly pairs: PairResult[];
+  readonly effectiveness: ModelResult[];
+  readonly susceptibility: ModelResult[];
+  /** The same estimates on absolute change (st - s0) instead of NC. */
+  readonly absoluteChange: { readonly effectiveness: ModelResult[]; readonly susceptibility: ModelResult[] };
+  readonly turnCurves: TurnCurve[];
+  readonly stanceGroups: StanceGroupResult[];
+  readonly initialScores: InitialScoreDistribution[];
+  readonly successRates: SuccessRate[];
+  readonly resampling: ResampleCount[];
+  readonly usage: UsageTotal[];
+  readonly samples: ConversationSample[];
+  readonly models: ModelSeen[];
+  readonly claimSets: ClaimSetSeen[];
+  readonly bootstrap: BootstrapOptions;
+}
+
+export interface AnalysisOptions {
+  readonly bootstrap: BootstrapOptions;
+  /** Conversations of each sample kind kept per domain and setting. */
+  readonly samplesPerKind: number;
+}
+
+const GROUP_ORDER = (domain: Domain, setting: Setting) => (domain === 'subjective' ? 0 : 2) + (setting === 'single' ? 0 : 1);
+
+/**
+ * The report's single pass over a run: feed records one at a time (streamed from the store),
+ * then `finish`. Every accumulator keeps bounded state (claims x pairs, models x claims, a few
+ * sampled conversations), never the records themselves, so memory stays flat on huge runs.
+ */
+export class TournamentAnalyzer {
+  private readonly groups = new Map<string, GroupTally>();
+  private readonly calls = new CallLedger();
+  private readonly usage = new UsageTally();
+  private readonly resamples = new ResampleTally();
+  private readonly curves = new TurnCurveTally();
+  private readonly openings = new InitialScoreTally();
+  private readonly success = new SuccessRateTally();
+  private readonly samples: SampleTally;
+  private readonly models = new Map<string, { simulated: boolean; roles: Set<Role> }>();
+  private readonly claimSets = new Map<string, { domain: Domain; origin: string; license: string; claims: Set<number> }>();
+  private conversations = 0;
+
+  constructor(private readonly options: AnalysisOptions = { bootstrap: DEFAULT_BOOTSTRAP, samplesPerKind: 1 }) {
+    this.samples = new SampleTally(options.samplesPerKind);
+  }
+
+  add(record: ConversationRecord): void {
+    this.conversations += 1;
+    const groupKey = `${record.domain}/${record.setting}`;
+    const group = this.groups.get(groupKey) ?? new GroupTally(record.domain, record.setting);
+    this.groups.set(groupKey, group);
+    group.add(record);
+    this.calls.visitNewCalls(record, (call) => {
+      this.usage.add(call);
+      this.resamples.add(call);
+    });
+    this.curves.add(record);
+    this.openings.add(record);
+    this.success.add(record);
+    this.samples.add(record);
+    this.noteModel(record.persuader, record.simulated.persuader, 'persuader');
+    this.noteModel(record.persuadee, record.simulated.persuadee, 'persuadee');
+    const setKey = [record.domain, record.origin, record.license].join('\u0000');
+    const set = this.claimSets.get(setKey) ?? { domain: record.domain, origin: record.origin, license: record.license, claims: new Set<number>() };
+    this.claimSets.set(setKey, set);
+    set.claims.add(hashString(recordClaimKey(record)));
+  }
+
+  private noteModel(model: string, simulated: boolean, role: Role): void {
+    const entry = this.models.get(model) ?? { simulated, roles: new Set<Role>() };
+    this.models.set(model, entry);
+    entry.roles.add(role);
+  }
+
+  /** Estimates with bootstrap intervals and every tally; call once, after the last record. */
+  finish(): TournamentAnalysis {
+    const groups = [...this.groups.values()]
+      .sort((a, b) => GROUP_ORDER(a.domain, a.setting) - GROUP_ORDER(b.domain, b.setting))
+      .map((group) => group.result(this.options.bootstrap));
+    return {
+      conversations: this.conversations,
+      groups: groups.map((group) => group.counts),
+      pairs: groups.flatMap((group) => group.pairs),
+      effectiveness: groups.flatMap((group) => group.effectiveness),
+      susceptibility: groups.flatMap((group) => group.susceptibility),
+      absoluteChange: {
+        effectiveness: groups.flatMap((group) => group.absoluteEffectiveness),
+        susceptibility: groups.flatMap((group) => group.absoluteSusceptibility),
+      },
+      turnCurves: this.curves.result().sort((a, b) => GROUP_ORDER(a.domain, a.setting) - GROUP_ORDER(b.domain, b.setting)),
+      stanceGroups: groups.flatMap((group) => group.stanceGroups),
+      initialScores: this.openings.result(),
+      successRates: this.success.result(),
+      resampling: this.resamples.result(),
+      usage: this.usage.result(),
+      samples: this.samples.result(),
+      models: [...this.models].map(([model, { simulated, roles }]) => ({ model, simulated, roles: [...roles].sort() })),
+      claimSets: [...this.claimSets.values()].map(({ claims, ...set }) => ({ ...set, claims: claims.size })),
+      bootstrap: this.options.bootstrap,
+    };
+  }
+}
+
+/** Analyses a whole iterable of records in one pass (see `TournamentAnalyzer`). */
+export function analyzeTournament(records: Iterable<ConversationRecord>, options?: AnalysisOptions): TournamentAnalysis {
+  const analyzer = new TournamentAnalyzer(options);
+  for (const record of records) analyzer.add(record);
+  return analyzer.finish();
+}

@@ -1,0 +1,77 @@
+import type { ConversationSample } from '../metrics/conversation-samples.js';
+import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
+import { createModelLabels } from './model-labels.js';
+import { REPORT_SCHEMA_VERSION, type ReportDocument, type ReportRun, type SampleDialogue } from './report-document.js';
+
+/** What the report knows besides the records: the runs, and when and by what it is written. */
+export interface ReportContext {
+  readonly runs: readonly ReportRun[];
+  readonly generatedAt: string;
+  readonly packageVersion: string;
+  readonly duplicatesSkipped?: number;
+  readonly notes?: readonly string[];
+}
+
+/** CC BY-NC-SA and its kind: data that may not be used commercially. */
+export function isNonCommercial(license: string): boolean {
+  return /\bNC\b|non-?commercial/i.test(license);
+}
+
+function toDialogue({ kind, record }: ConversationSample): SampleDialogue {
+  return {
+    kind,
+    run: record.run,
+    conversationId: record.conversationId,
+    domain: record.domain,
+    setting: record.setting,
+    persuader: record.persuader,
+    persuadee: record.persuadee,
+    claim: record.claim,
+    question: record.question,
+    initialScore: record.initialScore,
+    finalScore: record.finalScore,
+    normalizedChange: record.normalizedChange,
+    earlyStopped: record.earlyStopped,
+    turns: record.turns.map((turn) => ({ index: turn.index, role: turn.role, kind: turn.kind, message: turn.message, score: turn.score, attempts: turn.attempts.length })),
+  };
+}
+
+function notesOf(analysis: TournamentAnalysis): string[] {
+  const notes: string[] = [];
+  for (const group of analysis.groups) {
+    if (group.turnsPlanned.length > 1) {
+      notes.push(`${group.domain} ${group.setting}-turn pools conversations of ${group.turnsPlanned.join(' and ')} turns (runs with different --turns were combined)`);
+    }
+    if (group.failed > 0) notes.push(`${group.domain} ${group.setting}-turn: ${group.failed} of ${group.conversations} conversations failed and are not scored`);
+  }
+  return notes;
+}
+
+/** Assembles report.json from one streaming analysis and the runs behind it. */
+export function buildReportDocument(analysis: TournamentAnalysis, context: ReportContext): ReportDocument {
+  const labels = createModelLabels(analysis.models);
+  const { models, claimSets, bootstrap, conversations, samples, ...results } = analysis;
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    meta: {
+      runs: [...context.runs],
+      generatedAt: context.generatedAt,
+      generatedBy: `pmiyc ${context.packageVersion}`,
+      conversations,
+      duplicatesSkipped: context.duplicatesSkipped ?? 0,
+      models: [...models].sort((a, b) => a.model.localeCompare(b.model)).map((entry) => ({ ...entry, simulated: labels.isSimulated(entry.model), label: labels.text(entry.model) })),
+      simulatedAgents: models.some((entry) => labels.isSimulated(entry.model)),
+      settings: analysis.groups.map((group) => ({ domain: group.domain, setting: group.setting, turnsPlanned: group.turnsPlanned })),
+      claimSets: claimSets.map((set) => ({ ...set, nonCommercial: isNonCommercial(set.license) })),
+      bootstrap: { ...bootstrap, unit: 'claim', method: 'percentile' },
+      notes: [...(context.notes ?? []), ...notesOf(analysis)],
+    },
+    ...results,
+    samples: samples.map(toDialogue),
+  };
+}
+
+/** report.json text: NaN (no data) becomes null, numbers keep full precision. */
+export function reportJson(document: ReportDocument): string {
+  return `${JSON.stringify(document, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`;
+}

@@ -1,0 +1,41 @@
+import { reportChartSpecs } from './charts/report-charts.js';
+import { reportJson } from './build-report-document.js';
+import { modelsCsv, pairsCsv } from './csv-report.js';
+import { htmlReport } from './html/html-report.js';
+import { markdownReport } from './markdown/markdown-report.js';
+import { createModelLabels } from './model-labels.js';
+import { renderCharts } from './render-svg.js';
+import type { ReportDocument } from './report-document.js';
+
+export type ReportFormat = 'html' | 'md' | 'json' | 'csv';
+
+export const REPORT_FORMATS: readonly ReportFormat[] = ['html', 'md', 'json', 'csv'];
+
+/** A file of the report, relative to its folder. */
+export interface ReportFile {
+  readonly path: string;
+  readonly content: string;
+}
+
+/**
+ * The report's files, in memory: `index.html` (self-contained), `report.md` with `charts/*.svg`,
+ * `report.json`, `pairs.csv` and `models.csv`, for the formats asked. Charts are rendered only
+ * when HTML or Markdown is asked for. Writing them is the caller's business.
+ */
+export async function buildReportFiles(document: ReportDocument, formats: readonly ReportFormat[]): Promise<ReportFile[]> {
+  const labels = createModelLabels(document.meta.models);
+  const wants = (format: ReportFormat) => formats.includes(format);
+  const charts = wants('html') || wants('md') ? await renderCharts(reportChartSpecs(document, labels)) : [];
+  const files: ReportFile[] = [];
+  if (wants('html')) files.push({ path: 'index.html', content: htmlReport(document, labels, charts) });
+  if (wants('md')) {
+    files.push({ path: 'report.md', content: markdownReport(document, labels, charts) });
+    for (const chart of charts) files.push({ path: `charts/${chart.id}.svg`, content: chart.svg });
+  }
+  if (wants('json')) files.push({ path: 'report.json', content: reportJson(document) });
+  if (wants('csv')) {
+    files.push({ path: 'pairs.csv', content: pairsCsv(document, labels) });
+    files.push({ path: 'models.csv', content: modelsCsv(document, labels) });
+  }
+  return files;
+}

@@ -1,0 +1,59 @@
+import type { ModelResult } from '../../metrics/group-tally.js';
+import type { ModelLabels } from '../model-labels.js';
+import { CHART_CONFIG, MULTILINE_LABELS, conditionLabel, conditionScale, type ChartSpec } from './chart-theme.js';
+
+export interface ModelBarsInput {
+  readonly id: string;
+  readonly title: string;
+  readonly subtitle: string;
+  readonly axisTitle: string;
+  readonly results: readonly ModelResult[];
+  /** Models in display order. */
+  readonly models: readonly string[];
+}
+
+/**
+ * Figure 3: one bar per model and condition (single/multi-turn x subjective/misinformation side by
+ * side), with the bootstrap interval as an error bar. Conditions without data have no bar.
+ */
+export function modelBarsChart(input: ModelBarsInput, labels: ModelLabels): ChartSpec {
+  const values = input.results
+    .filter((result) => Number.isFinite(result.value))
+    .map((result) => ({
+      model: labels.chart(result.model),
+      condition: conditionLabel(result.domain, result.setting),
+      value: result.value,
+      ciLow: Number.isFinite(result.ciLow) ? result.ciLow : result.value,
+      ciHigh: Number.isFinite(result.ciHigh) ? result.ciHigh : result.value,
+    }));
+  const scale = conditionScale(input.results);
+  const x = { field: 'model', type: 'nominal', sort: input.models.map(labels.chart), title: null, scale: { paddingInner: 0.3, paddingOuter: 0.15 }, axis: { labelAngle: 0, labelExpr: MULTILINE_LABELS, labelPadding: 8 } };
+  const offset = { field: 'condition', type: 'nominal', sort: scale.domain };
+  return {
+    id: input.id,
+    title: input.title,
+    spec: {
+      $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+      config: CHART_CONFIG,
+      title: { text: input.title, subtitle: input.subtitle },
+      data: { values },
+      // With an offset channel the step is one bar, not one model.
+      width: { step: 26 },
+      height: 240,
+      encoding: { x, xOffset: offset },
+      layer: [
+        {
+          mark: { type: 'bar', cornerRadiusTopLeft: 2, cornerRadiusTopRight: 2 },
+          encoding: {
+            y: { field: 'value', type: 'quantitative', title: input.axisTitle, axis: { tickCount: 6 } },
+            color: { field: 'condition', type: 'nominal', title: null, scale, legend: { orient: 'top', direction: 'horizontal', labelLimit: 260 } },
+          },
+        },
+        {
+          mark: { type: 'errorbar', ticks: { size: 6, color: '#1f2430' }, rule: { color: '#1f2430', strokeWidth: 1.2 } },
+          encoding: { y: { field: 'ciLow', type: 'quantitative', title: input.axisTitle }, y2: { field: 'ciHigh' } },
+        },
+      ],
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { ModelLabels } from '../model-labels.js';
+import { formatNumber } from '../number-format.js';
+import type { RenderedChart } from '../render-svg.js';
+import type { ReportTable, TableCell } from '../report-tables.js';
+import { html, trusted, type SafeHtml } from './safe-html.js';
+
+/** A model name with a visible "simulated" badge for simulated agents. */
+export function modelName(model: string, labels: ModelLabels): SafeHtml {
+  return labels.isSimulated(model) ? html`${model}<span class="badge sim" title="simulated agent, not a real model">simulated</span>` : html`${model}`;
+}
+
+/** "0.42 [0.31, 0.55] n = 36", or "n/a" when there is no data. */
+export function estimateHtml(estimate: number, ciLow: number, ciHigh: number, n: number): SafeHtml {
+  if (!Number.isFinite(estimate)) return html`<span class="na">n/a</span><span class="n">n = ${n}</span>`;
+  const interval = Number.isFinite(ciLow) ? html` <span class="ci">[${formatNumber(ciLow)}, ${formatNumber(ciHigh)}]</span>` : '';
+  return html`<span class="est">${formatNumber(estimate)}</span>${interval}<span class="n">n = ${n}</span>`;
+}
+
+function cellHtml(cell: TableCell, labels: ModelLabels): { content: SafeHtml; numeric: boolean } {
+  if (typeof cell === 'string') return { content: html`${cell}`, numeric: false };
+  if (typeof cell === 'number') return { content: html`${cell.toLocaleString('en-US')}`, numeric: true };
+  if ('model' in cell) return { content: modelName(cell.model, labels), numeric: false };
+  return { content: estimateHtml(cell.estimate, cell.ciLow, cell.ciHigh, cell.n), numeric: true };
+}
+
+/** A data table; numeric cells are right-aligned. */
+export function tableHtml(table: ReportTable, labels: ModelLabels): SafeHtml {
+  const rows = table.rows.map((row) => {
+    const cells = row.map((cell) => {
+      const { content, numeric } = cellHtml(cell, labels);
+      return numeric ? html`<td class="number">${content}</td>` : html`<td>${content}</td>`;
+    });
+    return html`<tr>${cells}</tr>`;
+  });
+  if (table.rows.length === 0) return html`<p class="na">No data.</p>`;
+  const numeric = table.header.map((_, column) => table.rows.every((row) => row[column] === undefined || cellHtml(row[column]!, labels).numeric));
+  const header = table.header.map((title, column) => {
+    const content = typeof title === 'string' ? html`${title}` : modelName(title.model, labels);
+    return numeric[column] ? html`<th scope="col" class="number">${content}</th>` : html`<th scope="col">${content}</th>`;
+  });
+  return html`<div class="table-wrap"><table class="data"><thead><tr>${header}</tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+/** An inline SVG chart. Vega escapes every text it writes; the SVG is otherwise our own spec's output. */
+export function figureHtml(chart: RenderedChart | undefined): SafeHtml {
+  if (!chart) return html``;
+  return html`<figure class="chart" id="${`figure-${chart.id}`}" role="group" aria-label="${chart.title}">${trusted(chart.svg)}</figure>`;
+}
+
+/** A section of the report with its heading, paper reference and introduction. */
+export function sectionHtml(id: string, title: string, paperReference: string, intro: SafeHtml | string, body: readonly SafeHtml[]): SafeHtml {
+  const content = body.some((part) => part.value.trim() !== '') ? body : [html`<p class="na">No data.</p>`];
+  return html`<section class="block" id="${id}"><h2>${title}${paperReference ? html`<span class="paper-ref">${paperReference}</span>` : ''}</h2><p class="intro">${intro}</p>${content}</section>`;
+}

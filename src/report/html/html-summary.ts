@@ -1,0 +1,52 @@
+import { conditionLabel } from '../charts/chart-theme.js';
+import type { ModelLabels } from '../model-labels.js';
+import { formatNumber, formatTimestamp } from '../number-format.js';
+import type { ReportDocument } from '../report-document.js';
+import type { ConditionHighlights, Leader } from '../summary-highlights.js';
+import { estimateHtml, modelName } from './html-blocks.js';
+import { html, type SafeHtml } from './safe-html.js';
+
+/** The dark band at the top: what this report is about, and a warning when agents are simulated. */
+export function mastheadHtml(document: ReportDocument, labels: ModelLabels): SafeHtml {
+  const { meta } = document;
+  const runNames = meta.runs.map((run) => run.name).join(' + ');
+  const claims = meta.claimSets.reduce((total, set) => total + set.claims, 0);
+  const seeds = [...new Set(meta.runs.map((run) => run.seed))].join(', ');
+  const simulated = meta.models.filter((entry) => entry.simulated);
+  const notice =
+    simulated.length === 0
+      ? ''
+      : simulated.length === meta.models.length
+        ? html`<p class="notice"><strong>Simulated agents.</strong> Every model in this report is a simulated agent with planted traits: the numbers show that the pipeline works, not how any real model behaves.</p>`
+        : html`<p class="notice"><strong>Simulated agents.</strong> ${simulated.length} of ${meta.models.length} models are simulated agents with planted traits (${simulated.map((entry) => entry.model).join(', ')}): their numbers say nothing about real models.</p>`;
+  return html`<header class="masthead"><div class="page">
+<p class="eyebrow">pmiyc · Persuade Me If You Can</p>
+<h1>Persuasion tournament: ${runNames}</h1>
+<p class="lede"><span>${meta.models.length} models</span><span>${meta.conversations.toLocaleString('en-US')} conversations</span><span>${claims} claims</span><span>seed ${seeds}</span><span>${meta.generatedBy}, ${formatTimestamp(meta.generatedAt)}</span></p>
+${notice}</div></header>`;
+}
+
+function leaderHtml(title: string, leader: Leader | undefined, labels: ModelLabels): SafeHtml {
+  if (!leader) return html`<dt>${title}</dt><dd class="na">n/a</dd>`;
+  const { result, runnerUp, overlaps } = leader;
+  const caveat = runnerUp
+    ? html`<dd class="caveat">next: ${labels.text(runnerUp.model)} ${formatNumber(runnerUp.value)} · ${overlaps ? 'intervals overlap: order not established' : 'intervals apart'}</dd>`
+    : '';
+  return html`<dt>${title}</dt><dd><span class="who">${modelName(result.model, labels)}</span></dd><dd>${estimateHtml(result.value, result.ciLow, result.ciHigh, result.n)}</dd>${caveat}`;
+}
+
+function cardHtml(highlights: ConditionHighlights, labels: ModelLabels): SafeHtml {
+  const { condition, conversations, completed, claims } = highlights;
+  const share = conversations === 0 ? 'n/a' : `${((completed / conversations) * 100).toFixed(1)}%`;
+  return html`<div class="card"><h3>${conditionLabel(condition.domain, condition.setting)}</h3><dl>
+${leaderHtml('Most effective persuader', highlights.bestPersuader, labels)}
+${leaderHtml('Most susceptible persuadee', highlights.mostSusceptible, labels)}
+${leaderHtml('Most resistant persuadee', highlights.mostResistant, labels)}
+</dl><p class="counts">${conversations.toLocaleString('en-US')} conversations, ${completed.toLocaleString('en-US')} completed (${share}), ${claims} claims resampled</p></div>`;
+}
+
+/** The top summary: one card per condition with the leaders and their intervals. */
+export function summaryCardsHtml(highlights: readonly ConditionHighlights[], labels: ModelLabels): SafeHtml {
+  if (highlights.length === 0) return html`<p class="na">The run has no conversations yet.</p>`;
+  return html`<div class="cards">${highlights.map((entry) => cardHtml(entry, labels))}</div>`;
+}

@@ -1,0 +1,75 @@
+import { agreementLabel } from '../../domain/agreement-score.js';
+import type { Setting } from '../../domain/conversation.js';
+import { conditionLabel } from '../charts/chart-theme.js';
+import type { ModelLabels } from '../model-labels.js';
+import { formatNumber, formatTimestamp } from '../number-format.js';
+import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, usageTable } from '../operation-tables.js';
+import type { RenderedChart } from '../render-svg.js';
+import type { ReportDocument, SampleDialogue } from '../report-document.js';
+import { conditionsOf, initialScoresTable, modelTable, pairMatrixTable, stanceTable, turnCurveTable, type ReportTable } from '../report-tables.js';
+import { summaryHighlights, type Leader } from '../summary-highlights.js';
+import { escapeCell, escapeMarkdown, estimateText, markdownTable, quote } from './markdown-text.js';
+
+function leaderText(leader: Leader | undefined, labels: ModelLabels): string {
+  if (!leader) return 'n/a';
+  const { result, overlaps, runnerUp } = leader;
+  const caveat = runnerUp && overlaps ? ' (overlaps the next)' : '';
+  return `${escapeCell(labels.text(result.model))}: ${estimateText(result.value, result.ciLow, result.ciHigh, result.n)}${caveat}`;
+}
+
+function summaryTable(document: ReportDocument, labels: ModelLabels): string {
+  const rows = summaryHighlights(document).map((entry) =>
+    [conditionLabel(entry.condition.domain, entry.condition.setting), leaderText(entry.bestPersuader, labels), leaderText(entry.mostSusceptible, labels), leaderText(entry.mostResistant, labels)].join(' | '),
+  );
+  if (rows.length === 0) return '_No conversations yet._';
+  return ['| condition | most effective persuader | most susceptible | most resistant |', '| --- | --- | --- | --- |', ...rows.map((row) => `| ${row} |`)].join('\n');
+}
+
+function turnLine(turn: SampleDialogue['turns'][number], dialogue: SampleDialogue, labels: ModelLabels): string {
+  const model = labels.text(turn.role === 'persuader' ? dialogue.persuader : dialogue.persuadee);
+  const score = `${agreementLabel(turn.score)} (${turn.score})`;
+  const scoreText = turn.role === 'persuader' ? `own rating ${score}, not shown to the persuadee` : `**${score}**`;
+  return `**Turn ${turn.index} · ${turn.role}** (${escapeMarkdown(model)}) · ${turn.kind} · ${scoreText}\n\n${quote(turn.message)}`;
+}
+
+function dialogueMarkdown(dialogue: SampleDialogue, labels: ModelLabels): string {
+  const claim = dialogue.question === null ? escapeMarkdown(dialogue.claim) : `${escapeMarkdown(dialogue.question)} Argued answer: ${escapeMarkdown(dialogue.claim)}`;
+  const outcome =
+    dialogue.initialScore === null || dialogue.finalScore === null
+      ? 'not completed'
+      : `${dialogue.initialScore} → ${dialogue.finalScore}, NC ${formatNumber(dialogue.normalizedChange)}${dialogue.earlyStopped ? ', stopped early' : ''}`;
+  return [
+    `### ${dialogue.kind} · ${conditionLabel(dialogue.domain, dialogue.setting)}: ${claim.replace(/\n/g, ' ')}`,
+    `Persuader ${escapeMarkdown(labels.text(dialogue.persuader))}, persuadee ${escapeMarkdown(labels.text(dialogue.persuadee))}; ${outcome}; id \`${dialogue.conversationId}\`.`,
+    ...dialogue.turns.map((turn) => turnLine(turn, dialogue, labels)),
+  ].join('\n\n');
+}
+
+/** The report as Markdown; charts are SVG files beside it (`charts/<id>.svg`). */
+export function markdownReport(document: ReportDocument, labels: ModelLabels, charts: readonly RenderedChart[]): string {
+  const image = (id: string) => {
+    const chart = charts.find((candidate) => candidate.id === id);
+    return chart ? `![${escapeMarkdown(chart.title)}](charts/${chart.id}.svg)` : '';
+  };
+  const table = (value: ReportTable) => markdownTable(value, labels);
+  const { meta } = document;
+  const simulated = meta.simulatedAgents ? '> **Simulated agents** take part (labelled [simulated]): their numbers show that the pipeline works, not how real models behave.\n' : '';
+  const settings = (['single', 'multi'] as Setting[]).filter((setting) => document.turnCurves.some((curve) => curve.setting === setting));
+  const sections = [
+    `# pmiyc report: ${escapeMarkdown(meta.runs.map((run) => run.name).join(' + '))}\n\n${simulated}\n${meta.conversations} conversations; ${escapeMarkdown(meta.generatedBy)}, ${formatTimestamp(meta.generatedAt)}. Estimates are mean [95% bootstrap interval over claims] (n conversations).`,
+    `## Summary\n\n${summaryTable(document, labels)}`,
+    `## Effectiveness and susceptibility (paper Fig. 3)\n\n${image('effectiveness')}\n\n${table(modelTable(document, document.effectiveness))}\n\n${image('susceptibility')}\n\n${table(modelTable(document, document.susceptibility))}`,
+    `## Pair matrices (paper Figs. 2, 4, 5)\n\n${conditionsOf(document)
+      .map((condition) => `### ${conditionLabel(condition.domain, condition.setting)}\n\n${image(`nc-matrix-${condition.domain}-${condition.setting}`)}\n\n${table(pairMatrixTable(document.pairs.filter((pair) => pair.domain === condition.domain && pair.setting === condition.setting)))}`)
+      .join('\n\n')}`,
+    `## Agreement turn by turn (paper Fig. 6)\n\nEarly-stopped conversations count as 5 until the final decision.\n\n${settings.map((setting) => `${image(`turn-curves-${setting}`)}\n\n${table(turnCurveTable(document, setting))}`).join('\n\n')}`,
+    `## By the persuader's own stance (paper Fig. 7)\n\n${image('stance-groups')}\n\n${table(stanceTable(document))}`,
+    `## Initial stances (paper App. A)\n\n${image('initial-scores-subjective')}\n\n${image('initial-scores-misinformation')}\n\n${table(initialScoresTable(document))}`,
+    `## Absolute change\n\n${image('effectiveness-absolute')}\n\n${table(modelTable(document, document.absoluteChange.effectiveness))}\n\n${image('susceptibility-absolute')}\n\n${table(modelTable(document, document.absoluteChange.susceptibility))}`,
+    `## Failures and re-samples (paper App. B.0.1)\n\n${table(successTable(document))}\n\n${table(resamplingTable(document))}`,
+    `## Tokens and cost\n\n${table(usageTable(document))}`,
+    `## Conversations to read\n\n${document.samples.map((dialogue) => dialogueMarkdown(dialogue, labels)).join('\n\n---\n\n') || '_None._'}`,
+    `## What ran\n\n${table(runsTable(document))}\n\n${table(modelsTable(document))}\n\n${table(conditionsTable(document))}\n\n${table(claimSetsTable(document))}\n\nIntervals: ${meta.bootstrap.method} bootstrap, ${meta.bootstrap.replicates} replicates, ${Math.round(meta.bootstrap.confidence * 100)}%, seed ${meta.bootstrap.seed}, claims resampled.${meta.notes.length > 0 ? `\n\n${meta.notes.map((note) => `- ${escapeMarkdown(note)}`).join('\n')}` : ''}`,
+  ];
+  return `${sections.join('\n\n')}\n`;
+}

@@ -1,0 +1,57 @@
+import type { ModelLabels } from '../model-labels.js';
+import { formatNumber } from '../number-format.js';
+import type { ReportTable, TableCell } from '../report-tables.js';
+
+/**
+ * Escapes text for Markdown: HTML-significant characters become entities (renderers pass raw HTML
+ * through, so a model's `<script>` must not reach them as markup) and Markdown punctuation is
+ * backslash-escaped so that model text cannot create links, images, emphasis or table cells.
+ */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/[\\`*_[\]|~]/g, (character) => `\\${character}`)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/^(\s*)([#+=-]|\d+\.)/gm, (_match, space: string, marker: string) => `${space}\\${marker}`);
+}
+
+/** One line of a table cell: newlines become spaces. */
+export function escapeCell(text: string): string {
+  return escapeMarkdown(text.replace(/\s*\n\s*/g, ' '));
+}
+
+/** "0.42 [0.31, 0.55] (n = 36)" or "n/a (n = 0)". */
+export function estimateText(estimate: number, ciLow: number, ciHigh: number, n: number): string {
+  if (!Number.isFinite(estimate)) return `n/a (n = ${n})`;
+  const interval = Number.isFinite(ciLow) ? ` [${formatNumber(ciLow)}, ${formatNumber(ciHigh)}]` : '';
+  return `${formatNumber(estimate)}${interval} (n = ${n})`;
+}
+
+function cellText(cell: TableCell, labels: ModelLabels): string {
+  if (typeof cell === 'string') return escapeCell(cell);
+  if (typeof cell === 'number') return cell.toLocaleString('en-US');
+  if ('model' in cell) return escapeCell(labels.text(cell.model));
+  return estimateText(cell.estimate, cell.ciLow, cell.ciHigh, cell.n);
+}
+
+const isNumeric = (cell: TableCell | undefined) => typeof cell === 'number' || (typeof cell === 'object' && 'estimate' in cell);
+
+/** A GitHub-flavoured Markdown table; numeric columns right-aligned. */
+export function markdownTable(table: ReportTable, labels: ModelLabels): string {
+  if (table.rows.length === 0) return '_No data._';
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [
+    line(table.header.map((title) => escapeCell(typeof title === 'string' ? title : labels.text(title.model)))),
+    line(table.header.map((_, column) => (table.rows.every((row) => isNumeric(row[column])) ? '---:' : '---'))),
+    ...table.rows.map((row) => line(row.map((cell) => cellText(cell, labels)))),
+  ].join('\n');
+}
+
+/** A block quote of model text, every line escaped. */
+export function quote(text: string): string {
+  return escapeMarkdown(text)
+    .split('\n')
+    .map((line) => `> ${line}`.trimEnd())
+    .join('\n');
+}

@@ -1,0 +1,68 @@
+import type { AgreementScore } from '../domain/agreement-score.js';
+import type { Domain } from '../domain/claim.js';
+import type { Setting, TurnKind } from '../domain/conversation.js';
+import type { Role } from '../domain/roles.js';
+import type { SampleKind } from '../metrics/conversation-samples.js';
+import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
+
+/** Bumped when a field of report.json changes meaning or disappears (adding fields does not). */
+export const REPORT_SCHEMA_VERSION = 1;
+
+/** One run that went into the report. */
+export interface ReportRun {
+  readonly name: string;
+  readonly createdAt: string;
+  readonly seed: number;
+  readonly packageVersion: string;
+  readonly status?: string;
+  readonly gitRevision?: string;
+  /** The resolved configuration the run started with, as the store keeps it (never any key). */
+  readonly config?: unknown;
+}
+
+/** What ran and how the numbers were made. */
+export interface ReportMeta {
+  readonly runs: ReportRun[];
+  readonly generatedAt: string;
+  /** The pmiyc version that wrote the report (each run names the one that ran it). */
+  readonly generatedBy: string;
+  readonly conversations: number;
+  /** Conversations found in more than one combined run: counted once, from the first run listed. */
+  readonly duplicatesSkipped: number;
+  readonly models: ReadonlyArray<{ model: string; label: string; simulated: boolean; roles: Role[] }>;
+  readonly simulatedAgents: boolean;
+  readonly settings: ReadonlyArray<{ domain: Domain; setting: Setting; turnsPlanned: number[] }>;
+  readonly claimSets: ReadonlyArray<{ domain: Domain; origin: string; license: string; claims: number; nonCommercial: boolean }>;
+  readonly bootstrap: { replicates: number; confidence: number; seed: number; unit: 'claim'; method: 'percentile' };
+  /** Things a reader must know before trusting a number (mixed turn counts, disjoint runs). */
+  readonly notes: string[];
+}
+
+/** A sampled conversation as a dialogue, with its id to look it up with `pmiyc export`. */
+export interface SampleDialogue {
+  readonly kind: SampleKind;
+  readonly run: string | null;
+  readonly conversationId: string;
+  readonly domain: Domain;
+  readonly setting: Setting;
+  readonly persuader: string;
+  readonly persuadee: string;
+  readonly claim: string;
+  readonly question: string | null;
+  readonly initialScore: AgreementScore | null;
+  readonly finalScore: AgreementScore | null;
+  readonly normalizedChange: number | null;
+  readonly earlyStopped: boolean | null;
+  readonly turns: ReadonlyArray<{ index: number; role: Role; kind: TurnKind; message: string; score: AgreementScore; attempts: number }>;
+}
+
+/**
+ * report.json: every number of the report. Field names of `pairs`, `effectiveness`,
+ * `susceptibility`, `turnCurves`, `stanceGroups` and `successRates` are public (other tools read
+ * them). Missing values (no data, no interval) are null.
+ */
+export interface ReportDocument extends Omit<TournamentAnalysis, 'models' | 'claimSets' | 'bootstrap' | 'conversations' | 'samples'> {
+  readonly schemaVersion: number;
+  readonly meta: ReportMeta;
+  readonly samples: SampleDialogue[];
+}
