@@ -75,6 +75,46 @@ const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  `
+  CREATE TABLE consistency_samples (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    model TEXT NOT NULL,
+    domain TEXT NOT NULL,
+    claim_index INTEGER NOT NULL,
+    claim TEXT NOT NULL,
+    sample_index INTEGER NOT NULL,
+    score INTEGER,
+    attempts INTEGER NOT NULL,
+    unusable INTEGER NOT NULL,
+    raw TEXT NOT NULL,
+    call_hash TEXT,
+    PRIMARY KEY (run_id, model, domain, claim_index, sample_index)
+  );
+  CREATE TABLE annotations (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    conversation_id TEXT NOT NULL,
+    turn_index INTEGER NOT NULL,
+    annotator TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    model_score INTEGER NOT NULL,
+    imported_at TEXT NOT NULL,
+    PRIMARY KEY (run_id, conversation_id, turn_index, annotator)
+  );
+  CREATE TABLE judge_trials (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    model TEXT NOT NULL,
+    pair_id TEXT NOT NULL,
+    claim TEXT NOT NULL,
+    score_difference REAL NOT NULL,
+    more_persuasive_first INTEGER NOT NULL,
+    chosen INTEGER,
+    correct INTEGER,
+    attempts INTEGER NOT NULL,
+    raw TEXT NOT NULL,
+    call_hash TEXT,
+    PRIMARY KEY (run_id, model, pair_id)
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

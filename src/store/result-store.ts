@@ -44,6 +44,14 @@ export class ResultStore {
     this.selectStatus = database.prepare<[number, string], string>('SELECT status FROM conversations WHERE run_id = ? AND id = ?').pluck();
   }
 
+  /**
+   * The SQLite handle, for the table modules of the validation studies (consistency samples,
+   * annotations, judge trials), which keep their own statements in their own files.
+   */
+  get sqlite(): Database.Database {
+    return this.database;
+  }
+
   /** Opens (creating when needed) a store for writing. */
   static open(path: string, options: StoreOptions = {}): ResultStore {
     const database = new Database(path);
