@@ -153,7 +153,7 @@ export async function runCommand(options: RunOptions, context: CliContext, signa
       onRetry: (_model, message) => context.stderr.write(`pmiyc: ${message}; retrying\n`),
       now: () => context.now().getTime(),
     });
-    const result = await execute(run, design, registry, names, { gate, meter, options, context, signals, store });
+    const result = await execute(run, design, registry, names, { gate, meter, options, context, signals, store, sampling: prepared.design.sampling });
     store.setRunStatus(run.id, result.status === 'completed' ? 'completed' : result.stopReason === 'failures' ? 'failed' : 'stopped');
     return printRunOutcome(result, run, store, options, context);
   } finally {
@@ -162,6 +162,7 @@ export async function runCommand(options: RunOptions, context: CliContext, signa
 }
 
 interface ExecuteContext {
+  readonly sampling: StoredDesign['sampling'];
   readonly gate: RunGate;
   readonly meter: RunMeter;
   readonly options: RunOptions;
@@ -171,7 +172,7 @@ interface ExecuteContext {
 }
 
 async function execute(run: RunInfo, design: TournamentDesign, registry: ModelRegistry, names: string[], parts: ExecuteContext): Promise<TournamentResult> {
-  const { gate, meter, options, context, signals, store } = parts;
+  const { gate, meter, options, context, signals, store, sampling } = parts;
   const onStop = () => gate.stop('interrupted');
   signals.stop.addEventListener('abort', onStop, { once: true });
   const progress = startProgressDisplay(
@@ -185,11 +186,10 @@ async function execute(run: RunInfo, design: TournamentDesign, registry: ModelRe
     options.progressIntervalMs,
   );
   try {
-    const { design: stored } = designOfStoredRun(run.name, run.config);
     return await runTournament({
       plan: iteratePlan(design),
       modelFor: (name) => registry.modelFor(name),
-      sampling: stored.sampling,
+      sampling,
       concurrency: options.concurrency * 4,
       gate,
       abortSignal: signals.abort,
