@@ -60,6 +60,12 @@ export { buildReportDocument, reportJson, type ReportContext } from './report/bu
 export { buildReportFiles, REPORT_FORMATS, type ReportFile, type ReportFormat } from './report/build-report-files.js';
 export { REPORT_SCHEMA_VERSION, type ReportDocument, type ReportMeta, type SampleDialogue } from './report/report-document.js';
 
+// Self-report reliability
+export { analyzeReliability, type AnnotationRow, type ReliabilityAnalysis } from './metrics/annotation-agreement.js';
+export { krippendorffAlpha, type AlphaMetric, type AlphaResult } from './metrics/krippendorff-alpha.js';
+export { buildTaskFile, parseTaskFile, type AnnotationTaskFile } from './annotation/annotation-tasks.js';
+export { parseLabelsFile, type LabelsHeader, type TurnLabel } from './annotation/annotation-labels.js';
+
 // Datasets
 export { EXAMPLE_CLAIMS } from './datasets/example-claims.js';
 export { parseClaimsFile } from './datasets/claims-file.js';
@@ -68,3 +74,11 @@ export { parseClaimsFile } from './datasets/claims-file.js';
 export { planTournament, type TournamentDesign, type PlannedConversation } from './runner/plan.js';
 export { runTournament, type RunTournamentInput } from './runner/run-tournament.js';
 export { ResultStore, type RunInfo } from './store/result-store.js';
+
+// LLM as judge (paper Sec. 4.1.2)
+export { buildJudgePairs, parseAnthropicRatings, judgePairId, type JudgePair, type JudgePairSet, type RatedArgument } from './datasets/judge-pairs.js';
+export { parseJudgePairsFile } from './datasets/judge-pairs-file.js';
+export { parseJudgeChoice, type JudgeChoice, type ParsedJudgeChoice } from './protocol/judge-choice.js';
+export { judgePair, showsMorePersuasiveFirst, type JudgeSettings, type JudgeTrialRecord, type JudgeTrialOutcome } from './studies/judge-trial.js';
+export { synthesizePreference, type PreferenceExample, type SynthesisOutcome } from './studies/judge-synthesis.js';
+export { judgeAccuracy, type JudgeAccuracy, type JudgeAccuracySummary, type JudgedPair } from './metrics/judge-accuracy.js';

@@ -13,7 +13,7 @@ function sourceFiles(folder: string): string[] {
 
 const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
 
-const PURE_LAYERS = ['domain', 'protocol', 'engine', 'metrics', 'runner'];
+const PURE_LAYERS = ['domain', 'protocol', 'engine', 'metrics', 'runner', 'studies'];
 const IMPURE = [
   /\bprocess\./,
   /\bMath\.random\b/,
@@ -30,6 +30,8 @@ const ALLOWED_IMPORTS: Record<string, string[]> = {
   metrics: ['domain', 'metrics'],
   engine: ['domain', 'protocol', 'metrics', 'models', 'engine'],
   runner: ['domain', 'protocol', 'engine', 'models', 'runner'],
+  annotation: ['domain', 'annotation', 'report'],
+  studies: ['domain', 'protocol', 'models', 'datasets', 'runner', 'studies'],
 };
 
 describe('architecture', () => {

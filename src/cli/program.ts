@@ -4,6 +4,8 @@ import { CLAIMS_FORMATS, claimsCommand } from './commands/claims.js';
 import { converseCommand } from './commands/converse.js';
 import { runCommand } from './commands/run.js';
 import { runsCommand } from './commands/runs.js';
+import { registerJudgeCommands } from './commands/judge-program.js';
+import { addConsistencyCommand } from './consistency-program.js';
 import { gitRevision } from './git-revision.js';
 import { demoCommand } from './commands/demo.js';
 import { EXPORT_FORMATS, exportCommand } from './commands/export.js';
@@ -11,6 +13,7 @@ import { modelsCommand } from './commands/models.js';
 import { parseReportFormats, parseRunNames, REPORT_FORMATS, reportCommand, type ReportFormat } from './commands/report.js';
 import { parseChoice, parseCost, parseFailureLimit, parseTemperature, parseTurns, parseWholeNumber } from './options.js';
 import type { CliContext, RunSignals } from './terminal.js';
+import { addAnnotateCommands } from './annotate-program.js';
 
 const DEFAULT_STORE = './pmiyc.db';
 
@@ -85,6 +88,8 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
       );
     });
 
+  addConsistencyCommand(program, context, signals, setExitCode, DEFAULT_STORE);
+
   program
     .command('runs')
     .description('list the runs in a store with their status and counts')
@@ -149,6 +154,9 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .action(async (options: { config?: string; check: boolean; models?: string[] }) => {
       setExitCode(await modelsCommand(options, context));
     });
+
+  addAnnotateCommands(program, context, signals, setExitCode, DEFAULT_STORE);
+  registerJudgeCommands(program, { context, signals, setExitCode, defaultStore: DEFAULT_STORE });
 
   return program;
 }

@@ -8,6 +8,8 @@ export interface ProgressSource {
   /** Per model: in flight, and its limiter's view when it has one. */
   readonly limiters: () => Array<{ model: string; state?: LimiterState }>;
   readonly nowMs: () => number;
+  /** What the meter's conversation counters count (default "conversations"; a study's trials, claims). */
+  readonly unit?: string;
 }
 
 function compact(count: number): string {
@@ -36,7 +38,7 @@ export function progressLines(source: ProgressSource, startedMs: number): string
     })
     .join(' · ');
   return [
-    `${compact(done)}/${compact(total)} conversations (${compact(meter.conversationsFailed)} failed${skipped}) · ${formatDuration(elapsedMs)} elapsed · ETA ${eta}`,
+    `${compact(done)}/${compact(total)} ${source.unit ?? 'conversations'} (${compact(meter.conversationsFailed)} failed${skipped}) · ${formatDuration(elapsedMs)} elapsed · ETA ${eta}`,
     `calls ${compact(meter.callsMade)} made, ${compact(meter.callsReplayed)} replayed, ${meter.callsFailed} failed · ${rate.toFixed(1)} calls/s · tokens ${compact(meter.inputTokens)} in, ${compact(meter.outputTokens)} out · $${meter.costUsd.toFixed(4)}`,
     `in flight: ${models || 'none'}`,
   ];

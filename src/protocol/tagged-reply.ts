@@ -26,8 +26,8 @@ const RANKING_OPEN = /<\s*support[_\s-]?ranking\s*>/i;
 const RANKING_CLOSE = /<\s*\/\s*support[_\s-]?ranking\s*>/i;
 const ANY_TAG = /<\s*\/?\s*[a-z_]+\s*>/i;
 
-/** Phrases of a model declining the task, looked for only when a reply has no tags at all. */
-const REFUSAL =
+/** Phrases of a model declining the task, looked for only when a reply has no tags at all (or, for a stance, no label alone). */
+export const REFUSAL =
   /\b(i\s+(?:can(?:'|’)?t|cannot|can not|won(?:'|’)t|will not|must decline|am unable|am not able|'m unable|'m not able)|i(?:'|’)m sorry|as an ai)\b/i;
 
 interface Span {

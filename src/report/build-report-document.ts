@@ -1,7 +1,7 @@
 import type { ConversationSample } from '../metrics/conversation-samples.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
 import { createModelLabels } from './model-labels.js';
-import { REPORT_SCHEMA_VERSION, type ReportDocument, type ReportRun, type SampleDialogue } from './report-document.js';
+import { REPORT_SCHEMA_VERSION, type ReportDocument, type ReportRun, type ReportStudies, type SampleDialogue } from './report-document.js';
 
 /** What the report knows besides the records: the runs, and when and by what it is written. */
 export interface ReportContext {
@@ -10,6 +10,8 @@ export interface ReportContext {
   readonly packageVersion: string;
   readonly duplicatesSkipped?: number;
   readonly notes?: readonly string[];
+  /** The validation studies' results, analysed by the caller from the store. */
+  readonly studies?: ReportStudies;
 }
 
 /** CC BY-NC-SA and its kind: data that may not be used commercially. */
@@ -68,6 +70,7 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
     },
     ...results,
     samples: samples.map(toDialogue),
+    studies: context.studies ?? {},
   };
 }
 

@@ -4,6 +4,9 @@ import type { Setting, TurnKind } from '../domain/conversation.js';
 import type { Role } from '../domain/roles.js';
 import type { SampleKind } from '../metrics/conversation-samples.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
+import type { ReliabilityAnalysis } from '../metrics/annotation-agreement.js';
+import type { ConsistencyStudyReport } from './studies/consistency-study.js';
+import type { JudgeStudySection } from './studies/judge-section.js';
 
 /** Bumped when a field of report.json changes meaning or disappears (adding fields does not). */
 export const REPORT_SCHEMA_VERSION = 1;
@@ -56,6 +59,16 @@ export interface SampleDialogue {
   readonly turns: ReadonlyArray<{ index: number; role: Role; kind: TurnKind; message: string; score: AgreementScore; attempts: number }>;
 }
 
+/** Results of the validation studies (issue 7) that belong to the reported runs; a key is absent when there is none. */
+export interface ReportStudies {
+  /** Consistency studies (paper Table 1): a reported run that is a study, or studies that name a reported run. */
+  readonly consistency?: ConsistencyStudyReport[];
+  /** Self-report reliability (paper Sec. 5.2, Fig. 8): human labels of persuadee turns against the models' own scores. */
+  readonly reliability?: ReliabilityAnalysis;
+  /** LLM as judge (paper Sec. 4.1.2): judge accuracy on argument pairs people rated. */
+  readonly judge?: JudgeStudySection;
+}
+
 /**
  * report.json: every number of the report. Field names of `pairs`, `effectiveness`,
  * `susceptibility`, `turnCurves`, `stanceGroups` and `successRates` are public (other tools read
@@ -65,4 +78,5 @@ export interface ReportDocument extends Omit<TournamentAnalysis, 'models' | 'cla
   readonly schemaVersion: number;
   readonly meta: ReportMeta;
   readonly samples: SampleDialogue[];
+  readonly studies: ReportStudies;
 }

@@ -7,6 +7,10 @@ import { TournamentAnalyzer, type TournamentAnalysis } from '../../metrics/tourn
 import { buildReportDocument } from '../../report/build-report-document.js';
 import { buildReportFiles, REPORT_FORMATS, type ReportFormat } from '../../report/build-report-files.js';
 import { ResultStore, type RunInfo } from '../../store/result-store.js';
+import { consistencyStudiesFor } from '../consistency-study.js';
+import type { ReportStudies } from '../../report/report-document.js';
+import { loadReliabilityStudy } from '../annotation-study.js';
+import { readJudgeStudy } from '../judge-report.js';
 import type { CliContext } from '../terminal.js';
 
 export { REPORT_FORMATS, type ReportFormat } from '../../report/build-report-files.js';
@@ -93,9 +97,14 @@ export async function writeReport(options: ReportOptions, context: CliContext): 
   const store = ResultStore.openExisting(options.store);
   let collected: Collected;
   let runs: RunInfo[];
+  let studies: ReportStudies;
   try {
     runs = options.run && options.run.length > 0 ? options.run.map((name) => store.findRun(name)) : [store.findRun()];
     collected = collect(store, runs, options.replicates ?? 2000);
+    const consistency = consistencyStudiesFor(store, runs, { replicates: options.replicates ?? 2000 });
+    const reliability = loadReliabilityStudy(store, runs.map((run) => run.id), { replicates: options.replicates ?? 2000, confidence: 0.95, seed: runs[0]!.seed });
+    const judge = readJudgeStudy(store, runs, { replicates: options.replicates ?? 2000 });
+    studies = { ...(consistency.length > 0 ? { consistency } : {}), ...(reliability ? { reliability } : {}), ...(judge ? { judge } : {}) };
   } finally {
     store.close();
   }
@@ -112,6 +121,7 @@ export async function writeReport(options: ReportOptions, context: CliContext): 
     generatedAt: context.now().toISOString(),
     packageVersion: context.packageVersion,
     duplicatesSkipped: collected.duplicatesSkipped,
+    studies,
   });
   const folder = options.out ?? defaultFolder(runs);
   const files = await buildReportFiles(document, options.format);

@@ -2,9 +2,12 @@ import { toAgreementScore, type AgreementScore } from '../../domain/agreement-sc
 import { clamp } from '../../domain/numbers.js';
 import { createRandom, hashString, randomNormal, type Random } from '../../domain/random.js';
 import { isFinalDecisionRequest, roleOfSystemPrompt } from '../../protocol/prompts.js';
+import { isStanceRequest } from '../../protocol/stance-prompt.js';
 import { formatTaggedReply as tagged, parseTaggedReply } from '../../protocol/tagged-reply.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { parseSimProfile, type SimProfile } from './sim-profile.js';
+import { simulatedStanceReply } from './sim-stance.js';
+import { simulatedStudyReply } from './sim-judge.js';
 import { argumentText, finalText, malformedText, readArgumentStrength, stanceText } from './sim-text.js';
 
 /** Initial stances cluster at Oppose and Support, as the paper found for real models (App. A). */
@@ -70,8 +73,12 @@ export class SimulatedAgent implements ChatModel {
   async generate(request: GenerateRequest): Promise<GenerateReply> {
     request.abortSignal?.throwIfAborted();
     const random = createRandom(request.seed);
+    // The consistency study's stance question: a bare label, not the tagged format.
+    if (isStanceRequest(request.messages)) return { text: simulatedStanceReply(this.profile, request.messages, random), finishReason: 'stop' };
     const systemPrompt = request.messages.find((message) => message.role === 'system')?.content ?? '';
     if (random() < this.profile.malformed) return { text: malformedText(random), finishReason: 'stop' };
+    const study = simulatedStudyReply(request.messages, this.profile, random);
+    if (study !== undefined) return { text: study, finishReason: 'stop' };
     const text =
       roleOfSystemPrompt(systemPrompt) === 'persuader'
         ? this.argue(systemPrompt, random)

@@ -2,6 +2,8 @@ import type { Setting } from '../../domain/conversation.js';
 import type { ModelLabels } from '../model-labels.js';
 import type { ReportDocument } from '../report-document.js';
 import { conditionsOf, modelsOf } from '../report-tables.js';
+import { annotationChartSpecs } from '../studies/annotation-section.js';
+import { judgeAccuracyChart } from '../studies/judge-chart.js';
 import type { ChartSpec } from './chart-theme.js';
 import { initialScoresChart } from './initial-scores-chart.js';
 import { modelBarsChart } from './model-bars.js';
@@ -41,5 +43,5 @@ export function reportChartSpecs(document: ReportDocument, labels: ModelLabels):
     .map((domain) => ({ domain, list: document.initialScores.filter((entry) => entry.domain === domain) }))
     .filter(({ list }) => list.length > 0)
     .map(({ domain, list }) => initialScoresChart(domain, list, labels));
-  return [...modelCharts(document, labels), ...matrices, ...curves, ...stance, ...openings];
+  return [...modelCharts(document, labels), ...matrices, ...curves, ...stance, ...openings, ...annotationChartSpecs(document.studies.reliability), ...(document.studies.judge ? [judgeAccuracyChart(document.studies.judge, labels)] : [])];
 }

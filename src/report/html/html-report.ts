@@ -5,12 +5,15 @@ import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTabl
 import type { RenderedChart } from '../render-svg.js';
 import type { ReportDocument } from '../report-document.js';
 import { conditionsOf, initialScoresTable, modelTable, pairMatrixTable, stanceTable, turnCurveTable } from '../report-tables.js';
+import { annotationSectionHtml, CONFUSION_CHART_ID, RELIABILITY_TOC_ENTRY } from '../studies/annotation-section.js';
 import { summaryHighlights } from '../summary-highlights.js';
 import { dialogueHtml } from './html-dialogue.js';
 import { figureHtml, sectionHtml, tableHtml } from './html-blocks.js';
 import { mastheadHtml, summaryCardsHtml } from './html-summary.js';
 import { REPORT_CSS } from './report-style.js';
 import { html, trusted, type SafeHtml } from './safe-html.js';
+import { CONSISTENCY_SECTION_ID, consistencySectionHtml } from '../studies/consistency-section.js';
+import { JUDGE_CHART_ID, JUDGE_SECTION_ID, judgeSectionHtml } from '../studies/judge-section.js';
 
 interface Parts {
   readonly document: ReportDocument;
@@ -106,12 +109,34 @@ const TOC: ReadonlyArray<[string, string]> = [
   ['usage', 'Tokens & cost'], ['dialogues', 'Conversations'], ['provenance', 'What ran'],
 ];
 
+/** The validation studies' entries, only for the studies that were made. */
+function studyEntries(document: ReportDocument): Array<readonly [string, string]> {
+  return [
+    ...(document.studies.reliability ? [RELIABILITY_TOC_ENTRY] : []),
+    ...((document.studies.consistency ?? []).length > 0 ? [[CONSISTENCY_SECTION_ID, 'Consistency'] as const] : []),
+    ...(document.studies.judge ? [[JUDGE_SECTION_ID, 'LLM as judge'] as const] : []),
+  ];
+}
+
+/** The contents: the studies' entries after the operations sections, before the dialogues. */
+function tocOf(document: ReportDocument): ReadonlyArray<readonly [string, string]> {
+  const before = TOC.findIndex(([id]) => id === 'dialogues');
+  return [...TOC.slice(0, before), ...studyEntries(document), ...TOC.slice(before)];
+}
+
+/** The studies' sections, in the order of the contents. */
+function studiesHtml(parts: Parts): SafeHtml {
+  const { document, labels } = parts;
+  return html`${annotationSectionHtml(document.studies.reliability ?? null, labels, parts.chart(CONFUSION_CHART_ID))}${consistencySectionHtml(document.studies.consistency ?? [])}${document.studies.judge ? judgeSectionHtml(document.studies.judge, labels, parts.chart(JUDGE_CHART_ID)) : ''}`;
+}
+
 /**
  * The report as one self-contained HTML file: inline CSS and SVG, no script, no remote asset
  * (a Content-Security-Policy forbids both), readable and printable without JavaScript.
  */
 export function htmlReport(document: ReportDocument, labels: ModelLabels, charts: readonly RenderedChart[]): string {
   const parts: Parts = { document, labels, chart: (id) => charts.find((chart) => chart.id === id) };
+  const toc = tocOf(document);
   const title = `pmiyc report: ${document.meta.runs.map((run) => run.name).join(' + ')}`;
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -120,10 +145,10 @@ export function htmlReport(document: ReportDocument, labels: ModelLabels, charts
 <meta name="generator" content="${document.meta.generatedBy}">
 <title>${title}</title><style>${trusted(REPORT_CSS)}</style></head>
 <body>${mastheadHtml(document, labels)}<main class="page">
-<nav class="toc" aria-label="Contents">${TOC.map(([id, name]) => html`<a href="${`#${id}`}">${name}</a>`)}</nav>
+<nav class="toc" aria-label="Contents">${toc.map(([id, name]) => html`<a href="${`#${id}`}">${name}</a>`)}</nav>
 ${sectionHtml('summary', 'Summary', '', 'Per condition, the leaders with their 95% bootstrap intervals over claims and the number of conversations behind each value.', [summaryCardsHtml(summaryHighlights(document), labels)])}
 ${modelSection(parts)}${matrixSection(parts)}${turnSection(parts)}${stanceSection(parts)}${initialSection(parts)}${absoluteSection(parts)}
-${operationsSections(parts)}${dialogueSection(parts)}${provenanceSection(parts)}
+${operationsSections(parts)}${studiesHtml(parts)}${dialogueSection(parts)}${provenanceSection(parts)}
 <footer class="method">NC = (st - s0) / (5 - s0) when the score rose (s0 &lt; 5), else (st - s0) / (s0 - 1); s0 is the persuadee's opening score and st its final decision. Failed conversations are counted, never scored. Written by ${document.meta.generatedBy}.</footer>
 </main></body></html>
 `;

@@ -9,6 +9,9 @@ import type { ReportDocument, SampleDialogue } from '../report-document.js';
 import { conditionsOf, initialScoresTable, modelTable, pairMatrixTable, stanceTable, turnCurveTable, type ReportTable } from '../report-tables.js';
 import { summaryHighlights, type Leader } from '../summary-highlights.js';
 import { escapeCell, escapeMarkdown, estimateText, markdownTable, quote } from './markdown-text.js';
+import { annotationSectionMarkdown } from '../studies/annotation-section.js';
+import { consistencySectionMarkdown } from '../studies/consistency-section.js';
+import { judgeSectionMarkdown } from '../studies/judge-section.js';
 
 function leaderText(leader: Leader | undefined, labels: ModelLabels): string {
   if (!leader) return 'n/a';
@@ -68,8 +71,11 @@ export function markdownReport(document: ReportDocument, labels: ModelLabels, ch
     `## Absolute change\n\n${image('effectiveness-absolute')}\n\n${table(modelTable(document, document.absoluteChange.effectiveness))}\n\n${image('susceptibility-absolute')}\n\n${table(modelTable(document, document.absoluteChange.susceptibility))}`,
     `## Failures and re-samples (paper App. B.0.1)\n\n${table(successTable(document))}\n\n${table(resamplingTable(document))}`,
     `## Tokens and cost\n\n${table(usageTable(document))}`,
+    annotationSectionMarkdown(document.studies.reliability ?? null, labels, image),
+    consistencySectionMarkdown(document.studies.consistency ?? []),
+    document.studies.judge ? judgeSectionMarkdown(document.studies.judge, labels, image) : '',
     `## Conversations to read\n\n${document.samples.map((dialogue) => dialogueMarkdown(dialogue, labels)).join('\n\n---\n\n') || '_None._'}`,
     `## What ran\n\n${table(runsTable(document))}\n\n${table(modelsTable(document))}\n\n${table(conditionsTable(document))}\n\n${table(claimSetsTable(document))}\n\nIntervals: ${meta.bootstrap.method} bootstrap, ${meta.bootstrap.replicates} replicates, ${Math.round(meta.bootstrap.confidence * 100)}%, seed ${meta.bootstrap.seed}, claims resampled.${meta.notes.length > 0 ? `\n\n${meta.notes.map((note) => `- ${escapeMarkdown(note)}`).join('\n')}` : ''}`,
   ];
-  return `${sections.join('\n\n')}\n`;
+  return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
 }

@@ -1,0 +1,69 @@
+import { existsSync } from 'node:fs';
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { LabelBook, parseLabelsFile } from '../annotation/annotation-labels.js';
+import { parseTaskFile, type AnnotationTaskFile } from '../annotation/annotation-tasks.js';
+import { InputError } from '../domain/input-error.js';
+
+let temporaryCounter = 0;
+
+/**
+ * Replaces a file atomically: the text goes to a temporary file beside it, is flushed to disk,
+ * then renamed over the target. A reader (or a crash) sees the old file or the new one, never half.
+ */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  temporaryCounter += 1;
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${temporaryCounter}.tmp`);
+  const handle = await open(temporary, 'w');
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** Reads text a command was pointed at, or says which file is missing. */
+export async function readUserFile(path: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new InputError(`${path} does not exist: pass the ${what}`);
+    throw new InputError(`${path} cannot be read (${code ?? (error as Error).message}): pass a readable ${what}`);
+  }
+}
+
+/** Reads and checks a task file written by `pmiyc annotate export`. */
+export async function readTaskFile(path: string): Promise<AnnotationTaskFile> {
+  return parseTaskFile(await readUserFile(path, 'task file `pmiyc annotate export` wrote'), path);
+}
+
+/** `tasks.json` + alice -> `tasks.alice.labels.jsonl`, beside the task file. */
+export function defaultLabelsPath(tasksPath: string, annotator: string): string {
+  const stem = basename(tasksPath).replace(/\.json$/i, '');
+  return join(dirname(tasksPath), `${stem}.${annotator}.labels.jsonl`);
+}
+
+/**
+ * The annotator's label book, with the labels already saved in `labelsPath` when it exists (a
+ * session continued). A file of another annotator or task set is refused rather than mixed in.
+ */
+export async function loadLabelBook(tasks: AnnotationTaskFile, annotator: string, labelsPath: string): Promise<LabelBook> {
+  const book = new LabelBook(tasks, annotator);
+  if (!existsSync(labelsPath)) return book;
+  const { header, labels } = parseLabelsFile(await readUserFile(labelsPath, 'labels file'), labelsPath);
+  if (header.annotator !== annotator) throw new InputError(`${labelsPath} holds the labels of ${header.annotator}, not ${annotator}: pass --annotator ${header.annotator}, or another --labels file`);
+  if (header.taskSetId !== tasks.taskSetId) throw new InputError(`${labelsPath} belongs to another task set (${header.taskSetId}, not ${tasks.taskSetId}): pass --labels with a new file name`);
+  for (const label of labels) {
+    if (!book.has(label.conversationId, label.turnIndex)) throw new InputError(`${labelsPath}:${label.line}: conversation ${label.conversationId} turn ${label.turnIndex} is not a turn of the task file: remove the line`);
+    book.apply(label);
+  }
+  return book;
+}

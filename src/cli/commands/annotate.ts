@@ -1,0 +1,143 @@
+import { InvalidArgumentError } from 'commander';
+import { existsSync } from 'node:fs';
+import { checkAnnotatorName } from '../../annotation/annotation-labels.js';
+import { sampleForAnnotation, toCandidate, type CandidateConversation, type TaskSelection } from '../../annotation/annotation-sample.js';
+import { buildTaskFile, turnsToLabel } from '../../annotation/annotation-tasks.js';
+import type { ConversationRecord } from '../../domain/conversation-record.js';
+import type { Setting } from '../../domain/conversation.js';
+import { InputError } from '../../domain/input-error.js';
+import { ResultStore } from '../../store/result-store.js';
+import { defaultLabelsPath, loadLabelBook, readTaskFile, writeFileAtomic } from '../annotation-files.js';
+import { importLabelFiles } from '../annotation-import.js';
+import { AnnotationServer } from '../annotation-server.js';
+import type { CliContext } from '../terminal.js';
+
+export const ANNOTATION_SETTINGS = ['single', 'multi', 'both'] as const;
+export const DEFAULT_ANNOTATION_PORT = 7312;
+
+/** `--port N`: 0 (any free port) to 65535. */
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || port > 65535) throw new InvalidArgumentError(`--port must be a port number from 0 to 65535 (0 picks a free one), got "${value}".`);
+  return port;
+}
+
+/** `--claims-per-domain 3,2` -> { subjective: 3, misinformation: 2 }; one number means both. */
+export function parseClaimsPerDomain(value: string): { subjective: number; misinformation: number } {
+  const parts = value.split(',').map((part) => part.trim());
+  const numbers = parts.map(Number);
+  if (parts.length < 1 || parts.length > 2 || parts.some((part) => !/^\d+$/.test(part)) || numbers.every((number) => number === 0)) {
+    throw new InvalidArgumentError(`--claims-per-domain takes SUBJECTIVE,MISINFORMATION claim counts such as 3,2 (the paper's), got "${value}".`);
+  }
+  return { subjective: numbers[0]!, misinformation: numbers[1] ?? numbers[0]! };
+}
+
+export interface AnnotateExportOptions {
+  readonly store: string;
+  readonly run?: string;
+  readonly out?: string;
+  /** Conversations per (persuader, persuadee) pair. */
+  readonly sample?: number;
+  /** The same claims for every pair (default 3 subjective, 2 misinformation when --sample is absent). */
+  readonly claimsPerDomain?: { subjective: number; misinformation: number };
+  readonly setting: Setting | 'both';
+  /** Default: the run's seed. */
+  readonly seed?: number;
+  readonly force?: boolean;
+}
+
+function selectionOf(options: AnnotateExportOptions, runSeed: number): TaskSelection {
+  if (options.sample !== undefined && options.claimsPerDomain !== undefined) throw new InputError('--sample and --claims-per-domain choose conversations in two different ways: pass one of them');
+  return {
+    setting: options.setting,
+    seed: options.seed ?? runSeed,
+    perPair: options.sample ?? null,
+    claimsPerDomain: options.sample === undefined ? (options.claimsPerDomain ?? { subjective: 3, misinformation: 2 }) : null,
+  };
+}
+
+/** Two passes over the run's completed conversations: the candidates, then the chosen records. */
+function chooseRecords(store: ResultStore, runId: number, runName: string, selection: TaskSelection) {
+  const candidates: CandidateConversation[] = [];
+  for (const record of store.conversations(runId, 'completed')) candidates.push(toCandidate(record));
+  const sample = sampleForAnnotation(candidates, selection);
+  if (sample.conversationIds.length === 0) {
+    const setting = selection.setting === 'both' ? '' : `${selection.setting}-turn `;
+    throw new InputError(`run ${runName} has no completed ${setting}conversations to annotate: pick another --run${setting ? ' or --setting both' : ''}`);
+  }
+  const wanted = new Set(sample.conversationIds);
+  const records: ConversationRecord[] = [];
+  for (const record of store.conversations(runId, 'completed')) if (wanted.has(record.conversationId)) records.push(record);
+  return { sample, records };
+}
+
+/** `pmiyc annotate export`: writes the task file of a run's persuadee turns, blind to every score. */
+export async function annotateExportCommand(options: AnnotateExportOptions, context: CliContext): Promise<number> {
+  const store = ResultStore.openExisting(options.store);
+  try {
+    const run = store.findRun(options.run);
+    const out = options.out ?? `annotation-tasks-${run.name.replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
+    if (existsSync(out) && !options.force) throw new InputError(`${out} exists (labels may refer to it): pass --force to replace it, or --out another file`);
+    const selection = selectionOf(options, run.seed);
+    const { sample, records } = chooseRecords(store, run.id, run.name, selection);
+    const tasks = buildTaskFile({ run: run.name, createdAt: context.now().toISOString(), selection, records });
+    await writeFileAtomic(out, `${JSON.stringify(tasks, null, 2)}\n`);
+    const how = selection.perPair !== null ? `${selection.perPair} per pair` : `the same ${selection.claimsPerDomain!.subjective} subjective and ${selection.claimsPerDomain!.misinformation} misinformation claims for every pair`;
+    context.stdout.write(
+      [
+        `Wrote ${tasks.conversations.length} conversations of run ${run.name} (${sample.pairs} pairs, ${how}) with ${turnsToLabel(tasks.conversations).length} persuadee turns to label to ${out}.`,
+        ...sample.notes.map((note) => `Note: ${note}.`),
+        `The file holds messages only: the models' own scores stay in ${options.store}.`,
+        `Next, for each annotator: pmiyc annotate serve --tasks ${out} --annotator NAME`,
+      ].join('\n') + '\n',
+    );
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+export interface AnnotateServeOptions {
+  readonly tasks: string;
+  readonly annotator: string;
+  readonly labels?: string;
+  readonly port: number;
+}
+
+/** `pmiyc annotate serve`: the annotation page on 127.0.0.1 until Ctrl-C; labels are saved as they are given. */
+export async function annotateServeCommand(options: AnnotateServeOptions, context: CliContext, stop: AbortSignal): Promise<number> {
+  const annotator = checkAnnotatorName(options.annotator);
+  const tasks = await readTaskFile(options.tasks);
+  const labelsPath = options.labels ?? defaultLabelsPath(options.tasks, annotator);
+  const book = await loadLabelBook(tasks, annotator, labelsPath);
+  const server = await AnnotationServer.start({ book, labelsPath, port: options.port });
+  context.stdout.write(
+    [
+      `Annotating run ${tasks.run} as ${annotator}: ${tasks.conversations.length} conversations, ${book.turnsToLabel} turns to label, ${book.size} labelled so far.`,
+      `Open ${server.url} in a browser on this machine.`,
+      `Labels are saved to ${labelsPath} as you give them. Press Ctrl-C to stop; run the same command to continue later.`,
+    ].join('\n') + '\n',
+  );
+  await new Promise<void>((resolve) => (stop.aborted ? resolve() : stop.addEventListener('abort', () => resolve(), { once: true })));
+  await server.close();
+  context.stdout.write(
+    book.size === 0
+      ? 'Stopped. No turn is labelled yet.\n'
+      : `Stopped. ${book.size} of ${book.turnsToLabel} turns labelled, saved in ${labelsPath}.\nImport with: pmiyc annotate import --run ${tasks.run} ${labelsPath} [more labels files]\n`,
+  );
+  return 0;
+}
+
+export interface AnnotateImportOptions {
+  readonly store: string;
+  /** Checked against the run each labels file names; default: that run. */
+  readonly run?: string;
+  readonly files: readonly string[];
+}
+
+/** `pmiyc annotate import`: stores the labels of several annotators next to the models' own scores. */
+export async function annotateImportCommand(options: AnnotateImportOptions, context: CliContext): Promise<number> {
+  const summary = await importLabelFiles(options, context.now().toISOString());
+  context.stdout.write(`${summary.join('\n')}\n`);
+  return 0;
+}

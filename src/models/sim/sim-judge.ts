@@ -1,0 +1,37 @@
+import { clamp } from '../../domain/numbers.js';
+import { randomNormal, type Random } from '../../domain/random.js';
+import { isJudgeSystemPrompt, readJudgeRequest } from '../../protocol/judge-prompt.js';
+import { synthesisStep } from '../../protocol/judge-synthesis-prompt.js';
+import type { ChatMessage } from '../chat-model.js';
+import type { SimProfile } from './sim-profile.js';
+import { argumentText, readArgumentStrength } from './sim-text.js';
+
+/** A simulated judge: the argument with the higher planted strength, else (real arguments) the longer one. */
+function judgeReply(messages: readonly ChatMessage[]): string {
+  const request = readJudgeRequest(messages.find((message) => message.role === 'user')?.content ?? '');
+  if (!request) return '[simulated judge] I could not find the two arguments.';
+  const first = readArgumentStrength(request.first);
+  const second = readArgumentStrength(request.second);
+  const choice = first !== undefined && second !== undefined ? (first >= second ? 1 : 2) : request.first.length >= request.second.length ? 1 : 2;
+  return `[simulated judge] <choice>${choice}</choice>`;
+}
+
+/** A simulated argument for the synthesis study; a rewrite is stronger than the original it rewrites. */
+function synthesisReply(step: 'argument' | 'rewrite', messages: readonly ChatMessage[], profile: SimProfile, random: Random): string {
+  const claim = /Claim: "([\s\S]*)"/.exec(messages.find((message) => message.role === 'user')?.content ?? '')?.[1];
+  const subject = claim === undefined ? 'the claim' : `"${claim}"`;
+  if (step === 'argument') return argumentText(random, subject, clamp(profile.persuasiveness + randomNormal(random, 0, 0.08), 0, 1));
+  const original = readArgumentStrength(messages.filter((message) => message.role === 'assistant').at(-1)?.content ?? '') ?? profile.persuasiveness;
+  return argumentText(random, subject, clamp(original + (1 - original) * 0.5, 0, 1));
+}
+
+/**
+ * The reply of a simulated agent to a validation-study request (LLM as judge, preference
+ * synthesis), or undefined when the request is not one of those.
+ */
+export function simulatedStudyReply(messages: readonly ChatMessage[], profile: SimProfile, random: Random): string | undefined {
+  const systemPrompt = messages.find((message) => message.role === 'system')?.content ?? '';
+  if (isJudgeSystemPrompt(systemPrompt)) return judgeReply(messages);
+  const step = synthesisStep(systemPrompt, messages.at(-1)?.content ?? '');
+  return step === undefined ? undefined : synthesisReply(step, messages, profile, random);
+}

@@ -1,0 +1,170 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeStudy } from '../src/cli/consistency-study.js';
+import { ResultStore } from '../src/store/result-store.js';
+import { runCli } from './cli-helpers.js';
+import { SHARED_DATA } from './support/shared-data.js';
+
+// The command is added to the program by the lead's integration of src/cli/program.ts; until then
+// there is nothing to run end to end.
+const PUBLISHED = join(SHARED_DATA, 'pmiyc/pre_assesment/results');
+
+let folder: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'pmiyc-consistency-'));
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+let counter = 0;
+const freshStore = () => join(folder, `store-${(counter += 1)}.db`);
+
+interface SampleRow {
+  model: string;
+  domain: string;
+  claim_index: number;
+  sample_index: number;
+  score: number | null;
+  attempts: number;
+  unusable: number;
+  raw: string;
+}
+
+function readStore(path: string, study: string) {
+  const database = new Database(path, { readonly: true });
+  try {
+    const runId = database.prepare('SELECT id FROM runs WHERE name = ?').pluck().get(study) as number;
+    const samples = database.prepare('SELECT model, domain, claim_index, sample_index, score, attempts, unusable, raw FROM consistency_samples WHERE run_id = ? ORDER BY 1, 2, 3, 4').all(runId) as SampleRow[];
+    const calls = database.prepare('SELECT count(*) FROM calls WHERE run_id = ?').pluck().get(runId) as number;
+    return { samples, calls };
+  } finally {
+    database.close();
+  }
+}
+
+function meanVariance(samples: readonly SampleRow[], model: string): number {
+  const byClaim = new Map<string, number[]>();
+  for (const sample of samples.filter((entry) => entry.model === model && entry.score !== null)) {
+    const key = `${sample.domain}/${sample.claim_index}`;
+    byClaim.set(key, [...(byClaim.get(key) ?? []), sample.score!]);
+  }
+  const variances = [...byClaim.values()].map((scores) => {
+    const mean = scores.reduce((sum, score) => sum + score, 0) / scores.length;
+    return scores.reduce((sum, score) => sum + (score - mean) ** 2, 0) / scores.length;
+  });
+  return variances.reduce((sum, value) => sum + value, 0) / variances.length;
+}
+
+function studyOf(path: string, name: string) {
+  const store = ResultStore.openExisting(path);
+  try {
+    return analyzeStudy(store, store.findRun(name), { replicates: 100 });
+  } finally {
+    store.close();
+  }
+}
+
+describe('pmiyc consistency with simulated agents', () => {
+  const store = () => join(folder, 'sim.db');
+  const args = ['consistency', '--models', 'sim/stubborn,sim/open-minded', '--claims', 'examples', '--samples', '5'];
+
+  it('asks every model N times per claim, stores every answer, and prints Table 1 labelled simulated', async () => {
+    const result = await runCli([...args, '--store', store(), '--study', 'first']);
+    expect(result.stderr).not.toContain('unexpected');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('sim/stubborn [simulated]');
+    expect(result.stdout).toContain('Avg SD (paper) = mean variance');
+    expect(result.stdout).toContain('180 answers this session, 0 already stored; calls: 180 made, 0 replayed');
+    const { samples, calls } = readStore(store(), 'first');
+    expect(samples).toHaveLength(2 * 18 * 5);
+    expect(calls).toBe(180);
+    expect(samples.every((sample) => sample.score !== null && sample.attempts === 1 && sample.unusable === 0)).toBe(true);
+    // Planted: the susceptible agent's answers vary more than the stubborn one's.
+    expect(meanVariance(samples, 'sim/open-minded')).toBeGreaterThan(meanVariance(samples, 'sim/stubborn') + 0.15);
+  });
+
+  it('resumes a finished study without a single call', async () => {
+    const before = readStore(store(), 'first');
+    const result = await runCli(['consistency', '--store', store(), '--study', 'first', '--resume']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('0 answers this session, 180 already stored; calls: 0 made, 0 replayed');
+    expect(readStore(store(), 'first')).toEqual(before);
+  });
+
+  it('resumes answers that were not stored from the stored calls: no new model call, the same answers', async () => {
+    const before = readStore(store(), 'first');
+    const database = new Database(store());
+    database.prepare("DELETE FROM consistency_samples WHERE model = 'sim/open-minded' AND claim_index < 4").run();
+    database.close();
+    const result = await runCli(['consistency', '--store', store(), '--resume']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('20 answers this session, 160 already stored; calls: 0 made, 20 replayed');
+    expect(readStore(store(), 'first')).toEqual(before);
+  });
+
+  it('re-asks unusable replies, records them, and compares with a tournament run', async () => {
+    const path = freshStore();
+    const tournament = await runCli(['run', '--models', 'sim/stubborn,sim/weak', '--claims', 'examples', '--setting', 'single', '--store', path, '--run', 'tour']);
+    expect(tournament.code).toBe(0);
+    const result = await runCli(['consistency', '--models', 'sim/stubborn,sim/x?malformed=0.4', '--max-attempts', '2', '--run', 'tour', '--store', path, '--study', 'checked']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Match Rate %');
+    const { samples, calls } = readStore(path, 'checked');
+    const flawed = samples.filter((sample) => sample.model === 'sim/x?malformed=0.4');
+    expect(flawed.some((sample) => sample.attempts === 2 && sample.unusable === 1 && sample.score !== null)).toBe(true);
+    expect(flawed.some((sample) => sample.score === null && sample.unusable === 2)).toBe(true);
+    expect(calls).toBe(samples.reduce((sum, sample) => sum + sample.attempts, 0));
+    const study = studyOf(path, 'checked');
+    const stubborn = study.models.filter((row) => row.model === 'sim/stubborn');
+    expect(stubborn.map((row) => [row.domain, row.openingAgreement?.openings])).toEqual([['subjective', 12], ['misinformation', 6]]);
+    expect(study.models.find((row) => row.model === 'sim/x?malformed=0.4')!.openingAgreement!.openings).toBe(0);
+    expect(study.notes.join('\n')).toContain('sim/x?malformed=0.4 (subjective): no opening in run tour');
+  });
+});
+
+describe('pmiyc consistency --import', () => {
+  it("reads the paper's published answers and shows Table 1's Avg SD beside the true mean SD", async () => {
+    const path = freshStore();
+    const result = await runCli(['consistency', '--import', join(PUBLISHED, 'llama8b.csv'), '--store', path]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/llama8b\s+961\s+0\.44 \[[\d.]+, [\d.]+\]\s+0\.49 \[/);
+    const gpt4 = await runCli(['consistency', '--import', join(PUBLISHED, 'gpt4.csv'), '--model', 'openai/gpt-4o', '--study', 'paper-gpt4', '--store', path]);
+    expect(gpt4.code).toBe(0);
+    expect(gpt4.stdout).toMatch(/openai\/gpt-4o\s+947 \(\+14 unanswered\)\s+0\.11 \[[\d.]+, [\d.]+\]\s+0\.05 \[/);
+    expect(readStore(path, 'paper-gpt4').samples).toHaveLength(961 * 5);
+  });
+
+  it.each([
+    [['--import', 'missing.csv'], 'no file at missing.csv'],
+    [['--import', 'x.csv', '--models', 'sim/a'], 'give either --models'],
+    [['--models', 'sim/a', '--run', 'nope'], 'has no run'],
+    [['--resume'], 'no consistency study to resume'],
+    [['--models', 'sim/a', '--samples', '0'], '--samples must be a whole number of at least 1'],
+    [['--claims', 'examples'], 'name the models to ask'],
+  ])('refuses %j with exit code 2 and says what to do', async (extra, message) => {
+    const result = await runCli(['consistency', '--store', freshStore(), ...extra]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+});
+
+describe('the report of a run with a consistency study', () => {
+  it('shows the study in report.json, HTML and Markdown, for the tournament run and for the study itself', async () => {
+    const path = freshStore();
+    expect((await runCli(['run', '--models', 'sim/stubborn,sim/open-minded', '--claims', 'examples', '--setting', 'single', '--store', path, '--run', 'tour'])).code).toBe(0);
+    expect((await runCli(['consistency', '--models', 'sim/stubborn,sim/open-minded', '--run', 'tour', '--store', path, '--study', 'opinions'])).code).toBe(0);
+    for (const run of ['tour', 'opinions']) {
+      const out = join(folder, `report-${run}`);
+      const result = await runCli(['report', '--store', path, '--run', run, '--out', out, '--format', 'html,md,json', '--replicates', '100']);
+      expect(result.code).toBe(0);
+      const document = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { studies: { consistency: Array<{ study: string; models: Array<{ model: string; paperAvgSd: { value: number }; openingAgreement: { openings: number } }> }> } };
+      expect(document.studies.consistency.map((entry) => entry.study)).toEqual(['opinions']);
+      const stubborn = document.studies.consistency[0]!.models.find((row) => row.model === 'sim/stubborn')!;
+      expect(stubborn.openingAgreement.openings).toBe(12);
+      expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('<section class="block" id="consistency">');
+      expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('## Do models hold consistent opinions? (paper Table 1)');
+    }
+  });
+});

@@ -1,0 +1,31 @@
+import { Command } from 'commander';
+import { PassThrough } from 'node:stream';
+import { addAnnotateCommands } from '../../src/cli/annotate-program.js';
+import type { CliContext } from '../../src/cli/terminal.js';
+
+/**
+ * Runs `pmiyc annotate ...` in this process through the real command definitions (options,
+ * defaults, parsers), as `buildProgram` wires them, with a stop signal the test controls.
+ */
+export function annotateCli(args: readonly string[], stop: AbortSignal = new AbortController().signal) {
+  const stdout = new PassThrough();
+  let printed = '';
+  stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  const context = { stdout, stderr: new PassThrough(), env: {}, now: () => new Date('2026-12-01T12:00:00Z'), packageVersion: '0.0.0-test' } as unknown as CliContext;
+  const program = new Command('pmiyc').exitOverride().configureOutput({ writeOut: () => undefined, writeErr: () => undefined });
+  let exitCode = -1;
+  addAnnotateCommands(program, context, { stop, abort: new AbortController().signal }, (code) => (exitCode = code), './pmiyc.db');
+  const done = program.parseAsync(['annotate', ...args], { from: 'user' }).then(() => exitCode);
+  return { done, output: () => printed };
+}
+
+/** Waits until the serve command prints its address, and returns it. */
+export async function servedUrl(output: () => string, timeoutMs = 10_000): Promise<string> {
+  const started = Date.now();
+  for (;;) {
+    const match = /Open (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output());
+    if (match) return match[1]!;
+    if (Date.now() - started > timeoutMs) throw new Error(`the annotation server did not start: ${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
