@@ -87,8 +87,8 @@ describe('pmiyc run against a loopback OpenAI-compatible server', () => {
     expect(server.requests).toHaveLength(made);
     expect(await exportOf(store, 'second')).toEqual(await exportOf(store, 'first'));
     const runs = await runCli(['runs', '--store', store]);
-    expect(runs.stdout).toMatch(/^first\s+completed\s+.*\s24\/24\s+0\s+\d+\s/m);
-    expect(runs.stdout).toMatch(/^second\s+completed\s+.*\s24\/24\s+0\s+0\s/m);
+    expect(runs.stdout).toMatch(/^first\s+tournament\s+completed\s+.*\s24\/24\s+0\s+-\s+\d+\s/m);
+    expect(runs.stdout).toMatch(/^second\s+tournament\s+completed\s+.*\s24\/24\s+0\s+-\s+0\s/m);
   });
 
   it('prints the plan on --dry-run and calls nothing', async () => {
@@ -163,7 +163,7 @@ describe('interrupted runs resume to the same result', () => {
     expect(stopped.stderr).toContain('Resume with: pmiyc run --store');
     expect(stopped.stderr).toContain('--run stopped --resume');
     const runs = await runCli(['runs', '--store', store]);
-    expect(runs.stdout).toMatch(/^stopped\s+stopped\s/m);
+    expect(runs.stdout).toMatch(/^stopped\s+tournament\s+stopped\s/m);
 
     const resumed = await runCli(['run', '--store', store, '--run', 'stopped', '--resume']);
     expect(resumed.code).toBe(0);
@@ -219,5 +219,25 @@ describe('budgets and failures', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('tournaments and studies in one store', () => {
+  it('commands that work on tournaments default to the latest tournament, not a later study', async () => {
+    const store = `${fresh('store')}.db`;
+    const cwd = mkdtempSync(join(folder, 'cwd-'));
+    expect((await runCli(['demo', '--store', store, '--limit', '2'], { cwd })).code).toBe(0);
+    const study = await runCli(['consistency', '--models', 'sim/stubborn', '--claims', 'examples', '--limit', '3', '--samples', '2', '--store', store], { cwd });
+    expect(study.code).toBe(0);
+
+    const runs = await runCli(['runs', '--store', store]);
+    expect(runs.stdout).toMatch(/^demo-1\s+tournament\s+completed\s/m);
+    expect(runs.stdout).toMatch(/^consistency-1\s+consistency\s+completed\s.*\s-\s+-\s+6\s/m);
+    const exported = await exportOf(store);
+    expect(exported.length).toBeGreaterThan(0);
+    const report = await runCli(['report', '--store', store, '--out', join(cwd, 'report'), '--format', 'json'], { cwd });
+    expect(report.code).toBe(0);
+    const resumed = await runCli(['run', '--store', store, '--resume'], { cwd });
+    expect(resumed.stdout).toContain('Run demo-1 in');
   });
 });

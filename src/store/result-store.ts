@@ -5,9 +5,9 @@ import { InputError } from '../domain/input-error.js';
 import { SqliteCallCache } from './call-table.js';
 import { migrate } from './migrations.js';
 import { conversationRecordSchema } from './record-schema.js';
-import { RUN_COLUMNS, toRunInfo, type NewRun, type RunInfo, type RunRow, type RunStatus, type RunSummary } from './run-rows.js';
+import { RUN_COLUMNS, RUN_KIND_SQL, toRunInfo, type NewRun, type RunInfo, type RunKind, type RunRow, type RunStatus, type RunSummary } from './run-rows.js';
 
-export type { NewRun, RunInfo, RunStatus, RunSummary } from './run-rows.js';
+export type { NewRun, RunInfo, RunKind, RunStatus, RunSummary } from './run-rows.js';
 
 export interface StoreOptions {
   /** The clock for timestamps; the CLI passes the real one. */
@@ -93,15 +93,22 @@ export class ResultStore {
     return `${prefix}-${number}`;
   }
 
-  /** The named run, or the latest one when no name is given. */
-  findRun(name?: string): RunInfo {
+  /**
+   * The named run, or when no name is given the latest one (of the given kind: a command that
+   * works on tournaments must not pick up a consistency or judge study made after it).
+   */
+  findRun(name?: string, kind?: RunKind): RunInfo {
+    const kindFilter = kind === undefined ? '' : `WHERE ${RUN_KIND_SQL} = '${kind}'`;
     const row = (
       name === undefined
-        ? this.database.prepare(`SELECT ${RUN_COLUMNS} FROM runs ORDER BY id DESC LIMIT 1`).get()
+        ? this.database.prepare(`SELECT ${RUN_COLUMNS} FROM runs ${kindFilter} ORDER BY id DESC LIMIT 1`).get()
         : this.database.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE name = ?`).get(name)
     ) as RunRow | undefined;
     if (row) return toRunInfo(row);
     const names = this.database.prepare('SELECT name FROM runs ORDER BY id').pluck().all() as string[];
+    if (name === undefined && kind !== undefined && names.length > 0) {
+      throw new InputError(`${this.path} has no ${kind} run (it has ${names.join(', ')}): run \`pmiyc run\` first, or name a run with --run`);
+    }
     if (names.length === 0) throw new InputError(`${this.path} has no runs yet: run \`pmiyc demo\` or \`pmiyc run\` first`);
     throw new InputError(`${this.path} has no run named "${name}": it has ${names.join(', ')}`);
   }
@@ -114,15 +121,25 @@ export class ResultStore {
   listRuns(): RunSummary[] {
     const rows = this.database
       .prepare(
-        `SELECT ${RUN_COLUMNS},
+        `SELECT ${RUN_COLUMNS}, ${RUN_KIND_SQL} AS kind,
+           (SELECT count(*) FROM consistency_samples s WHERE s.run_id = runs.id)
+             + (SELECT count(*) FROM judge_trials j WHERE j.run_id = runs.id) AS study_items,
            (SELECT count(*) FROM conversations c WHERE c.run_id = runs.id AND c.status = 'completed') AS completed,
            (SELECT count(*) FROM conversations c WHERE c.run_id = runs.id AND c.status = 'failed') AS failed,
            (SELECT count(*) FROM calls k WHERE k.run_id = runs.id) AS calls_made,
            (SELECT sum(cost_usd) FROM calls k WHERE k.run_id = runs.id) AS cost_usd
          FROM runs ORDER BY id`,
       )
-      .all() as Array<RunRow & { completed: number; failed: number; calls_made: number; cost_usd: number | null }>;
-    return rows.map((row) => ({ ...toRunInfo(row), completed: row.completed, failed: row.failed, callsMade: row.calls_made, costUsd: row.cost_usd ?? 0 }));
+      .all() as Array<RunRow & { kind: RunKind; study_items: number; completed: number; failed: number; calls_made: number; cost_usd: number | null }>;
+    return rows.map((row) => ({
+      ...toRunInfo(row),
+      kind: row.kind,
+      studyItems: row.study_items,
+      completed: row.completed,
+      failed: row.failed,
+      callsMade: row.calls_made,
+      costUsd: row.cost_usd ?? 0,
+    }));
   }
 
   /** The call cache of a run: lookups across all runs, new calls recorded as this run's. */

@@ -27,7 +27,16 @@ export interface NewRun {
   readonly claimsChecksum?: string;
 }
 
+/** What made a run: a tournament (`pmiyc run`, `pmiyc demo`) or one of the validation studies. */
+export type RunKind = 'tournament' | 'consistency' | 'judge' | 'judge-synthesize';
+
+/** The kind of a run, from the command stored in its config (older demo runs say 'demo'). */
+export const RUN_KIND_SQL = `CASE coalesce(json_extract(config, '$.command'), 'run') WHEN 'run' THEN 'tournament' WHEN 'demo' THEN 'tournament' ELSE json_extract(config, '$.command') END`;
+
 export interface RunSummary extends RunInfo {
+  readonly kind: RunKind;
+  /** Consistency samples or judge trials stored for a study. */
+  readonly studyItems: number;
   readonly completed: number;
   readonly failed: number;
   /** Calls this run made itself (not replayed). */

@@ -75,7 +75,7 @@ function chooseRecords(store: ResultStore, runId: number, runName: string, selec
 export async function annotateExportCommand(options: AnnotateExportOptions, context: CliContext): Promise<number> {
   const store = ResultStore.openExisting(options.store);
   try {
-    const run = store.findRun(options.run);
+    const run = store.findRun(options.run, 'tournament');
     const out = options.out ?? `annotation-tasks-${run.name.replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
     if (existsSync(out) && !options.force) throw new InputError(`${out} exists (labels may refer to it): pass --force to replace it, or --out another file`);
     const selection = selectionOf(options, run.seed);

@@ -56,7 +56,7 @@ async function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
 export async function exportCommand(options: ExportOptions, context: CliContext): Promise<number> {
   const store = ResultStore.openExisting(options.store);
   try {
-    const run = store.findRun(options.run);
+    const run = store.findRun(options.run, 'tournament');
     if (options.format === 'csv') await write(context.stdout, csvLine(CSV_COLUMNS.map(([name]) => name)));
     for (const record of store.conversations(run.id)) {
       const line = options.format === 'jsonl' ? `${JSON.stringify(record)}\n` : csvLine(CSV_COLUMNS.map(([, value]) => value(record)));

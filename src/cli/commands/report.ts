@@ -74,8 +74,10 @@ function collect(store: ResultStore, runs: readonly RunInfo[], replicates: numbe
   return { analysis: analyzer.finish(), duplicatesSkipped };
 }
 
+/** Tournaments combined in one report must share a model; runs without conversations (studies) are not compared. */
 function assertRunsShareModels(runs: readonly RunInfo[], modelsByRun: readonly Set<string>[]): void {
-  if (runs.length < 2) return;
+  const withModels = modelsByRun.filter((models) => models.size > 0);
+  if (withModels.length < 2) return;
   runs.forEach((run, position) => {
     const others = new Set(modelsByRun.flatMap((models, other) => (other === position ? [] : [...models])));
     if (modelsByRun[position]!.size > 0 && ![...modelsByRun[position]!].some((model) => others.has(model))) {
@@ -99,7 +101,7 @@ export async function writeReport(options: ReportOptions, context: CliContext): 
   let runs: RunInfo[];
   let studies: ReportStudies;
   try {
-    runs = options.run && options.run.length > 0 ? options.run.map((name) => store.findRun(name)) : [store.findRun()];
+    runs = options.run && options.run.length > 0 ? options.run.map((name) => store.findRun(name)) : [store.findRun(undefined, 'tournament')];
     collected = collect(store, runs, options.replicates ?? 2000);
     const consistency = consistencyStudiesFor(store, runs, { replicates: options.replicates ?? 2000 });
     const reliability = loadReliabilityStudy(store, runs.map((run) => run.id), { replicates: options.replicates ?? 2000, confidence: 0.95, seed: runs[0]!.seed });

@@ -64,7 +64,7 @@ async function prepare(options: RunOptions, context: CliContext): Promise<Prepar
     return { store, design, claims, seed: options.seed, ...(options.config ? { configPath: options.config } : {}) };
   }
   const given = DESIGN_FLAGS.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
-  const run = store.findRun(options.run);
+  const run = store.findRun(options.run, 'tournament');
   if (given.length > 0) throw new InputError(`--resume continues run ${run.name} with its own design: drop ${given.join(', ')}`);
   const { design, configPath } = designOfStoredRun(run.name, run.config);
   const { claims } = await loadClaims(design.claims.source, { ...design.claims, seed: run.seed }, context);
