@@ -1,5 +1,6 @@
 import type { Claim } from '../domain/claim.js';
-import { isRunStopped, RunGate, type StopReason } from '../runner/run-gate.js';
+import type { RunGate, StopReason } from '../runner/run-gate.js';
+import { runTasks } from '../runner/run-tasks.js';
 import type { StanceOutcome, StanceTask } from './consistency-sampling.js';
 
 /**
@@ -48,46 +49,19 @@ export interface StanceWorkResult {
  * study and is rethrown once everything in flight has settled.
  */
 export async function runStanceTasks(input: StanceWorkInput): Promise<StanceWorkResult> {
-  const counts = { answered: 0, failed: 0, skipped: 0, abandoned: 0 };
-  let firstBug: { error: unknown } | undefined;
-  const iterator = input.tasks[Symbol.iterator]();
-  let exhausted = false;
-  const next = (): StanceTask | undefined => {
-    for (;;) {
-      if (input.gate.stopReason || input.abortSignal?.aborted) return undefined;
-      const step = iterator.next();
-      if (step.done) {
-        exhausted = true;
-        return undefined;
-      }
-      if (!input.isDone(step.value)) return step.value;
-      counts.skipped += 1;
-      input.onSkipped?.(step.value);
-    }
-  };
-  const runOne = async (task: StanceTask) => {
-    try {
+  const result = await runTasks({
+    tasks: input.tasks,
+    concurrency: input.concurrency,
+    gate: input.gate,
+    ...(input.abortSignal ? { abortSignal: input.abortSignal } : {}),
+    isDone: input.isDone,
+    ...(input.onSkipped ? { onSkipped: input.onSkipped } : {}),
+    run: async (task) => {
       const outcome = await input.ask(task);
       input.onOutcome(task, outcome);
-      if (outcome.status === 'answered') counts.answered += 1;
-      else counts.failed += 1;
-    } catch (error) {
-      if (isRunStopped(error) || input.abortSignal?.aborted) counts.abandoned += 1;
-      else {
-        firstBug ??= { error };
-        input.gate.stop('interrupted');
-      }
-    }
-  };
-  const worker = async () => {
-    for (let task = next(); task; task = next()) {
-      await runOne(task);
-      // Simulated agents and replays answer without I/O: let timers (progress) and signals (Ctrl-C) run.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, input.concurrency) }, worker));
-  if (firstBug) throw firstBug.error;
-  if (exhausted && counts.abandoned === 0) return { status: 'completed', ...counts };
-  return { status: 'stopped', stopReason: input.gate.stopReason ?? 'interrupted', ...counts };
+      return outcome.status === 'answered' ? 'done' : 'failed';
+    },
+  });
+  const { done, failed, skipped, abandoned, status, stopReason } = result;
+  return { status, ...(stopReason ? { stopReason } : {}), answered: done, failed, skipped, abandoned };
 }

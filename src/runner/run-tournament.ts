@@ -4,7 +4,8 @@ import type { SamplingSettings } from '../engine/sample-turn.js';
 import { runConversation } from '../engine/run-conversation.js';
 import type { ChatModel } from '../models/chat-model.js';
 import type { PlannedConversation } from './plan.js';
-import { isRunStopped, RunGate, type StopReason } from './run-gate.js';
+import { RunGate, type StopReason } from './run-gate.js';
+import { runTasks } from './run-tasks.js';
 
 export interface RunTournamentInput {
   /** The conversations to run, read lazily. */
@@ -54,15 +55,13 @@ function tooManyFailures(maxFailures: number | undefined, failed: number, finish
 
 /**
  * Runs every planned conversation that is not done yet, keeping `concurrency` conversations in
- * flight; a conversation's turns are sequential, different conversations interleave. Results do
- * not depend on the order in which things finish (seeds come from positions in the plan).
- * A stop (Ctrl-C, budget, failures) starts nothing new; what was started either finishes or is
- * abandoned unsaved, to be re-run from its stored calls on resume.
+ * flight (through the shared scheduler, `runTasks`); a conversation's turns are sequential,
+ * different conversations interleave. A stop (Ctrl-C, budget, too many failures) starts nothing
+ * new; what was started either finishes or is abandoned unsaved, re-run from its stored calls on
+ * resume.
  */
 export async function runTournament(input: RunTournamentInput): Promise<TournamentResult> {
   const gate = input.gate ?? new RunGate();
-  const counts = { finished: 0, failed: 0, skipped: 0, abandoned: 0 };
-  let firstBug: { error: unknown } | undefined;
   const common = (planned: PlannedConversation) => ({
     persuader: input.modelFor(planned.spec.persuaderModel),
     persuadee: input.modelFor(planned.spec.persuadeeModel),
@@ -77,49 +76,23 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
     return opening.status === 'partial' ? (opening.turns[0]?.score ?? null) : null;
   };
 
-  const runOne = async (planned: PlannedConversation): Promise<void> => {
-    try {
+  const finished = { all: 0, failed: 0 };
+  const result = await runTasks({
+    tasks: input.plan,
+    concurrency: input.concurrency,
+    gate,
+    ...(input.abortSignal ? { abortSignal: input.abortSignal } : {}),
+    ...(input.isDone ? { isDone: input.isDone } : {}),
+    ...(input.onSkipped ? { onSkipped: input.onSkipped } : {}),
+    run: async (planned) => {
       const outcome = await runConversation({ ...common(planned), spec: planned.spec });
-      const stance = await persuaderStanceOf(planned);
-      await input.onConversation(planned, outcome, stance);
-      counts.finished += 1;
-      if (outcome.status === 'failed') counts.failed += 1;
-      if (tooManyFailures(input.maxFailures, counts.failed, counts.finished)) gate.stop('failures');
-    } catch (error) {
-      if (isRunStopped(error) || input.abortSignal?.aborted) counts.abandoned += 1;
-      else {
-        firstBug ??= { error };
-        gate.stop('interrupted');
-      }
-    }
-  };
-
-  const iterator = input.plan[Symbol.iterator]();
-  let exhausted = false;
-  const next = (): PlannedConversation | undefined => {
-    for (;;) {
-      if (gate.stopReason || input.abortSignal?.aborted) return undefined;
-      const step = iterator.next();
-      if (step.done) {
-        exhausted = true;
-        return undefined;
-      }
-      if (!input.isDone?.(step.value)) return step.value;
-      counts.skipped += 1;
-      input.onSkipped?.(step.value);
-    }
-  };
-  const worker = async () => {
-    for (let planned = next(); planned; planned = next()) {
-      await runOne(planned);
-      // Models that answer without I/O (simulated agents, replays) would otherwise keep the event
-      // loop in microtasks, starving timers (progress) and signals (Ctrl-C).
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, input.concurrency) }, worker));
-
-  if (firstBug) throw firstBug.error;
-  if (exhausted && counts.abandoned === 0) return { status: 'completed', ...counts };
-  return { status: 'stopped', stopReason: gate.stopReason ?? 'interrupted', ...counts };
+      await input.onConversation(planned, outcome, await persuaderStanceOf(planned));
+      finished.all += 1;
+      if (outcome.status === 'failed') finished.failed += 1;
+      if (tooManyFailures(input.maxFailures, finished.failed, finished.all)) gate.stop('failures');
+      return outcome.status === 'failed' ? 'failed' : 'done';
+    },
+  });
+  const { done, failed, skipped, abandoned, status, stopReason } = result;
+  return { status, ...(stopReason ? { stopReason } : {}), finished: done + failed, failed, skipped, abandoned };
 }

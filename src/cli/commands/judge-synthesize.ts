@@ -5,7 +5,7 @@ import { licencesOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/input-error.js';
 import { ResultStore, type RunInfo } from '../../store/result-store.js';
-import { runStudyTasks } from '../../studies/judge-tasks.js';
+import { runTasks } from '../../runner/run-tasks.js';
 import { synthesizePreference, type PreferenceExample } from '../../studies/judge-synthesis.js';
 import { checkStudyModels, startStudySession, type StudySession } from '../judge-session.js';
 import { loadClaims } from '../load-claims.js';
@@ -84,7 +84,7 @@ async function synthesizeAll(claims: readonly Claim[], session: StudySession, op
   const examples = new Map<number, PreferenceExample>();
   const problems: string[] = [];
   const settings = { temperature: options.temperature, maxOutputTokens: options.maxTokens, maxAttempts: options.maxAttempts };
-  const result = await runStudyTasks({
+  const result = await runTasks({
     tasks: claims.map((claim, position) => ({ claim, position })),
     concurrency: 4 * options.concurrency,
     gate: session.gate,

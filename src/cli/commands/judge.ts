@@ -4,7 +4,7 @@ import { judgeAccuracy } from '../../metrics/judge-accuracy.js';
 import { formatJudgeText } from '../../report/studies/judge-text.js';
 import { JudgeTable } from '../../store/judge-table.js';
 import { ResultStore, type RunInfo } from '../../store/result-store.js';
-import { runStudyTasks, type StudyTasksResult } from '../../studies/judge-tasks.js';
+import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
 import { judgePair } from '../../studies/judge-trial.js';
 import { judgeDesignFromOptions, judgeDesignOfStoredRun, loadJudgePairs, type JudgeDesignOptions, type LoadedPairs, type StoredJudgeDesign } from '../judge-design.js';
 import { checkStudyModels, startStudySession, type StudySession } from '../judge-session.js';
@@ -103,7 +103,7 @@ interface ExecuteParts {
 async function execute(run: RunInfo, prepared: PreparedJudgeRun, { session, table, concurrency, context, signals }: ExecuteParts) {
   const { design } = prepared;
   const failures = new Map<string, number>();
-  const result = await runStudyTasks({
+  const result = await runTasks({
     tasks: plannedTrials(prepared.pairs.pairs, design.judges),
     // Each trial has at most one call on the wire; the shared semaphore bounds calls, so keep more trials ready.
     concurrency: 4 * concurrency,
@@ -129,7 +129,7 @@ async function execute(run: RunInfo, prepared: PreparedJudgeRun, { session, tabl
   return { result, failures };
 }
 
-function printOutcome(run: RunInfo, prepared: PreparedJudgeRun, table: JudgeTable, outcome: { result: StudyTasksResult; failures: Map<string, number> }, options: JudgeOptions, context: CliContext, spentUsd: number): number {
+function printOutcome(run: RunInfo, prepared: PreparedJudgeRun, table: JudgeTable, outcome: { result: TasksResult; failures: Map<string, number> }, options: JudgeOptions, context: CliContext, spentUsd: number): number {
   const out = (line = '') => context.stdout.write(`${line}\n`);
   const { result, failures } = outcome;
   const { pairs } = prepared;

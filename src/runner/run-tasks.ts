@@ -1,9 +1,9 @@
-import { isRunStopped, RunGate, type StopReason } from '../runner/run-gate.js';
+import { isRunStopped, RunGate, type StopReason } from './run-gate.js';
 
 /** How one task ended: its result was stored, or it failed in a way a resumed run retries. */
 export type TaskOutcome = 'done' | 'failed';
 
-export interface RunStudyTasksInput<T> {
+export interface RunTasksInput<T> {
   /** The tasks, read lazily. */
   readonly tasks: Iterable<T>;
   /** Tasks in flight at once (each has at most one call on the wire). */
@@ -18,7 +18,7 @@ export interface RunStudyTasksInput<T> {
   readonly run: (task: T) => Promise<TaskOutcome>;
 }
 
-export interface StudyTasksResult {
+export interface TasksResult {
   readonly status: 'completed' | 'stopped';
   readonly stopReason?: StopReason;
   readonly done: number;
@@ -29,12 +29,13 @@ export interface StudyTasksResult {
 }
 
 /**
- * Runs the tasks of a validation study (judge trials, synthesized pairs) that are not done yet,
- * `concurrency` at a time. Results do not depend on the order in which tasks finish: their seeds
- * come from what they are. A stop (Ctrl-C, budget) starts nothing new; tasks already started
- * finish or are abandoned unsaved, to be redone from their stored calls on resume.
+ * The one scheduler of pmiyc: runs the tasks that are not done yet (a tournament's conversations,
+ * a study's answers or trials), `concurrency` at a time. Results do not depend on the order in
+ * which tasks finish: their seeds come from what they are. A stop (Ctrl-C, budget, failures)
+ * starts nothing new; tasks already started finish or are abandoned unsaved, to be redone from
+ * their stored calls on resume. A bug stops the run and is rethrown once everything has settled.
  */
-export async function runStudyTasks<T>(input: RunStudyTasksInput<T>): Promise<StudyTasksResult> {
+export async function runTasks<T>(input: RunTasksInput<T>): Promise<TasksResult> {
   const gate = input.gate ?? new RunGate();
   const counts = { done: 0, failed: 0, skipped: 0, abandoned: 0 };
   let firstBug: { error: unknown } | undefined;
