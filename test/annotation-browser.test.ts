@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LabelBook, parseLabelsFile } from '../src/annotation/annotation-labels.js';
 import { parseTaskFile, type AnnotationTaskFile } from '../src/annotation/annotation-tasks.js';
@@ -11,11 +11,10 @@ import { AnnotationTable } from '../src/store/annotation-table.js';
 import { ResultStore } from '../src/store/result-store.js';
 import { runCli } from './cli-helpers.js';
 import { annotateCli, servedUrl } from './support/annotate-harness.js';
+import { CHROMIUM, launchChromium, openWatched, type WatchedPage } from './support/chromium.js';
 import { HOSTILE, hostileRecords } from './support/hostile-records.js';
 
 // Debian's chromium; .ci/run installs it when it is missing.
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let folder: string;
 let browser: BrowserContext;
@@ -31,28 +30,10 @@ async function serve(tasks: string, annotator: string): Promise<{ url: string; l
   return { url, labels, stop: () => (stop.abort(), done) };
 }
 
-interface Watched {
-  readonly page: Page;
-  readonly problems: string[];
-  readonly dialogs: string[];
-  readonly requests: string[];
-}
-
-async function open(url: string, annotationPage = true): Promise<Watched> {
-  const page = await browser.newPage();
-  const problems: string[] = [];
-  const dialogs: string[] = [];
-  const requests: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
-  page.on('pageerror', (error) => problems.push(String(error)));
-  page.on('dialog', (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
-  page.on('request', (request) => requests.push(request.url()));
-  await page.goto(url);
-  if (annotationPage) await page.locator('body[data-ready="true"]').waitFor();
-  return { page, problems, dialogs, requests };
+async function open(url: string, annotationPage = true): Promise<WatchedPage> {
+  const watched = await openWatched(browser, url);
+  if (annotationPage) await watched.page.locator('body[data-ready="true"]').waitFor();
+  return watched;
 }
 
 const saved = (page: Page) => page.locator('#save-status[data-state="saved"]').waitFor();
@@ -61,7 +42,7 @@ const shownScores = (page: Page) => page.locator('#turns li.to-label').evaluateA
 describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the annotation page in headless Chromium', () => {
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'pmiyc-annotation-browser-'));
-    browser = await chromium.launchPersistentContext(join(folder, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1100, height: 900 } });
+    browser = await launchChromium(join(folder, 'profile'), 1100);
   }, 60_000);
   afterAll(async () => {
     for (const server of servers) server.stop.abort();

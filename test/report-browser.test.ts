@@ -3,18 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportCommand } from '../src/cli/commands/report.js';
 import type { CliContext } from '../src/cli/terminal.js';
 import { ResultStore } from '../src/store/result-store.js';
 import { runCli } from './cli-helpers.js';
+import { CHROMIUM, launchChromium, openWatched } from './support/chromium.js';
 import { HOSTILE, hostileRecords } from './support/hostile-records.js';
 
-// Debian's chromium; .ci/run installs it when it is missing.
-const CHROMIUM = '/usr/bin/chromium';
-// Without the networking switches Chromium keeps trying to reach Google's services.
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const SECTIONS_WITH_CHARTS = ['effectiveness', 'matrices', 'turns', 'stance', 'initial', 'absolute'];
 
@@ -22,34 +19,13 @@ let folder: string;
 let browser: BrowserContext;
 const context = { stdout: new PassThrough(), stderr: new PassThrough(), env: {}, now: () => new Date('2026-11-30T12:00:00Z'), packageVersion: '0.0.0-test' } as unknown as CliContext;
 
-interface Visit {
-  readonly problems: string[];
-  readonly dialogs: string[];
-  readonly requests: string[];
-  readonly page: Awaited<ReturnType<BrowserContext['newPage']>>;
-}
-
 /** Opens a report as a reader would, recording console errors, page errors, dialogs and any request it makes. */
-async function visit(path: string): Promise<Visit> {
-  const page = await browser.newPage();
-  const problems: string[] = [];
-  const dialogs: string[] = [];
-  const requests: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
-  page.on('pageerror', (error) => problems.push(String(error)));
-  page.on('dialog', (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
-  page.on('request', (request) => requests.push(request.url()));
-  await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
-  return { problems, dialogs, requests, page };
-}
+const visit = (path: string) => openWatched(browser, pathToFileURL(path).href);
 
 describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the HTML report in headless Chromium', () => {
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'pmiyc-browser-'));
-    browser = await chromium.launchPersistentContext(join(folder, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 900 } });
+    browser = await launchChromium(join(folder, 'profile'), 1280);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
