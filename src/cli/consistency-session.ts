@@ -1,15 +1,12 @@
 import type { PmiycConfig } from '../config/config-schema.js';
 import type { Claim } from '../domain/claim.js';
-import { RunGate } from '../runner/run-gate.js';
-import { RunMeter } from '../runner/run-meter.js';
+import type { RunMeter } from '../runner/run-meter.js';
 import { ConsistencyTable } from '../store/consistency-table.js';
 import type { ResultStore, RunInfo } from '../store/result-store.js';
 import type { ConsistencyDesign } from './consistency-design.js';
 import { askStance, type StanceOutcome, type StanceTask } from './consistency-sampling.js';
 import { planStanceTasks, runStanceTasks, type StanceWorkResult } from './consistency-work.js';
-import type { ModelRegistry } from './model-registry.js';
-import { startProgressDisplay } from './progress-display.js';
-import { createRunModels } from './run-models.js';
+import { startStudySession } from './study-session.js';
 import type { CliContext, RunSignals } from './terminal.js';
 
 const EXIT_FAILED = 1;
@@ -25,19 +22,6 @@ export interface StudySession {
   readonly options: { readonly store: string; readonly concurrency: number; readonly cache: boolean; readonly progressIntervalMs?: number };
   readonly context: CliContext;
   readonly signals: RunSignals;
-}
-
-/** Shows progress on standard error while the study works (answers, calls, per-model traffic). */
-function showProgress(session: StudySession, meter: RunMeter, registry: ModelRegistry): { stop(): void } {
-  const { design, claims, context, options } = session;
-  const source = {
-    meter,
-    total: design.models.length * claims.length * design.samples,
-    unit: 'answers',
-    limiters: () => design.models.map((model) => ({ model, ...(registry.limiterFor(model) ? { state: registry.limiterFor(model)!.limiterState() } : {}) })),
-    nowMs: () => context.now().getTime(),
-  };
-  return startProgressDisplay(context.stderr, source, options.progressIntervalMs);
 }
 
 /** Stores an answer as it arrives; a failed call is reported and left for the next session. */
@@ -60,20 +44,22 @@ function recordOutcome(session: StudySession, table: ConsistencyTable, meter: Ru
 export async function executeStudy(session: StudySession): Promise<number> {
   const { store, run, design, claims, options, context, signals } = session;
   const table = new ConsistencyTable(store.sqlite);
-  const gate = new RunGate();
-  const meter = new RunMeter();
-  const registry = createRunModels(session.config, context.env, {
-    cache: store.callCache(run.id),
-    gate,
-    meter,
-    concurrency: options.concurrency,
-    noCache: !options.cache,
-    onRetry: (_model, message) => context.stderr.write(`pmiyc: ${message}; retrying\n`),
-    now: () => context.now().getTime(),
-  });
-  const onStop = () => gate.stop('interrupted');
-  signals.stop.addEventListener('abort', onStop, { once: true });
-  const progress = showProgress(session, meter, registry);
+  const { registry, gate, meter, end } = startStudySession(
+    {
+      store,
+      run,
+      resumed: false,
+      config: session.config,
+      names: design.models,
+      concurrency: options.concurrency,
+      cache: options.cache,
+      ...(options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs }),
+      unit: 'answers',
+      total: design.models.length * claims.length * design.samples,
+    },
+    context,
+    signals,
+  );
   let result: StanceWorkResult;
   try {
     result = await runStanceTasks({
@@ -88,8 +74,7 @@ export async function executeStudy(session: StudySession): Promise<number> {
       onOutcome: (task, outcome) => recordOutcome(session, table, meter, task, outcome),
     });
   } finally {
-    signals.stop.removeEventListener('abort', onStop);
-    progress.stop();
+    end();
   }
   return finishSession(session, result, meter);
 }

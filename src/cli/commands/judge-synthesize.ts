@@ -7,7 +7,7 @@ import { InputError } from '../../domain/input-error.js';
 import { ResultStore, type RunInfo } from '../../store/result-store.js';
 import { runTasks } from '../../runner/run-tasks.js';
 import { synthesizePreference, type PreferenceExample } from '../../studies/judge-synthesis.js';
-import { checkStudyModels, startStudySession, type StudySession } from '../judge-session.js';
+import { checkStudyModels, startStudySession, type StudySession } from '../study-session.js';
 import { loadClaims } from '../load-claims.js';
 import { loadConfig } from '../load-config.js';
 import type { CliContext, RunSignals } from '../terminal.js';

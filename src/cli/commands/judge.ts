@@ -7,7 +7,7 @@ import { ResultStore, type RunInfo } from '../../store/result-store.js';
 import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
 import { judgePair } from '../../studies/judge-trial.js';
 import { judgeDesignFromOptions, judgeDesignOfStoredRun, loadJudgePairs, type JudgeDesignOptions, type LoadedPairs, type StoredJudgeDesign } from '../judge-design.js';
-import { checkStudyModels, startStudySession, type StudySession } from '../judge-session.js';
+import { checkStudyModels, startStudySession, type StudySession } from '../study-session.js';
 import { loadConfig } from '../load-config.js';
 import { labelModel, type CliContext, type RunSignals } from '../terminal.js';
 
