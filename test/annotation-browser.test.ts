@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -11,10 +11,8 @@ import { AnnotationTable } from '../src/store/annotation-table.js';
 import { ResultStore } from '../src/store/result-store.js';
 import { runCli } from './cli-helpers.js';
 import { annotateCli, servedUrl } from './support/annotate-harness.js';
-import { CHROMIUM, launchChromium, openWatched, type WatchedPage } from './support/chromium.js';
+import { launchChromium, openWatched, type WatchedPage } from './support/chromium.js';
 import { HOSTILE, hostileRecords } from './support/hostile-records.js';
-
-// Debian's chromium; .ci/run installs it when it is missing.
 
 let folder: string;
 let browser: BrowserContext;
@@ -27,7 +25,14 @@ async function serve(tasks: string, annotator: string): Promise<{ url: string; l
   const { done, output } = annotateCli(['serve', '--tasks', tasks, '--annotator', annotator, '--labels', labels, '--port', '0'], stop.signal);
   servers.push({ stop, done });
   const url = await servedUrl(output);
-  return { url, labels, stop: () => (stop.abort(), done) };
+  return {
+    url,
+    labels,
+    stop: () => {
+      stop.abort();
+      return done;
+    },
+  };
 }
 
 async function open(url: string, annotationPage = true): Promise<WatchedPage> {
@@ -39,11 +44,11 @@ async function open(url: string, annotationPage = true): Promise<WatchedPage> {
 const saved = (page: Page) => page.locator('#save-status[data-state="saved"]').waitFor();
 const shownScores = (page: Page) => page.locator('#turns li.to-label').evaluateAll((items) => items.map((item) => (item as unknown as { dataset: { score?: string } }).dataset.score ?? null));
 
-describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the annotation page in headless Chromium', () => {
+describe('the annotation page in headless Chromium', () => {
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'pmiyc-annotation-browser-'));
     browser = await launchChromium(join(folder, 'profile'), 1100);
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const server of servers) server.stop.abort();
     await Promise.allSettled(servers.map((server) => server.done));
@@ -122,7 +127,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the annotation pag
 
     // bob labelled the same conversation (and nothing else), agreeing with the models everywhere.
     const bobBook = new LabelBook(tasks, 'bob');
-    turns.forEach((index, position) => bobBook.apply({ conversationId: conversation.conversationId, turnIndex: index, score: modelScores[position]!, labelledAt: '2026-12-01T10:00:00.000Z' }));
+    for (const [position, index] of turns.entries()) {
+      bobBook.apply({ conversationId: conversation.conversationId, turnIndex: index, score: modelScores[position]!, labelledAt: '2026-12-01T10:00:00.000Z' });
+    }
     const bobPath = join(folder, 'bob.labels.jsonl');
     writeFileSync(bobPath, bobBook.toJsonl());
     expect(await annotateCli(['import', '--store', store, server.labels, bobPath]).done).toBe(0);
@@ -156,7 +163,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the annotation pag
     expect(await reader.page.locator('section#self-report figure.chart svg').count()).toBe(1);
     expect(await reader.page.locator('nav.toc a[href="#self-report"]').count()).toBe(1);
     expect(reader.problems).toEqual([]);
-  }, 180_000);
+  });
 
   it('shows hostile model text as text, with no dialog, no injected element and no console error', async () => {
     const path = join(folder, 'hostile.db');
@@ -187,5 +194,5 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the annotation pag
     expect(dialogs).toEqual([]);
     expect(problems).toEqual([]);
     expect(await server.stop()).toBe(0);
-  }, 60_000);
+  });
 });

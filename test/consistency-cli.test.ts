@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeStudy } from '../src/cli/consistency-study.js';
 import { ResultStore } from '../src/store/result-store.js';
 import { runCli } from './cli-helpers.js';
-import { SHARED_DATA } from './support/shared-data.js';
+import { describeWithTestData, FIXTURE_DATA } from './support/test-data.js';
 
-// The command is added to the program by the lead's integration of src/cli/program.ts; until then
-// there is nothing to run end to end.
-const PUBLISHED = join(SHARED_DATA, 'pmiyc/pre_assesment/results');
+/** Rows of the paper's published pre-assessment files (the whole files with PMIYC_TEST_DATA). */
+const PUBLISHED_ROWS = join(FIXTURE_DATA, 'pmiyc/pre_assesment/results');
 
 let folder: string;
 beforeAll(() => {
@@ -19,7 +18,7 @@ beforeAll(() => {
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 let counter = 0;
-const freshStore = () => join(folder, `store-${(counter += 1)}.db`);
+const freshStore = () => join(folder, `store-${++counter}.db`);
 
 interface SampleRow {
   model: string;
@@ -55,6 +54,20 @@ function meanVariance(samples: readonly SampleRow[], model: string): number {
     return scores.reduce((sum, score) => sum + (score - mean) ** 2, 0) / scores.length;
   });
   return variances.reduce((sum, value) => sum + value, 0) / variances.length;
+}
+
+/** The mean over claims of the SD of a model's usable answers, from the stored samples. */
+function meanSd(samples: readonly SampleRow[], model: string): number {
+  const byClaim = new Map<string, number[]>();
+  for (const sample of samples.filter((entry) => entry.model === model && entry.score !== null)) {
+    const key = `${sample.domain}/${sample.claim_index}`;
+    byClaim.set(key, [...(byClaim.get(key) ?? []), sample.score!]);
+  }
+  const sds = [...byClaim.values()].map((scores) => {
+    const mean = scores.reduce((sum, score) => sum + score, 0) / scores.length;
+    return Math.sqrt(scores.reduce((sum, score) => sum + (score - mean) ** 2, 0) / scores.length);
+  });
+  return sds.reduce((sum, value) => sum + value, 0) / sds.length;
 }
 
 function studyOf(path: string, name: string) {
@@ -125,15 +138,24 @@ describe('pmiyc consistency with simulated agents', () => {
 });
 
 describe('pmiyc consistency --import', () => {
-  it("reads the paper's published answers and shows Table 1's Avg SD beside the true mean SD", async () => {
+  it("reads the paper's published answers and shows the paper's Avg SD beside the true mean SD", async () => {
     const path = freshStore();
-    const result = await runCli(['consistency', '--import', join(PUBLISHED, 'llama8b.csv'), '--store', path]);
+    const result = await runCli(['consistency', '--import', join(PUBLISHED_ROWS, 'llama8b.csv'), '--store', path]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/llama8b\s+961\s+0\.44 \[[\d.]+, [\d.]+\]\s+0\.49 \[/);
-    const gpt4 = await runCli(['consistency', '--import', join(PUBLISHED, 'gpt4.csv'), '--model', 'openai/gpt-4o', '--study', 'paper-gpt4', '--store', path]);
+    const llama = readStore(path, 'consistency-1').samples;
+    expect(llama).toHaveLength(62 * 5);
+    const [sd, variance] = [meanSd(llama, 'llama8b'), meanVariance(llama, 'llama8b')].map((value) => value.toFixed(2));
+    expect(result.stdout).toMatch(new RegExp(`llama8b\\s+62\\s+${sd} \\[[\\d.]+, [\\d.]+\\]\\s+${variance} \\[`));
+    expect(sd).not.toBe(variance);
+
+    const gpt4 = await runCli(['consistency', '--import', join(PUBLISHED_ROWS, 'gpt4.csv'), '--model', 'openai/gpt-4o', '--study', 'paper-gpt4', '--store', path]);
     expect(gpt4.code).toBe(0);
-    expect(gpt4.stdout).toMatch(/openai\/gpt-4o\s+947 \(\+14 unanswered\)\s+0\.11 \[[\d.]+, [\d.]+\]\s+0\.05 \[/);
-    expect(readStore(path, 'paper-gpt4').samples).toHaveLength(961 * 5);
+    const samples = readStore(path, 'paper-gpt4').samples;
+    expect(samples).toHaveLength(62 * 5);
+    expect(samples.filter((sample) => sample.score === null)).toHaveLength(5);
+    const gpt4Sd = meanSd(samples, 'openai/gpt-4o').toFixed(2);
+    expect(gpt4.stdout).toMatch(new RegExp(`openai/gpt-4o\\s+61 \\(\\+1 unanswered\\)\\s+${gpt4Sd} \\[[\\d.]+, [\\d.]+\\]\\s+${meanVariance(samples, 'openai/gpt-4o').toFixed(2)} \\[`));
+    expect(gpt4.stdout).toContain('1 of 62 claims have no usable answer and are left out of every mean');
   });
 
   it.each([
@@ -147,6 +169,20 @@ describe('pmiyc consistency --import', () => {
     const result = await runCli(['consistency', '--store', freshStore(), ...extra]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
+  });
+});
+
+describeWithTestData("pmiyc consistency --import of the paper's whole files (Table 1)", (testData) => {
+  it('shows Avg SD 0.49 beside the true mean SD 0.44 for llama8b, and 947 of 961 claims answered for gpt4', async () => {
+    const published = join(testData.data, 'pmiyc/pre_assesment/results');
+    const path = freshStore();
+    const result = await runCli(['consistency', '--import', join(published, 'llama8b.csv'), '--store', path]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/llama8b\s+961\s+0\.44 \[[\d.]+, [\d.]+\]\s+0\.49 \[/);
+    const gpt4 = await runCli(['consistency', '--import', join(published, 'gpt4.csv'), '--model', 'openai/gpt-4o', '--study', 'paper-gpt4', '--store', path]);
+    expect(gpt4.code).toBe(0);
+    expect(gpt4.stdout).toMatch(/openai\/gpt-4o\s+947 \(\+14 unanswered\)\s+0\.11 \[[\d.]+, [\d.]+\]\s+0\.05 \[/);
+    expect(readStore(path, 'paper-gpt4').samples).toHaveLength(961 * 5);
   });
 });
 

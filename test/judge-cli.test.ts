@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,23 +8,24 @@ import { argumentRequest, synthesisStep } from '../src/protocol/judge-synthesis-
 import { JudgeTable } from '../src/store/judge-table.js';
 import { ResultStore } from '../src/store/result-store.js';
 import { showsMorePersuasiveFirst } from '../src/studies/judge-trial.js';
-import { CLI, runCli } from './cli-helpers.js';
+import { runCli } from './cli-helpers.js';
 import type { FakeProviderServer, RecordedRequest } from './support/fake-provider-server.js';
 import { RESPONSE_SHAPES } from './support/fake-provider-server.js';
 import { runInProcess } from './support/in-process-cli.js';
 import { judgeCallOf, judgeServerConfig, startJudgeServer } from './support/judge-server.js';
-import { SHARED_DATA } from './support/shared-data.js';
+import { syntheticRatingsCsv } from './support/synthetic-ratings.js';
 
-const SAMPLE = join(SHARED_DATA, 'anthropic-persuasion/partial-open-paws/anthropic_persuasion_data.csv');
-const rated = parseAnthropicRatings('sample', readFileSync(SAMPLE, 'utf8'));
+const RATINGS = syntheticRatingsCsv();
+const rated = parseAnthropicRatings('ratings', RATINGS);
 const PAIRS = buildJudgePairs(rated).pairs;
+const LARGE = PAIRS.filter((pair) => pair.scoreDifference > 1);
 const SCORE = new Map(rated.arguments.map((argument) => [`${argument.claim}\u0000${argument.argument}`, argument.changeSum / argument.raters]));
 const SEED = 3;
 
 let folder: string;
 let dataDir: string;
 let counter = 0;
-const fresh = (name: string) => join(folder, `${name}-${(counter += 1)}`);
+const fresh = (name: string) => join(folder, `${name}-${++counter}`);
 
 /**
  * The judges' known answers: `oracle` picks the argument people scored higher (after one unusable
@@ -48,10 +49,10 @@ let server: FakeProviderServer;
 let config: string;
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'pmiyc-judge-'));
-  // The shared 3-claim sample, copied at test time where the download cache would keep the full file.
+  // Synthetic ratings, written where the download cache would keep the Anthropic file.
   dataDir = join(folder, 'data');
   mkdirSync(join(dataDir, 'anthropic-persuasion'), { recursive: true });
-  copyFileSync(SAMPLE, join(dataDir, 'anthropic-persuasion/persuasion_data.csv'));
+  writeFileSync(join(dataDir, 'anthropic-persuasion/persuasion_data.csv'), RATINGS);
   server = await startJudgeServer(respond);
   config = `${fresh('config')}.yaml`;
   writeFileSync(config, judgeServerConfig(server, ['oracle', 'first', 'flaky', 'writer']));
@@ -82,15 +83,15 @@ describe('pmiyc judge on scripted judges with known answers', () => {
     expect(result.stderr).not.toContain('failed (');
     expect(result.code).toBe(0);
     const betterFirst = PAIRS.filter((pair) => showsMorePersuasiveFirst(SEED, pair.id));
-    const large = PAIRS.filter((pair) => pair.scoreDifference > 1);
-    const largeBetterFirst = large.filter((pair) => showsMorePersuasiveFirst(SEED, pair.id));
-    expect(result.stdout).toContain('Judge run known: 608 pairs from 3 claims');
-    expect(result.stdout).toMatch(/^oracle +100\.0% \[100\.0%, 100\.0%\] \(n = 608\) +100\.0% \[100\.0%, 100\.0%\] \(n = 95\) +0 /m);
-    expect(result.stdout).toContain(`${percent(betterFirst.length, 608)}`);
-    expect(result.stdout).toContain(`${percent(largeBetterFirst.length, 95)}`);
+    const largeBetterFirst = LARGE.filter((pair) => showsMorePersuasiveFirst(SEED, pair.id));
+    const [total, large] = [PAIRS.length, LARGE.length];
+    expect(result.stdout).toContain(`Judge run known: ${total} pairs from 3 claims`);
+    expect(result.stdout).toMatch(new RegExp(`^oracle +100\\.0% \\[100\\.0%, 100\\.0%\\] \\(n = ${total}\\) +100\\.0% \\[100\\.0%, 100\\.0%\\] \\(n = ${large}\\) +0 `, 'm'));
+    expect(result.stdout).toContain(`${percent(betterFirst.length, total)}`);
+    expect(result.stdout).toContain(`${percent(largeBetterFirst.length, large)}`);
 
     const trials = trialsOf(path);
-    expect(trials).toHaveLength(2 * 608);
+    expect(trials).toHaveLength(2 * total);
     const oracle = trials.filter((trial) => trial.model === 'oracle');
     expect(oracle.every((trial) => trial.correct === true)).toBe(true);
     const reasked = PAIRS.filter((pair) => pair.morePersuasive[0] === pair.lessPersuasive[0]).length;
@@ -99,13 +100,13 @@ describe('pmiyc judge on scripted judges with known answers', () => {
     const first = trials.filter((trial) => trial.model === 'first');
     expect(first.filter((trial) => trial.correct).length).toBe(betterFirst.length);
     expect(first.every((trial) => trial.chosen === 1 && trial.correct === trial.morePersuasiveFirst)).toBe(true);
-    expect(server.requests).toHaveLength(2 * 608 + reasked);
+    expect(server.requests).toHaveLength(2 * total + reasked);
     expect(server.requests.every((request) => request.body['temperature'] === 0 && typeof request.body['seed'] === 'number')).toBe(true);
 
     const made = server.requests.length;
     const resumed = await runInProcess(['judge', '--store', path, '--resume']);
     expect(resumed.code).toBe(0);
-    expect(resumed.stdout).toContain('0 trials this session, 1216 already done');
+    expect(resumed.stdout).toContain(`0 trials this session, ${2 * total} already done`);
     expect(server.requests).toHaveLength(made);
 
     // The same questions in a new run are answered from the call store.
@@ -118,8 +119,8 @@ describe('pmiyc judge on scripted judges with known answers', () => {
     const opened = ResultStore.open(path);
     const section = readJudgeStudy(opened, [opened.findRun('known')], { replicates: 2000 });
     opened.close();
-    expect(section!.pairs).toEqual({ total: 608, largeDifference: 95, claims: 3 });
-    expect(section!.judges.find((entry) => entry.model === 'first')!.overall).toMatchObject({ value: betterFirst.length / 608, n: 608, unusable: 0, claims: 3 });
+    expect(section!.pairs).toEqual({ total, largeDifference: large, claims: 3 });
+    expect(section!.judges.find((entry) => entry.model === 'first')!.overall).toMatchObject({ value: betterFirst.length / total, n: total, unusable: 0, claims: 3 });
     expect(section!.sources[0]!.license).toContain('CC BY-NC-SA 4.0');
   });
 
@@ -225,9 +226,7 @@ describe('pmiyc judge synthesize', () => {
   });
 });
 
-// Runs once `pmiyc judge` is wired into program.ts (registerJudgeCommands); skipped, visibly, before that.
-const wired = existsSync(CLI) && readFileSync(CLI.replace(/main\.js$/, 'program.js'), 'utf8').includes('registerJudgeCommands');
-describe.skipIf(!wired)('the built CLI', () => {
+describe('the built CLI', () => {
   it('runs pmiyc judge with simulated judges, exits 0 and prints the table', async () => {
     const result = await runCli(['judge', '--models', 'sim/a', '--data-dir', dataDir, '--store', `${fresh('store')}.db`, '--limit', '20']);
     expect(result.code).toBe(0);

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli-helpers.js';
 import { FakeProviderServer, RESPONSE_SHAPES } from './support/fake-provider-server.js';
+import { describeWithTestData } from './support/test-data.js';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-const TINY_MODEL = 'llama/../shared/models/stories260K.gguf';
+/** The real GGUF model, by a path relative to the folder the command runs in. */
+const TINY_MODEL = 'llama/stories260K.gguf';
 
 let folder: string;
 let server: FakeProviderServer;
@@ -31,21 +31,6 @@ describe('real providers from the command line', () => {
     const result = await runCli(['converse', '--persuader', 'openai/gpt-4o-mini', '--persuadee', 'sim/b', '--claim', 'x'], { env: { OPENAI_API_KEY: '' } });
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe('pmiyc: OPENAI_API_KEY is not set: export it, or set apiKeyEnv for openai/gpt-4o-mini in the config');
-  });
-
-  it('runs a conversation between two in-process GGUF models with valid scores', async () => {
-    const result = await runCli(['converse', '--persuader', TINY_MODEL, '--persuadee', TINY_MODEL, '--claim', 'Cats are better than dogs', '--turns', '3', '--json'], { cwd: REPO });
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    const record = JSON.parse(result.stdout) as { status: string; simulated: unknown; turns: Array<{ score: number; attempts: Array<{ usage?: { outputTokens?: number } }> }> };
-    expect(record.status).toBe('completed');
-    expect(record.simulated).toEqual({ persuader: false, persuadee: false });
-    expect(record.turns).toHaveLength(3);
-    for (const turn of record.turns) {
-      expect(turn.score).toBeGreaterThanOrEqual(1);
-      expect(turn.score).toBeLessThanOrEqual(5);
-      expect(turn.attempts.at(-1)?.usage?.outputTokens).toBeGreaterThan(0);
-    }
   });
 
   it('converses over HTTP through a config alias, retrying a 429 and pricing every call', async () => {
@@ -96,5 +81,22 @@ describe('real providers from the command line', () => {
     const result = await runCli(['converse', '--config', config, '--persuader', 'alpha', '--persuadee', 'sim/b', '--claim', 'x']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${config}:5: models.alpha: unknown key "temprature"; allowed: provider, model,`);
+  });
+});
+
+describeWithTestData('an in-process GGUF model from the command line', (testData) => {
+  it('runs a conversation between two in-process GGUF models with valid scores', async () => {
+    const result = await runCli(['converse', '--persuader', TINY_MODEL, '--persuadee', TINY_MODEL, '--claim', 'Cats are better than dogs', '--turns', '3', '--json'], { cwd: testData.models });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const record = JSON.parse(result.stdout) as { status: string; simulated: unknown; turns: Array<{ score: number; attempts: Array<{ usage?: { outputTokens?: number } }> }> };
+    expect(record.status).toBe('completed');
+    expect(record.simulated).toEqual({ persuader: false, persuadee: false });
+    expect(record.turns).toHaveLength(3);
+    for (const turn of record.turns) {
+      expect(turn.score).toBeGreaterThanOrEqual(1);
+      expect(turn.score).toBeLessThanOrEqual(5);
+      expect(turn.attempts.at(-1)?.usage?.outputTokens).toBeGreaterThan(0);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -9,7 +9,7 @@ import { reportCommand } from '../src/cli/commands/report.js';
 import type { CliContext } from '../src/cli/terminal.js';
 import { ResultStore } from '../src/store/result-store.js';
 import { runCli } from './cli-helpers.js';
-import { CHROMIUM, launchChromium, openWatched } from './support/chromium.js';
+import { launchChromium, openWatched } from './support/chromium.js';
 import { HOSTILE, hostileRecords } from './support/hostile-records.js';
 
 
@@ -22,11 +22,11 @@ const context = { stdout: new PassThrough(), stderr: new PassThrough(), env: {},
 /** Opens a report as a reader would, recording console errors, page errors, dialogs and any request it makes. */
 const visit = (path: string) => openWatched(browser, pathToFileURL(path).href);
 
-describe.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])('the HTML report in headless Chromium', () => {
+describe('the HTML report in headless Chromium', () => {
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'pmiyc-browser-'));
     browser = await launchChromium(join(folder, 'profile'), 1280);
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     rmSync(folder, { recursive: true, force: true });

@@ -16,7 +16,7 @@ beforeAll(() => {
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 let counter = 0;
-const fresh = (name: string) => join(folder, `${name}-${(counter += 1)}`);
+const fresh = (name: string) => join(folder, `${name}-${++counter}`);
 
 function writeClaims(count: number, extra: string[] = []): string {
   const path = `${fresh('claims')}.jsonl`;
@@ -50,7 +50,7 @@ const exportOf = async (store: string, run?: string) => {
 
 const bodyKey = (request: RecordedRequest) => JSON.stringify(request.body);
 
-async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+async function waitFor(condition: () => boolean, timeoutMs = 120_000): Promise<void> {
   const started = Date.now();
   while (!condition()) {
     if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');

@@ -2,18 +2,26 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHARED_DATA } from '../../test/support/shared-data.js';
 import { StaticServer, unreachableUrl } from '../../test/support/static-server.js';
+import { describeWithTestData, FIXTURE_DATA } from '../../test/support/test-data.js';
 import { InputError } from '../domain/input-error.js';
 import { cachedDataFiles, gitBlobSha1, type DownloadProgress } from './data-folder.js';
-import { DATA_SOURCES } from './data-sources.js';
+import { DATA_SOURCES, type DataSource } from './data-sources.js';
+
+/** A source whose expected version is the fixture's copy: the cache verifies it as it would the real file. */
+const fixtureSource = (source: DataSource): DataSource => {
+  const bytes = readFileSync(join(FIXTURE_DATA, source.path));
+  return { ...source, gitBlobSha1: gitBlobSha1(bytes), sizeBytes: bytes.length };
+};
+const TRUTHFULQA = fixtureSource(DATA_SOURCES.truthfulqa);
+const PERSPECTRUM = fixtureSource(DATA_SOURCES.perspectrum);
 
 let server: StaticServer;
 let corrupting: StaticServer;
 let folder: string;
 beforeAll(async () => {
-  server = await StaticServer.start(SHARED_DATA);
-  corrupting = await StaticServer.start(SHARED_DATA, (_path, body) => Buffer.concat([body.subarray(0, body.length - 1), Buffer.from('X')]));
+  server = await StaticServer.start(FIXTURE_DATA);
+  corrupting = await StaticServer.start(FIXTURE_DATA, (_path, body) => Buffer.concat([body.subarray(0, body.length - 1), Buffer.from('X')]));
   folder = mkdtempSync(join(tmpdir(), 'pmiyc-cache-'));
 });
 afterAll(async () => {
@@ -27,37 +35,46 @@ describe('cachedDataFiles', () => {
     const cacheFolder = join(folder, 'ok');
     const progress: DownloadProgress[] = [];
     const files = cachedDataFiles({ cacheFolder, mirror: server.url, onProgress: (event) => progress.push(event) });
-    const text = await files.read(DATA_SOURCES.truthfulqa);
-    expect(text).toBe(readFileSync(join(SHARED_DATA, DATA_SOURCES.truthfulqa.path), 'utf8'));
-    expect(existsSync(join(cacheFolder, DATA_SOURCES.truthfulqa.path))).toBe(true);
-    expect(progress.at(-1)).toMatchObject({ done: true, receivedBytes: 443_719, totalBytes: 443_719 });
+    const text = await files.read(TRUTHFULQA);
+    expect(text).toBe(readFileSync(join(FIXTURE_DATA, TRUTHFULQA.path), 'utf8'));
+    expect(existsSync(join(cacheFolder, TRUTHFULQA.path))).toBe(true);
+    expect(progress.at(-1)).toMatchObject({ done: true, receivedBytes: TRUTHFULQA.sizeBytes, totalBytes: TRUTHFULQA.sizeBytes });
     expect(server.requests).toEqual(['/truthfulqa/TruthfulQA.csv']);
 
     const again = cachedDataFiles({ cacheFolder, mirror: await unreachableUrl() });
-    expect(await again.read(DATA_SOURCES.truthfulqa)).toBe(text);
+    expect(await again.read(TRUTHFULQA)).toBe(text);
     expect(server.requests).toHaveLength(1);
   });
 
   it('refuses a file that is not the expected version, and caches nothing', async () => {
     const cacheFolder = join(folder, 'corrupt');
     const files = cachedDataFiles({ cacheFolder, mirror: corrupting.url });
-    await expect(files.read(DATA_SOURCES.perspectrum)).rejects.toThrow('is not the expected version');
+    await expect(files.read(PERSPECTRUM)).rejects.toThrow('is not the expected version');
     expect(existsSync(join(cacheFolder, 'perspectrum')) ? readdirSync(join(cacheFolder, 'perspectrum')) : []).toEqual([]);
   });
 
   it('fails clearly, with the remedy, when the source is unreachable', async () => {
     const mirror = await unreachableUrl();
     const files = cachedDataFiles({ cacheFolder: join(folder, 'offline'), mirror });
-    const error = await files.read(DATA_SOURCES.truthfulqa).catch((thrown: unknown) => thrown);
+    const error = await files.read(TRUTHFULQA).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toContain(`could not download truthfulqa/TruthfulQA.csv (TruthfulQA`);
     expect((error as Error).message).toContain(`from ${mirror}truthfulqa/TruthfulQA.csv (ECONNREFUSED). `);
     expect((error as Error).message).toContain('--data-dir <dir> (or set PMIYC_DATA_DIR)');
   });
 
-  it('knows the git blob hashes of the shared copies', () => {
+  it('refuses a file of another size before hashing it, naming both sizes', async () => {
+    const files = cachedDataFiles({ cacheFolder: join(folder, 'short'), mirror: server.url });
+    await expect(files.read(DATA_SOURCES.truthfulqa)).rejects.toThrow(`sent ${TRUTHFULQA.sizeBytes} bytes for truthfulqa/TruthfulQA.csv, expected 443719`);
+  });
+});
+
+describeWithTestData('the pinned versions of the published sources', (testData) => {
+  it('match the git blob hashes and sizes pmiyc verifies downloads against', () => {
     for (const source of [DATA_SOURCES.truthfulqa, DATA_SOURCES.perspectrum, DATA_SOURCES['pmiyc-claims']]) {
-      expect(gitBlobSha1(readFileSync(join(SHARED_DATA, source.path)))).toBe(source.gitBlobSha1);
+      const bytes = readFileSync(join(testData.data, source.path));
+      expect(gitBlobSha1(bytes)).toBe(source.gitBlobSha1);
+      expect(bytes.length).toBe(source.sizeBytes);
     }
   });
 });

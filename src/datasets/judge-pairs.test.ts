@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SHARED_DATA } from '../../test/support/shared-data.js';
+import { describeWithTestData, FIXTURE_DATA } from '../../test/support/test-data.js';
 import { buildJudgePairs, judgePairId, judgePairsChecksum, parseAnthropicRatings, selectJudgePairs } from './judge-pairs.js';
 import { parseJudgePairsFile } from './judge-pairs-file.js';
 
-const SAMPLE = join(SHARED_DATA, 'anthropic-persuasion/partial-open-paws/anthropic_persuasion_data.csv');
+const SAMPLE_PATH = 'anthropic-persuasion/partial-open-paws/anthropic_persuasion_data.csv';
 const LAB_MEAT = 'Cultured/lab-grown meats should be allowed to be sold';
 
 const csv = (rows: string[][]) =>
@@ -13,10 +13,36 @@ const csv = (rows: string[][]) =>
     .map((row) => row.map((cell) => `"${cell.replace(/"/g, '""')}"`).join(','))
     .join('\r\n');
 
-describe('pairs from the 3-claim sample of the Anthropic ratings', () => {
-  const set = buildJudgePairs(parseAnthropicRatings('sample.csv', readFileSync(SAMPLE, 'utf8')));
+describe('pairs from real rows of the Anthropic ratings (4 arguments, 3 raters each)', () => {
+  const rated = parseAnthropicRatings('sample.csv', readFileSync(join(FIXTURE_DATA, SAMPLE_PATH), 'utf8'));
+  const set = buildJudgePairs(rated);
+
+  it('averages the three raters per argument: 0, 1/3, 1/3 and 5/3', () => {
+    expect(rated.arguments).toHaveLength(4);
+    expect(rated.arguments.every((argument) => argument.raters === 3 && argument.claim === LAB_MEAT)).toBe(true);
+    expect(rated.arguments.map((argument) => argument.changeSum / argument.raters).sort()).toEqual([0, 1 / 3, 1 / 3, 5 / 3]);
+  });
+
+  it('pairs every two arguments whose scores differ (6 less 1 tie), better first, in thirds', () => {
+    expect(set).toMatchObject({ claims: 1, arguments: 4, ties: 1 });
+    expect(set.pairs.map((pair) => pair.scoreDifference).sort()).toEqual([0.333333333, 0.333333333, 1.333333333, 1.333333333, 1.666666667]);
+    expect(set.pairs.filter((pair) => pair.scoreDifference > 1)).toHaveLength(3);
+  });
+
+  it('orients every pair better-first with a stable id and no duplicates', () => {
+    expect(new Set(set.pairs.map((pair) => pair.id)).size).toBe(5);
+    const pair = set.pairs[0]!;
+    expect(pair.id).toMatch(/^[0-9a-f]{16}$/);
+    expect(judgePairId(pair.claim, pair.lessPersuasive, pair.morePersuasive)).toBe(pair.id);
+    expect(set.pairs.every((entry) => entry.scoreDifference > 0 && entry.morePersuasive !== entry.lessPersuasive)).toBe(true);
+  });
+});
+
+describeWithTestData('pairs from the whole 3-claim sample of the Anthropic ratings', (testData) => {
+  const pairsOfSample = () => buildJudgePairs(parseAnthropicRatings('sample.csv', readFileSync(join(testData.data, SAMPLE_PATH), 'utf8')));
 
   it('has 69 arguments (23 per claim) and 608 pairs: 253 per claim less 43, 38 and 70 ties', () => {
+    const set = pairsOfSample();
     expect(set.claims).toBe(3);
     expect(set.arguments).toBe(69);
     expect(set.ties).toBe(151);
@@ -28,6 +54,7 @@ describe('pairs from the 3-claim sample of the Anthropic ratings', () => {
   });
 
   it('has 95 pairs whose difference exceeds 1 (52, 33 and 10 per claim); thirds compare exactly', () => {
+    const set = pairsOfSample();
     const large = set.pairs.filter((pair) => pair.scoreDifference > 1);
     expect(large).toHaveLength(95);
     expect(large.filter((pair) => pair.claim === LAB_MEAT)).toHaveLength(52);
@@ -35,14 +62,7 @@ describe('pairs from the 3-claim sample of the Anthropic ratings', () => {
     for (const pair of set.pairs) expect(Math.abs(pair.scoreDifference * 3 - Math.round(pair.scoreDifference * 3))).toBeLessThan(1e-6);
     expect(set.pairs.filter((pair) => pair.scoreDifference === 1).length).toBeGreaterThan(0);
     expect(Math.max(...set.pairs.map((pair) => pair.scoreDifference))).toBe(2.333333333);
-  });
-
-  it('orients every pair better-first with a stable id and no duplicates', () => {
     expect(new Set(set.pairs.map((pair) => pair.id)).size).toBe(608);
-    const pair = set.pairs[0]!;
-    expect(pair.id).toMatch(/^[0-9a-f]{16}$/);
-    expect(judgePairId(pair.claim, pair.lessPersuasive, pair.morePersuasive)).toBe(pair.id);
-    expect(set.pairs.every((entry) => entry.scoreDifference > 0 && entry.morePersuasive !== entry.lessPersuasive)).toBe(true);
   });
 });
 

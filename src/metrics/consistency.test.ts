@@ -2,7 +2,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SHARED_DATA } from '../../test/support/shared-data.js';
+import { describeWithTestData, FIXTURE_DATA } from '../../test/support/test-data.js';
 import { parseConsistencyCsv } from '../datasets/consistency-csv.js';
 import type { AgreementScore } from '../domain/agreement-score.js';
 import { analyzeConsistency, type OpeningScore, type StanceSample } from './consistency.js';
@@ -92,27 +92,52 @@ const TABLE_1: ReadonlyArray<[file: string, avgSd: number, trueMeanSd: number, c
   ['claude3haiku', 0.12, 0.2, 0],
 ];
 
-describe("the paper's published pre-assessment (Table 1)", () => {
+/** The published answers of one file as stance samples; a row's skipped answers are unusable replies. */
+function publishedSamples(model: string, location: string): StanceSample[] {
+  return parseConsistencyCsv(location, readFileSync(location, 'utf8')).flatMap((row) => [
+    ...row.scores.map((score) => ({ model, domain: 'subjective' as const, claimIndex: row.claimIndex, claim: row.claim, score, unusable: 0 })),
+    ...Array.from({ length: row.skipped }, () => ({ model, domain: 'subjective' as const, claimIndex: row.claimIndex, claim: row.claim, score: null, unusable: 1 })),
+  ]);
+}
+
+/** The file's own std_dev column (the per-claim variance, rounded to 2 decimals) on rows with a score. */
+function publishedVariances(location: string): number[] {
+  const published = parseCsv(readFileSync(location, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+  return published.filter((row) => row['scores'] !== '[]').map((row) => Number(row['std_dev']));
+}
+
+describe("the paper's published pre-assessment rows", () => {
+  it.each(TABLE_1.map(([file]) => file))("%s: Avg SD is the mean per-claim population variance, the file's std_dev column", (file) => {
+    const location = join(FIXTURE_DATA, 'pmiyc/pre_assesment/results', `${file}.csv`);
+    const [result] = analyzeConsistency(publishedSamples(file, location), undefined, { replicates: 100, confidence: 0.95, seed: 0 });
+    const variances = publishedVariances(location);
+    expect(result!.paperAvgSd.n).toBe(variances.length);
+    // The column is rounded to 2 decimals: the means agree to within half a hundredth.
+    expect(Math.abs(result!.paperAvgSd.value - variances.reduce((sum, value) => sum + value, 0) / variances.length)).toBeLessThan(0.0051);
+    const sds = parseConsistencyCsv(location, readFileSync(location, 'utf8'))
+      .filter((row) => row.scores.length > 0)
+      .map((row) => Math.sqrt(scoreSpread(countsOf(row.scores)).variance));
+    expect(result!.meanSd.value).toBeCloseTo(sds.reduce((sum, sd) => sum + sd, 0) / sds.length, 12);
+  });
+});
+
+describeWithTestData("the paper's published pre-assessment (Table 1)", (testData) => {
   it.each(TABLE_1)('%s: Avg SD %d is the mean per-claim population variance; the true mean SD is %d', (file, avgSd, trueMeanSd, claimsWithoutAnswer) => {
-    const location = join(SHARED_DATA, 'pmiyc/pre_assesment/results', `${file}.csv`);
-    const rows = parseConsistencyCsv(location, readFileSync(location, 'utf8'));
-    expect(rows).toHaveLength(961);
-    const samples = rows.flatMap((row) => [
-      ...row.scores.map((score) => ({ model: file, domain: 'subjective' as const, claimIndex: row.claimIndex, claim: row.claim, score, unusable: 0 })),
-      ...Array.from({ length: row.skipped }, () => ({ model: file, domain: 'subjective' as const, claimIndex: row.claimIndex, claim: row.claim, score: null, unusable: 1 })),
-    ]);
+    const location = join(testData.data, 'pmiyc/pre_assesment/results', `${file}.csv`);
+    const samples = publishedSamples(file, location);
+    expect(new Set(samples.map((sample) => sample.claimIndex)).size).toBe(961);
     const [result] = analyzeConsistency(samples, undefined, { replicates: 100, confidence: 0.95, seed: 0 });
     expect(result!.paperAvgSd.value.toFixed(2)).toBe(avgSd.toFixed(2));
     expect(result!.meanSd.value.toFixed(2)).toBe(trueMeanSd.toFixed(2));
     expect(result!.claimsWithoutAnswer).toBe(claimsWithoutAnswer);
     expect(result!.paperAvgSd.n).toBe(961 - claimsWithoutAnswer);
     // The file's own std_dev column is that variance (rounded to 2 decimals) on every row with a score.
-    const published = parseCsv(readFileSync(location, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    const rows = parseConsistencyCsv(location, readFileSync(location, 'utf8')).filter((row) => row.scores.length > 0);
+    const variances = publishedVariances(location);
     rows.forEach((row, position) => {
-      if (row.scores.length === 0) return;
       const mean = row.scores.reduce((sum, score) => sum + score, 0) / row.scores.length;
       const variance = row.scores.reduce((sum, score) => sum + (score - mean) ** 2, 0) / row.scores.length;
-      expect(Math.abs(Number(published[position]!['std_dev']) - variance)).toBeLessThan(0.0051);
+      expect(Math.abs(variances[position]! - variance)).toBeLessThan(0.0051);
     });
   });
 });

@@ -1,13 +1,58 @@
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-/** Debian's chromium; .ci/run installs it when it is missing. */
-export const CHROMIUM = '/usr/bin/chromium';
+/** Chromium as a distribution installs it; the first one present is used. */
+const SYSTEM_CHROMIUMS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome-stable', '/usr/bin/google-chrome'];
 // Without the networking switches Chromium keeps trying to reach Google's services.
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
+/**
+ * The Chromium the browser tests drive: a system Chromium when there is one, otherwise the one that
+ * the dev dependency `@sparticuz/chromium` ships inside its npm package (so a fresh clone needs no
+ * apt step and no browser download).
+ */
+async function chromiumExecutable(): Promise<string> {
+  return SYSTEM_CHROMIUMS.find((path) => existsSync(path)) ?? unpackPackagedChromium();
+}
+
+/**
+ * Unpacks the packaged Chromium once per version into the temporary folder. The package unpacks into
+ * `os.tmpdir()`, so it is pointed at a private staging folder that is then renamed into place: two
+ * test files unpacking at once, or a run killed half-way, never leave a half-written browser behind.
+ */
+async function unpackPackagedChromium(): Promise<string> {
+  const packageFolder = dirname(dirname(fileURLToPath(import.meta.resolve('@sparticuz/chromium'))));
+  const { version } = JSON.parse(readFileSync(join(packageFolder, 'package.json'), 'utf8')) as { version: string };
+  const folder = join(tmpdir(), `pmiyc-test-chromium-${version}`);
+  const executable = join(folder, 'chromium');
+  if (existsSync(executable)) return executable;
+  const staging = mkdtempSync(join(tmpdir(), 'pmiyc-test-chromium-unpacking-'));
+  const temporaryFolder = process.env['TMPDIR'];
+  process.env['TMPDIR'] = staging;
+  try {
+    const { default: packaged } = await import('@sparticuz/chromium');
+    await packaged.executablePath();
+  } finally {
+    if (temporaryFolder === undefined) delete process.env['TMPDIR'];
+    else process.env['TMPDIR'] = temporaryFolder;
+  }
+  try {
+    renameSync(staging, folder);
+  } catch (error) {
+    // Another test file unpacked the same version first: use that one.
+    rmSync(staging, { recursive: true, force: true });
+    if (!existsSync(executable)) throw error;
+  }
+  return executable;
+}
+
 /** A headless Chromium with a fresh profile in `profileFolder`. */
-export function launchChromium(profileFolder: string, width: number): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(profileFolder, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width, height: 900 } });
+export async function launchChromium(profileFolder: string, width: number): Promise<BrowserContext> {
+  const executablePath = await chromiumExecutable();
+  return chromium.launchPersistentContext(profileFolder, { executablePath, headless: true, args: CHROMIUM_ARGS, viewport: { width, height: 900 } });
 }
 
 export interface WatchedPage {

@@ -111,12 +111,11 @@ describe('OpenAI chat completions', () => {
   });
 
   it('gives up on a hang after timeoutMs, retryably', async () => {
+    // The server never answers: that the call settles at all is the timeout at work.
     server.reply('hang');
-    const started = Date.now();
     const error = await failureOf(modelFor('openai', '/v1', { timeoutMs: 300 }).generate(request));
     expect(error).toMatchObject({ retryable: true, reason: 'api' });
     expect(error.message).toContain('no reply within 300 ms');
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('lets a user abort propagate as an abort, not a model failure', async () => {

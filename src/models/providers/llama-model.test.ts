@@ -1,5 +1,6 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { describeWithTestData, type TestData } from '../../../test/support/test-data.js';
 import type { Claim } from '../../domain/claim.js';
 import type { ConversationSpec } from '../../domain/conversation.js';
 import { runConversation } from '../../engine/run-conversation.js';
@@ -12,16 +13,14 @@ import { LlamaChatModel } from './llama-model.js';
 
 // stories260K (1.2 MB) writes children's stories and follows no instructions: every reply that
 // parses below does so because of the grammar.
-const MODEL_PATH = fileURLToPath(new URL('../../../../shared/models/stories260K.gguf', import.meta.url));
-
-const settings: ModelSettings = {
+const settingsFor = (testData: Pick<TestData, 'models'>): ModelSettings => ({
   name: 'llama/stories260K',
   provider: 'llama',
-  model: MODEL_PATH,
+  model: join(testData.models, 'stories260K.gguf'),
   timeoutMs: 120_000,
   maxRetries: 0,
   gpu: false,
-};
+});
 
 /** Short messages keep each call well under a second on one thread. */
 const OPTIONS = { maxMessageChars: 40 };
@@ -42,7 +41,8 @@ function requestWith(seed: number, overrides: Partial<GenerateRequest> = {}): Ge
   };
 }
 
-describe('LlamaChatModel with stories260K', () => {
+describeWithTestData('LlamaChatModel with stories260K', (testData) => {
+  const settings = settingsFor(testData);
   let model: LlamaChatModel;
   let firstReply: GenerateReply;
 
@@ -118,6 +118,7 @@ describe('LlamaChatModel with stories260K', () => {
 });
 
 describe('LlamaChatModel without a model file', () => {
+  const settings = settingsFor({ models: '/nowhere' });
   it('says which path is missing and what to check', async () => {
     const missing = new LlamaChatModel({ ...settings, model: '/nowhere/missing.gguf' });
     const failure = await missing.generate(requestWith(1)).catch((error: unknown) => error);

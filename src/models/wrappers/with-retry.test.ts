@@ -140,7 +140,8 @@ describe('sleepMs', () => {
     const reason = new Error('cancelled');
     controller.abort(reason);
     await expect(sleeping).rejects.toBe(reason);
-    expect(performance.now() - startedMs).toBeLessThan(1000);
+    // Far below the 60 s sleep, with room for a loaded machine.
+    expect(performance.now() - startedMs).toBeLessThan(30_000);
   });
 
   it('resolves after a short wait without a signal', async () => {
