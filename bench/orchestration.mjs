@@ -10,7 +10,6 @@ import {
   EXAMPLE_CLAIMS,
   ResultStore,
   SimulatedAgent,
-  estimateWithIntervals,
   parseTaggedReply,
   planTournament,
   runTournament,
@@ -55,7 +54,10 @@ async function benchTournament(agentCount, claimCount, withStore) {
   const models = new Map(
     agents.map((name) => {
       const agent = new SimulatedAgent(name);
-      const counted = { name, simulated: true, generate: (request) => ((calls += 1), agent.generate(request)) };
+      const counted = { name, simulated: true, generate: (request) => {
+        calls += 1;
+        return agent.generate(request);
+      } };
       return [name, withCallCache(counted, cache, { modelIdentity: name, now: () => performance.now() })];
     }),
   );

@@ -23,7 +23,7 @@ const messages = [
   { role: 'system', content: 'You are the persuadee. '.repeat(40) },
   { role: 'user', content: 'Where do you stand?' },
   { role: 'assistant', content: '<message>I lean against it.</message>\n<support_ranking>Oppose</support_ranking>' },
-  { role: 'user', content: '<other_agent_message>\nConsider this argument. '.repeat(20) + '\n</other_agent_message>' },
+  { role: 'user', content: `${'<other_agent_message>\nConsider this argument. '.repeat(20)}\n</other_agent_message>` },
 ];
 const request = { messages, temperature: 0.7, maxOutputTokens: 400, seed: 1 };
 

@@ -47,10 +47,10 @@ export { resolveModelSettings } from './config/resolve-model-settings.js';
 // Metrics
 export { normalizedChange, absoluteChange } from './metrics/normalized-change.js';
 export { pairMeans, effectiveness, susceptibility, type PairMean, type ModelMean, type ScoredConversation } from './metrics/model-scores.js';
-export { estimateWithIntervals, PairEstimator, DEFAULT_BOOTSTRAP, type BootstrapOptions, type TournamentEstimates } from './metrics/bootstrap.js';
+export { estimateWithIntervals, PairEstimator, DEFAULT_BOOTSTRAP, type BootstrapOptions, type TournamentEstimates, type WithInterval } from './metrics/bootstrap.js';
 export { summarizeTournament, type GroupSummary } from './metrics/tournament-summary.js';
 export { usageTotals, type UsageTotal } from './metrics/usage-totals.js';
-export { analyzeTournament, TournamentAnalyzer, type TournamentAnalysis, type AnalysisOptions } from './metrics/tournament-analysis.js';
+export { analyzeTournament, TournamentAnalyzer, type TournamentAnalysis, type AnalysisOptions, type ModelSeen, type ClaimSetSeen } from './metrics/tournament-analysis.js';
 export type { PairResult, ModelResult, StanceGroupResult, GroupCounts } from './metrics/group-tally.js';
 export { persuadeeTrajectory, type TurnCurve, type TurnPoint } from './metrics/turn-curves.js';
 export { stanceGroupOf, type StanceGroup } from './metrics/stance-groups.js';
@@ -61,9 +61,16 @@ export { buildReportFiles, REPORT_FORMATS, type ReportFile, type ReportFormat } 
 export { REPORT_SCHEMA_VERSION, type ReportDocument, type ReportMeta, type SampleDialogue } from './report/report-document.js';
 
 // Self-report reliability
-export { analyzeReliability, type AnnotationRow, type ReliabilityAnalysis } from './metrics/annotation-agreement.js';
+export {
+  analyzeReliability,
+  type AnnotationRow,
+  type ReliabilityAnalysis,
+  type InterAnnotatorAgreement,
+  type AgreementEstimate,
+  type ConsensusComparison,
+} from './metrics/annotation-agreement.js';
 export { krippendorffAlpha, type AlphaMetric, type AlphaResult } from './metrics/krippendorff-alpha.js';
-export { buildTaskFile, parseTaskFile, type AnnotationTaskFile } from './annotation/annotation-tasks.js';
+export { buildTaskFile, parseTaskFile, type AnnotationTaskFile, type AnnotationTurn } from './annotation/annotation-tasks.js';
 export { parseLabelsFile, type LabelsHeader, type TurnLabel } from './annotation/annotation-labels.js';
 
 // Datasets

@@ -3,7 +3,7 @@ import { isAgreementScore, type AgreementScore } from '../domain/agreement-score
 import { InputError } from '../domain/input-error.js';
 import { turnLabelKey, turnsToLabel, type AnnotationTaskFile } from './annotation-tasks.js';
 
-export const LABELS_FORMAT = 'pmiyc-annotation-labels';
+const LABELS_FORMAT = 'pmiyc-annotation-labels';
 
 /** The first line of a labels file: whose labels, on which run and task set. */
 export interface LabelsHeader {
@@ -107,7 +107,7 @@ export class LabelBook {
 
   /** The labels file: the header line, then one line per label. */
   toJsonl(): string {
-    return [this.header, ...this.list()].map((line) => JSON.stringify(line)).join('\n') + '\n';
+    return `${[this.header, ...this.list()].map((line) => JSON.stringify(line)).join('\n')}\n`;
   }
 }
 

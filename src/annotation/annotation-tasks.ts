@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import type { Domain } from '../domain/claim.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
-import type { Setting, TurnKind } from '../domain/conversation.js';
+import type { TurnKind } from '../domain/conversation.js';
 import { InputError } from '../domain/input-error.js';
 import { hashString } from '../domain/random.js';
 import type { Role } from '../domain/roles.js';
 import { ANNOTATION_GUIDE } from './annotation-guide.js';
 import type { TaskSelection } from './annotation-sample.js';
 
-export const TASKS_FORMAT = 'pmiyc-annotation-tasks';
+const TASKS_FORMAT = 'pmiyc-annotation-tasks';
 
 /** One turn as annotators see it: the message only, never a score or the raw reply. */
 export interface AnnotationTurn {
@@ -47,7 +47,7 @@ export interface AnnotationTaskFile {
 }
 
 /** Strips a stored conversation down to what annotators may see. */
-export function toAnnotationConversation(record: ConversationRecord): AnnotationConversation {
+function toAnnotationConversation(record: ConversationRecord): AnnotationConversation {
   return {
     conversationId: record.conversationId,
     domain: record.domain,
@@ -142,9 +142,4 @@ export function parseTaskFile(text: string, path: string): AnnotationTaskFile {
     ids.add(conversation.conversationId);
   }
   return file;
-}
-
-/** The settings a `--setting` choice admits. */
-export function settingsOf(choice: Setting | 'both'): Setting[] {
-  return choice === 'both' ? ['single', 'multi'] : [choice];
 }

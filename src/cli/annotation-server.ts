@@ -7,7 +7,7 @@ import { InputError } from '../domain/input-error.js';
 import { writeFileAtomic } from './annotation-files.js';
 
 /** The only address the server listens on: annotation is a local, single-person activity. */
-export const ANNOTATION_HOST = '127.0.0.1';
+const ANNOTATION_HOST = '127.0.0.1';
 
 const MAX_BODY_BYTES = 16 * 1024;
 

@@ -5,7 +5,7 @@ import { InputError } from '../domain/input-error.js';
  * What a consistency study is, as stored in its `runs` row (`config.command = 'consistency'`), so
  * that --resume asks exactly the same questions and a report can say what ran.
  */
-export const consistencyDesignSchema = z.object({
+const consistencyDesignSchema = z.object({
   models: z.array(z.string()).min(1),
   /** Answers asked per model and claim (N of Table 1). */
   samples: z.number().int().min(1),
@@ -21,9 +21,9 @@ export const consistencyDesignSchema = z.object({
 export type ConsistencyDesign = z.infer<typeof consistencyDesignSchema>;
 
 /** An imported file of the paper's format instead of sampled answers. */
-export const consistencyImportSchema = z.object({ file: z.string(), model: z.string(), rows: z.number().int() });
+const consistencyImportSchema = z.object({ file: z.string(), model: z.string(), rows: z.number().int() });
 
-export const consistencyConfigSchema = z.looseObject({
+const consistencyConfigSchema = z.looseObject({
   command: z.literal('consistency'),
   design: consistencyDesignSchema.optional(),
   import: consistencyImportSchema.optional(),

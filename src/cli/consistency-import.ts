@@ -34,7 +34,7 @@ function readCsv(path: string): string {
  * per `skipped` (the paper's script did not re-ask, so each took one attempt). Imported answers
  * have no reply text and no call.
  */
-export function* importedSamples(rows: readonly PublishedConsistencyRow[], model: string): Generator<StoredStanceSample> {
+function* importedSamples(rows: readonly PublishedConsistencyRow[], model: string): Generator<StoredStanceSample> {
   for (const row of rows) {
     const base = { model, domain: 'subjective' as const, claimIndex: row.claimIndex, claim: row.claim, attempts: 1, raw: '', callHash: null };
     let sampleIndex = 0;

@@ -56,7 +56,10 @@ describe('runStanceTasks', () => {
     const asked: StanceTask[] = [];
     const result = await runStanceTasks({
       tasks,
-      ask: async (entry) => (asked.push(entry), answered),
+      ask: async (entry) => {
+        asked.push(entry);
+        return answered;
+      },
       concurrency: 3,
       gate: new RunGate(),
       isDone: (entry) => entry.model === 'a',

@@ -1,7 +1,7 @@
 import type { AgreementScore } from '../domain/agreement-score.js';
 import { claimKey, type Claim } from '../domain/claim.js';
 import { deriveSeed } from '../domain/random.js';
-import type { ChatModel } from '../models/chat-model.js';
+import type { ChatModel, GenerateReply } from '../models/chat-model.js';
 import { isModelCallError, type CallFailureReason } from '../models/model-call-error.js';
 import { stanceMessages } from '../protocol/stance-prompt.js';
 import { parseStanceReply } from '../protocol/stance-reply.js';
@@ -46,7 +46,7 @@ export async function askStance(model: ChatModel, task: StanceTask, sampling: St
   const messages = stanceMessages(task.claim);
   let last = { raw: '', callHash: null as string | null };
   for (let attempt = 1; attempt <= sampling.maxAttempts; attempt++) {
-    let reply;
+    let reply: GenerateReply;
     try {
       reply = await model.generate({
         messages,

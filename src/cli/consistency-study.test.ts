@@ -33,9 +33,9 @@ function study(name: string, config: Record<string, unknown>, answers: Record<st
   const run = store.createRun({ name, seed: 3, packageVersion: '0.0.0', config: { command: 'consistency', simulated: [], ...config } });
   const table = new ConsistencyTable(store.sqlite);
   for (const [claimIndex, [claim, scores]] of Object.entries(answers).entries()) {
-    scores.forEach((score, sampleIndex) =>
-      table.save(run.id, { model: 'ee', domain: 'subjective', claimIndex, claim, sampleIndex, score, attempts: score === null ? 3 : 1, unusable: score === null ? 3 : 0, raw: '', callHash: null }),
-    );
+    for (const [sampleIndex, score] of scores.entries()) {
+      table.save(run.id, { model: 'ee', domain: 'subjective', claimIndex, claim, sampleIndex, score, attempts: score === null ? 3 : 1, unusable: score === null ? 3 : 0, raw: '', callHash: null });
+    }
   }
   return run;
 }

@@ -9,10 +9,10 @@ import { dataFilesFor } from './data-files.js';
 import type { CliContext } from './terminal.js';
 
 /** The pairs of the human ratings (the Anthropic persuasion data), as opposed to a user's file. */
-export const ANTHROPIC_PAIRS = 'anthropic';
+const ANTHROPIC_PAIRS = 'anthropic';
 
 /** What a judge run is, as stored with it so that --resume rebuilds exactly the same trials. */
-export const storedJudgeDesignSchema = z.object({
+const storedJudgeDesignSchema = z.object({
   judges: z.array(z.string()).min(1),
   pairs: z.object({ source: z.string(), dataDir: z.string().optional(), limit: z.number().int().optional(), sample: z.number().int().optional() }),
   sampling: z.object({ temperature: z.number(), maxOutputTokens: z.number().int(), maxAttempts: z.number().int() }),

@@ -19,7 +19,7 @@ function compact(count: number): string {
 }
 
 /** The progress lines: conversations, calls and their rate, tokens, cost, ETA, per-model traffic. */
-export function progressLines(source: ProgressSource, startedMs: number): string[] {
+function progressLines(source: ProgressSource, startedMs: number): string[] {
   const { meter, total } = source;
   const elapsedMs = source.nowMs() - startedMs;
   const done = meter.conversationsDone + meter.conversationsSkipped;

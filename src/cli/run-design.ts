@@ -4,7 +4,7 @@ import { InputError } from '../domain/input-error.js';
 import type { ModelSettings } from '../models/model-settings.js';
 
 /** What a run is, as stored with it so that --resume can rebuild exactly the same plan. */
-export const storedDesignSchema = z.object({
+const storedDesignSchema = z.object({
   persuaders: z.array(z.string()).min(1),
   persuadees: z.array(z.string()).min(1),
   settings: z.array(z.enum(['single', 'multi'])).min(1),

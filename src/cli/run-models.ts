@@ -11,7 +11,7 @@ import { withRunControl } from '../runner/run-control.js';
 import { createModelRegistry, type ModelRegistry } from './model-registry.js';
 
 /** What a model is for the call cache: provider, model and options that change replies; never the alias. */
-export function modelIdentity(settings: ModelSettings): string {
+function modelIdentity(settings: ModelSettings): string {
   const options = settings.providerOptions ? ` ${JSON.stringify(settings.providerOptions)}` : '';
   return `${settings.provider}/${settings.model}${options}`;
 }
@@ -23,7 +23,7 @@ const CAUTIOUS_CHARS_PER_TOKEN = 3;
  * The most a request should cost with a model's prices: its input at a cautious token count plus its
  * whole output limit. A budget admits a call only when this still fits.
  */
-export function worstCaseCostUsd(settings: ModelSettings, request: GenerateRequest): number {
+function worstCaseCostUsd(settings: ModelSettings, request: GenerateRequest): number {
   const characters = request.messages.reduce((sum, message) => sum + message.content.length, 0);
   const inputTokens = Math.ceil(characters / CAUTIOUS_CHARS_PER_TOKEN);
   return (inputTokens * (settings.inputUsdPerMillion ?? 0) + request.maxOutputTokens * (settings.outputUsdPerMillion ?? 0)) / 1e6;

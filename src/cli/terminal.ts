@@ -39,23 +39,6 @@ export function labelModel(model: string): string {
   return model.startsWith('sim/') ? `${model} [simulated]` : model;
 }
 
-/** A one-line progress counter on a terminal; silent otherwise. */
-export function createProgress(stream: NodeJS.WriteStream, total: number, noun: string) {
-  let done = 0;
-  let failed = 0;
-  const draw = () => stream.isTTY && stream.write(`\r\u001b[2K  ${done}/${total} ${noun} (${failed} failed)`);
-  return {
-    add(outcome: 'completed' | 'failed') {
-      done += 1;
-      if (outcome === 'failed') failed += 1;
-      draw();
-    },
-    finish() {
-      if (stream.isTTY) stream.write('\r\u001b[2K');
-    },
-  };
-}
-
 /** "850 ms", "3.2 s", "4 min 10 s" */
 export function formatDuration(durationMs: number): string {
   if (durationMs < 1000) return `${Math.round(durationMs)} ms`;

@@ -4,7 +4,7 @@ import { PROVIDER_NAMES } from '../models/providers/provider-catalog.js';
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** One entry under `models:` in a config file. Unknown keys are errors (a typo must not pass silently). */
-export const modelEntrySchema = z.strictObject({
+const modelEntrySchema = z.strictObject({
   provider: z.enum(PROVIDER_NAMES as [string, ...string[]], { error: `must be one of ${PROVIDER_NAMES.join(', ')}` }),
   model: z.string().min(1, 'must name the provider model (or deployment, or .gguf path)'),
   baseURL: z.url({ error: 'must be a URL such as http://127.0.0.1:8000/v1' }).optional(),

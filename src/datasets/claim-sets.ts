@@ -4,7 +4,7 @@ import { DATA_SOURCES, type DataFiles } from './data-sources.js';
 import { EXAMPLE_CLAIMS } from './example-claims.js';
 import { anthropicSubjectiveClaims, perspectrumClaims, pmiycPublishedClaims, truthfulQaItems } from './source-parsers.js';
 
-export const BUILT_IN_SETS = ['subjective', 'misinformation', 'examples'] as const;
+const BUILT_IN_SETS = ['subjective', 'misinformation', 'examples'] as const;
 export type BuiltInSetName = (typeof BUILT_IN_SETS)[number];
 
 export function isBuiltInSet(name: string): name is BuiltInSetName {
@@ -18,7 +18,7 @@ export interface ClaimSet {
   readonly notes: readonly string[];
 }
 
-export const SUBJECTIVE_COUNT = 961;
+const SUBJECTIVE_COUNT = 961;
 const ANTHROPIC_COUNT = 56;
 
 async function required(files: DataFiles, source: (typeof DATA_SOURCES)[keyof typeof DATA_SOURCES]): Promise<string> {

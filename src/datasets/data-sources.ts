@@ -16,9 +16,9 @@ export interface DataSource {
   readonly sizeBytes?: number;
 }
 
-export const ANTHROPIC_LICENSE = 'CC BY-NC-SA 4.0 (non-commercial use only)';
-export const PERSPECTRUM_LICENSE = 'CC BY-SA 4.0';
-export const TRUTHFULQA_LICENSE = 'Apache-2.0';
+const ANTHROPIC_LICENSE = 'CC BY-NC-SA 4.0 (non-commercial use only)';
+const PERSPECTRUM_LICENSE = 'CC BY-SA 4.0';
+const TRUTHFULQA_LICENSE = 'Apache-2.0';
 
 export const DATA_SOURCES = {
   anthropic: {

@@ -1,6 +1,6 @@
 import type { AgreementScore } from '../domain/agreement-score.js';
 import type { Attempt, FailureReason } from '../domain/conversation.js';
-import type { ChatMessage, ChatModel } from '../models/chat-model.js';
+import type { ChatMessage, ChatModel, GenerateReply } from '../models/chat-model.js';
 import { isModelCallError } from '../models/model-call-error.js';
 import { parseTaggedReply } from '../protocol/tagged-reply.js';
 
@@ -30,7 +30,7 @@ export async function sampleTurn(
   const attempts: Attempt[] = [];
   for (let number = 1; number <= settings.maxAttempts; number++) {
     const seed = seedOfAttempt(number);
-    let reply;
+    let reply: GenerateReply;
     try {
       reply = await model.generate({
         messages,

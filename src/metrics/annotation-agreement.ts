@@ -96,7 +96,7 @@ export function confusionMatrix(rows: readonly AnnotationRow[]): number[][] {
 }
 
 /** Rows grouped by a key, groups in order of first appearance. */
-export function groupRows<K>(rows: readonly AnnotationRow[], key: (row: AnnotationRow) => K): Map<K, AnnotationRow[]> {
+function groupRows<K>(rows: readonly AnnotationRow[], key: (row: AnnotationRow) => K): Map<K, AnnotationRow[]> {
   const groups = new Map<K, AnnotationRow[]>();
   for (const row of rows) {
     const group = groups.get(key(row));
@@ -107,7 +107,7 @@ export function groupRows<K>(rows: readonly AnnotationRow[], key: (row: Annotati
 }
 
 /** The unit of agreement: one persuadee turn. */
-export const turnKey = (row: AnnotationRow) => `${row.conversationId}\u0000${row.turnIndex}`;
+const turnKey = (row: AnnotationRow) => `${row.conversationId}\u0000${row.turnIndex}`;
 
 /** The most frequent label of a turn, or undefined on a tie. */
 function majorityLabel(labels: readonly AgreementScore[]): AgreementScore | undefined {

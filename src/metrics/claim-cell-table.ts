@@ -138,7 +138,7 @@ export class ClaimCellTable {
           counts[this.slotCell[slot]!]! += this.slotCount[slot]!;
         }
       }
-      statistics.forEach((cells, statistic) => (samples[statistic]![replicate] = meanOfCells(cells, sums, counts)));
+      for (let statistic = 0; statistic < statistics.length; statistic++) samples[statistic]![replicate] = meanOfCells(statistics[statistic]!, sums, counts);
     }
     return samples.map((values) => intervalOf(values, options.confidence));
   }

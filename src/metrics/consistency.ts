@@ -33,7 +33,7 @@ export interface ConsistencyEstimate {
 }
 
 /** Match Rate and Avg Dif against a tournament run's openings. */
-export interface OpeningAgreement {
+interface OpeningAgreement {
   /** Openings compared: on claims where the study has at least one usable answer. */
   readonly openings: number;
   /** % of openings equal to the most frequent answer, ties broken toward the lower score. */

@@ -8,7 +8,7 @@ import { hashString } from '../domain/random.js';
  */
 export type SampleKind = 'best' | 'worst' | 'backfire';
 
-export const SAMPLE_KINDS: readonly SampleKind[] = ['best', 'worst', 'backfire'];
+const SAMPLE_KINDS: readonly SampleKind[] = ['best', 'worst', 'backfire'];
 
 export interface ConversationSample {
   readonly kind: SampleKind;

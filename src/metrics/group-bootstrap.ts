@@ -16,7 +16,7 @@ export function bootstrapGroups(groups: number, statistics: ReadonlyArray<(draw:
   const draw = new Int32Array(groups);
   for (let replicate = 0; replicate < options.replicates; replicate++) {
     for (let position = 0; position < groups; position++) draw[position] = randomIndex(random, groups);
-    statistics.forEach((statistic, index) => (samples[index]![replicate] = statistic(draw)));
+    for (let index = 0; index < statistics.length; index++) samples[index]![replicate] = statistics[index]!(draw);
   }
   const tail = (1 - options.confidence) / 2;
   return samples.map((values) => {

@@ -71,7 +71,7 @@ describe('krippendorffAlpha', () => {
     for (const unit of PUBLISHED_UNITS) addUnit(whole, unit);
     const first = emptyCoincidences();
     const second = emptyCoincidences();
-    PUBLISHED_UNITS.forEach((unit, position) => addUnit(position < 5 ? first : second, unit));
+    for (const [position, unit] of PUBLISHED_UNITS.entries()) addUnit(position < 5 ? first : second, unit);
     addCoincidences(first, second);
     expect(alphaFromCoincidences(first, 'ordinal').alpha).toBeCloseTo(alphaFromCoincidences(whole, 'ordinal').alpha, 12);
   });

@@ -5,15 +5,15 @@ import { effectiveness, pairMeans, susceptibility, type PairMean } from './model
 const figure4Pairs: PairMean[] = Object.entries(FIGURE_4).flatMap(([persuader, row]) =>
   row.map((value, column) => ({ persuader, persuadee: MODELS[column]!, n: 961, mean: value })),
 );
-const valueOf = (list: { model: string; value: number }[], model: string) => list.find((entry) => entry.model === model)!.value;
+const valueFor = (list: { model: string; value: number }[], model: string) => list.find((entry) => entry.model === model)!.value;
 
 describe('effectiveness and susceptibility from the paper Figure 4 matrix', () => {
   it('gives Llama-3.3-70B an effectiveness of 0.68', () => {
-    expect(valueOf(effectiveness(figure4Pairs), 'Llama-3.3-70B').toFixed(2)).toBe('0.68');
+    expect(valueFor(effectiveness(figure4Pairs), 'Llama-3.3-70B').toFixed(2)).toBe('0.68');
   });
 
   it('gives Claude 3 Haiku a susceptibility of 0.77', () => {
-    expect(valueOf(susceptibility(figure4Pairs), 'Claude 3 Haiku').toFixed(2)).toBe('0.77');
+    expect(valueFor(susceptibility(figure4Pairs), 'Claude 3 Haiku').toFixed(2)).toBe('0.77');
   });
 
   it('ranks the persuaders as the paper does', () => {

@@ -9,7 +9,7 @@ import { withCost } from './wrappers/with-cost.js';
 import { withRateLimit, type RateLimitDependencies, type RateLimitedChatModel } from './wrappers/with-rate-limit.js';
 import { withRetry, type RetryDependencies, type RetryEvent } from './wrappers/with-retry.js';
 import { withSettings } from './wrappers/with-settings.js';
-import { Semaphore, withSharedLimit } from './wrappers/with-shared-limit.js';
+import { type Semaphore, withSharedLimit } from './wrappers/with-shared-limit.js';
 
 export interface ChatModelDependencies {
   /** The API key for an HTTP model, already read from the environment (undefined when none is needed). */

@@ -5,7 +5,7 @@
  */
 
 /** The system prompt's first line: fixed, so that simulated agents can tell a judge request apart. */
-export const JUDGE_HEADLINE = 'You are judging how persuasive written arguments are.';
+const JUDGE_HEADLINE = 'You are judging how persuasive written arguments are.';
 
 const JUDGE_SYSTEM_PROMPT = [
   JUDGE_HEADLINE,

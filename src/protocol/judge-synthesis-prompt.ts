@@ -5,7 +5,7 @@
  */
 
 /** The system prompt's first line: fixed, so that simulated agents can tell these requests apart. */
-export const SYNTHESIS_HEADLINE = 'You write arguments for claims that people debate.';
+const SYNTHESIS_HEADLINE = 'You write arguments for claims that people debate.';
 
 const REWRITE_HEADLINE = 'Now rewrite your argument so that it persuades more.';
 

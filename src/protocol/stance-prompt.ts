@@ -15,7 +15,7 @@ export interface StanceMessage {
 }
 
 /** The system prompt's first line: fixed, so that simulated agents can tell this request apart. */
-export const STANCE_HEADLINE = 'Quick opinion check.';
+const STANCE_HEADLINE = 'Quick opinion check.';
 
 const LABEL_LIST = AGREEMENT_SCORES.map((score) => AGREEMENT_LABELS[score]).join(', ');
 

@@ -15,7 +15,7 @@ export interface ReportContext {
 }
 
 /** CC BY-NC-SA and its kind: data that may not be used commercially. */
-export function isNonCommercial(license: string): boolean {
+function isNonCommercial(license: string): boolean {
   return /\bNC\b|non-?commercial/i.test(license);
 }
 

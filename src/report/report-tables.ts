@@ -15,7 +15,7 @@ export interface EstimateCell {
 }
 
 /** A model name cell: renderers add the simulated label. */
-export interface ModelCell {
+interface ModelCell {
   readonly model: string;
 }
 

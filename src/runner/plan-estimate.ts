@@ -10,7 +10,7 @@ export interface EstimateAssumptions {
   readonly prices: (model: string) => { inputUsdPerMillion?: number; outputUsdPerMillion?: number } | undefined;
 }
 
-export interface ModelEstimate {
+interface ModelEstimate {
   readonly model: string;
   readonly calls: number;
   readonly inputTokens: number;

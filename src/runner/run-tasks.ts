@@ -1,7 +1,7 @@
 import { isRunStopped, RunGate, type StopReason } from './run-gate.js';
 
 /** How one task ended: its result was stored, or it failed in a way a resumed run retries. */
-export type TaskOutcome = 'done' | 'failed';
+type TaskOutcome = 'done' | 'failed';
 
 export interface RunTasksInput<T> {
   /** The tasks, read lazily. */

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { CallCache, CachedRequest, FailedCall, StoredCall } from '../models/call-cache.js';
+import { deflateRawSync, } from 'node:zlib';
+import type { CallCache, FailedCall, StoredCall } from '../models/call-cache.js';
 import type { GenerateReply } from '../models/chat-model.js';
 import type { FinishReason } from '../domain/conversation.js';
 
@@ -83,9 +83,4 @@ export class SqliteCallCache implements CallCache {
       this.now().toISOString(),
     );
   }
-}
-
-/** A stored request, inflated. */
-export function readStoredRequest(blob: Buffer): CachedRequest {
-  return JSON.parse(inflateRawSync(blob).toString('utf8')) as CachedRequest;
 }

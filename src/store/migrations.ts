@@ -117,7 +117,7 @@ const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
+const SCHEMA_VERSION = MIGRATIONS.length;
 
 export function migrate(database: Database, storePath: string): void {
   const current = database.pragma('user_version', { simple: true }) as number;

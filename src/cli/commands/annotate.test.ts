@@ -34,9 +34,12 @@ function makeStore(path: string): void {
 /** A labels file as the server writes it, with one label per turn from `score`. */
 function writeLabels(annotator: string, score: (turnIndex: number) => number, path = join(folder, `${annotator}.jsonl`)): string {
   const book = new LabelBook(tasks, annotator);
-  tasks.conversations.forEach((conversation, position) =>
-    conversation.turns.filter((turn) => turn.toLabel).forEach((turn) => book.apply({ conversationId: conversation.conversationId, turnIndex: turn.index, score: score(turn.index) as 1, labelledAt: `2026-12-01T10:00:${String(position).padStart(2, '0')}.000Z` })),
-  );
+  for (const [position, conversation] of tasks.conversations.entries()) {
+    for (const turn of conversation.turns.filter((entry) => entry.toLabel)) {
+      const labelledAt = `2026-12-01T10:00:${String(position).padStart(2, '0')}.000Z`;
+      book.apply({ conversationId: conversation.conversationId, turnIndex: turn.index, score: score(turn.index) as 1, labelledAt });
+    }
+  }
   writeFileSync(path, book.toJsonl());
   return path;
 }

@@ -84,12 +84,12 @@ export async function annotateExportCommand(options: AnnotateExportOptions, cont
     await writeFileAtomic(out, `${JSON.stringify(tasks, null, 2)}\n`);
     const how = selection.perPair !== null ? `${selection.perPair} per pair` : `the same ${selection.claimsPerDomain!.subjective} subjective and ${selection.claimsPerDomain!.misinformation} misinformation claims for every pair`;
     context.stdout.write(
-      [
+      `${[
         `Wrote ${tasks.conversations.length} conversations of run ${run.name} (${sample.pairs} pairs, ${how}) with ${turnsToLabel(tasks.conversations).length} persuadee turns to label to ${out}.`,
         ...sample.notes.map((note) => `Note: ${note}.`),
         `The file holds messages only: the models' own scores stay in ${options.store}.`,
         `Next, for each annotator: pmiyc annotate serve --tasks ${out} --annotator NAME`,
-      ].join('\n') + '\n',
+      ].join('\n')}\n`,
     );
     return 0;
   } finally {
@@ -112,11 +112,11 @@ export async function annotateServeCommand(options: AnnotateServeOptions, contex
   const book = await loadLabelBook(tasks, annotator, labelsPath);
   const server = await AnnotationServer.start({ book, labelsPath, port: options.port });
   context.stdout.write(
-    [
+    `${[
       `Annotating run ${tasks.run} as ${annotator}: ${tasks.conversations.length} conversations, ${book.turnsToLabel} turns to label, ${book.size} labelled so far.`,
       `Open ${server.url} in a browser on this machine.`,
       `Labels are saved to ${labelsPath} as you give them. Press Ctrl-C to stop; run the same command to continue later.`,
-    ].join('\n') + '\n',
+    ].join('\n')}\n`,
   );
   await new Promise<void>((resolve) => (stop.aborted ? resolve() : stop.addEventListener('abort', () => resolve(), { once: true })));
   await server.close();

@@ -50,7 +50,7 @@ export async function converseCommand(options: ConverseOptions, context: CliCont
 
   if (live) {
     context.stdout.write(
-      formatConversationHeader({ ...spec, domain: claim.domain, claim: claim.claim, question: claim.question ?? null, persuader: persuader.name, persuadee: persuadee.name, turnsPlanned: spec.turns, runSeed: spec.runSeed }, labelModel, style) + '\n',
+      `${formatConversationHeader({ ...spec, domain: claim.domain, claim: claim.claim, question: claim.question ?? null, persuader: persuader.name, persuadee: persuadee.name, turnsPlanned: spec.turns, runSeed: spec.runSeed }, labelModel, style)}\n`,
     );
   }
   const outcome = await runConversation({
@@ -59,13 +59,13 @@ export async function converseCommand(options: ConverseOptions, context: CliCont
     persuadee,
     sampling: { maxAttempts: options.maxAttempts, temperature: options.temperature, maxOutputTokens: options.maxTokens },
     abortSignal,
-    ...(live ? { onTurn: (turn) => context.stdout.write(formatTurnText(turn, style) + '\n') } : {}),
+    ...(live ? { onTurn: (turn) => context.stdout.write(`${formatTurnText(turn, style)}\n`) } : {}),
   });
   const record = toConversationRecord(null, spec, outcome, { persuader: persuader.simulated, persuadee: persuadee.simulated });
-  if (options.json) context.stdout.write(JSON.stringify(record, null, 2) + '\n');
+  if (options.json) context.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
   else {
-    context.stdout.write(formatOutcomeText(record, style) + '\n\n');
-    context.stdout.write(formatUsageText(usageTotals([record]), labelModel) + '\n');
+    context.stdout.write(`${formatOutcomeText(record, style)}\n\n`);
+    context.stdout.write(`${formatUsageText(usageTotals([record]), labelModel)}\n`);
   }
   return record.status === 'completed' ? 0 : 1;
 }

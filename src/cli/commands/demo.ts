@@ -3,7 +3,7 @@ import type { CliContext, RunSignals } from '../terminal.js';
 import { REPORT_FORMATS, writeReport } from './report.js';
 import { runCommand } from './run.js';
 
-export const DEMO_AGENTS = ['sim/eloquent', 'sim/open-minded', 'sim/stubborn', 'sim/weak'];
+const DEMO_AGENTS = ['sim/eloquent', 'sim/open-minded', 'sim/stubborn', 'sim/weak'];
 
 export interface DemoOptions {
   readonly store: string;
@@ -30,12 +30,12 @@ function nextDemoName(path: string): string {
  */
 export async function demoCommand(options: DemoOptions, context: CliContext, signals: RunSignals): Promise<number> {
   context.stdout.write(
-    [
+    `${[
       `pmiyc demo: a round robin of ${DEMO_AGENTS.length} simulated agents (${DEMO_AGENTS.join(', ')}) on the ${options.claims} claims,`,
       'single-turn (3 turns) and multi-turn (9 turns).',
       'Every agent here is SIMULATED: the numbers show that the pipeline works, not how any real model behaves.',
       '',
-    ].join('\n') + '\n',
+    ].join('\n')}\n`,
   );
   const run = nextDemoName(options.store);
   const code = await runCommand(

@@ -123,7 +123,7 @@ export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, co
       context,
       signals,
     );
-    let synthesized;
+    let synthesized: Awaited<ReturnType<typeof synthesizeAll>>;
     try {
       synthesized = await synthesizeAll(claims, session, options, signals);
     } finally {

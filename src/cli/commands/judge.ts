@@ -11,7 +11,7 @@ import { checkStudyModels, startStudySession, type StudySession } from '../study
 import { loadConfig } from '../load-config.js';
 import { labelModel, type CliContext, type RunSignals } from '../terminal.js';
 
-export { judgeSynthesizeCommand, type JudgeSynthesizeOptions } from './judge-synthesize.js';
+export { judgeSynthesizeCommand } from './judge-synthesize.js';
 
 export interface JudgeOptions extends JudgeDesignOptions {
   readonly store: string;
@@ -171,7 +171,7 @@ export async function judgeCommand(options: JudgeOptions, context: CliContext, s
       context,
       signals,
     );
-    let outcome;
+    let outcome: Awaited<ReturnType<typeof execute>>;
     try {
       outcome = await execute(run, prepared, { session, table, concurrency: options.concurrency, context, signals });
     } finally {

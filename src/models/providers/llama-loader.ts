@@ -7,13 +7,13 @@ import { ModelCallError, type CallFailureReason } from '../model-call-error.js';
 import type { ModelSettings } from '../model-settings.js';
 import { buildReplyGrammar } from './llama-grammar.js';
 
-export type GpuSetting = NonNullable<ModelSettings['gpu']>;
+type GpuSetting = NonNullable<ModelSettings['gpu']>;
 
 /** Upper bound of the default context size: the training size of recent models is far larger than a conversation needs. */
 const MAX_DEFAULT_CONTEXT_SIZE = 4096;
 
 /** Runs tasks one at a time in arrival order. */
-export class SerialQueue {
+class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
 
   run<T>(task: () => Promise<T>): Promise<T> {

@@ -5,7 +5,6 @@ import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../
 import type { ModelSettings } from '../model-settings.js';
 import { callFailure, defaultGpuSetting, loadCached, messageOf, type LoadPlan, type LoadedLlama } from './llama-loader.js';
 
-export { defaultGpuSetting } from './llama-loader.js';
 
 export interface LlamaChatModelOptions {
   /**
@@ -16,7 +15,7 @@ export interface LlamaChatModelOptions {
 }
 
 /** A message bound that leaves room for the tags within `maxOutputTokens`, with a 10% margin. */
-export function messageCharsFor(maxOutputTokens: number, loaded: Pick<LoadedLlama, 'charsPerToken' | 'formatTokens'>): number {
+function messageCharsFor(maxOutputTokens: number, loaded: Pick<LoadedLlama, 'charsPerToken' | 'formatTokens'>): number {
   return Math.max(1, Math.floor((maxOutputTokens - loaded.formatTokens) * loaded.charsPerToken * 0.9));
 }
 

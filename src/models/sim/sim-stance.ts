@@ -20,7 +20,7 @@ const BELIEF_WEIGHTS: readonly [AgreementScore, number][] = [
 ];
 
 /** Chance that one answer strays from the belief: 0.05 for a perfectly resistant agent, 0.65 for a fully susceptible one. */
-export function strayChance(susceptibility: number): number {
+function strayChance(susceptibility: number): number {
   return 0.05 + 0.6 * susceptibility;
 }
 

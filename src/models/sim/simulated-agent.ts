@@ -41,7 +41,7 @@ function subjectOf(systemPrompt: string): string {
  * susceptibility; backfiring shrinks with both. So expected change rises with the persuader's
  * persuasiveness for every persuadee, and with the persuadee's susceptibility for every persuader.
  */
-export function respondToArgument(current: AgreementScore, strength: number, susceptibility: number, random: Random) {
+function respondToArgument(current: AgreementScore, strength: number, susceptibility: number, random: Random) {
   const pull = strength * susceptibility;
   if (random() < Math.min(0.95, 1.4 * pull)) {
     const steps = random() < pull ? 2 : 1;

@@ -182,7 +182,10 @@ export class RequestLimiter {
     for (let head = this.queue[0]; head !== undefined; head = this.queue[0]) {
       if (this.concurrencyLimit !== undefined && this.inFlight >= this.concurrencyLimit.value) break;
       const readyMs = this.readyAtMs(head.estimatedTokens, nowMs);
-      if (readyMs > nowMs) return this.wakeAt(readyMs, nowMs);
+      if (readyMs > nowMs) {
+        this.wakeAt(readyMs, nowMs);
+        return;
+      }
       this.queue.shift();
       const entry = { startMs: nowMs, tokens: head.estimatedTokens, inWindow: true };
       this.window.push(entry);

@@ -9,7 +9,7 @@ export interface Prices {
  * The cost of one call from its token counts and the configured prices; undefined when a price
  * or a count it needs is missing (a provider that omits usage must not look free).
  */
-export function callCostUsd(usage: { inputTokens?: number; outputTokens?: number } | undefined, prices: Prices): number | undefined {
+function callCostUsd(usage: { inputTokens?: number; outputTokens?: number } | undefined, prices: Prices): number | undefined {
   const { inputUsdPerMillion, outputUsdPerMillion } = prices;
   if (inputUsdPerMillion === undefined && outputUsdPerMillion === undefined) return undefined;
   const input = inputUsdPerMillion === undefined ? 0 : usage?.inputTokens === undefined ? undefined : (usage.inputTokens * inputUsdPerMillion) / 1e6;

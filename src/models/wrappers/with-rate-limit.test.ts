@@ -18,7 +18,14 @@ function createFakeClock() {
     new Promise<void>((resolve, reject) => {
       const timer = { wakeMs: nowMs + durationMs, resolve };
       timers.add(timer);
-      signal?.addEventListener('abort', () => (timers.delete(timer), reject(signal.reason)), { once: true });
+      signal?.addEventListener(
+        'abort',
+        () => {
+          timers.delete(timer);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
     });
   const advanceBy = async (durationMs: number) => {
     const targetMs = nowMs + durationMs;

@@ -12,7 +12,7 @@ export interface RateLimitedChatModel extends ChatModel {
 const CHARACTERS_PER_TOKEN = 4;
 
 /** The real monotonic clock, for production wiring. */
-export function systemRateLimitDependencies(): RateLimitDependencies {
+function systemRateLimitDependencies(): RateLimitDependencies {
   return { now: () => performance.now(), sleep: sleepMs };
 }
 

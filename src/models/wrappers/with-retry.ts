@@ -36,7 +36,7 @@ export interface RetryDependencies {
 }
 
 /** The back-off parameters with defaults applied. */
-export interface BackoffSchedule {
+interface BackoffSchedule {
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
   readonly backoffFactor: number;
@@ -56,7 +56,7 @@ export async function sleepMs(durationMs: number, signal?: AbortSignal): Promise
 }
 
 /** The real clock and `Math.random`, for production wiring. */
-export function systemRetryDependencies(): RetryDependencies {
+function systemRetryDependencies(): RetryDependencies {
   return { sleep: sleepMs, random: Math.random };
 }
 
@@ -65,7 +65,7 @@ export function systemRetryDependencies(): RetryDependencies {
  * with full jitter (a uniform draw below `min(maxDelayMs, baseDelayMs * backoffFactor^(attempt-1))`),
  * but never shorter than the server's `retryAfterMs`. `random` is one draw in [0, 1).
  */
-export function retryWaitMs(attempt: number, error: ModelCallError, schedule: BackoffSchedule, random: number): number {
+function retryWaitMs(attempt: number, error: ModelCallError, schedule: BackoffSchedule, random: number): number {
   const ceilingMs = Math.min(schedule.maxDelayMs, schedule.baseDelayMs * schedule.backoffFactor ** (attempt - 1));
   const jitteredMs = Math.floor(random * ceilingMs);
   return Math.max(jitteredMs, error.retryAfterMs ?? 0);

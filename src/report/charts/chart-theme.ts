@@ -11,9 +11,9 @@ export interface ChartSpec {
   readonly spec: Record<string, unknown>;
 }
 
-export const FONT = 'Helvetica Neue, Helvetica, Arial, sans-serif';
+const FONT = 'Helvetica Neue, Helvetica, Arial, sans-serif';
 export const INK = '#1f2430';
-export const MUTED = '#5b6170';
+const MUTED = '#5b6170';
 
 /** Shared look: quiet axes, readable labels, titles anchored left. */
 export const CHART_CONFIG: Config = {
@@ -42,7 +42,7 @@ export function conditionLabel(domain: Domain, setting: Setting): string {
 }
 
 /** The four conditions in the paper's order, each with its colour (blues subjective, oranges misinformation). */
-export const CONDITIONS: ReadonlyArray<{ domain: Domain; setting: Setting; color: string }> = [
+const CONDITIONS: ReadonlyArray<{ domain: Domain; setting: Setting; color: string }> = [
   { domain: 'subjective', setting: 'single', color: '#9ecae1' },
   { domain: 'subjective', setting: 'multi', color: '#2b6cb0' },
   { domain: 'misinformation', setting: 'single', color: '#f6ad72' },

@@ -7,7 +7,7 @@ import { estimateHtml, modelName } from './html-blocks.js';
 import { html, type SafeHtml } from './safe-html.js';
 
 /** The dark band at the top: what this report is about, and a warning when agents are simulated. */
-export function mastheadHtml(document: ReportDocument, labels: ModelLabels): SafeHtml {
+export function mastheadHtml(document: ReportDocument, _labels: ModelLabels): SafeHtml {
   const { meta } = document;
   const runNames = meta.runs.map((run) => run.name).join(' + ');
   const claims = meta.claimSets.reduce((total, set) => total + set.claims, 0);

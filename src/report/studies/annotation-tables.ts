@@ -58,7 +58,7 @@ export function domainTable(study: ReliabilityAnalysis): ReportTable {
 }
 
 /** "57%" or "n/a". */
-export function percentText(value: number): string {
+function percentText(value: number): string {
   return Number.isFinite(value) ? `${Math.round(value * 100)}%` : 'n/a';
 }
 

@@ -65,7 +65,7 @@ export function buildJudgeSection(trials: Iterable<JudgeSectionTrial>, context: 
 const cell = (estimate: ProportionEstimate): EstimateCell => ({ estimate: estimate.value, ciLow: estimate.ciLow, ciHigh: estimate.ciHigh, n: estimate.n });
 
 /** One row per judge: accuracy overall and on large differences, unusable replies, first-shown rate. */
-export function judgeTable(section: JudgeStudySection): ReportTable {
+function judgeTable(section: JudgeStudySection): ReportTable {
   return {
     header: ['judge', 'accuracy', `accuracy, difference > ${section.threshold}`, 'unusable replies', 'chose the first shown'],
     rows: section.judges.map((judge) => [{ model: judge.model }, cell(judge.overall), cell(judge.largeDifference), judge.overall.unusable, cell(judge.firstChosen)]),

@@ -5,7 +5,7 @@ import { formatTextTable } from '../text-table.js';
 const percent = (value: number) => (Number.isFinite(value) ? `${(value * 100).toFixed(1)}%` : 'n/a');
 
 /** "54.6% [50.1%, 59.0%] (n = 608)" or "n/a (n = 0)". */
-export function proportionText(estimate: ProportionEstimate): string {
+function proportionText(estimate: ProportionEstimate): string {
   if (!Number.isFinite(estimate.value)) return `n/a (n = ${estimate.n})`;
   const interval = Number.isFinite(estimate.ciLow) ? ` [${percent(estimate.ciLow)}, ${percent(estimate.ciHigh)}]` : '';
   return `${percent(estimate.value)}${interval} (n = ${estimate.n})`;
