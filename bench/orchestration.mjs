@@ -4,18 +4,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { MemoryCallCache } from '../dist/models/call-cache.js';
-import { withCallCache } from '../dist/models/wrappers/with-call-cache.js';
 import {
   EXAMPLE_CLAIMS,
-  ResultStore,
-  SimulatedAgent,
   parseTaggedReply,
   planTournament,
+  ResultStore,
   runTournament,
+  SimulatedAgent,
   summarizeTournament,
   toConversationRecord,
 } from '../dist/index.js';
+import { MemoryCallCache } from '../dist/models/call-cache.js';
+import { withCallCache } from '../dist/models/wrappers/with-call-cache.js';
 
 function measure(name, work) {
   const started = performance.now();
@@ -39,7 +39,14 @@ async function benchParser() {
 }
 
 function claims(count) {
-  return Array.from({ length: count }, (_, index) => ({ index, domain: index % 2 ? 'misinformation' : 'subjective', claim: `Bench claim ${index}`, ...(index % 2 ? { question: `Question ${index}?` } : {}), origin: 'bench', license: 'MIT' }));
+  return Array.from({ length: count }, (_, index) => ({
+    index,
+    domain: index % 2 ? 'misinformation' : 'subjective',
+    claim: `Bench claim ${index}`,
+    ...(index % 2 ? { question: `Question ${index}?` } : {}),
+    origin: 'bench',
+    license: 'MIT',
+  }));
 }
 
 async function benchTournament(agentCount, claimCount, withStore) {
@@ -54,10 +61,14 @@ async function benchTournament(agentCount, claimCount, withStore) {
   const models = new Map(
     agents.map((name) => {
       const agent = new SimulatedAgent(name);
-      const counted = { name, simulated: true, generate: (request) => {
-        calls += 1;
-        return agent.generate(request);
-      } };
+      const counted = {
+        name,
+        simulated: true,
+        generate: (request) => {
+          calls += 1;
+          return agent.generate(request);
+        },
+      };
       return [name, withCallCache(counted, cache, { modelIdentity: name, now: () => performance.now() })];
     }),
   );

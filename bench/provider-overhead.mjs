@@ -9,7 +9,9 @@ const BODY = JSON.stringify({
   object: 'chat.completion',
   created: 1741570283,
   model: 'bench',
-  choices: [{ index: 0, message: { role: 'assistant', content: '<message>Fine.</message>\n<support_ranking>Neutral</support_ranking>' }, finish_reason: 'stop' }],
+  choices: [
+    { index: 0, message: { role: 'assistant', content: '<message>Fine.</message>\n<support_ranking>Neutral</support_ranking>' }, finish_reason: 'stop' },
+  ],
   usage: { prompt_tokens: 900, completion_tokens: 40, total_tokens: 940 },
 });
 const server = createServer((request, response) => {
@@ -37,7 +39,16 @@ async function rawCall() {
   return json.choices[0].message.content;
 }
 
-const settings = { name: 'bench', provider: 'openai-compatible', model: 'bench', baseURL, timeoutMs: 120_000, maxRetries: 6, inputUsdPerMillion: 1, outputUsdPerMillion: 2 };
+const settings = {
+  name: 'bench',
+  provider: 'openai-compatible',
+  model: 'bench',
+  baseURL,
+  timeoutMs: 120_000,
+  maxRetries: 6,
+  inputUsdPerMillion: 1,
+  outputUsdPerMillion: 2,
+};
 const { model } = createChatModel(settings);
 const limited = createChatModel({ ...settings, maxConcurrency: 64, requestsPerMinute: 100_000, tokensPerMinute: 1e9 }).model;
 const stackCall = () => model.generate(request).then((reply) => reply.text);
@@ -53,9 +64,11 @@ async function timeSequential(call, count) {
 async function timeConcurrent(call, count, concurrency) {
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next++ < count) await call();
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < count) await call();
+    }),
+  );
   return count / ((performance.now() - started) / 1000);
 }
 
@@ -76,4 +89,6 @@ console.log(`sequential, per call (median of 5 x 2,000 calls):`);
 console.log(`  raw fetch + JSON.parse                 ${raw.toFixed(0).padStart(6)} µs`);
 console.log(`  pmiyc stack (AI SDK, retry, cost)      ${stack.toFixed(0).padStart(6)} µs   overhead ${(stack - raw).toFixed(0)} µs`);
 console.log(`  ... with concurrency/RPM/TPM limiter   ${withLimits.toFixed(0).padStart(6)} µs   overhead ${(withLimits - raw).toFixed(0)} µs`);
-console.log(`32 in flight, 5,000 calls: raw ${rawRate.toFixed(0)} calls/s, stack ${stackRate.toFixed(0)} calls/s, with limiter ${limitedRate.toFixed(0)} calls/s`);
+console.log(
+  `32 in flight, 5,000 calls: raw ${rawRate.toFixed(0)} calls/s, stack ${stackRate.toFixed(0)} calls/s, with limiter ${limitedRate.toFixed(0)} calls/s`,
+);

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ResultStore, normalizedChange } from '../dist/index.js';
+import { normalizedChange, ResultStore } from '../dist/index.js';
 
 const MODELS = Array.from({ length: 10 }, (_, index) => `bench/model-${index}`);
 const TEXT = 'An argument of about the length a model writes in one turn, repeated a little. '.repeat(3);
@@ -25,15 +25,46 @@ function record(claim, persuader, persuadee, repetition, setting) {
     const kind = index === 1 ? 'opening' : index === turnsPlanned ? 'final' : role === 'persuader' ? 'argument' : 'reply';
     if (role === 'persuadee' && index > 1) last = Math.min(4, Math.max(1, last + ((score(claim, persuader, persuadee, index, repetition) % 3) - 1)));
     const seed = index === 1 ? claim * 1000 + MODELS.indexOf(persuadee) : claim * 7919 + index * 31 + repetition;
-    turns.push({ index, role, kind, message: TEXT, score: role === 'persuader' ? 4 : last, raw: `<message>${TEXT}</message>`, attempts: [{ number: 1, seed, raw: TEXT, outcome: 'accepted', usage: { inputTokens: 400, outputTokens: 120 }, costUsd: 0.0002 }] });
+    turns.push({
+      index,
+      role,
+      kind,
+      message: TEXT,
+      score: role === 'persuader' ? 4 : last,
+      raw: `<message>${TEXT}</message>`,
+      attempts: [{ number: 1, seed, raw: TEXT, outcome: 'accepted', usage: { inputTokens: 400, outputTokens: 120 }, costUsd: 0.0002 }],
+    });
   }
   const final = turns.at(-1).score;
   return {
-    run: 'bench', conversationId: `c${claim}-${persuader}-${persuadee}-${repetition}-${setting}`, domain: claim % 2 ? 'misinformation' : 'subjective', setting, turnsPlanned, repetition, runSeed: 0,
-    claimIndex: claim, claim: `Bench claim ${claim}`, question: claim % 2 ? `Question ${claim}?` : null, origin: 'bench', license: 'MIT',
-    persuader, persuadee, simulated: { persuader: false, persuadee: false }, status: 'completed', failureReason: null, failureDetail: null,
-    failedTurn: null, failedRole: null, failedAttempts: [], earlyStopped: false, initialScore: initial, finalScore: final,
-    normalizedChange: normalizedChange(initial, final), absoluteChange: final - initial, persuaderStance: score(claim, persuader), turns,
+    run: 'bench',
+    conversationId: `c${claim}-${persuader}-${persuadee}-${repetition}-${setting}`,
+    domain: claim % 2 ? 'misinformation' : 'subjective',
+    setting,
+    turnsPlanned,
+    repetition,
+    runSeed: 0,
+    claimIndex: claim,
+    claim: `Bench claim ${claim}`,
+    question: claim % 2 ? `Question ${claim}?` : null,
+    origin: 'bench',
+    license: 'MIT',
+    persuader,
+    persuadee,
+    simulated: { persuader: false, persuadee: false },
+    status: 'completed',
+    failureReason: null,
+    failureDetail: null,
+    failedTurn: null,
+    failedRole: null,
+    failedAttempts: [],
+    earlyStopped: false,
+    initialScore: initial,
+    finalScore: final,
+    normalizedChange: normalizedChange(initial, final),
+    absoluteChange: final - initial,
+    persuaderStance: score(claim, persuader),
+    turns,
   };
 }
 
@@ -42,11 +73,13 @@ function writeStore(path, claims, repetitions) {
   const run = store.createRun({ name: 'bench', createdAt: '2026-11-30T00:00:00Z', seed: 0, packageVersion: 'bench', config: {} });
   let count = 0;
   for (let claim = 0; claim < claims; claim++)
-    for (const persuader of MODELS) for (const persuadee of MODELS) for (let repetition = 0; repetition < repetitions; repetition++)
-      for (const setting of ['single', 'multi']) {
-        store.saveConversation(run.id, record(claim, persuader, persuadee, repetition, setting));
-        count += 1;
-      }
+    for (const persuader of MODELS)
+      for (const persuadee of MODELS)
+        for (let repetition = 0; repetition < repetitions; repetition++)
+          for (const setting of ['single', 'multi']) {
+            store.saveConversation(run.id, record(claim, persuader, persuadee, repetition, setting));
+            count += 1;
+          }
   store.close();
   return count;
 }
@@ -78,7 +111,9 @@ if (process.argv[2] === '--report') {
       const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--report', path, join(folder, 'out')], { encoding: 'utf8' });
       if (child.status !== 0) throw new Error(child.stderr);
       const result = JSON.parse(child.stdout.trim().split('\n').at(-1));
-      console.log(`${entry.name.padEnd(36)} ${String(count).padStart(7)} conversations  store written in ${writeMs} ms  report ${result.ms} ms  peak RSS ${result.peakRssMb} MB`);
+      console.log(
+        `${entry.name.padEnd(36)} ${String(count).padStart(7)} conversations  store written in ${writeMs} ms  report ${result.ms} ms  peak RSS ${result.peakRssMb} MB`,
+      );
       rmSync(path, { force: true });
     }
   } finally {

@@ -11,7 +11,11 @@ const CALLS = Number(process.env.CALLS ?? 1_000_000);
 const MODELS = Array.from({ length: 10 }, (_, index) => `openai-compatible/model-${index}`);
 const TURNS = [3, 9];
 const LABELS = ['Completely Oppose', 'Oppose', 'Neutral', 'Support', 'Completely Support'];
-const words = (seed, count) => Array.from({ length: count }, (_, index) => ['reason', 'evidence', 'claim', 'policy', 'people', 'cost', 'because', 'however'][(seed * 7 + index * 3) % 8]).join(' ');
+const words = (seed, count) =>
+  Array.from(
+    { length: count },
+    (_, index) => ['reason', 'evidence', 'claim', 'policy', 'people', 'cost', 'because', 'however'][(seed * 7 + index * 3) % 8],
+  ).join(' ');
 
 function conversation(claimIndex, persuader, persuadee, turns, seed) {
   const claim = { index: claimIndex, domain: 'subjective', claim: `Synthetic claim ${claimIndex}`, origin: 'bench', license: 'MIT' };
@@ -23,12 +27,39 @@ function conversation(claimIndex, persuader, persuadee, turns, seed) {
     const raw = `<message>${message}</message>\n<support_ranking>${LABELS[score - 1]}</support_ranking>`;
     const kind = index === 0 ? 'opening' : index === turns - 1 ? 'final' : role === 'persuader' ? 'argument' : 'reply';
     const callHash = `${seed}-${index}`.padEnd(64, '0');
-    return { index: index + 1, role, kind, message, score, raw, attempts: [{ number: 1, seed: seed + index, raw, outcome: 'accepted', finishReason: 'stop', usage: { inputTokens: 600 + index * 150, outputTokens: 120 }, callHash }] };
+    return {
+      index: index + 1,
+      role,
+      kind,
+      message,
+      score,
+      raw,
+      attempts: [
+        {
+          number: 1,
+          seed: seed + index,
+          raw,
+          outcome: 'accepted',
+          finishReason: 'stop',
+          usage: { inputTokens: 600 + index * 150, outputTokens: 120 },
+          callHash,
+        },
+      ],
+    };
   });
   const initialScore = scores[0];
   const finalScore = scores.at(-1);
-  const normalizedChange = finalScore >= initialScore && initialScore !== 5 ? (finalScore - initialScore) / (5 - initialScore) : (finalScore - initialScore) / (initialScore - 1);
-  const outcome = { status: 'completed', turns: turnList, initialScore, finalScore, earlyStopped: false, normalizedChange, absoluteChange: finalScore - initialScore };
+  const normalizedChange =
+    finalScore >= initialScore && initialScore !== 5 ? (finalScore - initialScore) / (5 - initialScore) : (finalScore - initialScore) / (initialScore - 1);
+  const outcome = {
+    status: 'completed',
+    turns: turnList,
+    initialScore,
+    finalScore,
+    earlyStopped: false,
+    normalizedChange,
+    absoluteChange: finalScore - initialScore,
+  };
   return { spec, outcome, turnList };
 }
 
@@ -48,6 +79,7 @@ async function peakRssOf(args) {
 }
 
 import { createRequire } from 'node:module';
+
 const require = createRequire(import.meta.url);
 
 const folder = mkdtempSync(join(tmpdir(), 'pmiyc-bench-store-'));
@@ -65,8 +97,18 @@ outer: for (let claimIndex = 0; ; claimIndex++) {
         const { spec, outcome, turnList } = conversation(claimIndex, persuader, persuadee, turns, conversations);
         for (const turn of turnList) {
           const attempt = turn.attempts[0];
-          const messages = [{ role: 'system', content: words(turn.index, 300) }, { role: 'user', content: words(turn.index + 1, 200) }];
-          cache.save({ hash: attempt.callHash, modelIdentity: turn.role === 'persuader' ? persuader : persuadee, request: { messages, temperature: 0.7, maxOutputTokens: 400, seed: attempt.seed }, reply: { text: turn.raw, finishReason: 'stop', usage: attempt.usage }, latencyMs: 900, retries: 0 });
+          const messages = [
+            { role: 'system', content: words(turn.index, 300) },
+            { role: 'user', content: words(turn.index + 1, 200) },
+          ];
+          cache.save({
+            hash: attempt.callHash,
+            modelIdentity: turn.role === 'persuader' ? persuader : persuadee,
+            request: { messages, temperature: 0.7, maxOutputTokens: 400, seed: attempt.seed },
+            reply: { text: turn.raw, finishReason: 'stop', usage: attempt.usage },
+            latencyMs: 900,
+            retries: 0,
+          });
           calls += 1;
         }
         store.saveConversation(run.id, toConversationRecord('bench', spec, outcome, { persuader: false, persuadee: false }, 3));
@@ -87,7 +129,9 @@ const runs = await peakRssOf(['runs', '--store', path]);
 rmSync(folder, { recursive: true, force: true });
 
 console.log(`pmiyc store benchmark, node ${process.version}, ${new Date().toISOString()}`);
-console.log(`wrote ${calls.toLocaleString('en-US')} call rows and ${conversations.toLocaleString('en-US')} conversations (each committed on its own) in ${writeSeconds.toFixed(0)} s: ${(calls / writeSeconds).toFixed(0)} calls/s; store ${sizeMb.toFixed(0)} MB`);
+console.log(
+  `wrote ${calls.toLocaleString('en-US')} call rows and ${conversations.toLocaleString('en-US')} conversations (each committed on its own) in ${writeSeconds.toFixed(0)} s: ${(calls / writeSeconds).toFixed(0)} calls/s; store ${sizeMb.toFixed(0)} MB`,
+);
 console.log(`export jsonl: ${exported.seconds.toFixed(1)} s, peak RSS ${exported.peakMb.toFixed(0)} MB (exit ${exported.code})`);
 console.log(`export csv:   ${csv.seconds.toFixed(1)} s, peak RSS ${csv.peakMb.toFixed(0)} MB (exit ${csv.code})`);
 console.log(`runs:         ${runs.seconds.toFixed(1)} s, peak RSS ${runs.peakMb.toFixed(0)} MB (exit ${runs.code})`);

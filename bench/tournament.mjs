@@ -27,7 +27,10 @@ const server = createServer((request, response) => {
     const digest = createHash('sha256').update(body).digest();
     const text = `<message>Reply ${digest.toString('hex').slice(0, 12)}.</message>\n<support_ranking>${LABELS[digest[0] % 5]}</support_ranking>`;
     const reply = JSON.stringify({
-      id: 'x', object: 'chat.completion', created: 1, model: 'bench',
+      id: 'x',
+      object: 'chat.completion',
+      created: 1,
+      model: 'bench',
       choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
       usage: { prompt_tokens: Math.ceil(body.length / 4), completion_tokens: 20, total_tokens: 0 },
     });
@@ -42,18 +45,38 @@ const baseURL = `http://127.0.0.1:${server.address().port}/v1`;
 
 const folder = mkdtempSync(join(tmpdir(), 'pmiyc-bench-run-'));
 const models = Array.from({ length: MODELS }, (_, index) => `m${index}`);
-writeFileSync(join(folder, 'pmiyc.yaml'), `models:\n${models.map((name) => `  ${name}: { provider: openai-compatible, model: ${name}, baseURL: "${baseURL}" }`).join('\n')}\n`);
+writeFileSync(
+  join(folder, 'pmiyc.yaml'),
+  `models:\n${models.map((name) => `  ${name}: { provider: openai-compatible, model: ${name}, baseURL: "${baseURL}" }`).join('\n')}\n`,
+);
 writeFileSync(join(folder, 'claims.jsonl'), Array.from({ length: CLAIMS }, (_, index) => JSON.stringify({ claim: `Benchmark claim ${index}` })).join('\n'));
 
 const started = performance.now();
-const child = spawn(process.execPath, [new URL('../dist/cli/main.js', import.meta.url).pathname, 'run', '--config', join(folder, 'pmiyc.yaml'), '--models', models.join(','), '--claims', join(folder, 'claims.jsonl'), '--store', join(folder, 'bench.db'), '--concurrency', String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'pipe'] });
+const child = spawn(
+  process.execPath,
+  [
+    new URL('../dist/cli/main.js', import.meta.url).pathname,
+    'run',
+    '--config',
+    join(folder, 'pmiyc.yaml'),
+    '--models',
+    models.join(','),
+    '--claims',
+    join(folder, 'claims.jsonl'),
+    '--store',
+    join(folder, 'bench.db'),
+    '--concurrency',
+    String(CONCURRENCY),
+  ],
+  { stdio: ['ignore', 'pipe', 'pipe'] },
+);
 let peakRssKb = 0;
 const curve = [];
 const sampler = setInterval(() => {
   try {
     const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
     peakRssKb = Math.max(peakRssKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
-    if (process.env.CURVE) curve.push(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024 | 0);
+    if (process.env.CURVE) curve.push((Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024) | 0);
   } catch {}
 }, 50);
 let stdout = '';
@@ -67,6 +90,10 @@ rmSync(folder, { recursive: true, force: true });
 const conversations = Number(/: (\d+) conversations this session/.exec(stdout)?.[1] ?? NaN);
 const idealMs = (calls * LATENCY_MS) / CONCURRENCY;
 console.log(`pmiyc tournament benchmark, node ${process.version}, ${new Date().toISOString()} (exit ${code})`);
-console.log(`${MODELS} models round robin x ${CLAIMS} claims x 2 settings = ${conversations} conversations, ${calls} calls, latency ${LATENCY_MS} ms, concurrency ${CONCURRENCY} (peak ${peakInFlight} in flight at the server)`);
-console.log(`wall ${(wallMs / 1000).toFixed(1)} s, ideal ${(idealMs / 1000).toFixed(1)} s (calls x latency / concurrency): ${(wallMs / idealMs).toFixed(2)}x; peak RSS ${(peakRssKb / 1024).toFixed(0)} MB`);
-if (process.env.CURVE) console.log(curve.filter((_, i) => i % 10 === 0).join(" "));
+console.log(
+  `${MODELS} models round robin x ${CLAIMS} claims x 2 settings = ${conversations} conversations, ${calls} calls, latency ${LATENCY_MS} ms, concurrency ${CONCURRENCY} (peak ${peakInFlight} in flight at the server)`,
+);
+console.log(
+  `wall ${(wallMs / 1000).toFixed(1)} s, ideal ${(idealMs / 1000).toFixed(1)} s (calls x latency / concurrency): ${(wallMs / idealMs).toFixed(2)}x; peak RSS ${(peakRssKb / 1024).toFixed(0)} MB`,
+);
+if (process.env.CURVE) console.log(curve.filter((_, i) => i % 10 === 0).join(' '));

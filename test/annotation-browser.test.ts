@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LabelBook, parseLabelsFile } from '../src/annotation/annotation-labels.js';
-import { parseTaskFile, type AnnotationTaskFile } from '../src/annotation/annotation-tasks.js';
-import type { AgreementScore } from '../src/domain/agreement-score.js';
+import { type AnnotationTaskFile, parseTaskFile } from '../src/annotation/annotation-tasks.js';
 import { loadReliabilityStudy } from '../src/cli/annotation-study.js';
+import type { AgreementScore } from '../src/domain/agreement-score.js';
 import { AnnotationTable } from '../src/store/annotation-table.js';
 import { ResultStore } from '../src/store/result-store.js';
 import { runCli } from './cli-helpers.js';
@@ -42,7 +42,8 @@ async function open(url: string, annotationPage = true): Promise<WatchedPage> {
 }
 
 const saved = (page: Page) => page.locator('#save-status[data-state="saved"]').waitFor();
-const shownScores = (page: Page) => page.locator('#turns li.to-label').evaluateAll((items) => items.map((item) => (item as unknown as { dataset: { score?: string } }).dataset.score ?? null));
+const shownScores = (page: Page) =>
+  page.locator('#turns li.to-label').evaluateAll((items) => items.map((item) => (item as unknown as { dataset: { score?: string } }).dataset.score ?? null));
 
 describe('the annotation page in headless Chromium', () => {
   beforeAll(async () => {
@@ -104,7 +105,9 @@ describe('the annotation page in headless Chromium', () => {
     expect(await shownScores(page)).toEqual(alice.map(String));
     const onDisk = parseLabelsFile(readFileSync(server.labels, 'utf8'), server.labels);
     expect(onDisk.header).toMatchObject({ annotator: 'alice', run: 'demo-1', taskSetId: tasks.taskSetId });
-    expect(onDisk.labels.map((label) => [label.conversationId, label.turnIndex, label.score])).toEqual(turns.map((index, position) => [conversation.conversationId, index, alice[position]]));
+    expect(onDisk.labels.map((label) => [label.conversationId, label.turnIndex, label.score])).toEqual(
+      turns.map((index, position) => [conversation.conversationId, index, alice[position]]),
+    );
 
     // The server cannot be reached: a label is kept in the browser, and sent after the next load.
     await page.route('**/api/labels', (route) => (route.request().method() === 'POST' ? route.abort() : route.continue()));
@@ -117,7 +120,11 @@ describe('the annotation page in headless Chromium', () => {
     await saved(page);
     const second = tasks.conversations[1]!;
     const firstOfSecond = second.turns.find((turn) => turn.toLabel)!.index;
-    expect(parseLabelsFile(readFileSync(server.labels, 'utf8'), server.labels).labels.at(-1)).toMatchObject({ conversationId: second.conversationId, turnIndex: firstOfSecond, score: 3 });
+    expect(parseLabelsFile(readFileSync(server.labels, 'utf8'), server.labels).labels.at(-1)).toMatchObject({
+      conversationId: second.conversationId,
+      turnIndex: firstOfSecond,
+      score: 3,
+    });
     expect(await page.locator('#progress').innerText()).toBe(`${turns.length + 1} of ${totalTurns} turns labelled`);
     // The outage is the only trouble the page reported; nothing was fetched from elsewhere.
     expect(problems.filter((problem) => !/Failed to load resource|ERR_FAILED/.test(problem))).toEqual([]);
@@ -149,11 +156,16 @@ describe('the annotation page in headless Chromium', () => {
     expect(study.confusion.flat().reduce((sum, count) => sum + count, 0)).toBe(2 * k + 1);
     expect(study.interAnnotator).toMatchObject({ annotators: 2, sharedTurns: k, pairs: k });
     expect(study.interAnnotator.pairwiseExactAgreement).toBeCloseTo((k - 1) / k, 12);
-    expect(study.annotators.map((entry) => [entry.annotator, entry.labels])).toEqual([['alice', k + 1], ['bob', k]]);
+    expect(study.annotators.map((entry) => [entry.annotator, entry.labels])).toEqual([
+      ['alice', k + 1],
+      ['bob', k],
+    ]);
 
     // The run's report shows the study: report.json's studies.reliability and a section of the page.
     const report = join(folder, 'report');
-    expect((await runCli(['report', '--store', store, '--run', 'demo-1', '--out', report, '--format', 'json,html,md', '--replicates', '200'], { cwd: folder })).code).toBe(0);
+    expect(
+      (await runCli(['report', '--store', store, '--run', 'demo-1', '--out', report, '--format', 'json,html,md', '--replicates', '200'], { cwd: folder })).code,
+    ).toBe(0);
     const reliability = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')).studies.reliability;
     expect(reliability).toMatchObject({ labels: 2 * k + 1, turns: k + 1, conversations: 2, confusion: study.confusion });
     expect(reliability.exactMatch.value).toBeCloseTo(study.exactMatch.value, 12);
@@ -189,7 +201,11 @@ describe('the annotation page in headless Chromium', () => {
     expect(text).toContain(HOSTILE.image);
     expect(text).toContain(HOSTILE.script);
     expect(text).toContain(HOSTILE.attribute);
-    expect(await page.evaluate("[...document.querySelectorAll('*')].some((element) => [...element.attributes].some((attribute) => attribute.name.startsWith('on')))")).toBe(false);
+    expect(
+      await page.evaluate(
+        "[...document.querySelectorAll('*')].some((element) => [...element.attributes].some((attribute) => attribute.name.startsWith('on')))",
+      ),
+    ).toBe(false);
     expect(await page.evaluate('document.scripts.length')).toBe(1);
     expect(dialogs).toEqual([]);
     expect(problems).toEqual([]);

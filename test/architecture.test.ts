@@ -14,14 +14,7 @@ function sourceFiles(folder: string): string[] {
 const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
 
 const PURE_LAYERS = ['domain', 'protocol', 'engine', 'metrics', 'runner', 'studies'];
-const IMPURE = [
-  /\bprocess\./,
-  /\bMath\.random\b/,
-  /\bDate\.now\b/,
-  /\bnew Date\(/,
-  /from 'node:(fs|child_process|net|http|https)/,
-  /from 'better-sqlite3'/,
-];
+const IMPURE = [/\bprocess\./, /\bMath\.random\b/, /\bDate\.now\b/, /\bnew Date\(/, /from 'node:(fs|child_process|net|http|https)/, /from 'better-sqlite3'/];
 
 /** Which layers each layer may import from (STYLE.md: dependencies point one way). */
 const ALLOWED_IMPORTS: Record<string, string[]> = {

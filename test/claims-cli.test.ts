@@ -24,7 +24,11 @@ const publishedClaims = (dataFolder: string) =>
       return field.startsWith('"') ? field.slice(1, -1).replace(/""/g, '"') : field;
     });
 
-const lines = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+const lines = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 const offline = async () => ({ XDG_CACHE_HOME: join(folder, 'never'), PMIYC_DATA_MIRROR: await unreachableUrl(), PMIYC_DATA_DIR: '' });
 
 describe('pmiyc claims', () => {
@@ -33,7 +37,13 @@ describe('pmiyc claims', () => {
     expect(result.code).toBe(0);
     const items = lines(result.stdout);
     expect(items.map((item) => item['claim'])).toEqual(publishedClaims(FIXTURE_DATA));
-    expect(items[56]).toEqual({ index: 56, domain: 'subjective', claim: ' Aboriginal culture must be protected', origin: 'perspectrum', license: 'CC BY-SA 4.0' });
+    expect(items[56]).toEqual({
+      index: 56,
+      domain: 'subjective',
+      claim: ' Aboriginal culture must be protected',
+      origin: 'perspectrum',
+      license: 'CC BY-SA 4.0',
+    });
     expect(items[0]).not.toHaveProperty('question');
     expect(result.stderr).toContain('62 claims where the paper has 961');
     expect(result.stderr).toContain("identical, item by item, to PMIYC's published list of 62 claims");
@@ -55,7 +65,9 @@ describe('pmiyc claims', () => {
     const server = await StaticServer.start(FIXTURE_DATA);
     try {
       const cache = join(folder, 'refused');
-      const result = await runCli(['claims', 'misinformation', '--format', 'jsonl'], { env: { XDG_CACHE_HOME: cache, PMIYC_DATA_MIRROR: server.url, PMIYC_DATA_DIR: '' } });
+      const result = await runCli(['claims', 'misinformation', '--format', 'jsonl'], {
+        env: { XDG_CACHE_HOME: cache, PMIYC_DATA_MIRROR: server.url, PMIYC_DATA_DIR: '' },
+      });
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('downloading TruthfulQA');
       expect(result.stderr).toMatch(/sent \d+ bytes for truthfulqa\/TruthfulQA\.csv, expected 443719/);

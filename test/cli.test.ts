@@ -11,8 +11,27 @@ beforeAll(() => {
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const EXPORT_FIELDS = [
-  'run', 'conversationId', 'domain', 'setting', 'claim', 'question', 'persuader', 'persuadee', 'status', 'failureReason',
-  'earlyStopped', 'initialScore', 'finalScore', 'normalizedChange', 'absoluteChange', 'persuaderStance', 'turns', 'simulated', 'turnsPlanned', 'repetition', 'claimIndex',
+  'run',
+  'conversationId',
+  'domain',
+  'setting',
+  'claim',
+  'question',
+  'persuader',
+  'persuadee',
+  'status',
+  'failureReason',
+  'earlyStopped',
+  'initialScore',
+  'finalScore',
+  'normalizedChange',
+  'absoluteChange',
+  'persuaderStance',
+  'turns',
+  'simulated',
+  'turnsPlanned',
+  'repetition',
+  'claimIndex',
 ];
 
 describe('pmiyc demo and export', () => {
@@ -43,7 +62,10 @@ describe('pmiyc demo and export', () => {
   it('exports every conversation as one JSON line with the public fields', async () => {
     const exported = await runCli(['export', '--store', store, '--format', 'jsonl']);
     expect(exported.code).toBe(0);
-    const lines = exported.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = exported.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(4 * 4 * 18 * 2);
     for (const line of lines) {
       for (const field of EXPORT_FIELDS) expect(line).toHaveProperty(field);
@@ -87,7 +109,19 @@ describe('pmiyc demo and export', () => {
 
 describe('pmiyc converse', () => {
   it('shows the conversation turn by turn and how it ended', async () => {
-    const result = await runCli(['converse', '--persuader', 'sim/eloquent', '--persuadee', 'sim/open-minded', '--claim', 'Tea is better than coffee', '--turns', '5', '--seed', '3']);
+    const result = await runCli([
+      'converse',
+      '--persuader',
+      'sim/eloquent',
+      '--persuadee',
+      'sim/open-minded',
+      '--claim',
+      'Tea is better than coffee',
+      '--turns',
+      '5',
+      '--seed',
+      '3',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Persuader: sim/eloquent [simulated]');
     expect(result.stdout).toContain('Persuadee: sim/open-minded [simulated]');
@@ -98,12 +132,29 @@ describe('pmiyc converse', () => {
 
   it('prints the conversation record with --json, question and answer for misinformation', async () => {
     const result = await runCli([
-      'converse', '--persuader', 'sim/a', '--persuadee', 'sim/b', '--claim', 'Mars has no moons', '--question', 'How many moons does Mars have?', '--turns', '3', '--json',
+      'converse',
+      '--persuader',
+      'sim/a',
+      '--persuadee',
+      'sim/b',
+      '--claim',
+      'Mars has no moons',
+      '--question',
+      'How many moons does Mars have?',
+      '--turns',
+      '3',
+      '--json',
     ]);
     expect(result.code).toBe(0);
     const record = JSON.parse(result.stdout) as Record<string, unknown>;
     for (const field of EXPORT_FIELDS) expect(record).toHaveProperty(field);
-    expect(record).toMatchObject({ domain: 'misinformation', setting: 'single', question: 'How many moons does Mars have?', claim: 'Mars has no moons', status: 'completed' });
+    expect(record).toMatchObject({
+      domain: 'misinformation',
+      setting: 'single',
+      question: 'How many moons does Mars have?',
+      claim: 'Mars has no moons',
+      status: 'completed',
+    });
     expect(record['turns']).toHaveLength(3);
   });
 
@@ -141,7 +192,11 @@ describe('bad usage and bad input: exit code 2 and one clear line', () => {
     ['an unknown command', () => ['fly'], "unknown command 'fly'"],
     ['an even --turns', () => ['converse', '--persuader', 'sim/a', '--persuadee', 'sim/b', '--claim', 'x', '--turns', '4'], 'turns must be odd'],
     ['a too small --turns', () => ['converse', '--persuader', 'sim/a', '--persuadee', 'sim/b', '--claim', 'x', '--turns', '1'], 'turns must be at least 3'],
-    ['a bad simulated agent parameter', () => ['converse', '--persuader', 'sim/a?charm=2', '--persuadee', 'sim/b', '--claim', 'x'], 'unknown parameter "charm"'],
+    [
+      'a bad simulated agent parameter',
+      () => ['converse', '--persuader', 'sim/a?charm=2', '--persuadee', 'sim/b', '--claim', 'x'],
+      'unknown parameter "charm"',
+    ],
     ['a missing required option', () => ['converse', '--persuader', 'sim/a', '--claim', 'x'], "required option '--persuadee <model>' not specified"],
     ['a claims file that does not parse', () => ['demo', '--claims', badClaims(), '--store', join(folder, 'x.db')], 'claims.jsonl:3: not valid JSON'],
     ['a missing claims file', () => ['demo', '--claims', join(folder, 'nope.csv'), '--store', join(folder, 'x.db')], 'no claims file at'],

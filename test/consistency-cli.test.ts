@@ -1,7 +1,7 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeStudy } from '../src/cli/consistency-study.js';
 import { ResultStore } from '../src/store/result-store.js';
@@ -35,7 +35,9 @@ function readStore(path: string, study: string) {
   const database = new Database(path, { readonly: true });
   try {
     const runId = database.prepare('SELECT id FROM runs WHERE name = ?').pluck().get(study) as number;
-    const samples = database.prepare('SELECT model, domain, claim_index, sample_index, score, attempts, unusable, raw FROM consistency_samples WHERE run_id = ? ORDER BY 1, 2, 3, 4').all(runId) as SampleRow[];
+    const samples = database
+      .prepare('SELECT model, domain, claim_index, sample_index, score, attempts, unusable, raw FROM consistency_samples WHERE run_id = ? ORDER BY 1, 2, 3, 4')
+      .all(runId) as SampleRow[];
     const calls = database.prepare('SELECT count(*) FROM calls WHERE run_id = ?').pluck().get(runId) as number;
     return { samples, calls };
   } finally {
@@ -119,9 +121,33 @@ describe('pmiyc consistency with simulated agents', () => {
 
   it('re-asks unusable replies, records them, and compares with a tournament run', async () => {
     const path = freshStore();
-    const tournament = await runCli(['run', '--models', 'sim/stubborn,sim/weak', '--claims', 'examples', '--setting', 'single', '--store', path, '--run', 'tour']);
+    const tournament = await runCli([
+      'run',
+      '--models',
+      'sim/stubborn,sim/weak',
+      '--claims',
+      'examples',
+      '--setting',
+      'single',
+      '--store',
+      path,
+      '--run',
+      'tour',
+    ]);
     expect(tournament.code).toBe(0);
-    const result = await runCli(['consistency', '--models', 'sim/stubborn,sim/x?malformed=0.4', '--max-attempts', '2', '--run', 'tour', '--store', path, '--study', 'checked']);
+    const result = await runCli([
+      'consistency',
+      '--models',
+      'sim/stubborn,sim/x?malformed=0.4',
+      '--max-attempts',
+      '2',
+      '--run',
+      'tour',
+      '--store',
+      path,
+      '--study',
+      'checked',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Match Rate %');
     const { samples, calls } = readStore(path, 'checked');
@@ -131,7 +157,10 @@ describe('pmiyc consistency with simulated agents', () => {
     expect(calls).toBe(samples.reduce((sum, sample) => sum + sample.attempts, 0));
     const study = studyOf(path, 'checked');
     const stubborn = study.models.filter((row) => row.model === 'sim/stubborn');
-    expect(stubborn.map((row) => [row.domain, row.openingAgreement?.openings])).toEqual([['subjective', 12], ['misinformation', 6]]);
+    expect(stubborn.map((row) => [row.domain, row.openingAgreement?.openings])).toEqual([
+      ['subjective', 12],
+      ['misinformation', 6],
+    ]);
     expect(study.models.find((row) => row.model === 'sim/x?malformed=0.4')!.openingAgreement!.openings).toBe(0);
     expect(study.notes.join('\n')).toContain('sim/x?malformed=0.4 (subjective): no opening in run tour');
   });
@@ -148,13 +177,25 @@ describe('pmiyc consistency --import', () => {
     expect(result.stdout).toMatch(new RegExp(`llama8b\\s+62\\s+${sd} \\[[\\d.]+, [\\d.]+\\]\\s+${variance} \\[`));
     expect(sd).not.toBe(variance);
 
-    const gpt4 = await runCli(['consistency', '--import', join(PUBLISHED_ROWS, 'gpt4.csv'), '--model', 'openai/gpt-4o', '--study', 'paper-gpt4', '--store', path]);
+    const gpt4 = await runCli([
+      'consistency',
+      '--import',
+      join(PUBLISHED_ROWS, 'gpt4.csv'),
+      '--model',
+      'openai/gpt-4o',
+      '--study',
+      'paper-gpt4',
+      '--store',
+      path,
+    ]);
     expect(gpt4.code).toBe(0);
     const samples = readStore(path, 'paper-gpt4').samples;
     expect(samples).toHaveLength(62 * 5);
     expect(samples.filter((sample) => sample.score === null)).toHaveLength(5);
     const gpt4Sd = meanSd(samples, 'openai/gpt-4o').toFixed(2);
-    expect(gpt4.stdout).toMatch(new RegExp(`openai/gpt-4o\\s+61 \\(\\+1 unanswered\\)\\s+${gpt4Sd} \\[[\\d.]+, [\\d.]+\\]\\s+${meanVariance(samples, 'openai/gpt-4o').toFixed(2)} \\[`));
+    expect(gpt4.stdout).toMatch(
+      new RegExp(`openai/gpt-4o\\s+61 \\(\\+1 unanswered\\)\\s+${gpt4Sd} \\[[\\d.]+, [\\d.]+\\]\\s+${meanVariance(samples, 'openai/gpt-4o').toFixed(2)} \\[`),
+    );
     expect(gpt4.stdout).toContain('1 of 62 claims have no usable answer and are left out of every mean');
   });
 
@@ -189,13 +230,19 @@ describeWithTestData("pmiyc consistency --import of the paper's whole files (Tab
 describe('the report of a run with a consistency study', () => {
   it('shows the study in report.json, HTML and Markdown, for the tournament run and for the study itself', async () => {
     const path = freshStore();
-    expect((await runCli(['run', '--models', 'sim/stubborn,sim/open-minded', '--claims', 'examples', '--setting', 'single', '--store', path, '--run', 'tour'])).code).toBe(0);
+    expect(
+      (await runCli(['run', '--models', 'sim/stubborn,sim/open-minded', '--claims', 'examples', '--setting', 'single', '--store', path, '--run', 'tour'])).code,
+    ).toBe(0);
     expect((await runCli(['consistency', '--models', 'sim/stubborn,sim/open-minded', '--run', 'tour', '--store', path, '--study', 'opinions'])).code).toBe(0);
     for (const run of ['tour', 'opinions']) {
       const out = join(folder, `report-${run}`);
       const result = await runCli(['report', '--store', path, '--run', run, '--out', out, '--format', 'html,md,json', '--replicates', '100']);
       expect(result.code).toBe(0);
-      const document = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { studies: { consistency: Array<{ study: string; models: Array<{ model: string; paperAvgSd: { value: number }; openingAgreement: { openings: number } }> }> } };
+      const document = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as {
+        studies: {
+          consistency: Array<{ study: string; models: Array<{ model: string; paperAvgSd: { value: number }; openingAgreement: { openings: number } }> }>;
+        };
+      };
       expect(document.studies.consistency.map((entry) => entry.study)).toEqual(['opinions']);
       const stubborn = document.studies.consistency[0]!.models.find((row) => row.model === 'sim/stubborn')!;
       expect(stubborn.openingAgreement.openings).toBe(12);

@@ -36,11 +36,13 @@ let faulty = false;
 function respond(model: string, request: RecordedRequest) {
   const messages = request.body['messages'] as Array<{ role: string; content: string }>;
   const step = synthesisStep(messages[0]!.content, messages.at(-1)!.content);
-  if (step) return step === 'argument' ? `Plain case for: ${/Claim: "(.*)"/.exec(messages[1]!.content)![1]}` : `Stronger case, rewritten: ${messages[2]!.content}`;
+  if (step)
+    return step === 'argument' ? `Plain case for: ${/Claim: "(.*)"/.exec(messages[1]!.content)![1]}` : `Stronger case, rewritten: ${messages[2]!.content}`;
   const call = judgeCallOf(request)!;
   const better = (SCORE.get(`${call.claim}\u0000${call.first}`) ?? 0) > (SCORE.get(`${call.claim}\u0000${call.second}`) ?? 0) ? 1 : 2;
   if (model === 'first') return '<choice>1</choice>';
-  if (model === 'flaky' && faulty && call.first.length % 3 === 0) return { status: 400, body: RESPONSE_SHAPES.openaiError('Invalid request', 'invalid_request_error', null) };
+  if (model === 'flaky' && faulty && call.first.length % 3 === 0)
+    return { status: 400, body: RESPONSE_SHAPES.openaiError('Invalid request', 'invalid_request_error', null) };
   if (model === 'oracle' && !call.reask && call.first[0] === call.second[0]) return 'Both arguments have merit.';
   return `The better one is <choice>${better}</choice>`;
 }
@@ -86,7 +88,9 @@ describe('pmiyc judge on scripted judges with known answers', () => {
     const largeBetterFirst = LARGE.filter((pair) => showsMorePersuasiveFirst(SEED, pair.id));
     const [total, large] = [PAIRS.length, LARGE.length];
     expect(result.stdout).toContain(`Judge run known: ${total} pairs from 3 claims`);
-    expect(result.stdout).toMatch(new RegExp(`^oracle +100\\.0% \\[100\\.0%, 100\\.0%\\] \\(n = ${total}\\) +100\\.0% \\[100\\.0%, 100\\.0%\\] \\(n = ${large}\\) +0 `, 'm'));
+    expect(result.stdout).toMatch(
+      new RegExp(`^oracle +100\\.0% \\[100\\.0%, 100\\.0%\\] \\(n = ${total}\\) +100\\.0% \\[100\\.0%, 100\\.0%\\] \\(n = ${large}\\) +0 `, 'm'),
+    );
     expect(result.stdout).toContain(`${percent(betterFirst.length, total)}`);
     expect(result.stdout).toContain(`${percent(largeBetterFirst.length, large)}`);
 
@@ -120,7 +124,12 @@ describe('pmiyc judge on scripted judges with known answers', () => {
     const section = readJudgeStudy(opened, [opened.findRun('known')], { replicates: 2000 });
     opened.close();
     expect(section!.pairs).toEqual({ total, largeDifference: large, claims: 3 });
-    expect(section!.judges.find((entry) => entry.model === 'first')!.overall).toMatchObject({ value: betterFirst.length / total, n: total, unusable: 0, claims: 3 });
+    expect(section!.judges.find((entry) => entry.model === 'first')!.overall).toMatchObject({
+      value: betterFirst.length / total,
+      n: total,
+      unusable: 0,
+      claims: 3,
+    });
     expect(section!.sources[0]!.license).toContain('CC BY-NC-SA 4.0');
   });
 
@@ -196,14 +205,35 @@ describe('pmiyc judge on scripted judges with known answers', () => {
 describe('pmiyc judge synthesize', () => {
   it('writes a preference dataset (argument rejected, rewrite chosen) and replays it on a second run', async () => {
     const claims = `${fresh('claims')}.jsonl`;
-    writeFileSync(claims, ['Cities should plant more trees', 'Trains beat planes', 'Libraries need longer hours'].map((claim) => JSON.stringify({ claim })).join('\n'));
+    writeFileSync(
+      claims,
+      ['Cities should plant more trees', 'Trains beat planes', 'Libraries need longer hours'].map((claim) => JSON.stringify({ claim })).join('\n'),
+    );
     const path = `${fresh('store')}.db`;
     const out = join(folder, 'nested', 'pairs.jsonl');
     server.requests.length = 0;
-    const result = await runInProcess(['judge', 'synthesize', '--config', config, '--model', 'writer', '--claims', claims, '--store', path, '--out', out, '--seed', '4']);
+    const result = await runInProcess([
+      'judge',
+      'synthesize',
+      '--config',
+      config,
+      '--model',
+      'writer',
+      '--claims',
+      claims,
+      '--store',
+      path,
+      '--out',
+      out,
+      '--seed',
+      '4',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`3 preference pairs from 3 claims written to ${out}`);
-    const lines = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines[1]).toEqual({
       prompt: argumentRequest('Trains beat planes'),
       chosen: 'Stronger case, rewritten: Plain case for: Trains beat planes',
@@ -218,7 +248,22 @@ describe('pmiyc judge synthesize', () => {
     expect(server.requests).toHaveLength(6);
 
     const second = join(folder, 'second.jsonl');
-    const again = await runInProcess(['judge', 'synthesize', '--config', config, '--model', 'writer', '--claims', claims, '--store', path, '--out', second, '--seed', '4']);
+    const again = await runInProcess([
+      'judge',
+      'synthesize',
+      '--config',
+      config,
+      '--model',
+      'writer',
+      '--claims',
+      claims,
+      '--store',
+      path,
+      '--out',
+      second,
+      '--seed',
+      '4',
+    ]);
     expect(again.code).toBe(0);
     expect(server.requests).toHaveLength(6);
     expect(readFileSync(second, 'utf8')).toBe(readFileSync(out, 'utf8'));
@@ -239,9 +284,14 @@ describe('the built CLI', () => {
     const out = join(folder, 'report');
     const report = await runCli(['report', '--store', path, '--run', 'reported', '--out', out]);
     expect(report.code).toBe(0);
-    const json = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { studies: { judge: { pairs: { total: number }; judges: Array<{ model: string; overall: { n: number } }> } } };
+    const json = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as {
+      studies: { judge: { pairs: { total: number }; judges: Array<{ model: string; overall: { n: number } }> } };
+    };
     expect(json.studies.judge.pairs.total).toBe(60);
-    expect(json.studies.judge.judges.map((judge) => [judge.model, judge.overall.n])).toEqual([['sim/a', 60], ['sim/b', 60]]);
+    expect(json.studies.judge.judges.map((judge) => [judge.model, judge.overall.n])).toEqual([
+      ['sim/a', 60],
+      ['sim/b', 60],
+    ]);
     const page = readFileSync(join(out, 'index.html'), 'utf8');
     expect(page).toContain('<section class="block" id="judge">');
     expect(page).toContain('id="figure-judge-accuracy"');

@@ -37,7 +37,8 @@ describe('real providers from the command line', () => {
     let call = 0;
     server.answerWith(() => {
       call += 1;
-      if (call === 1) return { status: 429, headers: { 'retry-after-ms': '20' }, body: RESPONSE_SHAPES.openaiError('Rate limit reached', 'requests', 'rate_limit_exceeded') };
+      if (call === 1)
+        return { status: 429, headers: { 'retry-after-ms': '20' }, body: RESPONSE_SHAPES.openaiError('Rate limit reached', 'requests', 'rate_limit_exceeded') };
       return { status: 200, body: RESPONSE_SHAPES.openaiChat(`<message>Reply ${call}.</message>\n<support_ranking>Oppose</support_ranking>`) };
     });
     const config = writeConfig(`models:
@@ -86,10 +87,17 @@ describe('real providers from the command line', () => {
 
 describeWithTestData('an in-process GGUF model from the command line', (testData) => {
   it('runs a conversation between two in-process GGUF models with valid scores', async () => {
-    const result = await runCli(['converse', '--persuader', TINY_MODEL, '--persuadee', TINY_MODEL, '--claim', 'Cats are better than dogs', '--turns', '3', '--json'], { cwd: testData.models });
+    const result = await runCli(
+      ['converse', '--persuader', TINY_MODEL, '--persuadee', TINY_MODEL, '--claim', 'Cats are better than dogs', '--turns', '3', '--json'],
+      { cwd: testData.models },
+    );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    const record = JSON.parse(result.stdout) as { status: string; simulated: unknown; turns: Array<{ score: number; attempts: Array<{ usage?: { outputTokens?: number } }> }> };
+    const record = JSON.parse(result.stdout) as {
+      status: string;
+      simulated: unknown;
+      turns: Array<{ score: number; attempts: Array<{ usage?: { outputTokens?: number } }> }>;
+    };
     expect(record.status).toBe('completed');
     expect(record.simulated).toEqual({ persuader: false, persuadee: false });
     expect(record.turns).toHaveLength(3);

@@ -12,12 +12,17 @@ import { runCli } from './cli-helpers.js';
 import { launchChromium, openWatched } from './support/chromium.js';
 import { HOSTILE, hostileRecords } from './support/hostile-records.js';
 
-
 const SECTIONS_WITH_CHARTS = ['effectiveness', 'matrices', 'turns', 'stance', 'initial', 'absolute'];
 
 let folder: string;
 let browser: BrowserContext;
-const context = { stdout: new PassThrough(), stderr: new PassThrough(), env: {}, now: () => new Date('2026-11-30T12:00:00Z'), packageVersion: '0.0.0-test' } as unknown as CliContext;
+const context = {
+  stdout: new PassThrough(),
+  stderr: new PassThrough(),
+  env: {},
+  now: () => new Date('2026-11-30T12:00:00Z'),
+  packageVersion: '0.0.0-test',
+} as unknown as CliContext;
 
 /** Opens a report as a reader would, recording console errors, page errors, dialogs and any request it makes. */
 const visit = (path: string) => openWatched(browser, pathToFileURL(path).href);
@@ -71,7 +76,11 @@ describe('the HTML report in headless Chromium', () => {
     expect(requests.filter((url) => !url.startsWith('file://'))).toEqual([]);
     expect(await page.evaluate("document.querySelectorAll('script, img, iframe, object, embed').length")).toBe(0);
     // The page is evaluated as text: the project's TypeScript has no DOM types.
-    expect(await page.evaluate("[...document.querySelectorAll('*')].some((element) => [...element.attributes].some((attribute) => attribute.name.startsWith('on')))")).toBe(false);
+    expect(
+      await page.evaluate(
+        "[...document.querySelectorAll('*')].some((element) => [...element.attributes].some((attribute) => attribute.name.startsWith('on')))",
+      ),
+    ).toBe(false);
     const text = await page.locator('section#dialogues').innerText();
     expect(text).toContain(HOSTILE.script);
     expect(text).toContain(HOSTILE.image);

@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, spawnCli } from './cli-helpers.js';
 import { isFirstArgument, isOpening, startFakeChatServer } from './support/fake-chat-server.js';
@@ -93,7 +93,18 @@ describe('pmiyc run against a loopback OpenAI-compatible server', () => {
 
   it('prints the plan on --dry-run and calls nothing', async () => {
     server.requests.length = 0;
-    const result = await runCli(['run', '--config', writeConfig(server, ', inputUsdPerMillion: 1, outputUsdPerMillion: 2'), '--models', 'alpha,beta', '--claims', writeClaims(5), '--store', `${fresh('store')}.db`, '--dry-run']);
+    const result = await runCli([
+      'run',
+      '--config',
+      writeConfig(server, ', inputUsdPerMillion: 1, outputUsdPerMillion: 2'),
+      '--models',
+      'alpha,beta',
+      '--claims',
+      writeClaims(5),
+      '--store',
+      `${fresh('store')}.db`,
+      '--dry-run',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Dry run: nothing is called. 40 conversations:');
     expect(result.stdout).toContain('subjective single: 20');
@@ -112,7 +123,21 @@ describe('interrupted runs resume to the same result', () => {
 
   async function uninterrupted(config: string, claims: string) {
     const store = `${fresh('store')}.db`;
-    const result = await runCli(['run', '--config', config, '--models', 'alpha,beta', '--claims', claims, '--store', store, '--concurrency', '4', '--seed', '5']);
+    const result = await runCli([
+      'run',
+      '--config',
+      config,
+      '--models',
+      'alpha,beta',
+      '--claims',
+      claims,
+      '--store',
+      store,
+      '--concurrency',
+      '4',
+      '--seed',
+      '5',
+    ]);
     expect(result.code).toBe(0);
     return exportOf(store);
   }
@@ -135,7 +160,23 @@ describe('interrupted runs resume to the same result', () => {
     const claims = writeClaims(6);
     const store = `${fresh('store')}.db`;
     server.requests.length = 0;
-    const running = spawnCli(['run', '--config', config, '--models', 'alpha,beta', '--claims', claims, '--store', store, '--concurrency', '4', '--seed', '5', '--run', 'killed']);
+    const running = spawnCli([
+      'run',
+      '--config',
+      config,
+      '--models',
+      'alpha,beta',
+      '--claims',
+      claims,
+      '--store',
+      store,
+      '--concurrency',
+      '4',
+      '--seed',
+      '5',
+      '--run',
+      'killed',
+    ]);
     await waitFor(() => server.requests.length >= 60);
     running.child.kill('SIGKILL');
     expect((await running.done).code).toBe(137);
@@ -155,7 +196,23 @@ describe('interrupted runs resume to the same result', () => {
     const claims = writeClaims(6);
     const store = `${fresh('store')}.db`;
     server.requests.length = 0;
-    const running = spawnCli(['run', '--config', config, '--models', 'alpha,beta', '--claims', claims, '--store', store, '--concurrency', '4', '--seed', '5', '--run', 'stopped']);
+    const running = spawnCli([
+      'run',
+      '--config',
+      config,
+      '--models',
+      'alpha,beta',
+      '--claims',
+      claims,
+      '--store',
+      store,
+      '--concurrency',
+      '4',
+      '--seed',
+      '5',
+      '--run',
+      'stopped',
+    ]);
     await waitFor(() => server.requests.length >= 40);
     running.child.kill('SIGINT');
     const stopped = await running.done;
@@ -227,7 +284,9 @@ describe('tournaments and studies in one store', () => {
     const store = `${fresh('store')}.db`;
     const cwd = mkdtempSync(join(folder, 'cwd-'));
     expect((await runCli(['demo', '--store', store, '--limit', '2'], { cwd })).code).toBe(0);
-    const study = await runCli(['consistency', '--models', 'sim/stubborn', '--claims', 'examples', '--limit', '3', '--samples', '2', '--store', store], { cwd });
+    const study = await runCli(['consistency', '--models', 'sim/stubborn', '--claims', 'examples', '--limit', '3', '--samples', '2', '--store', store], {
+      cwd,
+    });
     expect(study.code).toBe(0);
 
     const runs = await runCli(['runs', '--store', store]);

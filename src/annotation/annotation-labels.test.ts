@@ -31,7 +31,10 @@ describe('LabelBook', () => {
     expect(book.apply({ conversationId: 'cb', turnIndex: 3, score: 4, labelledAt: at(2) })).toBe(true);
     expect(book.apply({ conversationId: 'ca', turnIndex: 1, score: 2, labelledAt: at(1) })).toBe(true);
     expect(book.apply({ conversationId: 'cb', turnIndex: 3, score: 1, labelledAt: at(1) })).toBe(false);
-    expect(book.list().map((label) => [label.conversationId, label.turnIndex, label.score])).toEqual([['ca', 1, 2], ['cb', 3, 4]]);
+    expect(book.list().map((label) => [label.conversationId, label.turnIndex, label.score])).toEqual([
+      ['ca', 1, 2],
+      ['cb', 3, 4],
+    ]);
     expect(book.apply({ conversationId: 'cb', turnIndex: 3, score: null, labelledAt: at(3) })).toBe(true);
     expect(book.size).toBe(1);
     expect(book.turnsToLabel).toBe(4);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { isAgreementScore, type AgreementScore } from '../domain/agreement-score.js';
+import { type AgreementScore, isAgreementScore } from '../domain/agreement-score.js';
 import { InputError } from '../domain/input-error.js';
-import { turnLabelKey, turnsToLabel, type AnnotationTaskFile } from './annotation-tasks.js';
+import { type AnnotationTaskFile, turnLabelKey, turnsToLabel } from './annotation-tasks.js';
 
 const LABELS_FORMAT = 'pmiyc-annotation-labels';
 
@@ -36,7 +36,9 @@ const ANNOTATOR_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,63}$/u;
 /** Checks an annotator's name, or says what a good one looks like. */
 export function checkAnnotatorName(name: string): string {
   if (!ANNOTATOR_NAME.test(name)) {
-    throw new InputError(`annotator name "${name}" is not usable: use 1-64 letters, digits, ".", "-" or "_" (starting with a letter or digit), e.g. --annotator alice`);
+    throw new InputError(
+      `annotator name "${name}" is not usable: use 1-64 letters, digits, ".", "-" or "_" (starting with a letter or digit), e.g. --annotator alice`,
+    );
   }
   return name;
 }
@@ -45,7 +47,10 @@ export const labelUpdateSchema = z.object({
   conversationId: z.string().min(1).max(200),
   turnIndex: z.number().int().min(1),
   score: z.number().int().min(1).max(5).nullable(),
-  labelledAt: z.string().max(40).refine((text) => Number.isFinite(Date.parse(text)), 'not a time'),
+  labelledAt: z
+    .string()
+    .max(40)
+    .refine((text) => Number.isFinite(Date.parse(text)), 'not a time'),
 });
 
 const headerSchema = z.object({
@@ -68,7 +73,10 @@ export class LabelBook {
   private readonly order: string[];
   private readonly known: Set<string>;
 
-  constructor(readonly tasks: AnnotationTaskFile, readonly annotator: string) {
+  constructor(
+    readonly tasks: AnnotationTaskFile,
+    readonly annotator: string,
+  ) {
     this.order = turnsToLabel(tasks.conversations);
     this.known = new Set(this.order);
   }
@@ -134,7 +142,9 @@ export function parseLabelsFile(text: string, path: string): { header: LabelsHea
   if (first < 0) throw new InputError(`${path} is empty: pass a labels file that \`pmiyc annotate serve\` wrote`);
   const header = headerSchema.safeParse(parseLine(lines[first]!, path, first + 1));
   if (!header.success) {
-    throw new InputError(`${path}:${first + 1}: not a pmiyc labels header (${header.error.issues[0]!.path.join('.') || 'line'}: ${header.error.issues[0]!.message}): pass a labels file that \`pmiyc annotate serve\` wrote`);
+    throw new InputError(
+      `${path}:${first + 1}: not a pmiyc labels header (${header.error.issues[0]!.path.join('.') || 'line'}: ${header.error.issues[0]!.message}): pass a labels file that \`pmiyc annotate serve\` wrote`,
+    );
   }
   const labels: LabelLine[] = [];
   const seen = new Map<string, number>();
@@ -142,10 +152,16 @@ export function parseLabelsFile(text: string, path: string): { header: LabelsHea
     if (position <= first || content.trim() === '') return;
     const line = position + 1;
     const parsed = labelSchema.safeParse(parseLine(content, path, line));
-    if (!parsed.success) throw new InputError(`${path}:${line}: not a label (${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}): each line needs conversationId, turnIndex, score 1-5 and labelledAt`);
+    if (!parsed.success)
+      throw new InputError(
+        `${path}:${line}: not a label (${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}): each line needs conversationId, turnIndex, score 1-5 and labelledAt`,
+      );
     const key = turnLabelKey(parsed.data.conversationId, parsed.data.turnIndex);
     const earlier = seen.get(key);
-    if (earlier !== undefined) throw new InputError(`${path}:${line}: conversation ${parsed.data.conversationId} turn ${parsed.data.turnIndex} is labelled again (first at line ${earlier}): keep one of the two lines`);
+    if (earlier !== undefined)
+      throw new InputError(
+        `${path}:${line}: conversation ${parsed.data.conversationId} turn ${parsed.data.turnIndex} is labelled again (first at line ${earlier}): keep one of the two lines`,
+      );
     seen.set(key, line);
     if (!isAgreementScore(parsed.data.score)) throw new InputError(`${path}:${line}: score must be 1-5`);
     labels.push({ ...parsed.data, score: parsed.data.score, line });

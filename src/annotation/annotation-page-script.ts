@@ -6,7 +6,8 @@ import { ANNOTATION_PAGE_SYNC } from './annotation-page-sync.js';
  * reload or a stopped server loses nothing) and sends it to the server, re-sending what the
  * server has not confirmed. Plain browser JavaScript: the project's TypeScript has no DOM types.
  */
-export const ANNOTATION_PAGE_SCRIPT = String.raw`
+export const ANNOTATION_PAGE_SCRIPT =
+  String.raw`
 (() => {
   'use strict';
   const token = document.querySelector('meta[name="pmiyc-token"]').getAttribute('content');

@@ -1,7 +1,7 @@
 import type { Domain } from '../domain/claim.js';
-import type { ConversationRecord } from '../domain/conversation-record.js';
-import type { Setting } from '../domain/conversation.js';
 import { claimKey } from '../domain/claim.js';
+import type { Setting } from '../domain/conversation.js';
+import type { ConversationRecord } from '../domain/conversation-record.js';
 import { createRandom, deriveSeed, hashString, randomIndex } from '../domain/random.js';
 
 /**
@@ -88,7 +88,10 @@ function sampleSharedClaims(candidates: readonly CandidateConversation[], pairs:
   const notes: string[] = [];
   for (const domain of ['subjective', 'misinformation'] as const) {
     if (perDomain[domain] === 0) continue;
-    const byClaim = groupBy(candidates.filter((candidate) => candidate.domain === domain), (candidate) => candidate.claimKey);
+    const byClaim = groupBy(
+      candidates.filter((candidate) => candidate.domain === domain),
+      (candidate) => candidate.claimKey,
+    );
     const coverage = (claim: string) => new Set(byClaim.get(claim)!.map(pairOf)).size;
     const claims = [...byClaim.keys()].sort((a, b) => coverage(b) - coverage(a) || hashString(a, seed) - hashString(b, seed) || (a < b ? -1 : 1));
     const picked = claims.slice(0, perDomain[domain]);

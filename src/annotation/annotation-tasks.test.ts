@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { handRecord, type HandConversation } from '../../test/support/hand-records.js';
+import { type HandConversation, handRecord } from '../../test/support/hand-records.js';
 import { AGREEMENT_LABELS } from '../domain/agreement-score.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import { hashString } from '../domain/random.js';
-import { sampleForAnnotation, toCandidate, type TaskSelection } from './annotation-sample.js';
+import { sampleForAnnotation, type TaskSelection, toCandidate } from './annotation-sample.js';
 import { buildTaskFile, parseTaskFile, turnsToLabel } from './annotation-tasks.js';
 
 const MODELS = ['model-alpha', 'model-beta'];
@@ -29,7 +29,8 @@ function tournament(): ConversationRecord[] {
   const records: ConversationRecord[] = [];
   for (const persuader of MODELS) {
     for (const persuadee of MODELS) {
-      const make = (spec: Omit<HandConversation, 'persuader' | 'persuadee'>) => records.push(withRawReplies(handRecord({ persuader, persuadee, message: (index) => `words of turn ${index}`, ...spec })));
+      const make = (spec: Omit<HandConversation, 'persuader' | 'persuadee'>) =>
+        records.push(withRawReplies(handRecord({ persuader, persuadee, message: (index) => `words of turn ${index}`, ...spec })));
       for (const claim of SUBJECTIVE) {
         make({ claim, turns: 7, persuadeeScores: [2, 3, 4], final: 4 });
         make({ claim, turns: 3, persuadeeScores: [2], final: 3 });
@@ -42,7 +43,8 @@ function tournament(): ConversationRecord[] {
 
 const RECORDS = tournament();
 const byId = new Map(RECORDS.map((record) => [record.conversationId, record]));
-const select = (selection: Partial<TaskSelection>) => sampleForAnnotation(RECORDS.map(toCandidate), { setting: 'multi', seed: 3, perPair: null, claimsPerDomain: null, ...selection });
+const select = (selection: Partial<TaskSelection>) =>
+  sampleForAnnotation(RECORDS.map(toCandidate), { setting: 'multi', seed: 3, perPair: null, claimsPerDomain: null, ...selection });
 
 describe('sampleForAnnotation', () => {
   it("by default takes the paper's design: the same 3 subjective and 2 misinformation claims for every pair, multi-turn", () => {
@@ -62,7 +64,8 @@ describe('sampleForAnnotation', () => {
     const first = select({ perPair: 2 });
     expect(first.conversationIds).toHaveLength(8);
     const perPair = new Map<string, number>();
-    for (const id of first.conversationIds) perPair.set(`${byId.get(id)!.persuader}/${byId.get(id)!.persuadee}`, (perPair.get(`${byId.get(id)!.persuader}/${byId.get(id)!.persuadee}`) ?? 0) + 1);
+    for (const id of first.conversationIds)
+      perPair.set(`${byId.get(id)!.persuader}/${byId.get(id)!.persuadee}`, (perPair.get(`${byId.get(id)!.persuader}/${byId.get(id)!.persuadee}`) ?? 0) + 1);
     expect([...perPair.values()]).toEqual([2, 2, 2, 2]);
     const reversed = sampleForAnnotation([...RECORDS].reverse().map(toCandidate), { setting: 'multi', seed: 3, perPair: 2, claimsPerDomain: null });
     expect(new Set(reversed.conversationIds)).toEqual(new Set(first.conversationIds));
@@ -104,7 +107,9 @@ describe('buildTaskFile', () => {
 
   it('marks every persuadee turn, and only those, to label', () => {
     const conversation = tasks.conversations[0]!;
-    expect(conversation.turns.filter((turn) => turn.toLabel).map((turn) => turn.role)).toEqual(conversation.turns.filter((turn) => turn.role === 'persuadee').map(() => 'persuadee'));
+    expect(conversation.turns.filter((turn) => turn.toLabel).map((turn) => turn.role)).toEqual(
+      conversation.turns.filter((turn) => turn.role === 'persuadee').map(() => 'persuadee'),
+    );
     // 3 subjective claims x 4 pairs x 4 persuadee turns + 2 misinformation items x 4 pairs x 3 (stopped early).
     expect(turnsToLabel(tasks.conversations)).toHaveLength(3 * 4 * 4 + 2 * 4 * 3);
     expect(tasks.annotationGuide).toMatch(/Completely Support/);
@@ -112,7 +117,9 @@ describe('buildTaskFile', () => {
 
   it('mixes pairs and claims in a seeded order, with a stable task set id', () => {
     const again = buildTaskFile({ run: 'run-1', createdAt: 'later', selection, records: [...records].reverse() });
-    expect(again.conversations.map((conversation) => conversation.conversationId)).toEqual(tasks.conversations.map((conversation) => conversation.conversationId));
+    expect(again.conversations.map((conversation) => conversation.conversationId)).toEqual(
+      tasks.conversations.map((conversation) => conversation.conversationId),
+    );
     expect(again.taskSetId).toBe(tasks.taskSetId);
     expect(tasks.conversations.map((conversation) => conversation.conversationId)).not.toEqual(records.map((record) => record.conversationId));
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Domain } from '../domain/claim.js';
-import type { ConversationRecord } from '../domain/conversation-record.js';
 import type { TurnKind } from '../domain/conversation.js';
+import type { ConversationRecord } from '../domain/conversation-record.js';
 import { InputError } from '../domain/input-error.js';
 import { hashString } from '../domain/random.js';
 import type { Role } from '../domain/roles.js';
@@ -64,7 +64,9 @@ export function turnLabelKey(conversationId: string, turnIndex: number): string 
 
 /** The keys of the turns to label, in the order annotators meet them. */
 export function turnsToLabel(conversations: readonly AnnotationConversation[]): string[] {
-  return conversations.flatMap((conversation) => conversation.turns.filter((turn) => turn.toLabel).map((turn) => turnLabelKey(conversation.conversationId, turn.index)));
+  return conversations.flatMap((conversation) =>
+    conversation.turns.filter((turn) => turn.toLabel).map((turn) => turnLabelKey(conversation.conversationId, turn.index)),
+  );
 }
 
 /**
@@ -73,7 +75,11 @@ export function turnsToLabel(conversations: readonly AnnotationConversation[]): 
  */
 export function buildTaskFile(input: { run: string; createdAt: string; selection: TaskSelection; records: readonly ConversationRecord[] }): AnnotationTaskFile {
   const conversations = [...input.records]
-    .sort((a, b) => hashString(a.conversationId, input.selection.seed) - hashString(b.conversationId, input.selection.seed) || a.conversationId.localeCompare(b.conversationId))
+    .sort(
+      (a, b) =>
+        hashString(a.conversationId, input.selection.seed) - hashString(b.conversationId, input.selection.seed) ||
+        a.conversationId.localeCompare(b.conversationId),
+    )
     .map(toAnnotationConversation);
   const identity = [input.run, ...turnsToLabel(conversations)].join('\n');
   return {
@@ -133,7 +139,9 @@ export function parseTaskFile(text: string, path: string): AnnotationTaskFile {
   const parsed = taskFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new InputError(`${path} is not a pmiyc annotation task file (${issue.path.join('.') || 'top level'}: ${issue.message}): pass the file \`pmiyc annotate export\` wrote`);
+    throw new InputError(
+      `${path} is not a pmiyc annotation task file (${issue.path.join('.') || 'top level'}: ${issue.message}): pass the file \`pmiyc annotate export\` wrote`,
+    );
   }
   const file = parsed.data as AnnotationTaskFile;
   const ids = new Set<string>();

@@ -1,6 +1,14 @@
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { Setting } from '../domain/conversation.js';
-import { ANNOTATION_SETTINGS, DEFAULT_ANNOTATION_PORT, annotateExportCommand, annotateImportCommand, annotateServeCommand, parseClaimsPerDomain, parsePort } from './commands/annotate.js';
+import {
+  ANNOTATION_SETTINGS,
+  annotateExportCommand,
+  annotateImportCommand,
+  annotateServeCommand,
+  DEFAULT_ANNOTATION_PORT,
+  parseClaimsPerDomain,
+  parsePort,
+} from './commands/annotate.js';
 import { parseChoice, parseWholeNumber } from './options.js';
 import type { CliContext, RunSignals } from './terminal.js';
 
@@ -9,7 +17,13 @@ import type { CliContext, RunSignals } from './terminal.js';
  * and actions, added to the program by `buildProgram`. The parent command has no options of its
  * own, so every option belongs to its subcommand.
  */
-export function addAnnotateCommands(program: Command, context: CliContext, signals: RunSignals, setExitCode: (code: number) => void, defaultStore: string): void {
+export function addAnnotateCommands(
+  program: Command,
+  context: CliContext,
+  signals: RunSignals,
+  setExitCode: (code: number) => void,
+  defaultStore: string,
+): void {
   const annotate = program
     .command('annotate')
     .description("self-report reliability (paper Sec. 5.2): people label persuadee turns blind to the models' scores; the report compares them");
@@ -21,13 +35,28 @@ export function addAnnotateCommands(program: Command, context: CliContext, signa
     .option('--run <name>', 'run name (default: the latest run)')
     .option('--out <file>', 'task file to write (default: ./annotation-tasks-<run>.json)')
     .option('--sample <n>', 'N conversations drawn per (persuader, persuadee) pair', parseWholeNumber('--sample', 1))
-    .option('--claims-per-domain <s,m>', "the same S subjective and M misinformation claims for every pair (the paper's design; default 3,2 unless --sample)", parseClaimsPerDomain)
+    .option(
+      '--claims-per-domain <s,m>',
+      "the same S subjective and M misinformation claims for every pair (the paper's design; default 3,2 unless --sample)",
+      parseClaimsPerDomain,
+    )
     .addOption(new Option('--setting <setting>', 'single, multi or both').argParser(parseChoice('--setting', ANNOTATION_SETTINGS)).default('multi'))
     .option('--seed <n>', "seed of the sample and of the order (default: the run's seed)", parseWholeNumber('--seed'))
     .option('--force', 'replace the task file if it exists', false)
-    .action(async (options: { store: string; run?: string; out?: string; sample?: number; claimsPerDomain?: { subjective: number; misinformation: number }; setting: Setting | 'both'; seed?: number; force: boolean }) => {
-      setExitCode(await annotateExportCommand(options, context));
-    });
+    .action(
+      async (options: {
+        store: string;
+        run?: string;
+        out?: string;
+        sample?: number;
+        claimsPerDomain?: { subjective: number; misinformation: number };
+        setting: Setting | 'both';
+        seed?: number;
+        force: boolean;
+      }) => {
+        setExitCode(await annotateExportCommand(options, context));
+      },
+    );
 
   annotate
     .command('serve')

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { LabelBook, parseLabelsFile } from '../annotation/annotation-labels.js';
-import { parseTaskFile, type AnnotationTaskFile } from '../annotation/annotation-tasks.js';
+import { type AnnotationTaskFile, parseTaskFile } from '../annotation/annotation-tasks.js';
 import { InputError } from '../domain/input-error.js';
 
 let temporaryCounter = 0;
@@ -59,10 +59,17 @@ export async function loadLabelBook(tasks: AnnotationTaskFile, annotator: string
   const book = new LabelBook(tasks, annotator);
   if (!existsSync(labelsPath)) return book;
   const { header, labels } = parseLabelsFile(await readUserFile(labelsPath, 'labels file'), labelsPath);
-  if (header.annotator !== annotator) throw new InputError(`${labelsPath} holds the labels of ${header.annotator}, not ${annotator}: pass --annotator ${header.annotator}, or another --labels file`);
-  if (header.taskSetId !== tasks.taskSetId) throw new InputError(`${labelsPath} belongs to another task set (${header.taskSetId}, not ${tasks.taskSetId}): pass --labels with a new file name`);
+  if (header.annotator !== annotator)
+    throw new InputError(
+      `${labelsPath} holds the labels of ${header.annotator}, not ${annotator}: pass --annotator ${header.annotator}, or another --labels file`,
+    );
+  if (header.taskSetId !== tasks.taskSetId)
+    throw new InputError(`${labelsPath} belongs to another task set (${header.taskSetId}, not ${tasks.taskSetId}): pass --labels with a new file name`);
   for (const label of labels) {
-    if (!book.has(label.conversationId, label.turnIndex)) throw new InputError(`${labelsPath}:${label.line}: conversation ${label.conversationId} turn ${label.turnIndex} is not a turn of the task file: remove the line`);
+    if (!book.has(label.conversationId, label.turnIndex))
+      throw new InputError(
+        `${labelsPath}:${label.line}: conversation ${label.conversationId} turn ${label.turnIndex} is not a turn of the task file: remove the line`,
+      );
     book.apply(label);
   }
   return book;

@@ -1,4 +1,4 @@
-import { parseLabelsFile, type LabelLine, type LabelsHeader } from '../annotation/annotation-labels.js';
+import { type LabelLine, type LabelsHeader, parseLabelsFile } from '../annotation/annotation-labels.js';
 import { InputError } from '../domain/input-error.js';
 import { analyzeReliability } from '../metrics/annotation-agreement.js';
 import { formatNumber } from '../report/number-format.js';
@@ -19,7 +19,10 @@ async function readLabelFiles(paths: readonly string[]): Promise<LabelsFile[]> {
   const byAnnotator = new Map<string, string>();
   for (const file of files) {
     const other = byAnnotator.get(file.header.annotator);
-    if (other !== undefined) throw new InputError(`${other} and ${file.path} are both labels of ${file.header.annotator}: import one of them (an annotator's file holds all their labels)`);
+    if (other !== undefined)
+      throw new InputError(
+        `${other} and ${file.path} are both labels of ${file.header.annotator}: import one of them (an annotator's file holds all their labels)`,
+      );
     byAnnotator.set(file.header.annotator, file.path);
   }
   return files;
@@ -29,7 +32,8 @@ async function readLabelFiles(paths: readonly string[]): Promise<LabelsFile[]> {
 function runOf(store: ResultStore, files: readonly LabelsFile[], requested: string | undefined): RunInfo {
   const name = requested ?? files[0]!.header.run;
   for (const file of files) {
-    if (file.header.run !== name) throw new InputError(`${file.path}:1: these labels were made on run ${file.header.run}, not ${name}: import each run's labels with its own --run`);
+    if (file.header.run !== name)
+      throw new InputError(`${file.path}:1: these labels were made on run ${file.header.run}, not ${name}: import each run's labels with its own --run`);
   }
   return store.findRun(name);
 }
@@ -40,10 +44,12 @@ function validateLabels(table: AnnotationTable, run: RunInfo, file: LabelsFile):
     const where = `${file.path}:${label.line}`;
     const turn = table.modelTurn(run.id, label.conversationId, label.turnIndex);
     if (turn === undefined) {
-      if (!table.hasConversation(run.id, label.conversationId)) throw new InputError(`${where}: run ${run.name} has no conversation ${label.conversationId}: were these labels made on another run or store?`);
+      if (!table.hasConversation(run.id, label.conversationId))
+        throw new InputError(`${where}: run ${run.name} has no conversation ${label.conversationId}: were these labels made on another run or store?`);
       throw new InputError(`${where}: conversation ${label.conversationId} of run ${run.name} has no turn ${label.turnIndex}: remove the line`);
     }
-    if (turn.role !== 'persuadee') throw new InputError(`${where}: turn ${label.turnIndex} of conversation ${label.conversationId} is the persuader's: only persuadee turns are labelled`);
+    if (turn.role !== 'persuadee')
+      throw new InputError(`${where}: turn ${label.turnIndex} of conversation ${label.conversationId} is the persuader's: only persuadee turns are labelled`);
     return { conversationId: label.conversationId, turnIndex: label.turnIndex, score: label.score, modelScore: turn.score };
   });
   return { annotator: file.header.annotator, labels };

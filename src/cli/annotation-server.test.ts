@@ -39,11 +39,14 @@ interface Answer {
 /** A raw request, so that the Host header can be anything a browser elsewhere might send. */
 function call(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: '127.0.0.1', port, path, agent: false, method: options.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...options.headers } }, (response) => {
-      let body = '';
-      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-    });
+    const outgoing = request(
+      { host: '127.0.0.1', port, path, agent: false, method: options.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...options.headers } },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(options.body);
   });
@@ -62,7 +65,11 @@ async function startServer(): Promise<{ server: AnnotationServer; token: string;
 }
 
 const post = (port: number, token: string, label: unknown, headers: Record<string, string> = {}) =>
-  call(port, '/api/labels', { method: 'POST', headers: { 'content-type': 'application/json', 'x-pmiyc-token': token, ...headers }, body: JSON.stringify(label) });
+  call(port, '/api/labels', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-pmiyc-token': token, ...headers },
+    body: JSON.stringify(label),
+  });
 
 describe('AnnotationServer', () => {
   beforeAll(() => {
@@ -133,12 +140,22 @@ describe('AnnotationServer', () => {
     const label = { conversationId: 'ca', turnIndex: 1, score: 2, labelledAt: '2026-12-01T10:00:00.000Z' };
     expect((await post(started.port, token, label, { origin: 'http://evil.example' })).status).toBe(403);
     expect((await post(started.port, token, label, { 'content-type': 'text/plain' })).status).toBe(415);
-    expect((await call(started.port, '/api/labels', { method: 'POST', headers: { 'content-type': 'application/json', 'x-pmiyc-token': token }, body: 'x'.repeat(20_000) })).status).toBe(413);
+    expect(
+      (
+        await call(started.port, '/api/labels', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-pmiyc-token': token },
+          body: 'x'.repeat(20_000),
+        })
+      ).status,
+    ).toBe(413);
   });
 
   it('says what to do when the port is taken', async () => {
     const { server: started } = await startServer();
-    await expect(AnnotationServer.start({ book: new LabelBook(TASKS, 'bob'), labelsPath, port: started.port })).rejects.toThrow(/port \d+ on 127.0.0.1 is in use: pass --port/);
+    await expect(AnnotationServer.start({ book: new LabelBook(TASKS, 'bob'), labelsPath, port: started.port })).rejects.toThrow(
+      /port \d+ on 127.0.0.1 is in use: pass --port/,
+    );
   });
 
   it('stops listening when closed', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { labelUpdateSchema, type LabelBook, type LabelUpdate } from '../annotation/annotation-labels.js';
+import { type LabelBook, type LabelUpdate, labelUpdateSchema } from '../annotation/annotation-labels.js';
 import { annotationPageHtml, annotationPagePolicy } from '../annotation/annotation-page.js';
 import { InputError } from '../domain/input-error.js';
 import { writeFileAtomic } from './annotation-files.js';
@@ -33,7 +33,14 @@ const COMMON_HEADERS = {
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-security-policy': "default-src 'none'", 'content-length': Buffer.byteLength(text) }).end(text);
+  response
+    .writeHead(status, {
+      ...COMMON_HEADERS,
+      'content-type': 'application/json; charset=utf-8',
+      'content-security-policy': "default-src 'none'",
+      'content-length': Buffer.byteLength(text),
+    })
+    .end(text);
 }
 
 function readBody(request: IncomingMessage): Promise<string | undefined> {
@@ -76,7 +83,11 @@ export class AnnotationServer {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) =>
-        reject(error.code === 'EADDRINUSE' ? new InputError(`port ${options.port} on ${ANNOTATION_HOST} is in use: pass --port with another number (0 picks a free one)`) : error),
+        reject(
+          error.code === 'EADDRINUSE'
+            ? new InputError(`port ${options.port} on ${ANNOTATION_HOST} is in use: pass --port with another number (0 picks a free one)`)
+            : error,
+        ),
       );
       server.listen(options.port, ANNOTATION_HOST, () => resolve());
     });
@@ -120,7 +131,13 @@ export class AnnotationServer {
     const { book } = this.options;
     if (method === 'GET' && path === '/api/session') {
       const { tasks, annotator } = book;
-      return sendJson(response, 200, { run: tasks.run, taskSetId: tasks.taskSetId, annotator, annotationGuide: tasks.annotationGuide, conversations: tasks.conversations });
+      return sendJson(response, 200, {
+        run: tasks.run,
+        taskSetId: tasks.taskSetId,
+        annotator,
+        annotationGuide: tasks.annotationGuide,
+        conversations: tasks.conversations,
+      });
     }
     if (method === 'GET' && path === '/api/labels') return sendJson(response, 200, { labels: book.list() });
     if (method === 'POST' && path === '/api/labels') return this.saveLabel(request, response);
@@ -131,13 +148,19 @@ export class AnnotationServer {
     const nonce = randomBytes(18).toString('base64');
     const page = annotationPageHtml(nonce, this.token);
     response
-      .writeHead(200, { ...COMMON_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': annotationPagePolicy(nonce), 'content-length': Buffer.byteLength(page) })
+      .writeHead(200, {
+        ...COMMON_HEADERS,
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': annotationPagePolicy(nonce),
+        'content-length': Buffer.byteLength(page),
+      })
       .end(page);
   }
 
   private async saveLabel(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const origin = request.headers.origin;
-    if (origin !== undefined && !this.hostAllowed(origin.replace(/^http:\/\//, ''))) return sendJson(response, 403, { error: 'labels come only from the annotation page' });
+    if (origin !== undefined && !this.hostAllowed(origin.replace(/^http:\/\//, '')))
+      return sendJson(response, 403, { error: 'labels come only from the annotation page' });
     if (!/^application\/json\b/.test(request.headers['content-type'] ?? '')) return sendJson(response, 415, { error: 'send JSON' });
     const body = await readBody(request);
     if (body === undefined) return sendJson(response, 413, { error: 'a label is a small JSON object' });
@@ -151,7 +174,8 @@ export class AnnotationServer {
     if (!parsed.success) return sendJson(response, 400, { error: `not a label: ${parsed.error.issues[0]!.path.join('.')} ${parsed.error.issues[0]!.message}` });
     const update = parsed.data as LabelUpdate;
     const { book } = this.options;
-    if (!book.has(update.conversationId, update.turnIndex)) return sendJson(response, 400, { error: `conversation ${update.conversationId} turn ${update.turnIndex} is not a turn to label` });
+    if (!book.has(update.conversationId, update.turnIndex))
+      return sendJson(response, 400, { error: `conversation ${update.conversationId} turn ${update.turnIndex} is not a turn to label` });
     if (book.apply(update)) await this.persist();
     sendJson(response, 200, { labelled: book.size, of: book.turnsToLabel });
   }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
-import { parseConsistencyCsv, type PublishedConsistencyRow } from '../datasets/consistency-csv.js';
+import { type PublishedConsistencyRow, parseConsistencyCsv } from '../datasets/consistency-csv.js';
 import { InputError } from '../domain/input-error.js';
 import { ConsistencyTable, type StoredStanceSample } from '../store/consistency-table.js';
 import type { ResultStore, RunInfo } from '../store/result-store.js';
@@ -24,7 +24,9 @@ function readCsv(path: string): string {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(
-      code === 'ENOENT' ? `no file at ${path}: give the path of a pre-assessment CSV such as pre_assesment/results/gpt4.csv` : `cannot read ${path} (${code ?? (error as Error).message})`,
+      code === 'ENOENT'
+        ? `no file at ${path}: give the path of a pre-assessment CSV such as pre_assesment/results/gpt4.csv`
+        : `cannot read ${path} (${code ?? (error as Error).message})`,
     );
   }
 }

@@ -1,20 +1,32 @@
 import type { Command } from 'commander';
-import { consistencyCommand, type ConsistencyOptions } from './commands/consistency.js';
+import { type ConsistencyOptions, consistencyCommand } from './commands/consistency.js';
 import { gitRevision } from './git-revision.js';
 import { parseTemperature, parseWholeNumber } from './options.js';
 import type { CliContext, RunSignals } from './terminal.js';
 
-const list = (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
 
 /**
  * `pmiyc consistency`: the options and action, added to the program by `buildProgram`. Defaults:
  * 5 answers per claim, the examples claims, temperature 0.7 (the tournament's), 16 output tokens
  * (a label; a model's config may raise it), 3 attempts per answer, concurrency 16, seed 0.
  */
-export function addConsistencyCommand(program: Command, context: CliContext, signals: RunSignals, setExitCode: (code: number) => void, defaultStore: string): void {
+export function addConsistencyCommand(
+  program: Command,
+  context: CliContext,
+  signals: RunSignals,
+  setExitCode: (code: number) => void,
+  defaultStore: string,
+): void {
   program
     .command('consistency')
-    .description("ask each model for its own stance on each claim N times and report how consistent it is (paper Table 1); or --import the paper's published answers")
+    .description(
+      "ask each model for its own stance on each claim N times and report how consistent it is (paper Table 1); or --import the paper's published answers",
+    )
     .option('--models <a,b,c>', 'the models to ask', list)
     .option('--claims <set|file>', 'subjective, misinformation, examples, or a .csv/.jsonl file', 'examples')
     .option('--data-dir <dir>', 'a folder with the claim sources (default: the download cache; or PMIYC_DATA_DIR)')
@@ -37,6 +49,12 @@ export function addConsistencyCommand(program: Command, context: CliContext, sig
     .action(async (options: Omit<ConsistencyOptions, 'gitRevision' | 'progressIntervalMs'>) => {
       const progressIntervalMs = context.env['PMIYC_PROGRESS_INTERVAL_MS'] ? Number(context.env['PMIYC_PROGRESS_INTERVAL_MS']) : undefined;
       const revision = gitRevision();
-      setExitCode(await consistencyCommand({ ...options, ...(revision ? { gitRevision: revision } : {}), ...(progressIntervalMs ? { progressIntervalMs } : {}) }, context, signals));
+      setExitCode(
+        await consistencyCommand(
+          { ...options, ...(revision ? { gitRevision: revision } : {}), ...(progressIntervalMs ? { progressIntervalMs } : {}) },
+          context,
+          signals,
+        ),
+      );
     });
 }

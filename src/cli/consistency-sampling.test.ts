@@ -3,7 +3,7 @@ import { EXAMPLE_CLAIMS } from '../datasets/example-claims.js';
 import { ModelCallError } from '../models/model-call-error.js';
 import { ScriptedChatModel } from '../models/scripted-model.js';
 import { RunGate } from '../runner/run-gate.js';
-import { askStance, stanceSeed, type StanceOutcome, type StanceTask } from './consistency-sampling.js';
+import { askStance, type StanceOutcome, type StanceTask, stanceSeed } from './consistency-sampling.js';
 import { planStanceTasks, runStanceTasks } from './consistency-work.js';
 
 const claim = EXAMPLE_CLAIMS[0]!;
@@ -24,17 +24,40 @@ describe('askStance', () => {
 
   it('records an answer without a score when every attempt is unusable, keeping the last reply', async () => {
     const model = new ScriptedChatModel('m', ['Strongly agree', { text: 'Support', finishReason: 'content-filter' }, 'It depends.']);
-    expect(await askStance(model, task, sampling, 7)).toEqual({ status: 'answered', score: null, attempts: 3, unusable: 3, raw: 'It depends.', callHash: null });
+    expect(await askStance(model, task, sampling, 7)).toEqual({
+      status: 'answered',
+      score: null,
+      attempts: 3,
+      unusable: 3,
+      raw: 'It depends.',
+      callHash: null,
+    });
   });
 
   it("counts a provider's refusal as an unusable reply, and fails on any other call error", async () => {
-    expect(await askStance(new ScriptedChatModel('m', [callError('refusal'), 'Oppose']), task, sampling, 7)).toMatchObject({ status: 'answered', score: 2, unusable: 1 });
-    expect(await askStance(new ScriptedChatModel('m', [callError('api')]), task, sampling, 7)).toEqual({ status: 'failed', reason: 'api', detail: 'provider said no' });
+    expect(await askStance(new ScriptedChatModel('m', [callError('refusal'), 'Oppose']), task, sampling, 7)).toMatchObject({
+      status: 'answered',
+      score: 2,
+      unusable: 1,
+    });
+    expect(await askStance(new ScriptedChatModel('m', [callError('api')]), task, sampling, 7)).toEqual({
+      status: 'failed',
+      reason: 'api',
+      detail: 'provider said no',
+    });
   });
 
   it('derives seeds from the study seed, model, claim, answer and attempt, never anything else', () => {
     expect(stanceSeed(7, task, 1)).toBe(stanceSeed(7, { ...task }, 1));
-    expect(new Set([stanceSeed(7, task, 1), stanceSeed(8, task, 1), stanceSeed(7, { ...task, model: 'n' }, 1), stanceSeed(7, { ...task, sampleIndex: 3 }, 1), stanceSeed(7, { ...task, claim: EXAMPLE_CLAIMS[1]! }, 1)]).size).toBe(5);
+    expect(
+      new Set([
+        stanceSeed(7, task, 1),
+        stanceSeed(8, task, 1),
+        stanceSeed(7, { ...task, model: 'n' }, 1),
+        stanceSeed(7, { ...task, sampleIndex: 3 }, 1),
+        stanceSeed(7, { ...task, claim: EXAMPLE_CLAIMS[1]! }, 1),
+      ]).size,
+    ).toBe(5);
   });
 });
 
@@ -88,7 +111,14 @@ describe('runStanceTasks', () => {
   });
 
   it('rethrows a bug after stopping', async () => {
-    const run = runStanceTasks({ tasks, ask: async () => Promise.reject(new TypeError('bug')), concurrency: 2, gate: new RunGate(), isDone: () => false, onOutcome: () => {} });
+    const run = runStanceTasks({
+      tasks,
+      ask: async () => Promise.reject(new TypeError('bug')),
+      concurrency: 2,
+      gate: new RunGate(),
+      isDone: () => false,
+      onOutcome: () => {},
+    });
     await expect(run).rejects.toThrow('bug');
   });
 });

@@ -1,8 +1,8 @@
 import type { AgreementScore } from '../domain/agreement-score.js';
-import { claimKey, type Claim } from '../domain/claim.js';
+import { type Claim, claimKey } from '../domain/claim.js';
 import { deriveSeed } from '../domain/random.js';
 import type { ChatModel, GenerateReply } from '../models/chat-model.js';
-import { isModelCallError, type CallFailureReason } from '../models/model-call-error.js';
+import { type CallFailureReason, isModelCallError } from '../models/model-call-error.js';
 import { stanceMessages } from '../protocol/stance-prompt.js';
 import { parseStanceReply } from '../protocol/stance-reply.js';
 
@@ -26,7 +26,14 @@ export interface StanceSampling {
  * retries. Failed answers are not stored, so a resumed study asks for them again.
  */
 export type StanceOutcome =
-  | { readonly status: 'answered'; readonly score: AgreementScore | null; readonly attempts: number; readonly unusable: number; readonly raw: string; readonly callHash: string | null }
+  | {
+      readonly status: 'answered';
+      readonly score: AgreementScore | null;
+      readonly attempts: number;
+      readonly unusable: number;
+      readonly raw: string;
+      readonly callHash: string | null;
+    }
   | { readonly status: 'failed'; readonly reason: CallFailureReason; readonly detail: string };
 
 /**
@@ -42,7 +49,13 @@ export function stanceSeed(runSeed: number, task: StanceTask, attempt: number): 
  * is unusable. A provider's content filter counts as an unusable reply (the model declined); any
  * other call error that survived the retry layer fails the answer. Stops and aborts propagate.
  */
-export async function askStance(model: ChatModel, task: StanceTask, sampling: StanceSampling, runSeed: number, abortSignal?: AbortSignal): Promise<StanceOutcome> {
+export async function askStance(
+  model: ChatModel,
+  task: StanceTask,
+  sampling: StanceSampling,
+  runSeed: number,
+  abortSignal?: AbortSignal,
+): Promise<StanceOutcome> {
   const messages = stanceMessages(task.claim);
   let last = { raw: '', callHash: null as string | null };
   for (let attempt = 1; attempt <= sampling.maxAttempts; attempt++) {

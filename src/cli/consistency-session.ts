@@ -32,7 +32,14 @@ function recordOutcome(session: StudySession, table: ConsistencyTable, meter: Ru
     return;
   }
   const { claim } = task;
-  table.save(session.run.id, { model: task.model, domain: claim.domain, claimIndex: claim.index, claim: claim.claim, sampleIndex: task.sampleIndex, ...outcome });
+  table.save(session.run.id, {
+    model: task.model,
+    domain: claim.domain,
+    claimIndex: claim.index,
+    claim: claim.claim,
+    sampleIndex: task.sampleIndex,
+    ...outcome,
+  });
   meter.conversationsDone += 1;
 }
 
@@ -90,7 +97,9 @@ function finishSession({ store, run, options, context }: StudySession, result: S
   const resume = `pmiyc consistency --store ${options.store} --study ${run.name} --resume`;
   if (status === 'completed') return 0;
   if (status === 'failed') {
-    context.stderr.write(`pmiyc: ${result.failed} answers could not be had (the provider kept failing); the rest is stored. Ask for them again with: ${resume}\n`);
+    context.stderr.write(
+      `pmiyc: ${result.failed} answers could not be had (the provider kept failing); the rest is stored. Ask for them again with: ${resume}\n`,
+    );
     return EXIT_FAILED;
   }
   context.stderr.write(`pmiyc: stopped; every answer finished so far is stored. Resume with: ${resume}\n`);

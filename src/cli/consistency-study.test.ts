@@ -34,7 +34,18 @@ function study(name: string, config: Record<string, unknown>, answers: Record<st
   const table = new ConsistencyTable(store.sqlite);
   for (const [claimIndex, [claim, scores]] of Object.entries(answers).entries()) {
     for (const [sampleIndex, score] of scores.entries()) {
-      table.save(run.id, { model: 'ee', domain: 'subjective', claimIndex, claim, sampleIndex, score, attempts: score === null ? 3 : 1, unusable: score === null ? 3 : 0, raw: '', callHash: null });
+      table.save(run.id, {
+        model: 'ee',
+        domain: 'subjective',
+        claimIndex,
+        claim,
+        sampleIndex,
+        score,
+        attempts: score === null ? 3 : 1,
+        unusable: score === null ? 3 : 0,
+        raw: '',
+        callHash: null,
+      });
     }
   }
   return run;

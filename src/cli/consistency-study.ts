@@ -1,9 +1,9 @@
 import { ConsistencyAnalyzer } from '../metrics/consistency.js';
 import { openingScores } from '../metrics/consistency-openings.js';
-import { MATCH_RATE_TIE_RULE, type ConsistencyStudyReport } from '../report/studies/consistency-study.js';
+import { type ConsistencyStudyReport, MATCH_RATE_TIE_RULE } from '../report/studies/consistency-study.js';
 import { ConsistencyTable } from '../store/consistency-table.js';
 import type { ResultStore, RunInfo } from '../store/result-store.js';
-import { consistencyConfigOf, isConsistencyConfig, type ConsistencyConfig } from './consistency-design.js';
+import { type ConsistencyConfig, consistencyConfigOf, isConsistencyConfig } from './consistency-design.js';
 
 export interface StudyAnalysisOptions {
   /** Bootstrap replicates for the 95% intervals (default 2,000). */
@@ -21,8 +21,10 @@ function notesOf(report: Omit<ConsistencyStudyReport, 'notes'>, linked: RunInfo 
   if (report.tournamentRun !== null && !linked) notes.push(`run ${report.tournamentRun} is not in this store: Match Rate and Avg Dif cannot be computed`);
   for (const row of report.models) {
     const where = `${row.model} (${row.domain})`;
-    if (row.claimsWithoutAnswer > 0) notes.push(`${where}: ${row.claimsWithoutAnswer} of ${row.claims} claims have no usable answer and are left out of every mean`);
-    if (linked && row.openingAgreement?.openings === 0) notes.push(`${where}: no opening in run ${linked.name} to compare with (the model was not a persuadee there, or on none of these claims)`);
+    if (row.claimsWithoutAnswer > 0)
+      notes.push(`${where}: ${row.claimsWithoutAnswer} of ${row.claims} claims have no usable answer and are left out of every mean`);
+    if (linked && row.openingAgreement?.openings === 0)
+      notes.push(`${where}: no opening in run ${linked.name} to compare with (the model was not a persuadee there, or on none of these claims)`);
   }
   return notes;
 }
@@ -39,7 +41,9 @@ export function analyzeStudy(store: ResultStore, run: RunInfo, options: StudyAna
   if (linked) for (const opening of openingScores(store.conversations(linked.id))) analyzer.addOpening(opening);
   const bootstrap = { replicates: options.replicates ?? 2000, confidence: 0.95, seed: run.seed };
   const simulated = new Set(config.simulated);
-  const models = analyzer.finish({ compareOpenings: linked !== undefined, bootstrap }).map((row) => ({ ...row, simulated: simulated.has(row.model) || row.model.startsWith('sim/') }));
+  const models = analyzer
+    .finish({ compareOpenings: linked !== undefined, bootstrap })
+    .map((row) => ({ ...row, simulated: simulated.has(row.model) || row.model.startsWith('sim/') }));
   const report = {
     study: run.name,
     createdAt: run.createdAt,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { cachedDataFiles, localDataFiles, type DownloadProgress } from '../datasets/data-folder.js';
+import { cachedDataFiles, type DownloadProgress, localDataFiles } from '../datasets/data-folder.js';
 import type { DataFiles } from '../datasets/data-sources.js';
 import { InputError } from '../domain/input-error.js';
 import type { CliContext } from './terminal.js';

@@ -5,7 +5,11 @@ import { fileURLToPath } from 'node:url';
 export function gitRevision(): string | undefined {
   try {
     const root = fileURLToPath(new URL('../../', import.meta.url));
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).toString().trim() || undefined;
+    return (
+      execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 })
+        .toString()
+        .trim() || undefined
+    );
   } catch {
     return undefined;
   }

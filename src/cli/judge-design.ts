@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { DATA_SOURCES } from '../datasets/data-sources.js';
-import { buildJudgePairs, parseAnthropicRatings, selectJudgePairs, type JudgePair } from '../datasets/judge-pairs.js';
-import { parseJudgePairsFile } from '../datasets/judge-pairs-file.js';
 import { USER_FILE_LICENSE } from '../datasets/claims-file.js';
+import { DATA_SOURCES } from '../datasets/data-sources.js';
+import { buildJudgePairs, type JudgePair, parseAnthropicRatings, selectJudgePairs } from '../datasets/judge-pairs.js';
+import { parseJudgePairsFile } from '../datasets/judge-pairs-file.js';
 import { InputError } from '../domain/input-error.js';
 import { dataFilesFor } from './data-files.js';
 import type { CliContext } from './terminal.js';
@@ -37,7 +37,8 @@ export interface JudgeDesignOptions {
 /** The design of a new judge run from its options. */
 export function judgeDesignFromOptions(options: JudgeDesignOptions): StoredJudgeDesign {
   if (!options.models || options.models.length === 0) throw new InputError('name the judge models: --models a,b');
-  if (options.pairs !== undefined && options.dataDir !== undefined) throw new InputError('--data-dir is where the Anthropic ratings are read from: drop it when you give --pairs FILE');
+  if (options.pairs !== undefined && options.dataDir !== undefined)
+    throw new InputError('--data-dir is where the Anthropic ratings are read from: drop it when you give --pairs FILE');
   return {
     judges: [...new Set(options.models)],
     pairs: {
@@ -53,7 +54,8 @@ export function judgeDesignFromOptions(options: JudgeDesignOptions): StoredJudge
 /** The stored design of a judge run being resumed; refuses runs of other commands. */
 export function judgeDesignOfStoredRun(runName: string, config: unknown): { design: StoredJudgeDesign; configPath?: string } {
   const parsed = storedConfigSchema.safeParse(config);
-  if (!parsed.success) throw new InputError(`run ${runName} is not a judge run (made by \`pmiyc judge\`): name a judge run with --study, or resume it with its own command`);
+  if (!parsed.success)
+    throw new InputError(`run ${runName} is not a judge run (made by \`pmiyc judge\`): name a judge run with --study, or resume it with its own command`);
   return { design: parsed.data.design, ...(parsed.data.configPath ? { configPath: parsed.data.configPath } : {}) };
 }
 
@@ -74,7 +76,9 @@ function readPairsFile(path: string): string {
     return readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(code === 'ENOENT' ? `no pairs file at ${path}: check the path given to --pairs` : `cannot read ${path} (${code ?? (error as Error).message})`);
+    throw new InputError(
+      code === 'ENOENT' ? `no pairs file at ${path}: check the path given to --pairs` : `cannot read ${path} (${code ?? (error as Error).message})`,
+    );
   }
 }
 
@@ -85,7 +89,10 @@ async function anthropicRatingsText(dataDir: string | undefined, context: CliCon
   try {
     const files = dataFilesFor(dataDir, context);
     text = await files.read(source);
-    if (text === undefined) throw new InputError(`${files.location} has no ${source.path} (${source.title}): download it from ${source.url} into that path, use another --data-dir, ${remedy}`);
+    if (text === undefined)
+      throw new InputError(
+        `${files.location} has no ${source.path} (${source.title}): download it from ${source.url} into that path, use another --data-dir, ${remedy}`,
+      );
   } catch (error) {
     if (error instanceof InputError && !error.message.includes(remedy)) throw new InputError(`${error.message}; ${remedy}`, { cause: error });
     throw error;
@@ -95,12 +102,29 @@ async function anthropicRatingsText(dataDir: string | undefined, context: CliCon
 
 /** The pairs a judge run shows its judges: from the human ratings (default) or a user's file, then the pilot selection. */
 export async function loadJudgePairs(design: StoredJudgeDesign, seed: number, context: CliContext): Promise<LoadedPairs> {
-  const selection = { ...(design.pairs.limit === undefined ? {} : { limit: design.pairs.limit }), ...(design.pairs.sample === undefined ? {} : { sample: design.pairs.sample }), seed };
+  const selection = {
+    ...(design.pairs.limit === undefined ? {} : { limit: design.pairs.limit }),
+    ...(design.pairs.sample === undefined ? {} : { sample: design.pairs.sample }),
+    seed,
+  };
   if (design.pairs.source !== ANTHROPIC_PAIRS) {
     const pairs = parseJudgePairsFile(design.pairs.source, readPairsFile(design.pairs.source));
-    return { pairs: selectJudgePairs(pairs, selection), source: design.pairs.source, license: USER_FILE_LICENSE, available: pairs.length, claims: new Set(pairs.map((pair) => pair.claim)).size };
+    return {
+      pairs: selectJudgePairs(pairs, selection),
+      source: design.pairs.source,
+      license: USER_FILE_LICENSE,
+      available: pairs.length,
+      claims: new Set(pairs.map((pair) => pair.claim)).size,
+    };
   }
   const set = buildJudgePairs(parseAnthropicRatings(DATA_SOURCES.anthropic.path, await anthropicRatingsText(design.pairs.dataDir, context)));
   if (set.pairs.length === 0) throw new InputError(`${DATA_SOURCES.anthropic.path} gives no pairs: no claim has two arguments with different scores`);
-  return { pairs: selectJudgePairs(set.pairs, selection), source: DATA_SOURCES.anthropic.title, license: DATA_SOURCES.anthropic.license, available: set.pairs.length, claims: set.claims, ties: set.ties };
+  return {
+    pairs: selectJudgePairs(set.pairs, selection),
+    source: DATA_SOURCES.anthropic.title,
+    license: DATA_SOURCES.anthropic.license,
+    available: set.pairs.length,
+    claims: set.claims,
+    ties: set.ties,
+  };
 }

@@ -10,7 +10,11 @@ const pairsOfRunSchema = z.looseObject({ pairs: z.looseObject({ source: z.string
  * undefined when none of them has judge trials. Trials are streamed from the store; when runs are
  * combined, a (judge, pair) seen in an earlier run is counted once, from the first run listed.
  */
-export function readJudgeStudy(store: ResultStore, runs: readonly RunInfo[], options: { replicates: number; confidence?: number }): JudgeStudySection | undefined {
+export function readJudgeStudy(
+  store: ResultStore,
+  runs: readonly RunInfo[],
+  options: { replicates: number; confidence?: number },
+): JudgeStudySection | undefined {
   const table = new JudgeTable(store.sqlite);
   const judged = runs.filter((run) => table.count(run.id) > 0);
   if (judged.length === 0) return undefined;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isBuiltInSet, loadBuiltInSet } from '../datasets/claim-sets.js';
 import { parseClaimsFile } from '../datasets/claims-file.js';
-import { selectClaims, type ClaimSelection } from '../datasets/select-claims.js';
+import { type ClaimSelection, selectClaims } from '../datasets/select-claims.js';
 import type { Claim } from '../domain/claim.js';
 import { InputError } from '../domain/input-error.js';
 import { dataFilesFor } from './data-files.js';
@@ -30,15 +30,14 @@ export interface LoadedClaims {
  * Claims named on the command line: a built-in set (subjective, misinformation, examples) or a
  * CSV/JSONL file, then the pilot selection. Notes and warnings go to standard error.
  */
-export async function loadClaims(
-  source: string,
-  options: ClaimSelection & { readonly dataDir?: string },
-  context: CliContext,
-): Promise<LoadedClaims> {
+export async function loadClaims(source: string, options: ClaimSelection & { readonly dataDir?: string }, context: CliContext): Promise<LoadedClaims> {
   const warn = (line: string) => context.stderr.write(`pmiyc: ${line}\n`);
   let claims: readonly Claim[];
   if (isBuiltInSet(source)) {
-    const set = await loadBuiltInSet(source, source === 'examples' ? { location: 'built in', read: async () => undefined } : dataFilesFor(options.dataDir, context));
+    const set = await loadBuiltInSet(
+      source,
+      source === 'examples' ? { location: 'built in', read: async () => undefined } : dataFilesFor(options.dataDir, context),
+    );
     for (const note of set.notes) warn(`${source}: ${note}`);
     claims = set.claims;
   } else {

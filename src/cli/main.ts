@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { CommanderError } from 'commander';
 import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { CommanderError } from 'commander';
 import { InputError } from '../domain/input-error.js';
 import { buildProgram } from './program.js';
 

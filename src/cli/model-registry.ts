@@ -1,7 +1,7 @@
 import type { PmiycConfig } from '../config/config-schema.js';
-import { apiKeyFor, resolveModelSettings, type Environment } from '../config/resolve-model-settings.js';
+import { apiKeyFor, type Environment, resolveModelSettings } from '../config/resolve-model-settings.js';
 import type { ChatModel } from '../models/chat-model.js';
-import { createChatModel, type ChatModelDependencies } from '../models/create-chat-model.js';
+import { type ChatModelDependencies, createChatModel } from '../models/create-chat-model.js';
 import type { ModelSettings } from '../models/model-settings.js';
 import type { RateLimitedChatModel } from '../models/wrappers/with-rate-limit.js';
 
@@ -20,7 +20,9 @@ export interface ModelRegistry {
 export function createModelRegistry(
   config: PmiycConfig,
   env: Environment,
-  dependencies: Omit<ChatModelDependencies, 'apiKey' | 'decorate'> & { readonly decorateFor?: (settings: ModelSettings) => (model: ChatModel) => ChatModel } = {},
+  dependencies: Omit<ChatModelDependencies, 'apiKey' | 'decorate'> & {
+    readonly decorateFor?: (settings: ModelSettings) => (model: ChatModel) => ChatModel;
+  } = {},
 ): ModelRegistry {
   const { decorateFor, ...shared } = dependencies;
   const built = new Map<string, { settings: ModelSettings; model: ChatModel; limiter?: RateLimitedChatModel }>();

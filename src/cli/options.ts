@@ -38,7 +38,8 @@ export function parseTemperature(value: string): number {
 
 export function parseCost(value: string): number {
   const cost = Number(value);
-  if (value.trim() === '' || !Number.isFinite(cost) || cost < 0) throw new InvalidArgumentError(`--max-cost must be an amount in US dollars, e.g. 25, got "${value}".`);
+  if (value.trim() === '' || !Number.isFinite(cost) || cost < 0)
+    throw new InvalidArgumentError(`--max-cost must be an amount in US dollars, e.g. 25, got "${value}".`);
   return cost;
 }
 

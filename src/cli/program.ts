@@ -1,19 +1,19 @@
-import { Command, Option } from 'commander';
 import { setMaxListeners } from 'node:events';
+import { Command, Option } from 'commander';
+import { addAnnotateCommands } from './annotate-program.js';
 import { CLAIMS_FORMATS, claimsCommand } from './commands/claims.js';
 import { converseCommand } from './commands/converse.js';
-import { runCommand } from './commands/run.js';
-import { runsCommand } from './commands/runs.js';
-import { registerJudgeCommands } from './commands/judge-program.js';
-import { addConsistencyCommand } from './consistency-program.js';
-import { gitRevision } from './git-revision.js';
 import { demoCommand } from './commands/demo.js';
 import { EXPORT_FORMATS, exportCommand } from './commands/export.js';
+import { registerJudgeCommands } from './commands/judge-program.js';
 import { modelsCommand } from './commands/models.js';
-import { parseReportFormats, parseRunNames, REPORT_FORMATS, reportCommand, type ReportFormat } from './commands/report.js';
+import { parseReportFormats, parseRunNames, REPORT_FORMATS, type ReportFormat, reportCommand } from './commands/report.js';
+import { runCommand } from './commands/run.js';
+import { runsCommand } from './commands/runs.js';
+import { addConsistencyCommand } from './consistency-program.js';
+import { gitRevision } from './git-revision.js';
 import { parseChoice, parseCost, parseFailureLimit, parseTemperature, parseTurns, parseWholeNumber } from './options.js';
 import type { CliContext, RunSignals } from './terminal.js';
-import { addAnnotateCommands } from './annotate-program.js';
 
 const DEFAULT_STORE = './pmiyc.db';
 
@@ -43,8 +43,8 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .option('--turns <n>', 'turns t, odd and at least 3 (3 is single-turn)', parseTurns, 9)
     .option('--seed <n>', 'run seed; every call seed derives from it', parseWholeNumber('--seed'), 0)
     .option('--max-attempts <n>', 'samples per turn before the conversation fails', parseWholeNumber('--max-attempts', 1), 3)
-    .option('--temperature <t>', 'sampling temperature (a model\'s config may override it)', parseTemperature, 0.7)
-    .option('--max-tokens <n>', 'output tokens per reply (a model\'s config may override it)', parseWholeNumber('--max-tokens', 1), 400)
+    .option('--temperature <t>', "sampling temperature (a model's config may override it)", parseTemperature, 0.7)
+    .option('--max-tokens <n>', "output tokens per reply (a model's config may override it)", parseWholeNumber('--max-tokens', 1), 400)
     .option('--config <file>', 'YAML config with model aliases and settings (or set PMIYC_CONFIG)', context.env['PMIYC_CONFIG'])
     .option('--json', 'print the conversation record as JSON instead of the live view', false)
     .action(async (options) => {
@@ -52,7 +52,11 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
       setExitCode(await converseCommand({ ...options, color }, context, abortSignal));
     });
 
-  const list = (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean);
+  const list = (value: string) =>
+    value
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
   program
     .command('run')
     .description('run a tournament: every persuader against every persuadee on every claim, stored call by call, resumable')
@@ -63,13 +67,15 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .option('--data-dir <dir>', 'a folder with the claim sources (default: the download cache; or PMIYC_DATA_DIR)')
     .option('--limit <n>', 'only the first N claims', parseWholeNumber('--limit', 1))
     .option('--sample <n>', 'a seeded sample of N claims, stratified by origin', parseWholeNumber('--sample', 1))
-    .addOption(new Option('--setting <setting>', 'single, multi or both').argParser(parseChoice('--setting', ['single', 'multi', 'both'] as const)).default('both'))
+    .addOption(
+      new Option('--setting <setting>', 'single, multi or both').argParser(parseChoice('--setting', ['single', 'multi', 'both'] as const)).default('both'),
+    )
     .option('--turns <n>', 'turns of a multi-turn conversation (odd, > 3)', parseTurns, 9)
     .option('--repeat <n>', 'independent repetitions of every conversation (new seeds)', parseWholeNumber('--repeat', 1), 1)
     .option('--concurrency <n>', 'model calls in flight at once, across all models', parseWholeNumber('--concurrency', 1), 16)
     .option('--seed <n>', 'run seed; every call seed derives from it', parseWholeNumber('--seed'), 0)
-    .option('--temperature <t>', 'sampling temperature (a model\'s config may override it)', parseTemperature, 0.7)
-    .option('--max-tokens <n>', 'output tokens per reply (a model\'s config may override it)', parseWholeNumber('--max-tokens', 1), 400)
+    .option('--temperature <t>', "sampling temperature (a model's config may override it)", parseTemperature, 0.7)
+    .option('--max-tokens <n>', "output tokens per reply (a model's config may override it)", parseWholeNumber('--max-tokens', 1), 400)
     .option('--max-attempts <n>', 'samples per turn before a conversation fails', parseWholeNumber('--max-attempts', 1), 3)
     .option('--store <file>', 'SQLite store', DEFAULT_STORE)
     .option('--run <name>', 'name of the run (default run-N); with --resume, the run to continue (default: the latest)')
@@ -84,7 +90,11 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
       const progressIntervalMs = context.env['PMIYC_PROGRESS_INTERVAL_MS'] ? Number(context.env['PMIYC_PROGRESS_INTERVAL_MS']) : undefined;
       const revision = gitRevision();
       setExitCode(
-        await runCommand({ ...options, ...(revision ? { gitRevision: revision } : {}), ...(progressIntervalMs ? { progressIntervalMs } : {}) }, context, signals),
+        await runCommand(
+          { ...options, ...(revision ? { gitRevision: revision } : {}), ...(progressIntervalMs ? { progressIntervalMs } : {}) },
+          context,
+          signals,
+        ),
       );
     });
 
@@ -139,7 +149,11 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .option('--store <file>', 'SQLite store to read', DEFAULT_STORE)
     .option('--run <names>', 'run name, or runs to combine as a,b (default: the latest run)', parseRunNames)
     .option('--out <dir>', 'output folder (default: ./pmiyc-report/<run>/)')
-    .addOption(new Option('--format <list>', `comma-separated: ${REPORT_FORMATS.join(', ')}`).argParser(parseReportFormats).default([...REPORT_FORMATS], REPORT_FORMATS.join(',')))
+    .addOption(
+      new Option('--format <list>', `comma-separated: ${REPORT_FORMATS.join(', ')}`)
+        .argParser(parseReportFormats)
+        .default([...REPORT_FORMATS], REPORT_FORMATS.join(',')),
+    )
     .option('--replicates <n>', 'bootstrap replicates for the 95% intervals', parseWholeNumber('--replicates', 100), 2000)
     .action(async (options: { store: string; run?: string[]; out?: string; format: ReportFormat[]; replicates: number }) => {
       setExitCode(await reportCommand(options, context));
@@ -150,7 +164,12 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .description('list providers and configured models; with --check, call each once to see which are reachable')
     .option('--config <file>', 'YAML config with model aliases and settings (or set PMIYC_CONFIG)', context.env['PMIYC_CONFIG'])
     .option('--check', 'make a one-token call to each configured model (or to --models)', false)
-    .option('--models <names>', 'comma-separated model names or aliases to check', (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean))
+    .option('--models <names>', 'comma-separated model names or aliases to check', (value: string) =>
+      value
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    )
     .action(async (options: { config?: string; check: boolean; models?: string[] }) => {
       setExitCode(await modelsCommand(options, context));
     });

@@ -1,5 +1,5 @@
-import type { RunMeter } from '../runner/run-meter.js';
 import type { LimiterState } from '../models/wrappers/with-rate-limit.js';
+import type { RunMeter } from '../runner/run-meter.js';
 import { formatDuration } from './terminal.js';
 
 export interface ProgressSource {

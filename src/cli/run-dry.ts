@@ -1,9 +1,9 @@
-import { estimatePlan } from '../runner/plan-estimate.js';
-import type { TournamentDesign } from '../runner/plan.js';
-import type { ResultStore } from '../store/result-store.js';
 import { formatTextTable } from '../report/text-table.js';
+import type { TournamentDesign } from '../runner/plan.js';
+import { estimatePlan } from '../runner/plan-estimate.js';
+import type { ResultStore } from '../store/result-store.js';
 import type { ModelRegistry } from './model-registry.js';
-import { labelModel, type CliContext } from './terminal.js';
+import { type CliContext, labelModel } from './terminal.js';
 
 /** Early-stop rate assumed for a persuadee with no stored history. */
 const DEFAULT_EARLY_STOP_RATE = 0.1;
@@ -26,7 +26,9 @@ export function printDryRun(design: TournamentDesign, maxOutputTokens: number, r
   const out = (line = '') => context.stdout.write(`${line}\n`);
   out(`Dry run: nothing is called. ${estimate.conversations.toLocaleString('en-US')} conversations:`);
   for (const [setting, count] of Object.entries(estimate.bySetting)) out(`  ${setting}: ${count.toLocaleString('en-US')}`);
-  out(`Calls: at most ${estimate.callsUpperBound.toLocaleString('en-US')} (shared openings and first arguments once, before re-samples); about ${estimate.callsExpected.toLocaleString('en-US')} with early stops.`);
+  out(
+    `Calls: at most ${estimate.callsUpperBound.toLocaleString('en-US')} (shared openings and first arguments once, before re-samples); about ${estimate.callsExpected.toLocaleString('en-US')} with early stops.`,
+  );
   out('');
   const rows = estimate.byModel.map((model) => [
     labelModel(model.model),
@@ -38,7 +40,11 @@ export function printDryRun(design: TournamentDesign, maxOutputTokens: number, r
   ]);
   out(formatTextTable(['model', 'calls', 'input tokens', 'output tokens', 'cost', 'early stop per reply'], rows));
   out('');
-  out(estimate.costUsd === undefined ? 'Total cost: unknown (set prices in the config for every model).' : `Total cost: about $${estimate.costUsd.toFixed(2)}.`);
-  out(`Assumptions: replies of about ${replyTokens} tokens; early-stop rates from stored runs where a model has ${MIN_REPLIES_FOR_RATE}+ replies, else ${DEFAULT_EARLY_STOP_RATE * 100}% per reply. Calls already in the store are replayed for free.`);
+  out(
+    estimate.costUsd === undefined ? 'Total cost: unknown (set prices in the config for every model).' : `Total cost: about $${estimate.costUsd.toFixed(2)}.`,
+  );
+  out(
+    `Assumptions: replies of about ${replyTokens} tokens; early-stop rates from stored runs where a model has ${MIN_REPLIES_FOR_RATE}+ replies, else ${DEFAULT_EARLY_STOP_RATE * 100}% per reply. Calls already in the store are replayed for free.`,
+  );
   return 0;
 }

@@ -5,9 +5,9 @@ import type { ChatModel, GenerateRequest } from '../models/chat-model.js';
 import type { ModelSettings } from '../models/model-settings.js';
 import { withCallCache } from '../models/wrappers/with-call-cache.js';
 import { Semaphore } from '../models/wrappers/with-shared-limit.js';
+import { withRunControl } from '../runner/run-control.js';
 import type { RunGate } from '../runner/run-gate.js';
 import type { RunMeter } from '../runner/run-meter.js';
-import { withRunControl } from '../runner/run-control.js';
 import { createModelRegistry, type ModelRegistry } from './model-registry.js';
 
 /** What a model is for the call cache: provider, model and options that change replies; never the alias. */
@@ -68,13 +68,17 @@ export function createRunModels(config: PmiycConfig, env: Environment, options: 
     },
     decorateFor: (settings) => (model) =>
       withReplayCount(
-        withCallCache(withRunControl(model, { gate: options.gate, meter: options.meter, estimateCostUsd: (request) => worstCaseCostUsd(settings, request) }), options.cache, {
-          modelIdentity: modelIdentity(settings),
-          bypassLookup: options.noCache,
-          ...(options.refresh ? { refresh: options.refresh } : {}),
-          retriesOf: (request) => retries.get(request) ?? 0,
-          now: options.now,
-        }),
+        withCallCache(
+          withRunControl(model, { gate: options.gate, meter: options.meter, estimateCostUsd: (request) => worstCaseCostUsd(settings, request) }),
+          options.cache,
+          {
+            modelIdentity: modelIdentity(settings),
+            bypassLookup: options.noCache,
+            ...(options.refresh ? { refresh: options.refresh } : {}),
+            retriesOf: (request) => retries.get(request) ?? 0,
+            now: options.now,
+          },
+        ),
         options.meter,
       ),
   });

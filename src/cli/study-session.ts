@@ -14,7 +14,12 @@ import type { CliContext, RunSignals } from './terminal.js';
  * Every model named, built now, so that bad names and missing keys fail before any call; with a
  * budget, every real model needs prices. Returns the models' settings as stored with the run.
  */
-export function checkStudyModels(config: PmiycConfig, names: readonly string[], maxCost: number | undefined, context: CliContext): Record<string, ModelSettings> {
+export function checkStudyModels(
+  config: PmiycConfig,
+  names: readonly string[],
+  maxCost: number | undefined,
+  context: CliContext,
+): Record<string, ModelSettings> {
   const registry = createModelRegistry(config, context.env);
   for (const name of names) registry.modelFor(name);
   if (maxCost !== undefined) {
@@ -22,7 +27,8 @@ export function checkStudyModels(config: PmiycConfig, names: readonly string[], 
       const settings = registry.settingsFor(name);
       return settings.provider !== 'sim' && (settings.inputUsdPerMillion === undefined || settings.outputUsdPerMillion === undefined);
     });
-    if (unpriced.length > 0) throw new InputError(`--max-cost needs prices for every model: set inputUsdPerMillion and outputUsdPerMillion for ${unpriced.join(', ')} in the config`);
+    if (unpriced.length > 0)
+      throw new InputError(`--max-cost needs prices for every model: set inputUsdPerMillion and outputUsdPerMillion for ${unpriced.join(', ')} in the config`);
   }
   return Object.fromEntries(names.map((name) => [name, redactSettings(registry.settingsFor(name))]));
 }

@@ -31,9 +31,7 @@ export type ModelEntry = z.infer<typeof modelEntrySchema>;
 const ALIAS = /^[A-Za-z0-9][\w.-]*$/;
 
 export const configSchema = z.strictObject({
-  models: z
-    .record(z.string().regex(ALIAS, 'an alias is letters, digits, ".", "_" or "-" (no "/")'), modelEntrySchema)
-    .default({}),
+  models: z.record(z.string().regex(ALIAS, 'an alias is letters, digits, ".", "_" or "-" (no "/")'), modelEntrySchema).default({}),
 });
 
 export type PmiycConfig = z.infer<typeof configSchema>;

@@ -47,11 +47,17 @@ describe('parseConfig', () => {
   });
 
   it.each([
-    ['models:\n  alpha:\n    provider: openai\n    model: x\n    temprature: 0.2\n', 'pmiyc.yaml:5: models.alpha: unknown key "temprature"; allowed: provider, model, baseURL'],
+    [
+      'models:\n  alpha:\n    provider: openai\n    model: x\n    temprature: 0.2\n',
+      'pmiyc.yaml:5: models.alpha: unknown key "temprature"; allowed: provider, model, baseURL',
+    ],
     ['models:\n  alpha:\n    provider: opnai\n    model: x\n', 'pmiyc.yaml:3: models.alpha.provider: must be one of openai, azure'],
     ['models:\n  alpha:\n    provider: openai\n    model: x\n    temperature: hot\n', 'pmiyc.yaml:5: models.alpha.temperature:'],
     ['models:\n  alpha:\n    provider: openai\n    model: x\n    maxConcurrency: 0\n', 'pmiyc.yaml:5: models.alpha.maxConcurrency:'],
-    ['models:\n  alpha:\n    provider: openai\n    model: x\n    apiKeyEnv: sk-abc123-def\n', 'models.alpha.apiKeyEnv: must be the NAME of an environment variable, never a key'],
+    [
+      'models:\n  alpha:\n    provider: openai\n    model: x\n    apiKeyEnv: sk-abc123-def\n',
+      'models.alpha.apiKeyEnv: must be the NAME of an environment variable, never a key',
+    ],
     ['models:\n  alpha:\n    provider: openai\n', 'pmiyc.yaml:2: models.alpha.model:'],
     ['models:\n  alpha:\n    provider: vllm\n    model: x\n    baseURL: not a url\n', 'pmiyc.yaml:5: models.alpha.baseURL: must be a URL'],
     ['model:\n  alpha: {}\n', 'pmiyc.yaml:1: unknown key "model"; allowed: models'],

@@ -1,7 +1,7 @@
 import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { InputError } from '../domain/input-error.js';
-import { MODEL_ENTRY_KEYS, configSchema, type PmiycConfig } from './config-schema.js';
+import { configSchema, MODEL_ENTRY_KEYS, type PmiycConfig } from './config-schema.js';
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') {

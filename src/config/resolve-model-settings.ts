@@ -1,6 +1,6 @@
 import { InputError } from '../domain/input-error.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type ModelSettings } from '../models/model-settings.js';
-import { PROVIDER_NAMES, findProvider, type ProviderInfo } from '../models/providers/provider-catalog.js';
+import { findProvider, PROVIDER_NAMES, type ProviderInfo } from '../models/providers/provider-catalog.js';
 import type { ModelEntry, PmiycConfig } from './config-schema.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -44,9 +44,7 @@ function resolveBaseURL(provider: ProviderInfo, entry: Partial<ModelEntry>, env:
  */
 export function resolveModelSettings(name: string, config: PmiycConfig, env: Environment): ModelSettings {
   const aliased = config.models[name];
-  const { provider, model } = aliased
-    ? { provider: findProvider(aliased.provider)!, model: aliased.model }
-    : splitModelName(name, config);
+  const { provider, model } = aliased ? { provider: findProvider(aliased.provider)!, model: aliased.model } : splitModelName(name, config);
   const entry: Partial<ModelEntry> = aliased ?? {};
   const baseURL = provider.kind === 'llama' || provider.kind === 'sim' ? undefined : resolveBaseURL(provider, entry, env, name);
   const apiKeyEnv = entry.apiKeyEnv ?? provider.apiKeyEnv;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,7 +49,10 @@ describe('the subjective set', () => {
     mkdirSync(join(dataFolder, 'perspectrum'), { recursive: true });
     mkdirSync(join(dataFolder, 'pmiyc/pre_assesment/results'), { recursive: true });
     const records = JSON.parse(readFileSync(join(FIXTURE_DATA, DATA_SOURCES.perspectrum.path), 'utf8')) as Array<{ text: string }>;
-    writeFileSync(join(dataFolder, DATA_SOURCES.perspectrum.path), JSON.stringify(records.filter((record) => record.text !== ' College education is worth it')));
+    writeFileSync(
+      join(dataFolder, DATA_SOURCES.perspectrum.path),
+      JSON.stringify(records.filter((record) => record.text !== ' College education is worth it')),
+    );
     writeFileSync(join(dataFolder, DATA_SOURCES['pmiyc-claims'].path), readFileSync(join(FIXTURE_DATA, DATA_SOURCES['pmiyc-claims'].path)));
     const set = await loadBuiltInSet('subjective', localDataFiles(dataFolder));
     expect(set.notes).toContain("DIFFERS from PMIYC's published list at index 57: check the source files");
@@ -64,7 +67,10 @@ describe('the subjective set', () => {
       [`w${index}b`, claim, 'Another "quoted" argument', 'Human', 'N/A', '2 - Oppose', '2 - Oppose'],
     ]);
     rows.push(['c1', 'Dogs are mammals.', 'x', 'Control', 'N/A', '7', '7'], ['c2', 'A triangle has three sides.', 'x', 'Control', 'N/A', '7', '7']);
-    const csv = ['worker_id,claim,argument,source,prompt_type,rating_initial,rating_final', ...rows.map((row) => row.map((cell) => `"${cell.replace(/"/g, '""')}"`).join(','))].join('\r\n');
+    const csv = [
+      'worker_id,claim,argument,source,prompt_type,rating_initial,rating_final',
+      ...rows.map((row) => row.map((cell) => `"${cell.replace(/"/g, '""')}"`).join(',')),
+    ].join('\r\n');
     mkdirSync(join(dataFolder, 'anthropic-persuasion'), { recursive: true });
     mkdirSync(join(dataFolder, 'perspectrum'), { recursive: true });
     writeFileSync(join(dataFolder, DATA_SOURCES.anthropic.path), csv);
@@ -80,7 +86,9 @@ describe('the subjective set', () => {
   });
 
   it('says which file is missing and where to get it', async () => {
-    await expect(loadBuiltInSet('subjective', localDataFiles(folder))).rejects.toThrow(/has no anthropic-persuasion\/persuasion_data\.csv .*from https:\/\/huggingface\.co/);
+    await expect(loadBuiltInSet('subjective', localDataFiles(folder))).rejects.toThrow(
+      /has no anthropic-persuasion\/persuasion_data\.csv .*from https:\/\/huggingface\.co/,
+    );
   });
 });
 

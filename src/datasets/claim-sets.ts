@@ -43,7 +43,9 @@ async function anthropicClaims(files: DataFiles, notes: string[]): Promise<strin
     if (failure) throw failure;
     return anthropicSubjectiveClaims(DATA_SOURCES.anthropic.path, await required(files, DATA_SOURCES.anthropic));
   }
-  notes.push(`the ${ANTHROPIC_COUNT} Anthropic claims come from PMIYC's published list (rows 0-55 of ${DATA_SOURCES['pmiyc-claims'].path}): the Anthropic file itself is not available`);
+  notes.push(
+    `the ${ANTHROPIC_COUNT} Anthropic claims come from PMIYC's published list (rows 0-55 of ${DATA_SOURCES['pmiyc-claims'].path}): the Anthropic file itself is not available`,
+  );
   return pmiycPublishedClaims(DATA_SOURCES['pmiyc-claims'].path, published).slice(0, ANTHROPIC_COUNT);
 }
 
@@ -66,7 +68,11 @@ async function subjectiveSet(files: DataFiles): Promise<ClaimSet> {
     ...perspectrum.map((claim) => ({ claim, origin: 'perspectrum', license: DATA_SOURCES.perspectrum.license })),
   ].map((item, index) => ({ index, domain: 'subjective', ...item }));
   if (claims.length !== SUBJECTIVE_COUNT) notes.push(`${claims.length} claims where the paper has ${SUBJECTIVE_COUNT}`);
-  await crossCheck(files, claims.map((claim) => claim.claim), notes);
+  await crossCheck(
+    files,
+    claims.map((claim) => claim.claim),
+    notes,
+  );
   return { name: 'subjective', claims, notes };
 }
 

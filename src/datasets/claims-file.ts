@@ -64,11 +64,7 @@ function csvRows(location: string, content: string): NumberedRow[] {
  */
 export function parseClaimsFile(fileName: string, content: string): ClaimsFile {
   const origin = fileName.split(/[\\/]/).at(-1) ?? fileName;
-  const rows = /\.(jsonl|ndjson)$/i.test(fileName)
-    ? jsonlRows(fileName, content)
-    : /\.csv$/i.test(fileName)
-      ? csvRows(fileName, content)
-      : undefined;
+  const rows = /\.(jsonl|ndjson)$/i.test(fileName) ? jsonlRows(fileName, content) : /\.csv$/i.test(fileName) ? csvRows(fileName, content) : undefined;
   if (!rows) throw new InputError(`${fileName}: a claims file must end in .csv or .jsonl`);
   if (rows.length === 0) throw new InputError(`${fileName}: the file has no claims`);
 

@@ -12,14 +12,22 @@ describe('parseConsistencyCsv', () => {
     const location = join(FIXTURE_DATA, 'pmiyc/pre_assesment/results/gpt4.csv');
     const rows = parseConsistencyCsv(location, readFileSync(location, 'utf8'));
     expect(rows).toHaveLength(62);
-    expect(rows[0]).toEqual({ line: 2, claimIndex: 0, claim: 'All police officers should be required to wear body cameras', scores: [4, 4, 4, 4, 4], skipped: 0 });
+    expect(rows[0]).toEqual({
+      line: 2,
+      claimIndex: 0,
+      claim: 'All police officers should be required to wear body cameras',
+      scores: [4, 4, 4, 4, 4],
+      skipped: 0,
+    });
     expect(rows[56]).toMatchObject({ claim: ' Aboriginal culture must be protected', scores: [5, 5, 5, 5, 5] });
     expect(rows[60]).toEqual({ line: 62, claimIndex: 60, claim: 'Access to the websites that deny the Holocaust must be blocked', scores: [], skipped: 5 });
     expect(rows.filter((row) => row.scores.length === 0)).toHaveLength(1);
   });
 
   it('needs only i, claim and scores', () => {
-    expect(parseConsistencyCsv('f.csv', 'i,claim,scores\n3,"A, B","[1, 2]"\n')).toEqual([{ line: 2, claimIndex: 3, claim: 'A, B', scores: [1, 2], skipped: 0 }]);
+    expect(parseConsistencyCsv('f.csv', 'i,claim,scores\n3,"A, B","[1, 2]"\n')).toEqual([
+      { line: 2, claimIndex: 3, claim: 'A, B', scores: [1, 2], skipped: 0 },
+    ]);
   });
 
   it.each([

@@ -52,7 +52,10 @@ function readRow(location: string, line: number, record: Record<string, string>)
 
 function csvRecords(location: string, text: string) {
   try {
-    return parseCsv(text, { columns: true, info: true, bom: true, skip_empty_lines: true }) as Array<{ record: Record<string, string>; info: { lines: number } }>;
+    return parseCsv(text, { columns: true, info: true, bom: true, skip_empty_lines: true }) as Array<{
+      record: Record<string, string>;
+      info: { lines: number };
+    }>;
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     throw new InputError(`${location}${line ? `:${line}` : ''}: not valid CSV (${(error as Error).message})`);
@@ -66,7 +69,9 @@ export function parseConsistencyCsv(location: string, text: string): PublishedCo
   const missing = REQUIRED_COLUMNS.filter((column) => !columns.includes(column));
   if (records.length === 0) throw new InputError(`${location}: no rows: expected a header i,claim,scores,... and one row per claim`);
   if (missing.length > 0) {
-    throw new InputError(`${location}:1: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: expected PMIYC's pre-assessment format i,claim,scores,average,std_dev,skipped`);
+    throw new InputError(
+      `${location}:1: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: expected PMIYC's pre-assessment format i,claim,scores,average,std_dev,skipped`,
+    );
   }
   const seen = new Set<number>();
   return records.map(({ record, info }) => {

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StaticServer, unreachableUrl } from '../../test/support/static-server.js';
 import { describeWithTestData, FIXTURE_DATA } from '../../test/support/test-data.js';
 import { InputError } from '../domain/input-error.js';
-import { cachedDataFiles, gitBlobSha1, type DownloadProgress } from './data-folder.js';
+import { cachedDataFiles, type DownloadProgress, gitBlobSha1 } from './data-folder.js';
 import { DATA_SOURCES, type DataSource } from './data-sources.js';
 
 /** A source whose expected version is the fixture's copy: the cache verifies it as it would the real file. */

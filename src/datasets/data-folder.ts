@@ -43,7 +43,9 @@ export function gitBlobSha1(bytes: Uint8Array): string {
 /** Refuses a download that is not the version pmiyc's claim sets are defined on. */
 function verify(source: DataSource, bytes: Uint8Array, from: string): void {
   if (source.sizeBytes !== undefined && bytes.length !== source.sizeBytes) {
-    throw new InputError(`${from} sent ${bytes.length} bytes for ${source.path}, expected ${source.sizeBytes}: the download is incomplete or a different version; try again or use --data-dir`);
+    throw new InputError(
+      `${from} sent ${bytes.length} bytes for ${source.path}, expected ${source.sizeBytes}: the download is incomplete or a different version; try again or use --data-dir`,
+    );
   }
   if (source.gitBlobSha1 !== undefined && gitBlobSha1(bytes) !== source.gitBlobSha1) {
     throw new InputError(`${source.path} from ${from} is not the expected version (git blob ${source.gitBlobSha1}): use --data-dir with the right file`);
@@ -58,9 +60,12 @@ async function download(source: DataSource, options: CacheOptions): Promise<Uint
     response = await (options.fetch ?? fetch)(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 120_000) });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new InputError(`could not download ${source.path} (${source.title}) from ${url} (${cause?.code ?? cause?.message ?? (error as Error).message}). ${remedy}`);
+    throw new InputError(
+      `could not download ${source.path} (${source.title}) from ${url} (${cause?.code ?? cause?.message ?? (error as Error).message}). ${remedy}`,
+    );
   }
-  if (!response.ok || !response.body) throw new InputError(`could not download ${source.path} (${source.title}) from ${url} (HTTP ${response.status}). ${remedy}`);
+  if (!response.ok || !response.body)
+    throw new InputError(`could not download ${source.path} (${source.title}) from ${url} (HTTP ${response.status}). ${remedy}`);
   const totalHeader = Number(response.headers.get('content-length'));
   const totalBytes = Number.isFinite(totalHeader) && totalHeader > 0 ? totalHeader : undefined;
   const chunks: Uint8Array[] = [];

@@ -33,12 +33,14 @@ const LICENSE = 'MIT (pmiyc examples)';
 
 export const EXAMPLE_CLAIMS: readonly Claim[] = [
   ...SUBJECTIVE.map((claim, index): Claim => ({ index, domain: 'subjective', claim, origin: 'examples', license: LICENSE })),
-  ...MISINFORMATION.map(({ question, answer }, offset): Claim => ({
-    index: SUBJECTIVE.length + offset,
-    domain: 'misinformation',
-    question,
-    claim: answer,
-    origin: 'examples',
-    license: LICENSE,
-  })),
+  ...MISINFORMATION.map(
+    ({ question, answer }, offset): Claim => ({
+      index: SUBJECTIVE.length + offset,
+      domain: 'misinformation',
+      question,
+      claim: answer,
+      origin: 'examples',
+      license: LICENSE,
+    }),
+  ),
 ];

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { InputError } from '../domain/input-error.js';
-import { judgePairId, type JudgePair } from './judge-pairs.js';
+import { type JudgePair, judgePairId } from './judge-pairs.js';
 
 const pairLineSchema = z.object({
   claim: z.string({ error: 'needs a "claim" text field' }).refine((text) => text.trim() !== '', 'the claim is empty'),
   a: z.string({ error: 'needs an "a" argument text' }).refine((text) => text.trim() !== '', 'argument "a" is empty'),
   b: z.string({ error: 'needs a "b" argument text' }).refine((text) => text.trim() !== '', 'argument "b" is empty'),
   better: z.enum(['a', 'b'], { error: '"better" must be "a" or "b"' }),
-  difference: z.number({ error: '"difference" must be a number (how much more persuasive the better argument is)' }).positive('"difference" must be above 0: a tie has no better argument'),
+  difference: z
+    .number({ error: '"difference" must be a number (how much more persuasive the better argument is)' })
+    .positive('"difference" must be above 0: a tie has no better argument'),
 });
 
 /**

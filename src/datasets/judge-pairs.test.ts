@@ -85,7 +85,7 @@ describe('the pair rule on hand-made ratings', () => {
     ]);
   });
 
-  it('reads the sample\'s ID column as well as worker_id, and does not depend on row order', () => {
+  it("reads the sample's ID column as well as worker_id, and does not depend on row order", () => {
     const renamed = csv(rows).replace('"worker_id"', '"ID"');
     const reversed = csv([...rows].reverse());
     const base = buildJudgePairs(parseAnthropicRatings('a.csv', csv(rows))).pairs;
@@ -101,7 +101,13 @@ describe('the pair rule on hand-made ratings', () => {
 });
 
 describe('selecting and checking pairs', () => {
-  const pairs = Array.from({ length: 20 }, (_, index) => ({ id: `p${String(index).padStart(2, '0')}`, claim: 'c', morePersuasive: `x${index}`, lessPersuasive: `y${index}`, scoreDifference: 1 }));
+  const pairs = Array.from({ length: 20 }, (_, index) => ({
+    id: `p${String(index).padStart(2, '0')}`,
+    claim: 'c',
+    morePersuasive: `x${index}`,
+    lessPersuasive: `y${index}`,
+    scoreDifference: 1,
+  }));
 
   it('--limit keeps the first N; --sample draws a seeded N kept in list order', () => {
     expect(selectJudgePairs(pairs, { limit: 3 }).map((pair) => pair.id)).toEqual(['p00', 'p01', 'p02']);
@@ -120,7 +126,11 @@ describe('selecting and checking pairs', () => {
 
 describe('a user pairs file (JSONL)', () => {
   it('orients pairs by "better" and gives the same id as built pairs', () => {
-    const text = [JSON.stringify({ claim: 'C', a: 'first', b: 'second', better: 'b', difference: 1.5 }), '', JSON.stringify({ claim: 'C', a: 'x', b: 'y', better: 'a', difference: 0.5 })].join('\n');
+    const text = [
+      JSON.stringify({ claim: 'C', a: 'first', b: 'second', better: 'b', difference: 1.5 }),
+      '',
+      JSON.stringify({ claim: 'C', a: 'x', b: 'y', better: 'a', difference: 0.5 }),
+    ].join('\n');
     const pairs = parseJudgePairsFile('mine.jsonl', text);
     expect(pairs).toEqual([
       { id: judgePairId('C', 'first', 'second'), claim: 'C', morePersuasive: 'second', lessPersuasive: 'first', scoreDifference: 1.5 },
@@ -134,7 +144,10 @@ describe('a user pairs file (JSONL)', () => {
     ['{"claim":"C","a":"x","b":"x","better":"a","difference":1}', 'mine.jsonl:1: "a" and "b" are the same text'],
     ['{"claim":"C","a":"x","better":"a","difference":1}', 'mine.jsonl:1: needs a "b" argument text'],
     ['not json', 'mine.jsonl:1: not valid JSON'],
-    ['{"claim":"C","a":"x","b":"y","better":"a","difference":1}\n{"claim":"C","a":"y","b":"x","better":"b","difference":1}', 'mine.jsonl:2: the same pair as line 1'],
+    [
+      '{"claim":"C","a":"x","b":"y","better":"a","difference":1}\n{"claim":"C","a":"y","b":"x","better":"b","difference":1}',
+      'mine.jsonl:2: the same pair as line 1',
+    ],
     ['\n', 'mine.jsonl: the file has no pairs'],
   ])('rejects %s', (text, message) => {
     expect(() => parseJudgePairsFile('mine.jsonl', text)).toThrow(message);

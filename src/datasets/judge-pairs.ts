@@ -1,5 +1,5 @@
-import { parse as parseCsv } from 'csv-parse/sync';
 import { createHash } from 'node:crypto';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { InputError } from '../domain/input-error.js';
 import { deriveSeed } from '../domain/random.js';
 import { compareByCodePoint } from './code-point-order.js';
@@ -63,13 +63,17 @@ export function parseAnthropicRatings(location: string, text: string): { argumen
   }
   const present = Object.keys(rows[0] ?? {});
   const missing = REQUIRED_COLUMNS.filter((column) => !present.includes(column));
-  if (missing.length > 0) throw new InputError(`${location}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (has ${present.join(', ')}): is this the Anthropic persuasion CSV?`);
+  if (missing.length > 0)
+    throw new InputError(
+      `${location}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (has ${present.join(', ')}): is this the Anthropic persuasion CSV?`,
+    );
   const control = new Set(rows.filter((row) => row['source'] === 'Control').map((row) => row['claim']!));
   const byArgument = new Map<string, { claim: string; argument: string; changeSum: number; raters: number }>();
   rows.forEach((row, position) => {
     const claim = row['claim']!;
     if (control.has(claim)) return;
-    const change = readRating(location, position + 1, 'rating_final', row['rating_final']) - readRating(location, position + 1, 'rating_initial', row['rating_initial']);
+    const change =
+      readRating(location, position + 1, 'rating_final', row['rating_final']) - readRating(location, position + 1, 'rating_initial', row['rating_initial']);
     const key = `${claim}\u0000${row['argument']!}`;
     const entry = byArgument.get(key) ?? { claim, argument: row['argument']!, changeSum: 0, raters: 0 };
     entry.changeSum += change;
@@ -82,7 +86,10 @@ export function parseAnthropicRatings(location: string, text: string): { argumen
 /** The stable id of a pair: the first 16 hex digits of sha256 over the claim and both texts in code-point order. */
 export function judgePairId(claim: string, first: string, second: string): string {
   const texts = [first, second].sort(compareByCodePoint);
-  return createHash('sha256').update(JSON.stringify([claim, ...texts])).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify([claim, ...texts]))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** a - b of two mean scores, exact in integers, rounded to 9 decimals (so that 7/3 - 4/3 is 1, not 1.0000000000000002). */
@@ -115,7 +122,13 @@ export function buildJudgePairs(rated: { arguments: readonly RatedArgument[]; co
           continue;
         }
         const [better, worse] = difference > 0 ? [list[i]!, list[j]!] : [list[j]!, list[i]!];
-        pairs.push({ id: judgePairId(claim, better.argument, worse.argument), claim, morePersuasive: better.argument, lessPersuasive: worse.argument, scoreDifference: Math.abs(difference) });
+        pairs.push({
+          id: judgePairId(claim, better.argument, worse.argument),
+          claim,
+          morePersuasive: better.argument,
+          lessPersuasive: worse.argument,
+          scoreDifference: Math.abs(difference),
+        });
       }
     }
   }

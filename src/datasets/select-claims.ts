@@ -27,7 +27,10 @@ function seededChoice<T>(items: readonly T[], k: number, seed: number): T[] {
     const j = i + randomIndex(random, positions.length - i);
     [positions[i], positions[j]] = [positions[j]!, positions[i]!];
   }
-  return positions.slice(0, k).sort((a, b) => a - b).map((index) => items[index]!);
+  return positions
+    .slice(0, k)
+    .sort((a, b) => a - b)
+    .map((index) => items[index]!);
 }
 
 /**
@@ -39,7 +42,10 @@ export function selectClaims(claims: readonly Claim[], selection: ClaimSelection
   if (selection.sample !== undefined && selection.sample < selected.length) {
     const origins = [...new Set(selected.map((claim) => claim.origin))];
     const groups = origins.map((origin) => selected.filter((claim) => claim.origin === origin));
-    const shares = proportionalShares(groups.map((group) => group.length), selection.sample);
+    const shares = proportionalShares(
+      groups.map((group) => group.length),
+      selection.sample,
+    );
     const chosen = new Set(groups.flatMap((group, index) => seededChoice(group, shares[index]!, (selection.seed ?? 0) + index)));
     selected = selected.filter((claim) => chosen.has(claim));
   }

@@ -21,7 +21,5 @@ export interface Claim {
 
 /** A stable key for a claim's content, independent of the set it came from. */
 export function claimKey(claim: Pick<Claim, 'domain' | 'claim' | 'question'>): string {
-  return claim.question === undefined
-    ? `${claim.domain}\u0000${claim.claim}`
-    : `${claim.domain}\u0000${claim.question}\u0000${claim.claim}`;
+  return claim.question === undefined ? `${claim.domain}\u0000${claim.claim}` : `${claim.domain}\u0000${claim.question}\u0000${claim.claim}`;
 }

@@ -1,16 +1,8 @@
 import type { AgreementScore } from './agreement-score.js';
 import type { Domain } from './claim.js';
-import {
-  settingOfTurns,
-  type Attempt,
-  type ConversationOutcome,
-  type ConversationSpec,
-  type FailureReason,
-  type Setting,
-  type Turn,
-} from './conversation.js';
-import { hashString } from './random.js';
 import { claimKey } from './claim.js';
+import { type Attempt, type ConversationOutcome, type ConversationSpec, type FailureReason, type Setting, settingOfTurns, type Turn } from './conversation.js';
+import { hashString } from './random.js';
 import type { Role } from './roles.js';
 
 /**

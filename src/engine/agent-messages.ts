@@ -1,15 +1,9 @@
 import type { Claim } from '../domain/claim.js';
 import type { Turn } from '../domain/conversation.js';
 import type { Role } from '../domain/roles.js';
-import {
-  FORMAT_REMINDER,
-  finalDecisionRequest,
-  openingRequest,
-  systemPromptFor,
-  wrapOtherAgentMessage,
-} from '../protocol/prompts.js';
-import { formatTaggedReply } from '../protocol/tagged-reply.js';
 import type { ChatMessage } from '../models/chat-model.js';
+import { FORMAT_REMINDER, finalDecisionRequest, openingRequest, systemPromptFor, wrapOtherAgentMessage } from '../protocol/prompts.js';
+import { formatTaggedReply } from '../protocol/tagged-reply.js';
 
 /**
  * Each agent's view of the conversation so far. An agent sees its own turns re-serialised from
@@ -27,11 +21,7 @@ function historyOf(role: Role, turns: readonly Turn[], lastRequestToPersuadee?: 
 
 /** The persuadee's request for its next in-loop turn (the opening when `turns` is empty). */
 export function persuadeeMessages(claim: Claim, turns: readonly Turn[]): ChatMessage[] {
-  return [
-    { role: 'system', content: systemPromptFor('persuadee', claim) },
-    { role: 'user', content: openingRequest(claim) },
-    ...historyOf('persuadee', turns),
-  ];
+  return [{ role: 'system', content: systemPromptFor('persuadee', claim) }, { role: 'user', content: openingRequest(claim) }, ...historyOf('persuadee', turns)];
 }
 
 /**

@@ -16,14 +16,5 @@ export function callSeed(spec: ConversationSpec, turnIndex: number, attempt: num
   if (turnIndex === 2) {
     return deriveSeed(spec.runSeed, ['argument', spec.persuaderModel, spec.persuadeeModel, claim, spec.repetition, attempt]);
   }
-  return deriveSeed(spec.runSeed, [
-    'turn',
-    spec.persuaderModel,
-    spec.persuadeeModel,
-    claim,
-    spec.repetition,
-    spec.turns,
-    turnIndex,
-    attempt,
-  ]);
+  return deriveSeed(spec.runSeed, ['turn', spec.persuaderModel, spec.persuadeeModel, claim, spec.repetition, spec.turns, turnIndex, attempt]);
 }

@@ -50,8 +50,15 @@ describe('runConversation: turn order', () => {
     [
       9,
       [
-        '1:persuadee:opening', '2:persuader:argument', '3:persuadee:reply', '4:persuader:argument', '5:persuadee:reply',
-        '6:persuader:argument', '7:persuadee:reply', '8:persuader:argument', '9:persuadee:final',
+        '1:persuadee:opening',
+        '2:persuader:argument',
+        '3:persuadee:reply',
+        '4:persuader:argument',
+        '5:persuadee:reply',
+        '6:persuader:argument',
+        '7:persuadee:reply',
+        '8:persuader:argument',
+        '9:persuadee:final',
       ],
     ],
   ])('t = %i alternates persuadee and persuader and ends with a final decision', async (turns, expected) => {
@@ -91,7 +98,10 @@ describe('runConversation: early stop', () => {
     expect(last).toEqual({ role: 'user', content: finalDecisionRequest(subjective) });
     expect(finalMessages.at(-2)?.role).toBe('assistant');
     expect(finalMessages.at(-2)?.content).toContain('persuadee says 2');
-    const lastUserTexts = finalMessages.slice(-1).map((message) => message.content).join('');
+    const lastUserTexts = finalMessages
+      .slice(-1)
+      .map((message) => message.content)
+      .join('');
     expect(lastUserTexts).not.toContain('<other_agent_message>');
     expect(lastUserTexts).not.toContain('persuadee says');
     expect(lastUserTexts).not.toContain('argument');
@@ -219,9 +229,7 @@ describe('runConversation: re-sampling and failures', () => {
       controller.abort();
       return new ModelCallError('aborted', { provider: 'test', model: 'ee', reason: 'api', retryable: false });
     });
-    await expect(
-      runConversation({ spec: specOf(3), persuader: arguingPersuader(), persuadee, abortSignal: controller.signal }),
-    ).rejects.toThrow('aborted');
+    await expect(runConversation({ spec: specOf(3), persuader: arguingPersuader(), persuadee, abortSignal: controller.signal })).rejects.toThrow('aborted');
   });
 });
 
@@ -259,7 +267,9 @@ describe('runConversation: shared prefixes', () => {
 
   it('rejects a prefix that does not fit', async () => {
     const { outcome } = await converse(3, [2, 3]);
-    await expect(runConversation({ spec: specOf(3), persuader: arguingPersuader(), persuadee: persuadeeReporting([]), prefix: outcome.turns })).rejects.toThrow(RangeError);
+    await expect(runConversation({ spec: specOf(3), persuader: arguingPersuader(), persuadee: persuadeeReporting([]), prefix: outcome.turns })).rejects.toThrow(
+      RangeError,
+    );
     await expect(runConversation({ spec: specOf(4), persuader: arguingPersuader(), persuadee: persuadeeReporting([]) })).rejects.toThrow('odd');
   });
 });

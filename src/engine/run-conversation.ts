@@ -3,10 +3,10 @@ import type { ConversationOutcome, ConversationSpec, Turn, TurnKind } from '../d
 import type { Role } from '../domain/roles.js';
 import { describeInvalidTurns } from '../domain/validation.js';
 import { absoluteChange, normalizedChange } from '../metrics/normalized-change.js';
-import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_TEMPERATURE, type ChatMessage, type ChatModel } from '../models/chat-model.js';
+import { type ChatMessage, type ChatModel, DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_TEMPERATURE } from '../models/chat-model.js';
 import { finalDecisionMessages, persuadeeMessages, persuaderMessages } from './agent-messages.js';
 import { callSeed } from './call-seed.js';
-import { sampleTurn, type SamplingSettings } from './sample-turn.js';
+import { type SamplingSettings, sampleTurn } from './sample-turn.js';
 
 export const DEFAULT_SAMPLING: SamplingSettings = {
   temperature: DEFAULT_TEMPERATURE,

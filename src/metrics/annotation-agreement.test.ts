@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgreementScore } from '../domain/agreement-score.js';
-import { analyzeReliability, confusionMatrix, summarizeDifferences, type AnnotationRow } from './annotation-agreement.js';
+import { type AnnotationRow, analyzeReliability, confusionMatrix, summarizeDifferences } from './annotation-agreement.js';
 
 const row = (conversationId: string, turnIndex: number, annotator: string, modelScore: number, score: number, persuadee = 'sim/weak'): AnnotationRow => ({
   conversationId,
@@ -24,8 +24,14 @@ const row = (conversationId: string, turnIndex: number, annotator: string, model
  * ordinal (delta^2: 23 -> 1, 45 -> 4, 24 -> 9, 25 -> 25, 34 -> 4, 35 -> 16) 1 - 5 * 10 / 186 = 68/93.
  */
 const ROWS: AnnotationRow[] = [
-  row('c1', 1, 'a', 2, 2), row('c1', 1, 'b', 2, 3), row('c1', 3, 'a', 4, 4), row('c1', 3, 'b', 4, 4),
-  row('c2', 1, 'a', 1, 2, 'sim/stubborn'), row('c2', 3, 'a', 5, 5, 'sim/stubborn'), row('c2', 3, 'b', 5, 4, 'sim/stubborn'), row('c2', 5, 'b', 3, 1, 'sim/stubborn'),
+  row('c1', 1, 'a', 2, 2),
+  row('c1', 1, 'b', 2, 3),
+  row('c1', 3, 'a', 4, 4),
+  row('c1', 3, 'b', 4, 4),
+  row('c2', 1, 'a', 1, 2, 'sim/stubborn'),
+  row('c2', 3, 'a', 5, 5, 'sim/stubborn'),
+  row('c2', 3, 'b', 5, 4, 'sim/stubborn'),
+  row('c2', 5, 'b', 3, 1, 'sim/stubborn'),
 ];
 const OPTIONS = { replicates: 500, confidence: 0.95, seed: 7 };
 
@@ -65,12 +71,20 @@ describe('analyzeReliability', () => {
   });
 
   it('breaks the comparison down by annotator, persuadee and domain', () => {
-    expect(result.annotators.map(({ annotator, labels, exactMatch, meanAbsoluteDifference }) => ({ annotator, labels, exactMatch, meanAbsoluteDifference }))).toEqual([
+    expect(
+      result.annotators.map(({ annotator, labels, exactMatch, meanAbsoluteDifference }) => ({ annotator, labels, exactMatch, meanAbsoluteDifference })),
+    ).toEqual([
       { annotator: 'a', labels: 4, exactMatch: 3 / 4, meanAbsoluteDifference: 1 / 4 },
       { annotator: 'b', labels: 4, exactMatch: 1 / 4, meanAbsoluteDifference: 1 },
     ]);
-    expect(result.byPersuadee.map((entry) => [entry.model, entry.labels, entry.exactMatch])).toEqual([['sim/stubborn', 4, 1 / 4], ['sim/weak', 4, 3 / 4]]);
-    expect(result.byDomain.map((entry) => [entry.domain, entry.labels])).toEqual([['misinformation', 4], ['subjective', 4]]);
+    expect(result.byPersuadee.map((entry) => [entry.model, entry.labels, entry.exactMatch])).toEqual([
+      ['sim/stubborn', 4, 1 / 4],
+      ['sim/weak', 4, 3 / 4],
+    ]);
+    expect(result.byDomain.map((entry) => [entry.domain, entry.labels])).toEqual([
+      ['misinformation', 4],
+      ['subjective', 4],
+    ]);
   });
 
   it('gives seeded bootstrap intervals over conversations that hold the estimate', () => {
@@ -88,7 +102,10 @@ describe('analyzeReliability', () => {
   });
 
   it('with one annotator has no inter-annotator agreement (NaN) but still compares with the model', () => {
-    const single = analyzeReliability(ROWS.filter((entry) => entry.annotator === 'a'), OPTIONS);
+    const single = analyzeReliability(
+      ROWS.filter((entry) => entry.annotator === 'a'),
+      OPTIONS,
+    );
     expect(single.exactMatch.value).toBe(3 / 4);
     expect(single.interAnnotator.sharedTurns).toBe(0);
     expect(single.interAnnotator.alphaOrdinal.value).toBeNaN();
@@ -109,8 +126,21 @@ describe('summarizeDifferences and confusionMatrix', () => {
   it.each([
     [[[5, 5]], { exactMatch: 1, meanAbsoluteDifference: 0, meanSignedDifference: 0, withinOne: 1 }],
     [[[1, 5]], { exactMatch: 0, meanAbsoluteDifference: 4, meanSignedDifference: -4, withinOne: 0 }],
-    [[[4, 5], [5, 4]], { exactMatch: 0, meanAbsoluteDifference: 1, meanSignedDifference: 0, withinOne: 1 }],
-    [[[3, 3], [2, 4], [5, 1]], { exactMatch: 1 / 3, meanAbsoluteDifference: 2, meanSignedDifference: 2 / 3, withinOne: 1 / 3 }],
+    [
+      [
+        [4, 5],
+        [5, 4],
+      ],
+      { exactMatch: 0, meanAbsoluteDifference: 1, meanSignedDifference: 0, withinOne: 1 },
+    ],
+    [
+      [
+        [3, 3],
+        [2, 4],
+        [5, 1],
+      ],
+      { exactMatch: 1 / 3, meanAbsoluteDifference: 2, meanSignedDifference: 2 / 3, withinOne: 1 / 3 },
+    ],
   ])('model and label pairs %j', (pairs, expected) => {
     const rows = pairs.map(([model, label], position) => row('c', position, 'a', model!, label!));
     expect(summarizeDifferences(rows)).toEqual({ labels: pairs.length, ...expected });

@@ -1,8 +1,8 @@
 import type { AgreementScore } from '../domain/agreement-score.js';
 import type { Domain } from '../domain/claim.js';
+import { annotatorAgreement, type InterAnnotatorAgreement } from './annotator-agreement.js';
 import type { BootstrapOptions, WithInterval } from './claim-cell-table.js';
 import { bootstrapGroups } from './group-bootstrap.js';
-import { annotatorAgreement, type InterAnnotatorAgreement } from './annotator-agreement.js';
 
 export type { InterAnnotatorAgreement } from './annotator-agreement.js';
 
@@ -131,11 +131,20 @@ function compareWithConsensus(turns: ReadonlyMap<string, AnnotationRow[]>): Cons
     }
     fromMean += Math.abs(modelScore - rows.reduce((sum, row) => sum + row.score, 0) / rows.length);
   }
-  return { turns: turns.size, majorityTurns, ties: turns.size - majorityTurns, majorityExactMatch: majorityMatches / majorityTurns, meanAbsoluteDifferenceFromMean: fromMean / turns.size };
+  return {
+    turns: turns.size,
+    majorityTurns,
+    ties: turns.size - majorityTurns,
+    majorityExactMatch: majorityMatches / majorityTurns,
+    meanAbsoluteDifferenceFromMean: fromMean / turns.size,
+  };
 }
 
 /** Exact-match rate and mean absolute difference per label, with intervals from resampling conversations. */
-function perLabelEstimates(conversations: readonly AnnotationRow[][], options: BootstrapOptions): { exactMatch: AgreementEstimate; meanAbsoluteDifference: AgreementEstimate } {
+function perLabelEstimates(
+  conversations: readonly AnnotationRow[][],
+  options: BootstrapOptions,
+): { exactMatch: AgreementEstimate; meanAbsoluteDifference: AgreementEstimate } {
   const labels = Float64Array.from(conversations, (rows) => rows.length);
   const matches = Float64Array.from(conversations, (rows) => rows.filter((row) => row.score === row.modelScore).length);
   const absolute = Float64Array.from(conversations, (rows) => rows.reduce((sum, row) => sum + Math.abs(row.modelScore - row.score), 0));
@@ -169,7 +178,9 @@ function summariesBy<K>(rows: readonly AnnotationRow[], key: (row: AnnotationRow
  * cluster in. Pure; rows in any order give the same result.
  */
 export function analyzeReliability(rows: readonly AnnotationRow[], options: BootstrapOptions): ReliabilityAnalysis {
-  const ordered = [...rows].sort((a, b) => a.conversationId.localeCompare(b.conversationId) || a.turnIndex - b.turnIndex || a.annotator.localeCompare(b.annotator));
+  const ordered = [...rows].sort(
+    (a, b) => a.conversationId.localeCompare(b.conversationId) || a.turnIndex - b.turnIndex || a.annotator.localeCompare(b.annotator),
+  );
   const conversations = [...groupRows(ordered, (row) => row.conversationId).values()];
   const turns = groupRows(ordered, turnKey);
   const whole = summarizeDifferences(ordered);

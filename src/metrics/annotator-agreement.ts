@@ -1,7 +1,7 @@
 import type { AnnotationRow } from './annotation-agreement.js';
 import type { BootstrapOptions, WithInterval } from './claim-cell-table.js';
 import { bootstrapGroups } from './group-bootstrap.js';
-import { addCoincidences, addUnit, alphaFromCoincidences, emptyCoincidences, type Coincidences } from './krippendorff-alpha.js';
+import { addCoincidences, addUnit, alphaFromCoincidences, type Coincidences, emptyCoincidences } from './krippendorff-alpha.js';
 
 /** How much the annotators agree with each other; NaN values when no turn has two labels. */
 export interface InterAnnotatorAgreement {
@@ -61,13 +61,17 @@ export function annotatorAgreement(conversations: readonly (readonly AnnotationR
     addCoincidences(total, matrix);
   }
   const ordinal = alphaFromCoincidences(total, 'ordinal');
-  const [interval] = bootstrapGroups(matrices.length, [
-    (draw) => {
-      const replicate = emptyCoincidences();
-      for (const group of draw) addCoincidences(replicate, matrices[group]!);
-      return alphaFromCoincidences(replicate, 'ordinal').alpha;
-    },
-  ], sharedTurns === 0 ? { ...options, replicates: 0 } : options);
+  const [interval] = bootstrapGroups(
+    matrices.length,
+    [
+      (draw) => {
+        const replicate = emptyCoincidences();
+        for (const group of draw) addCoincidences(replicate, matrices[group]!);
+        return alphaFromCoincidences(replicate, 'ordinal').alpha;
+      },
+    ],
+    sharedTurns === 0 ? { ...options, replicates: 0 } : options,
+  );
   return {
     annotators: new Set(conversations.flatMap((rows) => rows.map((row) => row.annotator))).size,
     sharedTurns,

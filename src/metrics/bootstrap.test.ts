@@ -10,13 +10,22 @@ describe('estimateWithIntervals', () => {
   const options = { replicates: 500, confidence: 0.95, seed: 3 };
 
   it('gives a zero-width interval when every claim agrees', () => {
-    const estimates = estimateWithIntervals(conversationsOn(20, () => 0.5), options);
+    const estimates = estimateWithIntervals(
+      conversationsOn(20, () => 0.5),
+      options,
+    );
     expect(estimates.pairs[0]).toMatchObject({ mean: 0.5, ciLow: 0.5, ciHigh: 0.5, n: 20 });
   });
 
   it('brackets the point estimate and narrows with more claims', () => {
-    const few = estimateWithIntervals(conversationsOn(10, (claim) => (claim % 2 === 0 ? 1 : 0)), options).effectiveness[0]!;
-    const many = estimateWithIntervals(conversationsOn(400, (claim) => (claim % 2 === 0 ? 1 : 0)), options).effectiveness[0]!;
+    const few = estimateWithIntervals(
+      conversationsOn(10, (claim) => (claim % 2 === 0 ? 1 : 0)),
+      options,
+    ).effectiveness[0]!;
+    const many = estimateWithIntervals(
+      conversationsOn(400, (claim) => (claim % 2 === 0 ? 1 : 0)),
+      options,
+    ).effectiveness[0]!;
     for (const estimate of [few, many]) {
       expect(estimate.value).toBeCloseTo(0.5);
       expect(estimate.ciLow).toBeLessThan(0.5);
@@ -40,7 +49,7 @@ describe('estimateWithIntervals', () => {
   });
 
   it('is reproducible with a seed and differs with another', () => {
-    const conversations = conversationsOn(30, (claim) => (claim * 7) % 5 / 4);
+    const conversations = conversationsOn(30, (claim) => ((claim * 7) % 5) / 4);
     const first = estimateWithIntervals(conversations, options);
     expect(estimateWithIntervals(conversations, options)).toEqual(first);
     expect(estimateWithIntervals(conversations, { ...options, seed: 4 }).pairs[0]!.ciLow).not.toBe(first.pairs[0]!.ciLow);

@@ -1,7 +1,7 @@
-import { ClaimCellTable, DEFAULT_BOOTSTRAP, type BootstrapOptions, type WithInterval } from './claim-cell-table.js';
-import { effectiveness, susceptibility, type ModelMean, type PairMean, type ScoredConversation } from './model-scores.js';
+import { type BootstrapOptions, ClaimCellTable, DEFAULT_BOOTSTRAP, type WithInterval } from './claim-cell-table.js';
+import { effectiveness, type ModelMean, type PairMean, type ScoredConversation, susceptibility } from './model-scores.js';
 
-export { DEFAULT_BOOTSTRAP, type BootstrapOptions, type WithInterval } from './claim-cell-table.js';
+export { type BootstrapOptions, DEFAULT_BOOTSTRAP, type WithInterval } from './claim-cell-table.js';
 
 export interface TournamentEstimates {
   readonly pairs: (PairMean & WithInterval)[];
@@ -34,11 +34,7 @@ export class PairEstimator {
     const pointSusceptibility = susceptibility(points);
     const pairsOf = (models: readonly ModelMean[], role: 'persuader' | 'persuadee') =>
       models.map((model) => points.flatMap((pair, position) => (pair[role] === model.model ? [position] : [])));
-    const statistics = [
-      ...points.map((_, position) => [position]),
-      ...pairsOf(pointEffectiveness, 'persuader'),
-      ...pairsOf(pointSusceptibility, 'persuadee'),
-    ];
+    const statistics = [...points.map((_, position) => [position]), ...pairsOf(pointEffectiveness, 'persuader'), ...pairsOf(pointSusceptibility, 'persuadee')];
     const intervals = this.table.bootstrap(statistics, options);
     const effectivenessStart = points.length;
     const susceptibilityStart = effectivenessStart + pointEffectiveness.length;
@@ -57,10 +53,7 @@ export class PairEstimator {
  * the unit of resampling (SPEC 1.5): each replicate draws as many claims as there are, with
  * replacement, and takes every conversation on a drawn claim. Seeded, so reports are stable.
  */
-export function estimateWithIntervals(
-  conversations: Iterable<ScoredConversation>,
-  options: BootstrapOptions = DEFAULT_BOOTSTRAP,
-): TournamentEstimates {
+export function estimateWithIntervals(conversations: Iterable<ScoredConversation>, options: BootstrapOptions = DEFAULT_BOOTSTRAP): TournamentEstimates {
   const estimator = new PairEstimator();
   for (const conversation of conversations) {
     estimator.add(conversation.persuader, conversation.persuadee, conversation.claimKey, conversation.normalizedChange);

@@ -1,5 +1,5 @@
-import type { ConversationRecord } from '../domain/conversation-record.js';
 import type { Attempt } from '../domain/conversation.js';
+import type { ConversationRecord } from '../domain/conversation-record.js';
 import { hashString } from '../domain/random.js';
 import type { Role } from '../domain/roles.js';
 import { recordClaimKey } from './record-claim-key.js';

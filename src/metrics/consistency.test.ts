@@ -1,6 +1,6 @@
-import { parse as parseCsv } from 'csv-parse/sync';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { describeWithTestData, FIXTURE_DATA } from '../../test/support/test-data.js';
 import { parseConsistencyCsv } from '../datasets/consistency-csv.js';
@@ -47,7 +47,14 @@ describe('the most frequent answer', () => {
   });
 });
 
-const sample = (model: string, claim: string, score: AgreementScore | null, unusable = 0): StanceSample => ({ model, domain: 'subjective', claimIndex: 0, claim, score, unusable });
+const sample = (model: string, claim: string, score: AgreementScore | null, unusable = 0): StanceSample => ({
+  model,
+  domain: 'subjective',
+  claimIndex: 0,
+  claim,
+  score,
+  unusable,
+});
 const opening = (model: string, claim: string, score: AgreementScore): OpeningScore => ({ model, domain: 'subjective', claimIndex: 0, claim, score });
 
 describe('analyzeConsistency', () => {
@@ -96,7 +103,14 @@ const TABLE_1: ReadonlyArray<[file: string, avgSd: number, trueMeanSd: number, c
 function publishedSamples(model: string, location: string): StanceSample[] {
   return parseConsistencyCsv(location, readFileSync(location, 'utf8')).flatMap((row) => [
     ...row.scores.map((score) => ({ model, domain: 'subjective' as const, claimIndex: row.claimIndex, claim: row.claim, score, unusable: 0 })),
-    ...Array.from({ length: row.skipped }, () => ({ model, domain: 'subjective' as const, claimIndex: row.claimIndex, claim: row.claim, score: null, unusable: 1 })),
+    ...Array.from({ length: row.skipped }, () => ({
+      model,
+      domain: 'subjective' as const,
+      claimIndex: row.claimIndex,
+      claim: row.claim,
+      score: null,
+      unusable: 1,
+    })),
   ]);
 }
 

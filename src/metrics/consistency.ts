@@ -1,6 +1,6 @@
 import type { AgreementScore } from '../domain/agreement-score.js';
 import type { Domain } from '../domain/claim.js';
-import { ClaimCellTable, DEFAULT_BOOTSTRAP, type BootstrapOptions } from './claim-cell-table.js';
+import { type BootstrapOptions, ClaimCellTable, DEFAULT_BOOTSTRAP } from './claim-cell-table.js';
 import { modeOf, modesOf, scoreSpread, studyClaimKey } from './consistency-spread.js';
 
 /** One stored answer of the consistency study: a model's stance on a claim, asked once. */
@@ -141,7 +141,9 @@ export class ConsistencyAnalyzer {
 
   /** Adds each scored claim's SD and variance to the table; returns the counts per group. */
   private addSpreads(table: ClaimCellTable) {
-    const counts = new Map([...this.groups.keys()].map((group) => [group, { claims: 0, claimsWithoutAnswer: 0, samples: 0, usableSamples: 0, unusableReplies: 0 }]));
+    const counts = new Map(
+      [...this.groups.keys()].map((group) => [group, { claims: 0, claimsWithoutAnswer: 0, samples: 0, usableSamples: 0, unusableReplies: 0 }]),
+    );
     for (const tally of this.tallies.values()) {
       const entry = counts.get(tally.group)!;
       const spread = scoreSpread(tally.counts);
@@ -186,7 +188,10 @@ export class ConsistencyAnalyzer {
 /** Every cell's plain mean with its own interval (each statistic is one cell). */
 function estimatesOf(table: ClaimCellTable, bootstrap: BootstrapOptions): Map<string, ConsistencyEstimate> {
   const means = table.cellMeans();
-  const intervals = table.bootstrap(means.map((_, position) => [position]), bootstrap);
+  const intervals = table.bootstrap(
+    means.map((_, position) => [position]),
+    bootstrap,
+  );
   return new Map(means.map((mean, position) => [mean.cell, { value: mean.mean, ...intervals[position]!, n: mean.n }]));
 }
 

@@ -1,10 +1,10 @@
 import type { Domain } from '../domain/claim.js';
-import type { ConversationRecord } from '../domain/conversation-record.js';
 import type { Setting } from '../domain/conversation.js';
+import type { ConversationRecord } from '../domain/conversation-record.js';
 import { PairEstimator, type TournamentEstimates } from './bootstrap.js';
-import { ClaimCellTable, type BootstrapOptions } from './claim-cell-table.js';
+import { type BootstrapOptions, ClaimCellTable } from './claim-cell-table.js';
 import { recordClaimKey } from './record-claim-key.js';
-import { STANCE_GROUPS, stanceGroupOf, type StanceGroup } from './stance-groups.js';
+import { STANCE_GROUPS, type StanceGroup, stanceGroupOf } from './stance-groups.js';
 
 /** One cell of the persuader x persuadee matrix (Figures 2, 4, 5). */
 export interface PairResult {
@@ -118,7 +118,16 @@ export class GroupTally {
     const where = { domain: this.domain, setting: this.setting };
     const models = (list: TournamentEstimates['effectiveness']): ModelResult[] => list.map((model) => ({ ...where, ...model }));
     return {
-      counts: { ...where, turnsPlanned: [...this.turnsPlanned].sort((a, b) => a - b), conversations: this.conversations, completed: this.completed, failed: this.conversations - this.completed, earlyStopped: this.earlyStopped, claims: normalized.claims, withoutStance: this.withoutStance },
+      counts: {
+        ...where,
+        turnsPlanned: [...this.turnsPlanned].sort((a, b) => a - b),
+        conversations: this.conversations,
+        completed: this.completed,
+        failed: this.conversations - this.completed,
+        earlyStopped: this.earlyStopped,
+        claims: normalized.claims,
+        withoutStance: this.withoutStance,
+      },
       pairs: this.pairResults(normalized, absolute),
       effectiveness: models(normalized.effectiveness),
       susceptibility: models(normalized.susceptibility),
@@ -155,7 +164,10 @@ export class GroupTally {
   private stanceResults(options: BootstrapOptions): StanceGroupResult[] {
     const means = this.stances.cellMeans();
     const present = STANCE_GROUPS.filter((group) => this.stances.cellIndex(group) !== undefined);
-    const intervals = this.stances.bootstrap(present.map((group) => [this.stances.cellIndex(group)!]), options);
+    const intervals = this.stances.bootstrap(
+      present.map((group) => [this.stances.cellIndex(group)!]),
+      options,
+    );
     return STANCE_GROUPS.map((group) => {
       const position = present.indexOf(group);
       const mean = means.find((cell) => cell.cell === group);

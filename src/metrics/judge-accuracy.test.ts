@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { judgeAccuracy, type JudgedPair } from './judge-accuracy.js';
+import { type JudgedPair, judgeAccuracy } from './judge-accuracy.js';
 
-const trial = (model: string, claim: string, scoreDifference: number, chosen: 1 | 2 | null, correct: boolean | null): JudgedPair => ({ model, claim, scoreDifference, chosen, correct });
+const trial = (model: string, claim: string, scoreDifference: number, chosen: 1 | 2 | null, correct: boolean | null): JudgedPair => ({
+  model,
+  claim,
+  scoreDifference,
+  chosen,
+  correct,
+});
 const bootstrap = { replicates: 2000, confidence: 0.95, seed: 3 };
 
 describe('judge accuracy', () => {
@@ -22,10 +28,7 @@ describe('judge accuracy', () => {
   });
 
   it('resamples claims: two claims at 100% and 0% give 4/6 with an interval spanning 0 to 1', () => {
-    const trials = [
-      ...Array.from({ length: 4 }, () => trial('j', 'A', 2, 1, true)),
-      ...Array.from({ length: 2 }, () => trial('j', 'B', 2, 2, false)),
-    ];
+    const trials = [...Array.from({ length: 4 }, () => trial('j', 'A', 2, 1, true)), ...Array.from({ length: 2 }, () => trial('j', 'B', 2, 2, false))];
     const { judges } = judgeAccuracy(trials, { bootstrap });
     expect(judges[0]!.overall).toEqual({ value: 4 / 6, ciLow: 0, ciHigh: 1, n: 6, count: 4, claims: 2, unusable: 0 });
     expect(judges[0]!.firstChosen.value).toBe(4 / 6);

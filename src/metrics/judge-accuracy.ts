@@ -1,4 +1,4 @@
-import { ClaimCellTable, DEFAULT_BOOTSTRAP, type BootstrapOptions } from './claim-cell-table.js';
+import { type BootstrapOptions, ClaimCellTable, DEFAULT_BOOTSTRAP } from './claim-cell-table.js';
 
 /** What accuracy needs of one judge trial (a stored `JudgeTrialRecord` fits). */
 export interface JudgedPair {
@@ -83,7 +83,8 @@ export function judgeAccuracy(trials: Iterable<JudgedPair>, options: JudgeAccura
     tally.models.add(trial.model);
     const large = trial.scoreDifference > threshold;
     if (trial.chosen === null || trial.correct === null) {
-      for (const subset of large ? (['overall', 'large'] as const) : (['overall'] as const)) tally.unusable.set(cellOf(trial.model, subset), (tally.unusable.get(cellOf(trial.model, subset)) ?? 0) + 1);
+      for (const subset of large ? (['overall', 'large'] as const) : (['overall'] as const))
+        tally.unusable.set(cellOf(trial.model, subset), (tally.unusable.get(cellOf(trial.model, subset)) ?? 0) + 1);
       continue;
     }
     const correct = trial.correct ? 1 : 0;
@@ -93,7 +94,10 @@ export function judgeAccuracy(trials: Iterable<JudgedPair>, options: JudgeAccura
   }
   const { table } = tally;
   const means = new Map(table.cellMeans().map((cell) => [cell.cell, cell]));
-  const intervals = table.bootstrap(table.cells.map((_, index) => [index]), bootstrap);
+  const intervals = table.bootstrap(
+    table.cells.map((_, index) => [index]),
+    bootstrap,
+  );
   const estimate = (model: string, subset: Subset): ProportionEstimate => {
     const cell = cellOf(model, subset);
     const index = table.cellIndex(cell);

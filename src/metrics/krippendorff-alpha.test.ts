@@ -53,17 +53,43 @@ describe('krippendorffAlpha', () => {
   });
 
   it('is 1 when annotators always agree and the values vary', () => {
-    expect(krippendorffAlpha([[1, 1], [4, 4, 4], [2, 2]], 'ordinal').alpha).toBe(1);
+    expect(
+      krippendorffAlpha(
+        [
+          [1, 1],
+          [4, 4, 4],
+          [2, 2],
+        ],
+        'ordinal',
+      ).alpha,
+    ).toBe(1);
   });
 
   it('is undefined (NaN) without variation or without pairable values', () => {
-    expect(krippendorffAlpha([[3, 3], [3, 3]], 'ordinal').alpha).toBeNaN();
+    expect(
+      krippendorffAlpha(
+        [
+          [3, 3],
+          [3, 3],
+        ],
+        'ordinal',
+      ).alpha,
+    ).toBeNaN();
     expect(krippendorffAlpha([[3], [4]], 'interval').alpha).toBeNaN();
     expect(krippendorffAlpha([], 'nominal').pairableValues).toBe(0);
   });
 
   it('is negative for systematic disagreement', () => {
-    expect(krippendorffAlpha([[1, 5], [5, 1], [1, 5]], 'interval').alpha).toBeLessThan(0);
+    expect(
+      krippendorffAlpha(
+        [
+          [1, 5],
+          [5, 1],
+          [1, 5],
+        ],
+        'interval',
+      ).alpha,
+    ).toBeLessThan(0);
   });
 
   it('adds matrices of disjoint units exactly like one matrix of all of them', () => {

@@ -99,7 +99,8 @@ export function alphaFromCoincidences(matrix: Coincidences, metric: AlphaMetric)
   }
   // Rounding leaves a tiny n where a float sum should be a whole count.
   const pairable = Math.round(n * 1e9) / 1e9;
-  if (pairable < 2 || expected === 0) return { alpha: Number.NaN, pairableValues: pairable, observedDisagreement: Number.NaN, expectedDisagreement: Number.NaN };
+  if (pairable < 2 || expected === 0)
+    return { alpha: Number.NaN, pairableValues: pairable, observedDisagreement: Number.NaN, expectedDisagreement: Number.NaN };
   const observedDisagreement = observed / n;
   const expectedDisagreement = expected / (n * (n - 1));
   return { alpha: 1 - observedDisagreement / expectedDisagreement, pairableValues: pairable, observedDisagreement, expectedDisagreement };

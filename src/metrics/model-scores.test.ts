@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FIGURE_4, FIGURE_4_PERSUADEES as MODELS } from '../../test/support/paper-figures.js';
-import { effectiveness, pairMeans, susceptibility, type PairMean } from './model-scores.js';
+import { effectiveness, type PairMean, pairMeans, susceptibility } from './model-scores.js';
 
 const figure4Pairs: PairMean[] = Object.entries(FIGURE_4).flatMap(([persuader, row]) =>
   row.map((value, column) => ({ persuader, persuadee: MODELS[column]!, n: 961, mean: value })),

@@ -1,5 +1,5 @@
-import type { ConversationRecord } from '../domain/conversation-record.js';
 import type { FailureReason } from '../domain/conversation.js';
+import type { ConversationRecord } from '../domain/conversation-record.js';
 import { ROLES, type Role } from '../domain/roles.js';
 
 /** Appendix B.0.1: how often conversations with a model in a role could be generated. */
@@ -27,7 +27,14 @@ export class SuccessRateTally {
     for (const role of ROLES) {
       const model = role === 'persuader' ? record.persuader : record.persuadee;
       const key = `${role}\u0000${model}`;
-      const tally = this.tallies.get(key) ?? { model, role, attempted: 0, completed: 0, reasons: { format: 0, refusal: 0, api: 0, context: 0 }, failedByPartner: 0 };
+      const tally = this.tallies.get(key) ?? {
+        model,
+        role,
+        attempted: 0,
+        completed: 0,
+        reasons: { format: 0, refusal: 0, api: 0, context: 0 },
+        failedByPartner: 0,
+      };
       this.tallies.set(key, tally);
       tally.attempted += 1;
       if (record.status === 'completed') tally.completed += 1;

@@ -16,7 +16,14 @@ function recordsForMatrix(matrix: Readonly<Record<string, readonly number[]>>, t
     row.flatMap((value, column) =>
       Array.from({ length: CLAIMS }, (_, claim) => {
         const persuaded = claim < Math.round(value * CLAIMS);
-        return handRecord({ persuader, persuadee: PERSUADEES[column]!, claim: `claim ${claim}`, turns, persuadeeScores: persuaded ? [1] : [3], final: persuaded ? 5 : 3 });
+        return handRecord({
+          persuader,
+          persuadee: PERSUADEES[column]!,
+          claim: `claim ${claim}`,
+          turns,
+          persuadeeScores: persuaded ? [1] : [3],
+          final: persuaded ? 5 : 3,
+        });
       }),
     ),
   );

@@ -1,17 +1,17 @@
 import type { Domain } from '../domain/claim.js';
-import type { ConversationRecord } from '../domain/conversation-record.js';
 import type { Setting } from '../domain/conversation.js';
+import type { ConversationRecord } from '../domain/conversation-record.js';
 import { hashString } from '../domain/random.js';
 import type { Role } from '../domain/roles.js';
 import { CallLedger } from './call-ledger.js';
-import { DEFAULT_BOOTSTRAP, type BootstrapOptions } from './claim-cell-table.js';
-import { SampleTally, type ConversationSample } from './conversation-samples.js';
-import { GroupTally, type GroupCounts, type ModelResult, type PairResult, type StanceGroupResult } from './group-tally.js';
-import { InitialScoreTally, type InitialScoreDistribution } from './initial-scores.js';
+import { type BootstrapOptions, DEFAULT_BOOTSTRAP } from './claim-cell-table.js';
+import { type ConversationSample, SampleTally } from './conversation-samples.js';
+import { type GroupCounts, GroupTally, type ModelResult, type PairResult, type StanceGroupResult } from './group-tally.js';
+import { type InitialScoreDistribution, InitialScoreTally } from './initial-scores.js';
 import { recordClaimKey } from './record-claim-key.js';
-import { ResampleTally, type ResampleCount } from './resample-counts.js';
-import { SuccessRateTally, type SuccessRate } from './success-rates.js';
-import { TurnCurveTally, type TurnCurve } from './turn-curves.js';
+import { type ResampleCount, ResampleTally } from './resample-counts.js';
+import { type SuccessRate, SuccessRateTally } from './success-rates.js';
+import { type TurnCurve, TurnCurveTally } from './turn-curves.js';
 import { UsageTally, type UsageTotal } from './usage-totals.js';
 
 /** A model that took part, and whether it is a simulated agent. */

@@ -1,8 +1,8 @@
 import type { Domain } from '../domain/claim.js';
-import type { ConversationRecord } from '../domain/conversation-record.js';
 import type { Setting } from '../domain/conversation.js';
+import type { ConversationRecord } from '../domain/conversation-record.js';
+import { type BootstrapOptions, DEFAULT_BOOTSTRAP, PairEstimator, type TournamentEstimates } from './bootstrap.js';
 import { recordClaimKey } from './record-claim-key.js';
-import { DEFAULT_BOOTSTRAP, PairEstimator, type BootstrapOptions, type TournamentEstimates } from './bootstrap.js';
 
 /** The results of one domain and setting: counts and estimates with intervals. */
 export interface GroupSummary {

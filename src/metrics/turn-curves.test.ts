@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handRecord } from '../../test/support/hand-records.js';
-import { TurnCurveTally, persuadeeTrajectory } from './turn-curves.js';
+import { persuadeeTrajectory, TurnCurveTally } from './turn-curves.js';
 
 describe('persuadeeTrajectory (Figure 6)', () => {
   it('reads the persuadee at its planned positions 1, 3, ..., t', () => {
@@ -36,7 +36,10 @@ describe('persuadeeTrajectory (Figure 6)', () => {
 
   it('places a single-turn final decision at turn 3', () => {
     const record = handRecord({ persuader: 'a', persuadee: 'b', claim: 'c1', turns: 3, persuadeeScores: [3], final: 4 });
-    expect(persuadeeTrajectory(record)).toEqual([{ turn: 1, score: 3 }, { turn: 3, score: 4 }]);
+    expect(persuadeeTrajectory(record)).toEqual([
+      { turn: 1, score: 3 },
+      { turn: 3, score: 4 },
+    ]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { MAX_AGREEMENT } from '../domain/agreement-score.js';
 import type { Domain } from '../domain/claim.js';
-import type { ConversationRecord } from '../domain/conversation-record.js';
 import type { Setting } from '../domain/conversation.js';
+import type { ConversationRecord } from '../domain/conversation-record.js';
 
 /** The persuadee's score at one planned persuadee position (1, 3, ..., t). */
 export interface TrajectoryPoint {

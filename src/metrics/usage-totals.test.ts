@@ -40,12 +40,34 @@ describe('usageTotals', () => {
   it('counts a shared opening once, and sums tokens and cost per model and role', () => {
     const opening = turn(1, 'persuadee', [attempt(1, { inputTokens: 100, outputTokens: 10 }, 0.001)]);
     const records = [
-      record('a', 'er1', [opening, turn(2, 'persuader', [attempt(2, { inputTokens: 50, outputTokens: 20 }, 0.002)]), turn(3, 'persuadee', [attempt(3, { inputTokens: 200, outputTokens: 5 }, 0.003)])]),
+      record('a', 'er1', [
+        opening,
+        turn(2, 'persuader', [attempt(2, { inputTokens: 50, outputTokens: 20 }, 0.002)]),
+        turn(3, 'persuadee', [attempt(3, { inputTokens: 200, outputTokens: 5 }, 0.003)]),
+      ]),
       record('b', 'er2', [opening, turn(2, 'persuader', [attempt(4, {})]), turn(3, 'persuadee', [attempt(5, { inputTokens: 210, outputTokens: 6 })])]),
     ];
     const totals = usageTotals(records);
-    expect(totals).toContainEqual({ model: 'ee', role: 'persuadee', calls: 3, inputTokens: 510, outputTokens: 21, callsWithoutUsage: 0, costUsd: 0.004, callsWithoutCost: 1 });
-    expect(totals).toContainEqual({ model: 'er1', role: 'persuader', calls: 1, inputTokens: 50, outputTokens: 20, callsWithoutUsage: 0, costUsd: 0.002, callsWithoutCost: 0 });
+    expect(totals).toContainEqual({
+      model: 'ee',
+      role: 'persuadee',
+      calls: 3,
+      inputTokens: 510,
+      outputTokens: 21,
+      callsWithoutUsage: 0,
+      costUsd: 0.004,
+      callsWithoutCost: 1,
+    });
+    expect(totals).toContainEqual({
+      model: 'er1',
+      role: 'persuader',
+      calls: 1,
+      inputTokens: 50,
+      outputTokens: 20,
+      callsWithoutUsage: 0,
+      costUsd: 0.002,
+      callsWithoutCost: 0,
+    });
     expect(totals).toContainEqual({ model: 'er2', role: 'persuader', calls: 1, inputTokens: 0, outputTokens: 0, callsWithoutUsage: 1, callsWithoutCost: 1 });
   });
 });

@@ -23,7 +23,15 @@ export class UsageTally {
 
   add(call: CallVisit): void {
     const key = `${call.role}\u0000${call.model}`;
-    const total = this.totals.get(key) ?? { model: call.model, role: call.role, calls: 0, inputTokens: 0, outputTokens: 0, callsWithoutUsage: 0, callsWithoutCost: 0 };
+    const total = this.totals.get(key) ?? {
+      model: call.model,
+      role: call.role,
+      calls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      callsWithoutUsage: 0,
+      callsWithoutCost: 0,
+    };
     this.totals.set(key, total);
     total.calls += 1;
     const { inputTokens, outputTokens } = call.attempt.usage ?? {};

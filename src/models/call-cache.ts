@@ -56,7 +56,13 @@ export function cachedRequestOf(request: GenerateRequest): CachedRequest {
  * reply (messages, temperature, output limit, seed). Repetitions differ because their seeds do.
  */
 export function requestHash(modelIdentity: string, request: CachedRequest): string {
-  const canonical = JSON.stringify([modelIdentity, request.temperature ?? null, request.maxOutputTokens, request.seed, request.messages.map((message) => [message.role, message.content])]);
+  const canonical = JSON.stringify([
+    modelIdentity,
+    request.temperature ?? null,
+    request.maxOutputTokens,
+    request.seed,
+    request.messages.map((message) => [message.role, message.content]),
+  ]);
   return createHash('sha256').update(canonical).digest('hex');
 }
 

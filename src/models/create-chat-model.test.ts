@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeProviderServer, RESPONSE_SHAPES, type FakeResponse } from '../../test/support/fake-provider-server.js';
+import { FakeProviderServer, type FakeResponse, RESPONSE_SHAPES } from '../../test/support/fake-provider-server.js';
 import type { GenerateRequest } from './chat-model.js';
 import { createChatModel } from './create-chat-model.js';
 import { ModelCallError } from './model-call-error.js';
@@ -13,12 +13,25 @@ afterAll(() => server.close());
 
 const REPLY = '<message>Fine.</message>\n<support_ranking>Neutral</support_ranking>';
 const request: GenerateRequest = { messages: [{ role: 'user', content: 'Hello' }], temperature: 0.7, maxOutputTokens: 400, seed: 7 };
-const rateLimited = (headers: Record<string, string>): FakeResponse => ({ status: 429, headers, body: RESPONSE_SHAPES.openaiError('Rate limit reached', 'requests', 'rate_limit_exceeded') });
+const rateLimited = (headers: Record<string, string>): FakeResponse => ({
+  status: 429,
+  headers,
+  body: RESPONSE_SHAPES.openaiError('Rate limit reached', 'requests', 'rate_limit_exceeded'),
+});
 
 /** An OpenAI model on the fake server whose waits are recorded instead of slept. */
 function build(overrides: Partial<ModelSettings> = {}) {
   const waits: number[] = [];
-  const settings: ModelSettings = { name: 'openai/m', provider: 'openai', model: 'm', baseURL: `${server.url}/v1`, apiKeyEnv: 'OPENAI_API_KEY', timeoutMs: 2000, maxRetries: 6, ...overrides };
+  const settings: ModelSettings = {
+    name: 'openai/m',
+    provider: 'openai',
+    model: 'm',
+    baseURL: `${server.url}/v1`,
+    apiKeyEnv: 'OPENAI_API_KEY',
+    timeoutMs: 2000,
+    maxRetries: 6,
+    ...overrides,
+  };
   const { model } = createChatModel(settings, {
     apiKey: 'k',
     retry: { sleep: async (durationMs) => void waits.push(durationMs), random: () => 0.5 },
@@ -27,7 +40,10 @@ function build(overrides: Partial<ModelSettings> = {}) {
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<ModelCallError> {
-  const error = await promise.then(() => undefined, (thrown: unknown) => thrown);
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
   expect(error).toBeInstanceOf(ModelCallError);
   return error as ModelCallError;
 }
@@ -67,7 +83,11 @@ describe('createChatModel: retries through the whole stack against a loopback se
 
   it.each([
     ['401', { status: 401, body: RESPONSE_SHAPES.openaiError('Incorrect API key provided', 'invalid_request_error', 'invalid_api_key') }, 'api'],
-    ['400 context', { status: 400, body: RESPONSE_SHAPES.openaiError('maximum context length is 8192 tokens', 'invalid_request_error', 'context_length_exceeded') }, 'context'],
+    [
+      '400 context',
+      { status: 400, body: RESPONSE_SHAPES.openaiError('maximum context length is 8192 tokens', 'invalid_request_error', 'context_length_exceeded') },
+      'context',
+    ],
     ['400 content filter', { status: 400, body: RESPONSE_SHAPES.openaiError('filtered', 'invalid_request_error', 'content_filter') }, 'refusal'],
   ] as const)('fails fast on %s with reason %s', async (_name, response, reason) => {
     server.reply(response);

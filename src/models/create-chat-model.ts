@@ -6,8 +6,8 @@ import { LlamaChatModel } from './providers/llama-model.js';
 import { findProvider } from './providers/provider-catalog.js';
 import { SimulatedAgent } from './sim/simulated-agent.js';
 import { withCost } from './wrappers/with-cost.js';
-import { withRateLimit, type RateLimitDependencies, type RateLimitedChatModel } from './wrappers/with-rate-limit.js';
-import { withRetry, type RetryDependencies, type RetryEvent } from './wrappers/with-retry.js';
+import { type RateLimitDependencies, type RateLimitedChatModel, withRateLimit } from './wrappers/with-rate-limit.js';
+import { type RetryDependencies, type RetryEvent, withRetry } from './wrappers/with-retry.js';
 import { withSettings } from './wrappers/with-settings.js';
 import { type Semaphore, withSharedLimit } from './wrappers/with-shared-limit.js';
 
@@ -83,6 +83,10 @@ export function createChatModel(settings: ModelSettings, dependencies: ChatModel
     dependencies.rateLimit,
   );
   const onRetry = dependencies.onRetry;
-  const retried = withRetry(limiter, { maxRetries: settings.maxRetries, ...(onRetry ? { onRetry: (event: RetryEvent) => onRetry(settings.name, event) } : {}) }, dependencies.retry);
+  const retried = withRetry(
+    limiter,
+    { maxRetries: settings.maxRetries, ...(onRetry ? { onRetry: (event: RetryEvent) => onRetry(settings.name, event) } : {}) },
+    dependencies.retry,
+  );
   return { model: withSettings(decorate(withCost(retried, prices)), override), limiter };
 }

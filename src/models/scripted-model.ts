@@ -21,8 +21,7 @@ export class ScriptedChatModel implements ChatModel {
   async generate(request: GenerateRequest): Promise<GenerateReply> {
     this.requests.push(request);
     const callNumber = this.requests.length;
-    const answer =
-      typeof this.script === 'function' ? this.script(request, callNumber) : this.script[callNumber - 1];
+    const answer = typeof this.script === 'function' ? this.script(request, callNumber) : this.script[callNumber - 1];
     if (answer === undefined) throw new Error(`${this.name}: the script has no answer for call ${callNumber}`);
     if (answer instanceof Error) throw answer;
     if (typeof answer === 'string') return { text: answer, finishReason: 'stop' };

@@ -1,8 +1,6 @@
 import { AGREEMENT_LABELS, type AgreementScore } from '../domain/agreement-score.js';
 
-export type LabelReading =
-  | { readonly ok: true; readonly score: AgreementScore }
-  | { readonly ok: false; readonly detail: string };
+export type LabelReading = { readonly ok: true; readonly score: AgreementScore } | { readonly ok: false; readonly detail: string };
 
 /** Labels, longest first, so that "completely oppose" is never read as "oppose". */
 const LABELS_LONGEST_FIRST = (Object.entries(AGREEMENT_LABELS) as [string, string][])

@@ -11,7 +11,8 @@ const CHOICE_TAG = /<\s*choice\s*>([\s\S]*?)(?:<\s*\/\s*choice\s*>|$)/gi;
 const CHOICE_TOKEN = /\b(?:(?:argument|option|answer)\s*)?#?\s*(1|2|one|two|first|second)\b/gi;
 /** A labelled answer in prose: "Answer: 2", "Choice - Argument 1", "More persuasive: 1". */
 const LABELLED = /\b(?:answer|choice|verdict|more persuasive(?: argument)?)\s*(?:is)?\s*[:=-]\s*\**\s*(?:argument\s*)?#?\s*([12])(?!\d)/gi;
-const REFUSAL = /\b(i\s+(?:can(?:'|’)?t|cannot|can not|won(?:'|’)t|will not|must decline|am unable|am not able|'m unable|'m not able)|i(?:'|’)m sorry|as an ai)\b/i;
+const REFUSAL =
+  /\b(i\s+(?:can(?:'|’)?t|cannot|can not|won(?:'|’)t|will not|must decline|am unable|am not able|'m unable|'m not able)|i(?:'|’)m sorry|as an ai)\b/i;
 
 const VALUE: Record<string, JudgeChoice> = { '1': 1, one: 1, first: 1, '2': 2, two: 2, second: 2 };
 
@@ -21,7 +22,10 @@ function choicesIn(text: string, pattern: RegExp): Set<JudgeChoice> {
 
 /** Markdown emphasis, quotes and trailing punctuation around a short answer. */
 function stripDecoration(text: string): string {
-  return text.replace(/[*_`"'“”]/g, '').replace(/[.!)\]]+\s*$/, '').trim();
+  return text
+    .replace(/[*_`"'“”]/g, '')
+    .replace(/[.!)\]]+\s*$/, '')
+    .trim();
 }
 
 function single(raw: string, choices: Set<JudgeChoice>, where: string): ParsedJudgeChoice {

@@ -35,14 +35,20 @@ export function synthesisStep(systemPrompt: string, lastUserMessage: string): 'a
   return lastUserMessage.startsWith(REWRITE_HEADLINE) ? 'rewrite' : 'argument';
 }
 
-const REFUSAL = /^\s*(?:i\s+(?:can(?:'|’)?t|cannot|can not|won(?:'|’)t|will not|must decline|am unable|am not able|'m unable|'m not able)|i(?:'|’)m sorry|sorry,|as an ai)\b/i;
+const REFUSAL =
+  /^\s*(?:i\s+(?:can(?:'|’)?t|cannot|can not|won(?:'|’)t|will not|must decline|am unable|am not able|'m unable|'m not able)|i(?:'|’)m sorry|sorry,|as an ai)\b/i;
 
 /** A written argument, or why it cannot be used: empty, a refusal, or (for a rewrite) the original again. */
-export type ReadArgument = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly problem: 'format' | 'refusal'; readonly detail: string };
+export type ReadArgument =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly problem: 'format' | 'refusal'; readonly detail: string };
 
 /** Reads an argument reply: trimmed, an `<argument>` wrapper taken off; the words are otherwise kept. */
 export function readArgumentReply(raw: string, original?: string): ReadArgument {
-  const text = raw.trim().replace(/^<\s*argument\s*>\s*([\s\S]*?)\s*(?:<\s*\/\s*argument\s*>)?$/i, '$1').trim();
+  const text = raw
+    .trim()
+    .replace(/^<\s*argument\s*>\s*([\s\S]*?)\s*(?:<\s*\/\s*argument\s*>)?$/i, '$1')
+    .trim();
   if (text === '') return { ok: false, problem: 'format', detail: 'the reply is empty' };
   if (REFUSAL.test(text)) return { ok: false, problem: 'refusal', detail: 'the model declined to write the argument' };
   if (original !== undefined && text === original) return { ok: false, problem: 'format', detail: 'the rewrite is the original argument unchanged' };

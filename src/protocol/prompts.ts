@@ -70,8 +70,7 @@ export function openingRequest(claim: Pick<Claim, 'claim' | 'question'>): string
 }
 
 /** Appended to every in-loop message so that agents keep to the format. */
-export const FORMAT_REMINDER =
-  'Remember: reply with <message>...</message> and then <support_ranking>...</support_ranking>, using one of the five labels.';
+export const FORMAT_REMINDER = 'Remember: reply with <message>...</message> and then <support_ranking>...</support_ranking>, using one of the five labels.';
 
 /** Wraps the other agent's message (its message field only, never its ranking). */
 export function wrapOtherAgentMessage(message: string): string {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_CLAIMS } from '../datasets/example-claims.js';
+import { persuadeeSystemPrompt } from './prompts.js';
 import { isStanceRequest, stanceMessages } from './stance-prompt.js';
 import { parseStanceReply } from './stance-reply.js';
-import { persuadeeSystemPrompt } from './prompts.js';
 
 type Expected = number | 'format' | 'refusal';
 

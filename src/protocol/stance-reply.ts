@@ -11,7 +11,22 @@ export type StanceReply =
  * Words a bare answer may hold: the labels' own words and the names the label reader already
  * skips ("Ranking: Support", "4 out of 5"). Any other word means the model said more than a label.
  */
-const LABEL_WORDS = new Set(['completely', 'support', 'oppose', 'neutral', 'my', 'final', 'current', 'ranking', 'rating', 'score', 'agreement', 'stance', 'out', 'of']);
+const LABEL_WORDS = new Set([
+  'completely',
+  'support',
+  'oppose',
+  'neutral',
+  'my',
+  'final',
+  'current',
+  'ranking',
+  'rating',
+  'score',
+  'agreement',
+  'stance',
+  'out',
+  'of',
+]);
 
 /** Tags a model may wrap its label in out of habit (`<support_ranking>Support</support_ranking>`). */
 const ANY_TAG = /<\s*\/?\s*[a-z_ ]+\s*>/gi;

@@ -1,4 +1,4 @@
-import { agreementLabel, type AgreementScore } from '../domain/agreement-score.js';
+import { type AgreementScore, agreementLabel } from '../domain/agreement-score.js';
 import { readAgreementLabel } from './agreement-label.js';
 
 /**

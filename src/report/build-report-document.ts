@@ -34,7 +34,14 @@ function toDialogue({ kind, record }: ConversationSample): SampleDialogue {
     finalScore: record.finalScore,
     normalizedChange: record.normalizedChange,
     earlyStopped: record.earlyStopped,
-    turns: record.turns.map((turn) => ({ index: turn.index, role: turn.role, kind: turn.kind, message: turn.message, score: turn.score, attempts: turn.attempts.length })),
+    turns: record.turns.map((turn) => ({
+      index: turn.index,
+      role: turn.role,
+      kind: turn.kind,
+      message: turn.message,
+      score: turn.score,
+      attempts: turn.attempts.length,
+    })),
   };
 }
 
@@ -42,9 +49,12 @@ function notesOf(analysis: TournamentAnalysis): string[] {
   const notes: string[] = [];
   for (const group of analysis.groups) {
     if (group.turnsPlanned.length > 1) {
-      notes.push(`${group.domain} ${group.setting}-turn pools conversations of ${group.turnsPlanned.join(' and ')} turns (runs with different --turns were combined)`);
+      notes.push(
+        `${group.domain} ${group.setting}-turn pools conversations of ${group.turnsPlanned.join(' and ')} turns (runs with different --turns were combined)`,
+      );
     }
-    if (group.failed > 0) notes.push(`${group.domain} ${group.setting}-turn: ${group.failed} of ${group.conversations} conversations failed and are not scored`);
+    if (group.failed > 0)
+      notes.push(`${group.domain} ${group.setting}-turn: ${group.failed} of ${group.conversations} conversations failed and are not scored`);
   }
   return notes;
 }
@@ -61,7 +71,9 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
       generatedBy: `pmiyc ${context.packageVersion}`,
       conversations,
       duplicatesSkipped: context.duplicatesSkipped ?? 0,
-      models: [...models].sort((a, b) => a.model.localeCompare(b.model)).map((entry) => ({ ...entry, simulated: labels.isSimulated(entry.model), label: labels.text(entry.model) })),
+      models: [...models]
+        .sort((a, b) => a.model.localeCompare(b.model))
+        .map((entry) => ({ ...entry, simulated: labels.isSimulated(entry.model), label: labels.text(entry.model) })),
       simulatedAgents: models.some((entry) => labels.isSimulated(entry.model)),
       settings: analysis.groups.map((group) => ({ domain: group.domain, setting: group.setting, turnsPlanned: group.turnsPlanned })),
       claimSets: claimSets.map((set) => ({ ...set, nonCommercial: isNonCommercial(set.license) })),

@@ -1,5 +1,5 @@
-import { reportChartSpecs } from './charts/report-charts.js';
 import { reportJson } from './build-report-document.js';
+import { reportChartSpecs } from './charts/report-charts.js';
 import { modelsCsv, pairsCsv } from './csv-report.js';
 import { htmlReport } from './html/html-report.js';
 import { markdownReport } from './markdown/markdown-report.js';

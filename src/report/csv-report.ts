@@ -7,17 +7,44 @@ type Value = string | number | boolean | null;
 
 /** Numbers at full precision; no data (NaN) as an empty field. */
 function csv(header: readonly string[], rows: readonly (readonly Value[])[]): string {
-  const clean = rows.map((row) => row.map((value) => (typeof value === 'number' && !Number.isFinite(value) ? '' : value ?? '')));
+  const clean = rows.map((row) => row.map((value) => (typeof value === 'number' && !Number.isFinite(value) ? '' : (value ?? ''))));
   return stringify([header, ...clean], { cast: { boolean: (value) => String(value) } });
 }
 
 /** pairs.csv: one row per condition and ordered pair, with NC and absolute change. */
 export function pairsCsv(document: ReportDocument, labels: ModelLabels): string {
   return csv(
-    ['domain', 'setting', 'persuader', 'persuadee', 'persuaderSimulated', 'persuadeeSimulated', 'n', 'failed', 'meanNC', 'ciLow', 'ciHigh', 'meanAbsoluteChange', 'absoluteCiLow', 'absoluteCiHigh'],
+    [
+      'domain',
+      'setting',
+      'persuader',
+      'persuadee',
+      'persuaderSimulated',
+      'persuadeeSimulated',
+      'n',
+      'failed',
+      'meanNC',
+      'ciLow',
+      'ciHigh',
+      'meanAbsoluteChange',
+      'absoluteCiLow',
+      'absoluteCiHigh',
+    ],
     document.pairs.map((pair) => [
-      pair.domain, pair.setting, pair.persuader, pair.persuadee, labels.isSimulated(pair.persuader), labels.isSimulated(pair.persuadee),
-      pair.n, pair.failed, pair.meanNC, pair.ciLow, pair.ciHigh, pair.meanAbsoluteChange, pair.absoluteCiLow, pair.absoluteCiHigh,
+      pair.domain,
+      pair.setting,
+      pair.persuader,
+      pair.persuadee,
+      labels.isSimulated(pair.persuader),
+      labels.isSimulated(pair.persuadee),
+      pair.n,
+      pair.failed,
+      pair.meanNC,
+      pair.ciLow,
+      pair.ciHigh,
+      pair.meanAbsoluteChange,
+      pair.absoluteCiLow,
+      pair.absoluteCiHigh,
     ]),
   );
 }

@@ -1,6 +1,6 @@
 import { agreementLabel } from '../domain/agreement-score.js';
-import type { ConversationRecord } from '../domain/conversation-record.js';
 import type { Turn } from '../domain/conversation.js';
+import type { ConversationRecord } from '../domain/conversation-record.js';
 import { formatNumber } from './number-format.js';
 
 /** Styling hooks, so that the same text renders with or without colour. */
@@ -63,9 +63,7 @@ export function formatConversationHeader(
 
 export function formatOutcomeText(record: ConversationRecord, style: TextStyle): string {
   if (record.status === 'failed') {
-    return style.bad(
-      `Failed at turn ${record.failedTurn} (${record.failedRole}): ${record.failureReason}. ${sanitizeForTerminal(record.failureDetail ?? '')}`,
-    );
+    return style.bad(`Failed at turn ${record.failedTurn} (${record.failedRole}): ${record.failureReason}. ${sanitizeForTerminal(record.failureDetail ?? '')}`);
   }
   const initial = `${agreementLabel(record.initialScore!)} (${record.initialScore})`;
   const final = `${agreementLabel(record.finalScore!)} (${record.finalScore})`;

@@ -60,7 +60,9 @@ export function usageTable(document: ReportDocument): ReportTable {
       tokens(entry.inputTokens, entry.callsWithoutUsage, entry.calls),
       tokens(entry.outputTokens, entry.callsWithoutUsage, entry.calls),
       entry.costUsd === undefined
-        ? entry.callsWithoutCost === entry.calls ? 'no price set' : 'unknown'
+        ? entry.callsWithoutCost === entry.calls
+          ? 'no price set'
+          : 'unknown'
         : `$${entry.costUsd.toFixed(4)}${entry.callsWithoutCost > 0 ? ` + ${entry.callsWithoutCost} calls unpriced` : ''}`,
     ]),
   };

@@ -2,9 +2,9 @@ import type { AgreementScore } from '../domain/agreement-score.js';
 import type { Domain } from '../domain/claim.js';
 import type { Setting, TurnKind } from '../domain/conversation.js';
 import type { Role } from '../domain/roles.js';
+import type { ReliabilityAnalysis } from '../metrics/annotation-agreement.js';
 import type { SampleKind } from '../metrics/conversation-samples.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
-import type { ReliabilityAnalysis } from '../metrics/annotation-agreement.js';
 import type { ConsistencyStudyReport } from './studies/consistency-study.js';
 import type { JudgeStudySection } from './studies/judge-section.js';
 

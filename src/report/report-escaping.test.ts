@@ -8,7 +8,11 @@ import { escapeMarkdown } from './markdown/markdown-text.js';
 
 async function hostileReport() {
   const analysis = analyzeTournament(hostileRecords(), { bootstrap: { replicates: 50, confidence: 0.95, seed: 0 }, samplesPerKind: 2 });
-  const document = buildReportDocument(analysis, { runs: [{ name: `run ${HOSTILE.script}`, createdAt: 'now', seed: 0, packageVersion: 'test' }], generatedAt: 'now', packageVersion: 'test' });
+  const document = buildReportDocument(analysis, {
+    runs: [{ name: `run ${HOSTILE.script}`, createdAt: 'now', seed: 0, packageVersion: 'test' }],
+    generatedAt: 'now',
+    packageVersion: 'test',
+  });
   const files = await buildReportFiles(document, ['html', 'md', 'json']);
   return (path: string) => files.find((file) => file.path === path)!.content;
 }

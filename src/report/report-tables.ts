@@ -119,6 +119,12 @@ export function initialScoresTable(document: ReportDocument): ReportTable {
   const rows = [...document.initialScores].sort((a, b) => a.domain.localeCompare(b.domain) * -1 || a.persuadee.localeCompare(b.persuadee));
   return {
     header: ['persuadee', 'claims', ...AGREEMENT_SCORES.map(String), 'n', 'mean'],
-    rows: rows.map((entry) => [{ model: entry.persuadee }, entry.domain, ...AGREEMENT_SCORES.map((score) => entry.counts[`${score}`]), entry.n, formatNumber(entry.mean)]),
+    rows: rows.map((entry) => [
+      { model: entry.persuadee },
+      entry.domain,
+      ...AGREEMENT_SCORES.map((score) => entry.counts[`${score}`]),
+      entry.n,
+      formatNumber(entry.mean),
+    ]),
   };
 }

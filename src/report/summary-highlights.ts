@@ -1,6 +1,6 @@
 import type { ModelResult } from '../metrics/group-tally.js';
 import type { ReportDocument } from './report-document.js';
-import { conditionsOf, type Condition } from './report-tables.js';
+import { type Condition, conditionsOf } from './report-tables.js';
 
 /** The leader of a ranking, with what a careful reader needs to judge it. */
 export interface Leader {

@@ -29,7 +29,9 @@ function modelTable(
 export function formatSummaryText(groups: readonly GroupSummary[], labelOf: ModelLabel): string {
   if (groups.length === 0) return 'No conversations to summarise.';
   const confidence = Math.round((groups[0]!.estimates.options.confidence ?? 0.95) * 100);
-  const counts = groups.map((group) => `${group.domain} ${group.setting}: ${group.completed} completed, ${group.failed} failed, ${group.estimates.claims} claims`);
+  const counts = groups.map(
+    (group) => `${group.domain} ${group.setting}: ${group.completed} completed, ${group.failed} failed, ${group.estimates.claims} claims`,
+  );
   return [
     `Effectiveness: mean normalized change as persuader [${confidence}% bootstrap interval over claims]`,
     modelTable(groups, (group) => group.estimates.effectiveness, labelOf),

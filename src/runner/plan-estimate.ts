@@ -1,4 +1,4 @@
-import { SINGLE_TURN_TURNS, type Setting } from '../domain/conversation.js';
+import { type Setting, SINGLE_TURN_TURNS } from '../domain/conversation.js';
 import { persuadeeSystemPrompt, persuaderSystemPrompt } from '../protocol/prompts.js';
 import { countPlan, type TournamentDesign } from './plan.js';
 
@@ -90,7 +90,13 @@ export function estimatePlan(design: TournamentDesign, assumptions: EstimateAssu
     const prices = assumptions.prices(model);
     const priced = prices && (prices.inputUsdPerMillion !== undefined || prices.outputUsdPerMillion !== undefined);
     const costUsd = priced ? (entry.inputTokens * (prices.inputUsdPerMillion ?? 0) + entry.outputTokens * (prices.outputUsdPerMillion ?? 0)) / 1e6 : undefined;
-    return { model, calls: Math.round(entry.calls), inputTokens: Math.round(entry.inputTokens), outputTokens: Math.round(entry.outputTokens), ...(costUsd === undefined ? {} : { costUsd }) };
+    return {
+      model,
+      calls: Math.round(entry.calls),
+      inputTokens: Math.round(entry.inputTokens),
+      outputTokens: Math.round(entry.outputTokens),
+      ...(costUsd === undefined ? {} : { costUsd }),
+    };
   });
   const pairs = design.persuaders.length * design.persuadees.length * repetitions;
   const domains = [...new Set(design.claims.map((claim) => claim.domain))];

@@ -1,6 +1,6 @@
 import type { Claim } from '../domain/claim.js';
+import { type ConversationSpec, MULTI_TURN_TURNS, type Setting, SINGLE_TURN_TURNS } from '../domain/conversation.js';
 import { conversationId } from '../domain/conversation-record.js';
-import { MULTI_TURN_TURNS, SINGLE_TURN_TURNS, type ConversationSpec, type Setting } from '../domain/conversation.js';
 
 export interface TournamentDesign {
   readonly persuaders: readonly string[];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Claim } from '../domain/claim.js';
-import { toConversationRecord, type ConversationRecord } from '../domain/conversation-record.js';
+import { type ConversationRecord, toConversationRecord } from '../domain/conversation-record.js';
 import { summarizeTournament } from '../metrics/tournament-summary.js';
-import type { ChatModel, GenerateRequest } from '../models/chat-model.js';
 import { MemoryCallCache } from '../models/call-cache.js';
+import type { ChatModel, GenerateRequest } from '../models/chat-model.js';
 import { SimulatedAgent } from '../models/sim/simulated-agent.js';
 import { withCallCache } from '../models/wrappers/with-call-cache.js';
 import { planTournament } from './plan.js';
@@ -174,9 +174,7 @@ describe('runTournament when stopped', () => {
         throw new TypeError('bug in an adapter');
       },
     };
-    await expect(
-      runTournament({ plan, modelFor: () => broken, concurrency: 2, onConversation: () => undefined }),
-    ).rejects.toThrow('bug in an adapter');
+    await expect(runTournament({ plan, modelFor: () => broken, concurrency: 2, onConversation: () => undefined })).rejects.toThrow('bug in an adapter');
     expect(calls).toBeLessThan(10);
   });
 });

@@ -1,7 +1,7 @@
 import type { AgreementScore } from '../domain/agreement-score.js';
 import type { ConversationOutcome } from '../domain/conversation.js';
-import type { SamplingSettings } from '../engine/sample-turn.js';
 import { runConversation } from '../engine/run-conversation.js';
+import type { SamplingSettings } from '../engine/sample-turn.js';
 import type { ChatModel } from '../models/chat-model.js';
 import type { PlannedConversation } from './plan.js';
 import { RunGate, type StopReason } from './run-gate.js';

@@ -66,7 +66,9 @@ export class AnnotationTable {
 
   /** Labels stored per annotator for a run. */
   annotators(runId: number): Array<{ annotator: string; labels: number }> {
-    return this.database.prepare('SELECT annotator, count(*) AS labels FROM annotations WHERE run_id = ? GROUP BY annotator ORDER BY annotator').all(runId) as Array<{ annotator: string; labels: number }>;
+    return this.database
+      .prepare('SELECT annotator, count(*) AS labels FROM annotations WHERE run_id = ? GROUP BY annotator ORDER BY annotator')
+      .all(runId) as Array<{ annotator: string; labels: number }>;
   }
 
   /**
@@ -88,7 +90,15 @@ export class AnnotationTable {
         const key = `${row.conversation_id}\u0000${row.turn_index}\u0000${row.annotator}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        rows.push({ conversationId: row.conversation_id, turnIndex: row.turn_index, annotator: row.annotator, score: row.score, modelScore: row.model_score, persuadee: row.persuadee, domain: row.domain });
+        rows.push({
+          conversationId: row.conversation_id,
+          turnIndex: row.turn_index,
+          annotator: row.annotator,
+          score: row.score,
+          modelScore: row.model_score,
+          persuadee: row.persuadee,
+          domain: row.domain,
+        });
       }
     }
     return rows;

@@ -1,8 +1,8 @@
+import { deflateRawSync } from 'node:zlib';
 import type { Database, Statement } from 'better-sqlite3';
-import { deflateRawSync, } from 'node:zlib';
+import type { FinishReason } from '../domain/conversation.js';
 import type { CallCache, FailedCall, StoredCall } from '../models/call-cache.js';
 import type { GenerateReply } from '../models/chat-model.js';
-import type { FinishReason } from '../domain/conversation.js';
 
 interface CallRow {
   reply_text: string;

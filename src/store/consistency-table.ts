@@ -51,12 +51,26 @@ export class ConsistencyTable {
 
   constructor(private readonly database: Database.Database) {
     this.insert = database.prepare(`INSERT OR REPLACE INTO consistency_samples (run_id, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    this.selectOne = database.prepare('SELECT 1 FROM consistency_samples WHERE run_id = ? AND model = ? AND domain = ? AND claim_index = ? AND sample_index = ?');
+    this.selectOne = database.prepare(
+      'SELECT 1 FROM consistency_samples WHERE run_id = ? AND model = ? AND domain = ? AND claim_index = ? AND sample_index = ?',
+    );
   }
 
   /** Stores one answer, committed at once. */
   save(runId: number, sample: StoredStanceSample): void {
-    this.insert.run(runId, sample.model, sample.domain, sample.claimIndex, sample.claim, sample.sampleIndex, sample.score, sample.attempts, sample.unusable, sample.raw, sample.callHash);
+    this.insert.run(
+      runId,
+      sample.model,
+      sample.domain,
+      sample.claimIndex,
+      sample.claim,
+      sample.sampleIndex,
+      sample.score,
+      sample.attempts,
+      sample.unusable,
+      sample.raw,
+      sample.callHash,
+    );
   }
 
   /** Stores many answers in one transaction (an import: all or nothing). */
@@ -82,7 +96,9 @@ export class ConsistencyTable {
 
   /** Streams a study's answers in key order, each checked. */
   *samples(runId: number): Generator<StoredStanceSample> {
-    const rows = this.database.prepare(`SELECT ${COLUMNS} FROM consistency_samples WHERE run_id = ? ORDER BY model, domain, claim_index, sample_index`).iterate(runId);
+    const rows = this.database
+      .prepare(`SELECT ${COLUMNS} FROM consistency_samples WHERE run_id = ? ORDER BY model, domain, claim_index, sample_index`)
+      .iterate(runId);
     for (const row of rows) {
       const parsed = rowSchema.parse(row);
       yield {

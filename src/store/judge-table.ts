@@ -78,6 +78,8 @@ export class JudgeTable {
 
   /** The name of the latest run made by a command (`config.command`), or undefined. */
   latestRunOf(command: string): string | undefined {
-    return this.database.prepare("SELECT name FROM runs WHERE json_extract(config, '$.command') = ? ORDER BY id DESC LIMIT 1").pluck().get(command) as string | undefined;
+    return this.database.prepare("SELECT name FROM runs WHERE json_extract(config, '$.command') = ? ORDER BY id DESC LIMIT 1").pluck().get(command) as
+      | string
+      | undefined;
   }
 }

@@ -1,11 +1,11 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EXAMPLE_CLAIMS } from '../datasets/example-claims.js';
 import { toConversationRecord } from '../domain/conversation-record.js';
 import { InputError } from '../domain/input-error.js';
-import { EXAMPLE_CLAIMS } from '../datasets/example-claims.js';
 import { runConversation } from '../engine/run-conversation.js';
 import { SimulatedAgent } from '../models/sim/simulated-agent.js';
 import { ResultStore } from './result-store.js';

@@ -1,11 +1,11 @@
-import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import { InputError } from '../domain/input-error.js';
 import { SqliteCallCache } from './call-table.js';
 import { migrate } from './migrations.js';
 import { conversationRecordSchema } from './record-schema.js';
-import { RUN_COLUMNS, RUN_KIND_SQL, toRunInfo, type NewRun, type RunInfo, type RunKind, type RunRow, type RunStatus, type RunSummary } from './run-rows.js';
+import { type NewRun, RUN_COLUMNS, RUN_KIND_SQL, type RunInfo, type RunKind, type RunRow, type RunStatus, type RunSummary, toRunInfo } from './run-rows.js';
 
 export type { NewRun, RunInfo, RunKind, RunStatus, RunSummary } from './run-rows.js';
 
@@ -77,7 +77,17 @@ export class ResultStore {
         `INSERT INTO runs (name, created_at, updated_at, seed, package_version, config, status, git_revision, planned_conversations, claims_checksum)
          VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)`,
       )
-      .run(run.name, createdAt, createdAt, run.seed, run.packageVersion, JSON.stringify(run.config), run.gitRevision ?? null, run.plannedConversations ?? null, run.claimsChecksum ?? null);
+      .run(
+        run.name,
+        createdAt,
+        createdAt,
+        run.seed,
+        run.packageVersion,
+        JSON.stringify(run.config),
+        run.gitRevision ?? null,
+        run.plannedConversations ?? null,
+        run.claimsChecksum ?? null,
+      );
     return this.findRun(run.name);
   }
 
@@ -155,10 +165,30 @@ export class ResultStore {
   /** Stores one finished conversation and its turns (replacing an earlier record of the same id), committed at once. */
   saveConversation(runId: number, record: ConversationRecord): void {
     this.database.transaction(() => {
-      this.insertConversation.run(runId, record.conversationId, record.domain, record.setting, record.persuader, record.persuadee, record.claimIndex, record.status, record.normalizedChange, JSON.stringify(record));
+      this.insertConversation.run(
+        runId,
+        record.conversationId,
+        record.domain,
+        record.setting,
+        record.persuader,
+        record.persuadee,
+        record.claimIndex,
+        record.status,
+        record.normalizedChange,
+        JSON.stringify(record),
+      );
       this.deleteTurns.run(runId, record.conversationId);
       for (const turn of record.turns) {
-        this.insertTurn.run(runId, record.conversationId, turn.index, turn.role, turn.kind, turn.score, turn.attempts.length, turn.attempts.at(-1)?.callHash ?? null);
+        this.insertTurn.run(
+          runId,
+          record.conversationId,
+          turn.index,
+          turn.role,
+          turn.kind,
+          turn.score,
+          turn.attempts.length,
+          turn.attempts.at(-1)?.callHash ?? null,
+        );
       }
     })();
   }

@@ -14,7 +14,17 @@ describe('synthesizing one preference pair', () => {
     const outcome = await synthesizePreference({ model, modelName: 'alias', claim, runSeed: 9, settings });
     expect(outcome).toEqual({
       status: 'synthesized',
-      example: { prompt: argumentRequest('Trains beat planes'), chosen: 'Rewritten, stronger.', rejected: 'Original.', claim: 'Trains beat planes', claimIndex: 4, origin: 'perspectrum', license: 'CC BY-SA 4.0', model: 'alias', seed: 9 },
+      example: {
+        prompt: argumentRequest('Trains beat planes'),
+        chosen: 'Rewritten, stronger.',
+        rejected: 'Original.',
+        claim: 'Trains beat planes',
+        claimIndex: 4,
+        origin: 'perspectrum',
+        license: 'CC BY-SA 4.0',
+        model: 'alias',
+        seed: 9,
+      },
     });
     expect(model.requests[1]!.messages.slice(1)).toEqual([
       { role: 'user', content: argumentRequest('Trains beat planes') },
@@ -36,6 +46,10 @@ describe('synthesizing one preference pair', () => {
 
   it('is a failed outcome when a call fails after the retry layer', async () => {
     const error = new ModelCallError('HTTP 503', { provider: 'openai', model: 'x', reason: 'api', retryable: true });
-    expect(await synthesizePreference({ model: new ScriptedChatModel('w', [error]), modelName: 'w', claim, runSeed: 1, settings })).toEqual({ status: 'failed', reason: 'api', detail: 'HTTP 503' });
+    expect(await synthesizePreference({ model: new ScriptedChatModel('w', [error]), modelName: 'w', claim, runSeed: 1, settings })).toEqual({
+      status: 'failed',
+      reason: 'api',
+      detail: 'HTTP 503',
+    });
   });
 });

@@ -1,7 +1,7 @@
-import { claimKey, type Claim } from '../domain/claim.js';
+import { type Claim, claimKey } from '../domain/claim.js';
 import { deriveSeed } from '../domain/random.js';
 import type { ChatMessage, ChatModel } from '../models/chat-model.js';
-import { isModelCallError, type CallFailureReason } from '../models/model-call-error.js';
+import { type CallFailureReason, isModelCallError } from '../models/model-call-error.js';
 import { argumentRequest, readArgumentReply, rewriteRequest, synthesisSystemPrompt } from '../protocol/judge-synthesis-prompt.js';
 import type { JudgeSettings } from './judge-trial.js';
 
@@ -32,13 +32,26 @@ export type SynthesisOutcome =
 
 type StepResult = { ok: true; text: string } | { ok: false; outcome: SynthesisOutcome };
 
-async function ask(model: ChatModel, messages: readonly ChatMessage[], seedOf: (attempt: number) => number, settings: JudgeSettings, original: string | undefined, abortSignal?: AbortSignal): Promise<StepResult> {
+async function ask(
+  model: ChatModel,
+  messages: readonly ChatMessage[],
+  seedOf: (attempt: number) => number,
+  settings: JudgeSettings,
+  original: string | undefined,
+  abortSignal?: AbortSignal,
+): Promise<StepResult> {
   const step = original === undefined ? 'argument' : 'rewrite';
   let detail = '';
   for (let attempt = 1; attempt <= settings.maxAttempts; attempt++) {
     let text: string;
     try {
-      const reply = await model.generate({ messages, temperature: settings.temperature, maxOutputTokens: settings.maxOutputTokens, seed: seedOf(attempt), ...(abortSignal ? { abortSignal } : {}) });
+      const reply = await model.generate({
+        messages,
+        temperature: settings.temperature,
+        maxOutputTokens: settings.maxOutputTokens,
+        seed: seedOf(attempt),
+        ...(abortSignal ? { abortSignal } : {}),
+      });
       if (reply.finishReason === 'content-filter') {
         detail = 'the provider filtered the reply';
         continue;
@@ -85,6 +98,16 @@ export async function synthesizePreference(input: SynthesizeInput): Promise<Synt
   if (!rewrite.ok) return rewrite.outcome;
   return {
     status: 'synthesized',
-    example: { prompt, chosen: rewrite.text, rejected: original.text, claim: claim.claim, claimIndex: claim.index, origin: claim.origin, license: claim.license, model: input.modelName, seed: runSeed },
+    example: {
+      prompt,
+      chosen: rewrite.text,
+      rejected: original.text,
+      claim: claim.claim,
+      claimIndex: claim.index,
+      origin: claim.origin,
+      license: claim.license,
+      model: input.modelName,
+      seed: runSeed,
+    },
   };
 }

@@ -29,7 +29,18 @@ describe('one judge trial', () => {
       const first = showsMorePersuasiveFirst(7, id);
       expect(outcome).toEqual({
         status: 'judged',
-        record: { model: 'alias', pairId: id, claim: 'C', scoreDifference: 1.5, morePersuasiveFirst: first, chosen: first ? 1 : 2, correct: true, attempts: 1, raw: `<choice>${first ? 1 : 2}</choice>`, callHash: null },
+        record: {
+          model: 'alias',
+          pairId: id,
+          claim: 'C',
+          scoreDifference: 1.5,
+          morePersuasiveFirst: first,
+          chosen: first ? 1 : 2,
+          correct: true,
+          attempts: 1,
+          raw: `<choice>${first ? 1 : 2}</choice>`,
+          callHash: null,
+        },
       });
     }
     expect(model.requests.map((request) => request.seed)).toEqual(['a', 'b', 'c', 'd', 'e', 'f'].map((id) => judgeCallSeed(7, id, 1)));
@@ -58,7 +69,14 @@ describe('one judge trial', () => {
 
   it('is a failed outcome when the call fails after the retry layer, and rethrows anything else', async () => {
     const error = new ModelCallError('HTTP 400', { provider: 'openai', model: 'x', reason: 'context', retryable: false });
-    expect(await judgePair({ model: new ScriptedChatModel('judge', [error]), modelName: 'judge', pair: pair('x'), runSeed: 1, settings })).toEqual({ status: 'failed', reason: 'context', detail: 'HTTP 400', attempts: 1 });
-    await expect(judgePair({ model: new ScriptedChatModel('judge', [new TypeError('bug')]), modelName: 'judge', pair: pair('x'), runSeed: 1, settings })).rejects.toThrow('bug');
+    expect(await judgePair({ model: new ScriptedChatModel('judge', [error]), modelName: 'judge', pair: pair('x'), runSeed: 1, settings })).toEqual({
+      status: 'failed',
+      reason: 'context',
+      detail: 'HTTP 400',
+      attempts: 1,
+    });
+    await expect(
+      judgePair({ model: new ScriptedChatModel('judge', [new TypeError('bug')]), modelName: 'judge', pair: pair('x'), runSeed: 1, settings }),
+    ).rejects.toThrow('bug');
   });
 });

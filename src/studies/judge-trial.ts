@@ -1,9 +1,9 @@
+import type { JudgePair } from '../datasets/judge-pairs.js';
 import type { FinishReason } from '../domain/conversation.js';
 import { createRandom, deriveSeed } from '../domain/random.js';
 import type { ChatMessage, ChatModel } from '../models/chat-model.js';
-import { isModelCallError, type CallFailureReason } from '../models/model-call-error.js';
-import type { JudgePair } from '../datasets/judge-pairs.js';
-import { parseJudgeChoice, type JudgeChoice } from '../protocol/judge-choice.js';
+import { type CallFailureReason, isModelCallError } from '../models/model-call-error.js';
+import { type JudgeChoice, parseJudgeChoice } from '../protocol/judge-choice.js';
 import { JUDGE_REMINDER, judgeRequest, judgeSystemPrompt } from '../protocol/judge-prompt.js';
 
 /** Sampling of judge calls. */
@@ -103,5 +103,8 @@ export async function judgePair(input: JudgePairInput): Promise<JudgeTrialOutcom
       return { status: 'judged', record: { ...trial, chosen: parsed.choice, correct, attempts: attempt, raw: last.raw, callHash: last.callHash } };
     }
   }
-  return { status: 'judged', record: { ...trial, chosen: null, correct: null, attempts: settings.maxAttempts, raw: last?.raw ?? '', callHash: last?.callHash ?? null } };
+  return {
+    status: 'judged',
+    record: { ...trial, chosen: null, correct: null, attempts: settings.maxAttempts, raw: last?.raw ?? '', callHash: last?.callHash ?? null },
+  };
 }

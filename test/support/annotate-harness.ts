@@ -1,5 +1,5 @@
-import { Command } from 'commander';
 import { PassThrough } from 'node:stream';
+import { Command } from 'commander';
 import { addAnnotateCommands } from '../../src/cli/annotate-program.js';
 import type { CliContext } from '../../src/cli/terminal.js';
 
@@ -11,7 +11,13 @@ export function annotateCli(args: readonly string[], stop: AbortSignal = new Abo
   const stdout = new PassThrough();
   let printed = '';
   stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-  const context = { stdout, stderr: new PassThrough(), env: {}, now: () => new Date('2026-12-01T12:00:00Z'), packageVersion: '0.0.0-test' } as unknown as CliContext;
+  const context = {
+    stdout,
+    stderr: new PassThrough(),
+    env: {},
+    now: () => new Date('2026-12-01T12:00:00Z'),
+    packageVersion: '0.0.0-test',
+  } as unknown as CliContext;
   const program = new Command('pmiyc').exitOverride().configureOutput({ writeOut: () => undefined, writeErr: () => undefined });
   let exitCode = -1;
   addAnnotateCommands(program, context, { stop, abort: new AbortController().signal }, (code) => (exitCode = code), './pmiyc.db');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FakeProviderServer, RESPONSE_SHAPES, type FakeResponse, type RecordedRequest } from './fake-provider-server.js';
+import { FakeProviderServer, type FakeResponse, RESPONSE_SHAPES, type RecordedRequest } from './fake-provider-server.js';
 
 const LABELS = ['Completely Oppose', 'Oppose', 'Neutral', 'Support', 'Completely Support'];
 
@@ -18,7 +18,10 @@ export async function startFakeChatServer(options: { delayMs?: number; respond?:
     const text = `<message>Reply ${digest.toString('hex').slice(0, 8)} from ${String(request.body['model'])}.</message>\n<support_ranking>${label}</support_ranking>`;
     // Usage as a real server reports it: about four characters per token.
     const promptChars = JSON.stringify(request.body['messages']).length;
-    const body = { ...RESPONSE_SHAPES.openaiChat(text), usage: { prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: Math.ceil(text.length / 4), total_tokens: 0 } };
+    const body = {
+      ...RESPONSE_SHAPES.openaiChat(text),
+      usage: { prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: Math.ceil(text.length / 4), total_tokens: 0 },
+    };
     return { status: 200, body, ...(options.delayMs ? { delayMs: options.delayMs } : {}) };
   });
   return server;

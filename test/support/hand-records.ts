@@ -1,7 +1,7 @@
 import type { AgreementScore } from '../../src/domain/agreement-score.js';
 import type { Domain } from '../../src/domain/claim.js';
-import type { ConversationRecord } from '../../src/domain/conversation-record.js';
 import type { Attempt, FailureReason, Turn } from '../../src/domain/conversation.js';
+import type { ConversationRecord } from '../../src/domain/conversation-record.js';
 import { hashString } from '../../src/domain/random.js';
 import { absoluteChange, normalizedChange } from '../../src/metrics/normalized-change.js';
 
@@ -29,8 +29,24 @@ export interface HandConversation {
 }
 
 const attemptsOf = (seed: number, rejected: number, usage: HandConversation['usage']): Attempt[] => [
-  ...Array.from({ length: rejected }, (_, number): Attempt => ({ number: number + 1, seed: seed + number, raw: 'bad', outcome: 'format', detail: 'no tags', ...(usage ? { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }, costUsd: usage.costUsd } : {}) })),
-  { number: rejected + 1, seed: seed + rejected, raw: 'ok', outcome: 'accepted', ...(usage ? { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }, costUsd: usage.costUsd } : {}) },
+  ...Array.from(
+    { length: rejected },
+    (_, number): Attempt => ({
+      number: number + 1,
+      seed: seed + number,
+      raw: 'bad',
+      outcome: 'format',
+      detail: 'no tags',
+      ...(usage ? { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }, costUsd: usage.costUsd } : {}),
+    }),
+  ),
+  {
+    number: rejected + 1,
+    seed: seed + rejected,
+    raw: 'ok',
+    outcome: 'accepted',
+    ...(usage ? { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }, costUsd: usage.costUsd } : {}),
+  },
 ];
 
 /** Builds the turns exactly as the engine numbers them: after an early stop the final decision follows at once. */
@@ -39,24 +55,44 @@ export function handRecord(spec: HandConversation): ConversationRecord {
   const message = spec.message ?? ((index: number) => `message ${index}`);
   const seedOf = (...parts: (string | number)[]) => hashString(parts.join('|')) % 1_000_000;
   const turn = (index: number, role: Turn['role'], kind: Turn['kind'], score: AgreementScore, seed: number, rejected = 0): Turn => ({
-    index, role, kind, message: message(index), score, raw: `raw ${index}`, attempts: attemptsOf(seed, rejected, spec.usage),
+    index,
+    role,
+    kind,
+    message: message(index),
+    score,
+    raw: `raw ${index}`,
+    attempts: attemptsOf(seed, rejected, spec.usage),
   });
   const turns: Turn[] = [turn(1, 'persuadee', 'opening', spec.persuadeeScores[0]!, seedOf('opening', spec.persuadee, spec.claim))];
   let failed: ConversationRecord['failedAttempts'] = [];
   if (spec.failure) {
-    failed = Array.from({ length: spec.failure.attempts }, (_, number): Attempt => ({ number: number + 1, seed: seedOf('fail', spec.claim, number), raw: 'x', outcome: spec.failure!.reason }));
+    failed = Array.from(
+      { length: spec.failure.attempts },
+      (_, number): Attempt => ({ number: number + 1, seed: seedOf('fail', spec.claim, number), raw: 'x', outcome: spec.failure!.reason }),
+    );
   } else {
     let stopped = false;
     for (let reply = 1; reply < spec.persuadeeScores.length; reply++) {
       const index = turns.length + 1;
       const rejected = index === 2 ? (spec.argumentResamples ?? 0) : 0;
       turns.push(turn(index, 'persuader', 'argument', 3, seedOf('argument', spec.persuader, spec.persuadee, spec.claim, spec.turns, index), rejected));
-      turns.push(turn(index + 1, 'persuadee', 'reply', spec.persuadeeScores[reply]!, seedOf('reply', spec.persuader, spec.persuadee, spec.claim, spec.turns, index + 1)));
+      turns.push(
+        turn(index + 1, 'persuadee', 'reply', spec.persuadeeScores[reply]!, seedOf('reply', spec.persuader, spec.persuadee, spec.claim, spec.turns, index + 1)),
+      );
       stopped = spec.persuadeeScores[reply] === 5;
     }
     if (!stopped && turns.length < spec.turns - 1) {
       const index = turns.length + 1;
-      turns.push(turn(index, 'persuader', 'argument', 3, seedOf('argument', spec.persuader, spec.persuadee, spec.claim, spec.turns, index), index === 2 ? (spec.argumentResamples ?? 0) : 0));
+      turns.push(
+        turn(
+          index,
+          'persuader',
+          'argument',
+          3,
+          seedOf('argument', spec.persuader, spec.persuadee, spec.claim, spec.turns, index),
+          index === 2 ? (spec.argumentResamples ?? 0) : 0,
+        ),
+      );
     }
     turns.push(turn(turns.length + 1, 'persuadee', 'final', spec.final!, seedOf('final', spec.persuader, spec.persuadee, spec.claim, spec.turns)));
   }

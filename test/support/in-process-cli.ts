@@ -1,6 +1,6 @@
-import { CommanderError } from 'commander';
 import { setMaxListeners } from 'node:events';
 import { PassThrough } from 'node:stream';
+import { CommanderError } from 'commander';
 import { registerJudgeCommands } from '../../src/cli/commands/judge-program.js';
 import { buildProgram } from '../../src/cli/program.js';
 import type { CliContext } from '../../src/cli/terminal.js';
@@ -30,7 +30,8 @@ export async function runInProcess(args: readonly string[], options: { stop?: Ab
   const setExitCode = (value: number) => (code = value);
   const program = buildProgram(context, signals, setExitCode);
   program.configureOutput({ writeOut: (text) => stdout.stream.write(text), writeErr: (text) => stderr.stream.write(text) });
-  if (!program.commands.some((command) => command.name() === 'judge')) registerJudgeCommands(program, { context, signals, setExitCode, defaultStore: './pmiyc.db' });
+  if (!program.commands.some((command) => command.name() === 'judge'))
+    registerJudgeCommands(program, { context, signals, setExitCode, defaultStore: './pmiyc.db' });
   try {
     await program.parseAsync(['node', 'pmiyc', ...args]);
   } catch (error) {

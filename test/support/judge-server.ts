@@ -1,5 +1,5 @@
 import { readJudgeRequest } from '../../src/protocol/judge-prompt.js';
-import { FakeProviderServer, RESPONSE_SHAPES, type FakeResponse, type RecordedRequest } from './fake-provider-server.js';
+import { FakeProviderServer, type FakeResponse, RESPONSE_SHAPES, type RecordedRequest } from './fake-provider-server.js';
 
 type Message = { role: string; content: string };
 

@@ -23,7 +23,15 @@ export function syntheticRatingsCsv(): string {
         const initial = 2 + ((argumentIndex + rater) % 3);
         const change = ((argumentIndex * 7 + rater * 3 + claimIndex) % 5) - 1;
         const worker = `w${claimIndex}-${argumentIndex}-${rater}`;
-        rows.push([worker, claim, argument, argumentIndex % 3 === 0 ? 'Human' : 'Claude 3 Opus', argumentIndex % 3 === 0 ? 'N/A' : 'Logical Reasoning', rating(initial), rating(initial + change)]);
+        rows.push([
+          worker,
+          claim,
+          argument,
+          argumentIndex % 3 === 0 ? 'Human' : 'Claude 3 Opus',
+          argumentIndex % 3 === 0 ? 'N/A' : 'Logical Reasoning',
+          rating(initial),
+          rating(initial + change),
+        ]);
       }
     }
   });

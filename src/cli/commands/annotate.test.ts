@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handRecord } from '../../../test/support/hand-records.js';
 import { LabelBook } from '../../annotation/annotation-labels.js';
-import { parseTaskFile, type AnnotationTaskFile } from '../../annotation/annotation-tasks.js';
+import { type AnnotationTaskFile, parseTaskFile } from '../../annotation/annotation-tasks.js';
 import { AnnotationTable } from '../../store/annotation-table.js';
 import { ResultStore } from '../../store/result-store.js';
 import type { CliContext } from '../terminal.js';
@@ -15,7 +15,13 @@ let folder: string;
 let storePath: string;
 let tasks: AnnotationTaskFile;
 const output = new PassThrough();
-const context = { stdout: output, stderr: new PassThrough(), env: {}, now: () => new Date('2026-12-01T12:00:00Z'), packageVersion: '0.0.0-test' } as unknown as CliContext;
+const context = {
+  stdout: output,
+  stderr: new PassThrough(),
+  env: {},
+  now: () => new Date('2026-12-01T12:00:00Z'),
+  packageVersion: '0.0.0-test',
+} as unknown as CliContext;
 const printed = () => String(output.read() ?? '');
 
 /** Two models, two subjective claims (7 turns, persuadee scores 2, 3, 4 then final 4) and one single-turn conversation. */
@@ -24,7 +30,8 @@ function makeStore(path: string): void {
   const run = store.createRun({ name: 'hand-run', createdAt: '2026-11-30T10:00:00Z', seed: 5, packageVersion: 'test', config: {} });
   for (const persuader of ['A', 'B']) {
     for (const persuadee of ['A', 'B']) {
-      for (const claim of ['c1', 'c2']) store.saveConversation(run.id, handRecord({ persuader, persuadee, claim, turns: 7, persuadeeScores: [2, 3, 4], final: 4, run: 'hand-run' }));
+      for (const claim of ['c1', 'c2'])
+        store.saveConversation(run.id, handRecord({ persuader, persuadee, claim, turns: 7, persuadeeScores: [2, 3, 4], final: 4, run: 'hand-run' }));
       store.saveConversation(run.id, handRecord({ persuader, persuadee, claim: 'c3', turns: 3, persuadeeScores: [2], final: 3, run: 'hand-run' }));
     }
   }
@@ -59,13 +66,25 @@ describe('pmiyc annotate', () => {
     expect(tasks.run).toBe('hand-run');
     expect(tasks.selection).toEqual({ setting: 'multi', seed: 5, perPair: 1, claimsPerDomain: null });
     expect(tasks.conversations).toHaveLength(4);
-    expect(printed()).toMatch(/Wrote 4 conversations of run hand-run \(4 pairs, 1 per pair\) with 16 persuadee turns to label to .*tasks.json[\s\S]*pmiyc annotate serve --tasks/);
+    expect(printed()).toMatch(
+      /Wrote 4 conversations of run hand-run \(4 pairs, 1 per pair\) with 16 persuadee turns to label to .*tasks.json[\s\S]*pmiyc annotate serve --tasks/,
+    );
   });
 
   it('refuses to overwrite a task file, to mix two ways of sampling, and a setting the run lacks', async () => {
     await expect(annotateExportCommand({ store: storePath, out: join(folder, 'tasks.json'), setting: 'multi' }, context)).rejects.toThrow(/exists.*--force/);
-    await expect(annotateExportCommand({ store: storePath, out: join(folder, 'x.json'), sample: 1, claimsPerDomain: { subjective: 1, misinformation: 0 }, setting: 'multi' }, context)).rejects.toThrow(/pass one of them/);
-    await expect(annotateExportCommand({ store: storePath, out: join(folder, 'y.json'), setting: 'multi', claimsPerDomain: { subjective: 0, misinformation: 2 } }, context)).rejects.toThrow(/no completed multi-turn conversations to annotate/);
+    await expect(
+      annotateExportCommand(
+        { store: storePath, out: join(folder, 'x.json'), sample: 1, claimsPerDomain: { subjective: 1, misinformation: 0 }, setting: 'multi' },
+        context,
+      ),
+    ).rejects.toThrow(/pass one of them/);
+    await expect(
+      annotateExportCommand(
+        { store: storePath, out: join(folder, 'y.json'), setting: 'multi', claimsPerDomain: { subjective: 0, misinformation: 2 } },
+        context,
+      ),
+    ).rejects.toThrow(/no completed multi-turn conversations to annotate/);
   });
 
   it('imports the labels of two annotators next to the models\u2019 own scores', async () => {
@@ -109,15 +128,21 @@ describe('pmiyc annotate', () => {
       return path;
     };
     const unknown = edit('unknown.jsonl', 3, (label) => ({ ...label, conversationId: 'c-nowhere' }));
-    await expect(annotateImportCommand({ store: storePath, files: [unknown] }, context)).rejects.toThrow(/unknown.jsonl:3: run hand-run has no conversation c-nowhere/);
+    await expect(annotateImportCommand({ store: storePath, files: [unknown] }, context)).rejects.toThrow(
+      /unknown.jsonl:3: run hand-run has no conversation c-nowhere/,
+    );
     const persuaderTurn = edit('persuader.jsonl', 2, (label) => ({ ...label, turnIndex: 2 }));
-    await expect(annotateImportCommand({ store: storePath, files: [persuaderTurn] }, context)).rejects.toThrow(/persuader.jsonl:2: turn 2 of conversation .* is the persuader's/);
+    await expect(annotateImportCommand({ store: storePath, files: [persuaderTurn] }, context)).rejects.toThrow(
+      /persuader.jsonl:2: turn 2 of conversation .* is the persuader's/,
+    );
     const noTurn = edit('noturn.jsonl', 2, (label) => ({ ...label, turnIndex: 40 }));
     await expect(annotateImportCommand({ store: storePath, files: [noTurn] }, context)).rejects.toThrow(/noturn.jsonl:2: conversation .* has no turn 40/);
     const otherRun = edit('other-run.jsonl', 1, (header) => ({ ...header, run: 'elsewhere' }));
     await expect(annotateImportCommand({ store: storePath, files: [good, otherRun] }, context)).rejects.toThrow(/both labels of carol/);
     await expect(annotateImportCommand({ store: storePath, files: [otherRun] }, context)).rejects.toThrow(/has no run named "elsewhere"/);
-    await expect(annotateImportCommand({ store: storePath, run: 'hand-run', files: [otherRun] }, context)).rejects.toThrow(/other-run.jsonl:1: these labels were made on run elsewhere, not hand-run/);
+    await expect(annotateImportCommand({ store: storePath, run: 'hand-run', files: [otherRun] }, context)).rejects.toThrow(
+      /other-run.jsonl:1: these labels were made on run elsewhere, not hand-run/,
+    );
     const store = ResultStore.openExisting(storePath);
     try {
       expect(new AnnotationTable(store.sqlite).annotators(store.findRun('hand-run').id).map((entry) => entry.annotator)).toEqual(['alice', 'bob']);
@@ -133,8 +158,12 @@ describe('pmiyc annotate', () => {
     stop.abort();
     expect(await serving).toBe(0);
     expect(printed()).toMatch(/16 turns to label, 16 labelled so far[\s\S]*Open http:\/\/127\.0\.0\.1:\d+\/[\s\S]*Stopped\. 16 of 16 turns labelled/);
-    await expect(annotateServeCommand({ tasks: join(folder, 'tasks.json'), annotator: 'erin', labels, port: 0 }, context, stop.signal)).rejects.toThrow(/holds the labels of dave, not erin/);
-    await expect(annotateServeCommand({ tasks: join(folder, 'missing.json'), annotator: 'erin', port: 0 }, context, stop.signal)).rejects.toThrow(/missing.json does not exist/);
+    await expect(annotateServeCommand({ tasks: join(folder, 'tasks.json'), annotator: 'erin', labels, port: 0 }, context, stop.signal)).rejects.toThrow(
+      /holds the labels of dave, not erin/,
+    );
+    await expect(annotateServeCommand({ tasks: join(folder, 'missing.json'), annotator: 'erin', port: 0 }, context, stop.signal)).rejects.toThrow(
+      /missing.json does not exist/,
+    );
   });
 });
 

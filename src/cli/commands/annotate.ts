@@ -1,10 +1,10 @@
-import { InvalidArgumentError } from 'commander';
 import { existsSync } from 'node:fs';
+import { InvalidArgumentError } from 'commander';
 import { checkAnnotatorName } from '../../annotation/annotation-labels.js';
-import { sampleForAnnotation, toCandidate, type CandidateConversation, type TaskSelection } from '../../annotation/annotation-sample.js';
+import { type CandidateConversation, sampleForAnnotation, type TaskSelection, toCandidate } from '../../annotation/annotation-sample.js';
 import { buildTaskFile, turnsToLabel } from '../../annotation/annotation-tasks.js';
-import type { ConversationRecord } from '../../domain/conversation-record.js';
 import type { Setting } from '../../domain/conversation.js';
+import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { InputError } from '../../domain/input-error.js';
 import { ResultStore } from '../../store/result-store.js';
 import { defaultLabelsPath, loadLabelBook, readTaskFile, writeFileAtomic } from '../annotation-files.js';
@@ -18,7 +18,8 @@ export const DEFAULT_ANNOTATION_PORT = 7312;
 /** `--port N`: 0 (any free port) to 65535. */
 export function parsePort(value: string): number {
   const port = Number(value);
-  if (!/^\d+$/.test(value.trim()) || port > 65535) throw new InvalidArgumentError(`--port must be a port number from 0 to 65535 (0 picks a free one), got "${value}".`);
+  if (!/^\d+$/.test(value.trim()) || port > 65535)
+    throw new InvalidArgumentError(`--port must be a port number from 0 to 65535 (0 picks a free one), got "${value}".`);
   return port;
 }
 
@@ -47,7 +48,8 @@ export interface AnnotateExportOptions {
 }
 
 function selectionOf(options: AnnotateExportOptions, runSeed: number): TaskSelection {
-  if (options.sample !== undefined && options.claimsPerDomain !== undefined) throw new InputError('--sample and --claims-per-domain choose conversations in two different ways: pass one of them');
+  if (options.sample !== undefined && options.claimsPerDomain !== undefined)
+    throw new InputError('--sample and --claims-per-domain choose conversations in two different ways: pass one of them');
   return {
     setting: options.setting,
     seed: options.seed ?? runSeed,
@@ -82,7 +84,10 @@ export async function annotateExportCommand(options: AnnotateExportOptions, cont
     const { sample, records } = chooseRecords(store, run.id, run.name, selection);
     const tasks = buildTaskFile({ run: run.name, createdAt: context.now().toISOString(), selection, records });
     await writeFileAtomic(out, `${JSON.stringify(tasks, null, 2)}\n`);
-    const how = selection.perPair !== null ? `${selection.perPair} per pair` : `the same ${selection.claimsPerDomain!.subjective} subjective and ${selection.claimsPerDomain!.misinformation} misinformation claims for every pair`;
+    const how =
+      selection.perPair !== null
+        ? `${selection.perPair} per pair`
+        : `the same ${selection.claimsPerDomain!.subjective} subjective and ${selection.claimsPerDomain!.misinformation} misinformation claims for every pair`;
     context.stdout.write(
       `${[
         `Wrote ${tasks.conversations.length} conversations of run ${run.name} (${sample.pairs} pairs, ${how}) with ${turnsToLabel(tasks.conversations).length} persuadee turns to label to ${out}.`,

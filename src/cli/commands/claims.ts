@@ -1,5 +1,5 @@
-import type { Claim } from '../../domain/claim.js';
 import { licencesOf } from '../../datasets/licences.js';
+import type { Claim } from '../../domain/claim.js';
 import { formatTextTable } from '../../report/text-table.js';
 import { loadClaims } from '../load-claims.js';
 import type { CliContext } from '../terminal.js';
@@ -36,7 +36,13 @@ export async function claimsCommand(options: ClaimsOptions, context: CliContext)
     for (const claim of claims) context.stdout.write(`${claimLine(claim)}\n`);
     return 0;
   }
-  const rows = claims.map((claim) => [String(claim.index), claim.domain, claim.origin, JSON.stringify(claim.claim), claim.question === undefined ? '' : JSON.stringify(claim.question)]);
+  const rows = claims.map((claim) => [
+    String(claim.index),
+    claim.domain,
+    claim.origin,
+    JSON.stringify(claim.claim),
+    claim.question === undefined ? '' : JSON.stringify(claim.question),
+  ]);
   context.stdout.write(`${formatTextTable(['index', 'domain', 'origin', 'claim', 'question'], rows, { align: 'left' })}\n\n`);
   const licences = licencesOf(claims).map((use) => `${use.claims} from ${use.origin}: ${use.license}`);
   context.stdout.write(`${claims.length} claims. Licences: ${licences.join('; ')}\n`);

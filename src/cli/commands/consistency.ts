@@ -6,7 +6,13 @@ import type { ModelSettings } from '../../models/model-settings.js';
 import { formatConsistencyText } from '../../report/studies/consistency-text.js';
 import { ConsistencyTable } from '../../store/consistency-table.js';
 import { ResultStore, type RunInfo } from '../../store/result-store.js';
-import { consistencyConfigOf, consistencyDesignFromOptions, isConsistencyConfig, type ConsistencyDesign, type ConsistencyDesignOptions } from '../consistency-design.js';
+import {
+  type ConsistencyDesign,
+  type ConsistencyDesignOptions,
+  consistencyConfigOf,
+  consistencyDesignFromOptions,
+  isConsistencyConfig,
+} from '../consistency-design.js';
 import { importConsistencyFile } from '../consistency-import.js';
 import { executeStudy } from '../consistency-session.js';
 import { analyzeStudy } from '../consistency-study.js';
@@ -48,13 +54,16 @@ interface PreparedStudy {
 function checkTournamentRun(store: ResultStore, name: string | undefined): void {
   if (name === undefined) return;
   const run = store.findRun(name);
-  if (isConsistencyConfig(run.config)) throw new InputError(`--run names the tournament run to compare openings with, but ${name} is a consistency study: name a run made by \`pmiyc run\``);
+  if (isConsistencyConfig(run.config))
+    throw new InputError(`--run names the tournament run to compare openings with, but ${name} is a consistency study: name a run made by \`pmiyc run\``);
 }
 
 function checkFlags(options: ConsistencyOptions): void {
-  if (options.import !== undefined && options.models !== undefined) throw new InputError('give either --models (ask the models) or --import FILE.csv (read published answers), not both');
+  if (options.import !== undefined && options.models !== undefined)
+    throw new InputError('give either --models (ask the models) or --import FILE.csv (read published answers), not both');
   if (options.import !== undefined && options.resume) throw new InputError('an import is finished at once: --resume continues a study that asks models');
-  if (options.model !== undefined && options.import === undefined) throw new InputError('--model names the model of an --import file: to ask models, use --models a,b');
+  if (options.model !== undefined && options.import === undefined)
+    throw new InputError('--model names the model of an --import file: to ask models, use --models a,b');
 }
 
 async function prepare(store: ResultStore, options: ConsistencyOptions, context: CliContext): Promise<PreparedStudy> {
@@ -65,25 +74,48 @@ async function prepare(store: ResultStore, options: ConsistencyOptions, context:
     }
     const design = consistencyDesignFromOptions(options);
     const { claims } = await loadClaims(design.claims.source, { ...design.claims, seed: options.seed }, context);
-    return { design, claims, seed: options.seed, ...(options.run ? { tournamentRun: options.run } : {}), ...(options.config ? { configPath: options.config } : {}) };
+    return {
+      design,
+      claims,
+      seed: options.seed,
+      ...(options.run ? { tournamentRun: options.run } : {}),
+      ...(options.config ? { configPath: options.config } : {}),
+    };
   }
   const name = options.study ?? table.studyNames().at(-1);
-  if (name === undefined) throw new InputError(`${options.store} has no consistency study to resume: start one with pmiyc consistency --models a,b --claims subjective`);
+  if (name === undefined)
+    throw new InputError(`${options.store} has no consistency study to resume: start one with pmiyc consistency --models a,b --claims subjective`);
   const run = store.findRun(name);
   const config = consistencyConfigOf(run.name, run.config);
   const given = (['models', 'limit', 'sample'] as const).filter((key) => options[key] !== undefined).map((key) => `--${key}`);
   if (!config.design) throw new InputError(`study ${run.name} was imported from a file and is complete: there is nothing to resume`);
   if (given.length > 0) throw new InputError(`--resume continues study ${run.name} with its own design: drop ${given.join(', ')}`);
-  if (options.run !== undefined && options.run !== config.tournamentRun) throw new InputError(`study ${run.name} compares with ${config.tournamentRun ?? 'no tournament run'}: drop --run, or start a new study`);
+  if (options.run !== undefined && options.run !== config.tournamentRun)
+    throw new InputError(`study ${run.name} compares with ${config.tournamentRun ?? 'no tournament run'}: drop --run, or start a new study`);
   const { claims } = await loadClaims(config.design.claims.source, { ...config.design.claims, seed: run.seed }, context);
   if (run.claimsChecksum && claimsChecksum(claims) !== run.claimsChecksum) {
-    throw new InputError(`the claims of study ${run.name} (${config.design.claims.source}) are not the same as when it started: use the same claims file or --data-dir`);
+    throw new InputError(
+      `the claims of study ${run.name} (${config.design.claims.source}) are not the same as when it started: use the same claims file or --data-dir`,
+    );
   }
   const configPath = options.config ?? config.configPath;
-  return { run, design: config.design, claims, seed: run.seed, ...(config.tournamentRun ? { tournamentRun: config.tournamentRun } : {}), ...(configPath ? { configPath } : {}) };
+  return {
+    run,
+    design: config.design,
+    claims,
+    seed: run.seed,
+    ...(config.tournamentRun ? { tournamentRun: config.tournamentRun } : {}),
+    ...(configPath ? { configPath } : {}),
+  };
 }
 
-function startStudy(store: ResultStore, prepared: PreparedStudy, settings: (name: string) => ModelSettings, options: ConsistencyOptions, context: CliContext): RunInfo {
+function startStudy(
+  store: ResultStore,
+  prepared: PreparedStudy,
+  settings: (name: string) => ModelSettings,
+  options: ConsistencyOptions,
+  context: CliContext,
+): RunInfo {
   if (prepared.run) {
     store.setRunStatus(prepared.run.id, 'running');
     return prepared.run;

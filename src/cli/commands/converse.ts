@@ -7,7 +7,7 @@ import { formatConversationHeader, formatOutcomeText, formatTurnText } from '../
 import { formatUsageText } from '../../report/usage-text.js';
 import { loadConfig } from '../load-config.js';
 import { createModelRegistry } from '../model-registry.js';
-import { formatDuration, labelModel, styleFor, type CliContext } from '../terminal.js';
+import { type CliContext, formatDuration, labelModel, styleFor } from '../terminal.js';
 
 export interface ConverseOptions {
   readonly persuader: string;
@@ -30,7 +30,8 @@ export interface ConverseOptions {
  */
 export async function converseCommand(options: ConverseOptions, context: CliContext, abortSignal: AbortSignal): Promise<number> {
   if (options.claim.trim() === '') throw new InputError('--claim is empty: give the claim the persuader argues for');
-  if (options.question !== undefined && options.question.trim() === '') throw new InputError('--question is empty: give the factual question, or leave it out for a subjective claim');
+  if (options.question !== undefined && options.question.trim() === '')
+    throw new InputError('--question is empty: give the factual question, or leave it out for a subjective claim');
   const registry = createModelRegistry(loadConfig(options.config), context.env, {
     onRetry: (_model, event) => context.stderr.write(`${event.error.message}; retrying in ${formatDuration(event.waitMs)}\n`),
   });

@@ -12,7 +12,11 @@ export interface JudgeWiring {
   readonly defaultStore: string;
 }
 
-const list = (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
 
 /** Options both judge commands share: store, config, seeds, sampling, concurrency, budget, cache. */
 function addSharedOptions(command: Command, { context, defaultStore }: JudgeWiring, defaults: { temperature: number; study: string }): Command {
@@ -56,9 +60,10 @@ export function registerJudgeCommands(program: Command, wiring: JudgeWiring): vo
     .option('--limit <n>', 'only the first N pairs', parseWholeNumber('--limit', 1))
     .option('--sample <n>', 'a seeded sample of N pairs', parseWholeNumber('--sample', 1))
     .option('--resume', 'continue a stopped judge run (the latest, or --study NAME)', false);
-  addSharedOptions(study, wiring, { temperature: 0, study: 'name of the run (default judge-N); with --resume, the judge run to continue (default: the latest)' }).action(async (options) =>
-    setExitCode(await judgeCommand({ ...options, ...extras(context) }, context, signals)),
-  );
+  addSharedOptions(study, wiring, {
+    temperature: 0,
+    study: 'name of the run (default judge-N); with --resume, the judge run to continue (default: the latest)',
+  }).action(async (options) => setExitCode(await judgeCommand({ ...options, ...extras(context) }, context, signals)));
 
   const synthesize = judge
     .command('synthesize')
@@ -69,5 +74,7 @@ export function registerJudgeCommands(program: Command, wiring: JudgeWiring): vo
     .option('--limit <n>', 'only the first N claims', parseWholeNumber('--limit', 1))
     .option('--sample <n>', 'a seeded sample of N claims, stratified by origin', parseWholeNumber('--sample', 1))
     .option('--out <file.jsonl>', 'where to write the dataset (default: standard output)');
-  addSharedOptions(synthesize, wiring, { temperature: 0.7, study: 'name of the run (default synthesis-N)' }).action(async (options) => setExitCode(await judgeSynthesizeCommand({ ...options, ...extras(context) }, context, signals)));
+  addSharedOptions(synthesize, wiring, { temperature: 0.7, study: 'name of the run (default synthesis-N)' }).action(async (options) =>
+    setExitCode(await judgeSynthesizeCommand({ ...options, ...extras(context) }, context, signals)),
+  );
 }

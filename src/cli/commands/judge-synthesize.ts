@@ -4,12 +4,12 @@ import { claimsChecksum } from '../../datasets/claims-checksum.js';
 import { licencesOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/input-error.js';
-import { ResultStore, type RunInfo } from '../../store/result-store.js';
 import { runTasks } from '../../runner/run-tasks.js';
-import { synthesizePreference, type PreferenceExample } from '../../studies/judge-synthesis.js';
-import { checkStudyModels, startStudySession, type StudySession } from '../study-session.js';
+import { ResultStore, type RunInfo } from '../../store/result-store.js';
+import { type PreferenceExample, synthesizePreference } from '../../studies/judge-synthesis.js';
 import { loadClaims } from '../load-claims.js';
 import { loadConfig } from '../load-config.js';
+import { checkStudyModels, type StudySession, startStudySession } from '../study-session.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 
 export interface JudgeSynthesizeOptions {
@@ -39,28 +39,60 @@ const EXIT_INTERRUPTED = 130;
 
 /** The subjective claims selected: misinformation items are skipped (the paper synthesized pairs for subjective claims). */
 async function subjectiveClaims(options: JudgeSynthesizeOptions, context: CliContext): Promise<readonly Claim[]> {
-  const { claims } = await loadClaims(options.claims, { ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }), ...(options.limit === undefined ? {} : { limit: options.limit }), ...(options.sample === undefined ? {} : { sample: options.sample }), seed: options.seed }, context);
+  const { claims } = await loadClaims(
+    options.claims,
+    {
+      ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+      ...(options.limit === undefined ? {} : { limit: options.limit }),
+      ...(options.sample === undefined ? {} : { sample: options.sample }),
+      seed: options.seed,
+    },
+    context,
+  );
   const subjective = claims.filter((claim) => claim.domain === 'subjective');
   const skipped = claims.length - subjective.length;
-  if (subjective.length === 0) throw new InputError(`${options.claims} selects no subjective claims: synthesize argues for claims, not for incorrect answers; use --claims subjective or a file without questions`);
+  if (subjective.length === 0)
+    throw new InputError(
+      `${options.claims} selects no subjective claims: synthesize argues for claims, not for incorrect answers; use --claims subjective or a file without questions`,
+    );
   if (skipped > 0) context.stderr.write(`pmiyc: ${options.claims}: ${skipped} misinformation items skipped (synthesize argues for subjective claims only)\n`);
   return subjective;
 }
 
-function startRun(store: ResultStore, claims: readonly Claim[], models: Record<string, unknown>, options: JudgeSynthesizeOptions, context: CliContext): RunInfo {
+function startRun(
+  store: ResultStore,
+  claims: readonly Claim[],
+  models: Record<string, unknown>,
+  options: JudgeSynthesizeOptions,
+  context: CliContext,
+): RunInfo {
   if (options.study !== undefined && store.hasRun(options.study)) {
-    throw new InputError(`run "${options.study}" already exists in ${options.store}: choose another --study name (calls made before are replayed from the store anyway)`);
+    throw new InputError(
+      `run "${options.study}" already exists in ${options.store}: choose another --study name (calls made before are replayed from the store anyway)`,
+    );
   }
   const design = {
     model: options.model,
-    claims: { source: options.claims, ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }), ...(options.limit === undefined ? {} : { limit: options.limit }), ...(options.sample === undefined ? {} : { sample: options.sample }) },
+    claims: {
+      source: options.claims,
+      ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+      ...(options.limit === undefined ? {} : { limit: options.limit }),
+      ...(options.sample === undefined ? {} : { sample: options.sample }),
+    },
     sampling: { temperature: options.temperature, maxOutputTokens: options.maxTokens, maxAttempts: options.maxAttempts },
   };
   return store.createRun({
     name: options.study ?? store.nextRunName('synthesis'),
     seed: options.seed,
     packageVersion: context.packageVersion,
-    config: { command: 'judge-synthesize', design, claims: { count: claims.length, licences: licencesOf(claims) }, models, ...(options.out ? { out: options.out } : {}), ...(options.config ? { configPath: options.config } : {}) },
+    config: {
+      command: 'judge-synthesize',
+      design,
+      claims: { count: claims.length, licences: licencesOf(claims) },
+      models,
+      ...(options.out ? { out: options.out } : {}),
+      ...(options.config ? { configPath: options.config } : {}),
+    },
     claimsChecksum: claimsChecksum(claims),
     ...(options.gitRevision ? { gitRevision: options.gitRevision } : {}),
   });
@@ -90,7 +122,14 @@ async function synthesizeAll(claims: readonly Claim[], session: StudySession, op
     gate: session.gate,
     abortSignal: signals.abort,
     run: async ({ claim, position }) => {
-      const outcome = await synthesizePreference({ model: session.registry.modelFor(options.model), modelName: options.model, claim, runSeed: options.seed, settings, abortSignal: signals.abort });
+      const outcome = await synthesizePreference({
+        model: session.registry.modelFor(options.model),
+        modelName: options.model,
+        claim,
+        runSeed: options.seed,
+        settings,
+        abortSignal: signals.abort,
+      });
       session.meter.conversationsDone += 1;
       if (outcome.status === 'synthesized') {
         examples.set(position, outcome.example);
@@ -111,7 +150,8 @@ async function synthesizeAll(claims: readonly Claim[], session: StudySession, op
  * through the call store: running the same command again after a stop replays what was done.
  */
 export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, context: CliContext, signals: RunSignals): Promise<number> {
-  if (options.out !== undefined && !/\.jsonl$/i.test(options.out)) throw new InputError(`--out ${options.out}: the dataset is JSON lines; name the file .jsonl`);
+  if (options.out !== undefined && !/\.jsonl$/i.test(options.out))
+    throw new InputError(`--out ${options.out}: the dataset is JSON lines; name the file .jsonl`);
   const claims = await subjectiveClaims(options, context);
   const store = ResultStore.open(options.store, { now: context.now });
   try {
@@ -119,7 +159,19 @@ export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, co
     const models = checkStudyModels(config, [options.model], options.maxCost, context);
     const run = startRun(store, claims, models, options, context);
     const session = startStudySession(
-      { store, run, resumed: false, config, names: [options.model], concurrency: options.concurrency, cache: options.cache, unit: 'claims', total: claims.length, ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }), ...(options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}) },
+      {
+        store,
+        run,
+        resumed: false,
+        config,
+        names: [options.model],
+        concurrency: options.concurrency,
+        cache: options.cache,
+        unit: 'claims',
+        total: claims.length,
+        ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }),
+        ...(options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}),
+      },
       context,
       signals,
     );
@@ -134,12 +186,16 @@ export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, co
     const say = (line: string) => (options.out === undefined ? context.stderr : context.stdout).write(`${line}\n`);
     for (const problem of problems) context.stderr.write(`pmiyc: ${problem}\n`);
     if (result.status === 'stopped') {
-      context.stderr.write(`pmiyc: stopped before every claim was done; nothing was written. Run the same command again (with a new --study name, if you gave one): what was done is replayed from ${options.store}.\n`);
+      context.stderr.write(
+        `pmiyc: stopped before every claim was done; nothing was written. Run the same command again (with a new --study name, if you gave one): what was done is replayed from ${options.store}.\n`,
+      );
       return result.stopReason === 'budget' ? EXIT_FAILED : EXIT_INTERRUPTED;
     }
     const ordered = [...examples].sort(([a], [b]) => a - b).map(([, example]) => example);
     await writeDataset(ordered, options.out, context);
-    say(`Run ${run.name}: ${ordered.length} preference pairs from ${claims.length} claims${options.out ? ` written to ${options.out}` : ''}; ${result.failed} claims without a usable pair; spent $${store.spentUsd(run.id).toFixed(4)} on calls this run made.`);
+    say(
+      `Run ${run.name}: ${ordered.length} preference pairs from ${claims.length} claims${options.out ? ` written to ${options.out}` : ''}; ${result.failed} claims without a usable pair; spent $${store.spentUsd(run.id).toFixed(4)} on calls this run made.`,
+    );
     return result.failed > 0 ? EXIT_FAILED : 0;
   } finally {
     store.close();

@@ -1,15 +1,22 @@
-import { judgePairsChecksum, type JudgePair } from '../../datasets/judge-pairs.js';
+import { type JudgePair, judgePairsChecksum } from '../../datasets/judge-pairs.js';
 import { InputError } from '../../domain/input-error.js';
 import { judgeAccuracy } from '../../metrics/judge-accuracy.js';
 import { formatJudgeText } from '../../report/studies/judge-text.js';
+import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
 import { JudgeTable } from '../../store/judge-table.js';
 import { ResultStore, type RunInfo } from '../../store/result-store.js';
-import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
 import { judgePair } from '../../studies/judge-trial.js';
-import { judgeDesignFromOptions, judgeDesignOfStoredRun, loadJudgePairs, type JudgeDesignOptions, type LoadedPairs, type StoredJudgeDesign } from '../judge-design.js';
-import { checkStudyModels, startStudySession, type StudySession } from '../study-session.js';
+import {
+  type JudgeDesignOptions,
+  judgeDesignFromOptions,
+  judgeDesignOfStoredRun,
+  type LoadedPairs,
+  loadJudgePairs,
+  type StoredJudgeDesign,
+} from '../judge-design.js';
 import { loadConfig } from '../load-config.js';
-import { labelModel, type CliContext, type RunSignals } from '../terminal.js';
+import { checkStudyModels, type StudySession, startStudySession } from '../study-session.js';
+import { type CliContext, labelModel, type RunSignals } from '../terminal.js';
 
 export { judgeSynthesizeCommand } from './judge-synthesize.js';
 
@@ -32,7 +39,12 @@ const EXIT_INTERRUPTED = 130;
 /** Failed trials described one by one; the rest are counted (a provider that is down would flood the terminal). */
 const FAILURES_SHOWN = 5;
 /** Options that define a judge run: --resume takes them from the stored run instead. */
-const DESIGN_FLAGS: ReadonlyArray<[keyof JudgeOptions, string]> = [['models', '--models'], ['pairs', '--pairs'], ['limit', '--limit'], ['sample', '--sample']];
+const DESIGN_FLAGS: ReadonlyArray<[keyof JudgeOptions, string]> = [
+  ['models', '--models'],
+  ['pairs', '--pairs'],
+  ['limit', '--limit'],
+  ['sample', '--sample'],
+];
 
 interface PreparedJudgeRun {
   readonly run?: RunInfo;
@@ -44,9 +56,15 @@ interface PreparedJudgeRun {
 
 async function prepare(store: ResultStore, options: JudgeOptions, context: CliContext): Promise<PreparedJudgeRun> {
   if (!options.resume) {
-    if (options.study !== undefined && store.hasRun(options.study)) throw new InputError(`run "${options.study}" already exists in ${options.store}: continue it with --resume, or choose another --study name`);
+    if (options.study !== undefined && store.hasRun(options.study))
+      throw new InputError(`run "${options.study}" already exists in ${options.store}: continue it with --resume, or choose another --study name`);
     const design = judgeDesignFromOptions(options);
-    return { design, pairs: await loadJudgePairs(design, options.seed, context), seed: options.seed, ...(options.config ? { configPath: options.config } : {}) };
+    return {
+      design,
+      pairs: await loadJudgePairs(design, options.seed, context),
+      seed: options.seed,
+      ...(options.config ? { configPath: options.config } : {}),
+    };
   }
   const given = DESIGN_FLAGS.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
   const name = options.study ?? new JudgeTable(store.sqlite).latestRunOf('judge');
@@ -59,7 +77,9 @@ async function prepare(store: ResultStore, options: JudgeOptions, context: CliCo
   if (given.length > 0) throw new InputError(`--resume continues judge run ${run.name} with its own design: drop ${given.join(', ')}`);
   const pairs = await loadJudgePairs(design, run.seed, context);
   if (run.claimsChecksum && judgePairsChecksum(pairs.pairs) !== run.claimsChecksum) {
-    throw new InputError(`the pairs of judge run ${run.name} (${design.pairs.source}) are not the same as when it started: use the same pairs file or --data-dir`);
+    throw new InputError(
+      `the pairs of judge run ${run.name} (${design.pairs.source}) are not the same as when it started: use the same pairs file or --data-dir`,
+    );
   }
   const path = options.config ?? configPath;
   return { run, design, pairs, seed: run.seed, ...(path ? { configPath: path } : {}) };
@@ -78,7 +98,14 @@ function startRun(store: ResultStore, prepared: PreparedJudgeRun, models: Record
     config: {
       command: 'judge',
       design: prepared.design,
-      pairs: { source: pairs.source, license: pairs.license, count: pairs.pairs.length, available: pairs.available, claims: pairs.claims, ...(pairs.ties === undefined ? {} : { ties: pairs.ties }) },
+      pairs: {
+        source: pairs.source,
+        license: pairs.license,
+        count: pairs.pairs.length,
+        available: pairs.available,
+        claims: pairs.claims,
+        ...(pairs.ties === undefined ? {} : { ties: pairs.ties }),
+      },
       models,
       ...(prepared.configPath ? { configPath: prepared.configPath } : {}),
     },
@@ -112,13 +139,23 @@ async function execute(run: RunInfo, prepared: PreparedJudgeRun, { session, tabl
     isDone: ({ judge, pair }) => table.has(run.id, judge, pair.id),
     onSkipped: () => (session.meter.conversationsSkipped += 1),
     run: async ({ judge, pair }) => {
-      const outcome = await judgePair({ model: session.registry.modelFor(judge), modelName: judge, pair, runSeed: run.seed, settings: design.sampling, abortSignal: signals.abort });
+      const outcome = await judgePair({
+        model: session.registry.modelFor(judge),
+        modelName: judge,
+        pair,
+        runSeed: run.seed,
+        settings: design.sampling,
+        abortSignal: signals.abort,
+      });
       session.meter.conversationsDone += 1;
       if (outcome.status === 'failed') {
         session.meter.conversationsFailed += 1;
         failures.set(outcome.reason, (failures.get(outcome.reason) ?? 0) + 1);
         const shown = [...failures.values()].reduce((sum, count) => sum + count, 0);
-        if (shown <= FAILURES_SHOWN) context.stderr.write(`pmiyc: ${judge} on pair ${pair.id}: ${outcome.detail}${shown === FAILURES_SHOWN ? ' (further failures are counted, not shown)' : ''}\n`);
+        if (shown <= FAILURES_SHOWN)
+          context.stderr.write(
+            `pmiyc: ${judge} on pair ${pair.id}: ${outcome.detail}${shown === FAILURES_SHOWN ? ' (further failures are counted, not shown)' : ''}\n`,
+          );
         return 'failed';
       }
       table.save(run.id, outcome.record);
@@ -129,25 +166,42 @@ async function execute(run: RunInfo, prepared: PreparedJudgeRun, { session, tabl
   return { result, failures };
 }
 
-function printOutcome(run: RunInfo, prepared: PreparedJudgeRun, table: JudgeTable, outcome: { result: TasksResult; failures: Map<string, number> }, options: JudgeOptions, context: CliContext, spentUsd: number): number {
+function printOutcome(
+  run: RunInfo,
+  prepared: PreparedJudgeRun,
+  table: JudgeTable,
+  outcome: { result: TasksResult; failures: Map<string, number> },
+  options: JudgeOptions,
+  context: CliContext,
+  spentUsd: number,
+): number {
   const out = (line = '') => context.stdout.write(`${line}\n`);
   const { result, failures } = outcome;
   const { pairs } = prepared;
   const claims = new Set(pairs.pairs.map((pair) => pair.claim)).size;
   const selected = pairs.pairs.length < pairs.available ? `, selected from ${pairs.available.toLocaleString('en-US')} pairs on ${pairs.claims} claims` : '';
-  out(`Judge run ${run.name}: ${pairs.pairs.length.toLocaleString('en-US')} pairs from ${claims} claims${selected} (${pairs.source}; ${pairs.license}), ${prepared.design.judges.length} judges.`);
+  out(
+    `Judge run ${run.name}: ${pairs.pairs.length.toLocaleString('en-US')} pairs from ${claims} claims${selected} (${pairs.source}; ${pairs.license}), ${prepared.design.judges.length} judges.`,
+  );
   out();
   out(formatJudgeText(judgeAccuracy(table.trials(run.id), { bootstrap: { replicates: 2000, confidence: 0.95, seed: run.seed } }), labelModel));
   out();
-  out(`${result.done} trials this session, ${result.skipped} already done, ${result.failed} failed; spent $${spentUsd.toFixed(4)} on calls this run made. Stored in ${options.store}.`);
+  out(
+    `${result.done} trials this session, ${result.skipped} already done, ${result.failed} failed; spent $${spentUsd.toFixed(4)} on calls this run made. Stored in ${options.store}.`,
+  );
   const resume = `pmiyc judge --store ${options.store} --study ${run.name} --resume`;
   if (result.status === 'stopped') {
-    const why = result.stopReason === 'budget' ? `before the next call could take the spend past --max-cost $${options.maxCost}; resume with a higher limit: ${resume} --max-cost <USD>` : `; everything finished so far is stored. Resume with: ${resume}`;
+    const why =
+      result.stopReason === 'budget'
+        ? `before the next call could take the spend past --max-cost $${options.maxCost}; resume with a higher limit: ${resume} --max-cost <USD>`
+        : `; everything finished so far is stored. Resume with: ${resume}`;
     context.stderr.write(`pmiyc: stopped ${why}\n`);
     return result.stopReason === 'budget' ? EXIT_FAILED : EXIT_INTERRUPTED;
   }
   if (result.failed > 0) {
-    context.stderr.write(`pmiyc: ${result.failed} trials failed (${[...failures].map(([reason, count]) => `${reason}: ${count}`).join(', ')}) and are not stored; fix the cause, then ask them again: ${resume}\n`);
+    context.stderr.write(
+      `pmiyc: ${result.failed} trials failed (${[...failures].map(([reason, count]) => `${reason}: ${count}`).join(', ')}) and are not stored; fix the cause, then ask them again: ${resume}\n`,
+    );
     return EXIT_FAILED;
   }
   return 0;
@@ -167,7 +221,19 @@ export async function judgeCommand(options: JudgeOptions, context: CliContext, s
     const run = startRun(store, prepared, models, options, context);
     const table = new JudgeTable(store.sqlite);
     const session = startStudySession(
-      { store, run, resumed: prepared.run !== undefined, config, names: prepared.design.judges, concurrency: options.concurrency, cache: options.cache, unit: 'trials', total: prepared.pairs.pairs.length * prepared.design.judges.length, ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }), ...(options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}) },
+      {
+        store,
+        run,
+        resumed: prepared.run !== undefined,
+        config,
+        names: prepared.design.judges,
+        concurrency: options.concurrency,
+        cache: options.cache,
+        unit: 'trials',
+        total: prepared.pairs.pairs.length * prepared.design.judges.length,
+        ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }),
+        ...(options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}),
+      },
       context,
       signals,
     );

@@ -26,7 +26,9 @@ function providerTable(env: CliContext['env']): string {
   const rows = PROVIDERS.map((provider) => [
     provider.name,
     provider.apiKeyRequired ? keyState(provider.apiKeyEnv, env) : provider.apiKeyEnv ? `optional: ${keyState(provider.apiKeyEnv, env)}` : 'no key',
-    provider.baseURLEnv && env[provider.baseURLEnv] ? `${env[provider.baseURLEnv]} (${provider.baseURLEnv})` : (provider.defaultBaseURL ?? (provider.baseURLEnv ? `set ${provider.baseURLEnv} or baseURL` : '-')),
+    provider.baseURLEnv && env[provider.baseURLEnv]
+      ? `${env[provider.baseURLEnv]} (${provider.baseURLEnv})`
+      : (provider.defaultBaseURL ?? (provider.baseURLEnv ? `set ${provider.baseURLEnv} or baseURL` : '-')),
     provider.description,
   ]);
   return formatTextTable(['provider', 'key', 'base URL', 'what'], rows, { align: 'left' });
@@ -44,7 +46,10 @@ function describeLimits(settings: ModelSettings): string {
 function aliasTable(config: PmiycConfig, env: CliContext['env']): string {
   const rows = Object.keys(config.models).map((alias) => {
     const settings = resolveModelSettings(alias, config, env);
-    const prices = settings.inputUsdPerMillion === undefined && settings.outputUsdPerMillion === undefined ? 'not set' : `$${settings.inputUsdPerMillion ?? 0} / $${settings.outputUsdPerMillion ?? 0} per M`;
+    const prices =
+      settings.inputUsdPerMillion === undefined && settings.outputUsdPerMillion === undefined
+        ? 'not set'
+        : `$${settings.inputUsdPerMillion ?? 0} / $${settings.outputUsdPerMillion ?? 0} per M`;
     return [alias, `${settings.provider}/${settings.model}`, settings.baseURL ?? '-', keyState(settings.apiKeyEnv, env), describeLimits(settings), prices];
   });
   return formatTextTable(['alias', 'model', 'base URL', 'key', 'limits', 'prices in / out'], rows, { align: 'left' });
@@ -58,7 +63,12 @@ async function checkModel(name: string, config: PmiycConfig, context: CliContext
     const settings: ModelSettings = { ...resolved, maxRetries: 0, timeoutMs: Math.min(resolved.timeoutMs, CHECK_TIMEOUT_MS) };
     const apiKey = apiKeyFor(settings, context.env);
     const { model } = createChatModel(settings, apiKey ? { apiKey } : {});
-    const reply = await model.generate({ messages: [{ role: 'user', content: 'Reply with the single word OK.' }], maxOutputTokens: 1, seed: 0, temperature: 0 });
+    const reply = await model.generate({
+      messages: [{ role: 'user', content: 'Reply with the single word OK.' }],
+      maxOutputTokens: 1,
+      seed: 0,
+      temperature: 0,
+    });
     const tokens = reply.usage?.outputTokens === undefined ? '' : `, ${reply.usage.outputTokens} token`;
     return { row: [name, 'reachable', `${context.now().getTime() - started} ms${tokens}${model.simulated ? ' (simulated)' : ''}`], ok: true };
   } catch (error) {
@@ -89,6 +99,12 @@ export async function modelsCommand(options: ModelsOptions, context: CliContext)
   }
   out('\nChecking with a one-token call to each (no retries, 30 s timeout)...');
   const results = await Promise.all(names.map((name) => checkModel(name, config, context)));
-  out(formatTextTable(['model', 'status', 'detail'], results.map((result) => result.row), { align: 'left' }));
+  out(
+    formatTextTable(
+      ['model', 'status', 'detail'],
+      results.map((result) => result.row),
+      { align: 'left' },
+    ),
+  );
   return results.every((result) => result.ok) ? 0 : 1;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handRecord, type HandConversation } from '../../../test/support/hand-records.js';
+import { type HandConversation, handRecord } from '../../../test/support/hand-records.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { InputError } from '../../domain/input-error.js';
 import type { ReportDocument } from '../../report/report-document.js';
@@ -16,7 +16,16 @@ import { parseReportFormats, parseRunNames, reportCommand, writeReport } from '.
 // A on c1 = 4, A on c2 = 2, A on m1 = 2, B on m1 = 1; a persuader's stance is its own opening.
 const multi = (spec: Omit<HandConversation, 'turns'>): HandConversation => ({ turns: 7, ...spec });
 const HAND: HandConversation[] = [
-  multi({ persuader: 'A', persuadee: 'B', claim: 'c1', persuadeeScores: [2, 3, 3], final: 4, persuaderStance: 4, argumentResamples: 1, usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.001 } }), // NC 2/3
+  multi({
+    persuader: 'A',
+    persuadee: 'B',
+    claim: 'c1',
+    persuadeeScores: [2, 3, 3],
+    final: 4,
+    persuaderStance: 4,
+    argumentResamples: 1,
+    usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.001 },
+  }), // NC 2/3
   multi({ persuader: 'A', persuadee: 'B', claim: 'c2', persuadeeScores: [4, 5], final: 4, persuaderStance: 2 }), // stopped early; NC 0
   multi({ persuader: 'B', persuadee: 'A', claim: 'c1', persuadeeScores: [4, 3, 2], final: 2, persuaderStance: 2 }), // NC -2/3
   multi({ persuader: 'B', persuadee: 'A', claim: 'c2', persuadeeScores: [2, 2, 4], final: 3, persuaderStance: 4 }), // NC 1/3
@@ -59,7 +68,9 @@ describe('pmiyc report on a hand-checked store', () => {
   const misinformation = where('misinformation', 'single');
 
   it('averages each pair over its completed conversations, failures counted apart', () => {
-    const pairs = report.pairs.filter(subjective).map(({ persuader, persuadee, n, meanNC, meanAbsoluteChange, failed }) => ({ persuader, persuadee, n, meanNC, meanAbsoluteChange, failed }));
+    const pairs = report.pairs
+      .filter(subjective)
+      .map(({ persuader, persuadee, n, meanNC, meanAbsoluteChange, failed }) => ({ persuader, persuadee, n, meanNC, meanAbsoluteChange, failed }));
     expect(pairs).toEqual(
       expect.arrayContaining([
         { persuader: 'A', persuadee: 'B', n: 2, meanNC: expect.closeTo(1 / 3, 12), meanAbsoluteChange: 1, failed: 0 },
@@ -68,7 +79,10 @@ describe('pmiyc report on a hand-checked store', () => {
         { persuader: 'B', persuadee: 'B', n: 1, meanNC: 1, meanAbsoluteChange: 1, failed: 1 },
       ]),
     );
-    expect(report.pairs.filter(misinformation).map((pair) => [pair.persuader, pair.meanNC])).toEqual([['A', 0.5], ['B', -1]]);
+    expect(report.pairs.filter(misinformation).map((pair) => [pair.persuader, pair.meanNC])).toEqual([
+      ['A', 0.5],
+      ['B', -1],
+    ]);
     const single = report.pairs.find((pair) => pair.persuader === 'B' && pair.persuadee === 'B')!;
     expect([single.ciLow, single.ciHigh]).toEqual([1, 1]); // one claim: nothing to resample
   });
@@ -85,15 +99,33 @@ describe('pmiyc report on a hand-checked store', () => {
   });
 
   it('draws Figure 6 curves with early stops padded by 5 up to the real final decision', () => {
-    const curve = (persuader: string) => report.turnCurves.find((entry) => subjective(entry) && entry.persuader === persuader)!.points.map((point) => [point.turn, Number(point.meanScore.toFixed(12)), point.n]);
+    const curve = (persuader: string) =>
+      report.turnCurves
+        .find((entry) => subjective(entry) && entry.persuader === persuader)!
+        .points.map((point) => [point.turn, Number(point.meanScore.toFixed(12)), point.n]);
     const third = (value: number) => Number((value / 3).toFixed(12));
-    expect(curve('A')).toEqual([[1, third(10), 3], [3, 4, 3], [5, 4, 3], [7, 4, 3]]);
-    expect(curve('B')).toEqual([[1, third(10), 3], [3, third(10), 3], [5, third(11), 3], [7, third(10), 3]]);
-    expect(report.turnCurves.find((entry) => misinformation(entry) && entry.persuader === 'B')!.points).toEqual([{ turn: 1, meanScore: 2, n: 1 }, { turn: 3, meanScore: 1, n: 1 }]);
+    expect(curve('A')).toEqual([
+      [1, third(10), 3],
+      [3, 4, 3],
+      [5, 4, 3],
+      [7, 4, 3],
+    ]);
+    expect(curve('B')).toEqual([
+      [1, third(10), 3],
+      [3, third(10), 3],
+      [5, third(11), 3],
+      [7, third(10), 3],
+    ]);
+    expect(report.turnCurves.find((entry) => misinformation(entry) && entry.persuader === 'B')!.points).toEqual([
+      { turn: 1, meanScore: 2, n: 1 },
+      { turn: 3, meanScore: 1, n: 1 },
+    ]);
   });
 
   it("groups NC by the persuader's own stance (Figure 7)", () => {
-    const groups = report.stanceGroups.filter(subjective).map(({ group, n, meanNC }) => ({ group, n, meanNC: meanNC === null ? null : Number(meanNC.toFixed(12)) }));
+    const groups = report.stanceGroups
+      .filter(subjective)
+      .map(({ group, n, meanNC }) => ({ group, n, meanNC: meanNC === null ? null : Number(meanNC.toFixed(12)) }));
     expect(groups).toEqual([
       { group: 'opposing', n: 2, meanNC: Number((-1 / 3).toFixed(12)) },
       { group: 'neutral', n: 0, meanNC: null },
@@ -104,7 +136,15 @@ describe('pmiyc report on a hand-checked store', () => {
 
   it('counts success per model and role, with who failed and why (Appendix B.0.1)', () => {
     const rate = (model: string, role: string) => report.successRates.find((entry) => entry.model === model && entry.role === role);
-    expect(rate('B', 'persuader')).toEqual({ model: 'B', role: 'persuader', attempted: 5, completed: 4, rate: 0.8, reasons: { format: 1, refusal: 0, api: 0, context: 0 }, failedByPartner: 0 });
+    expect(rate('B', 'persuader')).toEqual({
+      model: 'B',
+      role: 'persuader',
+      attempted: 5,
+      completed: 4,
+      rate: 0.8,
+      reasons: { format: 1, refusal: 0, api: 0, context: 0 },
+      failedByPartner: 0,
+    });
     expect(rate('B', 'persuadee')).toMatchObject({ attempted: 5, completed: 4, rate: 0.8, failedByPartner: 1, reasons: { format: 0 } });
     expect(rate('A', 'persuader')).toMatchObject({ attempted: 4, completed: 4, rate: 1 });
   });
@@ -116,8 +156,20 @@ describe('pmiyc report on a hand-checked store', () => {
   });
 
   it('counts re-samples and usage per model and role, shared openings once', () => {
-    expect(report.resampling.find((entry) => entry.model === 'A' && entry.role === 'persuader')).toEqual({ model: 'A', role: 'persuader', turns: 8, attempts: 9, resamples: 1, rejected: { format: 1, refusal: 0, api: 0, context: 0 } });
-    expect(report.resampling.find((entry) => entry.model === 'B' && entry.role === 'persuader')).toMatchObject({ turns: 9, attempts: 11, resamples: 2, rejected: { format: 3 } });
+    expect(report.resampling.find((entry) => entry.model === 'A' && entry.role === 'persuader')).toEqual({
+      model: 'A',
+      role: 'persuader',
+      turns: 8,
+      attempts: 9,
+      resamples: 1,
+      rejected: { format: 1, refusal: 0, api: 0, context: 0 },
+    });
+    expect(report.resampling.find((entry) => entry.model === 'B' && entry.role === 'persuader')).toMatchObject({
+      turns: 9,
+      attempts: 11,
+      resamples: 2,
+      rejected: { format: 3 },
+    });
     const usage = report.usage.find((entry) => entry.model === 'A' && entry.role === 'persuader')!;
     expect(usage).toMatchObject({ calls: 9, inputTokens: 40, outputTokens: 20, callsWithoutUsage: 5, callsWithoutCost: 5 });
     expect(usage.costUsd).toBeCloseTo(0.004, 12);
@@ -137,7 +189,10 @@ describe('pmiyc report on a hand-checked store', () => {
       generatedBy: 'pmiyc 9.9.9',
       conversations: 9,
       simulatedAgents: false,
-      settings: [{ domain: 'subjective', setting: 'multi', turnsPlanned: [7] }, { domain: 'misinformation', setting: 'single', turnsPlanned: [3] }],
+      settings: [
+        { domain: 'subjective', setting: 'multi', turnsPlanned: [7] },
+        { domain: 'misinformation', setting: 'single', turnsPlanned: [3] },
+      ],
       bootstrap: { replicates: 300, confidence: 0.95, seed: 5, unit: 'claim' },
     });
     expect(report.meta.claimSets).toEqual(
@@ -150,12 +205,27 @@ describe('pmiyc report on a hand-checked store', () => {
   });
 
   it('writes pairs.csv and models.csv with the same numbers', () => {
-    const pairs = readFileSync(join(folder, 'out', 'pairs.csv'), 'utf8').trim().split('\n');
-    expect(pairs[0]).toBe('domain,setting,persuader,persuadee,persuaderSimulated,persuadeeSimulated,n,failed,meanNC,ciLow,ciHigh,meanAbsoluteChange,absoluteCiLow,absoluteCiHigh');
+    const pairs = readFileSync(join(folder, 'out', 'pairs.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(pairs[0]).toBe(
+      'domain,setting,persuader,persuadee,persuaderSimulated,persuadeeSimulated,n,failed,meanNC,ciLow,ciHigh,meanAbsoluteChange,absoluteCiLow,absoluteCiHigh',
+    );
     expect(pairs).toHaveLength(1 + 6);
     expect(pairs.find((line) => line.startsWith('subjective,multi,B,B,'))).toMatch(/^subjective,multi,B,B,false,false,1,1,1,1,1,1,1,1$/);
-    const models = readFileSync(join(folder, 'out', 'models.csv'), 'utf8').trim().split('\n');
-    expect(models[0]!.split(',').slice(0, 8)).toEqual(['domain', 'setting', 'model', 'simulated', 'effectiveness', 'effectivenessCiLow', 'effectivenessCiHigh', 'effectivenessN']);
+    const models = readFileSync(join(folder, 'out', 'models.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(models[0]!.split(',').slice(0, 8)).toEqual([
+      'domain',
+      'setting',
+      'model',
+      'simulated',
+      'effectiveness',
+      'effectivenessCiLow',
+      'effectivenessCiHigh',
+      'effectivenessN',
+    ]);
     expect(models.find((line) => line.startsWith('misinformation,single,B,'))!.split(',')[4]).toBe('-1');
   });
 });
@@ -188,7 +258,10 @@ describe('pmiyc report options and combined runs', () => {
 
   it('refuses to combine runs without a model in common', async () => {
     const path = join(folder, 'disjoint.db');
-    storeWith(path, { one: [handRecord(HAND[0]!)], two: [handRecord({ persuader: 'X', persuadee: 'Y', claim: 'c1', turns: 3, persuadeeScores: [2], final: 3 })] });
+    storeWith(path, {
+      one: [handRecord(HAND[0]!)],
+      two: [handRecord({ persuader: 'X', persuadee: 'Y', claim: 'c1', turns: 3, persuadeeScores: [2], final: 3 })],
+    });
     await expect(writeReport({ store: path, run: ['one', 'two'], format: ['json'] }, context)).rejects.toThrow('shares no model with the other runs');
   });
 });

@@ -1,15 +1,15 @@
-import { InvalidArgumentError } from 'commander';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { InvalidArgumentError } from 'commander';
 import { InputError } from '../../domain/input-error.js';
 import { hashString } from '../../domain/random.js';
-import { TournamentAnalyzer, type TournamentAnalysis } from '../../metrics/tournament-analysis.js';
+import { type TournamentAnalysis, TournamentAnalyzer } from '../../metrics/tournament-analysis.js';
 import { buildReportDocument } from '../../report/build-report-document.js';
 import { buildReportFiles, REPORT_FORMATS, type ReportFormat } from '../../report/build-report-files.js';
-import { ResultStore, type RunInfo } from '../../store/result-store.js';
-import { consistencyStudiesFor } from '../consistency-study.js';
 import type { ReportStudies } from '../../report/report-document.js';
+import { ResultStore, type RunInfo } from '../../store/result-store.js';
 import { loadReliabilityStudy } from '../annotation-study.js';
+import { consistencyStudiesFor } from '../consistency-study.js';
 import { readJudgeStudy } from '../judge-report.js';
 import type { CliContext } from '../terminal.js';
 
@@ -28,7 +28,10 @@ export interface ReportOptions {
 
 /** `--format html,md` -> ['html', 'md'] (commander reports a bad value as a usage error). */
 export function parseReportFormats(value: string): ReportFormat[] {
-  const formats = value.split(',').map((part) => part.trim()).filter(Boolean);
+  const formats = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const unknown = formats.filter((format) => !(REPORT_FORMATS as readonly string[]).includes(format));
   if (formats.length === 0 || unknown.length > 0) {
     throw new InvalidArgumentError(`--format takes a comma-separated list of ${REPORT_FORMATS.join(', ')}, got "${value}".`);
@@ -38,7 +41,14 @@ export function parseReportFormats(value: string): ReportFormat[] {
 
 /** `--run a,b` -> ['a', 'b']. */
 export function parseRunNames(value: string): string[] {
-  const names = [...new Set(value.split(',').map((part) => part.trim()).filter(Boolean))];
+  const names = [
+    ...new Set(
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (names.length === 0) throw new InvalidArgumentError(`--run takes a run name or a comma-separated list of names, got "${value}".`);
   return names;
 }
@@ -88,7 +98,13 @@ function assertRunsShareModels(runs: readonly RunInfo[], modelsByRun: readonly S
 
 /** A folder name from run names: `demo-1`, `base+extra`. */
 function defaultFolder(runs: readonly RunInfo[]): string {
-  return join('pmiyc-report', runs.map((run) => run.name).join('+').replace(/[^A-Za-z0-9._+-]/g, '_'));
+  return join(
+    'pmiyc-report',
+    runs
+      .map((run) => run.name)
+      .join('+')
+      .replace(/[^A-Za-z0-9._+-]/g, '_'),
+  );
 }
 
 /**
@@ -104,7 +120,11 @@ export async function writeReport(options: ReportOptions, context: CliContext): 
     runs = options.run && options.run.length > 0 ? options.run.map((name) => store.findRun(name)) : [store.findRun(undefined, 'tournament')];
     collected = collect(store, runs, options.replicates ?? 2000);
     const consistency = consistencyStudiesFor(store, runs, { replicates: options.replicates ?? 2000 });
-    const reliability = loadReliabilityStudy(store, runs.map((run) => run.id), { replicates: options.replicates ?? 2000, confidence: 0.95, seed: runs[0]!.seed });
+    const reliability = loadReliabilityStudy(
+      store,
+      runs.map((run) => run.id),
+      { replicates: options.replicates ?? 2000, confidence: 0.95, seed: runs[0]!.seed },
+    );
     const judge = readJudgeStudy(store, runs, { replicates: options.replicates ?? 2000 });
     studies = { ...(consistency.length > 0 ? { consistency } : {}), ...(reliability ? { reliability } : {}), ...(judge ? { judge } : {}) };
   } finally {

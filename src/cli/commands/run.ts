@@ -3,18 +3,18 @@ import { licencesOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
 import { toConversationRecord } from '../../domain/conversation-record.js';
 import { InputError } from '../../domain/input-error.js';
-import { iteratePlan, countPlan, type TournamentDesign } from '../../runner/plan.js';
+import { countPlan, iteratePlan, type TournamentDesign } from '../../runner/plan.js';
 import { RunGate } from '../../runner/run-gate.js';
 import { RunMeter } from '../../runner/run-meter.js';
 import { runTournament, type TournamentResult } from '../../runner/run-tournament.js';
 import { ResultStore, type RunInfo } from '../../store/result-store.js';
-import { loadConfig } from '../load-config.js';
 import { loadClaims } from '../load-claims.js';
+import { loadConfig } from '../load-config.js';
 import { createModelRegistry, type ModelRegistry } from '../model-registry.js';
 import { startProgressDisplay } from '../progress-display.js';
-import { designFromOptions, designOfStoredRun, redactSettings, type DesignOptions, type StoredDesign } from '../run-design.js';
-import { createRunModels } from '../run-models.js';
+import { type DesignOptions, designFromOptions, designOfStoredRun, redactSettings, type StoredDesign } from '../run-design.js';
 import { printDryRun } from '../run-dry.js';
+import { createRunModels } from '../run-models.js';
 import { printRunOutcome } from '../run-outcome.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 
@@ -200,7 +200,10 @@ async function execute(run: RunInfo, design: TournamentDesign, registry: ModelRe
       },
       onSkipped: () => (meter.conversationsSkipped += 1),
       onConversation: (planned, outcome, stance) => {
-        const simulated = { persuader: registry.modelFor(planned.spec.persuaderModel).simulated, persuadee: registry.modelFor(planned.spec.persuadeeModel).simulated };
+        const simulated = {
+          persuader: registry.modelFor(planned.spec.persuaderModel).simulated,
+          persuadee: registry.modelFor(planned.spec.persuadeeModel).simulated,
+        };
         const record = toConversationRecord(run.name, planned.spec, outcome, simulated, stance);
         store.saveConversation(run.id, record);
         meter.conversationsDone += 1;

@@ -24,7 +24,9 @@ export function runsCommand(options: { store: string }, context: CliContext): nu
       context.stdout.write(`${options.store} has no runs yet.\n`);
       return 0;
     }
-    context.stdout.write(`${formatTextTable(['run', 'kind', 'status', 'started (UTC)', 'conversations', 'failed', 'samples/trials', 'calls made', 'cost'], rows)}\n`);
+    context.stdout.write(
+      `${formatTextTable(['run', 'kind', 'status', 'started (UTC)', 'conversations', 'failed', 'samples/trials', 'calls made', 'cost'], rows)}\n`,
+    );
     return 0;
   } finally {
     store.close();

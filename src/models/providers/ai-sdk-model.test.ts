@@ -26,7 +26,16 @@ const request: GenerateRequest = {
 
 function modelFor(provider: string, path: string, overrides: Partial<ModelSettings> = {}, apiKey: string | null = 'test-key') {
   const info = findProvider(provider)!;
-  const settings: ModelSettings = { name: `${provider}/m`, provider, model: 'm', baseURL: `${server.url}${path}`, timeoutMs: 2000, maxRetries: 0, ...(info.apiKeyEnv ? { apiKeyEnv: info.apiKeyEnv } : {}), ...overrides };
+  const settings: ModelSettings = {
+    name: `${provider}/m`,
+    provider,
+    model: 'm',
+    baseURL: `${server.url}${path}`,
+    timeoutMs: 2000,
+    maxRetries: 0,
+    ...(info.apiKeyEnv ? { apiKeyEnv: info.apiKeyEnv } : {}),
+    ...overrides,
+  };
   const { languageModel, providerOptions } = createLanguageModel(info, settings, apiKey ?? undefined);
   return new AiSdkChatModel(languageModel, {
     name: settings.name,
@@ -77,14 +86,45 @@ describe('OpenAI chat completions', () => {
   });
 
   it.each([
-    ['429 with Retry-After in seconds', { status: 429, headers: { 'retry-after': '2' }, body: RESPONSE_SHAPES.openaiError('Rate limit reached', 'requests', 'rate_limit_exceeded') }, { statusCode: 429, retryable: true, retryAfterMs: 2000, reason: 'api' }],
-    ['429 with retry-after-ms', { status: 429, headers: { 'retry-after-ms': '750' }, body: RESPONSE_SHAPES.openaiError('Rate limit reached', 'requests', 'rate_limit_exceeded') }, { statusCode: 429, retryable: true, retryAfterMs: 750 }],
-    ['500', { status: 500, body: RESPONSE_SHAPES.openaiError('The server had an error', 'server_error', null) }, { statusCode: 500, retryable: true, reason: 'api' }],
+    [
+      '429 with Retry-After in seconds',
+      { status: 429, headers: { 'retry-after': '2' }, body: RESPONSE_SHAPES.openaiError('Rate limit reached', 'requests', 'rate_limit_exceeded') },
+      { statusCode: 429, retryable: true, retryAfterMs: 2000, reason: 'api' },
+    ],
+    [
+      '429 with retry-after-ms',
+      { status: 429, headers: { 'retry-after-ms': '750' }, body: RESPONSE_SHAPES.openaiError('Rate limit reached', 'requests', 'rate_limit_exceeded') },
+      { statusCode: 429, retryable: true, retryAfterMs: 750 },
+    ],
+    [
+      '500',
+      { status: 500, body: RESPONSE_SHAPES.openaiError('The server had an error', 'server_error', null) },
+      { statusCode: 500, retryable: true, reason: 'api' },
+    ],
     ['503', { status: 503, body: { error: { message: 'overloaded' } } }, { statusCode: 503, retryable: true }],
-    ['401', { status: 401, body: RESPONSE_SHAPES.openaiError('Incorrect API key provided', 'invalid_request_error', 'invalid_api_key') }, { statusCode: 401, retryable: false, reason: 'api' }],
-    ['400 context too long', { status: 400, body: RESPONSE_SHAPES.openaiError("This model's maximum context length is 128000 tokens.", 'invalid_request_error', 'context_length_exceeded') }, { statusCode: 400, retryable: false, reason: 'context' }],
-    ['400 content filter', { status: 400, body: RESPONSE_SHAPES.openaiError('The response was filtered', 'invalid_request_error', 'content_filter') }, { statusCode: 400, retryable: false, reason: 'refusal' }],
-    ['404 unknown model', { status: 404, body: RESPONSE_SHAPES.openaiError('The model `m` does not exist', 'invalid_request_error', 'model_not_found') }, { statusCode: 404, retryable: false, reason: 'api' }],
+    [
+      '401',
+      { status: 401, body: RESPONSE_SHAPES.openaiError('Incorrect API key provided', 'invalid_request_error', 'invalid_api_key') },
+      { statusCode: 401, retryable: false, reason: 'api' },
+    ],
+    [
+      '400 context too long',
+      {
+        status: 400,
+        body: RESPONSE_SHAPES.openaiError("This model's maximum context length is 128000 tokens.", 'invalid_request_error', 'context_length_exceeded'),
+      },
+      { statusCode: 400, retryable: false, reason: 'context' },
+    ],
+    [
+      '400 content filter',
+      { status: 400, body: RESPONSE_SHAPES.openaiError('The response was filtered', 'invalid_request_error', 'content_filter') },
+      { statusCode: 400, retryable: false, reason: 'refusal' },
+    ],
+    [
+      '404 unknown model',
+      { status: 404, body: RESPONSE_SHAPES.openaiError('The model `m` does not exist', 'invalid_request_error', 'model_not_found') },
+      { statusCode: 404, retryable: false, reason: 'api' },
+    ],
   ] as const)('turns %s into a typed error', async (_name, response, expected) => {
     server.reply(response);
     const error = await failureOf(modelFor('openai', '/v1').generate(request));
@@ -154,7 +194,10 @@ describe('Google Gemini', () => {
     const sent = server.requests[0]!;
     expect(sent.path).toBe('/v1beta/models/m:generateContent');
     expect(sent.headers['x-goog-api-key']).toBe('test-key');
-    expect(sent.body).toMatchObject({ generationConfig: { temperature: 0.7, maxOutputTokens: 400, seed: 1234 }, systemInstruction: { parts: [{ text: 'You are the persuadee.' }] } });
+    expect(sent.body).toMatchObject({
+      generationConfig: { temperature: 0.7, maxOutputTokens: 400, seed: 1234 },
+      systemInstruction: { parts: [{ text: 'You are the persuadee.' }] },
+    });
   });
 
   it('reports a safety block as a content-filter finish', async () => {

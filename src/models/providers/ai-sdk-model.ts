@@ -93,7 +93,11 @@ export class AiSdkChatModel implements ChatModel {
     if (request.abortSignal?.aborted) return request.abortSignal.reason ?? error;
     const { name, provider, model } = this.options;
     if (timedOut) {
-      return new ModelCallError(`${name}: no reply within ${this.options.timeoutMs} ms (timeoutMs)`, { provider, model, reason: 'api', retryable: true }, { cause: error });
+      return new ModelCallError(
+        `${name}: no reply within ${this.options.timeoutMs} ms (timeoutMs)`,
+        { provider, model, reason: 'api', retryable: true },
+        { cause: error },
+      );
     }
     const now = this.options.now ?? Date.now;
     return toModelCallError(error, { name, provider, model, nowMs: now(), ...(this.options.apiKeyEnv ? { apiKeyEnv: this.options.apiKeyEnv } : {}) }) ?? error;

@@ -4,8 +4,14 @@ import { buildReplyGrammar, DEFAULT_MAX_MESSAGE_CHARS } from './llama-grammar.js
 
 describe('buildReplyGrammar', () => {
   it('offers each of the five labels as a whole alternative', () => {
-    const labelRule = buildReplyGrammar().split('\n').find((line) => line.startsWith('label ::='));
-    expect(labelRule).toBe(`label ::= ${Object.values(AGREEMENT_LABELS).map((label) => `"${label}"`).join(' | ')}`);
+    const labelRule = buildReplyGrammar()
+      .split('\n')
+      .find((line) => line.startsWith('label ::='));
+    expect(labelRule).toBe(
+      `label ::= ${Object.values(AGREEMENT_LABELS)
+        .map((label) => `"${label}"`)
+        .join(' | ')}`,
+    );
   });
 
   it('writes the two tagged fields in the wire format, message first', () => {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 // GGUF model never load its native code.
 import type { Llama, LlamaChat, LlamaContextSequence, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
 import { AGREEMENT_LABELS } from '../../domain/agreement-score.js';
-import { ModelCallError, type CallFailureReason } from '../model-call-error.js';
+import { type CallFailureReason, ModelCallError } from '../model-call-error.js';
 import type { ModelSettings } from '../model-settings.js';
 import { buildReplyGrammar } from './llama-grammar.js';
 
@@ -140,7 +140,12 @@ async function loadLlama(plan: LoadPlan): Promise<LoadedLlama> {
   } catch (error) {
     // A model that loaded but got no context would otherwise hold its memory until exit.
     await model?.dispose();
-    throw callFailure(plan.settings, 'api', `could not load ${modelPath} (${messageOf(error)}): check that it is a GGUF model and that it fits in memory`, error);
+    throw callFailure(
+      plan.settings,
+      'api',
+      `could not load ${modelPath} (${messageOf(error)}): check that it is a GGUF model and that it fits in memory`,
+      error,
+    );
   }
 }
 

@@ -3,8 +3,7 @@ import type { ChatHistoryItem, LlamaChatResponse } from 'node-llama-cpp';
 import type { FinishReason } from '../../domain/conversation.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import type { ModelSettings } from '../model-settings.js';
-import { callFailure, defaultGpuSetting, loadCached, messageOf, type LoadPlan, type LoadedLlama } from './llama-loader.js';
-
+import { callFailure, defaultGpuSetting, type LoadedLlama, type LoadPlan, loadCached, messageOf } from './llama-loader.js';
 
 export interface LlamaChatModelOptions {
   /**
@@ -97,7 +96,11 @@ export class LlamaChatModel implements ChatModel {
     const contextSize = loaded.sequence.contextSize;
     if (inputTokens + maxOutputTokens >= contextSize) {
       const remedy = `raise contextSize for this model (its training size is ${loaded.model.trainContextSize}) or lower maxTokens`;
-      throw callFailure(this.plan.settings, 'context', `the prompt (${inputTokens} tokens) and up to ${maxOutputTokens} output tokens do not fit the context of ${contextSize} tokens: ${remedy}`);
+      throw callFailure(
+        this.plan.settings,
+        'context',
+        `the prompt (${inputTokens} tokens) and up to ${maxOutputTokens} output tokens do not fit the context of ${contextSize} tokens: ${remedy}`,
+      );
     }
     return inputTokens;
   }

@@ -1,5 +1,5 @@
 import { APICallError, EmptyResponseBodyError, InvalidResponseDataError, JSONParseError, LoadAPIKeyError, TypeValidationError } from 'ai';
-import { ModelCallError, type CallFailureReason } from '../model-call-error.js';
+import { type CallFailureReason, ModelCallError } from '../model-call-error.js';
 import { retryAfterMsFromHeaders } from './retry-after.js';
 
 export interface ErrorContext {
@@ -24,7 +24,9 @@ interface ErrorBody {
 /** The provider's structured error, if the body has one (`{ error: { code, type, message } }` or Gemini's `status`). */
 function readErrorBody(responseBody: string | undefined): ErrorBody {
   try {
-    const parsed = JSON.parse(responseBody ?? '') as { error?: { code?: unknown; type?: unknown; status?: unknown; message?: unknown; innererror?: { code?: unknown } } };
+    const parsed = JSON.parse(responseBody ?? '') as {
+      error?: { code?: unknown; type?: unknown; status?: unknown; message?: unknown; innererror?: { code?: unknown } };
+    };
     const error = parsed.error ?? {};
     const code = [error.innererror?.code, error.code, error.status].find((value) => typeof value === 'string') as string | undefined;
     return {
@@ -74,7 +76,11 @@ export function toModelCallError(error: unknown, context: ErrorContext): ModelCa
   const unreadable = [JSONParseError, TypeValidationError, InvalidResponseDataError, EmptyResponseBodyError].some((kind) => kind.isInstance(error));
   if (unreadable) {
     const message = (error as Error).message.split('\n')[0];
-    return new ModelCallError(`${context.name}: the server sent a reply pmiyc cannot read (${message})`, { ...fields, reason: 'api', retryable: true }, { cause: error });
+    return new ModelCallError(
+      `${context.name}: the server sent a reply pmiyc cannot read (${message})`,
+      { ...fields, reason: 'api', retryable: true },
+      { cause: error },
+    );
   }
   if (!APICallError.isInstance(error)) return undefined;
   const { statusCode } = error;
@@ -83,7 +89,11 @@ export function toModelCallError(error: unknown, context: ErrorContext): ModelCa
     return new ModelCallError(`${context.name}: cannot reach ${error.url}${cause}`, { ...fields, reason: 'api', retryable: true }, { cause: error });
   }
   if (statusCode < 300) {
-    return new ModelCallError(`${context.name}: the server sent a reply pmiyc cannot read (${error.message})`, { ...fields, reason: 'api', statusCode, retryable: true }, { cause: error });
+    return new ModelCallError(
+      `${context.name}: the server sent a reply pmiyc cannot read (${error.message})`,
+      { ...fields, reason: 'api', statusCode, retryable: true },
+      { cause: error },
+    );
   }
   const retryAfterMs = retryAfterMsFromHeaders(error.responseHeaders, context.nowMs);
   const retryable = isRetryableStatus(statusCode);

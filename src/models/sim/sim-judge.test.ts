@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseJudgeChoice } from '../../protocol/judge-choice.js';
 import { judgeRequest, judgeSystemPrompt } from '../../protocol/judge-prompt.js';
 import { argumentRequest, rewriteRequest, synthesisSystemPrompt } from '../../protocol/judge-synthesis-prompt.js';
-import { SimulatedAgent } from './simulated-agent.js';
 import { readArgumentStrength } from './sim-text.js';
+import { SimulatedAgent } from './simulated-agent.js';
 
 const ask = (agent: SimulatedAgent, messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>, seed = 1) =>
   agent.generate({ messages, maxOutputTokens: 100, seed }).then((reply) => reply.text);

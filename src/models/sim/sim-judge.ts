@@ -1,5 +1,5 @@
 import { clamp } from '../../domain/numbers.js';
-import { randomNormal, type Random } from '../../domain/random.js';
+import { type Random, randomNormal } from '../../domain/random.js';
 import { isJudgeSystemPrompt, readJudgeRequest } from '../../protocol/judge-prompt.js';
 import { synthesisStep } from '../../protocol/judge-synthesis-prompt.js';
 import type { ChatMessage } from '../chat-model.js';

@@ -1,5 +1,5 @@
-import { agreementLabel, toAgreementScore, type AgreementScore } from '../../domain/agreement-score.js';
-import { hashString, randomIndex, type Random } from '../../domain/random.js';
+import { type AgreementScore, agreementLabel, toAgreementScore } from '../../domain/agreement-score.js';
+import { hashString, type Random, randomIndex } from '../../domain/random.js';
 import type { ChatMessage } from '../chat-model.js';
 import type { SimProfile } from './sim-profile.js';
 

@@ -1,5 +1,5 @@
 import type { AgreementScore } from '../../domain/agreement-score.js';
-import { randomIndex, type Random } from '../../domain/random.js';
+import { type Random, randomIndex } from '../../domain/random.js';
 
 /**
  * The words simulated agents write. Every message carries a visible "[simulated" label, and a

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { EXAMPLE_CLAIMS } from '../../datasets/example-claims.js';
 import type { ConversationSpec } from '../../domain/conversation.js';
 import { InputError } from '../../domain/input-error.js';
 import { runConversation } from '../../engine/run-conversation.js';
-import { EXAMPLE_CLAIMS } from '../../datasets/example-claims.js';
 import { parseTaggedReply } from '../../protocol/tagged-reply.js';
 import { NAMED_SIM_PROFILES, parseSimProfile } from './sim-profile.js';
 import { SimulatedAgent } from './simulated-agent.js';
@@ -100,7 +100,11 @@ describe('SimulatedAgent', () => {
     const persuadee = new SimulatedAgent('sim/p?susceptibility=1');
     const outcome = await runConversation({
       spec: specOf('test/real', 'sim/p?susceptibility=1'),
-      persuader: { name: 'test/real', simulated: false, generate: async () => ({ text: '<message>A plain argument.</message><support_ranking>Support</support_ranking>', finishReason: 'stop' }) },
+      persuader: {
+        name: 'test/real',
+        simulated: false,
+        generate: async () => ({ text: '<message>A plain argument.</message><support_ranking>Support</support_ranking>', finishReason: 'stop' }),
+      },
       persuadee,
     });
     expect(outcome.status).toBe('completed');

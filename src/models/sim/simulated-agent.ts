@@ -1,13 +1,13 @@
-import { toAgreementScore, type AgreementScore } from '../../domain/agreement-score.js';
+import { type AgreementScore, toAgreementScore } from '../../domain/agreement-score.js';
 import { clamp } from '../../domain/numbers.js';
-import { createRandom, hashString, randomNormal, type Random } from '../../domain/random.js';
+import { createRandom, hashString, type Random, randomNormal } from '../../domain/random.js';
 import { isFinalDecisionRequest, roleOfSystemPrompt } from '../../protocol/prompts.js';
 import { isStanceRequest } from '../../protocol/stance-prompt.js';
-import { formatTaggedReply as tagged, parseTaggedReply } from '../../protocol/tagged-reply.js';
+import { parseTaggedReply, formatTaggedReply as tagged } from '../../protocol/tagged-reply.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
+import { simulatedStudyReply } from './sim-judge.js';
 import { parseSimProfile, type SimProfile } from './sim-profile.js';
 import { simulatedStanceReply } from './sim-stance.js';
-import { simulatedStudyReply } from './sim-judge.js';
 import { argumentText, finalText, malformedText, readArgumentStrength, stanceText } from './sim-text.js';
 
 /** Initial stances cluster at Oppose and Support, as the paper found for real models (App. A). */
@@ -79,10 +79,7 @@ export class SimulatedAgent implements ChatModel {
     if (random() < this.profile.malformed) return { text: malformedText(random), finishReason: 'stop' };
     const study = simulatedStudyReply(request.messages, this.profile, random);
     if (study !== undefined) return { text: study, finishReason: 'stop' };
-    const text =
-      roleOfSystemPrompt(systemPrompt) === 'persuader'
-        ? this.argue(systemPrompt, random)
-        : this.respond(request.messages, random);
+    const text = roleOfSystemPrompt(systemPrompt) === 'persuader' ? this.argue(systemPrompt, random) : this.respond(request.messages, random);
     return { text, finishReason: 'stop' };
   }
 
@@ -103,9 +100,7 @@ export class SimulatedAgent implements ChatModel {
       return tagged(stanceText(random, initial), initial);
     }
     const lastUser = messages.at(-1)?.content ?? '';
-    const strength = lastUser.includes('<other_agent_message>')
-      ? (readArgumentStrength(lastUser) ?? UNKNOWN_ARGUMENT_STRENGTH)
-      : undefined;
+    const strength = lastUser.includes('<other_agent_message>') ? (readArgumentStrength(lastUser) ?? UNKNOWN_ARGUMENT_STRENGTH) : undefined;
     const moved = strength === undefined ? { score: current, reaction: undefined } : respondToArgument(current, strength, this.profile.susceptibility, random);
     if (!isFinalDecisionRequest(lastUser)) return tagged(stanceText(random, moved.score, moved.reaction), moved.score);
     // Restating the claim at the end pulls a resistant agent back a little (paper, Sec. 5.3).

@@ -1,5 +1,5 @@
+import { type CallCache, cachedRequestOf, requestHash } from '../call-cache.js';
 import type { ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
-import { cachedRequestOf, requestHash, type CallCache } from '../call-cache.js';
 import { isModelCallError } from '../model-call-error.js';
 
 export interface CallCacheOptions {

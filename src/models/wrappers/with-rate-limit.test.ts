@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { ModelCallError } from '../model-call-error.js';
-import { ScriptedChatModel, type Script } from '../scripted-model.js';
-import { type RateLimitOptions, estimateRequestTokens, withRateLimit } from './with-rate-limit.js';
+import { type Script, ScriptedChatModel } from '../scripted-model.js';
+import { estimateRequestTokens, type RateLimitOptions, withRateLimit } from './with-rate-limit.js';
 import { withRetry } from './with-retry.js';
 
 /** 400 characters (100 tokens) + 400 output tokens: an estimate of 500 tokens. */
@@ -162,9 +162,7 @@ describe('withRateLimit', () => {
   });
 
   it('halves the effective rate on a 429, rethrows without retrying, and grows back on successes', async () => {
-    const { limited, scripted } = setUp({ requestsPerMinute: 60, maxConcurrency: 8 }, (_request, callNumber) =>
-      callNumber === 1 ? tooManyRequests() : 'ok',
-    );
+    const { limited, scripted } = setUp({ requestsPerMinute: 60, maxConcurrency: 8 }, (_request, callNumber) => (callNumber === 1 ? tooManyRequests() : 'ok'));
     await expect(limited.generate(request)).rejects.toMatchObject({ statusCode: 429 });
     expect(scripted.requests).toHaveLength(1);
     expect(limited.limiterState()).toMatchObject({ effectiveRequestsPerMinute: 30, effectiveConcurrency: 4 });
@@ -246,9 +244,7 @@ describe('withRateLimit', () => {
   });
 
   it('passes every retry through the limiter when wrapped by withRetry', async () => {
-    const { limited, scripted } = setUp({ requestsPerMinute: 60 }, (_request, callNumber) =>
-      callNumber === 1 ? tooManyRequests() : 'ok',
-    );
+    const { limited, scripted } = setUp({ requestsPerMinute: 60 }, (_request, callNumber) => (callNumber === 1 ? tooManyRequests() : 'ok'));
     const waitsMs: number[] = [];
     const model = withRetry(limited, {}, { sleep: async (durationMs) => void waitsMs.push(durationMs), random: () => 0.5 });
     await expect(model.generate(request)).resolves.toMatchObject({ text: 'ok' });

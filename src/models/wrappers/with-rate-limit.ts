@@ -1,5 +1,5 @@
 import type { ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
-import { RequestLimiter, type LimiterState, type RateLimitDependencies, type RateLimitOptions } from './request-limiter.js';
+import { type LimiterState, type RateLimitDependencies, type RateLimitOptions, RequestLimiter } from './request-limiter.js';
 import { sleepMs } from './with-retry.js';
 
 export type { LimiterState, RateLimitDependencies, RateLimitOptions } from './request-limiter.js';

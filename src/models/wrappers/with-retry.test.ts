@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GenerateRequest } from '../chat-model.js';
 import { ModelCallError } from '../model-call-error.js';
-import { ScriptedChatModel, type ScriptedAnswer } from '../scripted-model.js';
+import { type ScriptedAnswer, ScriptedChatModel } from '../scripted-model.js';
 import { type RetryEvent, type RetryOptions, sleepMs, withRetry } from './with-retry.js';
 
 const request: GenerateRequest = { messages: [{ role: 'user', content: 'Hello' }], maxOutputTokens: 400, seed: 1 };

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
-import { type ModelCallError, isModelCallError } from '../model-call-error.js';
+import { isModelCallError, type ModelCallError } from '../model-call-error.js';
 import { DEFAULT_MAX_RETRIES } from '../model-settings.js';
 
 /** One retry about to happen, reported before its wait starts. */
@@ -77,11 +77,7 @@ function retryWaitMs(attempt: number, error: ModelCallError, schedule: BackoffSc
  * the last error is rethrown so the engine records its `reason`. Other errors are rethrown at once.
  * When `request.abortSignal` aborts during a wait, the wait stops and the signal's reason is thrown.
  */
-export function withRetry(
-  model: ChatModel,
-  options: RetryOptions = {},
-  dependencies: RetryDependencies = systemRetryDependencies(),
-): ChatModel {
+export function withRetry(model: ChatModel, options: RetryOptions = {}, dependencies: RetryDependencies = systemRetryDependencies()): ChatModel {
   const settings = resolveRetryOptions(options);
   return {
     name: model.name,

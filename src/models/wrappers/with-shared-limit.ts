@@ -35,7 +35,8 @@ export class Semaphore {
 
   release(): void {
     const next = this.waiting.shift();
-    if (next) next(); // the slot passes straight to the next waiter
+    if (next)
+      next(); // the slot passes straight to the next waiter
     else this.held -= 1;
   }
 }

@@ -3,7 +3,7 @@ import type { Domain } from '../../domain/claim.js';
 import type { InitialScoreDistribution } from '../../metrics/initial-scores.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber } from '../number-format.js';
-import { CHART_CONFIG, SCORE_COLORS, type ChartSpec } from './chart-theme.js';
+import { CHART_CONFIG, type ChartSpec, SCORE_COLORS } from './chart-theme.js';
 
 /** One entry per persuadee and score: its count and share of the persuadee's openings. */
 function scoreShares(distributions: readonly InitialScoreDistribution[], rowLabel: (entry: InitialScoreDistribution) => string) {
@@ -48,7 +48,14 @@ export function initialScoresChart(domain: Domain, distributions: readonly Initi
           encoding: {
             x: { field: 'start', type: 'quantitative', title: 'Share of claims', scale: { domain: [0, 1] }, axis: { format: '%', tickCount: 5 } },
             x2: { field: 'end' },
-            color: { field: 'score', type: 'ordinal', title: 'Opening score', sort: scoreNames, scale: { domain: scoreNames, range: SCORE_COLORS }, legend: { orient: 'bottom', direction: 'horizontal', columns: 5, labelLimit: 200 } },
+            color: {
+              field: 'score',
+              type: 'ordinal',
+              title: 'Opening score',
+              sort: scoreNames,
+              scale: { domain: scoreNames, range: SCORE_COLORS },
+              legend: { orient: 'bottom', direction: 'horizontal', columns: 5, labelLimit: 200 },
+            },
           },
         },
         {

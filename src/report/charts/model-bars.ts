@@ -1,6 +1,6 @@
 import type { ModelResult } from '../../metrics/group-tally.js';
 import type { ModelLabels } from '../model-labels.js';
-import { CHART_CONFIG, MULTILINE_LABELS, conditionLabel, conditionScale, type ChartSpec } from './chart-theme.js';
+import { CHART_CONFIG, type ChartSpec, conditionLabel, conditionScale, MULTILINE_LABELS } from './chart-theme.js';
 
 export interface ModelBarsInput {
   readonly id: string;
@@ -27,7 +27,14 @@ export function modelBarsChart(input: ModelBarsInput, labels: ModelLabels): Char
       ciHigh: Number.isFinite(result.ciHigh) ? result.ciHigh : result.value,
     }));
   const scale = conditionScale(input.results);
-  const x = { field: 'model', type: 'nominal', sort: input.models.map(labels.chart), title: null, scale: { paddingInner: 0.3, paddingOuter: 0.15 }, axis: { labelAngle: 0, labelExpr: MULTILINE_LABELS, labelPadding: 8 } };
+  const x = {
+    field: 'model',
+    type: 'nominal',
+    sort: input.models.map(labels.chart),
+    title: null,
+    scale: { paddingInner: 0.3, paddingOuter: 0.15 },
+    axis: { labelAngle: 0, labelExpr: MULTILINE_LABELS, labelPadding: 8 },
+  };
   const offset = { field: 'condition', type: 'nominal', sort: scale.domain };
   return {
     id: input.id,

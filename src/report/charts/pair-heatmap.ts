@@ -1,7 +1,7 @@
 import type { PairResult } from '../../metrics/group-tally.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber } from '../number-format.js';
-import { CHART_CONFIG, INK, MULTILINE_LABELS, conditionLabel, type ChartSpec } from './chart-theme.js';
+import { CHART_CONFIG, type ChartSpec, conditionLabel, INK, MULTILINE_LABELS } from './chart-theme.js';
 
 /** Width of a cell: wide enough for "[-0.12, 0.35]", narrower when there are many persuadees. */
 function cellWidth(columns: number): number {
@@ -48,13 +48,28 @@ export function pairHeatmapChart(pairs: readonly PairResult[], labels: ModelLabe
     spec: {
       $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
       config: CHART_CONFIG,
-      title: { text: `Normalized change: ${conditionLabel(first.domain, first.setting)}`, subtitle: 'Rows persuade, columns are persuaded. Mean NC [95% interval over claims], n conversations.' },
+      title: {
+        text: `Normalized change: ${conditionLabel(first.domain, first.setting)}`,
+        subtitle: 'Rows persuade, columns are persuaded. Mean NC [95% interval over claims], n conversations.',
+      },
       data: { values },
       width: { step },
       height: { step: 62 },
       encoding: {
-        x: { field: 'persuadee', type: 'nominal', sort: persuadees.map(labels.chart), title: 'Persuadee', axis: { orient: 'bottom', labelAngle: 0, labelExpr: MULTILINE_LABELS, domain: false, ticks: false, labelPadding: 8, titlePadding: 10 } },
-        y: { field: 'persuader', type: 'nominal', sort: persuaders.map(labels.chart), title: 'Persuader', axis: { labelExpr: MULTILINE_LABELS, domain: false, ticks: false, labelPadding: 6 } },
+        x: {
+          field: 'persuadee',
+          type: 'nominal',
+          sort: persuadees.map(labels.chart),
+          title: 'Persuadee',
+          axis: { orient: 'bottom', labelAngle: 0, labelExpr: MULTILINE_LABELS, domain: false, ticks: false, labelPadding: 8, titlePadding: 10 },
+        },
+        y: {
+          field: 'persuader',
+          type: 'nominal',
+          sort: persuaders.map(labels.chart),
+          title: 'Persuader',
+          axis: { labelExpr: MULTILINE_LABELS, domain: false, ticks: false, labelPadding: 6 },
+        },
       },
       layer: [
         { mark: { type: 'rect', color: '#eef0f4', stroke: 'white', strokeWidth: 2 } },

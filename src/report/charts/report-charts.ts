@@ -18,10 +18,34 @@ function modelCharts(document: ReportDocument, labels: ModelLabels): ChartSpec[]
     results.length === 0 ? [] : [modelBarsChart({ id, title, subtitle, axisTitle, results, models: modelsOf(results) }, labels)];
   const interval = '95% bootstrap intervals over claims.';
   return [
-    ...bars('effectiveness', 'Effectiveness as persuader', `Mean over persuadees of the pair means of NC. ${interval}`, 'Effectiveness (mean NC)', document.effectiveness),
-    ...bars('susceptibility', 'Susceptibility as persuadee', `Mean over persuaders of the pair means of NC. ${interval}`, 'Susceptibility (mean NC)', document.susceptibility),
-    ...bars('effectiveness-absolute', 'Effectiveness on absolute change', `The same on st - s0 (scale points) instead of NC. ${interval}`, 'Mean absolute change', document.absoluteChange.effectiveness),
-    ...bars('susceptibility-absolute', 'Susceptibility on absolute change', `The same on st - s0 (scale points) instead of NC. ${interval}`, 'Mean absolute change', document.absoluteChange.susceptibility),
+    ...bars(
+      'effectiveness',
+      'Effectiveness as persuader',
+      `Mean over persuadees of the pair means of NC. ${interval}`,
+      'Effectiveness (mean NC)',
+      document.effectiveness,
+    ),
+    ...bars(
+      'susceptibility',
+      'Susceptibility as persuadee',
+      `Mean over persuaders of the pair means of NC. ${interval}`,
+      'Susceptibility (mean NC)',
+      document.susceptibility,
+    ),
+    ...bars(
+      'effectiveness-absolute',
+      'Effectiveness on absolute change',
+      `The same on st - s0 (scale points) instead of NC. ${interval}`,
+      'Mean absolute change',
+      document.absoluteChange.effectiveness,
+    ),
+    ...bars(
+      'susceptibility-absolute',
+      'Susceptibility on absolute change',
+      `The same on st - s0 (scale points) instead of NC. ${interval}`,
+      'Mean absolute change',
+      document.absoluteChange.susceptibility,
+    ),
   ];
 }
 
@@ -43,5 +67,13 @@ export function reportChartSpecs(document: ReportDocument, labels: ModelLabels):
     .map((domain) => ({ domain, list: document.initialScores.filter((entry) => entry.domain === domain) }))
     .filter(({ list }) => list.length > 0)
     .map(({ domain, list }) => initialScoresChart(domain, list, labels));
-  return [...modelCharts(document, labels), ...matrices, ...curves, ...stance, ...openings, ...annotationChartSpecs(document.studies.reliability), ...(document.studies.judge ? [judgeAccuracyChart(document.studies.judge, labels)] : [])];
+  return [
+    ...modelCharts(document, labels),
+    ...matrices,
+    ...curves,
+    ...stance,
+    ...openings,
+    ...annotationChartSpecs(document.studies.reliability),
+    ...(document.studies.judge ? [judgeAccuracyChart(document.studies.judge, labels)] : []),
+  ];
 }

@@ -1,6 +1,6 @@
 import type { StanceGroupResult } from '../../metrics/group-tally.js';
 import { STANCE_GROUPS } from '../../metrics/stance-groups.js';
-import { CHART_CONFIG, conditionLabel, conditionScale, type ChartSpec } from './chart-theme.js';
+import { CHART_CONFIG, type ChartSpec, conditionLabel, conditionScale } from './chart-theme.js';
 
 const GROUP_TITLES: Record<string, string> = { opposing: 'Opposing (1-2)', neutral: 'Neutral (3)', supporting: 'Supporting (4-5)' };
 
@@ -29,7 +29,14 @@ export function stanceChart(groups: readonly StanceGroupResult[]): ChartSpec {
       width: { step: 30 },
       height: 240,
       encoding: {
-        x: { field: 'group', type: 'nominal', sort: order, title: "Persuader's own stance", scale: { paddingInner: 0.3, paddingOuter: 0.15 }, axis: { labelAngle: 0 } },
+        x: {
+          field: 'group',
+          type: 'nominal',
+          sort: order,
+          title: "Persuader's own stance",
+          scale: { paddingInner: 0.3, paddingOuter: 0.15 },
+          axis: { labelAngle: 0 },
+        },
         xOffset: { field: 'condition', type: 'nominal', sort: scale.domain },
       },
       layer: [

@@ -35,7 +35,13 @@ export function turnCurvesChart(setting: Setting, curves: readonly TurnCurve[], 
       encoding: {
         x: { field: 'turn', type: 'ordinal', sort: turns, title: 'Persuadee turn', axis: { labelAngle: 0, labelExpr: turnLabelExpression(finalTurn) } },
         y: { field: 'meanScore', type: 'quantitative', title: 'Mean agreement (1-5)', scale: { domain: [1, 5] }, axis: { values: [1, 2, 3, 4, 5] } },
-        color: { field: 'persuader', type: 'nominal', title: 'Persuader', scale: { scheme: 'tableau10' }, legend: { orient: 'right', labelLimit: 260, symbolType: 'stroke', symbolStrokeWidth: 3, symbolSize: 400 } },
+        color: {
+          field: 'persuader',
+          type: 'nominal',
+          title: 'Persuader',
+          scale: { scheme: 'tableau10' },
+          legend: { orient: 'right', labelLimit: 260, symbolType: 'stroke', symbolStrokeWidth: 3, symbolSize: 400 },
+        },
       },
       layer: [
         {
@@ -45,7 +51,13 @@ export function turnCurvesChart(setting: Setting, curves: readonly TurnCurve[], 
               field: 'domain',
               type: 'nominal',
               title: 'Claims',
-              scale: { domain: ['subjective', 'misinformation'], range: [[1, 0], [6, 4]] },
+              scale: {
+                domain: ['subjective', 'misinformation'],
+                range: [
+                  [1, 0],
+                  [6, 4],
+                ],
+              },
               legend: { symbolType: 'stroke', symbolSize: 400, encoding: { symbols: { update: { stroke: { value: '#1f2430' }, strokeWidth: { value: 2 } } } } },
             },
           },

@@ -2,7 +2,7 @@ import type { ModelLabels } from '../model-labels.js';
 import { formatNumber } from '../number-format.js';
 import type { RenderedChart } from '../render-svg.js';
 import type { ReportTable, TableCell } from '../report-tables.js';
-import { html, trusted, type SafeHtml } from './safe-html.js';
+import { html, type SafeHtml, trusted } from './safe-html.js';
 
 /** A model name with a visible "simulated" badge for simulated agents. */
 export function modelName(model: string, labels: ModelLabels): SafeHtml {

@@ -22,7 +22,12 @@ function turnHtml(turn: SampleDialogue['turns'][number], labels: ModelLabels, di
 function outcomeHtml(dialogue: SampleDialogue): SafeHtml {
   if (dialogue.initialScore === null || dialogue.finalScore === null || dialogue.normalizedChange === null) return html`not completed`;
   const nc = dialogue.normalizedChange;
-  const ncText = nc > 0 ? html`<span class="nc-up">+${formatNumber(nc)}</span>` : nc < 0 ? html`<span class="nc-down">${formatNumber(nc)}</span>` : html`${formatNumber(nc)}`;
+  const ncText =
+    nc > 0
+      ? html`<span class="nc-up">+${formatNumber(nc)}</span>`
+      : nc < 0
+        ? html`<span class="nc-down">${formatNumber(nc)}</span>`
+        : html`${formatNumber(nc)}`;
   const stop = dialogue.earlyStopped ? ' · stopped early at Completely Support' : '';
   return html`${agreementLabel(dialogue.initialScore)} (${dialogue.initialScore}) → ${agreementLabel(dialogue.finalScore)} (${dialogue.finalScore}) · NC ${ncText}${stop}`;
 }

@@ -6,14 +6,14 @@ import type { RenderedChart } from '../render-svg.js';
 import type { ReportDocument } from '../report-document.js';
 import { conditionsOf, initialScoresTable, modelTable, pairMatrixTable, stanceTable, turnCurveTable } from '../report-tables.js';
 import { annotationSectionHtml, CONFUSION_CHART_ID, RELIABILITY_TOC_ENTRY } from '../studies/annotation-section.js';
-import { summaryHighlights } from '../summary-highlights.js';
-import { dialogueHtml } from './html-dialogue.js';
-import { figureHtml, sectionHtml, tableHtml } from './html-blocks.js';
-import { mastheadHtml, summaryCardsHtml } from './html-summary.js';
-import { REPORT_CSS } from './report-style.js';
-import { html, trusted, type SafeHtml } from './safe-html.js';
 import { CONSISTENCY_SECTION_ID, consistencySectionHtml } from '../studies/consistency-section.js';
 import { JUDGE_CHART_ID, JUDGE_SECTION_ID, judgeSectionHtml } from '../studies/judge-section.js';
+import { summaryHighlights } from '../summary-highlights.js';
+import { figureHtml, sectionHtml, tableHtml } from './html-blocks.js';
+import { dialogueHtml } from './html-dialogue.js';
+import { mastheadHtml, summaryCardsHtml } from './html-summary.js';
+import { REPORT_CSS } from './report-style.js';
+import { html, type SafeHtml, trusted } from './safe-html.js';
 
 interface Parts {
   readonly document: ReportDocument;
@@ -24,9 +24,18 @@ interface Parts {
 const asTable = (summary: string, table: SafeHtml) => html`<details><summary>${summary}</summary>${table}</details>`;
 
 function modelSection({ document, labels, chart }: Parts): SafeHtml {
-  return sectionHtml('effectiveness', 'Who persuades, and who is persuaded', 'paper Fig. 3',
+  return sectionHtml(
+    'effectiveness',
+    'Who persuades, and who is persuaded',
+    'paper Fig. 3',
     'Effectiveness is the mean, over the persuadees a model faced, of its pair means of normalized change (NC); susceptibility the same over persuaders. Self-play is included; pairs count equally.',
-    [figureHtml(chart('effectiveness')), tableHtml(modelTable(document, document.effectiveness), labels), figureHtml(chart('susceptibility')), tableHtml(modelTable(document, document.susceptibility), labels)]);
+    [
+      figureHtml(chart('effectiveness')),
+      tableHtml(modelTable(document, document.effectiveness), labels),
+      figureHtml(chart('susceptibility')),
+      tableHtml(modelTable(document, document.susceptibility), labels),
+    ],
+  );
 }
 
 function matrixSection({ document, labels, chart }: Parts): SafeHtml {
@@ -34,55 +43,107 @@ function matrixSection({ document, labels, chart }: Parts): SafeHtml {
     const pairs = document.pairs.filter((pair) => pair.domain === condition.domain && pair.setting === condition.setting);
     return html`${figureHtml(chart(`nc-matrix-${condition.domain}-${condition.setting}`))}${asTable(`${conditionLabel(condition.domain, condition.setting)} as a table`, tableHtml(pairMatrixTable(pairs), labels))}`;
   });
-  return sectionHtml('matrices', 'Every persuader against every persuadee', 'paper Figs. 2, 4, 5',
-    'Mean NC of each ordered pair over its completed conversations: 1 is full persuasion to Completely Support, 0 no change, -1 a full backfire. Grey cells had no completed conversation.', body);
+  return sectionHtml(
+    'matrices',
+    'Every persuader against every persuadee',
+    'paper Figs. 2, 4, 5',
+    'Mean NC of each ordered pair over its completed conversations: 1 is full persuasion to Completely Support, 0 no change, -1 a full backfire. Grey cells had no completed conversation.',
+    body,
+  );
 }
 
 function turnSection({ document, labels, chart }: Parts): SafeHtml {
   const settings = (['single', 'multi'] as Setting[]).filter((setting) => document.turnCurves.some((curve) => curve.setting === setting));
-  const body = settings.map((setting) => html`${figureHtml(chart(`turn-curves-${setting}`))}${asTable(`${setting}-turn curves as a table`, tableHtml(turnCurveTable(document, setting), labels))}`);
-  return sectionHtml('turns', 'Agreement turn by turn', 'paper Fig. 6',
-    'Mean persuadee score at each of its turns, per persuader. A conversation that stopped early (the persuadee reached 5) counts as 5 at each later turn, and its final decision is shown at the final position with its real score.', body);
+  const body = settings.map(
+    (setting) =>
+      html`${figureHtml(chart(`turn-curves-${setting}`))}${asTable(`${setting}-turn curves as a table`, tableHtml(turnCurveTable(document, setting), labels))}`,
+  );
+  return sectionHtml(
+    'turns',
+    'Agreement turn by turn',
+    'paper Fig. 6',
+    'Mean persuadee score at each of its turns, per persuader. A conversation that stopped early (the persuadee reached 5) counts as 5 at each later turn, and its final decision is shown at the final position with its real score.',
+    body,
+  );
 }
 
 function stanceSection({ document, labels, chart }: Parts): SafeHtml {
   const without = document.groups.reduce((total, group) => total + group.withoutStance, 0);
   const intro = `Conversations grouped by the persuader's own opening score on the claim: opposing (1-2), neutral (3), supporting (4-5).${without > 0 ? ` ${without} completed conversations without a known persuader stance are left out.` : ''}`;
-  return sectionHtml('stance', "Does agreeing with the claim help the persuader?", 'paper Fig. 7', intro, [figureHtml(chart('stance-groups')), tableHtml(stanceTable(document), labels)]);
+  return sectionHtml('stance', 'Does agreeing with the claim help the persuader?', 'paper Fig. 7', intro, [
+    figureHtml(chart('stance-groups')),
+    tableHtml(stanceTable(document), labels),
+  ]);
 }
 
 function initialSection({ document, labels, chart }: Parts): SafeHtml {
-  return sectionHtml('initial', 'Where persuadees start', 'paper App. A',
+  return sectionHtml(
+    'initial',
+    'Where persuadees start',
+    'paper App. A',
     'Distribution of opening scores per persuadee. An opening is made once per (persuadee, claim) and shared by every persuader and both settings, so it is counted once.',
-    [figureHtml(chart('initial-scores-subjective')), figureHtml(chart('initial-scores-misinformation')), tableHtml(initialScoresTable(document), labels)]);
+    [figureHtml(chart('initial-scores-subjective')), figureHtml(chart('initial-scores-misinformation')), tableHtml(initialScoresTable(document), labels)],
+  );
 }
 
 function absoluteSection({ document, labels, chart }: Parts): SafeHtml {
   const matrices = conditionsOf(document).map((condition) =>
-    asTable(`${conditionLabel(condition.domain, condition.setting)}: mean absolute change per pair`, tableHtml(pairMatrixTable(document.pairs.filter((pair) => pair.domain === condition.domain && pair.setting === condition.setting), 'absolute'), labels)),
+    asTable(
+      `${conditionLabel(condition.domain, condition.setting)}: mean absolute change per pair`,
+      tableHtml(
+        pairMatrixTable(
+          document.pairs.filter((pair) => pair.domain === condition.domain && pair.setting === condition.setting),
+          'absolute',
+        ),
+        labels,
+      ),
+    ),
   );
-  return sectionHtml('absolute', 'The same on absolute change', '',
+  return sectionHtml(
+    'absolute',
+    'The same on absolute change',
+    '',
     'Absolute change st - s0 in scale points (-4 to 4) does not account for where a persuadee started; shown for comparison with NC.',
-    [figureHtml(chart('effectiveness-absolute')), tableHtml(modelTable(document, document.absoluteChange.effectiveness), labels), figureHtml(chart('susceptibility-absolute')), tableHtml(modelTable(document, document.absoluteChange.susceptibility), labels), ...matrices]);
+    [
+      figureHtml(chart('effectiveness-absolute')),
+      tableHtml(modelTable(document, document.absoluteChange.effectiveness), labels),
+      figureHtml(chart('susceptibility-absolute')),
+      tableHtml(modelTable(document, document.absoluteChange.susceptibility), labels),
+      ...matrices,
+    ],
+  );
 }
 
 function operationsSections({ document, labels }: Parts): SafeHtml[] {
   return [
-    sectionHtml('reliability', 'Did the conversations happen?', 'paper App. B.0.1',
+    sectionHtml(
+      'reliability',
+      'Did the conversations happen?',
+      'paper App. B.0.1',
       'Conversations per model and role, and failures by cause: format (no usable tags after every re-sample), refusal, api (the provider kept failing) or context (too long). "Partner failed" counts conversations the other agent broke.',
-      [tableHtml(successTable(document), labels), html`<h3>Re-sampled replies</h3>`, tableHtml(resamplingTable(document), labels)]),
-    sectionHtml('usage', 'Tokens and cost', '', 'Per model and role; the shared opening and first argument are counted once.', [tableHtml(usageTable(document), labels)]),
+      [tableHtml(successTable(document), labels), html`<h3>Re-sampled replies</h3>`, tableHtml(resamplingTable(document), labels)],
+    ),
+    sectionHtml('usage', 'Tokens and cost', '', 'Per model and role; the shared opening and first argument are counted once.', [
+      tableHtml(usageTable(document), labels),
+    ]),
   ];
 }
 
 function dialogueSection({ document, labels }: Parts): SafeHtml {
   const body = conditionsOf(document).map((condition) => {
     const dialogues = document.samples.filter((dialogue) => dialogue.domain === condition.domain && dialogue.setting === condition.setting);
-    return dialogues.length === 0 ? html`` : html`<h3>${conditionLabel(condition.domain, condition.setting)}</h3>${dialogues.map((dialogue) => dialogueHtml(dialogue, labels))}`;
+    return dialogues.length === 0
+      ? html``
+      : html`<h3>${conditionLabel(condition.domain, condition.setting)}</h3>${dialogues.map((dialogue) => dialogueHtml(dialogue, labels))}`;
   });
   if (document.samples.length === 0) body.push(html`<p class="na">No completed conversations to show.</p>`);
-  return sectionHtml('dialogues', 'Conversations to read', '',
-    'Per condition: the most successful conversation, one where the persuader got nowhere, and the strongest backfire. Model text is shown exactly as written (escaped). Look any of them up with pmiyc export.', body);
+  return sectionHtml(
+    'dialogues',
+    'Conversations to read',
+    '',
+    'Per condition: the most successful conversation, one where the persuader got nowhere, and the strongest backfire. Model text is shown exactly as written (escaped). Look any of them up with pmiyc export.',
+    body,
+  );
 }
 
 function provenanceSection({ document, labels }: Parts): SafeHtml {
@@ -91,22 +152,47 @@ function provenanceSection({ document, labels }: Parts): SafeHtml {
     ? html`<p class="notice">Some claims are licensed for non-commercial use only (CC BY-NC-SA 4.0): so are results that reproduce them.</p>`
     : html``;
   const notes = meta.notes.length === 0 ? html`` : html`<h3>Notes</h3><ul class="notes">${meta.notes.map((note) => html`<li>${note}</li>`)}</ul>`;
-  return sectionHtml('provenance', 'What ran', '',
+  return sectionHtml(
+    'provenance',
+    'What ran',
+    '',
     `Intervals: ${meta.bootstrap.method} bootstrap, ${meta.bootstrap.replicates.toLocaleString('en-US')} replicates, ${Math.round(meta.bootstrap.confidence * 100)}% coverage, seed ${meta.bootstrap.seed}, claims as the unit of resampling.`,
-    [tableHtml(runsTable(document), labels), ...configurations(document), tableHtml(modelsTable(document), labels), tableHtml(conditionsTable(document), labels), nonCommercial, tableHtml(claimSetsTable(document), labels), notes]);
+    [
+      tableHtml(runsTable(document), labels),
+      ...configurations(document),
+      tableHtml(modelsTable(document), labels),
+      tableHtml(conditionsTable(document), labels),
+      nonCommercial,
+      tableHtml(claimSetsTable(document), labels),
+      notes,
+    ],
+  );
 }
 
 /** Each run's stored configuration, folded away, as escaped JSON. */
 function configurations(document: ReportDocument): SafeHtml[] {
   return document.meta.runs
     .filter((run) => run.config !== undefined)
-    .map((run) => asTable(`Configuration of run ${run.name}${run.gitRevision ? ` (git ${run.gitRevision})` : ''}`, html`<pre class="config">${JSON.stringify(run.config, null, 2)}</pre>`));
+    .map((run) =>
+      asTable(
+        `Configuration of run ${run.name}${run.gitRevision ? ` (git ${run.gitRevision})` : ''}`,
+        html`<pre class="config">${JSON.stringify(run.config, null, 2)}</pre>`,
+      ),
+    );
 }
 
 const TOC: ReadonlyArray<[string, string]> = [
-  ['summary', 'Summary'], ['effectiveness', 'Effectiveness & susceptibility'], ['matrices', 'Pair matrices'], ['turns', 'Turn by turn'],
-  ['stance', "Persuader's stance"], ['initial', 'Initial stances'], ['absolute', 'Absolute change'], ['reliability', 'Failures & re-samples'],
-  ['usage', 'Tokens & cost'], ['dialogues', 'Conversations'], ['provenance', 'What ran'],
+  ['summary', 'Summary'],
+  ['effectiveness', 'Effectiveness & susceptibility'],
+  ['matrices', 'Pair matrices'],
+  ['turns', 'Turn by turn'],
+  ['stance', "Persuader's stance"],
+  ['initial', 'Initial stances'],
+  ['absolute', 'Absolute change'],
+  ['reliability', 'Failures & re-samples'],
+  ['usage', 'Tokens & cost'],
+  ['dialogues', 'Conversations'],
+  ['provenance', 'What ran'],
 ];
 
 /** The validation studies' entries, only for the studies that were made. */

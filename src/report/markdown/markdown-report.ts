@@ -6,12 +6,12 @@ import { formatNumber, formatTimestamp } from '../number-format.js';
 import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, usageTable } from '../operation-tables.js';
 import type { RenderedChart } from '../render-svg.js';
 import type { ReportDocument, SampleDialogue } from '../report-document.js';
-import { conditionsOf, initialScoresTable, modelTable, pairMatrixTable, stanceTable, turnCurveTable, type ReportTable } from '../report-tables.js';
-import { summaryHighlights, type Leader } from '../summary-highlights.js';
-import { escapeCell, escapeMarkdown, estimateText, markdownTable, quote } from './markdown-text.js';
+import { conditionsOf, initialScoresTable, modelTable, pairMatrixTable, type ReportTable, stanceTable, turnCurveTable } from '../report-tables.js';
 import { annotationSectionMarkdown } from '../studies/annotation-section.js';
 import { consistencySectionMarkdown } from '../studies/consistency-section.js';
 import { judgeSectionMarkdown } from '../studies/judge-section.js';
+import { type Leader, summaryHighlights } from '../summary-highlights.js';
+import { escapeCell, escapeMarkdown, estimateText, markdownTable, quote } from './markdown-text.js';
 
 function leaderText(leader: Leader | undefined, labels: ModelLabels): string {
   if (!leader) return 'n/a';
@@ -22,10 +22,17 @@ function leaderText(leader: Leader | undefined, labels: ModelLabels): string {
 
 function summaryTable(document: ReportDocument, labels: ModelLabels): string {
   const rows = summaryHighlights(document).map((entry) =>
-    [conditionLabel(entry.condition.domain, entry.condition.setting), leaderText(entry.bestPersuader, labels), leaderText(entry.mostSusceptible, labels), leaderText(entry.mostResistant, labels)].join(' | '),
+    [
+      conditionLabel(entry.condition.domain, entry.condition.setting),
+      leaderText(entry.bestPersuader, labels),
+      leaderText(entry.mostSusceptible, labels),
+      leaderText(entry.mostResistant, labels),
+    ].join(' | '),
   );
   if (rows.length === 0) return '_No conversations yet._';
-  return ['| condition | most effective persuader | most susceptible | most resistant |', '| --- | --- | --- | --- |', ...rows.map((row) => `| ${row} |`)].join('\n');
+  return ['| condition | most effective persuader | most susceptible | most resistant |', '| --- | --- | --- | --- |', ...rows.map((row) => `| ${row} |`)].join(
+    '\n',
+  );
 }
 
 function turnLine(turn: SampleDialogue['turns'][number], dialogue: SampleDialogue, labels: ModelLabels): string {
@@ -36,7 +43,8 @@ function turnLine(turn: SampleDialogue['turns'][number], dialogue: SampleDialogu
 }
 
 function dialogueMarkdown(dialogue: SampleDialogue, labels: ModelLabels): string {
-  const claim = dialogue.question === null ? escapeMarkdown(dialogue.claim) : `${escapeMarkdown(dialogue.question)} Argued answer: ${escapeMarkdown(dialogue.claim)}`;
+  const claim =
+    dialogue.question === null ? escapeMarkdown(dialogue.claim) : `${escapeMarkdown(dialogue.question)} Argued answer: ${escapeMarkdown(dialogue.claim)}`;
   const outcome =
     dialogue.initialScore === null || dialogue.finalScore === null
       ? 'not completed'
@@ -56,14 +64,19 @@ export function markdownReport(document: ReportDocument, labels: ModelLabels, ch
   };
   const table = (value: ReportTable) => markdownTable(value, labels);
   const { meta } = document;
-  const simulated = meta.simulatedAgents ? '> **Simulated agents** take part (labelled [simulated]): their numbers show that the pipeline works, not how real models behave.\n' : '';
+  const simulated = meta.simulatedAgents
+    ? '> **Simulated agents** take part (labelled [simulated]): their numbers show that the pipeline works, not how real models behave.\n'
+    : '';
   const settings = (['single', 'multi'] as Setting[]).filter((setting) => document.turnCurves.some((curve) => curve.setting === setting));
   const sections = [
     `# pmiyc report: ${escapeMarkdown(meta.runs.map((run) => run.name).join(' + '))}\n\n${simulated}\n${meta.conversations} conversations; ${escapeMarkdown(meta.generatedBy)}, ${formatTimestamp(meta.generatedAt)}. Estimates are mean [95% bootstrap interval over claims] (n conversations).`,
     `## Summary\n\n${summaryTable(document, labels)}`,
     `## Effectiveness and susceptibility (paper Fig. 3)\n\n${image('effectiveness')}\n\n${table(modelTable(document, document.effectiveness))}\n\n${image('susceptibility')}\n\n${table(modelTable(document, document.susceptibility))}`,
     `## Pair matrices (paper Figs. 2, 4, 5)\n\n${conditionsOf(document)
-      .map((condition) => `### ${conditionLabel(condition.domain, condition.setting)}\n\n${image(`nc-matrix-${condition.domain}-${condition.setting}`)}\n\n${table(pairMatrixTable(document.pairs.filter((pair) => pair.domain === condition.domain && pair.setting === condition.setting)))}`)
+      .map(
+        (condition) =>
+          `### ${conditionLabel(condition.domain, condition.setting)}\n\n${image(`nc-matrix-${condition.domain}-${condition.setting}`)}\n\n${table(pairMatrixTable(document.pairs.filter((pair) => pair.domain === condition.domain && pair.setting === condition.setting)))}`,
+      )
       .join('\n\n')}`,
     `## Agreement turn by turn (paper Fig. 6)\n\nEarly-stopped conversations count as 5 until the final decision.\n\n${settings.map((setting) => `${image(`turn-curves-${setting}`)}\n\n${table(turnCurveTable(document, setting))}`).join('\n\n')}`,
     `## By the persuader's own stance (paper Fig. 7)\n\n${image('stance-groups')}\n\n${table(stanceTable(document))}`,

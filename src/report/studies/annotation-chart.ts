@@ -1,6 +1,6 @@
 import { AGREEMENT_SCORES, agreementLabel } from '../../domain/agreement-score.js';
 import type { ReliabilityAnalysis } from '../../metrics/annotation-agreement.js';
-import { CHART_CONFIG, INK, type ChartSpec } from '../charts/chart-theme.js';
+import { CHART_CONFIG, type ChartSpec, INK } from '../charts/chart-theme.js';
 
 /** The chart's id: its SVG is `charts/self-report-confusion.svg`. */
 export const CONFUSION_CHART_ID = 'self-report-confusion';
@@ -41,19 +41,36 @@ export function confusionChart(study: ReliabilityAnalysis): ChartSpec {
     spec: {
       $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
       config: CHART_CONFIG,
-      title: { text: 'Self-report against human labels', subtitle: `Labels per (model score, annotator label); the outlined diagonal is exact agreement. ${study.labels} labels.` },
+      title: {
+        text: 'Self-report against human labels',
+        subtitle: `Labels per (model score, annotator label); the outlined diagonal is exact agreement. ${study.labels} labels.`,
+      },
       data: { values },
       width: { step: 112 },
       height: { step: 52 },
       encoding: {
         // "1 Completely Oppose" one word a line, so that no label is cut short.
-        x: { field: 'annotator', type: 'ordinal', sort: names, title: 'Annotator label', axis: { orient: 'bottom', labelAngle: 0, labelExpr: "split(datum.label, ' ')", domain: false, ticks: false, labelPadding: 8 } },
+        x: {
+          field: 'annotator',
+          type: 'ordinal',
+          sort: names,
+          title: 'Annotator label',
+          axis: { orient: 'bottom', labelAngle: 0, labelExpr: "split(datum.label, ' ')", domain: false, ticks: false, labelPadding: 8 },
+        },
         y: { field: 'model', type: 'ordinal', sort: names, title: 'Model self-report', axis: { domain: false, ticks: false, labelPadding: 6 } },
       },
       layer: [
         {
           mark: { type: 'rect', stroke: 'white', strokeWidth: 2 },
-          encoding: { color: { field: 'count', type: 'quantitative', title: 'labels', scale: { scheme: 'blues', domain: [0, max] }, legend: { orient: 'right', gradientLength: 160 } } },
+          encoding: {
+            color: {
+              field: 'count',
+              type: 'quantitative',
+              title: 'labels',
+              scale: { scheme: 'blues', domain: [0, max] },
+              legend: { orient: 'right', gradientLength: 160 },
+            },
+          },
         },
         { transform: [{ filter: 'datum.diagonal' }], mark: { type: 'rect', fillOpacity: 0, stroke: INK, strokeWidth: 2 } },
         text('countText', -6, 15, 700),

@@ -1,18 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import { HOSTILE } from '../../../test/support/hostile-records.js';
 import type { AgreementScore } from '../../domain/agreement-score.js';
-import { analyzeReliability, type AnnotationRow } from '../../metrics/annotation-agreement.js';
+import { type AnnotationRow, analyzeReliability } from '../../metrics/annotation-agreement.js';
 import { createModelLabels } from '../model-labels.js';
 import { renderCharts } from '../render-svg.js';
 import { annotationChartSpecs, annotationSectionHtml, annotationSectionMarkdown, CONFUSION_CHART_ID, RELIABILITY_SECTION_ID } from './annotation-section.js';
 
 const EVIL = `sim/evil${HOSTILE.image}`;
-const row = (conversationId: string, turnIndex: number, annotator: string, modelScore: number, score: number, persuadee = 'openai/gpt-4o-mini'): AnnotationRow => ({
-  conversationId, turnIndex, annotator, score: score as AgreementScore, modelScore: modelScore as AgreementScore, persuadee, domain: 'subjective',
+const row = (
+  conversationId: string,
+  turnIndex: number,
+  annotator: string,
+  modelScore: number,
+  score: number,
+  persuadee = 'openai/gpt-4o-mini',
+): AnnotationRow => ({
+  conversationId,
+  turnIndex,
+  annotator,
+  score: score as AgreementScore,
+  modelScore: modelScore as AgreementScore,
+  persuadee,
+  domain: 'subjective',
 });
 const ROWS = [
-  row('c1', 1, 'alice', 2, 2), row('c1', 1, 'bob', 2, 3), row('c1', 3, 'alice', 4, 4), row('c1', 3, 'bob', 4, 4),
-  row('c2', 1, 'alice', 1, 2, EVIL), row('c2', 3, 'alice', 5, 5, EVIL), row('c2', 3, 'bob', 5, 4, EVIL),
+  row('c1', 1, 'alice', 2, 2),
+  row('c1', 1, 'bob', 2, 3),
+  row('c1', 3, 'alice', 4, 4),
+  row('c1', 3, 'bob', 4, 4),
+  row('c2', 1, 'alice', 1, 2, EVIL),
+  row('c2', 3, 'alice', 5, 5, EVIL),
+  row('c2', 3, 'bob', 5, 4, EVIL),
 ];
 const STUDY = analyzeReliability(ROWS, { replicates: 200, confidence: 0.95, seed: 1 });
 const LABELS = createModelLabels([{ model: EVIL, simulated: true }]);

@@ -11,13 +11,25 @@ export function reliabilityTable(study: ReliabilityAnalysis): ReportTable {
   const { exactMatch, meanAbsoluteDifference, consensus, interAnnotator } = study;
   const alpha = interAnnotator.alphaOrdinal;
   const rows: TableCell[][] = [
-    ['Labels equal to the model\u2019s own score (exact match, share)', { estimate: exactMatch.value, ciLow: exactMatch.ciLow, ciHigh: exactMatch.ciHigh, n: exactMatch.n }],
-    ['Mean absolute difference, model vs label (points)', { estimate: meanAbsoluteDifference.value, ciLow: meanAbsoluteDifference.ciLow, ciHigh: meanAbsoluteDifference.ciHigh, n: meanAbsoluteDifference.n }],
+    [
+      'Labels equal to the model\u2019s own score (exact match, share)',
+      { estimate: exactMatch.value, ciLow: exactMatch.ciLow, ciHigh: exactMatch.ciHigh, n: exactMatch.n },
+    ],
+    [
+      'Mean absolute difference, model vs label (points)',
+      { estimate: meanAbsoluteDifference.value, ciLow: meanAbsoluteDifference.ciLow, ciHigh: meanAbsoluteDifference.ciHigh, n: meanAbsoluteDifference.n },
+    ],
     ['Mean signed difference, model minus label (points; above 0: the model reports more agreement)', plain(study.meanSignedDifference, study.labels)],
     ['Labels within one point of the model\u2019s score (share)', plain(study.withinOne, study.labels)],
-    [`Turns whose majority label equals the model\u2019s score (share; ${consensus.ties} tied turns left out)`, plain(consensus.majorityExactMatch, consensus.majorityTurns)],
+    [
+      `Turns whose majority label equals the model\u2019s score (share; ${consensus.ties} tied turns left out)`,
+      plain(consensus.majorityExactMatch, consensus.majorityTurns),
+    ],
     ['Mean absolute difference, model vs the mean label of a turn (points)', plain(consensus.meanAbsoluteDifferenceFromMean, consensus.turns)],
-    ['Agreement between annotators: Krippendorff\u2019s alpha, ordinal (n = turns labelled by two or more)', { estimate: alpha.value, ciLow: alpha.ciLow, ciHigh: alpha.ciHigh, n: alpha.n }],
+    [
+      'Agreement between annotators: Krippendorff\u2019s alpha, ordinal (n = turns labelled by two or more)',
+      { estimate: alpha.value, ciLow: alpha.ciLow, ciHigh: alpha.ciHigh, n: alpha.n },
+    ],
     ['Krippendorff\u2019s alpha, interval', plain(interAnnotator.alphaInterval, alpha.n)],
     ['Krippendorff\u2019s alpha, nominal', plain(interAnnotator.alphaNominal, alpha.n)],
     ['Annotator pairs giving the same label to a turn (share; n = pairs)', plain(interAnnotator.pairwiseExactAgreement, interAnnotator.pairs)],
@@ -37,7 +49,12 @@ export function confusionTable(study: ReliabilityAnalysis): ReportTable {
 }
 
 function summaryCells(summary: DifferenceSummary): TableCell[] {
-  return [summary.labels, plain(summary.exactMatch, summary.labels), plain(summary.meanAbsoluteDifference, summary.labels), formatNumber(summary.meanSignedDifference)];
+  return [
+    summary.labels,
+    plain(summary.exactMatch, summary.labels),
+    plain(summary.meanAbsoluteDifference, summary.labels),
+    formatNumber(summary.meanSignedDifference),
+  ];
 }
 
 const SUMMARY_HEADER = ['labels', 'exact match', 'mean abs. difference', 'mean signed difference'];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConsistencyEstimate } from '../../metrics/consistency.js';
 import { consistencySectionHtml, consistencySectionMarkdown, consistencyTable } from './consistency-section.js';
-import { MATCH_RATE_TIE_RULE, type ConsistencyModelRow, type ConsistencyStudyReport } from './consistency-study.js';
+import { type ConsistencyModelRow, type ConsistencyStudyReport, MATCH_RATE_TIE_RULE } from './consistency-study.js';
 import { formatConsistencyText } from './consistency-text.js';
 
 const estimate = (value: number, n: number): ConsistencyEstimate => ({ value, ciLow: value - 0.1, ciHigh: value + 0.1, n });
@@ -19,7 +19,14 @@ const row = (model: string, simulated: boolean, compared: boolean): ConsistencyM
   paperAvgSd: estimate(0.49, 9),
   simulated,
   openingAgreement: compared
-    ? { openings: 9, matchRatePercent: estimate(16.23, 9), matchRateAnyTiedModePercent: 22.22, tiedModes: 1, avgDif: estimate(1.13, 9), openingsWithoutAnswers: 1 }
+    ? {
+        openings: 9,
+        matchRatePercent: estimate(16.23, 9),
+        matchRateAnyTiedModePercent: 22.22,
+        tiedModes: 1,
+        avgDif: estimate(1.13, 9),
+        openingsWithoutAnswers: 1,
+      }
     : null,
 });
 

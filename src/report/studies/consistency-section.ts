@@ -1,6 +1,6 @@
 import type { ConsistencyEstimate } from '../../metrics/consistency.js';
-import { html, type SafeHtml } from '../html/safe-html.js';
 import { sectionHtml, tableHtml } from '../html/html-blocks.js';
+import { html, type SafeHtml } from '../html/safe-html.js';
 import { escapeMarkdown, markdownTable } from '../markdown/markdown-text.js';
 import { createModelLabels, type ModelLabels } from '../model-labels.js';
 import type { EstimateCell, ReportTable } from '../report-tables.js';
@@ -24,7 +24,16 @@ const pointOnly = (value: number, n: number): EstimateCell => ({ estimate: value
 /** One study's Table 1 as a table both writers render. */
 export function consistencyTable(study: ConsistencyStudyReport): ReportTable {
   const compared = study.models.some((row) => row.openingAgreement !== null);
-  const header = ['model', 'domain', 'claims', 'mean SD', 'Avg SD as in the paper (mean variance)', ...(compared ? ['Match Rate %', 'Match Rate % (any tied mode)', 'Avg Dif'] : []), 'answers', 'unusable replies'];
+  const header = [
+    'model',
+    'domain',
+    'claims',
+    'mean SD',
+    'Avg SD as in the paper (mean variance)',
+    ...(compared ? ['Match Rate %', 'Match Rate % (any tied mode)', 'Avg Dif'] : []),
+    'answers',
+    'unusable replies',
+  ];
   return {
     header,
     rows: study.models.map((row) => [
@@ -35,7 +44,11 @@ export function consistencyTable(study: ConsistencyStudyReport): ReportTable {
       cell(row.paperAvgSd),
       ...(compared
         ? row.openingAgreement
-          ? [cell(row.openingAgreement.matchRatePercent), pointOnly(row.openingAgreement.matchRateAnyTiedModePercent, row.openingAgreement.openings), cell(row.openingAgreement.avgDif)]
+          ? [
+              cell(row.openingAgreement.matchRatePercent),
+              pointOnly(row.openingAgreement.matchRateAnyTiedModePercent, row.openingAgreement.openings),
+              cell(row.openingAgreement.avgDif),
+            ]
           : [pointOnly(Number.NaN, 0), pointOnly(Number.NaN, 0), pointOnly(Number.NaN, 0)]
         : []),
       row.usableSamples,

@@ -5,7 +5,8 @@ import { formatTextTable } from '../text-table.js';
 import { describeStudy } from './consistency-section.js';
 import type { ConsistencyModelRow, ConsistencyStudyReport } from './consistency-study.js';
 
-const estimateText = (estimate: ConsistencyEstimate) => (Number.isFinite(estimate.ciLow) ? formatEstimate(estimate.value, estimate.ciLow, estimate.ciHigh) : formatNumber(estimate.value));
+const estimateText = (estimate: ConsistencyEstimate) =>
+  Number.isFinite(estimate.ciLow) ? formatEstimate(estimate.value, estimate.ciLow, estimate.ciHigh) : formatNumber(estimate.value);
 
 function rowText(row: ConsistencyModelRow, compared: boolean): string[] {
   const answered = row.claims - row.claimsWithoutAnswer;
@@ -15,14 +16,28 @@ function rowText(row: ConsistencyModelRow, compared: boolean): string[] {
     row.claimsWithoutAnswer > 0 ? `${answered} (+${row.claimsWithoutAnswer} unanswered)` : String(answered),
     estimateText(row.meanSd),
     estimateText(row.paperAvgSd),
-    ...(!compared ? [] : agreement ? [estimateText(agreement.matchRatePercent), estimateText(agreement.avgDif), String(agreement.openings)] : ['n/a', 'n/a', '0']),
+    ...(!compared
+      ? []
+      : agreement
+        ? [estimateText(agreement.matchRatePercent), estimateText(agreement.avgDif), String(agreement.openings)]
+        : ['n/a', 'n/a', '0']),
     String(row.unusableReplies),
   ];
 }
 
 function domainTable(domain: Domain, rows: readonly ConsistencyModelRow[], compared: boolean): string {
-  const header = ['model', 'claims', 'mean SD [95% CI]', 'Avg SD (paper) = mean variance', ...(compared ? ['Match Rate %', 'Avg Dif', 'openings'] : []), 'unusable replies'];
-  return `${domain} claims\n${formatTextTable(header, rows.map((row) => rowText(row, compared)))}`;
+  const header = [
+    'model',
+    'claims',
+    'mean SD [95% CI]',
+    'Avg SD (paper) = mean variance',
+    ...(compared ? ['Match Rate %', 'Avg Dif', 'openings'] : []),
+    'unusable replies',
+  ];
+  return `${domain} claims\n${formatTextTable(
+    header,
+    rows.map((row) => rowText(row, compared)),
+  )}`;
 }
 
 /**
@@ -32,7 +47,13 @@ function domainTable(domain: Domain, rows: readonly ConsistencyModelRow[], compa
 export function formatConsistencyText(study: ConsistencyStudyReport): string {
   const compared = study.models.some((row) => row.openingAgreement !== null);
   const domains = [...new Set(study.models.map((row) => row.domain))];
-  const tables = domains.map((domain) => domainTable(domain, study.models.filter((row) => row.domain === domain), compared));
+  const tables = domains.map((domain) =>
+    domainTable(
+      domain,
+      study.models.filter((row) => row.domain === domain),
+      compared,
+    ),
+  );
   const lines = [
     describeStudy(study),
     '',
@@ -40,7 +61,8 @@ export function formatConsistencyText(study: ConsistencyStudyReport): string {
     '',
     'mean SD: mean over claims of the SD of the answers. Avg SD (paper): the mean per-claim variance, which the paper reports as "Avg SD".',
   ];
-  if (compared) lines.push(`Match Rate: % of the tournament's openings equal to the most frequent answer; Avg Dif: mean |opening - mean answer|. ${study.tieRule}`);
+  if (compared)
+    lines.push(`Match Rate: % of the tournament's openings equal to the most frequent answer; Avg Dif: mean |opening - mean answer|. ${study.tieRule}`);
   for (const note of study.notes) lines.push(`Note: ${note}`);
   return lines.join('\n');
 }

@@ -1,4 +1,4 @@
-import { CHART_CONFIG, MULTILINE_LABELS, type ChartSpec } from '../charts/chart-theme.js';
+import { CHART_CONFIG, type ChartSpec, MULTILINE_LABELS } from '../charts/chart-theme.js';
 import type { ModelLabels } from '../model-labels.js';
 import { JUDGE_CHART_ID, type JudgeStudySection } from './judge-section.js';
 
@@ -33,20 +33,39 @@ export function judgeAccuracyChart(section: JudgeStudySection, labels: ModelLabe
     spec: {
       $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
       config: CHART_CONFIG,
-      title: { text: 'Can a model judge persuasiveness?', subtitle: 'Accuracy on pairs rated by people, with 95% intervals over claims; the dashed line is chance.' },
+      title: {
+        text: 'Can a model judge persuasiveness?',
+        subtitle: 'Accuracy on pairs rated by people, with 95% intervals over claims; the dashed line is chance.',
+      },
       width: { step: 26 },
       height: 220,
       layer: [
         {
           data: { values },
           encoding: {
-            x: { field: 'judge', type: 'nominal', sort: section.judges.map((judge) => labels.chart(judge.model)), title: null, scale: { paddingInner: 0.3, paddingOuter: 0.15 }, axis: { labelAngle: 0, labelExpr: MULTILINE_LABELS, labelPadding: 8 } },
+            x: {
+              field: 'judge',
+              type: 'nominal',
+              sort: section.judges.map((judge) => labels.chart(judge.model)),
+              title: null,
+              scale: { paddingInner: 0.3, paddingOuter: 0.15 },
+              axis: { labelAngle: 0, labelExpr: MULTILINE_LABELS, labelPadding: 8 },
+            },
             xOffset: { field: 'subset', type: 'nominal', sort: subsets },
           },
           layer: [
             {
               mark: { type: 'bar', cornerRadiusTopLeft: 2, cornerRadiusTopRight: 2 },
-              encoding: { y, color: { field: 'subset', type: 'nominal', title: null, scale: { domain: subsets, range: ['#9ecae1', '#2b6cb0'] }, legend: { orient: 'top', direction: 'horizontal' } } },
+              encoding: {
+                y,
+                color: {
+                  field: 'subset',
+                  type: 'nominal',
+                  title: null,
+                  scale: { domain: subsets, range: ['#9ecae1', '#2b6cb0'] },
+                  legend: { orient: 'top', direction: 'horizontal' },
+                },
+              },
             },
             {
               mark: { type: 'errorbar', ticks: { size: 6, color: '#1f2430' }, rule: { color: '#1f2430', strokeWidth: 1.2 } },

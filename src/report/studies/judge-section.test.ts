@@ -4,11 +4,18 @@ import { createModelLabels } from '../model-labels.js';
 import { renderCharts } from '../render-svg.js';
 import type { ReportDocument } from '../report-document.js';
 import { judgeAccuracyChart } from './judge-chart.js';
-import { buildJudgeSection, judgeSectionHtml, judgeSectionMarkdown, type JudgeSectionTrial } from './judge-section.js';
+import { buildJudgeSection, type JudgeSectionTrial, judgeSectionHtml, judgeSectionMarkdown } from './judge-section.js';
 import { formatJudgeText } from './judge-text.js';
 
 const HOSTILE = '<script>alert(1)</script>';
-const trial = (model: string, pairId: string, claim: string, scoreDifference: number, chosen: 1 | 2 | null, correct: boolean | null): JudgeSectionTrial => ({ model, pairId, claim, scoreDifference, chosen, correct });
+const trial = (model: string, pairId: string, claim: string, scoreDifference: number, chosen: 1 | 2 | null, correct: boolean | null): JudgeSectionTrial => ({
+  model,
+  pairId,
+  claim,
+  scoreDifference,
+  chosen,
+  correct,
+});
 const trials = [
   trial('sim/oracle', 'p1', 'A', 2, 1, true),
   trial('sim/oracle', 'p2', 'A', 0.5, 2, true),
@@ -19,7 +26,11 @@ const trials = [
   trial(HOSTILE, 'p3', 'B', 1, 1, false),
   trial(HOSTILE, 'p4', 'B', 1.5, 1, false),
 ];
-const section = buildJudgeSection(trials, { runs: ['judge-1'], sources: [{ run: 'judge-1', source: 'my <pairs>.jsonl', license: 'unknown (user file)' }], bootstrap: { replicates: 200, confidence: 0.95, seed: 1 } });
+const section = buildJudgeSection(trials, {
+  runs: ['judge-1'],
+  sources: [{ run: 'judge-1', source: 'my <pairs>.jsonl', license: 'unknown (user file)' }],
+  bootstrap: { replicates: 200, confidence: 0.95, seed: 1 },
+});
 const labels = createModelLabels(section.judges.map((judge) => ({ model: judge.model, simulated: false })));
 
 describe('the judge section of the report', () => {
@@ -31,7 +42,9 @@ describe('the judge section of the report', () => {
     ]);
     expect(section.bootstrap).toEqual({ replicates: 200, confidence: 0.95, seed: 1, unit: 'claim', method: 'percentile' });
     // report.json: no data is null, never NaN.
-    const json = JSON.parse(reportJson({ studies: { judge: buildJudgeSection([], { runs: [], sources: [], bootstrap: section.bootstrap }) } } as unknown as ReportDocument));
+    const json = JSON.parse(
+      reportJson({ studies: { judge: buildJudgeSection([], { runs: [], sources: [], bootstrap: section.bootstrap }) } } as unknown as ReportDocument),
+    );
     expect(json.studies.judge.pairs.total).toBe(0);
   });
 

@@ -1,5 +1,5 @@
-import { judgeAccuracy, type JudgeAccuracy, type JudgedPair, type ProportionEstimate } from '../../metrics/judge-accuracy.js';
 import type { BootstrapOptions } from '../../metrics/claim-cell-table.js';
+import { type JudgeAccuracy, type JudgedPair, judgeAccuracy, type ProportionEstimate } from '../../metrics/judge-accuracy.js';
 import { figureHtml, sectionHtml, tableHtml } from '../html/html-blocks.js';
 import { html, type SafeHtml } from '../html/safe-html.js';
 import { escapeMarkdown, markdownTable } from '../markdown/markdown-text.js';
@@ -37,7 +37,10 @@ export interface JudgeSectionTrial extends JudgedPair {
 }
 
 /** The section's data from the trials of the reported runs (streamed once; pair ids kept to count pairs). */
-export function buildJudgeSection(trials: Iterable<JudgeSectionTrial>, context: { runs: string[]; sources: JudgePairSource[]; bootstrap: BootstrapOptions; threshold?: number }): JudgeStudySection {
+export function buildJudgeSection(
+  trials: Iterable<JudgeSectionTrial>,
+  context: { runs: string[]; sources: JudgePairSource[]; bootstrap: BootstrapOptions; threshold?: number },
+): JudgeStudySection {
   const threshold = context.threshold ?? 1;
   const pairIds = new Set<string>();
   const large = new Set<string>();
@@ -68,7 +71,13 @@ const cell = (estimate: ProportionEstimate): EstimateCell => ({ estimate: estima
 function judgeTable(section: JudgeStudySection): ReportTable {
   return {
     header: ['judge', 'accuracy', `accuracy, difference > ${section.threshold}`, 'unusable replies', 'chose the first shown'],
-    rows: section.judges.map((judge) => [{ model: judge.model }, cell(judge.overall), cell(judge.largeDifference), judge.overall.unusable, cell(judge.firstChosen)]),
+    rows: section.judges.map((judge) => [
+      { model: judge.model },
+      cell(judge.overall),
+      cell(judge.largeDifference),
+      judge.overall.unusable,
+      cell(judge.firstChosen),
+    ]),
   };
 }
 
@@ -89,7 +98,11 @@ function sourcesText(section: JudgeStudySection): string {
 /** The HTML section (`id="judge"`); `chart` is the rendered `judge-accuracy` chart when there is one. */
 export function judgeSectionHtml(section: JudgeStudySection, labels: ModelLabels, chart: RenderedChart | undefined): SafeHtml {
   const sources = section.sources.length === 0 ? html`` : html`<p class="intro">Pairs from ${sourcesText(section)}.</p>`;
-  return sectionHtml(JUDGE_SECTION_ID, 'Can a model judge persuasiveness?', 'paper Sec. 4.1.2', introText(section), [figureHtml(chart), tableHtml(judgeTable(section), labels), sources]);
+  return sectionHtml(JUDGE_SECTION_ID, 'Can a model judge persuasiveness?', 'paper Sec. 4.1.2', introText(section), [
+    figureHtml(chart),
+    tableHtml(judgeTable(section), labels),
+    sources,
+  ]);
 }
 
 /** The Markdown section; `image(id)` gives the chart's image line (or '' when there is none). */
