@@ -45,32 +45,24 @@ function readStore(path: string, study: string) {
   }
 }
 
-function meanVariance(samples: readonly SampleRow[], model: string): number {
+/** The population variance of each claim's usable answers by one model, from the stored samples. */
+function claimVariances(samples: readonly SampleRow[], model: string): number[] {
   const byClaim = new Map<string, number[]>();
   for (const sample of samples.filter((entry) => entry.model === model && entry.score !== null)) {
     const key = `${sample.domain}/${sample.claim_index}`;
     byClaim.set(key, [...(byClaim.get(key) ?? []), sample.score!]);
   }
-  const variances = [...byClaim.values()].map((scores) => {
+  return [...byClaim.values()].map((scores) => {
     const mean = scores.reduce((sum, score) => sum + score, 0) / scores.length;
     return scores.reduce((sum, score) => sum + (score - mean) ** 2, 0) / scores.length;
   });
-  return variances.reduce((sum, value) => sum + value, 0) / variances.length;
 }
 
-/** The mean over claims of the SD of a model's usable answers, from the stored samples. */
-function meanSd(samples: readonly SampleRow[], model: string): number {
-  const byClaim = new Map<string, number[]>();
-  for (const sample of samples.filter((entry) => entry.model === model && entry.score !== null)) {
-    const key = `${sample.domain}/${sample.claim_index}`;
-    byClaim.set(key, [...(byClaim.get(key) ?? []), sample.score!]);
-  }
-  const sds = [...byClaim.values()].map((scores) => {
-    const mean = scores.reduce((sum, score) => sum + score, 0) / scores.length;
-    return Math.sqrt(scores.reduce((sum, score) => sum + (score - mean) ** 2, 0) / scores.length);
-  });
-  return sds.reduce((sum, value) => sum + value, 0) / sds.length;
-}
+const meanOf = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+/** The paper's "Avg SD": the mean over claims of the variance. */
+const meanVariance = (samples: readonly SampleRow[], model: string) => meanOf(claimVariances(samples, model));
+/** The true mean SD: the mean over claims of the SD. */
+const meanSd = (samples: readonly SampleRow[], model: string) => meanOf(claimVariances(samples, model).map(Math.sqrt));
 
 function studyOf(path: string, name: string) {
   const store = ResultStore.openExisting(path);
