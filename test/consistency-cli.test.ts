@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -83,7 +83,7 @@ describe('pmiyc consistency with simulated agents', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('sim/stubborn [simulated]');
     expect(result.stdout).toContain('Avg SD (paper) = mean variance');
-    expect(result.stdout).toContain('180 answers this session, 0 already stored; calls: 180 made, 0 replayed');
+    expect(result.stdout).toContain('180 answers this session, 0 already stored; calls: 180 made, 0 reused within the run (shared or resumed), none replayed');
     const { samples, calls } = readStore(store(), 'first');
     expect(samples).toHaveLength(2 * 18 * 5);
     expect(calls).toBe(180);
@@ -96,7 +96,7 @@ describe('pmiyc consistency with simulated agents', () => {
     const before = readStore(store(), 'first');
     const result = await runCli(['consistency', '--store', store(), '--study', 'first', '--resume']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('0 answers this session, 180 already stored; calls: 0 made, 0 replayed');
+    expect(result.stdout).toContain('0 answers this session, 180 already stored; calls: 0 made, 0 reused within the run (shared or resumed), none replayed');
     expect(readStore(store(), 'first')).toEqual(before);
   });
 
@@ -107,7 +107,7 @@ describe('pmiyc consistency with simulated agents', () => {
     database.close();
     const result = await runCli(['consistency', '--store', store(), '--resume']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('20 answers this session, 160 already stored; calls: 0 made, 20 replayed');
+    expect(result.stdout).toContain('20 answers this session, 160 already stored; calls: 0 made, 20 reused within the run (shared or resumed), none replayed');
     expect(readStore(store(), 'first')).toEqual(before);
   });
 
@@ -194,12 +194,25 @@ describe('pmiyc consistency --import', () => {
   it.each([
     [['--import', 'missing.csv'], 'no file at missing.csv'],
     [['--import', 'x.csv', '--models', 'sim/a'], 'give either --models'],
-    [['--models', 'sim/a', '--run', 'nope'], 'has no run'],
-    [['--resume'], 'no consistency study to resume'],
+    [['--models', 'sim/a', '--run', 'nope'], 'no store at'],
+    [['--resume'], 'no store at'],
     [['--models', 'sim/a', '--samples', '0'], '--samples must be a whole number of at least 1'],
     [['--claims', 'examples'], 'name the models to ask'],
-  ])('refuses %j with exit code 2 and says what to do', async (extra, message) => {
-    const result = await runCli(['consistency', '--store', freshStore(), ...extra]);
+  ])('refuses %j with exit code 2, says what to do, and leaves no store behind', async (extra, message) => {
+    const path = freshStore();
+    const result = await runCli(['consistency', '--store', path, ...extra]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it.each([
+    [['--models', 'sim/a', '--run', 'nope'], 'has no run'],
+    [['--resume'], 'no consistency study to resume'],
+  ])('refuses %j in a store without it, with exit code 2', async (extra, message) => {
+    const path = freshStore();
+    ResultStore.open(path).close();
+    const result = await runCli(['consistency', '--store', path, ...extra]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
   });

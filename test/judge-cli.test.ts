@@ -196,7 +196,9 @@ describe('pmiyc judge on scripted judges with known answers', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`${empty} has no anthropic-persuasion/persuasion_data.csv`);
     expect(missing.stderr).toContain('--pairs FILE');
-    const resumeNothing = await runInProcess(['judge', '--resume', '--store', store()]);
+    const noRuns = store();
+    ResultStore.open(noRuns).close();
+    const resumeNothing = await runInProcess(['judge', '--resume', '--store', noRuns]);
     expect(resumeNothing.code).toBe(2);
     expect(resumeNothing.stderr).toContain('has no judge run to resume');
   });

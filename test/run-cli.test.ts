@@ -220,7 +220,7 @@ describe('interrupted runs resume to the same result', () => {
     expect(stopped.stderr).toContain('Resume with: pmiyc run --store');
     expect(stopped.stderr).toContain('--run stopped --resume');
     const runs = await runCli(['runs', '--store', store]);
-    expect(runs.stdout).toMatch(/^stopped\s+tournament\s+stopped\s/m);
+    expect(runs.stdout).toMatch(/^stopped\s+tournament\s+interrupted \(SIGINT\)\s/m);
 
     const resumed = await runCli(['run', '--store', store, '--run', 'stopped', '--resume']);
     expect(resumed.code).toBe(0);
@@ -262,7 +262,10 @@ describe('budgets and failures', () => {
       const store = `${fresh('store')}.db`;
       const claims = writeClaims(3, [JSON.stringify({ claim: 'A FRAGILE claim' })]);
       const first = await runCli(['run', '--config', config, '--models', 'alpha,beta', '--claims', claims, '--store', store, '--setting', 'single']);
-      expect(first.code).toBe(0);
+      // A run with failed conversations is not a success: exit 1, the reasons counted, the way to retry them.
+      expect(first.code).toBe(1);
+      expect(first.stderr).toContain('pmiyc: 4 conversations failed (api: 4): see why with pmiyc export');
+      expect(first.stderr).toContain('--retry-failed');
       const failed = (await exportOf(store)).filter((record) => record['status'] === 'failed');
       expect(failed).toHaveLength(4);
       expect(failed.every((record) => record['failureReason'] === 'api' && String(record['claim']).includes('FRAGILE'))).toBe(true);

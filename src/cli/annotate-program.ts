@@ -9,7 +9,7 @@ import {
   parseClaimsPerDomain,
   parsePort,
 } from './commands/annotate.js';
-import { parseChoice, parseWholeNumber } from './options.js';
+import { parseChoice, parseRunName, parseWholeNumber } from './options.js';
 import type { CliContext, RunSignals } from './terminal.js';
 
 /**
@@ -32,7 +32,7 @@ export function addAnnotateCommands(
     .command('export')
     .description("write a task file of a run's persuadee turns for annotators: messages only, every score left out")
     .option('--store <file>', 'SQLite store to read', defaultStore)
-    .option('--run <name>', 'run name (default: the latest run)')
+    .option('--run <name>', 'run name (default: the latest run)', parseRunName('--run'))
     .option('--out <file>', 'task file to write (default: ./annotation-tasks-<run>.json)')
     .option('--sample <n>', 'N conversations drawn per (persuader, persuadee) pair', parseWholeNumber('--sample', 1))
     .option(
@@ -74,7 +74,7 @@ export function addAnnotateCommands(
     .description("store the labels of one or more annotators next to the models' own scores; the run's report then shows the comparison")
     .argument('<labels-files...>', 'labels files written by `pmiyc annotate serve`, one per annotator')
     .option('--store <file>', 'SQLite store', defaultStore)
-    .option('--run <name>', 'the run the labels belong to (default: the run named in the files; checked against them)')
+    .option('--run <name>', 'the run the labels belong to (default: the run named in the files; checked against them)', parseRunName('--run'))
     .action(async (files: string[], options: { store: string; run?: string }) => {
       setExitCode(await annotateImportCommand({ ...options, files }, context));
     });

@@ -3,6 +3,7 @@ import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { LabelBook, parseLabelsFile } from '../annotation/annotation-labels.js';
 import { type AnnotationTaskFile, parseTaskFile } from '../annotation/annotation-tasks.js';
+import { decodeText } from '../datasets/decode-text.js';
 import { InputError } from '../domain/input-error.js';
 
 let temporaryCounter = 0;
@@ -29,15 +30,17 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
   }
 }
 
-/** Reads text a command was pointed at, or says which file is missing. */
+/** Reads text a command was pointed at (UTF-8, see decodeText), or says which file is missing. */
 export async function readUserFile(path: string, what: string): Promise<string> {
+  let bytes: Uint8Array;
   try {
-    return await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new InputError(`${path} does not exist: pass the ${what}`);
     throw new InputError(`${path} cannot be read (${code ?? (error as Error).message}): pass a readable ${what}`);
   }
+  return decodeText(path, bytes);
 }
 
 /** Reads and checks a task file written by `pmiyc annotate export`. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { type PublishedConsistencyRow, parseConsistencyCsv } from '../datasets/consistency-csv.js';
+import { decodeText } from '../datasets/decode-text.js';
 import { InputError } from '../domain/input-error.js';
 import { ConsistencyTable, type StoredStanceSample } from '../store/consistency-table.js';
 import type { ResultStore, RunInfo } from '../store/result-store.js';
@@ -19,8 +20,9 @@ export interface ConsistencyImportOptions {
 }
 
 function readCsv(path: string): string {
+  let bytes: Uint8Array;
   try {
-    return readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(
@@ -29,6 +31,7 @@ function readCsv(path: string): string {
         : `cannot read ${path} (${code ?? (error as Error).message})`,
     );
   }
+  return decodeText(path, bytes);
 }
 
 /**
@@ -45,12 +48,16 @@ function* importedSamples(rows: readonly PublishedConsistencyRow[], model: strin
   }
 }
 
+/** The rows of a published pre-assessment file, checked (before any store is opened). */
+export function readConsistencyImport(file: string): PublishedConsistencyRow[] {
+  return parseConsistencyCsv(file, readCsv(file));
+}
+
 /**
- * Reads a published pre-assessment file into a new study in the store, all in one transaction.
+ * Stores the rows of a published pre-assessment file as a new study, all in one transaction.
  * The tournament run, when named, must exist and is stored with the study for Match Rate.
  */
-export function importConsistencyFile(store: ResultStore, options: ConsistencyImportOptions): RunInfo {
-  const rows = parseConsistencyCsv(options.file, readCsv(options.file));
+export function importConsistencyFile(store: ResultStore, options: ConsistencyImportOptions, rows: readonly PublishedConsistencyRow[]): RunInfo {
   const model = options.model ?? basename(options.file, extname(options.file));
   const name = options.study ?? store.nextRunName('consistency');
   if (store.hasRun(name)) throw new InputError(`run "${name}" already exists in ${store.path}: choose another --study name`);

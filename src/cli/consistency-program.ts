@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { type ConsistencyOptions, consistencyCommand } from './commands/consistency.js';
 import { gitRevision } from './git-revision.js';
-import { parseTemperature, parseWholeNumber } from './options.js';
+import { parseConcurrency, parseRunName, parseTemperature, parseWholeNumber } from './options.js';
 import type { CliContext, RunSignals } from './terminal.js';
 
 const list = (value: string) =>
@@ -33,18 +33,18 @@ export function addConsistencyCommand(
     .option('--limit <n>', 'only the first N claims', parseWholeNumber('--limit', 1))
     .option('--sample <n>', 'a seeded sample of N claims, stratified by origin', parseWholeNumber('--sample', 1))
     .option('--samples <n>', 'answers asked per model and claim', parseWholeNumber('--samples', 1), 5)
-    .option('--run <name>', 'a tournament run: compare its openings with the answers (Match Rate, Avg Dif)')
-    .option('--study <name>', 'name of the study (default consistency-N); with --resume, the study to continue (default: the latest)')
+    .option('--run <name>', 'a tournament run: compare its openings with the answers (Match Rate, Avg Dif)', parseRunName('--run'))
+    .option('--study <name>', 'name of the study (default consistency-N); with --resume, the study to continue (default: the latest)', parseRunName('--study'))
     .option('--resume', 'continue a stopped study where it stopped', false)
     .option('--import <file.csv>', "read answers in the paper's pre-assessment format (i,claim,scores,...) instead of asking models")
     .option('--model <name>', 'with --import: the model the answers are from (default: the file name, e.g. gpt4)')
-    .option('--concurrency <n>', 'model calls in flight at once, across all models', parseWholeNumber('--concurrency', 1), 16)
+    .option('--concurrency <n>', 'model calls in flight at once, across all models (1-1000)', parseConcurrency, 16)
     .option('--seed <n>', 'study seed; every call seed derives from it', parseWholeNumber('--seed'), 0)
     .option('--temperature <t>', "sampling temperature (a model's config may override it)", parseTemperature, 0.7)
     .option('--max-tokens <n>', "output tokens per answer (a model's config may override it)", parseWholeNumber('--max-tokens', 1), 16)
     .option('--max-attempts <n>', 'calls per answer before it is recorded as unusable', parseWholeNumber('--max-attempts', 1), 3)
     .option('--store <file>', 'SQLite store', defaultStore)
-    .option('--no-cache', 'ask the models again even where the store has the answer')
+    .option('--no-cache', 'reuse nothing from earlier runs: ask the models again (calls shared within this study are still made once)')
     .option('--config <file>', 'YAML config with model aliases and settings (or set PMIYC_CONFIG)', context.env['PMIYC_CONFIG'])
     .action(async (options: Omit<ConsistencyOptions, 'gitRevision' | 'progressIntervalMs'>) => {
       const progressIntervalMs = context.env['PMIYC_PROGRESS_INTERVAL_MS'] ? Number(context.env['PMIYC_PROGRESS_INTERVAL_MS']) : undefined;

@@ -6,12 +6,12 @@ import type { ResultStore, RunInfo } from '../store/result-store.js';
 import type { ConsistencyDesign } from './consistency-design.js';
 import { askStance, type StanceOutcome, type StanceTask } from './consistency-sampling.js';
 import { planStanceTasks, runStanceTasks, type StanceWorkResult } from './consistency-work.js';
-import { startStudySession } from './study-session.js';
+import { describeStop, type SessionEnding, sessionEnding } from './run-ending.js';
+import { describeCalls } from './run-outcome.js';
+import { type StudySession as RunSession, startStudySession } from './study-session.js';
 import type { CliContext, RunSignals } from './terminal.js';
 
-const EXIT_FAILED = 1;
 const count = (value: number) => value.toLocaleString('en-US');
-const EXIT_INTERRUPTED = 130;
 
 export interface StudySession {
   readonly store: ResultStore;
@@ -19,7 +19,13 @@ export interface StudySession {
   readonly design: ConsistencyDesign;
   readonly claims: readonly Claim[];
   readonly config: PmiycConfig;
-  readonly options: { readonly store: string; readonly concurrency: number; readonly cache: boolean; readonly progressIntervalMs?: number };
+  readonly options: {
+    readonly store: string;
+    readonly concurrency: number;
+    readonly cache: boolean;
+    readonly resume: boolean;
+    readonly progressIntervalMs?: number;
+  };
   readonly context: CliContext;
   readonly signals: RunSignals;
 }
@@ -51,11 +57,12 @@ function recordOutcome(session: StudySession, table: ConsistencyTable, meter: Ru
 export async function executeStudy(session: StudySession): Promise<number> {
   const { store, run, design, claims, options, context, signals } = session;
   const table = new ConsistencyTable(store.sqlite);
-  const { registry, gate, meter, end } = startStudySession(
+  const studySession = startStudySession(
     {
       store,
       run,
       resumed: false,
+      command: options.resume ? 'pmiyc consistency --resume' : 'pmiyc consistency',
       config: session.config,
       names: design.models,
       concurrency: options.concurrency,
@@ -67,7 +74,9 @@ export async function executeStudy(session: StudySession): Promise<number> {
     context,
     signals,
   );
+  const { registry, gate, meter } = studySession;
   let result: StanceWorkResult;
+  let ending: SessionEnding | undefined;
   try {
     result = await runStanceTasks({
       tasks: planStanceTasks(design.models, claims, design.samples),
@@ -80,28 +89,26 @@ export async function executeStudy(session: StudySession): Promise<number> {
       onSkipped: () => (meter.conversationsSkipped += 1),
       onOutcome: (task, outcome) => recordOutcome(session, table, meter, task, outcome),
     });
+    ending = sessionEnding(result, result.failed, signals);
   } finally {
-    end();
+    studySession.end(ending);
   }
-  return finishSession(session, result, meter);
+  return finishSession(session, result, ending, studySession);
 }
 
-/** Sets the study's status, says what this session did and how to go on; returns the exit code. */
-function finishSession({ store, run, options, context }: StudySession, result: StanceWorkResult, meter: RunMeter): number {
-  const status = result.status === 'stopped' ? 'stopped' : result.failed > 0 ? 'failed' : 'completed';
-  store.setRunStatus(run.id, status);
+/** Says what this session did and how to go on; returns the exit code. */
+function finishSession({ store, run, options, context }: StudySession, result: StanceWorkResult, ending: SessionEnding, studySession: RunSession): number {
   context.stdout.write(
-    `Study ${run.name} in ${store.path}: ${count(result.answered)} answers this session, ${count(result.skipped)} already stored; ` +
-      `calls: ${count(meter.callsMade)} made, ${count(meter.callsReplayed)} replayed from the store, ${count(meter.callsFailed)} failed.\n\n`,
+    `Study ${run.name} in ${store.path}: ${count(result.answered)} answers this session, ${count(result.skipped)} already stored; ${describeCalls(studySession.meter)}.\n\n`,
   );
   const resume = `pmiyc consistency --store ${options.store} --study ${run.name} --resume`;
-  if (status === 'completed') return 0;
-  if (status === 'failed') {
+  if (ending.status === 'failed') {
     context.stderr.write(
       `pmiyc: ${result.failed} answers could not be had (the provider kept failing); the rest is stored. Ask for them again with: ${resume}\n`,
     );
-    return EXIT_FAILED;
   }
-  context.stderr.write(`pmiyc: stopped; every answer finished so far is stored. Resume with: ${resume}\n`);
-  return EXIT_INTERRUPTED;
+  if (ending.status === 'interrupted') {
+    context.stderr.write(`pmiyc: ${describeStop(ending, { resume, items: 'answers', blockedModels: studySession.gate.blockedModels })}\n`);
+  }
+  return ending.exitCode;
 }

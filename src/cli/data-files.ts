@@ -28,6 +28,31 @@ function progressWriter(context: CliContext): (progress: DownloadProgress) => vo
 }
 
 /**
+ * The download mirror named by PMIYC_DATA_MIRROR, checked: an http(s) URL without a user name or
+ * password (a URL is printed in messages and could be stored, so credentials in it would leak).
+ * Undefined when the variable is unset or empty. The refusal never repeats the credentials.
+ */
+export function dataMirrorFrom(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InputError(`PMIYC_DATA_MIRROR is not a URL: set it to an http(s) address such as https://mirror.example.org/pmiyc-data/`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InputError(`PMIYC_DATA_MIRROR must be an http(s) URL, not ${url.protocol}: for a local copy use --data-dir (or PMIYC_DATA_DIR)`);
+  if (url.username !== '' || url.password !== '') {
+    url.username = '';
+    url.password = '';
+    throw new InputError(
+      `PMIYC_DATA_MIRROR holds a user name or password: use a URL without credentials, such as ${url.href} (or copy the files and pass --data-dir)`,
+    );
+  }
+  return value;
+}
+
+/**
  * Where claim sources come from: --data-dir or PMIYC_DATA_DIR (a folder laid out like the
  * sources, read as it is), else the download cache under XDG_CACHE_HOME (or ~/.cache), filled on
  * first use from the pinned upstream addresses or from PMIYC_DATA_MIRROR.
@@ -39,6 +64,6 @@ export function dataFilesFor(dataDir: string | undefined, context: CliContext): 
     return localDataFiles(folder);
   }
   const cacheRoot = context.env['XDG_CACHE_HOME'] || join(homedir(), '.cache');
-  const mirror = context.env['PMIYC_DATA_MIRROR'];
+  const mirror = dataMirrorFrom(context.env['PMIYC_DATA_MIRROR']);
   return cachedDataFiles({ cacheFolder: join(cacheRoot, 'pmiyc', 'data'), ...(mirror ? { mirror } : {}), onProgress: progressWriter(context) });
 }

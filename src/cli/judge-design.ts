@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { USER_FILE_LICENSE } from '../datasets/claims-file.js';
 import { DATA_SOURCES } from '../datasets/data-sources.js';
+import { decodeText } from '../datasets/decode-text.js';
 import { buildJudgePairs, type JudgePair, parseAnthropicRatings, selectJudgePairs } from '../datasets/judge-pairs.js';
 import { parseJudgePairsFile } from '../datasets/judge-pairs-file.js';
 import { InputError } from '../domain/input-error.js';
@@ -72,14 +73,16 @@ export interface LoadedPairs {
 }
 
 function readPairsFile(path: string): string {
+  let bytes: Uint8Array;
   try {
-    return readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(
       code === 'ENOENT' ? `no pairs file at ${path}: check the path given to --pairs` : `cannot read ${path} (${code ?? (error as Error).message})`,
     );
   }
+  return decodeText(path, bytes);
 }
 
 async function anthropicRatingsText(dataDir: string | undefined, context: CliContext): Promise<string> {

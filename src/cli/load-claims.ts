@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isBuiltInSet, loadBuiltInSet } from '../datasets/claim-sets.js';
 import { parseClaimsFile } from '../datasets/claims-file.js';
+import { decodeText } from '../datasets/decode-text.js';
 import { type ClaimSelection, selectClaims } from '../datasets/select-claims.js';
 import type { Claim } from '../domain/claim.js';
 import { InputError } from '../domain/input-error.js';
@@ -8,8 +9,9 @@ import { dataFilesFor } from './data-files.js';
 import type { CliContext } from './terminal.js';
 
 function readClaimsFile(path: string): string {
+  let bytes: Uint8Array;
   try {
-    return readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(
@@ -18,6 +20,7 @@ function readClaimsFile(path: string): string {
         : `cannot read ${path} (${code ?? (error as Error).message})`,
     );
   }
+  return decodeText(path, bytes);
 }
 
 export interface LoadedClaims {

@@ -3,11 +3,15 @@ import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { InputError } from '../domain/input-error.js';
+import { unusableStoreMessage } from '../store/open-database.js';
+import { stopsGracefully } from './graceful-stop.js';
+import { OutputWriteError, toOutputWriteError } from './output-write-error.js';
 import { buildProgram } from './program.js';
+import { STOPPING_SIGNALS, type StoppingSignal, StopRequest } from './terminal.js';
 
-/** Exit codes (SPEC 4): 0 done, 1 failed run, 2 bad usage or input, 130 interrupted. */
+/** Exit codes (SPEC 4): 0 done, 1 failed run or write, 2 bad usage or input, 128 + n stopped by signal n (130 Ctrl-C). */
+const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
-const EXIT_INTERRUPTED = 130;
 
 const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
 
@@ -16,29 +20,46 @@ function packageVersion(): string {
   return packageJson.version;
 }
 
+/**
+ * Ctrl-C, SIGTERM and SIGHUP alike. While a run works: the first starts nothing new and lets calls
+ * in flight finish and be stored, the second abandons them, the third leaves at once. Commands
+ * with nothing to drain (report, export, ...) end at once. The exit code is 128 + the signal's number.
+ */
+function listenForSignals(stop: AbortController, abort: AbortController): () => number {
+  let interrupts = 0;
+  let first: StoppingSignal = 'SIGINT';
+  const onSignal = (signal: StoppingSignal) => {
+    interrupts += 1;
+    if (interrupts === 1) first = signal;
+    if (!stopsGracefully() || interrupts >= 3) process.exit(STOPPING_SIGNALS[signal]);
+    const again = signal === 'SIGINT' ? 'Ctrl-C again' : `${signal} again`;
+    if (interrupts === 1) {
+      process.stderr.write(`\npmiyc: ${signal}: stopping: no new calls start; calls in flight finish and are stored (${again} to abandon them)\n`);
+      stop.abort(new StopRequest(signal));
+    } else {
+      process.stderr.write(`\npmiyc: abandoning calls in flight (${again} to quit at once)\n`);
+      abort.abort(new StopRequest(signal));
+    }
+  };
+  for (const signal of Object.keys(STOPPING_SIGNALS) as StoppingSignal[]) process.on(signal, () => onSignal(signal));
+  return () => (interrupts > 0 ? STOPPING_SIGNALS[first] : 0);
+}
+
 async function main(argv: string[]): Promise<number> {
   const verbose = argv.includes('--verbose');
-  // First Ctrl-C: start nothing new, let calls in flight finish and be stored. Second: abandon
-  // them. Third: leave at once.
   const stop = new AbortController();
   const abort = new AbortController();
   // Every waiting call listens to these; thousands may wait at once in a big run.
   setMaxListeners(0, stop.signal, abort.signal);
-  let interrupts = 0;
-  process.on('SIGINT', () => {
-    interrupts += 1;
-    if (interrupts === 1) {
-      process.stderr.write('\npmiyc: stopping: no new calls start; calls in flight finish and are stored (Ctrl-C again to abandon them)\n');
-      stop.abort(new Error('interrupted'));
-    } else if (interrupts === 2) {
-      process.stderr.write('\npmiyc: abandoning calls in flight (Ctrl-C again to quit at once)\n');
-      abort.abort(new Error('interrupted'));
-    } else process.exit(EXIT_INTERRUPTED);
-  });
+  const interruptedExitCode = listenForSignals(stop, abort);
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0); // the reader went away (`| head`): not an error
-    throw error;
+    const failure = toOutputWriteError(error, 'standard output', { again: 'run the command again', elsewhere: 'a file on a disk with room' });
+    process.stderr.write(`pmiyc: ${failure instanceof Error ? failure.message : String(failure)}\n`);
+    process.exit(EXIT_FAILED);
   });
+  // A terminal that went away (SIGHUP) cannot show anything more: never crash on it.
+  process.stderr.on('error', () => {});
 
   let exitCode = 0;
   const context = { stdout: process.stdout, stderr: process.stderr, env: process.env, now: () => new Date(), packageVersion: packageVersion() };
@@ -53,18 +74,28 @@ async function main(argv: string[]): Promise<number> {
       // commander has already printed its one-line message.
       return COMMANDER_SUCCESS.has(error.code) && error.exitCode === 0 ? 0 : EXIT_USAGE;
     }
-    if (interrupts > 0) {
+    const interrupted = interruptedExitCode();
+    if (interrupted > 0) {
       process.stderr.write('pmiyc: stopped. Everything finished before the interrupt is saved.\n');
-      return EXIT_INTERRUPTED;
+      return interrupted;
     }
     if (error instanceof InputError) {
       process.stderr.write(`pmiyc: ${error.message}\n`);
       return EXIT_USAGE;
     }
+    if (error instanceof OutputWriteError) {
+      process.stderr.write(`pmiyc: ${error.message}\n`);
+      return EXIT_FAILED;
+    }
+    const storeProblem = unusableStoreMessage('the store', error);
+    if (storeProblem) {
+      process.stderr.write(`pmiyc: ${storeProblem}\n`);
+      return EXIT_USAGE;
+    }
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`pmiyc: unexpected error: ${message}${verbose ? '' : ' (run again with --verbose for details)'}\n`);
     if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-    return 1;
+    return EXIT_FAILED;
   }
 }
 

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { describeInvalidTurns } from '../domain/validation.js';
+import { describeInvalidRunName, describeInvalidTurns } from '../domain/validation.js';
 
 /** Option parsers: commander reports their errors as usage errors (exit code 2). */
 export function parseWholeNumber(name: string, minimum = 0) {
@@ -17,6 +17,27 @@ export function parseTurns(value: string): number {
   const problem = /^-?\d+$/.test(value.trim()) ? describeInvalidTurns(turns) : `turns must be a whole number, got "${value}"`;
   if (problem) throw new InvalidArgumentError(`${problem}.`);
   return turns;
+}
+
+/** A run or study name in the safe alphabet of describeInvalidRunName, for the flag named `flag`. */
+export function parseRunName(flag: string) {
+  return (value: string): string => {
+    const problem = describeInvalidRunName(value);
+    if (problem) throw new InvalidArgumentError(`${flag}: ${problem}.`);
+    return value;
+  };
+}
+
+/** The run keeps 4 x concurrency conversations open, each with its memory: the bound keeps a typo from exhausting it. */
+const MAX_CONCURRENCY = 1000;
+
+/** --concurrency: a whole number of model calls in flight at once, from 1 to 1000. */
+export function parseConcurrency(value: string): number {
+  const concurrency = Number(value);
+  if (!/^\d+$/.test(value.trim()) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+    throw new InvalidArgumentError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY} (model calls in flight at once), got "${value}".`);
+  }
+  return concurrency;
 }
 
 export function parseChoice<T extends string>(name: string, choices: readonly T[]) {

@@ -10,12 +10,18 @@ import { modelsCommand } from './commands/models.js';
 import { parseReportFormats, parseRunNames, REPORT_FORMATS, type ReportFormat, reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { runsCommand } from './commands/runs.js';
+import { upgradeCommand } from './commands/upgrade.js';
 import { addConsistencyCommand } from './consistency-program.js';
 import { gitRevision } from './git-revision.js';
-import { parseChoice, parseCost, parseFailureLimit, parseTemperature, parseTurns, parseWholeNumber } from './options.js';
+import { parseChoice, parseConcurrency, parseCost, parseFailureLimit, parseRunName, parseTemperature, parseTurns, parseWholeNumber } from './options.js';
 import type { CliContext, RunSignals } from './terminal.js';
 
 const DEFAULT_STORE = './pmiyc.db';
+
+/** The options the user typed on the command line (or set through the environment), not defaults. */
+function typedOptions(command: Command): Set<string> {
+  return new Set(Object.keys(command.opts()).filter((key) => ['cli', 'env'].includes(command.getOptionValueSource(key) ?? '')));
+}
 
 /**
  * The command-line program. Each action resolves to an exit code, which `main` sets; errors
@@ -72,26 +78,27 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     )
     .option('--turns <n>', 'turns of a multi-turn conversation (odd, > 3)', parseTurns, 9)
     .option('--repeat <n>', 'independent repetitions of every conversation (new seeds)', parseWholeNumber('--repeat', 1), 1)
-    .option('--concurrency <n>', 'model calls in flight at once, across all models', parseWholeNumber('--concurrency', 1), 16)
+    .option('--concurrency <n>', 'model calls in flight at once, across all models (1-1000)', parseConcurrency, 16)
     .option('--seed <n>', 'run seed; every call seed derives from it', parseWholeNumber('--seed'), 0)
     .option('--temperature <t>', "sampling temperature (a model's config may override it)", parseTemperature, 0.7)
     .option('--max-tokens <n>', "output tokens per reply (a model's config may override it)", parseWholeNumber('--max-tokens', 1), 400)
     .option('--max-attempts <n>', 'samples per turn before a conversation fails', parseWholeNumber('--max-attempts', 1), 3)
     .option('--store <file>', 'SQLite store', DEFAULT_STORE)
-    .option('--run <name>', 'name of the run (default run-N); with --resume, the run to continue (default: the latest)')
-    .option('--resume', 'continue a stopped run where it stopped', false)
+    .option('--run <name>', 'name of the run (default run-N); with --resume, the run to continue (default: the latest)', parseRunName('--run'))
+    .option('--resume', 'continue a stopped run where it stopped (the flags it was started with may be given again)', false)
+    .option('--take-over', 'with --resume: take the run from a process that still holds it (only when that process is gone)', false)
     .option('--retry-failed', 'run the failed conversations of a run again', false)
     .option('--max-failures <n>', 'stop once more than N conversations failed (or a fraction, e.g. 0.05)', parseFailureLimit)
     .option('--max-cost <usd>', 'stop starting calls before the spend would pass this (resumable)', parseCost)
     .option('--dry-run', 'print the plan, its calls and cost, and exit', false)
-    .option('--no-cache', 'ask the models again even where the store has the answer')
+    .option('--no-cache', 'reuse nothing from earlier runs: ask the models again (calls shared within this run are still made once)')
     .option('--config <file>', 'YAML config with model aliases and settings (or set PMIYC_CONFIG)', context.env['PMIYC_CONFIG'])
-    .action(async (options) => {
+    .action(async (options, command: Command) => {
       const progressIntervalMs = context.env['PMIYC_PROGRESS_INTERVAL_MS'] ? Number(context.env['PMIYC_PROGRESS_INTERVAL_MS']) : undefined;
       const revision = gitRevision();
       setExitCode(
         await runCommand(
-          { ...options, ...(revision ? { gitRevision: revision } : {}), ...(progressIntervalMs ? { progressIntervalMs } : {}) },
+          { ...options, given: typedOptions(command), ...(revision ? { gitRevision: revision } : {}), ...(progressIntervalMs ? { progressIntervalMs } : {}) },
           context,
           signals,
         ),
@@ -107,6 +114,12 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .action((options: { store: string }) => setExitCode(runsCommand(options, context)));
 
   program
+    .command('upgrade')
+    .description('bring a store written by an older pmiyc to this version (read-only commands never change a store)')
+    .option('--store <file>', 'SQLite store', DEFAULT_STORE)
+    .action((options: { store: string }) => setExitCode(upgradeCommand(options, context)));
+
+  program
     .command('demo')
     .description('an offline round robin of simulated agents on built-in example claims, stored, then summarised')
     .option('--store <file>', 'SQLite store to write', DEFAULT_STORE)
@@ -115,7 +128,7 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .option('--limit <n>', 'only the first N claims', parseWholeNumber('--limit', 1))
     .option('--sample <n>', 'a seeded sample of N claims, stratified by origin', parseWholeNumber('--sample', 1))
     .option('--seed <n>', 'run seed', parseWholeNumber('--seed'), 0)
-    .option('--concurrency <n>', 'conversations in flight at once', parseWholeNumber('--concurrency', 1), 16)
+    .option('--concurrency <n>', 'model calls in flight at once (1-1000)', parseConcurrency, 16)
     .action(async (options: { store: string; claims: string; dataDir?: string; limit?: number; sample?: number; seed: number; concurrency: number }) => {
       setExitCode(await demoCommand(options, context, signals));
     });
@@ -137,7 +150,7 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .command('export')
     .description("write a run's conversations as JSON lines or CSV to standard output")
     .option('--store <file>', 'SQLite store to read', DEFAULT_STORE)
-    .option('--run <name>', 'run name (default: the latest run)')
+    .option('--run <name>', 'run name (default: the latest run)', parseRunName('--run'))
     .addOption(new Option('--format <format>', 'jsonl or csv').argParser(parseChoice('--format', EXPORT_FORMATS)).default('jsonl'))
     .action(async (options: { store: string; run?: string; format: 'jsonl' | 'csv' }) => {
       setExitCode(await exportCommand(options, context));

@@ -34,12 +34,14 @@ function progressLines(source: ProgressSource, startedMs: number): string[] {
       const inFlight = meter.inFlightByModel.get(model) ?? 0;
       const limit = state?.effectiveConcurrency === undefined ? '' : `/${state.effectiveConcurrency}`;
       const queued = state && state.queued > 0 ? ` (+${state.queued} queued)` : '';
-      return `${model} ${inFlight}${limit}${queued}`;
+      const waitMs = (meter.retryWaitUntilMs.get(model) ?? 0) - source.nowMs();
+      const waiting = waitMs > 0 ? ` (retry in ${formatDuration(waitMs)})` : '';
+      return `${model} ${inFlight}${limit}${queued}${waiting}`;
     })
     .join(' · ');
   return [
     `${compact(done)}/${compact(total)} ${source.unit ?? 'conversations'} (${compact(meter.conversationsFailed)} failed${skipped}) · ${formatDuration(elapsedMs)} elapsed · ETA ${eta}`,
-    `calls ${compact(meter.callsMade)} made, ${compact(meter.callsReplayed)} replayed, ${meter.callsFailed} failed · ${rate.toFixed(1)} calls/s · tokens ${compact(meter.inputTokens)} in, ${compact(meter.outputTokens)} out · $${meter.costUsd.toFixed(4)}`,
+    `calls ${compact(meter.callsMade)} made, ${compact(meter.callsShared)} shared, ${compact(meter.callsReplayed)} replayed, ${meter.callsFailed} failed · ${rate.toFixed(1)} calls/s · tokens ${compact(meter.inputTokens)} in, ${compact(meter.outputTokens)} out · $${meter.costUsd.toFixed(4)}`,
     `in flight: ${models || 'none'}`,
   ];
 }

@@ -21,7 +21,18 @@ const storedDesignSchema = z.object({
 
 export type StoredDesign = z.infer<typeof storedDesignSchema>;
 
-const storedConfigSchema = z.looseObject({ design: storedDesignSchema, configPath: z.string().optional() });
+/** How a run is run (not what it measures): kept with the run, taken again by --resume unless given anew. */
+const runSettingsSchema = z.object({
+  concurrency: z.number().int().min(1),
+  maxFailures: z.number().optional(),
+  maxCost: z.number().optional(),
+  /** False: the run was started with --no-cache, and reuses nothing from earlier runs on resume either. */
+  cache: z.boolean(),
+});
+
+export type RunSettings = z.infer<typeof runSettingsSchema>;
+
+const storedConfigSchema = z.looseObject({ design: storedDesignSchema, configPath: z.string().optional(), settings: runSettingsSchema.optional() });
 
 export interface DesignOptions {
   readonly models?: readonly string[];
@@ -70,11 +81,15 @@ export function designFromOptions(options: DesignOptions): StoredDesign {
   };
 }
 
-/** The stored design of a run being resumed. */
-export function designOfStoredRun(runName: string, config: unknown): { design: StoredDesign; configPath?: string } {
+/** The stored design of a run being resumed, with its settings (runs made before pmiyc kept them get the defaults). */
+export function designOfStoredRun(runName: string, config: unknown): { design: StoredDesign; configPath?: string; settings?: RunSettings } {
   const parsed = storedConfigSchema.safeParse(config);
   if (!parsed.success) throw new InputError(`run ${runName} was not made by \`pmiyc run\` (or by an older pmiyc): it cannot be resumed`);
-  return { design: parsed.data.design, ...(parsed.data.configPath ? { configPath: parsed.data.configPath } : {}) };
+  return {
+    design: parsed.data.design,
+    ...(parsed.data.configPath ? { configPath: parsed.data.configPath } : {}),
+    ...(parsed.data.settings ? { settings: parsed.data.settings } : {}),
+  };
 }
 
 /** A model's settings as stored with a run: header values are secrets and never stored. */

@@ -1,7 +1,6 @@
 import { formatTextTable } from '../report/text-table.js';
 import type { TournamentDesign } from '../runner/plan.js';
 import { estimatePlan } from '../runner/plan-estimate.js';
-import type { ResultStore } from '../store/result-store.js';
 import type { ModelRegistry } from './model-registry.js';
 import { type CliContext, labelModel } from './terminal.js';
 
@@ -10,9 +9,17 @@ const DEFAULT_EARLY_STOP_RATE = 0.1;
 /** Replies seen before a stored rate replaces the default. */
 const MIN_REPLIES_FOR_RATE = 20;
 
+/** Per persuadee model, over the runs of a store: in-loop replies, and how many were 5 (an early stop). */
+export type EarlyStopHistory = ReadonlyMap<string, { readonly replies: number; readonly stops: number }>;
+
 /** `pmiyc run --dry-run`: the plan, its calls and what it will cost, with the assumptions said. */
-export function printDryRun(design: TournamentDesign, maxOutputTokens: number, registry: ModelRegistry, store: ResultStore, context: CliContext): number {
-  const history = store.earlyStopCounts();
+export function printDryRun(
+  design: TournamentDesign,
+  maxOutputTokens: number,
+  registry: ModelRegistry,
+  history: EarlyStopHistory,
+  context: CliContext,
+): number {
   const rateOf = (model: string) => {
     const seen = history.get(model);
     return seen && seen.replies >= MIN_REPLIES_FOR_RATE ? seen.stops / seen.replies : DEFAULT_EARLY_STOP_RATE;

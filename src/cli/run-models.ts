@@ -2,19 +2,15 @@ import type { PmiycConfig } from '../config/config-schema.js';
 import type { Environment } from '../config/resolve-model-settings.js';
 import type { CallCache } from '../models/call-cache.js';
 import type { ChatModel, GenerateRequest } from '../models/chat-model.js';
+import type { ModelCallError } from '../models/model-call-error.js';
 import type { ModelSettings } from '../models/model-settings.js';
 import { withCallCache } from '../models/wrappers/with-call-cache.js';
+import type { RetryEvent } from '../models/wrappers/with-retry.js';
 import { Semaphore } from '../models/wrappers/with-shared-limit.js';
 import { withRunControl } from '../runner/run-control.js';
 import type { RunGate } from '../runner/run-gate.js';
 import type { RunMeter } from '../runner/run-meter.js';
 import { createModelRegistry, type ModelRegistry } from './model-registry.js';
-
-/** What a model is for the call cache: provider, model and options that change replies; never the alias. */
-function modelIdentity(settings: ModelSettings): string {
-  const options = settings.providerOptions ? ` ${JSON.stringify(settings.providerOptions)}` : '';
-  return `${settings.provider}/${settings.model}${options}`;
-}
 
 /** Characters per token assumed for a budget: fewer than any common tokenizer on English, so the estimate errs high. */
 const CAUTIOUS_CHARS_PER_TOKEN = 3;
@@ -29,51 +25,61 @@ function worstCaseCostUsd(settings: ModelSettings, request: GenerateRequest): nu
   return (inputTokens * (settings.inputUsdPerMillion ?? 0) + request.maxOutputTokens * (settings.outputUsdPerMillion ?? 0)) / 1e6;
 }
 
-/** Counts replays (the only calls the run-control layer never sees). */
-function withReplayCount(model: ChatModel, meter: RunMeter): ChatModel {
+/** Counts what the call cache answered: shared within the run, or replayed from an earlier run (the calls run control never sees). */
+function withReuseCount(model: ChatModel, meter: RunMeter): ChatModel {
   return {
     name: model.name,
     simulated: model.simulated,
     async generate(request) {
       const reply = await model.generate(request);
-      if (reply.cached) meter.callsReplayed += 1;
+      if (reply.replayedFrom !== undefined) meter.callReplayed(reply.replayedFrom);
+      else if (reply.cached) meter.callsShared += 1;
       return reply;
     },
   };
 }
 
 export interface RunModelOptions {
+  /** The run's call cache, scoped to what it may reuse (`--no-cache`: only its own calls). */
   readonly cache: CallCache;
   readonly gate: RunGate;
   readonly meter: RunMeter;
   readonly concurrency: number;
-  readonly noCache: boolean;
+  /** What serves each model, for the request hash (see models/model-identity.ts). */
+  readonly identityOf: (settings: ModelSettings) => string;
   /** Request hashes never to replay (the failed turns of --retry-failed). */
   readonly refresh?: ReadonlySet<string>;
-  readonly onRetry?: (model: string, message: string) => void;
+  readonly onRetry?: (model: string, event: RetryEvent) => void;
+  readonly onModelBlocked?: (model: string, error: ModelCallError) => void;
   readonly now: () => number;
 }
 
 /**
- * The models of a tournament: each behind the call cache (sharing, resume, replay), the run's gate
- * (stop, budget) and meter, with the run's global concurrency shared by all of them.
+ * The models of a run: each behind the call cache (sharing, resume, replay), the run's gate
+ * (stop, budget, refused credentials) and meter, with the run's global concurrency shared by all
+ * of them; waits end when the run stops.
  */
 export function createRunModels(config: PmiycConfig, env: Environment, options: RunModelOptions): ModelRegistry {
   const retries = new WeakMap<GenerateRequest, number>();
   return createModelRegistry(config, env, {
     sharedLimit: new Semaphore(options.concurrency),
+    waitSignal: options.gate.stopped,
     onRetry: (model, event) => {
       retries.set(event.request, (retries.get(event.request) ?? 0) + 1);
-      options.onRetry?.(model, event.error.message);
+      options.onRetry?.(model, event);
     },
     decorateFor: (settings) => (model) =>
-      withReplayCount(
+      withReuseCount(
         withCallCache(
-          withRunControl(model, { gate: options.gate, meter: options.meter, estimateCostUsd: (request) => worstCaseCostUsd(settings, request) }),
+          withRunControl(model, {
+            gate: options.gate,
+            meter: options.meter,
+            estimateCostUsd: (request) => worstCaseCostUsd(settings, request),
+            ...(options.onModelBlocked ? { onModelBlocked: options.onModelBlocked } : {}),
+          }),
           options.cache,
           {
-            modelIdentity: modelIdentity(settings),
-            bypassLookup: options.noCache,
+            modelIdentity: options.identityOf(settings),
             ...(options.refresh ? { refresh: options.refresh } : {}),
             retriesOf: (request) => retries.get(request) ?? 0,
             now: options.now,

@@ -1,10 +1,31 @@
 import type { TextStyle } from '../report/dialogue-text.js';
 import { PLAIN_STYLE } from '../report/dialogue-text.js';
 
-/** Ctrl-C, twice over: `stop` starts nothing new (calls in flight finish); `abort` abandons what is in flight. */
+/**
+ * Ctrl-C (or SIGTERM, SIGHUP), twice over: `stop` starts nothing new (calls in flight finish);
+ * `abort` abandons what is in flight. `stop`'s reason names the signal (see `stoppingSignal`).
+ */
 export interface RunSignals {
   readonly stop: AbortSignal;
   readonly abort: AbortSignal;
+}
+
+/** The signals that stop a run gracefully, with the exit code each ends it with (128 + its number). */
+export const STOPPING_SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+export type StoppingSignal = keyof typeof STOPPING_SIGNALS;
+
+/** The reason `main` gives the stop signal: which signal arrived. */
+export class StopRequest extends Error {
+  constructor(readonly signal: StoppingSignal) {
+    super(`stopped by ${signal}`);
+    this.name = 'StopRequest';
+  }
+}
+
+/** The signal that stopped the run; SIGINT when it was stopped another way (a test's Ctrl-C). */
+export function stoppingSignal(signals: RunSignals): StoppingSignal {
+  const reason: unknown = signals.stop.reason;
+  return reason instanceof StopRequest ? reason.signal : 'SIGINT';
 }
 
 /** What commands may touch of the outside world: passed in, so commands stay testable. */

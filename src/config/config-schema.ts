@@ -14,6 +14,8 @@ const modelEntrySchema = z.strictObject({
   maxTokens: z.number().int().positive().optional(),
   timeoutMs: z.number().int().positive().optional(),
   maxRetries: z.number().int().min(0).max(50).optional(),
+  maxRetryAfterMs: z.number().int().positive().optional(),
+  revision: z.string().min(1, 'must name the weights, e.g. a checkpoint or a date').optional(),
   maxConcurrency: z.number().int().positive().optional(),
   requestsPerMinute: z.number().positive().optional(),
   tokensPerMinute: z.number().positive().optional(),

@@ -21,6 +21,7 @@ describe('resolveModelSettings', () => {
       apiKeyEnv: 'TEAM_OPENAI_KEY',
       timeoutMs: 30000,
       maxRetries: 6,
+      maxRetryAfterMs: 120000,
     });
   });
 
@@ -63,5 +64,23 @@ describe('apiKeyFor', () => {
   it('reads the key from the configured variable, and needs none for local servers', () => {
     expect(apiKeyFor(resolveModelSettings('alpha', config, {}), { TEAM_OPENAI_KEY: 'sk-1' })).toBe('sk-1');
     expect(apiKeyFor(resolveModelSettings('local', config, {}), {})).toBeUndefined();
+  });
+});
+
+describe('keys stay out of URLs, and a variable named in the config is needed', () => {
+  const withUrl = (url: string) => parseConfig('pmiyc.yaml', `models:\n  gpu: { provider: vllm, model: q, baseURL: "${url}", apiKeyEnv: GPU_BOX_KEY }\n`);
+
+  it('refuses a baseURL with credentials, wherever it comes from', () => {
+    expect(() => resolveModelSettings('gpu', withUrl('http://me:s3cret@gpu-box:8000/v1'), {})).toThrow(
+      'baseURL of gpu holds credentials (user:password@): remove them, and put the key in an environment variable named by apiKeyEnv (or in headers)',
+    );
+    expect(() => resolveModelSettings('vllm/q', config, { VLLM_BASE_URL: 'http://me:s3cret@gpu-box:8000/v1' })).toThrow('VLLM_BASE_URL holds credentials');
+  });
+
+  it('needs the variable a config names even for a server that needs no key', () => {
+    const settings = resolveModelSettings('gpu', withUrl('http://gpu-box:8000/v1'), {});
+    expect(() => apiKeyFor(settings, {})).toThrow('GPU_BOX_KEY is not set: export it, or set apiKeyEnv for gpu in the config');
+    expect(apiKeyFor(settings, { GPU_BOX_KEY: 'k' })).toBe('k');
+    expect(apiKeyFor(resolveModelSettings('vllm/q', config, {}), {})).toBeUndefined();
   });
 });

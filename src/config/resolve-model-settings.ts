@@ -1,5 +1,5 @@
 import { InputError } from '../domain/input-error.js';
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type ModelSettings } from '../models/model-settings.js';
+import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_TIMEOUT_MS, type ModelSettings } from '../models/model-settings.js';
 import { findProvider, PROVIDER_NAMES, type ProviderInfo } from '../models/providers/provider-catalog.js';
 import type { ModelEntry, PmiycConfig } from './config-schema.js';
 
@@ -26,16 +26,29 @@ function azureBaseURL(env: Environment): string | undefined {
 }
 
 function resolveBaseURL(provider: ProviderInfo, entry: Partial<ModelEntry>, env: Environment, name: string): string | undefined {
-  const baseURL =
-    entry.baseURL ??
-    (provider.baseURLEnv ? env[provider.baseURLEnv] : undefined) ??
-    (provider.kind === 'azure' ? azureBaseURL(env) : undefined) ??
-    provider.defaultBaseURL;
+  const fromEnv = provider.baseURLEnv ? env[provider.baseURLEnv] : undefined;
+  const baseURL = entry.baseURL ?? fromEnv ?? (provider.kind === 'azure' ? azureBaseURL(env) : undefined) ?? provider.defaultBaseURL;
   if (baseURL === undefined && (provider.baseURLRequired || provider.kind === 'azure')) {
     const variable = provider.kind === 'azure' ? 'AZURE_RESOURCE_NAME (or AZURE_BASE_URL)' : provider.baseURLEnv;
     throw new InputError(`${name} needs a base URL: set baseURL for it in the config, or export ${variable}`);
   }
+  if (baseURL !== undefined) refuseCredentialsIn(baseURL, entry.baseURL === undefined && fromEnv !== undefined ? provider.baseURLEnv! : `baseURL of ${name}`);
   return baseURL;
+}
+
+/** A key in a URL ends up in logs and in the run's record: keys come only from environment variables. */
+function refuseCredentialsIn(baseURL: string, where: string): void {
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    throw new InputError(`${where} is not a URL ("${baseURL}"): write it as http://host:port/v1`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new InputError(
+      `${where} holds credentials (user:password@): remove them, and put the key in an environment variable named by apiKeyEnv (or in headers)`,
+    );
+  }
 }
 
 /**
@@ -48,7 +61,7 @@ export function resolveModelSettings(name: string, config: PmiycConfig, env: Env
   const entry: Partial<ModelEntry> = aliased ?? {};
   const baseURL = provider.kind === 'llama' || provider.kind === 'sim' ? undefined : resolveBaseURL(provider, entry, env, name);
   const apiKeyEnv = entry.apiKeyEnv ?? provider.apiKeyEnv;
-  const { provider: _provider, model: _model, baseURL: _baseURL, apiKeyEnv: _apiKeyEnv, timeoutMs, maxRetries, ...rest } = entry;
+  const { provider: _provider, model: _model, baseURL: _baseURL, apiKeyEnv: _apiKeyEnv, timeoutMs, maxRetries, maxRetryAfterMs, ...rest } = entry;
   return {
     ...rest,
     name,
@@ -58,6 +71,7 @@ export function resolveModelSettings(name: string, config: PmiycConfig, env: Env
     ...(apiKeyEnv ? { apiKeyEnv } : {}),
     timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRetries: maxRetries ?? DEFAULT_MAX_RETRIES,
+    maxRetryAfterMs: maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
   };
 }
 
@@ -68,7 +82,9 @@ export function resolveModelSettings(name: string, config: PmiycConfig, env: Env
 export function apiKeyFor(settings: ModelSettings, env: Environment): string | undefined {
   const provider = findProvider(settings.provider)!;
   const key = settings.apiKeyEnv ? env[settings.apiKeyEnv] : undefined;
-  if (provider.apiKeyRequired && !key) {
+  // A variable the user named in the config is needed even where the provider needs no key.
+  const named = settings.apiKeyEnv !== undefined && settings.apiKeyEnv !== provider.apiKeyEnv;
+  if ((provider.apiKeyRequired || named) && !key) {
     throw new InputError(`${settings.apiKeyEnv ?? 'the API key variable'} is not set: export it, or set apiKeyEnv for ${settings.name} in the config`);
   }
   return key || undefined;

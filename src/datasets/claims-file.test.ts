@@ -52,9 +52,33 @@ describe('parseClaimsFile', () => {
     expect((thrown as Error).message.startsWith(message)).toBe(true);
   });
 
-  it('reports duplicates and keeps them', () => {
-    const { claims, warnings } = parseClaimsFile('d.jsonl', '{"claim": "same"}\n{"claim": "other"}\n{"claim": "same"}\n');
-    expect(claims).toHaveLength(3);
-    expect(warnings).toEqual(['d.jsonl:3: duplicate of line 1 (kept)']);
+  it('merges duplicates into the first, numbers the kept claims without gaps and names both lines', () => {
+    const { claims, warnings } = parseClaimsFile(
+      'd.jsonl',
+      '{"claim": "same", "id": "a"}\n{"claim": "other"}\n\n{"claim": "same", "id": "b"}\n{"claim": "last"}\n{"claim": "same"}\n',
+    );
+    expect(claims.map((claim) => [claim.index, claim.claim, claim.id])).toEqual([
+      [0, 'same', 'a'],
+      [1, 'other', undefined],
+      [2, 'last', undefined],
+    ]);
+    expect(warnings).toEqual(['d.jsonl:4: the same claim as line 1: kept once', 'd.jsonl:6: the same claim as line 1: kept once']);
+  });
+
+  it('counts a claim as a duplicate only with the same question, and names CSV lines after multi-line fields', () => {
+    const { claims, warnings } = parseClaimsFile('d.csv', 'claim,question\n"Two\nlines",\nYes,Is it?\nYes,Is it really?\nYes,Is it?\n"Two\nlines",\n');
+    expect(claims.map((claim) => [claim.index, claim.claim, claim.question])).toEqual([
+      [0, 'Two\nlines', undefined],
+      [1, 'Yes', 'Is it?'],
+      [2, 'Yes', 'Is it really?'],
+    ]);
+    expect(warnings).toEqual(['d.csv:6: the same claim as line 4: kept once', 'd.csv:7: the same claim as line 2: kept once']);
+  });
+
+  it.each([
+    ['claims.jsonl', '\uFEFF{"claim": "with a mark"}\n'],
+    ['claims.csv', '\uFEFFclaim\nwith a mark\n'],
+  ])('%s: ignores a leading byte order mark', (fileName, content) => {
+    expect(parseClaimsFile(fileName, content).claims.map((claim) => claim.claim)).toEqual(['with a mark']);
   });
 });

@@ -9,7 +9,7 @@ export const USER_FILE_LICENSE = 'unknown (user file)';
 
 export interface ClaimsFile {
   readonly claims: Claim[];
-  /** Notes the user should see, e.g. duplicates, which are kept and reported. */
+  /** Notes the user should see: each duplicate row that was dropped, with the line it repeats. */
   readonly warnings: string[];
 }
 
@@ -60,24 +60,31 @@ function csvRows(location: string, content: string): NumberedRow[] {
 /**
  * Reads a user's claims file (CSV with a header, or JSONL): a `claim` per row, an optional
  * `question` (a row with a question is a misinformation item) and an optional `id`.
- * Claims are kept exactly as written, spaces included. Errors name the file and line.
+ * Claims are kept exactly as written, spaces included; a leading byte order mark is ignored.
+ * Errors name the file and line.
+ *
+ * A row with the same claim (and question) as an earlier row is dropped with a warning naming
+ * both lines: a conversation's identity derives from its claim, so two copies would be one
+ * conversation stored twice over. Indices count the kept rows, from 0 without gaps.
  */
-export function parseClaimsFile(fileName: string, content: string): ClaimsFile {
+export function parseClaimsFile(fileName: string, fileContent: string): ClaimsFile {
   const origin = fileName.split(/[\\/]/).at(-1) ?? fileName;
+  const content = fileContent.startsWith('\uFEFF') ? fileContent.slice(1) : fileContent;
   const rows = /\.(jsonl|ndjson)$/i.test(fileName) ? jsonlRows(fileName, content) : /\.csv$/i.test(fileName) ? csvRows(fileName, content) : undefined;
   if (!rows) throw new InputError(`${fileName}: a claims file must end in .csv or .jsonl`);
   if (rows.length === 0) throw new InputError(`${fileName}: the file has no claims`);
 
   const firstLineOf = new Map<string, number>();
   const warnings: string[] = [];
-  const claims = rows.map(({ line, value }, index): Claim => {
+  const claims: Claim[] = [];
+  for (const { line, value } of rows) {
     const parsed = rowSchema.safeParse(value);
     if (!parsed.success) throw new InputError(`${fileName}:${line}: ${parsed.error.issues[0]?.message ?? 'not a claim row'}`);
     const { claim, question, id } = parsed.data;
     if (claim.trim() === '') throw new InputError(`${fileName}:${line}: the claim is empty`);
     if (question !== undefined && question.trim() === '') throw new InputError(`${fileName}:${line}: the question is empty`);
     const item: Claim = {
-      index,
+      index: claims.length,
       domain: question === undefined ? 'subjective' : 'misinformation',
       claim,
       ...(question === undefined ? {} : { question }),
@@ -87,9 +94,12 @@ export function parseClaimsFile(fileName: string, content: string): ClaimsFile {
     };
     const key = claimKey(item);
     const first = firstLineOf.get(key);
-    if (first === undefined) firstLineOf.set(key, line);
-    else warnings.push(`${fileName}:${line}: duplicate of line ${first} (kept)`);
-    return item;
-  });
+    if (first === undefined) {
+      firstLineOf.set(key, line);
+      claims.push(item);
+    } else {
+      warnings.push(`${fileName}:${line}: the same claim as line ${first}: kept once`);
+    }
+  }
   return { claims, warnings };
 }

@@ -3,14 +3,17 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InputError } from '../domain/input-error.js';
 import type { DataFiles, DataSource } from './data-sources.js';
+import { decodeText } from './decode-text.js';
 
 async function readIfPresent(path: string): Promise<string | undefined> {
+  let bytes: Uint8Array;
   try {
-    return await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new InputError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
+  return decodeText(path, bytes);
 }
 
 /** A folder laid out like the data sources' paths, read as it is: nothing is downloaded. */
@@ -98,11 +101,12 @@ export function cachedDataFiles(options: CacheOptions): DataFiles {
         inFlight.get(source.path) ??
         (async () => {
           const bytes = await download(source, options);
+          const text = decodeText(source.path, bytes);
           await mkdir(dirname(path), { recursive: true });
           const temporary = `${path}.${process.pid}.partial`;
           await writeFile(temporary, bytes);
           await rename(temporary, path);
-          return Buffer.from(bytes).toString('utf8');
+          return text;
         })();
       inFlight.set(source.path, pending);
       return pending;

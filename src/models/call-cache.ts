@@ -7,10 +7,16 @@ import type { GenerateReply, GenerateRequest } from './chat-model.js';
  * users and tests. Only successful replies are cached; failures are never replayed.
  */
 export interface CallCache {
-  lookup(hash: string): GenerateReply | undefined;
+  lookup(hash: string): CachedReply | undefined;
   save(call: StoredCall): void;
   /** Records a call that failed after its retries (kept for the record, never replayed). */
   saveFailure?(failure: FailedCall): void;
+}
+
+/** A stored reply, and the earlier run that made it when it was not the caller's run. */
+export interface CachedReply {
+  readonly reply: GenerateReply;
+  readonly earlierRun?: string;
 }
 
 export interface FailedCall {
@@ -70,8 +76,9 @@ export function requestHash(modelIdentity: string, request: CachedRequest): stri
 export class MemoryCallCache implements CallCache {
   readonly calls = new Map<string, StoredCall>();
 
-  lookup(hash: string): GenerateReply | undefined {
-    return this.calls.get(hash)?.reply;
+  lookup(hash: string): CachedReply | undefined {
+    const call = this.calls.get(hash);
+    return call ? { reply: call.reply } : undefined;
   }
 
   save(call: StoredCall): void {

@@ -30,8 +30,10 @@ export interface GenerateReply {
   readonly costUsd?: number;
   /** The request hash under which the call store keeps this reply. */
   readonly callHash?: string;
-  /** True when the reply was replayed from the call store instead of asking the model. */
+  /** True when the reply was replayed from the call store (or shared with an identical call in flight) instead of asking the model. */
   readonly cached?: boolean;
+  /** The earlier run whose stored call was replayed; absent for calls of this run (made, shared or resumed). */
+  readonly replayedFrom?: string;
 }
 
 export interface ChatModel {

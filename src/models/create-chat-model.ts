@@ -21,6 +21,8 @@ export interface ChatModelDependencies {
   readonly now?: () => number;
   /** The run's global concurrency, shared by every model (held innermost, only while a call is on the wire). */
   readonly sharedLimit?: Semaphore;
+  /** Ends waits that are not calls (retry back-off, rate-limit queue) when the run stops. */
+  readonly waitSignal?: AbortSignal;
   /**
    * Layers of the caller's (call cache, run control, progress) placed just inside the model's own
    * settings, so that they see the request exactly as it is sent.
@@ -81,11 +83,17 @@ export function createChatModel(settings: ModelSettings, dependencies: ChatModel
       ...(settings.tokensPerMinute === undefined ? {} : { tokensPerMinute: settings.tokensPerMinute }),
     },
     dependencies.rateLimit,
+    dependencies.waitSignal,
   );
   const onRetry = dependencies.onRetry;
   const retried = withRetry(
     limiter,
-    { maxRetries: settings.maxRetries, ...(onRetry ? { onRetry: (event: RetryEvent) => onRetry(settings.name, event) } : {}) },
+    {
+      maxRetries: settings.maxRetries,
+      ...(settings.maxRetryAfterMs === undefined ? {} : { maxRetryAfterMs: settings.maxRetryAfterMs }),
+      ...(onRetry ? { onRetry: (event: RetryEvent) => onRetry(settings.name, event) } : {}),
+      ...(dependencies.waitSignal ? { waitSignal: dependencies.waitSignal } : {}),
+    },
     dependencies.retry,
   );
   return { model: withSettings(decorate(withCost(retried, prices)), override), limiter };

@@ -21,6 +21,16 @@ export interface ModelSettings {
   readonly timeoutMs: number;
   /** Retries of a retryable failure after the first try; 6 unless configured. */
   readonly maxRetries: number;
+  /**
+   * The longest Retry-After a server may ask for before a retry; a longer one fails the call as
+   * rate-limited instead of waiting. 120 s unless configured.
+   */
+  readonly maxRetryAfterMs?: number;
+  /**
+   * Names the weights behind the model for the call cache, instead of its endpoint (or GGUF hash):
+   * the same revision on two servers replays; a new revision is asked again.
+   */
+  readonly revision?: string;
   readonly maxConcurrency?: number;
   readonly requestsPerMinute?: number;
   readonly tokensPerMinute?: number;
@@ -42,3 +52,4 @@ export interface ModelSettings {
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = 6;
+export const DEFAULT_MAX_RETRY_AFTER_MS = 120_000;

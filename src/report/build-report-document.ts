@@ -1,14 +1,23 @@
 import type { ConversationSample } from '../metrics/conversation-samples.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
+import { duplicatesSentence } from './duplicates-text.js';
 import { createModelLabels } from './model-labels.js';
-import { REPORT_SCHEMA_VERSION, type ReportDocument, type ReportRun, type ReportStudies, type SampleDialogue } from './report-document.js';
+import {
+  REPORT_SCHEMA_VERSION,
+  type ReportDocument,
+  type ReportDuplicates,
+  type ReportRun,
+  type ReportStudies,
+  type SampleDialogue,
+} from './report-document.js';
 
 /** What the report knows besides the records: the runs, and when and by what it is written. */
 export interface ReportContext {
   readonly runs: readonly ReportRun[];
   readonly generatedAt: string;
   readonly packageVersion: string;
-  readonly duplicatesSkipped?: number;
+  /** Conversations of combined runs left out because an earlier run had them; each report format states them. */
+  readonly duplicates?: readonly ReportDuplicates[];
   readonly notes?: readonly string[];
   /** The validation studies' results, analysed by the caller from the store. */
   readonly studies?: ReportStudies;
@@ -63,6 +72,7 @@ function notesOf(analysis: TournamentAnalysis): string[] {
 export function buildReportDocument(analysis: TournamentAnalysis, context: ReportContext): ReportDocument {
   const labels = createModelLabels(analysis.models);
   const { models, claimSets, bootstrap, conversations, samples, ...results } = analysis;
+  const duplicates = (context.duplicates ?? []).filter((entry) => entry.conversations > 0);
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     meta: {
@@ -70,7 +80,8 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
       generatedAt: context.generatedAt,
       generatedBy: `pmiyc ${context.packageVersion}`,
       conversations,
-      duplicatesSkipped: context.duplicatesSkipped ?? 0,
+      duplicatesSkipped: duplicates.reduce((total, entry) => total + entry.conversations, 0),
+      duplicates: duplicates.map((entry) => ({ ...entry })),
       models: [...models]
         .sort((a, b) => a.model.localeCompare(b.model))
         .map((entry) => ({ ...entry, simulated: labels.isSimulated(entry.model), label: labels.text(entry.model) })),
@@ -78,7 +89,7 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
       settings: analysis.groups.map((group) => ({ domain: group.domain, setting: group.setting, turnsPlanned: group.turnsPlanned })),
       claimSets: claimSets.map((set) => ({ ...set, nonCommercial: isNonCommercial(set.license) })),
       bootstrap: { ...bootstrap, unit: 'claim', method: 'percentile' },
-      notes: [...(context.notes ?? []), ...notesOf(analysis)],
+      notes: [...(duplicates.length > 0 ? [duplicatesSentence(duplicates)] : []), ...(context.notes ?? []), ...notesOf(analysis)],
     },
     ...results,
     samples: samples.map(toDialogue),

@@ -23,6 +23,18 @@ export interface ReportRun {
   readonly config?: unknown;
 }
 
+/**
+ * Conversations of a combined run that an earlier run of the report (in the order given) already
+ * had, by conversation id: left out, so that each conversation is counted once, from the earlier run.
+ */
+export interface ReportDuplicates {
+  /** The run whose copies were left out. */
+  readonly run: string;
+  /** The earlier run whose copies were counted. */
+  readonly alsoIn: string;
+  readonly conversations: number;
+}
+
 /** What ran and how the numbers were made. */
 export interface ReportMeta {
   readonly runs: ReportRun[];
@@ -32,6 +44,8 @@ export interface ReportMeta {
   readonly conversations: number;
   /** Conversations found in more than one combined run: counted once, from the first run listed. */
   readonly duplicatesSkipped: number;
+  /** The same, per run left out and run counted; empty when nothing was left out. */
+  readonly duplicates: ReportDuplicates[];
   readonly models: ReadonlyArray<{ model: string; label: string; simulated: boolean; roles: Role[] }>;
   readonly simulatedAgents: boolean;
   readonly settings: ReadonlyArray<{ domain: Domain; setting: Setting; turnsPlanned: number[] }>;

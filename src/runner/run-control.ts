@@ -1,5 +1,6 @@
 import type { ChatModel, GenerateRequest } from '../models/chat-model.js';
-import type { RunGate } from './run-gate.js';
+import { isModelCallError, type ModelCallError } from '../models/model-call-error.js';
+import { isRunStopped, type RunGate, RunStoppedError } from './run-gate.js';
 import type { RunMeter } from './run-meter.js';
 
 export interface RunControl {
@@ -7,11 +8,20 @@ export interface RunControl {
   readonly meter: RunMeter;
   /** The most a request could cost with this model's prices (0 when it has none). */
   readonly estimateCostUsd: (request: GenerateRequest) => number;
+  /** Told once when a model's credentials are refused and its calls stop. */
+  readonly onModelBlocked?: (model: string, error: ModelCallError) => void;
+}
+
+/** 401 and 403: the key is wrong, expired or lacks permission; no later call of this run can succeed. */
+function isRefusedCredentials(error: unknown): error is ModelCallError {
+  return isModelCallError(error) && (error.statusCode === 401 || error.statusCode === 403);
 }
 
 /**
  * Sits under the call cache, so only calls that really go to a model pass it: each must be
- * admitted by the run's gate (not stopped, within budget), and is counted in the meter.
+ * admitted by the run's gate (not stopped, within budget, model not blocked), and is counted in
+ * the meter. Refused credentials block the model at once: that call and every later one of the
+ * model are abandoned (resumable once the key is fixed), not recorded as failed conversations.
  */
 export function withRunControl(model: ChatModel, control: RunControl): ChatModel {
   return {
@@ -19,7 +29,7 @@ export function withRunControl(model: ChatModel, control: RunControl): ChatModel
     simulated: model.simulated,
     async generate(request) {
       const estimateUsd = control.estimateCostUsd(request);
-      control.gate.admit(estimateUsd);
+      control.gate.admit(estimateUsd, model.name);
       control.meter.callStarted(model.name);
       let costUsd = 0;
       try {
@@ -28,7 +38,15 @@ export function withRunControl(model: ChatModel, control: RunControl): ChatModel
         control.meter.callEnded(model.name, { ...reply.usage, costUsd });
         return reply;
       } catch (error) {
+        if (isRunStopped(error)) {
+          control.meter.callEnded(model.name, 'abandoned');
+          throw error;
+        }
         control.meter.callEnded(model.name, 'failed');
+        if (isRefusedCredentials(error)) {
+          if (control.gate.blockModel(model.name, error.message)) control.onModelBlocked?.(model.name, error);
+          throw new RunStoppedError('auth');
+        }
         throw error;
       } finally {
         control.gate.settle(estimateUsd, costUsd);

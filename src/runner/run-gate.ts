@@ -1,5 +1,9 @@
-/** Why a run stopped starting work before its plan was done. */
-export type StopReason = 'interrupted' | 'budget' | 'failures';
+/**
+ * Why a run stopped starting work before its plan was done: a signal (Ctrl-C, SIGTERM, SIGHUP),
+ * the budget, too many failures, refused credentials (only that model's work stops), or another
+ * process that took the run over.
+ */
+export type StopReason = 'interrupted' | 'budget' | 'failures' | 'auth' | 'lease';
 
 /** Thrown into a conversation whose next call may not start: it is abandoned, not failed. */
 export class RunStoppedError extends Error {
@@ -22,6 +26,8 @@ export function isRunStopped(error: unknown): error is RunStoppedError {
 export class RunGate {
   private reason: StopReason | undefined;
   private reservedUsd = 0;
+  private readonly stopping = new AbortController();
+  private readonly blocked = new Map<string, string>();
 
   constructor(
     private readonly maxCostUsd?: number,
@@ -36,13 +42,40 @@ export class RunGate {
     return this.spentUsd;
   }
 
-  stop(reason: StopReason): void {
-    this.reason ??= reason;
+  /**
+   * Aborts, with a `RunStoppedError`, when the run stops: waits that are not calls (a retry's
+   * back-off, a rate limiter's queue) listen to it, so a stop never waits out a long Retry-After.
+   */
+  get stopped(): AbortSignal {
+    return this.stopping.signal;
   }
 
-  /** Admits a call expected to cost up to `estimateUsd`, or stops the run. */
-  admit(estimateUsd: number): void {
+  stop(reason: StopReason): void {
+    if (this.reason) return;
+    this.reason = reason;
+    this.stopping.abort(new RunStoppedError(reason));
+  }
+
+  /**
+   * Stops every further call to one model (its credentials were refused): its work is abandoned,
+   * to be resumed once the key is fixed, while the other models go on. `why` is shown once.
+   * Returns false when the model was blocked already.
+   */
+  blockModel(model: string, why: string): boolean {
+    if (this.blocked.has(model)) return false;
+    this.blocked.set(model, why);
+    return true;
+  }
+
+  /** Models whose calls were stopped, with why. */
+  get blockedModels(): ReadonlyMap<string, string> {
+    return this.blocked;
+  }
+
+  /** Admits a call to `model` expected to cost up to `estimateUsd`, or stops the run. */
+  admit(estimateUsd: number, model?: string): void {
     if (this.reason) throw new RunStoppedError(this.reason);
+    if (model !== undefined && this.blocked.has(model)) throw new RunStoppedError('auth');
     if (this.maxCostUsd !== undefined && this.spentUsd + this.reservedUsd + estimateUsd > this.maxCostUsd) {
       this.stop('budget');
       throw new RunStoppedError('budget');

@@ -72,5 +72,5 @@ export async function runTasks<T>(input: RunTasksInput<T>): Promise<TasksResult>
   await Promise.all(Array.from({ length: Math.max(1, input.concurrency) }, worker));
   if (firstBug) throw firstBug.error;
   if (exhausted && counts.abandoned === 0) return { status: 'completed', ...counts };
-  return { status: 'stopped', stopReason: gate.stopReason ?? 'interrupted', ...counts };
+  return { status: 'stopped', stopReason: gate.stopReason ?? (gate.blockedModels.size > 0 ? 'auth' : 'interrupted'), ...counts };
 }

@@ -5,7 +5,7 @@ import type { Database } from 'better-sqlite3';
  * opening a store applies the missing ones in one transaction. Never edit a released migration:
  * append a new one.
  */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE runs (
     id INTEGER PRIMARY KEY,
@@ -115,18 +115,72 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, model, pair_id)
   );
   `,
+  `
+  CREATE TABLE calls_by_run_and_hash (
+    hash TEXT NOT NULL,
+    model TEXT NOT NULL,
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    request BLOB NOT NULL,
+    reply_text TEXT NOT NULL,
+    finish_reason TEXT NOT NULL,
+    input_tokens INTEGER,
+    output_tokens INTEGER,
+    cost_usd REAL,
+    latency_ms REAL NOT NULL,
+    retries INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (hash, run_id)
+  );
+  INSERT INTO calls_by_run_and_hash
+    SELECT hash, model, coalesce(run_id, 0), request, reply_text, finish_reason, input_tokens, output_tokens, cost_usd, latency_ms, retries, created_at
+    FROM calls ORDER BY rowid;
+  DROP TABLE calls;
+  ALTER TABLE calls_by_run_and_hash RENAME TO calls;
+  CREATE INDEX calls_by_run ON calls (run_id);
+  CREATE TABLE call_replays (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    hash TEXT NOT NULL,
+    source_run_id INTEGER NOT NULL REFERENCES runs(id),
+    PRIMARY KEY (run_id, hash)
+  );
+  CREATE TABLE run_leases (
+    run_id INTEGER PRIMARY KEY REFERENCES runs(id),
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    command TEXT NOT NULL,
+    acquired_at TEXT NOT NULL,
+    heartbeat_at TEXT NOT NULL
+  );
+  ALTER TABLE runs ADD COLUMN stop_reason TEXT;
+  UPDATE runs SET status = 'interrupted' WHERE status = 'stopped';
+  CREATE TABLE gguf_hashes (
+    path TEXT PRIMARY KEY,
+    size INTEGER NOT NULL,
+    mtime_ms REAL NOT NULL,
+    sha256 TEXT NOT NULL
+  );
+  `,
 ];
 
-const SCHEMA_VERSION = MIGRATIONS.length;
+/** The schema version this pmiyc writes and reads. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export function migrate(database: Database, storePath: string): void {
-  const current = database.pragma('user_version', { simple: true }) as number;
-  if (current > SCHEMA_VERSION) {
-    throw new Error(`${storePath} has schema version ${current}, newer than this pmiyc understands (${SCHEMA_VERSION}): upgrade pmiyc`);
-  }
-  if (current === SCHEMA_VERSION) return;
-  database.transaction(() => {
-    for (const sql of MIGRATIONS.slice(current)) database.exec(sql);
-    database.pragma(`user_version = ${SCHEMA_VERSION}`);
-  })();
+/** Marks a SQLite file as a pmiyc store (`PRAGMA application_id`): "pmiy" in ASCII. */
+export const PMIYC_APPLICATION_ID = 0x706d6979;
+
+/**
+ * Brings a store to the current schema. Runs inside an IMMEDIATE transaction that reads the
+ * version again, so two processes creating or upgrading the same store at once apply each
+ * migration exactly once. The caller has checked that the file is a pmiyc store and not newer.
+ */
+export function migrate(database: Database): void {
+  database
+    .transaction(() => {
+      const current = database.pragma('user_version', { simple: true }) as number;
+      if (current >= SCHEMA_VERSION) return;
+      for (const sql of MIGRATIONS.slice(current)) database.exec(sql);
+      database.pragma(`user_version = ${SCHEMA_VERSION}`);
+      database.pragma(`application_id = ${PMIYC_APPLICATION_ID}`);
+    })
+    .immediate();
 }

@@ -8,6 +8,7 @@ import { toConversationRecord } from '../domain/conversation-record.js';
 import { InputError } from '../domain/input-error.js';
 import { runConversation } from '../engine/run-conversation.js';
 import { SimulatedAgent } from '../models/sim/simulated-agent.js';
+import { PMIYC_APPLICATION_ID, SCHEMA_VERSION } from './migrations.js';
 import { ResultStore } from './result-store.js';
 
 let folder: string;
@@ -68,11 +69,15 @@ describe('ResultStore', () => {
     store.close();
   });
 
-  it('refuses a store written by a newer pmiyc', () => {
+  it('refuses a store written by a newer pmiyc, with a one-line input error', () => {
     const path = join(folder, 'future.db');
     const database = new Database(path);
+    database.pragma(`application_id = ${PMIYC_APPLICATION_ID}`);
     database.pragma('user_version = 999');
     database.close();
-    expect(() => ResultStore.open(path)).toThrow('newer than this pmiyc understands');
+    for (const open of [ResultStore.open, ResultStore.openExisting, ResultStore.openReadOnly]) {
+      expect(() => open(path)).toThrow(InputError);
+      expect(() => open(path)).toThrow(`${path} was written by a newer pmiyc (store schema 999, this one knows ${SCHEMA_VERSION}): upgrade pmiyc`);
+    }
   });
 });

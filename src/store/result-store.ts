@@ -1,12 +1,14 @@
-import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import { InputError } from '../domain/input-error.js';
-import { SqliteCallCache } from './call-table.js';
-import { migrate } from './migrations.js';
+import type { LeaseHolder } from '../runner/run-lease.js';
+import { type CallCacheScope, SqliteCallCache } from './call-table.js';
+import { LeaseTable } from './lease-table.js';
+import { closeStoreDatabase, openStoreDatabase, type StoreAccess, unusableStoreMessage } from './open-database.js';
 import { conversationRecordSchema } from './record-schema.js';
 import { type NewRun, RUN_COLUMNS, RUN_KIND_SQL, type RunInfo, type RunKind, type RunRow, type RunStatus, type RunSummary, toRunInfo } from './run-rows.js';
 
+export type { CallCacheScope } from './call-table.js';
 export type { NewRun, RunInfo, RunKind, RunStatus, RunSummary } from './run-rows.js';
 
 export interface StoreOptions {
@@ -26,13 +28,16 @@ export class ResultStore {
   private readonly deleteTurns: Database.Statement;
   private readonly selectStatus: Database.Statement<[number, string], string>;
   private readonly now: () => Date;
+  private readonly leaseTable: LeaseTable;
 
   private constructor(
     private readonly database: Database.Database,
     readonly path: string,
+    readonly access: StoreAccess,
     options: StoreOptions,
   ) {
     this.now = options.now ?? (() => new Date());
+    this.leaseTable = new LeaseTable(database);
     this.insertConversation = database.prepare(
       `INSERT OR REPLACE INTO conversations (run_id, id, domain, setting, persuader, persuadee, claim_index, status, nc, record)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -52,22 +57,31 @@ export class ResultStore {
     return this.database;
   }
 
-  /** Opens (creating when needed) a store for writing. */
+  /** Opens a store for writing, creating it when missing (call it once the command's input is known to be valid). */
   static open(path: string, options: StoreOptions = {}): ResultStore {
-    const database = new Database(path);
-    database.pragma('journal_mode = WAL');
-    database.pragma('synchronous = NORMAL');
-    database.pragma('busy_timeout = 5000');
-    migrate(database, path);
-    return new ResultStore(database, path, options);
+    return ResultStore.opened(path, 'create', options);
   }
 
-  /** Opens an existing store, or says how to make one. */
+  /** Opens an existing store for writing (upgrading an older schema), or says how to make one. */
   static openExisting(path: string, options: StoreOptions = {}): ResultStore {
-    if (!existsSync(path)) {
-      throw new InputError(`no store at ${path}: run \`pmiyc demo\` or \`pmiyc run\` first, or pass --store FILE`);
+    return ResultStore.opened(path, 'write', options);
+  }
+
+  /** Opens an existing store read-only: never migrated, never changed, readable in a read-only folder. */
+  static openReadOnly(path: string, options: StoreOptions = {}): ResultStore {
+    return ResultStore.opened(path, 'read', options);
+  }
+
+  /** Damage that the first look at the file did not show surfaces when statements are prepared: one line too. */
+  private static opened(path: string, access: StoreAccess, options: StoreOptions): ResultStore {
+    const database = openStoreDatabase(path, access);
+    try {
+      return new ResultStore(database, path, access, options);
+    } catch (error) {
+      database.close();
+      const message = unusableStoreMessage(path, error);
+      throw message ? new InputError(message) : error;
     }
-    return ResultStore.open(path, options);
   }
 
   createRun(run: NewRun): RunInfo {
@@ -91,8 +105,46 @@ export class ResultStore {
     return this.findRun(run.name);
   }
 
-  setRunStatus(runId: number, status: RunStatus): void {
-    this.database.prepare('UPDATE runs SET status = ?, updated_at = ? WHERE id = ?').run(status, this.now().toISOString(), runId);
+  /** Records how a run ended (or that it runs again), with why it stopped when it was interrupted. */
+  setRunStatus(runId: number, status: RunStatus, stopReason?: string): void {
+    this.database
+      .prepare('UPDATE runs SET status = ?, stop_reason = ?, updated_at = ? WHERE id = ?')
+      .run(status, stopReason ?? null, this.now().toISOString(), runId);
+  }
+
+  /** Takes a run's lease (see runner/run-lease.ts); `mayTake` throws to refuse a live holder. Returns the holder it replaced. */
+  takeLease(runId: number, holder: LeaseHolder, mayTake: (current: LeaseHolder) => void): LeaseHolder | undefined {
+    return this.leaseTable.take(runId, holder, mayTake);
+  }
+
+  /** Renews a lease's heartbeat; false when another process has taken the run over. */
+  renewLease(runId: number, holder: LeaseHolder, at: string): boolean {
+    return this.leaseTable.heartbeat(runId, holder, at);
+  }
+
+  releaseLease(runId: number, holder: LeaseHolder): void {
+    this.leaseTable.release(runId, holder);
+  }
+
+  /** A model file's sha256 computed earlier, if the file has the same size and modification time. */
+  knownFileSha256(path: string, sizeBytes: number, mtimeMs: number): string | undefined {
+    return this.database.prepare('SELECT sha256 FROM gguf_hashes WHERE path = ? AND size = ? AND mtime_ms = ?').pluck().get(path, sizeBytes, mtimeMs) as
+      | string
+      | undefined;
+  }
+
+  rememberFileSha256(path: string, sizeBytes: number, mtimeMs: number, sha256: string): void {
+    this.database.prepare('INSERT OR REPLACE INTO gguf_hashes (path, size, mtime_ms, sha256) VALUES (?, ?, ?, ?)').run(path, sizeBytes, mtimeMs, sha256);
+  }
+
+  /** Records what served each model of a run (its call identity), as part of the run's config. */
+  recordServedBy(runId: number, servedBy: Readonly<Record<string, string>>): void {
+    this.database.prepare("UPDATE runs SET config = json_set(config, '$.servedBy', json(?)) WHERE id = ?").run(JSON.stringify(servedBy), runId);
+  }
+
+  /** The lease of every run that has one, by run id. */
+  leases(): Map<number, LeaseHolder> {
+    return this.leaseTable.all();
   }
 
   /** The first free name `prefix-1`, `prefix-2`, ... */
@@ -129,6 +181,7 @@ export class ResultStore {
 
   /** Every run with its counts, oldest first. */
   listRuns(): RunSummary[] {
+    const replays = this.replaySources();
     const rows = this.database
       .prepare(
         `SELECT ${RUN_COLUMNS}, ${RUN_KIND_SQL} AS kind,
@@ -149,12 +202,36 @@ export class ResultStore {
       failed: row.failed,
       callsMade: row.calls_made,
       costUsd: row.cost_usd ?? 0,
+      replayed: replays.get(row.id) ?? [],
     }));
   }
 
-  /** The call cache of a run: lookups across all runs, new calls recorded as this run's. */
-  callCache(runId: number): SqliteCallCache {
-    return new SqliteCallCache(this.database, runId, this.now);
+  /** Per run, the earlier runs it replayed calls from and how many, most first. */
+  private replaySources(): Map<number, Array<{ run: string; calls: number }>> {
+    const rows = this.database
+      .prepare(
+        `SELECT p.run_id, r.name AS source, count(*) AS calls FROM call_replays p JOIN runs r ON r.id = p.source_run_id
+         GROUP BY p.run_id, p.source_run_id ORDER BY p.run_id, calls DESC, r.id`,
+      )
+      .all() as Array<{ run_id: number; source: string; calls: number }>;
+    const byRun = new Map<number, Array<{ run: string; calls: number }>>();
+    for (const row of rows) byRun.set(row.run_id, [...(byRun.get(row.run_id) ?? []), { run: row.source, calls: row.calls }]);
+    return byRun;
+  }
+
+  /** The earlier runs a run replayed calls from, with counts. */
+  replaysOf(runId: number): Array<{ run: string; calls: number }> {
+    return this.replaySources().get(runId) ?? [];
+  }
+
+  /** How many calls a run made itself (its own rows; replays are not counted). */
+  callsMadeBy(runId: number): number {
+    return this.database.prepare('SELECT count(*) FROM calls WHERE run_id = ?').pluck().get(runId) as number;
+  }
+
+  /** The call cache of a run: new calls recorded as this run's; lookups in this run, and in earlier runs unless `--no-cache`. */
+  callCache(runId: number, scope?: CallCacheScope): SqliteCallCache {
+    return new SqliteCallCache(this.database, runId, this.now, scope);
   }
 
   /** What a run spent on calls it made itself (replays cost nothing). */
@@ -230,6 +307,6 @@ export class ResultStore {
   }
 
   close(): void {
-    this.database.close();
+    closeStoreDatabase(this.database, this.access !== 'read');
   }
 }

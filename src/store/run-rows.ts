@@ -1,11 +1,20 @@
-/** A run's lifecycle: running, then completed, stopped (Ctrl-C, budget: resumable) or failed. */
-export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed';
+import type { StoredRunStatus } from '../runner/run-lease.js';
+
+/**
+ * A run's status as stored: running, then completed (every item done), failed (the plan ran to
+ * its end but some items failed: --retry-failed) or interrupted (a signal, the budget, too many
+ * failures, refused credentials: resumable). A "running" run whose lease is dead was killed;
+ * `runState` in runner/run-lease.ts says so.
+ */
+export type RunStatus = StoredRunStatus;
 
 export interface RunInfo {
   readonly id: number;
   readonly name: string;
   readonly createdAt: string;
   readonly status: RunStatus;
+  /** Why an interrupted run stopped, as stored (SIGINT, SIGTERM, SIGHUP, budget, failures, auth). */
+  readonly stopReason?: string;
   readonly seed: number;
   readonly packageVersion: string;
   readonly gitRevision?: string;
@@ -42,15 +51,18 @@ export interface RunSummary extends RunInfo {
   /** Calls this run made itself (not replayed). */
   readonly callsMade: number;
   readonly costUsd: number;
+  /** Earlier runs whose calls this run replayed, with counts, most first. */
+  readonly replayed: ReadonlyArray<{ readonly run: string; readonly calls: number }>;
 }
 
-export const RUN_COLUMNS = 'id, name, created_at, status, seed, package_version, git_revision, planned_conversations, claims_checksum, config';
+export const RUN_COLUMNS = 'id, name, created_at, status, stop_reason, seed, package_version, git_revision, planned_conversations, claims_checksum, config';
 
 export interface RunRow {
   id: number;
   name: string;
   created_at: string;
   status: RunStatus;
+  stop_reason: string | null;
   seed: number;
   package_version: string;
   git_revision: string | null;
@@ -65,6 +77,7 @@ export function toRunInfo(row: RunRow): RunInfo {
     name: row.name,
     createdAt: row.created_at,
     status: row.status,
+    ...(row.stop_reason === null ? {} : { stopReason: row.stop_reason }),
     seed: row.seed,
     packageVersion: row.package_version,
     ...(row.git_revision === null ? {} : { gitRevision: row.git_revision }),

@@ -10,6 +10,7 @@ import { ResultStore } from '../../store/result-store.js';
 import { defaultLabelsPath, loadLabelBook, readTaskFile, writeFileAtomic } from '../annotation-files.js';
 import { importLabelFiles } from '../annotation-import.js';
 import { AnnotationServer } from '../annotation-server.js';
+import { holdGracefulStop } from '../graceful-stop.js';
 import type { CliContext } from '../terminal.js';
 
 export const ANNOTATION_SETTINGS = ['single', 'multi', 'both'] as const;
@@ -75,7 +76,7 @@ function chooseRecords(store: ResultStore, runId: number, runName: string, selec
 
 /** `pmiyc annotate export`: writes the task file of a run's persuadee turns, blind to every score. */
 export async function annotateExportCommand(options: AnnotateExportOptions, context: CliContext): Promise<number> {
-  const store = ResultStore.openExisting(options.store);
+  const store = ResultStore.openReadOnly(options.store);
   try {
     const run = store.findRun(options.run, 'tournament');
     const out = options.out ?? `annotation-tasks-${run.name.replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
@@ -116,6 +117,7 @@ export async function annotateServeCommand(options: AnnotateServeOptions, contex
   const labelsPath = options.labels ?? defaultLabelsPath(options.tasks, annotator);
   const book = await loadLabelBook(tasks, annotator, labelsPath);
   const server = await AnnotationServer.start({ book, labelsPath, port: options.port });
+  const release = holdGracefulStop();
   context.stdout.write(
     `${[
       `Annotating run ${tasks.run} as ${annotator}: ${tasks.conversations.length} conversations, ${book.turnsToLabel} turns to label, ${book.size} labelled so far.`,
@@ -125,6 +127,7 @@ export async function annotateServeCommand(options: AnnotateServeOptions, contex
   );
   await new Promise<void>((resolve) => (stop.aborted ? resolve() : stop.addEventListener('abort', () => resolve(), { once: true })));
   await server.close();
+  release();
   context.stdout.write(
     book.size === 0
       ? 'Stopped. No turn is labelled yet.\n'

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { claimsChecksum } from '../../datasets/claims-checksum.js';
 import { licencesOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
@@ -13,7 +14,7 @@ import {
   consistencyDesignFromOptions,
   isConsistencyConfig,
 } from '../consistency-design.js';
-import { importConsistencyFile } from '../consistency-import.js';
+import { importConsistencyFile, readConsistencyImport } from '../consistency-import.js';
 import { executeStudy } from '../consistency-session.js';
 import { analyzeStudy } from '../consistency-study.js';
 import { loadClaims } from '../load-claims.js';
@@ -66,22 +67,21 @@ function checkFlags(options: ConsistencyOptions): void {
     throw new InputError('--model names the model of an --import file: to ask models, use --models a,b');
 }
 
-async function prepare(store: ResultStore, options: ConsistencyOptions, context: CliContext): Promise<PreparedStudy> {
+/** A new study's design and claims, checked before any store is opened: bad input never leaves an empty store behind. */
+async function prepareNew(options: ConsistencyOptions, context: CliContext): Promise<PreparedStudy> {
+  const design = consistencyDesignFromOptions(options);
+  const { claims } = await loadClaims(design.claims.source, { ...design.claims, seed: options.seed }, context);
+  return {
+    design,
+    claims,
+    seed: options.seed,
+    ...(options.run ? { tournamentRun: options.run } : {}),
+    ...(options.config ? { configPath: resolve(options.config) } : {}),
+  };
+}
+
+async function prepareResume(store: ResultStore, options: ConsistencyOptions, context: CliContext): Promise<PreparedStudy> {
   const table = new ConsistencyTable(store.sqlite);
-  if (!options.resume) {
-    if (options.study !== undefined && store.hasRun(options.study)) {
-      throw new InputError(`run "${options.study}" already exists in ${options.store}: continue it with --resume, or choose another --study name`);
-    }
-    const design = consistencyDesignFromOptions(options);
-    const { claims } = await loadClaims(design.claims.source, { ...design.claims, seed: options.seed }, context);
-    return {
-      design,
-      claims,
-      seed: options.seed,
-      ...(options.run ? { tournamentRun: options.run } : {}),
-      ...(options.config ? { configPath: options.config } : {}),
-    };
-  }
   const name = options.study ?? table.studyNames().at(-1);
   if (name === undefined)
     throw new InputError(`${options.store} has no consistency study to resume: start one with pmiyc consistency --models a,b --claims subjective`);
@@ -116,9 +116,9 @@ function startStudy(
   options: ConsistencyOptions,
   context: CliContext,
 ): RunInfo {
-  if (prepared.run) {
-    store.setRunStatus(prepared.run.id, 'running');
-    return prepared.run;
+  if (prepared.run) return prepared.run;
+  if (options.study !== undefined && store.hasRun(options.study)) {
+    throw new InputError(`run "${options.study}" already exists in ${options.store}: continue it with --resume, or choose another --study name`);
   }
   const models = Object.fromEntries(prepared.design.models.map((model) => [model, redactSettings(settings(model))]));
   const simulated = prepared.design.models.filter((model) => settings(model).provider === 'sim');
@@ -152,24 +152,34 @@ function printStudy(store: ResultStore, run: RunInfo, context: CliContext): void
  */
 export async function consistencyCommand(options: ConsistencyOptions, context: CliContext, signals: RunSignals): Promise<number> {
   checkFlags(options);
-  const store = ResultStore.open(options.store, { now: context.now });
+  const imported = options.import === undefined ? undefined : readConsistencyImport(options.import);
+  const fresh = options.import !== undefined || options.resume ? undefined : await prepareNew(options, context);
+  const freshConfig = fresh ? loadConfig(fresh.configPath) : undefined;
+  if (fresh && freshConfig) for (const model of fresh.design.models) createModelRegistry(freshConfig, context.env).modelFor(model);
+  // Continuing a study, or comparing with a tournament run, needs a store that exists.
+  const existing = options.resume || options.run !== undefined;
+  const store = existing ? ResultStore.openExisting(options.store, { now: context.now }) : ResultStore.open(options.store, { now: context.now });
   try {
     checkTournamentRun(store, options.run);
-    if (options.import !== undefined) {
-      const run = importConsistencyFile(store, {
-        file: options.import,
-        seed: options.seed,
-        packageVersion: context.packageVersion,
-        ...(options.model === undefined ? {} : { model: options.model }),
-        ...(options.study === undefined ? {} : { study: options.study }),
-        ...(options.run === undefined ? {} : { tournamentRun: options.run }),
-        ...(options.gitRevision ? { gitRevision: options.gitRevision } : {}),
-      });
+    if (options.import !== undefined && imported) {
+      const run = importConsistencyFile(
+        store,
+        {
+          file: options.import,
+          seed: options.seed,
+          packageVersion: context.packageVersion,
+          ...(options.model === undefined ? {} : { model: options.model }),
+          ...(options.study === undefined ? {} : { study: options.study }),
+          ...(options.run === undefined ? {} : { tournamentRun: options.run }),
+          ...(options.gitRevision ? { gitRevision: options.gitRevision } : {}),
+        },
+        imported,
+      );
       printStudy(store, run, context);
       return 0;
     }
-    const prepared = await prepare(store, options, context);
-    const config = loadConfig(prepared.configPath);
+    const prepared = fresh ?? (await prepareResume(store, options, context));
+    const config = freshConfig ?? loadConfig(prepared.configPath);
     const checking = createModelRegistry(config, context.env);
     for (const model of prepared.design.models) checking.modelFor(model);
     const run = startStudy(store, prepared, (name) => checking.settingsFor(name), options, context);

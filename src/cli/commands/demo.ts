@@ -1,7 +1,6 @@
-import { ResultStore } from '../../store/result-store.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 import { REPORT_FORMATS, writeReport } from './report.js';
-import { runCommand } from './run.js';
+import { runTournamentCommand } from './run.js';
 
 const DEMO_AGENTS = ['sim/eloquent', 'sim/open-minded', 'sim/stubborn', 'sim/weak'];
 
@@ -13,15 +12,6 @@ export interface DemoOptions {
   readonly sample?: number;
   readonly seed: number;
   readonly concurrency: number;
-}
-
-function nextDemoName(path: string): string {
-  const store = ResultStore.open(path);
-  try {
-    return store.nextRunName('demo');
-  } finally {
-    store.close();
-  }
 }
 
 /**
@@ -37,8 +27,7 @@ export async function demoCommand(options: DemoOptions, context: CliContext, sig
       '',
     ].join('\n')}\n`,
   );
-  const run = nextDemoName(options.store);
-  const code = await runCommand(
+  const { exitCode, runName } = await runTournamentCommand(
     {
       models: DEMO_AGENTS,
       claims: options.claims,
@@ -52,19 +41,21 @@ export async function demoCommand(options: DemoOptions, context: CliContext, sig
       maxTokens: 400,
       maxAttempts: 3,
       store: options.store,
-      run,
+      runPrefix: 'demo',
       seed: options.seed,
       concurrency: options.concurrency,
       resume: false,
       retryFailed: false,
       dryRun: false,
       cache: true,
+      takeOver: false,
+      given: new Set(),
     },
     context,
     signals,
   );
-  if (code !== 0) return code;
-  const report = await writeReport({ store: options.store, run: [run], format: [...REPORT_FORMATS] }, context);
+  if (exitCode !== 0 || runName === undefined) return exitCode;
+  const report = await writeReport({ store: options.store, run: [runName], format: [...REPORT_FORMATS] }, context);
   context.stdout.write(`Report:  ${report.files[0]}\n`);
   return 0;
 }

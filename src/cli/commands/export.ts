@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { ResultStore } from '../../store/result-store.js';
+import { createStreamWriter } from '../stream-writer.js';
 import type { CliContext } from '../terminal.js';
 
 export type ExportFormat = 'jsonl' | 'csv';
@@ -47,23 +48,29 @@ function csvLine(values: readonly unknown[]): string {
   return stringify([values.map((value) => (value === null || value === undefined ? '' : value))], { cast: { boolean: (value) => String(value) } });
 }
 
-/** Writes a chunk, waiting when the pipe is full so that memory stays flat on huge runs. */
-async function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
-  if (!stream.write(text)) await new Promise<void>((resolve) => stream.once('drain', resolve));
-}
-
-/** `pmiyc export`: streams a run's conversations as JSON lines or CSV to standard output. */
+/**
+ * `pmiyc export`: streams a run's conversations as JSON lines or CSV to standard output, waiting
+ * whenever the reader is slower. A reader that goes away (`| head -1`) ends the export quietly with
+ * code 0; a failed write (`> /dev/full`: ENOSPC) throws an `OutputWriteError`, which the CLI prints
+ * as one line with exit code 1.
+ */
 export async function exportCommand(options: ExportOptions, context: CliContext): Promise<number> {
-  const store = ResultStore.openExisting(options.store);
+  const store = ResultStore.openReadOnly(options.store);
+  const output = createStreamWriter(context.stdout, 'standard output', {
+    again: 'run the export again',
+    elsewhere: 'a file on a disk with room (pmiyc export > FILE)',
+  });
   try {
     const run = store.findRun(options.run, 'tournament');
-    if (options.format === 'csv') await write(context.stdout, csvLine(CSV_COLUMNS.map(([name]) => name)));
+    if (options.format === 'csv' && !(await output.write(csvLine(CSV_COLUMNS.map(([name]) => name))))) return 0;
     for (const record of store.conversations(run.id)) {
       const line = options.format === 'jsonl' ? `${JSON.stringify(record)}\n` : csvLine(CSV_COLUMNS.map(([, value]) => value(record)));
-      await write(context.stdout, line);
+      if (!(await output.write(line))) return 0;
     }
+    await output.flush();
     return 0;
   } finally {
+    output.release();
     store.close();
   }
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { gitRevision } from '../git-revision.js';
-import { parseCost, parseTemperature, parseWholeNumber } from '../options.js';
+import { parseConcurrency, parseCost, parseRunName, parseTemperature, parseWholeNumber } from '../options.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 import { judgeCommand, judgeSynthesizeCommand } from './judge.js';
 
@@ -22,15 +22,15 @@ const list = (value: string) =>
 function addSharedOptions(command: Command, { context, defaultStore }: JudgeWiring, defaults: { temperature: number; study: string }): Command {
   return command
     .option('--store <file>', 'SQLite store', defaultStore)
-    .option('--study <name>', defaults.study)
+    .option('--study <name>', defaults.study, parseRunName('--study'))
     .option('--config <file>', 'YAML config with model aliases and settings (or set PMIYC_CONFIG)', context.env['PMIYC_CONFIG'])
-    .option('--concurrency <n>', 'model calls in flight at once, across all models', parseWholeNumber('--concurrency', 1), 16)
+    .option('--concurrency <n>', 'model calls in flight at once, across all models (1-1000)', parseConcurrency, 16)
     .option('--seed <n>', 'run seed; every call seed and the order of each pair derive from it', parseWholeNumber('--seed'), 0)
     .option('--temperature <t>', "sampling temperature (a model's config may override it)", parseTemperature, defaults.temperature)
     .option('--max-tokens <n>', "output tokens per reply (a model's config may override it)", parseWholeNumber('--max-tokens', 1), 400)
     .option('--max-attempts <n>', 'asks per item before its reply counts as unusable', parseWholeNumber('--max-attempts', 1), 3)
     .option('--max-cost <usd>', 'stop starting calls before the spend would pass this (resumable)', parseCost)
-    .option('--no-cache', 'ask the models again even where the store has the answer');
+    .option('--no-cache', 'reuse nothing from earlier runs: ask the models again (calls shared within this study are still made once)');
 }
 
 function extras(context: CliContext) {

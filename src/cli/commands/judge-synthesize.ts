@@ -9,6 +9,7 @@ import { ResultStore, type RunInfo } from '../../store/result-store.js';
 import { type PreferenceExample, synthesizePreference } from '../../studies/judge-synthesis.js';
 import { loadClaims } from '../load-claims.js';
 import { loadConfig } from '../load-config.js';
+import { EXIT_FAILED, type SessionEnding, sessionEnding } from '../run-ending.js';
 import { checkStudyModels, type StudySession, startStudySession } from '../study-session.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 
@@ -33,9 +34,6 @@ export interface JudgeSynthesizeOptions {
   readonly gitRevision?: string;
   readonly progressIntervalMs?: number;
 }
-
-const EXIT_FAILED = 1;
-const EXIT_INTERRUPTED = 130;
 
 /** The subjective claims selected: misinformation items are skipped (the paper synthesized pairs for subjective claims). */
 async function subjectiveClaims(options: JudgeSynthesizeOptions, context: CliContext): Promise<readonly Claim[]> {
@@ -153,10 +151,10 @@ export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, co
   if (options.out !== undefined && !/\.jsonl$/i.test(options.out))
     throw new InputError(`--out ${options.out}: the dataset is JSON lines; name the file .jsonl`);
   const claims = await subjectiveClaims(options, context);
+  const config = loadConfig(options.config);
+  const models = checkStudyModels(config, [options.model], options.maxCost, context);
   const store = ResultStore.open(options.store, { now: context.now });
   try {
-    const config = loadConfig(options.config);
-    const models = checkStudyModels(config, [options.model], options.maxCost, context);
     const run = startRun(store, claims, models, options, context);
     const session = startStudySession(
       {
@@ -167,6 +165,7 @@ export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, co
         names: [options.model],
         concurrency: options.concurrency,
         cache: options.cache,
+        command: 'pmiyc judge synthesize',
         unit: 'claims',
         total: claims.length,
         ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }),
@@ -176,20 +175,22 @@ export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, co
       signals,
     );
     let synthesized: Awaited<ReturnType<typeof synthesizeAll>>;
+    let ending: SessionEnding | undefined;
     try {
       synthesized = await synthesizeAll(claims, session, options, signals);
+      ending = sessionEnding(synthesized.result, synthesized.result.failed, signals);
     } finally {
-      session.end();
+      session.end(ending);
     }
     const { examples, problems, result } = synthesized;
-    store.setRunStatus(run.id, result.status === 'stopped' ? 'stopped' : result.failed > 0 ? 'failed' : 'completed');
     const say = (line: string) => (options.out === undefined ? context.stderr : context.stdout).write(`${line}\n`);
     for (const problem of problems) context.stderr.write(`pmiyc: ${problem}\n`);
-    if (result.status === 'stopped') {
+    if (ending.status === 'interrupted') {
+      const why = ending.stopReason === 'budget' ? ` (--max-cost $${options.maxCost} reached)` : ending.stopReason ? ` (${ending.stopReason})` : '';
       context.stderr.write(
-        `pmiyc: stopped before every claim was done; nothing was written. Run the same command again (with a new --study name, if you gave one): what was done is replayed from ${options.store}.\n`,
+        `pmiyc: stopped before every claim was done${why}; nothing was written. Run the same command again (with a new --study name, if you gave one): what was done is replayed from ${options.store}.\n`,
       );
-      return result.stopReason === 'budget' ? EXIT_FAILED : EXIT_INTERRUPTED;
+      return ending.exitCode;
     }
     const ordered = [...examples].sort(([a], [b]) => a - b).map(([, example]) => example);
     await writeDataset(ordered, options.out, context);

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { type JudgePair, judgePairsChecksum } from '../../datasets/judge-pairs.js';
 import { InputError } from '../../domain/input-error.js';
 import { judgeAccuracy } from '../../metrics/judge-accuracy.js';
@@ -15,6 +16,7 @@ import {
   type StoredJudgeDesign,
 } from '../judge-design.js';
 import { loadConfig } from '../load-config.js';
+import { describeFailures, describeStop, EXIT_FAILED, type SessionEnding, sessionEnding } from '../run-ending.js';
 import { checkStudyModels, type StudySession, startStudySession } from '../study-session.js';
 import { type CliContext, labelModel, type RunSignals } from '../terminal.js';
 
@@ -34,8 +36,6 @@ export interface JudgeOptions extends JudgeDesignOptions {
   readonly progressIntervalMs?: number;
 }
 
-const EXIT_FAILED = 1;
-const EXIT_INTERRUPTED = 130;
 /** Failed trials described one by one; the rest are counted (a provider that is down would flood the terminal). */
 const FAILURES_SHOWN = 5;
 /** Options that define a judge run: --resume takes them from the stored run instead. */
@@ -54,18 +54,18 @@ interface PreparedJudgeRun {
   readonly configPath?: string;
 }
 
-async function prepare(store: ResultStore, options: JudgeOptions, context: CliContext): Promise<PreparedJudgeRun> {
-  if (!options.resume) {
-    if (options.study !== undefined && store.hasRun(options.study))
-      throw new InputError(`run "${options.study}" already exists in ${options.store}: continue it with --resume, or choose another --study name`);
-    const design = judgeDesignFromOptions(options);
-    return {
-      design,
-      pairs: await loadJudgePairs(design, options.seed, context),
-      seed: options.seed,
-      ...(options.config ? { configPath: options.config } : {}),
-    };
-  }
+/** A new judge run, checked before any store is opened: bad input never leaves an empty store behind. */
+async function prepareNew(options: JudgeOptions, context: CliContext): Promise<PreparedJudgeRun> {
+  const design = judgeDesignFromOptions(options);
+  return {
+    design,
+    pairs: await loadJudgePairs(design, options.seed, context),
+    seed: options.seed,
+    ...(options.config ? { configPath: resolve(options.config) } : {}),
+  };
+}
+
+async function prepareResume(store: ResultStore, options: JudgeOptions, context: CliContext): Promise<PreparedJudgeRun> {
   const given = DESIGN_FLAGS.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
   const name = options.study ?? new JudgeTable(store.sqlite).latestRunOf('judge');
   if (name === undefined) throw new InputError(`${options.store} has no judge run to resume: start one with pmiyc judge --models a,b`);
@@ -86,10 +86,9 @@ async function prepare(store: ResultStore, options: JudgeOptions, context: CliCo
 }
 
 function startRun(store: ResultStore, prepared: PreparedJudgeRun, models: Record<string, unknown>, options: JudgeOptions, context: CliContext): RunInfo {
-  if (prepared.run) {
-    store.setRunStatus(prepared.run.id, 'running');
-    return prepared.run;
-  }
+  if (prepared.run) return prepared.run;
+  if (options.study !== undefined && store.hasRun(options.study))
+    throw new InputError(`run "${options.study}" already exists in ${options.store}: continue it with --resume, or choose another --study name`);
   const { pairs } = prepared;
   return store.createRun({
     name: options.study ?? store.nextRunName('judge'),
@@ -171,6 +170,8 @@ function printOutcome(
   prepared: PreparedJudgeRun,
   table: JudgeTable,
   outcome: { result: TasksResult; failures: Map<string, number> },
+  ending: SessionEnding,
+  session: StudySession,
   options: JudgeOptions,
   context: CliContext,
   spentUsd: number,
@@ -190,21 +191,21 @@ function printOutcome(
     `${result.done} trials this session, ${result.skipped} already done, ${result.failed} failed; spent $${spentUsd.toFixed(4)} on calls this run made. Stored in ${options.store}.`,
   );
   const resume = `pmiyc judge --store ${options.store} --study ${run.name} --resume`;
-  if (result.status === 'stopped') {
-    const why =
-      result.stopReason === 'budget'
-        ? `before the next call could take the spend past --max-cost $${options.maxCost}; resume with a higher limit: ${resume} --max-cost <USD>`
-        : `; everything finished so far is stored. Resume with: ${resume}`;
-    context.stderr.write(`pmiyc: stopped ${why}\n`);
-    return result.stopReason === 'budget' ? EXIT_FAILED : EXIT_INTERRUPTED;
+  if (ending.status === 'interrupted') {
+    const stop = describeStop(ending, {
+      resume,
+      items: 'trials',
+      blockedModels: session.gate.blockedModels,
+      ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }),
+    });
+    context.stderr.write(`pmiyc: ${stop}\n`);
+    return ending.exitCode;
   }
   if (result.failed > 0) {
-    context.stderr.write(
-      `pmiyc: ${result.failed} trials failed (${[...failures].map(([reason, count]) => `${reason}: ${count}`).join(', ')}) and are not stored; fix the cause, then ask them again: ${resume}\n`,
-    );
+    context.stderr.write(`pmiyc: ${describeFailures(failures, 'trials')} and are not stored; fix the cause, then ask them again: ${resume}\n`);
     return EXIT_FAILED;
   }
-  return 0;
+  return ending.exitCode;
 }
 
 /**
@@ -213,11 +214,14 @@ function printOutcome(
  * (replayed when asked again), and the accuracy table is printed at the end.
  */
 export async function judgeCommand(options: JudgeOptions, context: CliContext, signals: RunSignals): Promise<number> {
-  const store = ResultStore.open(options.store, { now: context.now });
+  const fresh = options.resume ? undefined : await prepareNew(options, context);
+  const freshConfig = fresh ? loadConfig(fresh.configPath) : undefined;
+  const freshModels = fresh && freshConfig ? checkStudyModels(freshConfig, fresh.design.judges, options.maxCost, context) : undefined;
+  const store = options.resume ? ResultStore.openExisting(options.store, { now: context.now }) : ResultStore.open(options.store, { now: context.now });
   try {
-    const prepared = await prepare(store, options, context);
-    const config = loadConfig(prepared.configPath);
-    const models = checkStudyModels(config, prepared.design.judges, options.maxCost, context);
+    const prepared = fresh ?? (await prepareResume(store, options, context));
+    const config = freshConfig ?? loadConfig(prepared.configPath);
+    const models = freshModels ?? checkStudyModels(config, prepared.design.judges, options.maxCost, context);
     const run = startRun(store, prepared, models, options, context);
     const table = new JudgeTable(store.sqlite);
     const session = startStudySession(
@@ -229,6 +233,7 @@ export async function judgeCommand(options: JudgeOptions, context: CliContext, s
         names: prepared.design.judges,
         concurrency: options.concurrency,
         cache: options.cache,
+        command: options.resume ? 'pmiyc judge --resume' : 'pmiyc judge',
         unit: 'trials',
         total: prepared.pairs.pairs.length * prepared.design.judges.length,
         ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }),
@@ -238,13 +243,14 @@ export async function judgeCommand(options: JudgeOptions, context: CliContext, s
       signals,
     );
     let outcome: Awaited<ReturnType<typeof execute>>;
+    let ending: SessionEnding | undefined;
     try {
       outcome = await execute(run, prepared, { session, table, concurrency: options.concurrency, context, signals });
+      ending = sessionEnding(outcome.result, outcome.result.failed, signals);
     } finally {
-      session.end();
+      session.end(ending);
     }
-    store.setRunStatus(run.id, outcome.result.status === 'completed' ? (outcome.result.failed > 0 ? 'failed' : 'completed') : 'stopped');
-    return printOutcome(run, prepared, table, outcome, options, context, store.spentUsd(run.id));
+    return printOutcome(run, prepared, table, outcome, ending, session, options, context, store.spentUsd(run.id));
   } finally {
     store.close();
   }

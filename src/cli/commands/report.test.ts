@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -8,7 +9,9 @@ import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { InputError } from '../../domain/input-error.js';
 import type { ReportDocument } from '../../report/report-document.js';
 import { ResultStore } from '../../store/result-store.js';
+import { OutputWriteError } from '../output-write-error.js';
 import type { CliContext } from '../terminal.js';
+import { type AtomicWriteFileSystem, NODE_FILE_SYSTEM } from '../write-file-atomically.js';
 import { parseReportFormats, parseRunNames, reportCommand, writeReport } from './report.js';
 
 // A tournament small enough to work out by hand: models A and B, subjective claims c1 and c2
@@ -230,6 +233,14 @@ describe('pmiyc report on a hand-checked store', () => {
   });
 });
 
+/** A context whose standard error is kept apart, to check what the command said. */
+function capturingContext() {
+  const stderr = new PassThrough();
+  let text = '';
+  stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return { context: { ...context, stderr } as unknown as CliContext, stderr: () => text };
+}
+
 describe('pmiyc report options and combined runs', () => {
   it('parses formats and run lists, rejecting unknown formats', () => {
     expect(parseReportFormats('html, md,json')).toEqual(['html', 'md', 'json']);
@@ -248,12 +259,38 @@ describe('pmiyc report options and combined runs', () => {
     const extra = [handRecord({ persuader: 'C', persuadee: 'A', claim: 'c1', turns: 7, persuadeeScores: [4, 5], final: 5 }), base[0]!];
     storeWith(path, { base, extra });
     const out = join(folder, 'combined');
-    await reportCommand({ store: path, run: ['base', 'extra'], out, format: ['json'], replicates: 50 }, context);
+    const terminal = capturingContext();
+    await reportCommand({ store: path, run: ['base', 'extra'], out, format: ['json', 'md'], replicates: 50 }, terminal.context);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as ReportDocument;
     expect(report.meta.runs.map((run) => run.name)).toEqual(['base', 'extra']);
     expect(report.meta.conversations).toBe(6);
     expect(report.meta.duplicatesSkipped).toBe(1);
+    expect(report.meta.duplicates).toEqual([{ run: 'extra', alsoIn: 'base', conversations: 1 }]);
     expect(report.effectiveness.map((entry) => entry.model).sort()).toEqual(['A', 'B', 'C']);
+    const sentence = '1 conversation of run extra is also in run base and was counted once, from run base';
+    expect(terminal.stderr()).toBe(`pmiyc: ${sentence}\n`);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain(`> **Conversations counted once.** ${sentence}.`);
+  });
+
+  it('names, for each run, the earlier run that had its conversations', async () => {
+    const path = join(folder, 'three.db');
+    const records = HAND.slice(0, 4).map(handRecord);
+    storeWith(path, { one: records.slice(0, 2), two: records.slice(1, 3), three: records });
+    const terminal = capturingContext();
+    const { duplicates } = await writeReport(
+      { store: path, run: ['one', 'two', 'three'], out: join(folder, 'three'), format: ['json'], replicates: 20 },
+      terminal.context,
+    );
+    expect(duplicates).toEqual([
+      { run: 'two', alsoIn: 'one', conversations: 1 },
+      { run: 'three', alsoIn: 'one', conversations: 2 },
+      { run: 'three', alsoIn: 'two', conversations: 1 },
+    ]);
+    // writeReport leaves the terminal to its caller; one run alone has nothing to state.
+    expect(terminal.stderr()).toBe('');
+    expect(
+      (await writeReport({ store: path, run: ['three'], out: join(folder, 'three-alone'), format: ['json'], replicates: 20 }, context)).duplicates,
+    ).toEqual([]);
   });
 
   it('refuses to combine runs without a model in common', async () => {
@@ -263,5 +300,44 @@ describe('pmiyc report options and combined runs', () => {
       two: [handRecord({ persuader: 'X', persuadee: 'Y', claim: 'c1', turns: 3, persuadeeScores: [2], final: 3 })],
     });
     await expect(writeReport({ store: path, run: ['one', 'two'], format: ['json'] }, context)).rejects.toThrow('shares no model with the other runs');
+  });
+});
+
+describe('pmiyc report on a disk that fills up', () => {
+  /** Node's file system, except that the second new file gets half its text and then ENOSPC. */
+  function fullDiskOnSecondFile(): AtomicWriteFileSystem {
+    let written = 0;
+    return {
+      ...NODE_FILE_SYSTEM,
+      writeNewFile: async (path, content) => {
+        written += 1;
+        if (written !== 2) return NODE_FILE_SYSTEM.writeNewFile(path, content);
+        await writeFile(path, content.slice(0, content.length / 2), { flag: 'wx' });
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      },
+    };
+  }
+
+  it('keeps the earlier report whole, leaves no temporary file and says what to do in one line', async () => {
+    const out = join(folder, 'full-disk');
+    const options = { store: storePath, out, format: ['html', 'md', 'json', 'csv'] as const, replicates: 20 };
+    await writeReport(options, context);
+    const snapshot = () =>
+      Object.fromEntries(
+        readdirSync(out, { recursive: true, withFileTypes: true })
+          .filter((entry) => entry.isFile())
+          .map((entry) => [join(entry.parentPath, entry.name), readFileSync(join(entry.parentPath, entry.name), 'utf8')]),
+      );
+    const before = snapshot();
+    expect(Object.keys(before)).toContain(join(out, 'charts', 'effectiveness.svg'));
+    const later = { ...context, now: () => new Date('2026-12-01T12:00:00Z') } as unknown as CliContext;
+    const attempt = writeReport(options, later, fullDiskOnSecondFile());
+    await expect(attempt).rejects.toBeInstanceOf(OutputWriteError);
+    await expect(attempt).rejects.toThrow(
+      new RegExp(`^cannot write ${join(out, 'report.md')}: no space left on device \\(ENOSPC\\); free some space and run the report again$`),
+    );
+    const after = snapshot();
+    expect(after).toEqual(before);
+    expect(Object.keys(after).filter((name) => name.includes('.tmp'))).toEqual([]);
   });
 });

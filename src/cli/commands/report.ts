@@ -1,17 +1,18 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { InputError } from '../../domain/input-error.js';
 import { hashString } from '../../domain/random.js';
 import { type TournamentAnalysis, TournamentAnalyzer } from '../../metrics/tournament-analysis.js';
 import { buildReportDocument } from '../../report/build-report-document.js';
 import { buildReportFiles, REPORT_FORMATS, type ReportFormat } from '../../report/build-report-files.js';
-import type { ReportStudies } from '../../report/report-document.js';
+import { duplicatesSentence } from '../../report/duplicates-text.js';
+import type { ReportDuplicates, ReportStudies } from '../../report/report-document.js';
 import { ResultStore, type RunInfo } from '../../store/result-store.js';
 import { loadReliabilityStudy } from '../annotation-study.js';
 import { consistencyStudiesFor } from '../consistency-study.js';
 import { readJudgeStudy } from '../judge-report.js';
 import type { CliContext } from '../terminal.js';
+import { type AtomicWriteFileSystem, writeFilesAtomically } from '../write-file-atomically.js';
 
 export { REPORT_FORMATS, type ReportFormat } from '../../report/build-report-files.js';
 
@@ -56,32 +57,38 @@ export function parseRunNames(value: string): string[] {
 /** What one pass over the store found. */
 interface Collected {
   readonly analysis: TournamentAnalysis;
-  readonly duplicatesSkipped: number;
+  /** Conversations left out because an earlier run of the list had them, per (run, earlier run). */
+  readonly duplicates: ReportDuplicates[];
 }
 
 /** Streams every conversation of the runs through one analyzer; nothing else is kept per record. */
 function collect(store: ResultStore, runs: readonly RunInfo[], replicates: number): Collected {
   const analyzer = new TournamentAnalyzer({ bootstrap: { replicates, confidence: 0.95, seed: runs[0]!.seed }, samplesPerKind: 1 });
   const modelsByRun = runs.map(() => new Set<string>());
-  // Only combined runs can repeat a conversation id; ids are kept as 53-bit hashes.
-  const seen = runs.length > 1 ? new Set<number>() : undefined;
-  let duplicatesSkipped = 0;
+  // Only combined runs can repeat a conversation id; ids are kept as 53-bit hashes, each with the
+  // position of the run it was first read from, so that a duplicate can name that run.
+  const firstRunOf = runs.length > 1 ? new Map<number, number>() : undefined;
+  const skipped = runs.map(() => new Map<number, number>());
   runs.forEach((run, position) => {
     for (const record of store.conversations(run.id)) {
-      if (seen) {
+      if (firstRunOf) {
         const id = hashString(record.conversationId);
-        if (seen.has(id)) {
-          duplicatesSkipped += 1;
+        const first = firstRunOf.get(id);
+        if (first !== undefined) {
+          skipped[position]!.set(first, (skipped[position]!.get(first) ?? 0) + 1);
           continue;
         }
-        seen.add(id);
+        firstRunOf.set(id, position);
       }
       modelsByRun[position]!.add(record.persuader).add(record.persuadee);
       analyzer.add(record);
     }
   });
   assertRunsShareModels(runs, modelsByRun);
-  return { analysis: analyzer.finish(), duplicatesSkipped };
+  const duplicates = skipped.flatMap((byFirst, position) =>
+    [...byFirst.entries()].sort(([a], [b]) => a - b).map(([first, conversations]) => ({ run: runs[position]!.name, alsoIn: runs[first]!.name, conversations })),
+  );
+  return { analysis: analyzer.finish(), duplicates };
 }
 
 /** Tournaments combined in one report must share a model; runs without conversations (studies) are not compared. */
@@ -107,12 +114,23 @@ function defaultFolder(runs: readonly RunInfo[]): string {
   );
 }
 
+/** What `writeReport` wrote. */
+export interface WrittenReport {
+  readonly folder: string;
+  /** The paths written, the HTML first when asked for. */
+  readonly files: string[];
+  readonly conversations: number;
+  /** Conversations of combined runs left out because an earlier run had them (empty for one run). */
+  readonly duplicates: ReportDuplicates[];
+}
+
 /**
- * Analyses one or more runs of a store in one streaming pass and writes the report's files.
- * Returns the folder and the paths written (the HTML first when asked for). `pmiyc demo` uses it too.
+ * Analyses one or more runs of a store in one streaming pass and writes the report's files, all
+ * or none (see `writeFilesAtomically`): a failed write throws an `OutputWriteError` and leaves the
+ * earlier report's files whole. `pmiyc demo` uses it too. `fileSystem` is for tests.
  */
-export async function writeReport(options: ReportOptions, context: CliContext): Promise<{ folder: string; files: string[]; conversations: number }> {
-  const store = ResultStore.openExisting(options.store);
+export async function writeReport(options: ReportOptions, context: CliContext, fileSystem?: AtomicWriteFileSystem): Promise<WrittenReport> {
+  const store = ResultStore.openReadOnly(options.store);
   let collected: Collected;
   let runs: RunInfo[];
   let studies: ReportStudies;
@@ -142,22 +160,24 @@ export async function writeReport(options: ReportOptions, context: CliContext): 
     })),
     generatedAt: context.now().toISOString(),
     packageVersion: context.packageVersion,
-    duplicatesSkipped: collected.duplicatesSkipped,
+    duplicates: collected.duplicates,
     studies,
   });
   const folder = options.out ?? defaultFolder(runs);
-  const files = await buildReportFiles(document, options.format);
-  for (const file of files) {
-    const path = join(folder, file.path);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, file.content, 'utf8');
-  }
-  return { folder, files: files.map((file) => join(folder, file.path)), conversations: collected.analysis.conversations };
+  const files = (await buildReportFiles(document, options.format)).map((file) => ({ path: join(folder, file.path), content: file.content }));
+  await writeFilesAtomically(files, {
+    advice: { again: 'run the report again', elsewhere: 'another folder with --out' },
+    ...(fileSystem ? { fileSystem } : {}),
+  });
+  return { folder, files: files.map((file) => file.path), conversations: collected.analysis.conversations, duplicates: collected.duplicates };
 }
 
-/** `pmiyc report`: writes the report of the latest run (or of `--run a,b`) and prints where. */
+/**
+ * `pmiyc report`: writes the report of the latest run (or of `--run a,b`) and prints where, and on
+ * standard error which conversations of combined runs were counted once.
+ */
 export async function reportCommand(options: ReportOptions, context: CliContext): Promise<number> {
-  const { folder, files, conversations } = await writeReport(options, context);
+  const { folder, files, conversations, duplicates } = await writeReport(options, context);
   const main = files.find((file) => file.endsWith('index.html')) ?? files.find((file) => file.endsWith('report.md')) ?? files[0];
   const charts = files.filter((file) => file.endsWith('.svg')).length;
   const listed = files.filter((file) => !file.endsWith('.svg')).map((file) => file.slice(folder.length + 1));
@@ -165,5 +185,6 @@ export async function reportCommand(options: ReportOptions, context: CliContext)
     `Report of ${conversations.toLocaleString('en-US')} conversations written to ${folder}: ${listed.join(', ')}${charts > 0 ? ` and ${charts} charts` : ''}\n` +
       (main ? `Open: ${main}\n` : ''),
   );
+  if (duplicates.length > 0) context.stderr.write(`pmiyc: ${duplicatesSentence(duplicates)}\n`);
   return 0;
 }

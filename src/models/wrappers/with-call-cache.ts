@@ -5,8 +5,6 @@ import { isModelCallError } from '../model-call-error.js';
 export interface CallCacheOptions {
   /** What the model is, for the request hash (not the alias the user gave it). */
   readonly modelIdentity: string;
-  /** Skip the lookup (still store): `--no-cache`. */
-  readonly bypassLookup?: boolean;
   /** Hashes whose stored replies must not be replayed (the failed turns of `--retry-failed`). */
   readonly refresh?: ReadonlySet<string>;
   /** How many retries the call took; reported by the retry layer beneath. */
@@ -18,7 +16,9 @@ export interface CallCacheOptions {
  * Looks every request up before calling the model, and stores every reply before returning it.
  * Identical requests in flight at once share one call (single flight). This one mechanism gives
  * sharing of openings and first arguments, resume after a crash and replay of a finished run.
- * Replies carry `callHash`, and `cached: true` when they were replayed.
+ * Replies carry `callHash`, `cached: true` when they were not asked of the model, and
+ * `replayedFrom` when an earlier run made them. Which stored calls may be reused (all runs', or
+ * only this run's under `--no-cache`) is the cache's own scope.
  */
 export function withCallCache(model: ChatModel, cache: CallCache, options: CallCacheOptions): ChatModel {
   const inFlight = new Map<string, Promise<GenerateReply>>();
@@ -57,9 +57,8 @@ export function withCallCache(model: ChatModel, cache: CallCache, options: CallC
     simulated: model.simulated,
     async generate(request) {
       const hash = requestHash(options.modelIdentity, cachedRequestOf(request));
-      const replayable = !options.bypassLookup && !options.refresh?.has(hash);
-      const stored = replayable ? cache.lookup(hash) : undefined;
-      if (stored) return { ...stored, callHash: hash, cached: true };
+      const stored = options.refresh?.has(hash) ? undefined : cache.lookup(hash);
+      if (stored) return { ...stored.reply, callHash: hash, cached: true, ...(stored.earlierRun === undefined ? {} : { replayedFrom: stored.earlierRun }) };
       const pending = inFlight.get(hash);
       if (pending) return { ...(await pending), cached: true };
       const started = call(hash, request).finally(() => inFlight.delete(hash));

@@ -1,4 +1,5 @@
 import type { ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
+import { linkSignals } from './linked-signal.js';
 import { type LimiterState, type RateLimitDependencies, type RateLimitOptions, RequestLimiter } from './request-limiter.js';
 import { sleepMs } from './with-retry.js';
 
@@ -36,14 +37,15 @@ function countUsedTokens(request: GenerateRequest, reply: GenerateReply): number
 /**
  * Decorates `model` with a per-model limiter: at most `maxConcurrency` calls in flight, and at most
  * `requestsPerMinute` call starts and `tokensPerMinute` tokens in any sliding 60-second window
- * (see `RequestLimiter`). Calls wait in FIFO order; a wait stops when `request.abortSignal`
- * aborts, rejecting with the signal's reason. On a 429 the effective rate halves and grows back on
+ * (see `RequestLimiter`). Calls wait in FIFO order; a wait stops when `request.abortSignal` or
+ * `waitSignal` (the run stopping) aborts, rejecting with the signal's reason. On a 429 the effective rate halves and grows back on
  * successes. The limiter never retries: it rethrows every error (put `withRetry` outside it).
  */
 export function withRateLimit(
   model: ChatModel,
   options: RateLimitOptions = {},
   dependencies: RateLimitDependencies = systemRateLimitDependencies(),
+  waitSignal?: AbortSignal,
 ): RateLimitedChatModel {
   const limiter = new RequestLimiter(options, dependencies);
   return {
@@ -51,7 +53,13 @@ export function withRateLimit(
     simulated: model.simulated,
     limiterState: () => limiter.state(),
     async generate(request) {
-      const permit = await limiter.acquire(estimateRequestTokens(request), request.abortSignal);
+      const waiting = linkSignals(request.abortSignal, waitSignal);
+      let permit: Awaited<ReturnType<RequestLimiter['acquire']>>;
+      try {
+        permit = await limiter.acquire(estimateRequestTokens(request), waiting.signal);
+      } finally {
+        waiting.dispose();
+      }
       let reply: GenerateReply;
       try {
         reply = await model.generate(request);

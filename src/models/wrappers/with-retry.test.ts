@@ -31,6 +31,36 @@ function setUp(script: readonly ScriptedAnswer[], options: RetryOptions = {}) {
 }
 
 describe('withRetry', () => {
+  it('fails at once, as rate-limited, when the server asks for a longer wait than maxRetryAfterMs', async () => {
+    const { model, scripted, waitsMs } = setUp([callError(429, true, 3_600_000), 'fine'], { maxRetryAfterMs: 120_000 });
+    const failure = (await model.generate(request).catch((error: unknown) => error)) as ModelCallError;
+    expect(failure).toBeInstanceOf(ModelCallError);
+    expect(failure).toMatchObject({ retryable: false, statusCode: 429, retryAfterMs: 3_600_000 });
+    expect(failure.message).toBe(
+      'openai/gpt-4o-mini: rate-limited: the server asks to wait 3600 s (Retry-After), longer than maxRetryAfterMs (120 s); the call fails: raise maxRetryAfterMs for this model in the config to wait that long',
+    );
+    expect(scripted.requests).toHaveLength(1);
+    expect(waitsMs).toEqual([]);
+  });
+
+  it('waits for a Retry-After within maxRetryAfterMs (120 s unless configured)', async () => {
+    const { model, waitsMs } = setUp([callError(429, true, 90_000), 'fine']);
+    await expect(model.generate(request)).resolves.toMatchObject({ text: 'fine' });
+    expect(waitsMs).toEqual([90_000]);
+  });
+
+  it("ends a wait when the run stops (waitSignal), with the stop's reason", async () => {
+    const stopping = new AbortController();
+    const scripted = new ScriptedChatModel('openai/gpt-4o-mini', [callError(429, true, 100_000), 'fine']);
+    const model = withRetry(scripted, { waitSignal: stopping.signal });
+    const pending = model.generate(request);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const reason = new Error('the run stopped');
+    stopping.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    expect(scripted.requests).toHaveLength(1);
+  });
+
   it('retries retryable failures and returns the first reply', async () => {
     const { model, scripted, waitsMs } = setUp([callError(503, true), callError(undefined, true), 'fine']);
     await expect(model.generate(request)).resolves.toEqual({ text: 'fine', finishReason: 'stop' });

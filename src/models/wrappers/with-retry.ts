@@ -1,7 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
-import { isModelCallError, type ModelCallError } from '../model-call-error.js';
-import { DEFAULT_MAX_RETRIES } from '../model-settings.js';
+import { isModelCallError, ModelCallError } from '../model-call-error.js';
+import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER_MS } from '../model-settings.js';
+import { linkSignals } from './linked-signal.js';
 
 /** One retry about to happen, reported before its wait starts. */
 export interface RetryEvent {
@@ -23,8 +24,18 @@ export interface RetryOptions {
   readonly maxDelayMs?: number;
   /** Growth of the ceiling per retry; 2 unless given. */
   readonly backoffFactor?: number;
+  /**
+   * The longest server-asked wait (Retry-After) worth waiting for; a longer one fails the call at
+   * once, not retryable. 120 000 ms unless given.
+   */
+  readonly maxRetryAfterMs?: number;
   /** Called once per retry, e.g. to count retries in a progress display. */
   readonly onRetry?: (event: RetryEvent) => void;
+  /**
+   * Ends a back-off early, rejecting with its reason: the run stopping (a first Ctrl-C) must not
+   * wait out a long Retry-After. `request.abortSignal` does the same.
+   */
+  readonly waitSignal?: AbortSignal;
 }
 
 /** The clock and randomness the retry layer uses, injected so tests run without real time. */
@@ -86,11 +97,13 @@ export function withRetry(model: ChatModel, options: RetryOptions = {}, dependen
   };
 }
 
-type ResolvedRetryOptions = BackoffSchedule & Pick<RetryOptions, 'onRetry'> & { readonly maxRetries: number };
+type ResolvedRetryOptions = BackoffSchedule & Pick<RetryOptions, 'onRetry' | 'waitSignal'> & { readonly maxRetries: number; readonly maxRetryAfterMs: number };
 
 function resolveRetryOptions(options: RetryOptions): ResolvedRetryOptions {
   const settings = {
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
+    waitSignal: options.waitSignal,
     baseDelayMs: options.baseDelayMs ?? 1_000,
     maxDelayMs: options.maxDelayMs ?? 60_000,
     backoffFactor: options.backoffFactor ?? 2,
@@ -118,11 +131,35 @@ async function generateWithRetry(
     } catch (error) {
       // An aborted run wants to stop, not to try again.
       if (!isRetryable(error) || attempt > settings.maxRetries || signal?.aborted) throw error;
+      if (error.retryAfterMs !== undefined && error.retryAfterMs > settings.maxRetryAfterMs) throw tooLongToWait(model, error, settings.maxRetryAfterMs);
       const waitMs = retryWaitMs(attempt, error, settings, dependencies.random());
       settings.onRetry?.({ attempt, error, waitMs, request });
-      await waitBeforeRetry(waitMs, signal, dependencies.sleep);
+      const waiting = linkSignals(signal, settings.waitSignal);
+      try {
+        await waitBeforeRetry(waitMs, waiting.signal, dependencies.sleep);
+      } finally {
+        waiting.dispose();
+      }
     }
   }
+}
+
+/** A server asking for a longer wait than the model's `maxRetryAfterMs`: the call fails as rate-limited. */
+function tooLongToWait(model: ChatModel, error: ModelCallError, maxRetryAfterMs: number): ModelCallError {
+  const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`;
+  return new ModelCallError(
+    `${model.name}: rate-limited: the server asks to wait ${seconds(error.retryAfterMs!)} (Retry-After), longer than maxRetryAfterMs (${seconds(maxRetryAfterMs)}); ` +
+      'the call fails: raise maxRetryAfterMs for this model in the config to wait that long',
+    {
+      provider: error.provider,
+      model: error.model,
+      reason: error.reason,
+      retryable: false,
+      ...(error.statusCode === undefined ? {} : { statusCode: error.statusCode }),
+      retryAfterMs: error.retryAfterMs!,
+    },
+    { cause: error },
+  );
 }
 
 function isRetryable(error: unknown): error is ModelCallError {

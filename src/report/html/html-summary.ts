@@ -1,4 +1,5 @@
 import { conditionLabel } from '../charts/chart-theme.js';
+import { duplicatesSentence } from '../duplicates-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber, formatTimestamp } from '../number-format.js';
 import type { ReportDocument } from '../report-document.js';
@@ -6,7 +7,7 @@ import type { ConditionHighlights, Leader } from '../summary-highlights.js';
 import { estimateHtml, modelName } from './html-blocks.js';
 import { html, type SafeHtml } from './safe-html.js';
 
-/** The dark band at the top: what this report is about, and a warning when agents are simulated. */
+/** The dark band at the top: what this report is about, and warnings when agents are simulated or combined runs shared conversations. */
 export function mastheadHtml(document: ReportDocument, _labels: ModelLabels): SafeHtml {
   const { meta } = document;
   const runNames = meta.runs.map((run) => run.name).join(' + ');
@@ -19,11 +20,15 @@ export function mastheadHtml(document: ReportDocument, _labels: ModelLabels): Sa
       : simulated.length === meta.models.length
         ? html`<p class="notice"><strong>Simulated agents.</strong> Every model in this report is a simulated agent with planted traits: the numbers show that the pipeline works, not how any real model behaves.</p>`
         : html`<p class="notice"><strong>Simulated agents.</strong> ${simulated.length} of ${meta.models.length} models are simulated agents with planted traits (${simulated.map((entry) => entry.model).join(', ')}): their numbers say nothing about real models.</p>`;
+  const duplicates =
+    meta.duplicates.length === 0
+      ? ''
+      : html`<p class="notice" id="duplicates"><strong>Conversations counted once.</strong> ${duplicatesSentence(meta.duplicates)}. A conversation id found in more than one combined run is counted only from the first run listed, so the numbers below rest on ${meta.conversations.toLocaleString('en-US')} conversations, not ${(meta.conversations + meta.duplicatesSkipped).toLocaleString('en-US')}.</p>`;
   return html`<header class="masthead"><div class="page">
 <p class="eyebrow">pmiyc · Persuade Me If You Can</p>
 <h1>Persuasion tournament: ${runNames}</h1>
 <p class="lede"><span>${meta.models.length} models</span><span>${meta.conversations.toLocaleString('en-US')} conversations</span><span>${claims} claims</span><span>seed ${seeds}</span><span>${meta.generatedBy}, ${formatTimestamp(meta.generatedAt)}</span></p>
-${notice}</div></header>`;
+${notice}${duplicates}</div></header>`;
 }
 
 function leaderHtml(title: string, leader: Leader | undefined, labels: ModelLabels): SafeHtml {

@@ -1,6 +1,7 @@
 import { agreementLabel } from '../../domain/agreement-score.js';
 import type { Setting } from '../../domain/conversation.js';
 import { conditionLabel } from '../charts/chart-theme.js';
+import { duplicatesSentence } from '../duplicates-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber, formatTimestamp } from '../number-format.js';
 import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, usageTable } from '../operation-tables.js';
@@ -67,9 +68,13 @@ export function markdownReport(document: ReportDocument, labels: ModelLabels, ch
   const simulated = meta.simulatedAgents
     ? '> **Simulated agents** take part (labelled [simulated]): their numbers show that the pipeline works, not how real models behave.\n'
     : '';
+  const duplicates =
+    meta.duplicates.length > 0
+      ? `${simulated ? '\n' : ''}> **Conversations counted once.** ${escapeCell(duplicatesSentence(meta.duplicates))}. The numbers rest on ${meta.conversations} conversations, not ${meta.conversations + meta.duplicatesSkipped}.\n`
+      : '';
   const settings = (['single', 'multi'] as Setting[]).filter((setting) => document.turnCurves.some((curve) => curve.setting === setting));
   const sections = [
-    `# pmiyc report: ${escapeMarkdown(meta.runs.map((run) => run.name).join(' + '))}\n\n${simulated}\n${meta.conversations} conversations; ${escapeMarkdown(meta.generatedBy)}, ${formatTimestamp(meta.generatedAt)}. Estimates are mean [95% bootstrap interval over claims] (n conversations).`,
+    `# pmiyc report: ${escapeMarkdown(meta.runs.map((run) => run.name).join(' + '))}\n\n${simulated}${duplicates}\n${meta.conversations} conversations; ${escapeMarkdown(meta.generatedBy)}, ${formatTimestamp(meta.generatedAt)}. Estimates are mean [95% bootstrap interval over claims] (n conversations).`,
     `## Summary\n\n${summaryTable(document, labels)}`,
     `## Effectiveness and susceptibility (paper Fig. 3)\n\n${image('effectiveness')}\n\n${table(modelTable(document, document.effectiveness))}\n\n${image('susceptibility')}\n\n${table(modelTable(document, document.susceptibility))}`,
     `## Pair matrices (paper Figs. 2, 4, 5)\n\n${conditionsOf(document)

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { describeHeldRun, LEASE_STALE_MS, type LeaseHolder, type LeaseWorld, leaseLiveness, runState } from './run-lease.js';
+
+const NOW = Date.parse('2026-11-30T12:00:00Z');
+const holder = (overrides: Partial<LeaseHolder> = {}): LeaseHolder => ({
+  pid: 42,
+  host: 'box',
+  command: 'pmiyc run --resume',
+  acquiredAt: '2026-11-30T11:00:00.000Z',
+  heartbeatAt: new Date(NOW - 2_000).toISOString(),
+  ...overrides,
+});
+const world = (alive: number[], host = 'box'): LeaseWorld => ({ pid: 7, host, nowMs: NOW, isProcessAlive: (pid) => alive.includes(pid) });
+
+describe('leaseLiveness', () => {
+  it('is alive with a recent heartbeat and, on this host, a live process', () => {
+    expect(leaseLiveness(holder(), world([42]))).toEqual({ alive: true });
+    expect(leaseLiveness(holder(), world([], 'other-box'))).toEqual({ alive: true });
+  });
+
+  it('is dead at once when its process on this host is gone (kill -9)', () => {
+    expect(leaseLiveness(holder(), world([]))).toEqual({ alive: false, why: 'process 42 is gone' });
+  });
+
+  it('is dead after the stale time without a heartbeat, on any host', () => {
+    const quiet = holder({ heartbeatAt: new Date(NOW - LEASE_STALE_MS - 1_000).toISOString() });
+    expect(leaseLiveness(quiet, world([42]))).toEqual({ alive: false, why: `no heartbeat for ${LEASE_STALE_MS / 1000 + 1} s` });
+    expect(leaseLiveness(quiet, world([], 'other-box')).alive).toBe(false);
+  });
+});
+
+describe('runState', () => {
+  it('tells a live run from a dead one stored as running', () => {
+    expect(runState('running', undefined, holder(), world([42]))).toEqual({ status: 'running' });
+    expect(runState('running', undefined, holder(), world([]))).toEqual({ status: 'interrupted', why: 'crash' });
+    expect(runState('running', undefined, undefined, world([]))).toEqual({ status: 'interrupted', why: 'crash' });
+  });
+
+  it('keeps stored endings with their reason', () => {
+    expect(runState('interrupted', 'SIGTERM', undefined, world([]))).toEqual({ status: 'interrupted', why: 'SIGTERM' });
+    expect(runState('completed', undefined, undefined, world([]))).toEqual({ status: 'completed' });
+  });
+});
+
+describe('describeHeldRun', () => {
+  it('says who holds the run and what to do', () => {
+    expect(describeHeldRun('paper', holder(), NOW)).toBe(
+      'run paper is being written by another process (`pmiyc run --resume`, pid 42 on box, since 2026-11-30 11:00:00 UTC, last heartbeat 2 s ago): ' +
+        'wait for it to end, or stop it with Ctrl-C there; if that process is gone, the run is free 30 s after its last heartbeat, or add --take-over to take it now',
+    );
+  });
+});

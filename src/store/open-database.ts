@@ -1,0 +1,113 @@
+import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { InputError } from '../domain/input-error.js';
+import { migrate, PMIYC_APPLICATION_ID, SCHEMA_VERSION } from './migrations.js';
+
+/**
+ * How a command uses a store: `create` makes the file when it is missing (a new run), `write`
+ * needs it to exist (resume, import), `read` never changes it (runs, export, report).
+ */
+export type StoreAccess = 'create' | 'write' | 'read';
+
+/** What a SQLite file is, before pmiyc touches it. */
+type Identity = { kind: 'empty' } | { kind: 'pmiyc'; schema: number } | { kind: 'foreign' };
+
+const NOT_SQLITE = new Set(['SQLITE_NOTADB']);
+const DAMAGED = new Set(['SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_INDEX']);
+
+/**
+ * The one-line reason a SQLite error means the file cannot be a usable store, or undefined for
+ * other errors. Also used by readers that meet damage mid-way.
+ */
+export function unusableStoreMessage(path: string, error: unknown): string | undefined {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string') return undefined;
+  if (NOT_SQLITE.has(code)) return `${path} is not a pmiyc store (not an SQLite database): pass the right --store`;
+  if (DAMAGED.has(code)) return `${path} is damaged (SQLite reports ${code}): restore it from a copy, or pass another --store`;
+  return undefined;
+}
+
+function identify(database: Database.Database): Identity {
+  const applicationId = database.pragma('application_id', { simple: true }) as number;
+  const schema = database.pragma('user_version', { simple: true }) as number;
+  if (applicationId === PMIYC_APPLICATION_ID) return { kind: 'pmiyc', schema };
+  if (applicationId !== 0) return { kind: 'foreign' };
+  const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+  if (tables.length === 0 && schema === 0) return { kind: 'empty' };
+  // Stores written before pmiyc set its application id: they have its runs table and a schema version.
+  if (schema > 0 && tables.includes('runs')) return { kind: 'pmiyc', schema };
+  return { kind: 'foreign' };
+}
+
+function checkIdentity(identity: Identity, path: string, access: StoreAccess): void {
+  if (identity.kind === 'foreign') {
+    throw new InputError(`${path} is an SQLite database but not a pmiyc store: pass another --store (pmiyc never changes a file it did not make)`);
+  }
+  if (identity.kind === 'empty') {
+    if (access === 'read') throw new InputError(`${path} has no runs yet: run \`pmiyc demo\` or \`pmiyc run\` first`);
+    return;
+  }
+  if (identity.schema > SCHEMA_VERSION) {
+    throw new InputError(`${path} was written by a newer pmiyc (store schema ${identity.schema}, this one knows ${SCHEMA_VERSION}): upgrade pmiyc`);
+  }
+  if (access === 'read' && identity.schema < SCHEMA_VERSION) {
+    throw new InputError(
+      `${path} was written by an older pmiyc (store schema ${identity.schema}, this one reads ${SCHEMA_VERSION}): upgrade it once with \`pmiyc upgrade --store ${path}\`, then try again`,
+    );
+  }
+}
+
+function openFile(path: string, access: StoreAccess): Database.Database {
+  if (access !== 'create' && !existsSync(path)) {
+    throw new InputError(`no store at ${path}: run \`pmiyc demo\` or \`pmiyc run\` first, or pass --store FILE`);
+  }
+  try {
+    return new Database(path, access === 'read' ? { readonly: true, fileMustExist: true } : {});
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? '';
+    if (code.startsWith('SQLITE_CANTOPEN'))
+      throw new InputError(`cannot open ${path} (${code}): check that its folder exists and can be ${access === 'read' ? 'read' : 'written'}`);
+    throw error;
+  }
+}
+
+/**
+ * Opens the SQLite file of a store, checked to be a pmiyc store at a schema this pmiyc knows.
+ * Readers open it read-only and never migrate it; writers wait up to 5 s for a lock, switch to WAL
+ * and migrate (safe under concurrency). Anything that is not a usable store is an InputError with
+ * one line (exit 2).
+ */
+export function openStoreDatabase(path: string, access: StoreAccess): Database.Database {
+  const database = openFile(path, access);
+  try {
+    database.pragma('busy_timeout = 5000');
+    checkIdentity(identify(database), path, access);
+    if (access !== 'read') {
+      database.pragma('journal_mode = WAL');
+      database.pragma('synchronous = NORMAL');
+      migrate(database);
+    }
+    return database;
+  } catch (error) {
+    database.close();
+    const message = unusableStoreMessage(path, error);
+    throw message ? new InputError(message) : error;
+  }
+}
+
+/**
+ * Leaves a store that this process wrote in rollback-journal mode when no one else has it open,
+ * so that a reader in a read-only folder can open it later (a WAL database needs its -shm file).
+ * Never waits: when another process still has the store open, it stays in WAL until that one closes.
+ */
+export function closeStoreDatabase(database: Database.Database, wrote: boolean): void {
+  if (wrote && database.open) {
+    try {
+      database.pragma('busy_timeout = 0');
+      database.pragma('journal_mode = DELETE');
+    } catch {
+      // Busy: another connection is open; it switches the mode back when it closes.
+    }
+  }
+  database.close();
+}
