@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
 export interface CliResult {
   readonly code: number | null;

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
@@ -8,6 +8,7 @@ import { runCli, spawnCli } from './cli-helpers.js';
 import { isFirstArgument, isOpening, startFakeChatServer } from './support/fake-chat-server.js';
 import type { FakeProviderServer, RecordedRequest } from './support/fake-provider-server.js';
 import { RESPONSE_SHAPES } from './support/fake-provider-server.js';
+import { pathMaker, writeChatConfig, writeClaims as writeClaimsFile } from './support/run-fixtures.js';
 
 let folder: string;
 beforeAll(() => {
@@ -15,27 +16,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-let counter = 0;
-const fresh = (name: string) => join(folder, `${name}-${++counter}`);
-
-function writeClaims(count: number, extra: string[] = []): string {
-  const path = `${fresh('claims')}.jsonl`;
-  const lines = Array.from({ length: count }, (_, index) => JSON.stringify({ claim: `Test claim number ${index}` }));
-  writeFileSync(path, [...lines, ...extra].join('\n'));
-  return path;
-}
-
-function writeConfig(server: FakeProviderServer, prices = ''): string {
-  const path = `${fresh('config')}.yaml`;
-  writeFileSync(
-    path,
-    `models:
-  alpha: { provider: openai-compatible, model: alpha-model, baseURL: "${server.url}/v1", maxRetries: 0${prices} }
-  beta: { provider: openai-compatible, model: beta-model, baseURL: "${server.url}/v1", maxRetries: 0${prices} }
-`,
-  );
-  return path;
-}
+const fresh = pathMaker(() => folder);
+const writeClaims = (count: number, extra: string[] = []) => writeClaimsFile(`${fresh('claims')}.jsonl`, count, extra);
+const writeConfig = (server: FakeProviderServer, prices = '') => writeChatConfig(`${fresh('config')}.yaml`, server.url, prices);
 
 const exportOf = async (store: string, run?: string) => {
   const result = await runCli(['export', '--store', store, ...(run ? ['--run', run] : []), '--format', 'jsonl']);

@@ -25,7 +25,8 @@ export interface CallCacheScope {
  * The `calls` table as the call cache of one run: each reply is committed (its own transaction)
  * before the caller sees it, under its request hash and this run, so a run's accounting is its own
  * rows and never changes because of another run. A lookup prefers this run's own call, then the
- * earliest run that made it; a replay from an earlier run is recorded in `call_replays`. Requests
+ * earliest run that made it; the first use of an earlier run's call is recorded in `call_replays`
+ * and reported as a replay (later uses share it within the run, as for the run's own calls). Requests
  * are stored deflated: they repeat the whole conversation so far and are most of the store's size.
  */
 export class SqliteCallCache implements CallCache {
@@ -70,8 +71,8 @@ export class SqliteCallCache implements CallCache {
       ...(row.input_tokens === null && row.output_tokens === null ? {} : { usage }),
       ...(row.cost_usd === null ? {} : { costUsd: row.cost_usd }),
     };
-    if (row.run_id === this.runId) return { reply };
-    this.insertReplay.run(this.runId, hash, row.run_id);
+    // The first use of an earlier run's call in this run is its replay; later uses share it within the run.
+    if (row.run_id === this.runId || this.insertReplay.run(this.runId, hash, row.run_id).changes === 0) return { reply };
     return { reply, earlierRun: row.run_name };
   }
 
