@@ -1,34 +1,10 @@
 import { existsSync } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { LabelBook, parseLabelsFile } from '../annotation/annotation-labels.js';
 import { type AnnotationTaskFile, parseTaskFile } from '../annotation/annotation-tasks.js';
 import { decodeText } from '../datasets/decode-text.js';
 import { InputError } from '../domain/input-error.js';
-
-let temporaryCounter = 0;
-
-/**
- * Replaces a file atomically: the text goes to a temporary file beside it, is flushed to disk,
- * then renamed over the target. A reader (or a crash) sees the old file or the new one, never half.
- */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  temporaryCounter += 1;
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${temporaryCounter}.tmp`);
-  const handle = await open(temporary, 'w');
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-}
 
 /** Reads text a command was pointed at (UTF-8, see decodeText), or says which file is missing. */
 export async function readUserFile(path: string, what: string): Promise<string> {

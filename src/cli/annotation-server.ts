@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type LabelBook, type LabelUpdate, labelUpdateSchema } from '../annotation/annotation-labels.js';
 import { annotationPageHtml, annotationPagePolicy } from '../annotation/annotation-page.js';
 import { InputError } from '../domain/input-error.js';
-import { writeFileAtomic } from './annotation-files.js';
+import { writeFileAtomically } from './write-file-atomically.js';
 
 /** The only address the server listens on: annotation is a local, single-person activity. */
 const ANNOTATION_HOST = '127.0.0.1';
@@ -182,7 +182,7 @@ export class AnnotationServer {
 
   /** Writes the whole labels file, one write at a time, each with the book as it is then. */
   private persist(): Promise<void> {
-    const write = this.options.writeLabels ?? writeFileAtomic;
+    const write = this.options.writeLabels ?? ((path: string, text: string) => writeFileAtomically(path, text));
     const next = this.writing.then(() => write(this.options.labelsPath, this.options.book.toJsonl()));
     this.writing = next.catch(() => undefined);
     return next;

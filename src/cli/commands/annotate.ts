@@ -7,11 +7,12 @@ import type { Setting } from '../../domain/conversation.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { InputError } from '../../domain/input-error.js';
 import { ResultStore } from '../../store/result-store.js';
-import { defaultLabelsPath, loadLabelBook, readTaskFile, writeFileAtomic } from '../annotation-files.js';
+import { defaultLabelsPath, loadLabelBook, readTaskFile } from '../annotation-files.js';
 import { importLabelFiles } from '../annotation-import.js';
 import { AnnotationServer } from '../annotation-server.js';
 import { holdGracefulStop } from '../graceful-stop.js';
 import type { CliContext } from '../terminal.js';
+import { writeFileAtomically } from '../write-file-atomically.js';
 
 export const ANNOTATION_SETTINGS = ['single', 'multi', 'both'] as const;
 export const DEFAULT_ANNOTATION_PORT = 7312;
@@ -84,7 +85,7 @@ export async function annotateExportCommand(options: AnnotateExportOptions, cont
     const selection = selectionOf(options, run.seed);
     const { sample, records } = chooseRecords(store, run.id, run.name, selection);
     const tasks = buildTaskFile({ run: run.name, createdAt: context.now().toISOString(), selection, records });
-    await writeFileAtomic(out, `${JSON.stringify(tasks, null, 2)}\n`);
+    await writeFileAtomically(out, `${JSON.stringify(tasks, null, 2)}\n`);
     const how =
       selection.perPair !== null
         ? `${selection.perPair} per pair`
