@@ -9,7 +9,7 @@ import {
   parseTaggedReply,
   planTournament,
   ResultStore,
-  runTournament,
+  runConversations,
   SimulatedAgent,
   summarizeTournament,
   toConversationRecord,
@@ -75,7 +75,7 @@ async function benchTournament(agentCount, claimCount, withStore) {
   const counted = (name) => models.get(name);
   let peakRss = 0;
   const result = await measure(`tournament ${agentCount} agents x ${claimCount} claims x 2 settings${withStore ? ' + store' : ''}`, async () => {
-    await runTournament({
+    await runConversations({
       plan,
       modelFor: counted,
       concurrency: 64,

@@ -2,8 +2,6 @@
  * pmiyc as a library: the explicit public API. Everything else is internal and may change.
  */
 
-export { type LabelsHeader, parseLabelsFile, type TurnLabel } from './annotation/annotation-labels.js';
-export { type AnnotationTaskFile, type AnnotationTurn, buildTaskFile, parseTaskFile } from './annotation/annotation-tasks.js';
 export type { ModelEntry, PmiycConfig } from './config/config-schema.js';
 export { parseConfig } from './config/parse-config.js';
 export { resolveModelSettings } from './config/resolve-model-settings.js';
@@ -35,6 +33,7 @@ export type { Role } from './domain/roles.js';
 // Engine
 export { DEFAULT_SAMPLING, type RunConversationInput, runConversation } from './engine/run-conversation.js';
 export type { SamplingSettings } from './engine/sample-turn.js';
+export { type ProcessWorldOptions, processSessionWorld } from './io/process-world.js';
 // Self-report reliability
 export {
   type AgreementEstimate,
@@ -70,6 +69,7 @@ export {
 export { type GroupSummary, summarizeTournament } from './metrics/tournament-summary.js';
 export { persuadeeTrajectory, type TurnCurve, type TurnPoint } from './metrics/turn-curves.js';
 export { type UsageTotal, usageTotals } from './metrics/usage-totals.js';
+export { type CachedReply, type CallCache, MemoryCallCache } from './models/call-cache.js';
 // Models
 export type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from './models/chat-model.js';
 export { type BuiltChatModel, type ChatModelDependencies, createChatModel } from './models/create-chat-model.js';
@@ -88,9 +88,16 @@ export { formatTaggedReply, type ParsedReply, parseTaggedReply } from './protoco
 export { buildReportDocument, type ReportContext, reportJson } from './report/build-report-document.js';
 export { buildReportFiles, REPORT_FORMATS, type ReportFile, type ReportFormat } from './report/build-report-files.js';
 export { REPORT_SCHEMA_VERSION, type ReportDocument, type ReportMeta, type SampleDialogue } from './report/report-document.js';
+export type { RunInfo, RunKind, RunStatus, RunSummary } from './runner/run-records.js';
+export type { SessionWorld } from './runner/run-session.js';
+export { quietSignals, type RunSignals, StopRequest } from './runner/run-signals.js';
+export type { SessionEnding } from './runner/session-ending.js';
+export { openStore, type Store, type StoreAccess } from './store/result-store.js';
+export { type LabelsHeader, parseLabelsFile, type TurnLabel } from './studies/annotation/annotation-labels.js';
+export { type AnnotationTaskFile, type AnnotationTurn, buildTaskFile, parseTaskFile } from './studies/annotation/annotation-tasks.js';
+export { type PreferenceExample, type SynthesisOutcome, synthesizePreference } from './studies/judge/judge-synthesis.js';
+export { type JudgeSettings, type JudgeTrialOutcome, type JudgeTrialRecord, judgePair, showsMorePersuasiveFirst } from './studies/judge/judge-trial.js';
 // Runner and store
-export { type PlannedConversation, planTournament, type TournamentDesign } from './runner/plan.js';
-export { type RunTournamentInput, runTournament } from './runner/run-tournament.js';
-export { ResultStore, type RunInfo } from './store/result-store.js';
-export { type PreferenceExample, type SynthesisOutcome, synthesizePreference } from './studies/judge-synthesis.js';
-export { type JudgeSettings, type JudgeTrialOutcome, type JudgeTrialRecord, judgePair, showsMorePersuasiveFirst } from './studies/judge-trial.js';
+export { type PlannedConversation, planTournament, type TournamentDesign } from './studies/tournament/plan.js';
+export { type ConversationsResult, type RunConversationsInput, runConversations } from './studies/tournament/run-conversations.js';
+export { type RunTournamentInput, runTournament, TOURNAMENT_DEFAULTS, type TournamentOutcome } from './studies/tournament/tournament-study.js';

@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LabelBook, parseLabelsFile } from '../src/annotation/annotation-labels.js';
-import { type AnnotationTaskFile, parseTaskFile } from '../src/annotation/annotation-tasks.js';
-import { loadReliabilityStudy } from '../src/cli/annotation-study.js';
 import type { AgreementScore } from '../src/domain/agreement-score.js';
-import { AnnotationTable } from '../src/store/annotation-table.js';
+import { loadReliabilityStudy } from '../src/report/studies/reliability-study-source.js';
 import { ResultStore } from '../src/store/result-store.js';
+import { LabelBook, parseLabelsFile } from '../src/studies/annotation/annotation-labels.js';
+import { type AnnotationTaskFile, parseTaskFile } from '../src/studies/annotation/annotation-tasks.js';
 import { runCli } from './cli-helpers.js';
 import { annotateCli, servedUrl } from './support/annotate-harness.js';
 import { launchChromium, openWatched, type WatchedPage } from './support/chromium.js';
@@ -70,7 +69,7 @@ describe('the annotation page in headless Chromium', () => {
     // The models' own scores, which the page never sees: alice types them, except on the last turn.
     const database = ResultStore.openExisting(store);
     const runId = database.findRun('demo-1').id;
-    const table = new AnnotationTable(database.sqlite);
+    const table = database.annotations;
     const modelScores = turns.map((index) => table.modelTurn(runId, conversation.conversationId, index)!.score);
     database.close();
     const off = (score: AgreementScore): AgreementScore => (score === 5 ? 4 : ((score + 1) as AgreementScore));
@@ -143,7 +142,7 @@ describe('the annotation page in headless Chromium', () => {
 
     // What the report reads for studies.reliability.
     const reopened = ResultStore.openExisting(store);
-    const rows = new AnnotationTable(reopened.sqlite).rows([runId]);
+    const rows = reopened.annotations.rows([runId]);
     const study = loadReliabilityStudy(reopened, [runId], { replicates: 200, confidence: 0.95, seed: 0 })!;
     reopened.close();
     const k = turns.length;

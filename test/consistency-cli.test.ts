@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeStudy } from '../src/cli/consistency-study.js';
+import { analyzeStudy } from '../src/report/studies/consistency-study-source.js';
 import { ResultStore } from '../src/store/result-store.js';
 import { runCli } from './cli-helpers.js';
 import { describeWithTestData, FIXTURE_DATA } from './support/test-data.js';

@@ -2,12 +2,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readJudgeStudy } from '../src/cli/judge-report.js';
 import { buildJudgePairs, parseAnthropicRatings } from '../src/datasets/judge-pairs.js';
 import { argumentRequest, synthesisStep } from '../src/protocol/judge-synthesis-prompt.js';
-import { JudgeTable } from '../src/store/judge-table.js';
+import { readJudgeStudy } from '../src/report/studies/judge-study-source.js';
 import { ResultStore } from '../src/store/result-store.js';
-import { showsMorePersuasiveFirst } from '../src/studies/judge-trial.js';
+import { showsMorePersuasiveFirst } from '../src/studies/judge/judge-trial.js';
 import { runCli } from './cli-helpers.js';
 import type { FakeProviderServer, RecordedRequest } from './support/fake-provider-server.js';
 import { RESPONSE_SHAPES } from './support/fake-provider-server.js';
@@ -67,7 +66,7 @@ afterAll(async () => {
 const trialsOf = (store: string, run?: string) => {
   const opened = ResultStore.open(store);
   try {
-    return [...new JudgeTable(opened.sqlite).trials(opened.findRun(run).id)];
+    return [...opened.judge.trials(opened.findRun(run).id)];
   } finally {
     opened.close();
   }

@@ -1,27 +1,13 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { LabelBook, parseLabelsFile } from '../annotation/annotation-labels.js';
-import { type AnnotationTaskFile, parseTaskFile } from '../annotation/annotation-tasks.js';
-import { decodeText } from '../datasets/decode-text.js';
 import { InputError } from '../domain/input-error.js';
-
-/** Reads text a command was pointed at (UTF-8, see decodeText), or says which file is missing. */
-export async function readUserFile(path: string, what: string): Promise<string> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new InputError(`${path} does not exist: pass the ${what}`);
-    throw new InputError(`${path} cannot be read (${code ?? (error as Error).message}): pass a readable ${what}`);
-  }
-  return decodeText(path, bytes);
-}
+import { readTextFile } from '../io/read-text-file.js';
+import { LabelBook, parseLabelsFile } from '../studies/annotation/annotation-labels.js';
+import { type AnnotationTaskFile, parseTaskFile } from '../studies/annotation/annotation-tasks.js';
 
 /** Reads and checks a task file written by `pmiyc annotate export`. */
 export async function readTaskFile(path: string): Promise<AnnotationTaskFile> {
-  return parseTaskFile(await readUserFile(path, 'task file `pmiyc annotate export` wrote'), path);
+  return parseTaskFile(readTextFile(path, `${path} does not exist: pass the task file \`pmiyc annotate export\` wrote`), path);
 }
 
 /** `tasks.json` + alice -> `tasks.alice.labels.jsonl`, beside the task file. */
@@ -37,7 +23,7 @@ export function defaultLabelsPath(tasksPath: string, annotator: string): string 
 export async function loadLabelBook(tasks: AnnotationTaskFile, annotator: string, labelsPath: string): Promise<LabelBook> {
   const book = new LabelBook(tasks, annotator);
   if (!existsSync(labelsPath)) return book;
-  const { header, labels } = parseLabelsFile(await readUserFile(labelsPath, 'labels file'), labelsPath);
+  const { header, labels } = parseLabelsFile(readTextFile(labelsPath, `${labelsPath} does not exist: pass the labels file`), labelsPath);
   if (header.annotator !== annotator)
     throw new InputError(
       `${labelsPath} holds the labels of ${header.annotator}, not ${annotator}: pass --annotator ${header.annotator}, or another --labels file`,

@@ -1,10 +1,10 @@
-import { type LabelLine, type LabelsHeader, parseLabelsFile } from '../annotation/annotation-labels.js';
 import { InputError } from '../domain/input-error.js';
+import { readTextFile } from '../io/read-text-file.js';
 import { analyzeReliability } from '../metrics/annotation-agreement.js';
 import { formatNumber } from '../report/number-format.js';
-import { AnnotationTable, type AnnotatorImport } from '../store/annotation-table.js';
 import { ResultStore, type RunInfo } from '../store/result-store.js';
-import { readUserFile } from './annotation-files.js';
+import { type LabelLine, type LabelsHeader, parseLabelsFile } from '../studies/annotation/annotation-labels.js';
+import type { AnnotationResults, AnnotatorImport } from '../studies/annotation/annotation-results.js';
 
 interface LabelsFile {
   readonly path: string;
@@ -15,7 +15,8 @@ interface LabelsFile {
 async function readLabelFiles(paths: readonly string[]): Promise<LabelsFile[]> {
   if (paths.length === 0) throw new InputError('name the labels files to import, e.g. pmiyc annotate import tasks.alice.labels.jsonl tasks.bob.labels.jsonl');
   const files: LabelsFile[] = [];
-  for (const path of paths) files.push({ path, ...parseLabelsFile(await readUserFile(path, 'labels file `pmiyc annotate serve` wrote'), path) });
+  for (const path of paths)
+    files.push({ path, ...parseLabelsFile(readTextFile(path, `${path} does not exist: pass the labels file \`pmiyc annotate serve\` wrote`), path) });
   const byAnnotator = new Map<string, string>();
   for (const file of files) {
     const other = byAnnotator.get(file.header.annotator);
@@ -39,7 +40,7 @@ function runOf(store: ResultStore, files: readonly LabelsFile[], requested: stri
 }
 
 /** Checks each label against the run's stored turns and attaches the model's own score. */
-function validateLabels(table: AnnotationTable, run: RunInfo, file: LabelsFile): AnnotatorImport {
+function validateLabels(table: AnnotationResults, run: RunInfo, file: LabelsFile): AnnotatorImport {
   const labels = file.labels.map((label) => {
     const where = `${file.path}:${label.line}`;
     const turn = table.modelTurn(run.id, label.conversationId, label.turnIndex);
@@ -68,7 +69,7 @@ export async function importLabelFiles(options: { store: string; run?: string; f
   const store = ResultStore.openExisting(options.store);
   try {
     const run = runOf(store, files, options.run);
-    const table = new AnnotationTable(store.sqlite);
+    const table = store.annotations;
     const imports = files.map((file) => validateLabels(table, run, file));
     table.replaceLabels(run.id, imports, importedAt);
     const stored = table.annotators(run.id);

@@ -1,27 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { isBuiltInSet, loadBuiltInSet } from '../datasets/claim-sets.js';
 import { parseClaimsFile } from '../datasets/claims-file.js';
-import { decodeText } from '../datasets/decode-text.js';
 import { type ClaimSelection, selectClaims } from '../datasets/select-claims.js';
 import type { Claim } from '../domain/claim.js';
-import { InputError } from '../domain/input-error.js';
+import { readTextFile } from '../io/read-text-file.js';
 import { dataFilesFor } from './data-files.js';
 import type { CliContext } from './terminal.js';
-
-function readClaimsFile(path: string): string {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(
-      code === 'ENOENT'
-        ? `no claims file at ${path}: give subjective, misinformation, examples, or the path of a .csv or .jsonl file`
-        : `cannot read ${path} (${code ?? (error as Error).message})`,
-    );
-  }
-  return decodeText(path, bytes);
-}
 
 export interface LoadedClaims {
   readonly claims: readonly Claim[];
@@ -44,7 +27,10 @@ export async function loadClaims(source: string, options: ClaimSelection & { rea
     for (const note of set.notes) warn(`${source}: ${note}`);
     claims = set.claims;
   } else {
-    const file = parseClaimsFile(source, readClaimsFile(source));
+    const file = parseClaimsFile(
+      source,
+      readTextFile(source, `no claims file at ${source}: give subjective, misinformation, examples, or the path of a .csv or .jsonl file`),
+    );
     for (const warning of file.warnings) warn(`warning: ${warning}`);
     claims = file.claims;
   }

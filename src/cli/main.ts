@@ -3,11 +3,11 @@ import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { InputError } from '../domain/input-error.js';
+import { stopsGracefully } from '../io/graceful-stop.js';
+import { OutputWriteError, toOutputWriteError } from '../io/output-write-error.js';
+import { STOPPING_SIGNALS, type StoppingSignal, StopRequest } from '../runner/run-signals.js';
 import { unusableStoreMessage } from '../store/open-database.js';
-import { stopsGracefully } from './graceful-stop.js';
-import { OutputWriteError, toOutputWriteError } from './output-write-error.js';
 import { buildProgram } from './program.js';
-import { STOPPING_SIGNALS, type StoppingSignal, StopRequest } from './terminal.js';
 
 /** Exit codes (SPEC 4): 0 done, 1 failed run or write, 2 bad usage or input, 128 + n stopped by signal n (130 Ctrl-C). */
 const EXIT_FAILED = 1;

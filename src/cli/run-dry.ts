@@ -1,16 +1,14 @@
 import { formatTextTable } from '../report/text-table.js';
-import type { TournamentDesign } from '../runner/plan.js';
-import { estimatePlan } from '../runner/plan-estimate.js';
-import type { ModelRegistry } from './model-registry.js';
+import type { ModelRegistry } from '../runner/model-registry.js';
+import type { TournamentDesign } from '../studies/tournament/plan.js';
+import { estimatePlan } from '../studies/tournament/plan-estimate.js';
+import type { EarlyStopHistory } from '../studies/tournament/tournament-results.js';
 import { type CliContext, labelModel } from './terminal.js';
 
 /** Early-stop rate assumed for a persuadee with no stored history. */
 const DEFAULT_EARLY_STOP_RATE = 0.1;
 /** Replies seen before a stored rate replaces the default. */
 const MIN_REPLIES_FOR_RATE = 20;
-
-/** Per persuadee model, over the runs of a store: in-loop replies, and how many were 5 (an early stop). */
-export type EarlyStopHistory = ReadonlyMap<string, { readonly replies: number; readonly stops: number }>;
 
 /** `pmiyc run --dry-run`: the plan, its calls and what it will cost, with the assumptions said. */
 export function printDryRun(

@@ -1,24 +1,12 @@
 import type { AgreementScore } from '../domain/agreement-score.js';
 import type { Domain } from '../domain/claim.js';
+import type { AnnotationRow } from './annotation-row.js';
 import { annotatorAgreement, type InterAnnotatorAgreement } from './annotator-agreement.js';
 import type { BootstrapOptions, WithInterval } from './claim-cell-table.js';
 import { bootstrapGroups } from './group-bootstrap.js';
 
+export type { AnnotationRow } from './annotation-row.js';
 export type { InterAnnotatorAgreement } from './annotator-agreement.js';
-
-/** One human label of one persuadee turn, next to the score the persuadee gave itself. */
-export interface AnnotationRow {
-  readonly conversationId: string;
-  /** The turn's 1-based index in its conversation. */
-  readonly turnIndex: number;
-  readonly annotator: string;
-  /** The annotator's label. */
-  readonly score: AgreementScore;
-  /** The persuadee's self-reported score on that turn. */
-  readonly modelScore: AgreementScore;
-  readonly persuadee: string;
-  readonly domain: Domain;
-}
 
 /** A rate or mean with its percentile bootstrap interval and n (labels or turns). */
 export interface AgreementEstimate extends WithInterval {

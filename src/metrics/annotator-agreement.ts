@@ -1,4 +1,4 @@
-import type { AnnotationRow } from './annotation-agreement.js';
+import type { AnnotationRow } from './annotation-row.js';
 import type { BootstrapOptions, WithInterval } from './claim-cell-table.js';
 import { bootstrapGroups } from './group-bootstrap.js';
 import { addCoincidences, addUnit, alphaFromCoincidences, type Coincidences, emptyCoincidences } from './krippendorff-alpha.js';

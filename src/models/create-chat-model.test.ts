@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeProviderServer, type FakeResponse, RESPONSE_SHAPES } from '../../test/support/fake-provider-server.js';
-import type { GenerateRequest } from './chat-model.js';
-import { createChatModel } from './create-chat-model.js';
+import { MemoryCallCache } from './call-cache.js';
+import type { ChatModel, GenerateRequest } from './chat-model.js';
+import { type ChatModelDependencies, createChatModel } from './create-chat-model.js';
 import { ModelCallError } from './model-call-error.js';
 import type { ModelSettings } from './model-settings.js';
+import { cacheCalls } from './wrappers/with-call-cache.js';
 
 let server: FakeProviderServer;
 beforeAll(async () => {
@@ -20,7 +22,7 @@ const rateLimited = (headers: Record<string, string>): FakeResponse => ({
 });
 
 /** An OpenAI model on the fake server whose waits are recorded instead of slept. */
-function build(overrides: Partial<ModelSettings> = {}) {
+function build(overrides: Partial<ModelSettings> = {}, dependencies: ChatModelDependencies = {}) {
   const waits: number[] = [];
   const settings: ModelSettings = {
     name: 'openai/m',
@@ -32,11 +34,12 @@ function build(overrides: Partial<ModelSettings> = {}) {
     maxRetries: 6,
     ...overrides,
   };
-  const { model } = createChatModel(settings, {
+  const { model, limiter } = createChatModel(settings, {
     apiKey: 'k',
     retry: { sleep: async (durationMs) => void waits.push(durationMs), random: () => 0.5 },
+    ...dependencies,
   });
-  return { model, waits };
+  return { model, limiter, waits };
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<ModelCallError> {
@@ -113,5 +116,71 @@ describe('createChatModel: retries through the whole stack against a loopback se
     expect(server.requests[0]!.body).toMatchObject({ max_tokens: 64 });
     // 1117 input and 46 output tokens in the replayed response.
     expect(reply.costUsd).toBeCloseTo((1117 * 0.15 + 46 * 0.6) / 1e6, 12);
+  });
+});
+
+describe('createChatModel: the order of the layers', () => {
+  it('passes every retry through the rate limiter, so a 429 slows the whole model down', async () => {
+    server.reply(rateLimited({ 'retry-after': '1' }), { status: 200, body: RESPONSE_SHAPES.openaiChat(REPLY) });
+    const { model, limiter } = build({ requestsPerMinute: 60 });
+    await model.generate(request);
+    // Halved to 30 by the 429 the limiter saw, then grown by 10 % of 60 on the retry's success.
+    expect(limiter?.limiterState().effectiveRequestsPerMinute).toBe(36);
+  });
+
+  it("places the caller's layers, given as a list, inside the model's own settings: a cached reply never reaches the server", async () => {
+    server.reply({ status: 200, body: RESPONSE_SHAPES.openaiChat(REPLY) });
+    const cache = new MemoryCallCache();
+    const { model } = build({ maxTokens: 64, inputUsdPerMillion: 1 }, { decorate: [cacheCalls(cache, { modelIdentity: 'openai/m@test', now: () => 0 })] });
+    const first = await model.generate(request);
+    const second = await model.generate(request);
+    expect(server.requests).toHaveLength(1);
+    expect(second).toMatchObject({ text: REPLY, cached: true, costUsd: first.costUsd });
+    expect([...cache.calls.values()].map((call) => call.request.maxOutputTokens)).toEqual([64]);
+  });
+
+  it("still takes the caller's layers as one decorator in function form", async () => {
+    server.reply({ status: 200, body: RESPONSE_SHAPES.openaiChat(REPLY) });
+    const seen: number[] = [];
+    const counting = (inner: ChatModel): ChatModel => ({
+      ...inner,
+      generate: (generateRequest) => {
+        seen.push(generateRequest.maxOutputTokens);
+        return inner.generate(generateRequest);
+      },
+    });
+    const { model } = build({ maxTokens: 64 }, { decorate: counting });
+    expect((await model.generate(request)).text).toBe(REPLY);
+    expect(seen).toEqual([64]);
+  });
+
+  it('gives a simulated agent no limiter and keeps its name and simulated flag', async () => {
+    const { model, limiter } = createChatModel({ name: 'sim/eloquent', provider: 'sim', model: 'eloquent', timeoutMs: 1000, maxRetries: 6, maxTokens: 64 });
+    expect([model.name, model.simulated, limiter]).toEqual(['sim/eloquent', true, undefined]);
+  });
+});
+
+describe('createChatModel: the seed', () => {
+  it('sends the seed to a provider that takes one', async () => {
+    server.reply({ status: 200, body: RESPONSE_SHAPES.openaiChat(REPLY) });
+    await build().model.generate(request);
+    expect(server.requests[0]!.body).toMatchObject({ seed: 7 });
+  });
+
+  it('does not hand Anthropic, which takes no seed, one to drop with a warning', async () => {
+    server.reply({ status: 200, body: RESPONSE_SHAPES.anthropicMessage(REPLY) });
+    const warned: unknown[] = [];
+    const global = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
+    const before = global.AI_SDK_LOG_WARNINGS;
+    global.AI_SDK_LOG_WARNINGS = (options: { warnings: unknown[] }) => warned.push(...options.warnings);
+    try {
+      const { model } = build({ name: 'anthropic/m', provider: 'anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY' });
+      expect((await model.generate(request)).text).toBe(REPLY);
+    } finally {
+      global.AI_SDK_LOG_WARNINGS = before;
+    }
+    expect(server.requests[0]!.path).toBe('/v1/messages');
+    expect(server.requests[0]!.body).not.toHaveProperty('seed');
+    expect(warned).toEqual([]);
   });
 });

@@ -1,15 +1,16 @@
 import type { ChatModel } from './chat-model.js';
+import { type ChatModelMiddleware, decorate, toMiddleware } from './decorate.js';
 import type { ModelSettings } from './model-settings.js';
 import { AiSdkChatModel } from './providers/ai-sdk-model.js';
 import { createLanguageModel } from './providers/create-language-model.js';
 import { LlamaChatModel } from './providers/llama-model.js';
 import { findProvider } from './providers/provider-catalog.js';
 import { SimulatedAgent } from './sim/simulated-agent.js';
-import { withCost } from './wrappers/with-cost.js';
-import { type RateLimitDependencies, type RateLimitedChatModel, withRateLimit } from './wrappers/with-rate-limit.js';
-import { type RetryDependencies, type RetryEvent, withRetry } from './wrappers/with-retry.js';
-import { withSettings } from './wrappers/with-settings.js';
-import { type Semaphore, withSharedLimit } from './wrappers/with-shared-limit.js';
+import { addCost, type Prices } from './wrappers/with-cost.js';
+import { limitRate, type RateLimitDependencies, type RateLimitedChatModel, type RateLimitOptions } from './wrappers/with-rate-limit.js';
+import { type RetryDependencies, type RetryEvent, type RetryOptions, retryCalls } from './wrappers/with-retry.js';
+import { applySettings, type SettingsOverride } from './wrappers/with-settings.js';
+import { holdSharedLimit, type Semaphore } from './wrappers/with-shared-limit.js';
 
 export interface ChatModelDependencies {
   /** The API key for an HTTP model, already read from the environment (undefined when none is needed). */
@@ -25,15 +26,19 @@ export interface ChatModelDependencies {
   readonly waitSignal?: AbortSignal;
   /**
    * Layers of the caller's (call cache, run control, progress) placed just inside the model's own
-   * settings, so that they see the request exactly as it is sent.
+   * settings, so that they see the request exactly as it is sent: a list of middlewares (first
+   * outermost), or one decorator in function form.
    */
-  readonly decorate?: (model: ChatModel) => ChatModel;
+  readonly decorate?: readonly ChatModelMiddleware[] | ((model: ChatModel) => ChatModel);
 }
 
 export interface BuiltChatModel {
   /** The model to call: settings, cost, retry and rate limit wrapped around the adapter. */
   readonly model: ChatModel;
-  /** The limiter, for progress displays (absent for simulated agents). */
+  /**
+   * The same model, also showing its rate limiter's state, for progress displays (absent for
+   * simulated agents). Its `generate` is `model.generate`.
+   */
   readonly limiter?: RateLimitedChatModel;
 }
 
@@ -48,6 +53,7 @@ function createAdapter(settings: ModelSettings, dependencies: ChatModelDependenc
     provider: settings.provider,
     model: settings.model,
     timeoutMs: settings.timeoutMs,
+    supportsSeed: provider.supportsSeed,
     ...(settings.apiKeyEnv ? { apiKeyEnv: settings.apiKeyEnv } : {}),
     ...(providerOptions ? { providerOptions } : {}),
     ...(dependencies.now ? { now: dependencies.now } : {}),
@@ -55,46 +61,59 @@ function createAdapter(settings: ModelSettings, dependencies: ChatModelDependenc
 }
 
 /**
- * A ready-to-call model from its resolved settings. Behaviour is layered by wrapping, outermost
- * first: the model's own temperature and token limit; the caller's layers (`decorate`: call cache,
- * run control); cost from its prices; the one retry layer; the per-model rate limiter (so every
- * retry passes the limiter and a 429 slows the whole model down); the run's shared concurrency
- * limit; the adapter. Simulated agents skip retry and rate limiting.
+ * A ready-to-call model from its resolved settings. Behaviour is layered by one list of
+ * middlewares, outermost first: the model's own temperature and token limit; the caller's layers
+ * (`decorate`: call cache, run control); cost from its prices; the one retry layer; the per-model
+ * rate limiter (so every retry passes the limiter and a 429 slows the whole model down); the run's
+ * shared concurrency limit (so a slot is held only while a call is on the wire); the adapter.
+ * Simulated agents skip retry and rate limiting.
  */
 export function createChatModel(settings: ModelSettings, dependencies: ChatModelDependencies = {}): BuiltChatModel {
   const adapter = createAdapter(settings, dependencies);
-  const prices = {
-    ...(settings.inputUsdPerMillion === undefined ? {} : { inputUsdPerMillion: settings.inputUsdPerMillion }),
-    ...(settings.outputUsdPerMillion === undefined ? {} : { outputUsdPerMillion: settings.outputUsdPerMillion }),
-  };
-  const override = {
+  const rateLimit = adapter.simulated ? undefined : limitRate(rateLimitOptionsOf(settings), dependencies.rateLimit, dependencies.waitSignal);
+  const model = decorate(adapter, [
+    applySettings(settingsOverrideOf(settings)),
+    ...callerLayersOf(dependencies.decorate),
+    addCost(pricesOf(settings)),
+    ...(rateLimit ? [retryCalls(retryOptionsOf(settings, dependencies), dependencies.retry), rateLimit] : []),
+    ...(dependencies.sharedLimit ? [holdSharedLimit(dependencies.sharedLimit)] : []),
+  ]);
+  return rateLimit ? { model, limiter: { ...model, limiterState: rateLimit.limiterState } } : { model };
+}
+
+function callerLayersOf(layers: ChatModelDependencies['decorate']): readonly ChatModelMiddleware[] {
+  if (layers === undefined) return [];
+  return typeof layers === 'function' ? [toMiddleware(layers)] : layers;
+}
+
+function settingsOverrideOf(settings: ModelSettings): SettingsOverride {
+  return {
     ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
     ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
   };
-  const decorate = dependencies.decorate ?? ((model: ChatModel) => model);
-  const base = dependencies.sharedLimit ? withSharedLimit(adapter, dependencies.sharedLimit) : adapter;
-  if (adapter.simulated) return { model: withSettings(decorate(withCost(base, prices)), override) };
+}
 
-  const limiter = withRateLimit(
-    base,
-    {
-      ...(settings.maxConcurrency === undefined ? {} : { maxConcurrency: settings.maxConcurrency }),
-      ...(settings.requestsPerMinute === undefined ? {} : { requestsPerMinute: settings.requestsPerMinute }),
-      ...(settings.tokensPerMinute === undefined ? {} : { tokensPerMinute: settings.tokensPerMinute }),
-    },
-    dependencies.rateLimit,
-    dependencies.waitSignal,
-  );
+function pricesOf(settings: ModelSettings): Prices {
+  return {
+    ...(settings.inputUsdPerMillion === undefined ? {} : { inputUsdPerMillion: settings.inputUsdPerMillion }),
+    ...(settings.outputUsdPerMillion === undefined ? {} : { outputUsdPerMillion: settings.outputUsdPerMillion }),
+  };
+}
+
+function rateLimitOptionsOf(settings: ModelSettings): RateLimitOptions {
+  return {
+    ...(settings.maxConcurrency === undefined ? {} : { maxConcurrency: settings.maxConcurrency }),
+    ...(settings.requestsPerMinute === undefined ? {} : { requestsPerMinute: settings.requestsPerMinute }),
+    ...(settings.tokensPerMinute === undefined ? {} : { tokensPerMinute: settings.tokensPerMinute }),
+  };
+}
+
+function retryOptionsOf(settings: ModelSettings, dependencies: ChatModelDependencies): RetryOptions {
   const onRetry = dependencies.onRetry;
-  const retried = withRetry(
-    limiter,
-    {
-      maxRetries: settings.maxRetries,
-      ...(settings.maxRetryAfterMs === undefined ? {} : { maxRetryAfterMs: settings.maxRetryAfterMs }),
-      ...(onRetry ? { onRetry: (event: RetryEvent) => onRetry(settings.name, event) } : {}),
-      ...(dependencies.waitSignal ? { waitSignal: dependencies.waitSignal } : {}),
-    },
-    dependencies.retry,
-  );
-  return { model: withSettings(decorate(withCost(retried, prices)), override), limiter };
+  return {
+    maxRetries: settings.maxRetries,
+    ...(settings.maxRetryAfterMs === undefined ? {} : { maxRetryAfterMs: settings.maxRetryAfterMs }),
+    ...(onRetry ? { onRetry: (event: RetryEvent) => onRetry(settings.name, event) } : {}),
+    ...(dependencies.waitSignal ? { waitSignal: dependencies.waitSignal } : {}),
+  };
 }

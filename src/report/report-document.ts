@@ -6,7 +6,7 @@ import type { ReliabilityAnalysis } from '../metrics/annotation-agreement.js';
 import type { SampleKind } from '../metrics/conversation-samples.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
 import type { ConsistencyStudyReport } from './studies/consistency-study.js';
-import type { JudgeStudySection } from './studies/judge-section.js';
+import type { JudgeStudySection } from './studies/judge-study.js';
 
 /** Bumped when a field of report.json changes meaning or disappears (adding fields does not). */
 export const REPORT_SCHEMA_VERSION = 1;

@@ -1,4 +1,5 @@
 import type { ChatModel, GenerateRequest } from '../models/chat-model.js';
+import { type ChatModelMiddleware, decorate } from '../models/decorate.js';
 import { isModelCallError, type ModelCallError } from '../models/model-call-error.js';
 import { isRunStopped, type RunGate, RunStoppedError } from './run-gate.js';
 import type { RunMeter } from './run-meter.js';
@@ -24,16 +25,19 @@ function isRefusedCredentials(error: unknown): error is ModelCallError {
  * model are abandoned (resumable once the key is fixed), not recorded as failed conversations.
  */
 export function withRunControl(model: ChatModel, control: RunControl): ChatModel {
-  return {
-    name: model.name,
-    simulated: model.simulated,
-    async generate(request) {
+  return decorate(model, [controlRun(control)]);
+}
+
+/** The run-control layer as a middleware, for a model's ordered list of layers (see `withRunControl`). */
+export function controlRun(control: RunControl): ChatModelMiddleware {
+  return (next, model) =>
+    async function generate(request) {
       const estimateUsd = control.estimateCostUsd(request);
       control.gate.admit(estimateUsd, model.name);
       control.meter.callStarted(model.name);
       let costUsd = 0;
       try {
-        const reply = await model.generate(request);
+        const reply = await next(request);
         costUsd = reply.costUsd ?? 0;
         control.meter.callEnded(model.name, { ...reply.usage, costUsd });
         return reply;
@@ -51,6 +55,5 @@ export function withRunControl(model: ChatModel, control: RunControl): ChatModel
       } finally {
         control.gate.settle(estimateUsd, costUsd);
       }
-    },
-  };
+    };
 }

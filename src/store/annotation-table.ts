@@ -2,13 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import type { AgreementScore } from '../domain/agreement-score.js';
 import type { Role } from '../domain/roles.js';
-import type { AnnotationRow } from '../metrics/annotation-agreement.js';
-
-/** One annotator's labels to store, each with the model's own score of the turn. */
-export interface AnnotatorImport {
-  readonly annotator: string;
-  readonly labels: ReadonlyArray<{ conversationId: string; turnIndex: number; score: AgreementScore; modelScore: AgreementScore }>;
-}
+import type { AnnotationResults, AnnotationRow, AnnotatorImport } from '../studies/annotation/annotation-results.js';
 
 const score = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]);
 const turnRow = z.object({ role: z.enum(['persuader', 'persuadee']), score });
@@ -27,7 +21,7 @@ const annotationRow = z.object({
  * `pmiyc annotate import`, each stored next to the score the model gave itself, which is read
  * from the run's own turns (the task file never had it).
  */
-export class AnnotationTable {
+export class AnnotationTable implements AnnotationResults {
   private readonly selectTurn: Statement<[number, string, number]>;
   private readonly selectConversation: Statement<[number, string]>;
 

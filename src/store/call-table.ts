@@ -2,6 +2,7 @@ import { deflateRawSync } from 'node:zlib';
 import type { Database, Statement } from 'better-sqlite3';
 import type { FinishReason } from '../domain/conversation.js';
 import type { CachedReply, CallCache, FailedCall, StoredCall } from '../models/call-cache.js';
+import type { CallCacheScope } from '../runner/run-records.js';
 
 interface CallRow {
   reply_text: string;
@@ -11,14 +12,6 @@ interface CallRow {
   cost_usd: number | null;
   run_id: number;
   run_name: string;
-}
-
-export interface CallCacheScope {
-  /**
-   * Replay calls that earlier runs made (the default). False is `--no-cache`: only this run's own
-   * calls are reused, so sharing inside the run and resume still work, and nothing older is.
-   */
-  readonly reuseEarlierRuns: boolean;
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConsistencyTable, type StoredStanceSample } from './consistency-table.js';
+import type { StoredStanceSample } from '../studies/consistency/consistency-results.js';
 import { ResultStore } from './result-store.js';
 
 let folder: string;
@@ -29,13 +29,13 @@ describe('ConsistencyTable', () => {
     const path = join(folder, 'pmiyc.db');
     const store = ResultStore.open(path);
     const run = store.createRun({ name: 'consistency-1', seed: 0, packageVersion: '0.0.0', config: { command: 'consistency' } });
-    const table = new ConsistencyTable(store.sqlite);
+    const table = store.consistency;
     const answers = [sample('sim/b', 2, 1, 4), sample('sim/a', 7, 0, null), sample('sim/b', 2, 0, 5), sample('sim/a', 1, 0, 2)];
     for (const answer of answers) table.save(run.id, answer);
     store.close();
 
     const reopened = ResultStore.openExisting(path);
-    const again = new ConsistencyTable(reopened.sqlite);
+    const again = reopened.consistency;
     expect(again.count(run.id)).toBe(4);
     expect([...again.samples(run.id)]).toEqual([answers[3], answers[1], answers[2], answers[0]]);
     expect(again.has(run.id, { model: 'sim/a', domain: 'subjective', claimIndex: 7, sampleIndex: 0 })).toBe(true);
@@ -47,7 +47,7 @@ describe('ConsistencyTable', () => {
   it('imports all or nothing, and refuses a stored score off the scale when reading', () => {
     const store = ResultStore.open(join(folder, 'pmiyc.db'));
     const run = store.createRun({ name: 'c', seed: 0, packageVersion: '0.0.0', config: { command: 'consistency' } });
-    const table = new ConsistencyTable(store.sqlite);
+    const table = store.consistency;
     function* failingHalfway() {
       yield sample('m', 0, 0, 4);
       throw new Error('bad row');
@@ -64,7 +64,7 @@ describe('ConsistencyTable', () => {
     store.createRun({ name: 'paper', seed: 0, packageVersion: '0.0.0', config: { command: 'run' } });
     store.createRun({ name: 'consistency-1', seed: 0, packageVersion: '0.0.0', config: { command: 'consistency', tournamentRun: 'paper' } });
     store.createRun({ name: 'consistency-2', seed: 0, packageVersion: '0.0.0', config: { command: 'consistency' } });
-    const table = new ConsistencyTable(store.sqlite);
+    const table = store.consistency;
     expect(table.studyNames()).toEqual(['consistency-1', 'consistency-2']);
     expect(table.studyNames('paper')).toEqual(['consistency-1']);
     expect(table.studyNames('other')).toEqual([]);

@@ -1,29 +1,7 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { AgreementScore } from '../domain/agreement-score.js';
-import type { Domain } from '../domain/claim.js';
-
-/** One answer of a consistency study as stored (table `consistency_samples`, schema 3). */
-export interface StoredStanceSample {
-  readonly model: string;
-  readonly domain: Domain;
-  readonly claimIndex: number;
-  readonly claim: string;
-  readonly sampleIndex: number;
-  /** Null when no attempt gave a usable answer. */
-  readonly score: AgreementScore | null;
-  /** Calls made for this answer (1 + re-asks). */
-  readonly attempts: number;
-  /** Unusable replies among the attempts. */
-  readonly unusable: number;
-  /** The reply that was used, or the last unusable one ('' for imported answers). */
-  readonly raw: string;
-  /** The call store's hash of that reply's request (null for imports). */
-  readonly callHash: string | null;
-}
-
-/** Which answer: the table's key within a run. */
-export type SampleKey = Pick<StoredStanceSample, 'model' | 'domain' | 'claimIndex' | 'sampleIndex'>;
+import type { ConsistencyResults, SampleKey, StoredStanceSample } from '../studies/consistency/consistency-results.js';
 
 const rowSchema = z.object({
   model: z.string(),
@@ -45,7 +23,7 @@ const COLUMNS = 'model, domain, claim_index, claim, sample_index, score, attempt
  * arrives (SQLite autocommit), so a stopped study keeps everything it was told; reads stream in
  * key order. Studies are rows of `runs` whose config says `command: 'consistency'`.
  */
-export class ConsistencyTable {
+export class ConsistencyTable implements ConsistencyResults {
   private readonly insert: Database.Statement;
   private readonly selectOne: Database.Statement;
 

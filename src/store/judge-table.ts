@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { z } from 'zod';
-import type { JudgeTrialRecord } from '../studies/judge-trial.js';
+import type { JudgeResults } from '../studies/judge/judge-results.js';
+import type { JudgeTrialRecord } from '../studies/judge/judge-trial.js';
 
 const rowSchema = z.object({
   model: z.string(),
@@ -37,7 +38,7 @@ function toRecord(row: unknown): JudgeTrialRecord {
  * The `judge_trials` table (store schema 3): one row per (run, judge model, pair), committed as
  * soon as the trial is done, so that a resumed run skips it. Reads are checked with zod.
  */
-export class JudgeTable {
+export class JudgeTable implements JudgeResults {
   private readonly insert: Statement;
   private readonly selectOne: Statement<[number, string, string]>;
 

@@ -2,14 +2,36 @@ import type Database from 'better-sqlite3';
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import { InputError } from '../domain/input-error.js';
 import type { LeaseHolder } from '../runner/run-lease.js';
-import { type CallCacheScope, SqliteCallCache } from './call-table.js';
+import type { CallCacheScope, NewRun, RunInfo, RunKind, RunRecords, RunStatus, RunSummary } from '../runner/run-records.js';
+import type { AnnotationResults } from '../studies/annotation/annotation-results.js';
+import type { ConsistencyResults } from '../studies/consistency/consistency-results.js';
+import type { JudgeResults } from '../studies/judge/judge-results.js';
+import type { TournamentResults } from '../studies/tournament/tournament-results.js';
+import { AnnotationTable } from './annotation-table.js';
+import { SqliteCallCache } from './call-table.js';
+import { ConsistencyTable } from './consistency-table.js';
+import { JudgeTable } from './judge-table.js';
 import { LeaseTable } from './lease-table.js';
 import { closeStoreDatabase, openStoreDatabase, type StoreAccess, unusableStoreMessage } from './open-database.js';
 import { conversationRecordSchema } from './record-schema.js';
-import { type NewRun, RUN_COLUMNS, RUN_KIND_SQL, type RunInfo, type RunKind, type RunRow, type RunStatus, type RunSummary, toRunInfo } from './run-rows.js';
+import { RUN_COLUMNS, RUN_KIND_SQL, type RunRow, toRunInfo } from './run-rows.js';
 
-export type { CallCacheScope } from './call-table.js';
-export type { NewRun, RunInfo, RunKind, RunStatus, RunSummary } from './run-rows.js';
+export type { CallCacheScope, NewRun, RunInfo, RunKind, RunStatus, RunSummary } from '../runner/run-records.js';
+export type { StoreAccess } from './open-database.js';
+
+/**
+ * A pmiyc store: the runs with their calls and leases, and each study's results, behind the ports
+ * the runner and the studies define. Nothing outside src/store knows it is SQLite.
+ */
+export interface Store extends RunRecords, TournamentResults {
+  readonly path: string;
+  readonly consistency: ConsistencyResults;
+  readonly judge: JudgeResults;
+  readonly annotations: AnnotationResults;
+  /** Runs `work` so that everything it stores is kept together or not at all. */
+  atomically<T>(work: () => T): T;
+  close(): void;
+}
 
 export interface StoreOptions {
   /** The clock for timestamps; the CLI passes the real one. */
@@ -22,13 +44,16 @@ export interface StoreOptions {
  * done; in WAL mode with synchronous=NORMAL a kill loses nothing and a power cut at most the last
  * commits, in order (a conversation never outlives its calls). Reads stream.
  */
-export class ResultStore {
+export class ResultStore implements Store {
   private readonly insertConversation: Database.Statement;
   private readonly insertTurn: Database.Statement;
   private readonly deleteTurns: Database.Statement;
   private readonly selectStatus: Database.Statement<[number, string], string>;
   private readonly now: () => Date;
   private readonly leaseTable: LeaseTable;
+  readonly consistency: ConsistencyTable;
+  readonly judge: JudgeTable;
+  readonly annotations: AnnotationTable;
 
   private constructor(
     private readonly database: Database.Database,
@@ -38,6 +63,9 @@ export class ResultStore {
   ) {
     this.now = options.now ?? (() => new Date());
     this.leaseTable = new LeaseTable(database);
+    this.consistency = new ConsistencyTable(database);
+    this.judge = new JudgeTable(database);
+    this.annotations = new AnnotationTable(database);
     this.insertConversation = database.prepare(
       `INSERT OR REPLACE INTO conversations (run_id, id, domain, setting, persuader, persuadee, claim_index, status, nc, record)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -49,12 +77,12 @@ export class ResultStore {
     this.selectStatus = database.prepare<[number, string], string>('SELECT status FROM conversations WHERE run_id = ? AND id = ?').pluck();
   }
 
-  /**
-   * The SQLite handle, for the table modules of the validation studies (consistency samples,
-   * annotations, judge trials), which keep their own statements in their own files.
-   */
-  get sqlite(): Database.Database {
-    return this.database;
+  get location(): string {
+    return this.path;
+  }
+
+  atomically<T>(work: () => T): T {
+    return this.database.transaction(work)();
   }
 
   /** Opens a store for writing, creating it when missing (call it once the command's input is known to be valid). */
@@ -137,9 +165,8 @@ export class ResultStore {
     this.database.prepare('INSERT OR REPLACE INTO gguf_hashes (path, size, mtime_ms, sha256) VALUES (?, ?, ?, ?)').run(path, sizeBytes, mtimeMs, sha256);
   }
 
-  /** Records what served each model of a run (its call identity), as part of the run's config. */
-  recordServedBy(runId: number, servedBy: Readonly<Record<string, string>>): void {
-    this.database.prepare("UPDATE runs SET config = json_set(config, '$.servedBy', json(?)) WHERE id = ?").run(JSON.stringify(servedBy), runId);
+  recordRunConfig(runId: number, field: 'servedBy' | 'settings', value: unknown): void {
+    this.database.prepare(`UPDATE runs SET config = json_set(config, '$.${field}', json(?)) WHERE id = ?`).run(JSON.stringify(value), runId);
   }
 
   /** The lease of every run that has one, by run id. */
@@ -173,6 +200,11 @@ export class ResultStore {
     }
     if (names.length === 0) throw new InputError(`${this.path} has no runs yet: run \`pmiyc demo\` or \`pmiyc run\` first`);
     throw new InputError(`${this.path} has no run named "${name}": it has ${names.join(', ')}`);
+  }
+
+  latestRunOf(kind: RunKind): RunInfo | undefined {
+    const row = this.database.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE ${RUN_KIND_SQL} = ? ORDER BY id DESC LIMIT 1`).get(kind) as RunRow | undefined;
+    return row ? toRunInfo(row) : undefined;
   }
 
   hasRun(name: string): boolean {
@@ -309,4 +341,18 @@ export class ResultStore {
   close(): void {
     closeStoreDatabase(this.database, this.access !== 'read');
   }
+}
+
+/**
+ * Opens a store: `create` (the default) makes the file when it is missing, `write` needs it to
+ * exist (and upgrades an older schema), `read` never changes it. Anything that is not a usable
+ * pmiyc store is an InputError with one line.
+ */
+export function openStore(path: string, options: StoreOptions & { readonly access?: StoreAccess } = {}): Store {
+  const access = options.access ?? 'create';
+  return access === 'read'
+    ? ResultStore.openReadOnly(path, options)
+    : access === 'write'
+      ? ResultStore.openExisting(path, options)
+      : ResultStore.open(path, options);
 }

@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handRecord } from '../../../test/support/hand-records.js';
-import { LabelBook } from '../../annotation/annotation-labels.js';
-import { type AnnotationTaskFile, parseTaskFile } from '../../annotation/annotation-tasks.js';
-import { AnnotationTable } from '../../store/annotation-table.js';
 import { ResultStore } from '../../store/result-store.js';
+import { LabelBook } from '../../studies/annotation/annotation-labels.js';
+import { type AnnotationTaskFile, parseTaskFile } from '../../studies/annotation/annotation-tasks.js';
 import type { CliContext } from '../terminal.js';
 import { annotateExportCommand, annotateImportCommand, annotateServeCommand, parseClaimsPerDomain } from './annotate.js';
 
@@ -95,7 +94,7 @@ describe('pmiyc annotate', () => {
     expect(printed()).toMatch(/Imported into run hand-run: 16 labels by alice, 16 labels by bob[\s\S]*own score: 50%; mean absolute difference 0.50/);
     const store = ResultStore.openExisting(storePath);
     try {
-      const rows = new AnnotationTable(store.sqlite).rows([store.findRun('hand-run').id]);
+      const rows = store.annotations.rows([store.findRun('hand-run').id]);
       expect(rows).toHaveLength(32);
       expect(rows.filter((row) => row.annotator === 'alice').every((row) => row.score === row.modelScore)).toBe(true);
       expect(rows.filter((row) => row.annotator === 'bob').every((row) => row.modelScore - row.score === 1)).toBe(true);
@@ -109,7 +108,7 @@ describe('pmiyc annotate', () => {
     await annotateImportCommand({ store: storePath, run: 'hand-run', files: [alice] }, context);
     const store = ResultStore.openExisting(storePath);
     try {
-      const rows = new AnnotationTable(store.sqlite).rows([store.findRun('hand-run').id]);
+      const rows = store.annotations.rows([store.findRun('hand-run').id]);
       expect(rows.filter((row) => row.annotator === 'alice').map((row) => row.score)).toEqual(Array(16).fill(5));
       expect(rows).toHaveLength(32);
     } finally {
@@ -145,7 +144,7 @@ describe('pmiyc annotate', () => {
     );
     const store = ResultStore.openExisting(storePath);
     try {
-      expect(new AnnotationTable(store.sqlite).annotators(store.findRun('hand-run').id).map((entry) => entry.annotator)).toEqual(['alice', 'bob']);
+      expect(store.annotations.annotators(store.findRun('hand-run').id).map((entry) => entry.annotator)).toEqual(['alice', 'bob']);
     } finally {
       store.close();
     }

@@ -1,18 +1,18 @@
 import { existsSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
-import { checkAnnotatorName } from '../../annotation/annotation-labels.js';
-import { type CandidateConversation, sampleForAnnotation, type TaskSelection, toCandidate } from '../../annotation/annotation-sample.js';
-import { buildTaskFile, turnsToLabel } from '../../annotation/annotation-tasks.js';
 import type { Setting } from '../../domain/conversation.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { InputError } from '../../domain/input-error.js';
+import { holdGracefulStop } from '../../io/graceful-stop.js';
+import { writeFileAtomically } from '../../io/write-file-atomically.js';
 import { ResultStore } from '../../store/result-store.js';
+import { checkAnnotatorName } from '../../studies/annotation/annotation-labels.js';
+import { type CandidateConversation, sampleForAnnotation, type TaskSelection, toCandidate } from '../../studies/annotation/annotation-sample.js';
+import { buildTaskFile, turnsToLabel } from '../../studies/annotation/annotation-tasks.js';
+import { AnnotationServer } from '../../web/annotation-server.js';
 import { defaultLabelsPath, loadLabelBook, readTaskFile } from '../annotation-files.js';
 import { importLabelFiles } from '../annotation-import.js';
-import { AnnotationServer } from '../annotation-server.js';
-import { holdGracefulStop } from '../graceful-stop.js';
 import type { CliContext } from '../terminal.js';
-import { writeFileAtomically } from '../write-file-atomically.js';
 
 export const ANNOTATION_SETTINGS = ['single', 'multi', 'both'] as const;
 export const DEFAULT_ANNOTATION_PORT = 7312;

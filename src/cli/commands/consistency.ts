@@ -1,26 +1,26 @@
-import { resolve } from 'node:path';
-import { claimsChecksum } from '../../datasets/claims-checksum.js';
-import { licencesOf } from '../../datasets/licences.js';
+import { basename, extname, resolve } from 'node:path';
+import { parseConsistencyCsv } from '../../datasets/consistency-csv.js';
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/input-error.js';
-import type { ModelSettings } from '../../models/model-settings.js';
+import { processSessionWorld } from '../../io/process-world.js';
+import { readTextFile } from '../../io/read-text-file.js';
+import { analyzeStudy } from '../../report/studies/consistency-study-source.js';
 import { formatConsistencyText } from '../../report/studies/consistency-text.js';
-import { ConsistencyTable } from '../../store/consistency-table.js';
-import { ResultStore, type RunInfo } from '../../store/result-store.js';
+import { checkModels } from '../../runner/check-models.js';
+import { describeStop } from '../../runner/session-ending.js';
+import { openStore, type Store } from '../../store/result-store.js';
 import {
   type ConsistencyDesign,
   type ConsistencyDesignOptions,
   consistencyConfigOf,
   consistencyDesignFromOptions,
   isConsistencyConfig,
-} from '../consistency-design.js';
-import { importConsistencyFile, readConsistencyImport } from '../consistency-import.js';
-import { executeStudy } from '../consistency-session.js';
-import { analyzeStudy } from '../consistency-study.js';
+} from '../../studies/consistency/consistency-design.js';
+import { type ConsistencyOutcome, runConsistencyStudy } from '../../studies/consistency/consistency-study.js';
+import { importPublishedAnswers } from '../../studies/consistency/import-published.js';
 import { loadClaims } from '../load-claims.js';
 import { loadConfig } from '../load-config.js';
-import { createModelRegistry } from '../model-registry.js';
-import { redactSettings } from '../run-design.js';
+import { describeCalls } from '../run-outcome.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 
 export interface ConsistencyOptions extends ConsistencyDesignOptions {
@@ -43,7 +43,7 @@ export interface ConsistencyOptions extends ConsistencyDesignOptions {
 }
 
 interface PreparedStudy {
-  readonly run?: RunInfo;
+  readonly name?: string;
   readonly design: ConsistencyDesign;
   readonly claims: readonly Claim[];
   readonly seed: number;
@@ -51,13 +51,7 @@ interface PreparedStudy {
   readonly configPath?: string;
 }
 
-/** The tournament run to compare with must exist and be a tournament. */
-function checkTournamentRun(store: ResultStore, name: string | undefined): void {
-  if (name === undefined) return;
-  const run = store.findRun(name);
-  if (isConsistencyConfig(run.config))
-    throw new InputError(`--run names the tournament run to compare openings with, but ${name} is a consistency study: name a run made by \`pmiyc run\``);
-}
+const count = (value: number) => value.toLocaleString('en-US');
 
 function checkFlags(options: ConsistencyOptions): void {
   if (options.import !== undefined && options.models !== undefined)
@@ -65,6 +59,13 @@ function checkFlags(options: ConsistencyOptions): void {
   if (options.import !== undefined && options.resume) throw new InputError('an import is finished at once: --resume continues a study that asks models');
   if (options.model !== undefined && options.import === undefined)
     throw new InputError('--model names the model of an --import file: to ask models, use --models a,b');
+}
+
+/** The tournament run to compare with must exist and be a tournament. */
+function checkTournamentRun(store: Store, name: string | undefined): void {
+  if (name === undefined) return;
+  if (isConsistencyConfig(store.findRun(name).config))
+    throw new InputError(`--run names the tournament run to compare openings with, but ${name} is a consistency study: name a run made by \`pmiyc run\``);
 }
 
 /** A new study's design and claims, checked before any store is opened: bad input never leaves an empty store behind. */
@@ -75,14 +76,14 @@ async function prepareNew(options: ConsistencyOptions, context: CliContext): Pro
     design,
     claims,
     seed: options.seed,
+    ...(options.study ? { name: options.study } : {}),
     ...(options.run ? { tournamentRun: options.run } : {}),
     ...(options.config ? { configPath: resolve(options.config) } : {}),
   };
 }
 
-async function prepareResume(store: ResultStore, options: ConsistencyOptions, context: CliContext): Promise<PreparedStudy> {
-  const table = new ConsistencyTable(store.sqlite);
-  const name = options.study ?? table.studyNames().at(-1);
+async function prepareResume(store: Store, options: ConsistencyOptions, context: CliContext): Promise<PreparedStudy> {
+  const name = options.study ?? store.consistency.studyNames().at(-1);
   if (name === undefined)
     throw new InputError(`${options.store} has no consistency study to resume: start one with pmiyc consistency --models a,b --claims subjective`);
   const run = store.findRun(name);
@@ -93,14 +94,9 @@ async function prepareResume(store: ResultStore, options: ConsistencyOptions, co
   if (options.run !== undefined && options.run !== config.tournamentRun)
     throw new InputError(`study ${run.name} compares with ${config.tournamentRun ?? 'no tournament run'}: drop --run, or start a new study`);
   const { claims } = await loadClaims(config.design.claims.source, { ...config.design.claims, seed: run.seed }, context);
-  if (run.claimsChecksum && claimsChecksum(claims) !== run.claimsChecksum) {
-    throw new InputError(
-      `the claims of study ${run.name} (${config.design.claims.source}) are not the same as when it started: use the same claims file or --data-dir`,
-    );
-  }
   const configPath = options.config ?? config.configPath;
   return {
-    run,
+    name: run.name,
     design: config.design,
     claims,
     seed: run.seed,
@@ -109,83 +105,93 @@ async function prepareResume(store: ResultStore, options: ConsistencyOptions, co
   };
 }
 
-function startStudy(
-  store: ResultStore,
-  prepared: PreparedStudy,
-  settings: (name: string) => ModelSettings,
-  options: ConsistencyOptions,
-  context: CliContext,
-): RunInfo {
-  if (prepared.run) return prepared.run;
-  if (options.study !== undefined && store.hasRun(options.study)) {
-    throw new InputError(`run "${options.study}" already exists in ${options.store}: continue it with --resume, or choose another --study name`);
-  }
-  const models = Object.fromEntries(prepared.design.models.map((model) => [model, redactSettings(settings(model))]));
-  const simulated = prepared.design.models.filter((model) => settings(model).provider === 'sim');
-  return store.createRun({
-    name: options.study ?? store.nextRunName('consistency'),
-    seed: prepared.seed,
-    packageVersion: context.packageVersion,
-    config: {
-      command: 'consistency',
-      design: prepared.design,
-      ...(prepared.tournamentRun ? { tournamentRun: prepared.tournamentRun } : {}),
-      simulated,
-      claims: { count: prepared.claims.length, licences: licencesOf(prepared.claims) },
-      models,
-      ...(prepared.configPath ? { configPath: prepared.configPath } : {}),
-    },
-    claimsChecksum: claimsChecksum(prepared.claims),
-    ...(options.gitRevision ? { gitRevision: options.gitRevision } : {}),
-  });
+function printStudy(store: Store, runName: string, context: CliContext): void {
+  context.stdout.write(`${formatConsistencyText(analyzeStudy(store, store.findRun(runName)))}\n\n`);
+  context.stdout.write(`Report: pmiyc report --store ${store.path} --run ${runName}\n`);
 }
 
-function printStudy(store: ResultStore, run: RunInfo, context: CliContext): void {
-  context.stdout.write(`${formatConsistencyText(analyzeStudy(store, store.findRun(run.name)))}\n\n`);
-  context.stdout.write(`Report: pmiyc report --store ${store.path} --run ${run.name}\n`);
+/** Says what this session did and how to go on; returns the exit code. */
+function printSession(outcome: ConsistencyOutcome, options: ConsistencyOptions, store: Store, context: CliContext): number {
+  const { run, result, ending } = outcome;
+  context.stdout.write(
+    `Study ${run.name} in ${store.path}: ${count(result.answered)} answers this session, ${count(result.skipped)} already stored; ${describeCalls(outcome.meter)}.\n\n`,
+  );
+  const resume = `pmiyc consistency --store ${options.store} --study ${run.name} --resume`;
+  if (ending.status === 'failed')
+    context.stderr.write(
+      `pmiyc: ${result.failed} answers could not be had (the provider kept failing); the rest is stored. Ask for them again with: ${resume}\n`,
+    );
+  if (ending.status === 'interrupted')
+    context.stderr.write(`pmiyc: ${describeStop(ending, { resume, items: 'answers', blockedModels: outcome.blockedModels })}\n`);
+  printStudy(store, run.name, context);
+  return ending.exitCode;
 }
 
 /**
  * `pmiyc consistency` (paper Sec. 5.1, Table 1): asks each model for its stance on each claim N
- * times, stored answer by answer in the run store, resumable and concurrent; or, with --import,
- * reads the paper's published answers. Prints Table 1 per model; returns the exit code.
+ * times (see studies/consistency/consistency-study.ts); or, with --import, reads the paper's
+ * published answers. Prints Table 1 per model; returns the exit code.
  */
 export async function consistencyCommand(options: ConsistencyOptions, context: CliContext, signals: RunSignals): Promise<number> {
   checkFlags(options);
-  const imported = options.import === undefined ? undefined : readConsistencyImport(options.import);
-  const fresh = options.import !== undefined || options.resume ? undefined : await prepareNew(options, context);
+  const file = options.import;
+  const imported =
+    file === undefined
+      ? undefined
+      : parseConsistencyCsv(file, readTextFile(file, `no file at ${file}: give the path of a pre-assessment CSV such as pre_assesment/results/gpt4.csv`));
+  const fresh = file !== undefined || options.resume ? undefined : await prepareNew(options, context);
   const freshConfig = fresh ? loadConfig(fresh.configPath) : undefined;
-  if (fresh && freshConfig) for (const model of fresh.design.models) createModelRegistry(freshConfig, context.env).modelFor(model);
+  if (fresh && freshConfig) checkModels(freshConfig, context.env, fresh.design.models);
   // Continuing a study, or comparing with a tournament run, needs a store that exists.
-  const existing = options.resume || options.run !== undefined;
-  const store = existing ? ResultStore.openExisting(options.store, { now: context.now }) : ResultStore.open(options.store, { now: context.now });
+  const store = openStore(options.store, { now: context.now, access: options.resume || options.run !== undefined ? 'write' : 'create' });
   try {
     checkTournamentRun(store, options.run);
-    if (options.import !== undefined && imported) {
-      const run = importConsistencyFile(
+    if (file !== undefined && imported) {
+      const run = importPublishedAnswers(
         store,
         {
-          file: options.import,
+          file: resolve(file),
+          model: options.model ?? basename(file, extname(file)),
           seed: options.seed,
           packageVersion: context.packageVersion,
-          ...(options.model === undefined ? {} : { model: options.model }),
           ...(options.study === undefined ? {} : { study: options.study }),
           ...(options.run === undefined ? {} : { tournamentRun: options.run }),
           ...(options.gitRevision ? { gitRevision: options.gitRevision } : {}),
         },
         imported,
       );
-      printStudy(store, run, context);
+      printStudy(store, run.name, context);
       return 0;
     }
     const prepared = fresh ?? (await prepareResume(store, options, context));
-    const config = freshConfig ?? loadConfig(prepared.configPath);
-    const checking = createModelRegistry(config, context.env);
-    for (const model of prepared.design.models) checking.modelFor(model);
-    const run = startStudy(store, prepared, (name) => checking.settingsFor(name), options, context);
-    const outcome = await executeStudy({ store, run, design: prepared.design, claims: prepared.claims, config, options, context, signals });
-    printStudy(store, run, context);
-    return outcome;
+    const outcome = await runConsistencyStudy({
+      store,
+      design: prepared.design,
+      claims: prepared.claims,
+      config: freshConfig ?? loadConfig(prepared.configPath),
+      seed: prepared.seed,
+      concurrency: options.concurrency,
+      cache: options.cache,
+      resume: options.resume,
+      ...(prepared.name ? { name: prepared.name } : {}),
+      ...(prepared.tournamentRun ? { tournamentRun: prepared.tournamentRun } : {}),
+      about: {
+        packageVersion: context.packageVersion,
+        ...(options.gitRevision ? { gitRevision: options.gitRevision } : {}),
+        ...(prepared.configPath ? { configPath: prepared.configPath } : {}),
+      },
+      onFailedAnswer: (task, failure) =>
+        context.stderr.write(`pmiyc: ${task.model} gave no answer on claim ${task.claim.index} (${failure.reason}): ${failure.detail}\n`),
+      world: processSessionWorld({
+        env: context.env,
+        messages: context.stderr,
+        signals,
+        now: context.now,
+        store,
+        ...(options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}),
+      }),
+    });
+    return printSession(outcome, options, store, context);
   } finally {
     store.close();
   }

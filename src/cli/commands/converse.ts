@@ -5,8 +5,8 @@ import { runConversation } from '../../engine/run-conversation.js';
 import { usageTotals } from '../../metrics/usage-totals.js';
 import { formatConversationHeader, formatOutcomeText, formatTurnText } from '../../report/dialogue-text.js';
 import { formatUsageText } from '../../report/usage-text.js';
+import { createModelRegistry } from '../../runner/model-registry.js';
 import { loadConfig } from '../load-config.js';
-import { createModelRegistry } from '../model-registry.js';
 import { type CliContext, formatDuration, labelModel, styleFor } from '../terminal.js';
 
 export interface ConverseOptions {

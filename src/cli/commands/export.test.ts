@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handRecord } from '../../../test/support/hand-records.js';
+import { OutputWriteError } from '../../io/output-write-error.js';
 import { ResultStore } from '../../store/result-store.js';
-import { OutputWriteError } from '../output-write-error.js';
 import type { CliContext } from '../terminal.js';
 import { exportCommand } from './export.js';
 

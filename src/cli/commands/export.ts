@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
+import { createStreamWriter } from '../../io/stream-writer.js';
 import { ResultStore } from '../../store/result-store.js';
-import { createStreamWriter } from '../stream-writer.js';
 import type { CliContext } from '../terminal.js';
 
 export type ExportFormat = 'jsonl' | 'csv';

@@ -1,16 +1,14 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { claimsChecksum } from '../../datasets/claims-checksum.js';
-import { licencesOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/input-error.js';
-import { runTasks } from '../../runner/run-tasks.js';
-import { ResultStore, type RunInfo } from '../../store/result-store.js';
-import { type PreferenceExample, synthesizePreference } from '../../studies/judge-synthesis.js';
+import { processSessionWorld } from '../../io/process-world.js';
+import { writeFileAtomically } from '../../io/write-file-atomically.js';
+import { checkModels } from '../../runner/check-models.js';
+import { EXIT_FAILED } from '../../runner/session-ending.js';
+import { openStore } from '../../store/result-store.js';
+import type { PreferenceExample } from '../../studies/judge/judge-synthesis.js';
+import { runSynthesis } from '../../studies/judge/synthesis-study.js';
 import { loadClaims } from '../load-claims.js';
 import { loadConfig } from '../load-config.js';
-import { EXIT_FAILED, type SessionEnding, sessionEnding } from '../run-ending.js';
-import { checkStudyModels, type StudySession, startStudySession } from '../study-session.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 
 export interface JudgeSynthesizeOptions {
@@ -57,45 +55,6 @@ async function subjectiveClaims(options: JudgeSynthesizeOptions, context: CliCon
   return subjective;
 }
 
-function startRun(
-  store: ResultStore,
-  claims: readonly Claim[],
-  models: Record<string, unknown>,
-  options: JudgeSynthesizeOptions,
-  context: CliContext,
-): RunInfo {
-  if (options.study !== undefined && store.hasRun(options.study)) {
-    throw new InputError(
-      `run "${options.study}" already exists in ${options.store}: choose another --study name (calls made before are replayed from the store anyway)`,
-    );
-  }
-  const design = {
-    model: options.model,
-    claims: {
-      source: options.claims,
-      ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
-      ...(options.limit === undefined ? {} : { limit: options.limit }),
-      ...(options.sample === undefined ? {} : { sample: options.sample }),
-    },
-    sampling: { temperature: options.temperature, maxOutputTokens: options.maxTokens, maxAttempts: options.maxAttempts },
-  };
-  return store.createRun({
-    name: options.study ?? store.nextRunName('synthesis'),
-    seed: options.seed,
-    packageVersion: context.packageVersion,
-    config: {
-      command: 'judge-synthesize',
-      design,
-      claims: { count: claims.length, licences: licencesOf(claims) },
-      models,
-      ...(options.out ? { out: options.out } : {}),
-      ...(options.config ? { configPath: options.config } : {}),
-    },
-    claimsChecksum: claimsChecksum(claims),
-    ...(options.gitRevision ? { gitRevision: options.gitRevision } : {}),
-  });
-}
-
 /** Writes the dataset in claim order, atomically (a half-written file never looks finished), or to standard output. */
 async function writeDataset(examples: readonly PreferenceExample[], out: string | undefined, context: CliContext): Promise<void> {
   const text = examples.map((example) => JSON.stringify(example)).join('\n') + (examples.length > 0 ? '\n' : '');
@@ -103,42 +62,7 @@ async function writeDataset(examples: readonly PreferenceExample[], out: string 
     context.stdout.write(text);
     return;
   }
-  await mkdir(dirname(out), { recursive: true });
-  const partial = `${out}.partial`;
-  await writeFile(partial, text, 'utf8');
-  await rename(partial, out);
-}
-
-/** Every claim's pair, `concurrency` claims at a time; examples keyed by position so that the file keeps claim order. */
-async function synthesizeAll(claims: readonly Claim[], session: StudySession, options: JudgeSynthesizeOptions, signals: RunSignals) {
-  const examples = new Map<number, PreferenceExample>();
-  const problems: string[] = [];
-  const settings = { temperature: options.temperature, maxOutputTokens: options.maxTokens, maxAttempts: options.maxAttempts };
-  const result = await runTasks({
-    tasks: claims.map((claim, position) => ({ claim, position })),
-    concurrency: 4 * options.concurrency,
-    gate: session.gate,
-    abortSignal: signals.abort,
-    run: async ({ claim, position }) => {
-      const outcome = await synthesizePreference({
-        model: session.registry.modelFor(options.model),
-        modelName: options.model,
-        claim,
-        runSeed: options.seed,
-        settings,
-        abortSignal: signals.abort,
-      });
-      session.meter.conversationsDone += 1;
-      if (outcome.status === 'synthesized') {
-        examples.set(position, outcome.example);
-        return 'done';
-      }
-      session.meter.conversationsFailed += 1;
-      problems.push(`claim ${claim.index}: ${outcome.detail}`);
-      return 'failed';
-    },
-  });
-  return { examples, problems, result };
+  await writeFileAtomically(out, text, { advice: { again: 'run the same command again (its calls are replayed)', elsewhere: 'another --out' } });
 }
 
 /**
@@ -152,38 +76,42 @@ export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, co
     throw new InputError(`--out ${options.out}: the dataset is JSON lines; name the file .jsonl`);
   const claims = await subjectiveClaims(options, context);
   const config = loadConfig(options.config);
-  const models = checkStudyModels(config, [options.model], options.maxCost, context);
-  const store = ResultStore.open(options.store, { now: context.now });
+  checkModels(config, context.env, [options.model], options.maxCost);
+  const store = openStore(options.store, { now: context.now });
   try {
-    const run = startRun(store, claims, models, options, context);
-    const session = startStudySession(
-      {
-        store,
-        run,
-        resumed: false,
-        config,
-        names: [options.model],
-        concurrency: options.concurrency,
-        cache: options.cache,
-        command: 'pmiyc judge synthesize',
-        unit: 'claims',
-        total: claims.length,
-        ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }),
-        ...(options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}),
+    const outcome = await runSynthesis({
+      store,
+      model: options.model,
+      claims,
+      claimSelection: {
+        source: options.claims,
+        ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+        ...(options.limit === undefined ? {} : { limit: options.limit }),
+        ...(options.sample === undefined ? {} : { sample: options.sample }),
       },
-      context,
-      signals,
-    );
-    let synthesized: Awaited<ReturnType<typeof synthesizeAll>>;
-    let ending: SessionEnding | undefined;
-    try {
-      synthesized = await synthesizeAll(claims, session, options, signals);
-      ending = sessionEnding(synthesized.result, synthesized.result.failed, signals);
-    } finally {
-      session.end(ending);
-    }
-    const { examples, problems, result } = synthesized;
-    const say = (line: string) => (options.out === undefined ? context.stderr : context.stdout).write(`${line}\n`);
+      sampling: { temperature: options.temperature, maxOutputTokens: options.maxTokens, maxAttempts: options.maxAttempts },
+      config,
+      seed: options.seed,
+      concurrency: options.concurrency,
+      cache: options.cache,
+      ...(options.maxCost === undefined ? {} : { maxCostUsd: options.maxCost }),
+      ...(options.study === undefined ? {} : { name: options.study }),
+      ...(options.out === undefined ? {} : { out: options.out }),
+      about: {
+        packageVersion: context.packageVersion,
+        ...(options.gitRevision ? { gitRevision: options.gitRevision } : {}),
+        ...(options.config ? { configPath: options.config } : {}),
+      },
+      world: processSessionWorld({
+        env: context.env,
+        messages: context.stderr,
+        signals,
+        now: context.now,
+        store,
+        ...(options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}),
+      }),
+    });
+    const { run, examples, problems, result, ending } = outcome;
     for (const problem of problems) context.stderr.write(`pmiyc: ${problem}\n`);
     if (ending.status === 'interrupted') {
       const why = ending.stopReason === 'budget' ? ` (--max-cost $${options.maxCost} reached)` : ending.stopReason ? ` (${ending.stopReason})` : '';
@@ -192,10 +120,10 @@ export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, co
       );
       return ending.exitCode;
     }
-    const ordered = [...examples].sort(([a], [b]) => a - b).map(([, example]) => example);
-    await writeDataset(ordered, options.out, context);
+    await writeDataset(examples, options.out, context);
+    const say = (line: string) => (options.out === undefined ? context.stderr : context.stdout).write(`${line}\n`);
     say(
-      `Run ${run.name}: ${ordered.length} preference pairs from ${claims.length} claims${options.out ? ` written to ${options.out}` : ''}; ${result.failed} claims without a usable pair; spent $${store.spentUsd(run.id).toFixed(4)} on calls this run made.`,
+      `Run ${run.name}: ${examples.length} preference pairs from ${claims.length} claims${options.out ? ` written to ${options.out}` : ''}; ${result.failed} claims without a usable pair; spent $${store.spentUsd(run.id).toFixed(4)} on calls this run made.`,
     );
     return result.failed > 0 ? EXIT_FAILED : 0;
   } finally {

@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HandConversation, handRecord } from '../../../test/support/hand-records.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { InputError } from '../../domain/input-error.js';
+import { OutputWriteError } from '../../io/output-write-error.js';
+import { type AtomicWriteFileSystem, NODE_FILE_SYSTEM } from '../../io/write-file-atomically.js';
 import type { ReportDocument } from '../../report/report-document.js';
 import { ResultStore } from '../../store/result-store.js';
-import { OutputWriteError } from '../output-write-error.js';
 import type { CliContext } from '../terminal.js';
-import { type AtomicWriteFileSystem, NODE_FILE_SYSTEM } from '../write-file-atomically.js';
 import { parseReportFormats, parseRunNames, reportCommand, writeReport } from './report.js';
 
 // A tournament small enough to work out by hand: models A and B, subjective claims c1 and c2

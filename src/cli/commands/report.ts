@@ -2,17 +2,17 @@ import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { InputError } from '../../domain/input-error.js';
 import { hashString } from '../../domain/random.js';
+import { type AtomicWriteFileSystem, writeFilesAtomically } from '../../io/write-file-atomically.js';
 import { type TournamentAnalysis, TournamentAnalyzer } from '../../metrics/tournament-analysis.js';
 import { buildReportDocument } from '../../report/build-report-document.js';
 import { buildReportFiles, REPORT_FORMATS, type ReportFormat } from '../../report/build-report-files.js';
 import { duplicatesSentence } from '../../report/duplicates-text.js';
 import type { ReportDuplicates, ReportStudies } from '../../report/report-document.js';
+import { consistencyStudiesFor } from '../../report/studies/consistency-study-source.js';
+import { readJudgeStudy } from '../../report/studies/judge-study-source.js';
+import { loadReliabilityStudy } from '../../report/studies/reliability-study-source.js';
 import { ResultStore, type RunInfo } from '../../store/result-store.js';
-import { loadReliabilityStudy } from '../annotation-study.js';
-import { consistencyStudiesFor } from '../consistency-study.js';
-import { readJudgeStudy } from '../judge-report.js';
 import type { CliContext } from '../terminal.js';
-import { type AtomicWriteFileSystem, writeFilesAtomically } from '../write-file-atomically.js';
 
 export { REPORT_FORMATS, type ReportFormat } from '../../report/build-report-files.js';
 

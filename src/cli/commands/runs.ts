@@ -1,7 +1,7 @@
+import { thisProcess } from '../../io/process-world.js';
 import { formatTextTable } from '../../report/text-table.js';
 import { runState } from '../../runner/run-lease.js';
-import { ResultStore, type RunSummary } from '../../store/result-store.js';
-import { leaseWorldNow } from '../lease-world.js';
+import { openStore, type RunSummary } from '../../store/result-store.js';
 import type { CliContext } from '../terminal.js';
 
 /** "88 (run-1: 80, run-2: 8)" */
@@ -17,10 +17,10 @@ function replayedText(run: RunSummary): string {
  * from earlier runs. Opens the store read-only.
  */
 export function runsCommand(options: { store: string }, context: CliContext): number {
-  const store = ResultStore.openReadOnly(options.store);
+  const store = openStore(options.store, { access: 'read' });
   try {
     const leases = store.leases();
-    const world = leaseWorldNow(context);
+    const world = { ...thisProcess(), nowMs: context.now().getTime() };
     const rows = store.listRuns().map((run) => {
       const tournament = run.kind === 'tournament';
       const state = runState(run.status, run.stopReason, leases.get(run.id), world);

@@ -4,7 +4,7 @@ import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../
 import { ModelCallError } from '../model-call-error.js';
 import { toModelCallError } from './provider-error.js';
 
-// The AI SDK prints provider warnings (e.g. "seed is not supported") to the console; pmiyc
+// The AI SDK prints provider warnings (e.g. an unsupported setting) to the console; pmiyc
 // records what matters itself and keeps the terminal for the user.
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS ??= false;
 
@@ -16,6 +16,12 @@ export interface AiSdkModelOptions {
   readonly apiKeyEnv?: string;
   /** AI SDK provider options, already keyed by the SDK provider name. */
   readonly providerOptions?: Record<string, Record<string, unknown>>;
+  /**
+   * False for a provider that takes no sampling seed (the catalog's `supportsSeed`): the seed is
+   * then not passed to the SDK, which would drop it with a warning; it still identifies and
+   * records the call. Absent: the seed is passed.
+   */
+  readonly supportsSeed?: boolean;
   readonly now?: () => number;
 }
 
@@ -70,7 +76,7 @@ export class AiSdkChatModel implements ChatModel {
         ...toModelMessages(request.messages),
         ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
         maxOutputTokens: request.maxOutputTokens,
-        seed: request.seed,
+        ...(this.options.supportsSeed === false ? {} : { seed: request.seed }),
         abortSignal,
         maxRetries: 0,
         ...(this.options.providerOptions ? { providerOptions: this.options.providerOptions as never } : {}),

@@ -15,7 +15,10 @@ export interface ProviderInfo {
   readonly defaultBaseURL?: string;
   /** The base URL must come from config or environment (no sensible default). */
   readonly baseURLRequired?: boolean;
-  /** Does the provider accept a sampling seed? (Anthropic does not; the seed is then only recorded.) */
+  /**
+   * Does the provider accept a sampling seed? When not (Anthropic), the adapter sends none and the
+   * seed is only recorded (it still tells repetitions apart in the call store).
+   */
   readonly supportsSeed: boolean;
 }
 

@@ -1,6 +1,7 @@
 import { type CallCache, cachedRequestOf, requestHash } from '../call-cache.js';
 import type { ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
-import { isModelCallError } from '../model-call-error.js';
+import { type ChatModelMiddleware, decorate } from '../decorate.js';
+import { isModelCallError, type ModelCallError } from '../model-call-error.js';
 
 export interface CallCacheOptions {
   /** What the model is, for the request hash (not the alias the user gave it). */
@@ -20,42 +21,31 @@ export interface CallCacheOptions {
  * `replayedFrom` when an earlier run made them. Which stored calls may be reused (all runs', or
  * only this run's under `--no-cache`) is the cache's own scope.
  */
-export function withCallCache(model: ChatModel, cache: CallCache, options: CallCacheOptions): ChatModel {
-  const inFlight = new Map<string, Promise<GenerateReply>>();
-  const call = async (hash: string, request: GenerateRequest): Promise<GenerateReply> => {
-    const startedMs = options.now();
-    let reply: GenerateReply;
-    try {
-      reply = await model.generate(request);
-    } catch (error) {
-      if (isModelCallError(error) && !request.abortSignal?.aborted) {
-        cache.saveFailure?.({
-          hash,
-          modelIdentity: options.modelIdentity,
-          reason: error.reason,
-          ...(error.statusCode === undefined ? {} : { statusCode: error.statusCode }),
-          message: error.message,
-          latencyMs: options.now() - startedMs,
-          retries: options.retriesOf?.(request) ?? 0,
-        });
+export function cacheCalls(cache: CallCache, options: CallCacheOptions): ChatModelMiddleware {
+  return (next) => {
+    // Per decorated model: single flight joins calls of the same model only.
+    const inFlight = new Map<string, Promise<GenerateReply>>();
+    const call = async (hash: string, request: GenerateRequest): Promise<GenerateReply> => {
+      const startedMs = options.now();
+      let reply: GenerateReply;
+      try {
+        reply = await next(request);
+      } catch (error) {
+        if (isModelCallError(error) && !request.abortSignal?.aborted) saveFailure(cache, options, hash, error, options.now() - startedMs, request);
+        throw error;
       }
-      throw error;
-    }
-    const stored = { ...reply, callHash: hash };
-    cache.save({
-      hash,
-      modelIdentity: options.modelIdentity,
-      request: cachedRequestOf(request),
-      reply: stored,
-      latencyMs: options.now() - startedMs,
-      retries: options.retriesOf?.(request) ?? 0,
-    });
-    return stored;
-  };
-  return {
-    name: model.name,
-    simulated: model.simulated,
-    async generate(request) {
+      const stored = { ...reply, callHash: hash };
+      cache.save({
+        hash,
+        modelIdentity: options.modelIdentity,
+        request: cachedRequestOf(request),
+        reply: stored,
+        latencyMs: options.now() - startedMs,
+        retries: options.retriesOf?.(request) ?? 0,
+      });
+      return stored;
+    };
+    return async (request) => {
       const hash = requestHash(options.modelIdentity, cachedRequestOf(request));
       const stored = options.refresh?.has(hash) ? undefined : cache.lookup(hash);
       if (stored) return { ...stored.reply, callHash: hash, cached: true, ...(stored.earlierRun === undefined ? {} : { replayedFrom: stored.earlierRun }) };
@@ -64,6 +54,23 @@ export function withCallCache(model: ChatModel, cache: CallCache, options: CallC
       const started = call(hash, request).finally(() => inFlight.delete(hash));
       inFlight.set(hash, started);
       return started;
-    },
+    };
   };
+}
+
+function saveFailure(cache: CallCache, options: CallCacheOptions, hash: string, error: ModelCallError, latencyMs: number, request: GenerateRequest): void {
+  cache.saveFailure?.({
+    hash,
+    modelIdentity: options.modelIdentity,
+    reason: error.reason,
+    ...(error.statusCode === undefined ? {} : { statusCode: error.statusCode }),
+    message: error.message,
+    latencyMs,
+    retries: options.retriesOf?.(request) ?? 0,
+  });
+}
+
+/** `model` decorated with `cacheCalls(cache, options)`. */
+export function withCallCache(model: ChatModel, cache: CallCache, options: CallCacheOptions): ChatModel {
+  return decorate(model, [cacheCalls(cache, options)]);
 }

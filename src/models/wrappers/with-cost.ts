@@ -1,4 +1,4 @@
-import type { ChatModel } from '../chat-model.js';
+import type { ChatModelMiddleware } from '../decorate.js';
 
 export interface Prices {
   readonly inputUsdPerMillion?: number;
@@ -17,16 +17,12 @@ function callCostUsd(usage: { inputTokens?: number; outputTokens?: number } | un
   return input === undefined || output === undefined ? undefined : input + output;
 }
 
-/** Adds `costUsd` to every reply from the model's configured prices. */
-export function withCost(model: ChatModel, prices: Prices): ChatModel {
-  if (prices.inputUsdPerMillion === undefined && prices.outputUsdPerMillion === undefined) return model;
-  return {
-    name: model.name,
-    simulated: model.simulated,
-    generate: async (request) => {
-      const reply = await model.generate(request);
-      const costUsd = callCostUsd(reply.usage, prices);
-      return costUsd === undefined ? reply : { ...reply, costUsd };
-    },
+/** Adds `costUsd` to every reply from the model's configured prices; passes replies through without prices. */
+export function addCost(prices: Prices): ChatModelMiddleware {
+  if (prices.inputUsdPerMillion === undefined && prices.outputUsdPerMillion === undefined) return (next) => next;
+  return (next) => async (request) => {
+    const reply = await next(request);
+    const costUsd = callCostUsd(reply.usage, prices);
+    return costUsd === undefined ? reply : { ...reply, costUsd };
   };
 }

@@ -1,4 +1,5 @@
 import type { ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
+import { type ChatModelMiddleware, decorate } from '../decorate.js';
 import { linkSignals } from './linked-signal.js';
 import { type LimiterState, type RateLimitDependencies, type RateLimitOptions, RequestLimiter } from './request-limiter.js';
 import { sleepMs } from './with-retry.js';
@@ -34,41 +35,54 @@ function countUsedTokens(request: GenerateRequest, reply: GenerateReply): number
   return (usage.inputTokens ?? estimateInputTokens(request)) + (usage.outputTokens ?? request.maxOutputTokens);
 }
 
+/** A rate-limit middleware: it also shows the state of its one limiter (shared by every model it decorates). */
+export interface RateLimitMiddleware extends ChatModelMiddleware {
+  limiterState(): LimiterState;
+}
+
 /**
- * Decorates `model` with a per-model limiter: at most `maxConcurrency` calls in flight, and at most
- * `requestsPerMinute` call starts and `tokensPerMinute` tokens in any sliding 60-second window
- * (see `RequestLimiter`). Calls wait in FIFO order; a wait stops when `request.abortSignal` or
- * `waitSignal` (the run stopping) aborts, rejecting with the signal's reason. On a 429 the effective rate halves and grows back on
- * successes. The limiter never retries: it rethrows every error (put `withRetry` outside it).
+ * A per-model limiter: at most `maxConcurrency` calls in flight, and at most `requestsPerMinute`
+ * call starts and `tokensPerMinute` tokens in any sliding 60-second window (see `RequestLimiter`).
+ * Calls wait in FIFO order; a wait stops when `request.abortSignal` or `waitSignal` (the run
+ * stopping) aborts, rejecting with the signal's reason. On a 429 the effective rate halves and grows
+ * back on successes. The limiter never retries: it rethrows every error (put `retryCalls` before it
+ * in the list, i.e. outside it, so every retry passes the limiter). One limiter per call of this
+ * function, made (and its options checked) here.
  */
+export function limitRate(
+  options: RateLimitOptions = {},
+  dependencies: RateLimitDependencies = systemRateLimitDependencies(),
+  waitSignal?: AbortSignal,
+): RateLimitMiddleware {
+  const limiter = new RequestLimiter(options, dependencies);
+  const middleware: ChatModelMiddleware = (next) => async (request) => {
+    const waiting = linkSignals(request.abortSignal, waitSignal);
+    let permit: Awaited<ReturnType<RequestLimiter['acquire']>>;
+    try {
+      permit = await limiter.acquire(estimateRequestTokens(request), waiting.signal);
+    } finally {
+      waiting.dispose();
+    }
+    let reply: GenerateReply;
+    try {
+      reply = await next(request);
+    } catch (error) {
+      limiter.fail(permit, error);
+      throw error;
+    }
+    limiter.complete(permit, countUsedTokens(request, reply));
+    return reply;
+  };
+  return Object.assign(middleware, { limiterState: () => limiter.state() });
+}
+
+/** `model` decorated with `limitRate(options, dependencies, waitSignal)`, showing the limiter's state. */
 export function withRateLimit(
   model: ChatModel,
   options: RateLimitOptions = {},
   dependencies: RateLimitDependencies = systemRateLimitDependencies(),
   waitSignal?: AbortSignal,
 ): RateLimitedChatModel {
-  const limiter = new RequestLimiter(options, dependencies);
-  return {
-    name: model.name,
-    simulated: model.simulated,
-    limiterState: () => limiter.state(),
-    async generate(request) {
-      const waiting = linkSignals(request.abortSignal, waitSignal);
-      let permit: Awaited<ReturnType<RequestLimiter['acquire']>>;
-      try {
-        permit = await limiter.acquire(estimateRequestTokens(request), waiting.signal);
-      } finally {
-        waiting.dispose();
-      }
-      let reply: GenerateReply;
-      try {
-        reply = await model.generate(request);
-      } catch (error) {
-        limiter.fail(permit, error);
-        throw error;
-      }
-      limiter.complete(permit, countUsedTokens(request, reply));
-      return reply;
-    },
-  };
+  const rateLimit = limitRate(options, dependencies, waitSignal);
+  return { ...decorate(model, [rateLimit]), limiterState: rateLimit.limiterState };
 }

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
+import { type ChatModelMiddleware, decorate, type GenerateFn } from '../decorate.js';
 import { isModelCallError, ModelCallError } from '../model-call-error.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER_MS } from '../model-settings.js';
 import { linkSignals } from './linked-signal.js';
@@ -83,18 +84,20 @@ function retryWaitMs(attempt: number, error: ModelCallError, schedule: BackoffSc
 }
 
 /**
- * Decorates `model` with the project's one retry layer. A failure is retried only when it is a
- * `ModelCallError` with `retryable: true` (never by its message), up to `maxRetries` times; then
- * the last error is rethrown so the engine records its `reason`. Other errors are rethrown at once.
- * When `request.abortSignal` aborts during a wait, the wait stops and the signal's reason is thrown.
+ * The project's one retry layer. A failure is retried only when it is a `ModelCallError` with
+ * `retryable: true` (never by its message), up to `maxRetries` times; then the last error is
+ * rethrown so the engine records its `reason`. Other errors are rethrown at once. When
+ * `request.abortSignal` aborts during a wait, the wait stops and the signal's reason is thrown.
+ * The options are checked here, when the middleware is made.
  */
-export function withRetry(model: ChatModel, options: RetryOptions = {}, dependencies: RetryDependencies = systemRetryDependencies()): ChatModel {
+export function retryCalls(options: RetryOptions = {}, dependencies: RetryDependencies = systemRetryDependencies()): ChatModelMiddleware {
   const settings = resolveRetryOptions(options);
-  return {
-    name: model.name,
-    simulated: model.simulated,
-    generate: (request) => generateWithRetry(model, request, settings, dependencies),
-  };
+  return (next, model) => (request) => generateWithRetry(next, model.name, request, settings, dependencies);
+}
+
+/** `model` decorated with `retryCalls(options, dependencies)`. */
+export function withRetry(model: ChatModel, options: RetryOptions = {}, dependencies: RetryDependencies = systemRetryDependencies()): ChatModel {
+  return decorate(model, [retryCalls(options, dependencies)]);
 }
 
 type ResolvedRetryOptions = BackoffSchedule & Pick<RetryOptions, 'onRetry' | 'waitSignal'> & { readonly maxRetries: number; readonly maxRetryAfterMs: number };
@@ -119,7 +122,8 @@ function resolveRetryOptions(options: RetryOptions): ResolvedRetryOptions {
 }
 
 async function generateWithRetry(
-  model: ChatModel,
+  next: GenerateFn,
+  modelName: string,
   request: GenerateRequest,
   settings: ResolvedRetryOptions,
   dependencies: RetryDependencies,
@@ -127,11 +131,11 @@ async function generateWithRetry(
   const signal = request.abortSignal;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await model.generate(request);
+      return await next(request);
     } catch (error) {
       // An aborted run wants to stop, not to try again.
       if (!isRetryable(error) || attempt > settings.maxRetries || signal?.aborted) throw error;
-      if (error.retryAfterMs !== undefined && error.retryAfterMs > settings.maxRetryAfterMs) throw tooLongToWait(model, error, settings.maxRetryAfterMs);
+      if (error.retryAfterMs !== undefined && error.retryAfterMs > settings.maxRetryAfterMs) throw tooLongToWait(modelName, error, settings.maxRetryAfterMs);
       const waitMs = retryWaitMs(attempt, error, settings, dependencies.random());
       settings.onRetry?.({ attempt, error, waitMs, request });
       const waiting = linkSignals(signal, settings.waitSignal);
@@ -145,10 +149,10 @@ async function generateWithRetry(
 }
 
 /** A server asking for a longer wait than the model's `maxRetryAfterMs`: the call fails as rate-limited. */
-function tooLongToWait(model: ChatModel, error: ModelCallError, maxRetryAfterMs: number): ModelCallError {
+function tooLongToWait(modelName: string, error: ModelCallError, maxRetryAfterMs: number): ModelCallError {
   const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`;
   return new ModelCallError(
-    `${model.name}: rate-limited: the server asks to wait ${seconds(error.retryAfterMs!)} (Retry-After), longer than maxRetryAfterMs (${seconds(maxRetryAfterMs)}); ` +
+    `${modelName}: rate-limited: the server asks to wait ${seconds(error.retryAfterMs!)} (Retry-After), longer than maxRetryAfterMs (${seconds(maxRetryAfterMs)}); ` +
       'the call fails: raise maxRetryAfterMs for this model in the config to wait that long',
     {
       provider: error.provider,

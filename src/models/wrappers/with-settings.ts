@@ -1,4 +1,5 @@
-import type { ChatModel, GenerateRequest } from '../chat-model.js';
+import type { GenerateRequest } from '../chat-model.js';
+import type { ChatModelMiddleware } from '../decorate.js';
 
 export interface SettingsOverride {
   /** A number replaces the run's temperature; null removes it (models that reject one). */
@@ -9,9 +10,10 @@ export interface SettingsOverride {
 /**
  * Applies a model's own configured temperature and output limit to every request, so that the
  * request that is sent (and recorded, and later cached) is the one that really reaches the model.
+ * With nothing to override, the middleware passes requests through untouched.
  */
-export function withSettings(model: ChatModel, override: SettingsOverride): ChatModel {
-  if (override.temperature === undefined && override.maxTokens === undefined) return model;
+export function applySettings(override: SettingsOverride): ChatModelMiddleware {
+  if (override.temperature === undefined && override.maxTokens === undefined) return (next) => next;
   const adjust = (request: GenerateRequest): GenerateRequest => {
     const { temperature, ...rest } = request;
     const nextTemperature = override.temperature === undefined ? temperature : (override.temperature ?? undefined);
@@ -21,5 +23,5 @@ export function withSettings(model: ChatModel, override: SettingsOverride): Chat
       maxOutputTokens: override.maxTokens ?? request.maxOutputTokens,
     };
   };
-  return { name: model.name, simulated: model.simulated, generate: (request) => model.generate(adjust(request)) };
+  return (next) => (request) => next(adjust(request));
 }

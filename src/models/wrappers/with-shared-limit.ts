@@ -1,4 +1,4 @@
-import type { ChatModel } from '../chat-model.js';
+import type { ChatModelMiddleware } from '../decorate.js';
 
 /** A counting semaphore: at most `capacity` holders at once, waiters served in order. */
 export class Semaphore {
@@ -44,19 +44,16 @@ export class Semaphore {
 /**
  * Holds a slot of a semaphore shared by all models for the duration of each call: the run's global
  * concurrency. It sits innermost, after the model's own limiter, so that a call waiting for a busy
- * model does not hold a slot that another model could use.
+ * model does not hold a slot that another model could use. Every model this middleware (or any
+ * other over the same semaphore) decorates shares the slots.
  */
-export function withSharedLimit(model: ChatModel, semaphore: Semaphore): ChatModel {
-  return {
-    name: model.name,
-    simulated: model.simulated,
-    async generate(request) {
-      await semaphore.acquire(request.abortSignal);
-      try {
-        return await model.generate(request);
-      } finally {
-        semaphore.release();
-      }
-    },
+export function holdSharedLimit(semaphore: Semaphore): ChatModelMiddleware {
+  return (next) => async (request) => {
+    await semaphore.acquire(request.abortSignal);
+    try {
+      return await next(request);
+    } finally {
+      semaphore.release();
+    }
   };
 }

@@ -1,40 +1,18 @@
 import type { BootstrapOptions } from '../../metrics/claim-cell-table.js';
-import { type JudgeAccuracy, type JudgedPair, judgeAccuracy, type ProportionEstimate } from '../../metrics/judge-accuracy.js';
+import { judgeAccuracy, type ProportionEstimate } from '../../metrics/judge-accuracy.js';
 import { figureHtml, sectionHtml, tableHtml } from '../html/html-blocks.js';
 import { html, type SafeHtml } from '../html/safe-html.js';
 import { escapeMarkdown, markdownTable } from '../markdown/markdown-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import type { RenderedChart } from '../render-svg.js';
 import type { EstimateCell, ReportTable } from '../report-tables.js';
+import type { JudgePairSource, JudgeSectionTrial, JudgeStudySection } from './judge-study.js';
+
+export type { JudgePairSource, JudgeSectionTrial, JudgeStudySection } from './judge-study.js';
 
 /** The section's id (its anchor and contents entry) and its chart's id. */
 export const JUDGE_SECTION_ID = 'judge';
 export const JUDGE_CHART_ID = 'judge-accuracy';
-
-/** Where a judge run's pairs came from, as its run record says. */
-export interface JudgePairSource {
-  readonly run: string;
-  readonly source: string;
-  readonly license: string;
-}
-
-/** `report.json` → `studies.judge`: the LLM-as-judge study of the reported runs (paper Sec. 4.1.2). */
-export interface JudgeStudySection {
-  readonly runs: string[];
-  readonly sources: JudgePairSource[];
-  /** Distinct pairs judged, those whose difference exceeds the threshold, and their claims. */
-  readonly pairs: { readonly total: number; readonly largeDifference: number; readonly claims: number };
-  readonly threshold: number;
-  /** Accuracy of a judge that guesses. */
-  readonly chance: 0.5;
-  readonly judges: JudgeAccuracy[];
-  readonly bootstrap: BootstrapOptions & { readonly unit: 'claim'; readonly method: 'percentile' };
-}
-
-/** What the section needs of a stored trial. */
-export interface JudgeSectionTrial extends JudgedPair {
-  readonly pairId: string;
-}
 
 /** The section's data from the trials of the reported runs (streamed once; pair ids kept to count pairs). */
 export function buildJudgeSection(

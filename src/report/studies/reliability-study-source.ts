@@ -1,0 +1,13 @@
+import { analyzeReliability, type ReliabilityAnalysis } from '../../metrics/annotation-agreement.js';
+import type { BootstrapOptions } from '../../metrics/claim-cell-table.js';
+import type { ReportSource } from '../report-source.js';
+
+/**
+ * The self-report reliability study of runs (`studies.reliability` of report.json): the labels
+ * imported with `pmiyc annotate import`, compared with the models' own scores. Null when the runs
+ * have no labels, so that the report leaves the section out.
+ */
+export function loadReliabilityStudy(store: ReportSource, runIds: readonly number[], bootstrap: BootstrapOptions): ReliabilityAnalysis | null {
+  const rows = store.annotations.rows(runIds);
+  return rows.length === 0 ? null : analyzeReliability(rows, bootstrap);
+}

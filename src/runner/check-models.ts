@@ -1,0 +1,30 @@
+import type { PmiycConfig } from '../config/config-schema.js';
+import type { Environment } from '../config/resolve-model-settings.js';
+import { InputError } from '../domain/input-error.js';
+import type { ModelSettings } from '../models/model-settings.js';
+import { createModelRegistry } from './model-registry.js';
+
+/** A model's settings as stored with a run: header values are secrets and never stored. */
+function redactSettings(settings: ModelSettings): ModelSettings {
+  if (!settings.headers) return settings;
+  return { ...settings, headers: Object.fromEntries(Object.keys(settings.headers).map((name) => [name, '<redacted>'])) };
+}
+
+/**
+ * Every model named, built now, so that bad names and missing keys fail before any call (and
+ * before a store is made); with a budget, every real model needs prices. Returns the models'
+ * settings as stored with the run (no keys, no header values).
+ */
+export function checkModels(config: PmiycConfig, env: Environment, names: readonly string[], maxCostUsd?: number): Record<string, ModelSettings> {
+  const registry = createModelRegistry(config, env);
+  for (const name of names) registry.modelFor(name);
+  if (maxCostUsd !== undefined) {
+    const unpriced = names.filter((name) => {
+      const settings = registry.settingsFor(name);
+      return settings.provider !== 'sim' && (settings.inputUsdPerMillion === undefined || settings.outputUsdPerMillion === undefined);
+    });
+    if (unpriced.length > 0)
+      throw new InputError(`--max-cost needs prices for every model: set inputUsdPerMillion and outputUsdPerMillion for ${unpriced.join(', ')} in the config`);
+  }
+  return Object.fromEntries(names.map((name) => [name, redactSettings(registry.settingsFor(name))]));
+}

@@ -1,0 +1,44 @@
+import { InputError } from '../domain/input-error.js';
+import type { NewRun, RunInfo, RunKind, RunRecords } from './run-records.js';
+
+export interface RunToOpen {
+  /** Continue a stored run (--resume) rather than start a new one. */
+  readonly resume: boolean;
+  /** The run's name as given (--run, --study); new runs default to `<prefix>-N`, resumes to the latest of `kind`. */
+  readonly name?: string;
+  readonly kind: RunKind;
+  readonly prefix: string;
+  /** The flag that names runs of this command, for messages (`--run`, `--study`). */
+  readonly nameFlag: string;
+  /** What a run of this command is called in messages ("consistency study", "judge run"). */
+  readonly noun: string;
+  /** What to tell a resume that finds no run of this kind: how to start one. */
+  readonly howToStart: string;
+  /** The new run's record, once its name is known. */
+  readonly create: (name: string) => Omit<NewRun, 'name'>;
+  /** What the run works on (its claims, its pairs) and their checksum: a resumed run must see the same. */
+  readonly content?: { readonly noun: string; readonly source: string; readonly checksum: string };
+}
+
+/**
+ * The run a session works on: the stored one to resume (named, or the latest of its kind), or a
+ * new one under a name no run has. The one place where resume-or-create is decided, for every command.
+ */
+export function openRun(records: RunRecords, request: RunToOpen): { run: RunInfo; resumed: boolean } {
+  if (request.resume) {
+    const run = request.name === undefined ? records.latestRunOf(request.kind) : records.findRun(request.name);
+    if (run === undefined) throw new InputError(`${records.location} has no ${request.noun} to resume: ${request.howToStart}`);
+    const content = request.content;
+    if (content && run.claimsChecksum && content.checksum !== run.claimsChecksum) {
+      throw new InputError(
+        `the ${content.noun} of ${request.noun} ${run.name} (${content.source}) are not the same as when it started: use the same ${content.noun} file or --data-dir`,
+      );
+    }
+    return { run, resumed: true };
+  }
+  const name = request.name ?? records.nextRunName(request.prefix);
+  if (records.hasRun(name)) {
+    throw new InputError(`run "${name}" already exists in ${records.location}: continue it with --resume, or choose another ${request.nameFlag} name`);
+  }
+  return { run: records.createRun({ name, ...request.create(name) }), resumed: false };
+}

@@ -1,0 +1,85 @@
+import type { PmiycConfig } from '../config/config-schema.js';
+import type { Environment } from '../config/resolve-model-settings.js';
+import type { CallCache } from '../models/call-cache.js';
+import type { GenerateRequest } from '../models/chat-model.js';
+import type { ChatModelMiddleware } from '../models/decorate.js';
+import type { ModelCallError } from '../models/model-call-error.js';
+import type { ModelSettings } from '../models/model-settings.js';
+import { cacheCalls } from '../models/wrappers/with-call-cache.js';
+import type { RetryEvent } from '../models/wrappers/with-retry.js';
+import { Semaphore } from '../models/wrappers/with-shared-limit.js';
+import { createModelRegistry, type ModelRegistry } from './model-registry.js';
+import { controlRun } from './run-control.js';
+import type { RunGate } from './run-gate.js';
+import type { RunMeter } from './run-meter.js';
+
+/** Characters per token assumed for a budget: fewer than any common tokenizer on English, so the estimate errs high. */
+const CAUTIOUS_CHARS_PER_TOKEN = 3;
+
+/**
+ * The most a request should cost with a model's prices: its input at a cautious token count plus its
+ * whole output limit. A budget admits a call only when this still fits.
+ */
+function worstCaseCostUsd(settings: ModelSettings, request: GenerateRequest): number {
+  const characters = request.messages.reduce((sum, message) => sum + message.content.length, 0);
+  const inputTokens = Math.ceil(characters / CAUTIOUS_CHARS_PER_TOKEN);
+  return (inputTokens * (settings.inputUsdPerMillion ?? 0) + request.maxOutputTokens * (settings.outputUsdPerMillion ?? 0)) / 1e6;
+}
+
+/** Counts what the call cache answered: shared within the run, or replayed from an earlier run (the calls run control never sees). */
+function countReuse(meter: RunMeter): ChatModelMiddleware {
+  return (next) => async (request) => {
+    const reply = await next(request);
+    if (reply.replayedFrom !== undefined) meter.callReplayed(reply.replayedFrom);
+    else if (reply.cached) meter.callsShared += 1;
+    return reply;
+  };
+}
+
+export interface RunModelOptions {
+  /** The run's call cache, scoped to what it may reuse (`--no-cache`: only its own calls). */
+  readonly cache: CallCache;
+  readonly gate: RunGate;
+  readonly meter: RunMeter;
+  readonly concurrency: number;
+  /** What serves each model, for the request hash (see models/model-identity.ts). */
+  readonly identityOf: (settings: ModelSettings) => string;
+  /** Request hashes never to replay (the failed turns of --retry-failed). */
+  readonly refresh?: ReadonlySet<string>;
+  readonly onRetry?: (model: string, event: RetryEvent) => void;
+  readonly onModelBlocked?: (model: string, error: ModelCallError) => void;
+  readonly now: () => number;
+}
+
+/**
+ * The models of a run: each behind the call cache (sharing, resume, replay), the run's gate
+ * (stop, budget, refused credentials) and meter, with the run's global concurrency shared by all
+ * of them; waits end when the run stops.
+ */
+export function createRunModels(config: PmiycConfig, env: Environment, options: RunModelOptions): ModelRegistry {
+  const retries = new WeakMap<GenerateRequest, number>();
+  return createModelRegistry(config, env, {
+    sharedLimit: new Semaphore(options.concurrency),
+    waitSignal: options.gate.stopped,
+    onRetry: (model, event) => {
+      retries.set(event.request, (retries.get(event.request) ?? 0) + 1);
+      options.onRetry?.(model, event);
+    },
+    // Outermost first: count what the cache answered; the cache (sharing, resume, replay); run control for real calls.
+    decorateFor: (settings) => [
+      countReuse(options.meter),
+      cacheCalls(options.cache, {
+        modelIdentity: options.identityOf(settings),
+        ...(options.refresh ? { refresh: options.refresh } : {}),
+        retriesOf: (request) => retries.get(request) ?? 0,
+        now: options.now,
+      }),
+      controlRun({
+        gate: options.gate,
+        meter: options.meter,
+        estimateCostUsd: (request) => worstCaseCostUsd(settings, request),
+        ...(options.onModelBlocked ? { onModelBlocked: options.onModelBlocked } : {}),
+      }),
+    ],
+  });
+}

@@ -1,0 +1,206 @@
+import type { PmiycConfig } from '../config/config-schema.js';
+import type { Environment } from '../config/resolve-model-settings.js';
+import { InputError } from '../domain/input-error.js';
+import { modelIdentity } from '../models/model-identity.js';
+import type { ModelSettings } from '../models/model-settings.js';
+import { createModelRegistry, type ModelRegistry } from './model-registry.js';
+import { type ProgressStream, startProgressDisplay } from './progress-display.js';
+import { RunGate } from './run-gate.js';
+import { describeHeldRun, LEASE_HEARTBEAT_MS, type LeaseHolder, leaseLiveness } from './run-lease.js';
+import { RunMeter } from './run-meter.js';
+import { createRunModels } from './run-models.js';
+import type { RunInfo, RunRecords } from './run-records.js';
+import type { RunSignals } from './run-signals.js';
+import type { SessionEnding } from './session-ending.js';
+
+/**
+ * What a session needs of the world, passed in so that the runner stays pure: the CLI builds it
+ * from the process (`processSessionWorld` in io/process-world.ts); a library caller may pass a quieter one.
+ */
+export interface SessionWorld {
+  readonly now: () => Date;
+  /** Where API keys are read from (by name, as the config says). */
+  readonly env: Environment;
+  /** One line for the person running it (standard error in the CLI). */
+  readonly tell: (line: string) => void;
+  /** Where progress is drawn; none draws nothing. */
+  readonly progress?: ProgressStream;
+  readonly progressIntervalMs?: number;
+  /** Who holds the run's lease (this process: its pid and host) and whether another holder is alive. */
+  readonly owner: { readonly pid: number; readonly host: string; readonly isProcessAlive: (pid: number) => boolean };
+  readonly signals: RunSignals;
+  /** Marks graceful work (signals drain it rather than end the process) until the returned function is called. */
+  readonly holdGracefulStop?: () => () => void;
+  /** A GGUF file's content hash for its call identity (reading the file is I/O). */
+  readonly fileSha256?: (settings: ModelSettings) => string | undefined;
+}
+
+export interface RunSessionOptions {
+  readonly records: RunRecords;
+  readonly run: RunInfo;
+  /** True when an earlier session of the run spent money already (a resume). */
+  readonly resumed: boolean;
+  readonly config: PmiycConfig;
+  readonly names: readonly string[];
+  /** Model calls in flight at once, across all models. */
+  readonly concurrency: number;
+  /** False is `--no-cache`: reuse nothing from earlier runs (this run's own calls still are: sharing, resume). */
+  readonly cache: boolean;
+  readonly maxCostUsd?: number;
+  /** What the progress line counts ("conversations", "answers", "trials") and how many there are. */
+  readonly unit: string;
+  readonly total: number;
+  /** Request hashes never to replay (the failed turns of --retry-failed). */
+  readonly refresh?: ReadonlySet<string>;
+  /** Take the run's lease even from a process that looks alive (--take-over). */
+  readonly takeOver?: boolean;
+  /** The command holding the run, shown to a second writer (e.g. `pmiyc run --resume`). */
+  readonly command: string;
+}
+
+export interface RunSession {
+  readonly run: RunInfo;
+  readonly registry: ModelRegistry;
+  readonly gate: RunGate;
+  readonly meter: RunMeter;
+  readonly signals: RunSignals;
+  /**
+   * Stops the progress display, the heartbeat and listening for signals; records how the session
+   * ended (an exception without an ending records an interruption by error) and frees the run.
+   */
+  end(ending?: SessionEnding): void;
+}
+
+/** Work items in flight per model-call slot: an item waits on its own calls, so a few more keep every slot busy. */
+export const ITEMS_PER_CALL_SLOT = 4;
+
+/** Takes the run's lease, or says who holds it. A dead holder's lease is taken over, and said so. */
+function takeRun(options: RunSessionOptions, world: SessionWorld): LeaseHolder {
+  const nowMs = world.now().getTime();
+  const leaseWorld = { ...world.owner, nowMs };
+  const at = world.now().toISOString();
+  const holder: LeaseHolder = { pid: world.owner.pid, host: world.owner.host, command: options.command, acquiredAt: at, heartbeatAt: at };
+  const replaced = options.records.takeLease(options.run.id, holder, (current) => {
+    if (!options.takeOver && leaseLiveness(current, leaseWorld).alive) throw new InputError(describeHeldRun(options.run.name, current, nowMs));
+  });
+  if (replaced) {
+    const liveness = leaseLiveness(replaced, leaseWorld);
+    const why = liveness.alive ? 'still alive: --take-over' : liveness.why;
+    world.tell(`taking run ${options.run.name} over from \`${replaced.command}\` (pid ${replaced.pid} on ${replaced.host}; ${why})`);
+  }
+  return holder;
+}
+
+/** The stored identities of a run's models, when it has them (runs made before pmiyc recorded them do not). */
+function storedServedBy(run: RunInfo): Record<string, string> {
+  const servedBy = (run.config as { servedBy?: unknown }).servedBy;
+  return typeof servedBy === 'object' && servedBy !== null ? (servedBy as Record<string, string>) : {};
+}
+
+/**
+ * What serves each model now (see models/model-identity.ts). A resumed run whose model is served
+ * by something else than when it started would mix two models' answers: refused, with the way out.
+ */
+function servedBy(options: RunSessionOptions, world: SessionWorld): Record<string, string> {
+  const registry = createModelRegistry(options.config, world.env);
+  const identities = Object.fromEntries(
+    options.names.map((name) => {
+      const settings = registry.settingsFor(name);
+      const fileSha256 = world.fileSha256?.(settings);
+      return [name, modelIdentity(settings, fileSha256 ? { fileSha256 } : {})];
+    }),
+  );
+  const before = storedServedBy(options.run);
+  const changed = options.names.filter((name) => before[name] !== undefined && before[name] !== identities[name]);
+  if (changed.length > 0) {
+    const details = changed.map((name) => `${name} was "${before[name]}" and is now "${identities[name]}"`).join('; ');
+    throw new InputError(
+      `run ${options.run.name} would mix two models: ${details}. Serve the model as before, or set \`revision:\` for it in the config if both serve the same weights, or start a new run`,
+    );
+  }
+  return identities;
+}
+
+/**
+ * The one session every run works in (tournaments and studies alike): the run's lease (one
+ * writer; a heartbeat; a run taken over stops), models behind the run's call cache (every call
+ * committed before use, replayed on resume; scoped by --no-cache), identified by what serves them,
+ * the run gate (signals, budget, refused credentials), the global concurrency, and the progress display.
+ */
+export function startRunSession(options: RunSessionOptions, world: SessionWorld): RunSession {
+  const { records, run } = options;
+  const holder = takeRun(options, world);
+  const releaseSignals = world.holdGracefulStop?.() ?? (() => {});
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  const release = () => {
+    clearInterval(heartbeat);
+    releaseSignals();
+    records.releaseLease(run.id, holder);
+  };
+  let identities: Record<string, string>;
+  try {
+    identities = servedBy(options, world);
+    records.recordRunConfig(run.id, 'servedBy', identities);
+    records.setRunStatus(run.id, 'running');
+  } catch (error) {
+    release();
+    throw error;
+  }
+
+  const gate = new RunGate(options.maxCostUsd, options.resumed ? records.spentUsd(run.id) : 0);
+  const meter = new RunMeter();
+  const nowMs = () => world.now().getTime();
+  const registry = createRunModels(options.config, world.env, {
+    cache: records.callCache(run.id, { reuseEarlierRuns: options.cache }),
+    gate,
+    meter,
+    concurrency: options.concurrency,
+    identityOf: (settings) => identities[settings.name] ?? modelIdentity(settings),
+    ...(options.refresh ? { refresh: options.refresh } : {}),
+    onRetry: (model, event) => {
+      meter.retryWaitUntilMs.set(model, nowMs() + event.waitMs);
+      world.tell(`${event.error.message}; retrying in ${event.waitMs} ms`);
+    },
+    onModelBlocked: (model, error) => world.tell(`${error.message}; no more calls to ${model} in this run`),
+    now: nowMs,
+  });
+  heartbeat = setInterval(() => {
+    if (records.renewLease(run.id, holder, world.now().toISOString())) return;
+    world.tell(`run ${run.name} was taken over by another process: starting nothing new`);
+    gate.stop('lease');
+  }, LEASE_HEARTBEAT_MS);
+  (heartbeat as { unref?: () => void }).unref?.();
+  const onStop = () => gate.stop('interrupted');
+  world.signals.stop.addEventListener('abort', onStop, { once: true });
+  const progress = world.progress
+    ? startProgressDisplay(
+        world.progress,
+        {
+          meter,
+          total: options.total,
+          unit: options.unit,
+          limiters: () =>
+            options.names.map((model) => ({ model, ...(registry.limiterFor(model) ? { state: registry.limiterFor(model)!.limiterState() } : {}) })),
+          nowMs,
+        },
+        world.progressIntervalMs,
+      )
+    : undefined;
+  return {
+    run,
+    registry,
+    gate,
+    meter,
+    signals: world.signals,
+    end(ending) {
+      world.signals.stop.removeEventListener('abort', onStop);
+      progress?.stop();
+      clearInterval(heartbeat);
+      releaseSignals();
+      if (gate.stopReason !== 'lease') {
+        records.setRunStatus(run.id, ending?.status ?? 'interrupted', ending ? ending.stopReason : 'error');
+        release();
+      }
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import type { StopReason } from './run-gate.js';
+import type { StoredRunStatus } from './run-lease.js';
+import { type RunSignals, STOPPING_SIGNALS, stoppingSignal } from './run-signals.js';
+
+/** Exit codes (SPEC 4): 0 done, 1 a failed item or a stop that needs the user, 2 bad input; a signal: 128 + its number. */
+const EXIT_DONE = 0;
+export const EXIT_FAILED = 1;
+
+/** How a session of a run ended: what the store records, and the exit code. */
+export interface SessionEnding {
+  readonly status: StoredRunStatus;
+  /** Why an interrupted run stopped: SIGINT, SIGTERM, SIGHUP, budget, failures, auth, lease. */
+  readonly stopReason?: string;
+  readonly exitCode: number;
+}
+
+/**
+ * From the scheduler's result and the failed items the run holds now (this session's and earlier
+ * ones'): completed only when every item is done and none failed; failed when the plan ran to its
+ * end with failures (exit 1, `--retry-failed`); interrupted when it stopped early (a signal exits
+ * 128 + its number, anything else 1).
+ */
+export function sessionEnding(result: { status: 'completed' | 'stopped'; stopReason?: StopReason }, failedInRun: number, signals: RunSignals): SessionEnding {
+  if (result.status === 'completed') return failedInRun > 0 ? { status: 'failed', exitCode: EXIT_FAILED } : { status: 'completed', exitCode: EXIT_DONE };
+  const reason = result.stopReason ?? 'interrupted';
+  if (reason === 'interrupted') {
+    const signal = stoppingSignal(signals);
+    return { status: 'interrupted', stopReason: signal, exitCode: STOPPING_SIGNALS[signal] };
+  }
+  return { status: 'interrupted', stopReason: reason, exitCode: EXIT_FAILED };
+}
+
+export interface StopContext {
+  /** The command that continues the run, e.g. `pmiyc run --store x.db --run r --resume`. */
+  readonly resume: string;
+  readonly maxCost?: number;
+  /** Models whose calls stopped because their credentials were refused, with why. */
+  readonly blockedModels: ReadonlyMap<string, string>;
+  /** What the run's items are called ("conversations", "trials", "answers"). */
+  readonly items: string;
+}
+
+/** The one line that says why an interrupted session stopped and how to go on. */
+export function describeStop(ending: SessionEnding, context: StopContext): string {
+  switch (ending.stopReason) {
+    case 'budget':
+      return `stopped before the next call could take the spend past --max-cost $${context.maxCost}; resume with a higher limit: ${context.resume} --max-cost <USD>`;
+    case 'failures':
+      return `stopped: too many failed ${context.items} (--max-failures); see why with pmiyc export, fix the cause, then: ${context.resume} (or --retry-failed)`;
+    case 'auth':
+      return `stopped the calls of ${[...context.blockedModels.keys()].join(', ')}: the server refused the credentials; their ${context.items} are not stored as failed. Fix the key, then resume: ${context.resume}`;
+    case 'lease':
+      return `another process took this run over, so this one stopped; everything finished so far is stored (see pmiyc runs)`;
+    default:
+      return `stopped by ${ending.stopReason ?? 'SIGINT'}; everything finished so far is stored. Resume with: ${context.resume}`;
+  }
+}
+
+/** "12 conversations failed (api: 8, format: 4)" */
+export function describeFailures(failures: ReadonlyMap<string, number>, items: string): string {
+  const total = [...failures.values()].reduce((sum, count) => sum + count, 0);
+  const reasons = [...failures].sort((a, b) => b[1] - a[1]).map(([reason, count]) => `${reason}: ${count}`);
+  return `${total.toLocaleString('en-US')} ${items} failed (${reasons.join(', ')})`;
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { InputError } from '../../domain/input-error.js';
+
+/**
+ * What a consistency study is, as stored in its `runs` row (`config.command = 'consistency'`), so
+ * that --resume asks exactly the same questions and a report can say what ran.
+ */
+const consistencyDesignSchema = z.object({
+  models: z.array(z.string()).min(1),
+  /** Answers asked per model and claim (N of Table 1). */
+  samples: z.number().int().min(1),
+  claims: z.object({
+    source: z.string(),
+    dataDir: z.string().optional(),
+    limit: z.number().int().optional(),
+    sample: z.number().int().optional(),
+  }),
+  sampling: z.object({ temperature: z.number(), maxOutputTokens: z.number().int(), maxAttempts: z.number().int() }),
+});
+
+export type ConsistencyDesign = z.infer<typeof consistencyDesignSchema>;
+
+/** An imported file of the paper's format instead of sampled answers. */
+const consistencyImportSchema = z.object({ file: z.string(), model: z.string(), rows: z.number().int() });
+
+const consistencyConfigSchema = z.looseObject({
+  command: z.literal('consistency'),
+  design: consistencyDesignSchema.optional(),
+  import: consistencyImportSchema.optional(),
+  /** The tournament run whose openings Match Rate and Avg Dif compare with. */
+  tournamentRun: z.string().optional(),
+  /** Models that are simulated agents (labelled in every output). */
+  simulated: z.array(z.string()).default([]),
+  configPath: z.string().optional(),
+});
+
+export type ConsistencyConfig = z.infer<typeof consistencyConfigSchema>;
+
+/** Whether a stored run config is a consistency study's. */
+export function isConsistencyConfig(config: unknown): boolean {
+  return consistencyConfigSchema.safeParse(config).success;
+}
+
+/** A stored study's config, or an error that says what the run is instead. */
+export function consistencyConfigOf(runName: string, config: unknown): ConsistencyConfig {
+  const parsed = consistencyConfigSchema.safeParse(config);
+  if (!parsed.success) throw new InputError(`run ${runName} is not a consistency study: name one made by \`pmiyc consistency\` with --study`);
+  return parsed.data;
+}
+
+export interface ConsistencyDesignOptions {
+  readonly models?: readonly string[];
+  readonly claims: string;
+  readonly dataDir?: string;
+  readonly limit?: number;
+  readonly sample?: number;
+  readonly samples: number;
+  readonly temperature: number;
+  readonly maxTokens: number;
+  readonly maxAttempts: number;
+}
+
+/** The design of a new study from its options. */
+export function consistencyDesignFromOptions(options: ConsistencyDesignOptions): ConsistencyDesign {
+  const models = [...new Set(options.models ?? [])];
+  if (models.length === 0) throw new InputError('name the models to ask: --models a,b,c (or --import FILE.csv to read published answers)');
+  return {
+    models,
+    samples: options.samples,
+    claims: {
+      source: options.claims,
+      ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+      ...(options.limit === undefined ? {} : { limit: options.limit }),
+      ...(options.sample === undefined ? {} : { sample: options.sample }),
+    },
+    sampling: { temperature: options.temperature, maxOutputTokens: options.maxTokens, maxAttempts: options.maxAttempts },
+  };
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import type { JudgePair } from '../../datasets/judge-pairs.js';
+import { InputError } from '../../domain/input-error.js';
+
+/** The pairs of the human ratings (the Anthropic persuasion data), as opposed to a user's file. */
+export const ANTHROPIC_PAIRS = 'anthropic';
+
+/** What a judge run is, as stored with it so that --resume rebuilds exactly the same trials. */
+const storedJudgeDesignSchema = z.object({
+  judges: z.array(z.string()).min(1),
+  pairs: z.object({ source: z.string(), dataDir: z.string().optional(), limit: z.number().int().optional(), sample: z.number().int().optional() }),
+  sampling: z.object({ temperature: z.number(), maxOutputTokens: z.number().int(), maxAttempts: z.number().int() }),
+});
+
+export type StoredJudgeDesign = z.infer<typeof storedJudgeDesignSchema>;
+
+const storedConfigSchema = z.looseObject({ command: z.literal('judge'), design: storedJudgeDesignSchema, configPath: z.string().optional() });
+
+export interface JudgeDesignOptions {
+  readonly models?: readonly string[];
+  /** A JSONL file of the user's own pairs; the Anthropic ratings when absent. */
+  readonly pairs?: string;
+  readonly dataDir?: string;
+  readonly limit?: number;
+  readonly sample?: number;
+  readonly temperature: number;
+  readonly maxTokens: number;
+  readonly maxAttempts: number;
+}
+
+/** The design of a new judge run from its options. */
+export function judgeDesignFromOptions(options: JudgeDesignOptions): StoredJudgeDesign {
+  if (!options.models || options.models.length === 0) throw new InputError('name the judge models: --models a,b');
+  if (options.pairs !== undefined && options.dataDir !== undefined)
+    throw new InputError('--data-dir is where the Anthropic ratings are read from: drop it when you give --pairs FILE');
+  return {
+    judges: [...new Set(options.models)],
+    pairs: {
+      source: options.pairs ?? ANTHROPIC_PAIRS,
+      ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+      ...(options.limit === undefined ? {} : { limit: options.limit }),
+      ...(options.sample === undefined ? {} : { sample: options.sample }),
+    },
+    sampling: { temperature: options.temperature, maxOutputTokens: options.maxTokens, maxAttempts: options.maxAttempts },
+  };
+}
+
+/** The stored design of a judge run being resumed; refuses runs of other commands. */
+export function judgeDesignOfStoredRun(runName: string, config: unknown): { design: StoredJudgeDesign; configPath?: string } {
+  const parsed = storedConfigSchema.safeParse(config);
+  if (!parsed.success)
+    throw new InputError(`run ${runName} is not a judge run (made by \`pmiyc judge\`): name a judge run with --study, or resume it with its own command`);
+  return { design: parsed.data.design, ...(parsed.data.configPath ? { configPath: parsed.data.configPath } : {}) };
+}
+
+/** The pairs of a run, and what the user should know about where they come from. */
+export interface LoadedPairs {
+  readonly pairs: JudgePair[];
+  readonly source: string;
+  readonly license: string;
+  /** Pairs before --limit / --sample. */
+  readonly available: number;
+  readonly claims: number;
+  /** Tied arguments left out (human ratings only). */
+  readonly ties?: number;
+}

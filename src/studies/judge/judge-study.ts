@@ -1,0 +1,143 @@
+import type { PmiycConfig } from '../../config/config-schema.js';
+import { type JudgePair, judgePairsChecksum } from '../../datasets/judge-pairs.js';
+import { checkModels } from '../../runner/check-models.js';
+import { openRun } from '../../runner/open-run.js';
+import type { RunMeter } from '../../runner/run-meter.js';
+import type { RunInfo, RunRecords } from '../../runner/run-records.js';
+import { ITEMS_PER_CALL_SLOT, type SessionWorld, startRunSession } from '../../runner/run-session.js';
+import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
+import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
+import type { LoadedPairs, StoredJudgeDesign } from './judge-design.js';
+import type { JudgeResults } from './judge-results.js';
+import { judgePair } from './judge-trial.js';
+
+export interface RunJudgeInput {
+  readonly store: RunRecords & { readonly judge: JudgeResults };
+  readonly design: StoredJudgeDesign;
+  readonly pairs: LoadedPairs;
+  readonly config: PmiycConfig;
+  readonly seed: number;
+  /** Model calls in flight at once, across all models. */
+  readonly concurrency: number;
+  readonly cache: boolean;
+  readonly maxCostUsd?: number;
+  /** The run's name (default judge-N); with `resume`, the judge run to continue (default: the latest). */
+  readonly name?: string;
+  readonly resume: boolean;
+  readonly takeOver?: boolean;
+  readonly about: { readonly packageVersion: string; readonly gitRevision?: string; readonly configPath?: string };
+  /** Told of each trial whose call failed (not stored; asked again on resume). */
+  readonly onFailedTrial?: (judge: string, pair: JudgePair, detail: string) => void;
+  readonly world: SessionWorld;
+}
+
+export interface JudgeOutcome {
+  readonly run: RunInfo;
+  readonly result: TasksResult;
+  /** Failed trials by reason. */
+  readonly failures: ReadonlyMap<string, number>;
+  readonly ending: SessionEnding;
+  readonly meter: RunMeter;
+  readonly blockedModels: ReadonlyMap<string, string>;
+}
+
+/** Trials in order: pair by pair, every judge on a pair before the next, so all judges progress together. */
+function* plannedTrials(pairs: readonly JudgePair[], judges: readonly string[]): Generator<{ judge: string; pair: JudgePair }> {
+  for (const pair of pairs) for (const judge of judges) yield { judge, pair };
+}
+
+/**
+ * LLM as judge (paper Sec. 4.1.2): every judge sees every pair once, in a seeded order, in one
+ * session of the run (lease, call cache, gate, progress); trials are stored one by one, so a
+ * resumed run asks only for what is missing.
+ */
+export async function runJudgeStudy(input: RunJudgeInput): Promise<JudgeOutcome> {
+  const { store, design, pairs } = input;
+  const models = checkModels(input.config, input.world.env, design.judges, input.maxCostUsd);
+  const { run, resumed } = openRun(store, {
+    resume: input.resume,
+    ...(input.name === undefined ? {} : { name: input.name }),
+    kind: 'judge',
+    prefix: 'judge',
+    nameFlag: '--study',
+    noun: 'judge run',
+    howToStart: 'start one with pmiyc judge --models a,b',
+    content: { noun: 'pairs', source: design.pairs.source, checksum: judgePairsChecksum(pairs.pairs) },
+    create: () => ({
+      seed: input.seed,
+      packageVersion: input.about.packageVersion,
+      config: {
+        command: 'judge',
+        design,
+        pairs: {
+          source: pairs.source,
+          license: pairs.license,
+          count: pairs.pairs.length,
+          available: pairs.available,
+          claims: pairs.claims,
+          ...(pairs.ties === undefined ? {} : { ties: pairs.ties }),
+        },
+        models,
+        ...(input.about.configPath ? { configPath: input.about.configPath } : {}),
+      },
+      claimsChecksum: judgePairsChecksum(pairs.pairs),
+      ...(input.about.gitRevision ? { gitRevision: input.about.gitRevision } : {}),
+    }),
+  });
+  const session = startRunSession(
+    {
+      records: store,
+      run,
+      resumed,
+      config: input.config,
+      names: design.judges,
+      concurrency: input.concurrency,
+      cache: input.cache,
+      command: input.resume ? 'pmiyc judge --resume' : 'pmiyc judge',
+      unit: 'trials',
+      total: pairs.pairs.length * design.judges.length,
+      takeOver: input.takeOver === true,
+      ...(input.maxCostUsd === undefined ? {} : { maxCostUsd: input.maxCostUsd }),
+    },
+    input.world,
+  );
+  const failures = new Map<string, number>();
+  let result: TasksResult;
+  let ending: SessionEnding | undefined;
+  try {
+    result = await runTasks({
+      tasks: plannedTrials(pairs.pairs, design.judges),
+      concurrency: input.concurrency * ITEMS_PER_CALL_SLOT,
+      gate: session.gate,
+      abortSignal: session.signals.abort,
+      isDone: ({ judge, pair }) => store.judge.has(run.id, judge, pair.id),
+      onSkipped: () => {
+        session.meter.conversationsSkipped += 1;
+      },
+      run: async ({ judge, pair }) => {
+        const outcome = await judgePair({
+          model: session.registry.modelFor(judge),
+          modelName: judge,
+          pair,
+          runSeed: run.seed,
+          settings: design.sampling,
+          abortSignal: session.signals.abort,
+        });
+        session.meter.conversationsDone += 1;
+        if (outcome.status === 'failed') {
+          session.meter.conversationsFailed += 1;
+          failures.set(outcome.reason, (failures.get(outcome.reason) ?? 0) + 1);
+          input.onFailedTrial?.(judge, pair, outcome.detail);
+          return 'failed';
+        }
+        store.judge.save(run.id, outcome.record);
+        if (outcome.record.chosen === null) session.meter.conversationsFailed += 1;
+        return 'done';
+      },
+    });
+    ending = sessionEnding(result, result.failed, session.signals);
+  } finally {
+    session.end(ending);
+  }
+  return { run, result, failures, ending, meter: session.meter, blockedModels: session.gate.blockedModels };
+}

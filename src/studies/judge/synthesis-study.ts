@@ -1,0 +1,126 @@
+import type { PmiycConfig } from '../../config/config-schema.js';
+import { claimsChecksum } from '../../datasets/claims-checksum.js';
+import { licencesOf } from '../../datasets/licences.js';
+import type { Claim } from '../../domain/claim.js';
+import { checkModels } from '../../runner/check-models.js';
+import { openRun } from '../../runner/open-run.js';
+import type { RunInfo, RunRecords } from '../../runner/run-records.js';
+import { ITEMS_PER_CALL_SLOT, type SessionWorld, startRunSession } from '../../runner/run-session.js';
+import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
+import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
+import { type PreferenceExample, synthesizePreference } from './judge-synthesis.js';
+
+export interface RunSynthesisInput {
+  readonly store: RunRecords;
+  /** The model that writes the arguments and their rewrites. */
+  readonly model: string;
+  /** Subjective claims, in the order the dataset keeps. */
+  readonly claims: readonly Claim[];
+  /** How the claims were chosen, recorded with the run. */
+  readonly claimSelection: { readonly source: string; readonly dataDir?: string; readonly limit?: number; readonly sample?: number };
+  readonly sampling: { readonly temperature: number; readonly maxOutputTokens: number; readonly maxAttempts: number };
+  readonly config: PmiycConfig;
+  readonly seed: number;
+  readonly concurrency: number;
+  readonly cache: boolean;
+  readonly maxCostUsd?: number;
+  readonly name?: string;
+  /** Where the dataset goes, recorded with the run. */
+  readonly out?: string;
+  readonly about: { readonly packageVersion: string; readonly gitRevision?: string; readonly configPath?: string };
+  readonly world: SessionWorld;
+}
+
+export interface SynthesisStudyOutcome {
+  readonly run: RunInfo;
+  /** The pairs made, in claim order. */
+  readonly examples: PreferenceExample[];
+  /** One line per claim without a usable pair. */
+  readonly problems: string[];
+  readonly result: TasksResult;
+  readonly ending: SessionEnding;
+}
+
+/**
+ * A preference dataset for reward models (paper Sec. 4.1.2): per claim an argument, then a more
+ * persuasive rewrite of it, in one session of a new run; every call goes through the call store,
+ * so the same command after a stop replays what was done.
+ */
+export async function runSynthesis(input: RunSynthesisInput): Promise<SynthesisStudyOutcome> {
+  const { store } = input;
+  const models = checkModels(input.config, input.world.env, [input.model], input.maxCostUsd);
+  const { run } = openRun(store, {
+    resume: false,
+    ...(input.name === undefined ? {} : { name: input.name }),
+    kind: 'judge-synthesize',
+    prefix: 'synthesis',
+    nameFlag: '--study',
+    noun: 'synthesis run',
+    howToStart: 'run pmiyc judge synthesize again: what was done is replayed',
+    create: () => ({
+      seed: input.seed,
+      packageVersion: input.about.packageVersion,
+      config: {
+        command: 'judge-synthesize',
+        design: { model: input.model, claims: input.claimSelection, sampling: input.sampling },
+        claims: { count: input.claims.length, licences: licencesOf(input.claims) },
+        models,
+        ...(input.out ? { out: input.out } : {}),
+        ...(input.about.configPath ? { configPath: input.about.configPath } : {}),
+      },
+      claimsChecksum: claimsChecksum(input.claims),
+      ...(input.about.gitRevision ? { gitRevision: input.about.gitRevision } : {}),
+    }),
+  });
+  const session = startRunSession(
+    {
+      records: store,
+      run,
+      resumed: false,
+      config: input.config,
+      names: [input.model],
+      concurrency: input.concurrency,
+      cache: input.cache,
+      command: 'pmiyc judge synthesize',
+      unit: 'claims',
+      total: input.claims.length,
+      ...(input.maxCostUsd === undefined ? {} : { maxCostUsd: input.maxCostUsd }),
+    },
+    input.world,
+  );
+  const examples = new Map<number, PreferenceExample>();
+  const problems: string[] = [];
+  let result: TasksResult;
+  let ending: SessionEnding | undefined;
+  try {
+    result = await runTasks({
+      tasks: input.claims.map((claim, position) => ({ claim, position })),
+      concurrency: input.concurrency * ITEMS_PER_CALL_SLOT,
+      gate: session.gate,
+      abortSignal: session.signals.abort,
+      run: async ({ claim, position }) => {
+        const outcome = await synthesizePreference({
+          model: session.registry.modelFor(input.model),
+          modelName: input.model,
+          claim,
+          runSeed: input.seed,
+          settings: input.sampling,
+          abortSignal: session.signals.abort,
+        });
+        session.meter.conversationsDone += 1;
+        if (outcome.status === 'synthesized') {
+          examples.set(position, outcome.example);
+          return 'done';
+        }
+        session.meter.conversationsFailed += 1;
+        problems.push(`claim ${claim.index}: ${outcome.detail}`);
+        return 'failed';
+      },
+    });
+    ending = sessionEnding(result, result.failed, session.signals);
+  } finally {
+    session.end(ending);
+  }
+  const ordered = [...examples].sort(([a], [b]) => a - b).map(([, example]) => example);
+  return { run, examples: ordered, problems, result, ending };
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { Claim } from '../../domain/claim.js';
+import { estimatePlan, expectedCallsAfterPrefix } from './plan-estimate.js';
+
+const claim: Claim = { index: 0, domain: 'subjective', claim: 'A claim', origin: 'test', license: 'x' };
+const assumptions = { earlyStopRate: () => 0, replyTokens: 200, prices: () => undefined };
+
+describe('expectedCallsAfterPrefix', () => {
+  it.each([
+    [3, 0, 1],
+    [3, 0.5, 1],
+    [9, 0, 7],
+    [9, 1, 2],
+    [5, 0.5, 0.5 * 2 + 0.5 * 3],
+  ])('t = %i at stop rate %d expects %d calls after turn 2', (turns, rate, expected) => {
+    expect(expectedCallsAfterPrefix(turns, rate)).toBeCloseTo(expected);
+  });
+});
+
+describe('estimatePlan', () => {
+  it('counts shared openings and first arguments once', () => {
+    const single = estimatePlan({ persuaders: ['a', 'b'], persuadees: ['a', 'b'], claims: [claim], settings: ['single'], runSeed: 0 }, assumptions);
+    expect(single).toMatchObject({ conversations: 4, callsUpperBound: 2 + 4 + 4, callsExpected: 10, bySetting: { 'subjective single': 4 } });
+    const both = estimatePlan({ persuaders: ['a', 'b'], persuadees: ['a', 'b'], claims: [claim], settings: ['single', 'multi'], runSeed: 0 }, assumptions);
+    expect(both.callsUpperBound).toBe(2 + 4 + 4 * 1 + 4 * 7);
+  });
+
+  it("includes a persuader-only model's stance opening, and prices what has prices", () => {
+    const estimate = estimatePlan(
+      { persuaders: ['er'], persuadees: ['ee'], claims: [claim], settings: ['single'], runSeed: 0 },
+      { ...assumptions, prices: (model) => (model === 'er' ? { inputUsdPerMillion: 1, outputUsdPerMillion: 2 } : undefined) },
+    );
+    expect(estimate.callsUpperBound).toBe(2 + 1 + 1);
+    expect(estimate.byModel.find((model) => model.model === 'er')).toMatchObject({ calls: 2 });
+    expect(estimate.byModel.find((model) => model.model === 'er')?.costUsd).toBeGreaterThan(0);
+    expect(estimate.costUsd).toBeUndefined(); // one model has no prices: no total pretends to know
+  });
+});

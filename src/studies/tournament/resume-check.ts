@@ -1,0 +1,84 @@
+import { resolve } from 'node:path';
+import { isBuiltInSet } from '../../datasets/claim-sets.js';
+import { InputError } from '../../domain/input-error.js';
+import type { DesignOptions, RunSettings, StoredDesign } from './tournament-design.js';
+
+/** Where a claims source or data folder is: built-in set names as they are, paths made absolute. */
+export function resolvedClaimsSource(source: string): string {
+  return isBuiltInSet(source) ? source : resolve(source);
+}
+
+export interface ResumeFlags extends DesignOptions {
+  readonly seed: number;
+  readonly cache: boolean;
+}
+
+interface DesignCheck {
+  readonly flag: string;
+  /** The option keys that set it (commander's names). */
+  readonly keys: readonly string[];
+  readonly stored: (design: StoredDesign, seed: number, settings: RunSettings) => string;
+  readonly given: (options: ResumeFlags) => string;
+}
+
+const list = (names: readonly string[] | undefined) => (names ?? []).join(',');
+const optional = (value: unknown) => (value === undefined ? '(none)' : String(value));
+const settingOf = (settings: readonly string[]) => (settings.length === 2 ? 'both' : settings[0]!);
+
+/** The flags that define what a run measures: on --resume each one given must say what the run says. */
+const DESIGN_CHECKS: readonly DesignCheck[] = [
+  {
+    flag: '--models',
+    keys: ['models'],
+    stored: (design) =>
+      list(design.persuaders) === list(design.persuadees) ? list(design.persuaders) : `${list(design.persuaders)} vs ${list(design.persuadees)}`,
+    given: (options) => list(options.models),
+  },
+  { flag: '--persuaders', keys: ['persuaders'], stored: (design) => list(design.persuaders), given: (options) => list(options.persuaders) },
+  { flag: '--persuadees', keys: ['persuadees'], stored: (design) => list(design.persuadees), given: (options) => list(options.persuadees) },
+  {
+    flag: '--claims',
+    keys: ['claims'],
+    stored: (design) => resolvedClaimsSource(design.claims.source),
+    given: (options) => resolvedClaimsSource(options.claims),
+  },
+  {
+    flag: '--data-dir',
+    keys: ['dataDir'],
+    stored: (design) => optional(design.claims.dataDir && resolve(design.claims.dataDir)),
+    given: (options) => optional(options.dataDir && resolve(options.dataDir)),
+  },
+  { flag: '--limit', keys: ['limit'], stored: (design) => optional(design.claims.limit), given: (options) => optional(options.limit) },
+  { flag: '--sample', keys: ['sample'], stored: (design) => optional(design.claims.sample), given: (options) => optional(options.sample) },
+  { flag: '--setting', keys: ['setting'], stored: (design) => settingOf(design.settings), given: (options) => options.setting },
+  { flag: '--turns', keys: ['turns'], stored: (design) => String(design.multiTurns), given: (options) => String(options.turns) },
+  { flag: '--repeat', keys: ['repeat'], stored: (design) => String(design.repetitions), given: (options) => String(options.repeat) },
+  { flag: '--temperature', keys: ['temperature'], stored: (design) => String(design.sampling.temperature), given: (options) => String(options.temperature) },
+  { flag: '--max-tokens', keys: ['maxTokens'], stored: (design) => String(design.sampling.maxOutputTokens), given: (options) => String(options.maxTokens) },
+  { flag: '--max-attempts', keys: ['maxAttempts'], stored: (design) => String(design.sampling.maxAttempts), given: (options) => String(options.maxAttempts) },
+  { flag: '--seed', keys: ['seed'], stored: (_design, seed) => String(seed), given: (options) => String(options.seed) },
+  {
+    flag: '--no-cache',
+    keys: ['cache'],
+    stored: (_design, _seed, settings) => (settings.cache ? 'not given' : 'given'),
+    given: (options) => (options.cache ? 'not given' : 'given'),
+  },
+];
+
+/**
+ * On --resume, the flags the user typed again (the up-arrow habit) are welcome when they say what
+ * the stored run says; any that differs is named with both values, and the resume is refused.
+ */
+export function checkResumeFlags(
+  runName: string,
+  stored: { design: StoredDesign; seed: number; settings: RunSettings },
+  options: ResumeFlags,
+  given: ReadonlySet<string>,
+): void {
+  const differences = DESIGN_CHECKS.filter((check) => check.keys.some((key) => given.has(key)))
+    .map((check) => ({ flag: check.flag, was: check.stored(stored.design, stored.seed, stored.settings), now: check.given(options) }))
+    .filter(({ was, now }) => was !== now);
+  if (differences.length === 0) return;
+  const details = differences.map(({ flag, was, now }) => `${flag} is ${now}, but run ${runName} has ${was}`).join('; ');
+  throw new InputError(`--resume continues run ${runName} as it was started: ${details}. Drop those flags, or start a new run with --run <name>`);
+}

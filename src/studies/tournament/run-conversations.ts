@@ -1,0 +1,98 @@
+import type { AgreementScore } from '../../domain/agreement-score.js';
+import type { ConversationOutcome } from '../../domain/conversation.js';
+import { runConversation } from '../../engine/run-conversation.js';
+import type { SamplingSettings } from '../../engine/sample-turn.js';
+import type { ChatModel } from '../../models/chat-model.js';
+import { RunGate, type StopReason } from '../../runner/run-gate.js';
+import { runTasks } from '../../runner/run-tasks.js';
+import type { PlannedConversation } from './plan.js';
+
+export interface RunConversationsInput {
+  /** The conversations to run, read lazily. */
+  readonly plan: Iterable<PlannedConversation>;
+  /**
+   * The model behind a name. Sharing of openings and first arguments (SPEC 1.4) comes from the
+   * call cache these models are wrapped in: shared calls are identical requests, made once.
+   */
+  readonly modelFor: (modelName: string) => ChatModel;
+  readonly sampling?: Partial<SamplingSettings>;
+  /** Conversations in flight at once (each has at most one call on the wire). */
+  readonly concurrency: number;
+  /** Decides whether work may start; stopping it lets in-flight calls finish. Stopped by the runner on too many failures. */
+  readonly gate?: RunGate;
+  /** A hard stop: in-flight calls are abandoned. */
+  readonly abortSignal?: AbortSignal;
+  /** Conversations already stored (a resumed run) are skipped. */
+  readonly isDone?: (conversation: PlannedConversation) => boolean;
+  /** Stop starting work once more than this many conversations failed (a count, or a fraction of those finished when < 1). */
+  readonly maxFailures?: number;
+  /**
+   * Called once per conversation as it finishes (completed or failed), in finishing order, with the
+   * persuader's own stance on the claim (null when its opening could not be had).
+   */
+  readonly onConversation: (conversation: PlannedConversation, outcome: ConversationOutcome, persuaderStance: AgreementScore | null) => void | Promise<void>;
+  readonly onSkipped?: (conversation: PlannedConversation) => void;
+}
+
+export interface ConversationsResult {
+  readonly status: 'completed' | 'stopped';
+  readonly stopReason?: StopReason;
+  readonly finished: number;
+  readonly failed: number;
+  readonly skipped: number;
+  /** Conversations started but not finished because the run stopped (resumable). */
+  readonly abandoned: number;
+}
+
+/** Minimum finished conversations before a fractional failure limit applies. */
+const MIN_FOR_FAILURE_FRACTION = 20;
+
+function tooManyFailures(maxFailures: number | undefined, failed: number, finished: number): boolean {
+  if (maxFailures === undefined) return false;
+  if (maxFailures >= 1 || maxFailures === 0) return failed > maxFailures;
+  return finished >= MIN_FOR_FAILURE_FRACTION && failed / finished > maxFailures;
+}
+
+/**
+ * Runs every planned conversation that is not done yet, keeping `concurrency` conversations in
+ * flight (through the shared scheduler, `runTasks`); a conversation's turns are sequential,
+ * different conversations interleave. A stop (Ctrl-C, budget, too many failures) starts nothing
+ * new; what was started either finishes or is abandoned unsaved, re-run from its stored calls on
+ * resume.
+ */
+export async function runConversations(input: RunConversationsInput): Promise<ConversationsResult> {
+  const gate = input.gate ?? new RunGate();
+  const common = (planned: PlannedConversation) => ({
+    persuader: input.modelFor(planned.spec.persuaderModel),
+    persuadee: input.modelFor(planned.spec.persuadeeModel),
+    ...(input.sampling ? { sampling: input.sampling } : {}),
+    ...(input.abortSignal ? { abortSignal: input.abortSignal } : {}),
+  });
+
+  /** The persuader's opening as a persuadee on the claim: the same request as its own opening there. */
+  const persuaderStanceOf = async (planned: PlannedConversation): Promise<AgreementScore | null> => {
+    const spec = { ...planned.spec, persuadeeModel: planned.spec.persuaderModel };
+    const opening = await runConversation({ ...common(planned), persuadee: input.modelFor(spec.persuadeeModel), spec, stopAfterTurn: 1 });
+    return opening.status === 'partial' ? (opening.turns[0]?.score ?? null) : null;
+  };
+
+  const finished = { all: 0, failed: 0 };
+  const result = await runTasks({
+    tasks: input.plan,
+    concurrency: input.concurrency,
+    gate,
+    ...(input.abortSignal ? { abortSignal: input.abortSignal } : {}),
+    ...(input.isDone ? { isDone: input.isDone } : {}),
+    ...(input.onSkipped ? { onSkipped: input.onSkipped } : {}),
+    run: async (planned) => {
+      const outcome = await runConversation({ ...common(planned), spec: planned.spec });
+      await input.onConversation(planned, outcome, await persuaderStanceOf(planned));
+      finished.all += 1;
+      if (outcome.status === 'failed') finished.failed += 1;
+      if (tooManyFailures(input.maxFailures, finished.failed, finished.all)) gate.stop('failures');
+      return outcome.status === 'failed' ? 'failed' : 'done';
+    },
+  });
+  const { done, failed, skipped, abandoned, status, stopReason } = result;
+  return { status, ...(stopReason ? { stopReason } : {}), finished: done + failed, failed, skipped, abandoned };
+}

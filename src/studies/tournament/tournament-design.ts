@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import type { Setting } from '../../domain/conversation.js';
+import { InputError } from '../../domain/input-error.js';
+
+/** What a run is, as stored with it so that --resume can rebuild exactly the same plan. */
+const storedDesignSchema = z.object({
+  persuaders: z.array(z.string()).min(1),
+  persuadees: z.array(z.string()).min(1),
+  settings: z.array(z.enum(['single', 'multi'])).min(1),
+  multiTurns: z.number().int(),
+  repetitions: z.number().int().min(1),
+  claims: z.object({
+    source: z.string(),
+    dataDir: z.string().optional(),
+    limit: z.number().int().optional(),
+    sample: z.number().int().optional(),
+  }),
+  sampling: z.object({ temperature: z.number(), maxOutputTokens: z.number().int(), maxAttempts: z.number().int() }),
+});
+
+export type StoredDesign = z.infer<typeof storedDesignSchema>;
+
+/** How a run is run (not what it measures): kept with the run, taken again by --resume unless given anew. */
+const runSettingsSchema = z.object({
+  concurrency: z.number().int().min(1),
+  maxFailures: z.number().optional(),
+  maxCost: z.number().optional(),
+  /** False: the run was started with --no-cache, and reuses nothing from earlier runs on resume either. */
+  cache: z.boolean(),
+});
+
+export type RunSettings = z.infer<typeof runSettingsSchema>;
+
+const storedConfigSchema = z.looseObject({ design: storedDesignSchema, configPath: z.string().optional(), settings: runSettingsSchema.optional() });
+
+export interface DesignOptions {
+  readonly models?: readonly string[];
+  readonly persuaders?: readonly string[];
+  readonly persuadees?: readonly string[];
+  readonly claims: string;
+  readonly dataDir?: string;
+  readonly limit?: number;
+  readonly sample?: number;
+  readonly setting: 'single' | 'multi' | 'both';
+  readonly turns: number;
+  readonly repeat: number;
+  readonly temperature: number;
+  readonly maxTokens: number;
+  readonly maxAttempts: number;
+}
+
+/** The design of a new run from its options: --models is a round robin (self-play included). */
+export function designFromOptions(options: DesignOptions): StoredDesign {
+  const roundRobin = options.models ?? [];
+  const persuaders = options.persuaders ?? roundRobin;
+  const persuadees = options.persuadees ?? roundRobin;
+  if (options.models && (options.persuaders || options.persuadees)) {
+    throw new InputError('give either --models (a round robin) or --persuaders and --persuadees, not both');
+  }
+  if (persuaders.length === 0 || persuadees.length === 0) {
+    throw new InputError('name the models: --models a,b,c (round robin), or --persuaders a,b --persuadees c,d');
+  }
+  if (options.turns === 3 && options.setting !== 'single') {
+    throw new InputError('--turns 3 is the single-turn setting: use --setting single, or a multi-turn --turns (5, 7, 9, ...)');
+  }
+  const settings: Setting[] = options.setting === 'both' ? ['single', 'multi'] : [options.setting];
+  return {
+    persuaders: [...persuaders],
+    persuadees: [...persuadees],
+    settings,
+    multiTurns: options.turns,
+    repetitions: options.repeat,
+    claims: {
+      source: options.claims,
+      ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+      ...(options.limit === undefined ? {} : { limit: options.limit }),
+      ...(options.sample === undefined ? {} : { sample: options.sample }),
+    },
+    sampling: { temperature: options.temperature, maxOutputTokens: options.maxTokens, maxAttempts: options.maxAttempts },
+  };
+}
+
+/** The stored design of a run being resumed, with its settings (runs made before pmiyc kept them get the defaults). */
+export function designOfStoredRun(runName: string, config: unknown): { design: StoredDesign; configPath?: string; settings?: RunSettings } {
+  const parsed = storedConfigSchema.safeParse(config);
+  if (!parsed.success) throw new InputError(`run ${runName} was not made by \`pmiyc run\` (or by an older pmiyc): it cannot be resumed`);
+  return {
+    design: parsed.data.design,
+    ...(parsed.data.configPath ? { configPath: parsed.data.configPath } : {}),
+    ...(parsed.data.settings ? { settings: parsed.data.settings } : {}),
+  };
+}

@@ -1,0 +1,19 @@
+import type { ConversationRecord } from '../../domain/conversation-record.js';
+
+/** Per persuadee model, over the runs of a store: in-loop replies, and how many were 5 (an early stop). */
+export type EarlyStopHistory = ReadonlyMap<string, { readonly replies: number; readonly stops: number }>;
+
+/**
+ * Where a tournament's conversations are kept: the port the tournament study works through (the
+ * SQLite store implements it). Each finished conversation is committed on its own.
+ */
+export interface TournamentResults {
+  /** Stores one finished conversation and its turns, replacing an earlier record of the same id. */
+  saveConversation(runId: number, record: ConversationRecord): void;
+  /** 'completed', 'failed', or undefined when the conversation is not stored yet. */
+  conversationStatus(runId: number, conversationId: string): 'completed' | 'failed' | undefined;
+  countConversations(runId: number, status?: 'completed' | 'failed'): number;
+  /** A run's conversations (or those with a status) in a stable order, streamed. */
+  conversations(runId: number, status?: 'completed' | 'failed'): Iterable<ConversationRecord>;
+  earlyStopCounts(): EarlyStopHistory;
+}

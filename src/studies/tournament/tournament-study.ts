@@ -1,0 +1,219 @@
+import type { PmiycConfig } from '../../config/config-schema.js';
+import { claimsChecksum } from '../../datasets/claims-checksum.js';
+import { licencesOf } from '../../datasets/licences.js';
+import type { Claim } from '../../domain/claim.js';
+import { toConversationRecord } from '../../domain/conversation-record.js';
+import { checkModels } from '../../runner/check-models.js';
+import { openRun } from '../../runner/open-run.js';
+import type { RunMeter } from '../../runner/run-meter.js';
+import type { RunInfo, RunRecords } from '../../runner/run-records.js';
+import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionWorld, startRunSession } from '../../runner/run-session.js';
+import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
+import { countPlan, iteratePlan, type TournamentDesign } from './plan.js';
+import { type ConversationsResult, runConversations } from './run-conversations.js';
+import { type DesignOptions, designFromOptions, designOfStoredRun, type RunSettings, type StoredDesign } from './tournament-design.js';
+import type { TournamentResults } from './tournament-results.js';
+
+/** Defaults of `pmiyc run`, also those of the library. */
+export const TOURNAMENT_DEFAULTS = {
+  setting: 'both',
+  turns: 9,
+  repeat: 1,
+  temperature: 0.7,
+  maxTokens: 400,
+  maxAttempts: 3,
+  concurrency: 16,
+  seed: 0,
+} as const;
+
+export interface RunTournamentInput extends Partial<Omit<DesignOptions, 'claims'>> {
+  /** The store the run is kept in (`openStore()`): runs, calls and conversations. */
+  readonly store: RunRecords & TournamentResults;
+  /** The claims to argue: a built-in set, a file's, or your own. */
+  readonly claims: readonly Claim[];
+  /** How the claims were chosen, recorded with the run (a set's name or a file's path; "library" unless given). */
+  readonly claimSource?: string;
+  /** The design as stored with a run, instead of the design options (a resume rebuilds exactly the same plan). */
+  readonly design?: StoredDesign;
+  /** Model aliases and settings, as a config file gives them. */
+  readonly config?: PmiycConfig;
+  readonly seed?: number;
+  /** Model calls in flight at once, across all models (16 unless given). */
+  readonly concurrency?: number;
+  /** False: reuse nothing from earlier runs (`--no-cache`). */
+  readonly cache?: boolean;
+  readonly maxCostUsd?: number;
+  /** Stop once more than this many conversations failed (or a fraction of those finished, when below 1). */
+  readonly maxFailures?: number;
+  /** The run's name (default run-N, or `<namePrefix>-N`); with `resume`, the run to continue (default: the latest tournament). */
+  readonly name?: string;
+  readonly namePrefix?: string;
+  readonly resume?: boolean;
+  /** Run the failed conversations of a stored run again, asking afresh for the turns that failed. */
+  readonly retryFailed?: boolean;
+  /** Take the run from a process that still holds it. */
+  readonly takeOver?: boolean;
+  /** Recorded with the run: the pmiyc version, the git revision, the config file. */
+  readonly about?: { readonly packageVersion: string; readonly gitRevision?: string; readonly configPath?: string };
+  /** Clock, keys, signals, messages and progress (see `processSessionWorld()` for the process's own). */
+  readonly world: SessionWorld;
+}
+
+export interface TournamentOutcome {
+  readonly run: RunInfo;
+  readonly result: ConversationsResult;
+  /** How the session ended: what the store records, and the exit code a command should end with. */
+  readonly ending: SessionEnding;
+  readonly meter: RunMeter;
+  /** How the run was run this session (given now, else as stored). */
+  readonly settings: RunSettings;
+  /** Models whose calls stopped because their credentials were refused, with why. */
+  readonly blockedModels: ReadonlyMap<string, string>;
+}
+
+/** How the run is run: what is given now, else what the stored run kept, else the defaults; `--no-cache` stays with the run. */
+function settingsOf(input: RunTournamentInput, stored: RunSettings | undefined): RunSettings {
+  const maxFailures = input.maxFailures ?? stored?.maxFailures;
+  const maxCost = input.maxCostUsd ?? stored?.maxCost;
+  return {
+    concurrency: input.concurrency ?? stored?.concurrency ?? TOURNAMENT_DEFAULTS.concurrency,
+    cache: stored?.cache ?? input.cache ?? true,
+    ...(maxFailures === undefined ? {} : { maxFailures }),
+    ...(maxCost === undefined ? {} : { maxCost }),
+  };
+}
+
+function designOf(input: RunTournamentInput): StoredDesign {
+  if (input.design) return input.design;
+  return designFromOptions({
+    ...input,
+    claims: input.claimSource ?? 'library',
+    setting: input.setting ?? TOURNAMENT_DEFAULTS.setting,
+    turns: input.turns ?? TOURNAMENT_DEFAULTS.turns,
+    repeat: input.repeat ?? TOURNAMENT_DEFAULTS.repeat,
+    temperature: input.temperature ?? TOURNAMENT_DEFAULTS.temperature,
+    maxTokens: input.maxTokens ?? TOURNAMENT_DEFAULTS.maxTokens,
+    maxAttempts: input.maxAttempts ?? TOURNAMENT_DEFAULTS.maxAttempts,
+  });
+}
+
+/** For --retry-failed: the stored calls of the turns that failed, which must be asked again. */
+function failedCallHashes(store: TournamentResults, runId: number): Set<string> {
+  const hashes = new Set<string>();
+  for (const record of store.conversations(runId, 'failed')) {
+    for (const attempt of record.failedAttempts) if (attempt.callHash) hashes.add(attempt.callHash);
+  }
+  return hashes;
+}
+
+/**
+ * A tournament, exactly as `pmiyc run` runs it: every persuader against every persuadee on every
+ * claim in each setting, in one session of the run (lease, call cache with sharing, resume and
+ * replay, gate, progress), each conversation stored as it finishes. A new run, or with `resume` a
+ * stored one continued where it stopped (its own design and settings unless given anew).
+ */
+export async function runTournament(input: RunTournamentInput): Promise<TournamentOutcome> {
+  const { store } = input;
+  const continuing = input.resume === true || input.retryFailed === true;
+  const existing = continuing ? (input.name === undefined ? store.latestRunOf('tournament') : store.findRun(input.name)) : undefined;
+  const stored = existing ? designOfStoredRun(existing.name, existing.config) : undefined;
+  const design = input.design ?? stored?.design ?? designOf(input);
+  const settings = settingsOf(input, stored?.settings);
+  const config = input.config ?? { models: {} };
+  const names = [...new Set([...design.persuaders, ...design.persuadees])];
+  const models = checkModels(config, input.world.env, names, settings.maxCost);
+  const seed = input.seed ?? TOURNAMENT_DEFAULTS.seed;
+  const plan = (runSeed: number): TournamentDesign => ({ ...design, claims: input.claims, runSeed });
+  const name = existing?.name ?? input.name;
+  const { run, resumed } = openRun(store, {
+    resume: continuing,
+    ...(name === undefined ? {} : { name }),
+    kind: 'tournament',
+    prefix: input.namePrefix ?? 'run',
+    nameFlag: '--run',
+    noun: 'tournament run',
+    howToStart: 'start one with pmiyc run --models a,b',
+    content: { noun: 'claims', source: design.claims.source, checksum: claimsChecksum(input.claims) },
+    create: () => ({
+      seed,
+      packageVersion: input.about?.packageVersion ?? 'library',
+      config: {
+        command: 'run',
+        design,
+        settings,
+        claims: { count: input.claims.length, licences: licencesOf(input.claims) },
+        models,
+        ...(input.about?.configPath ? { configPath: input.about.configPath } : {}),
+      },
+      plannedConversations: countPlan(plan(seed)),
+      claimsChecksum: claimsChecksum(input.claims),
+      ...(input.about?.gitRevision ? { gitRevision: input.about.gitRevision } : {}),
+    }),
+  });
+  if (resumed) store.recordRunConfig(run.id, 'settings', settings);
+  const refresh = input.retryFailed ? failedCallHashes(store, run.id) : undefined;
+  const session = startRunSession(
+    {
+      records: store,
+      run,
+      resumed,
+      config,
+      names,
+      concurrency: settings.concurrency,
+      cache: settings.cache,
+      unit: 'conversations',
+      total: countPlan(plan(run.seed)),
+      command: input.retryFailed ? 'pmiyc run --retry-failed' : continuing ? 'pmiyc run --resume' : 'pmiyc run',
+      takeOver: input.takeOver === true,
+      ...(refresh ? { refresh } : {}),
+      ...(settings.maxCost === undefined ? {} : { maxCostUsd: settings.maxCost }),
+    },
+    input.world,
+  );
+  let ending: SessionEnding | undefined;
+  let result: ConversationsResult;
+  try {
+    result = await runPlannedConversations(session, plan(run.seed), design, settings, store, input.retryFailed === true);
+    ending = sessionEnding(result, store.countConversations(run.id, 'failed'), session.signals);
+  } finally {
+    session.end(ending);
+  }
+  return { run, result, ending, meter: session.meter, settings, blockedModels: session.gate.blockedModels };
+}
+
+function runPlannedConversations(
+  session: RunSession,
+  plan: TournamentDesign,
+  design: StoredDesign,
+  settings: RunSettings,
+  store: TournamentResults,
+  retryFailed: boolean,
+): Promise<ConversationsResult> {
+  const { registry, gate, meter, run } = session;
+  return runConversations({
+    plan: iteratePlan(plan),
+    modelFor: (name) => registry.modelFor(name),
+    sampling: design.sampling,
+    concurrency: settings.concurrency * ITEMS_PER_CALL_SLOT,
+    gate,
+    abortSignal: session.signals.abort,
+    ...(settings.maxFailures === undefined ? {} : { maxFailures: settings.maxFailures }),
+    isDone: (planned) => {
+      const status = store.conversationStatus(run.id, planned.id);
+      return retryFailed ? status === 'completed' : status !== undefined;
+    },
+    onSkipped: () => {
+      meter.conversationsSkipped += 1;
+    },
+    onConversation: (planned, outcome, stance) => {
+      const simulated = {
+        persuader: registry.modelFor(planned.spec.persuaderModel).simulated,
+        persuadee: registry.modelFor(planned.spec.persuadeeModel).simulated,
+      };
+      const record = toConversationRecord(run.name, planned.spec, outcome, simulated, stance);
+      store.saveConversation(run.id, record);
+      meter.conversationsDone += 1;
+      if (record.status === 'failed') meter.conversationsFailed += 1;
+    },
+  });
+}
