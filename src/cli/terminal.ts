@@ -1,3 +1,4 @@
+import { type DataAccess, dataAccess } from '../io/data-access.js';
 import type { TextStyle } from '../report/dialogue-text.js';
 import { PLAIN_STYLE } from '../report/dialogue-text.js';
 
@@ -29,4 +30,9 @@ export function styleFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv, col
   if (!colourWanted || env['NO_COLOR'] !== undefined || env['TERM'] === 'dumb') return PLAIN_STYLE;
   if (env['FORCE_COLOR'] !== undefined && env['FORCE_COLOR'] !== '0') return COLOUR_STYLE;
   return stream.isTTY ? COLOUR_STYLE : PLAIN_STYLE;
+}
+
+/** The data sets as the command line reaches them: --data-dir, PMIYC_DATA_DIR or the download cache, with messages on standard error. */
+export function dataOf(context: CliContext): DataAccess {
+  return dataAccess(context.env, context.stderr);
 }

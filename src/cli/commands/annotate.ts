@@ -3,15 +3,17 @@ import { InvalidArgumentError } from 'commander';
 import type { Setting } from '../../domain/conversation.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { InputError } from '../../domain/input-error.js';
+import { defaultLabelsPath, loadLabelBook, readTaskFile } from '../../io/annotation-files.js';
 import { holdGracefulStop } from '../../io/graceful-stop.js';
+import { readTextFile } from '../../io/read-text-file.js';
 import { writeFileAtomically } from '../../io/write-file-atomically.js';
-import { ResultStore } from '../../store/result-store.js';
-import { checkAnnotatorName } from '../../studies/annotation/annotation-labels.js';
+import { formatNumber } from '../../report/number-format.js';
+import { openStore, type Store } from '../../store/result-store.js';
+import { checkAnnotatorName, parseLabelsFile } from '../../studies/annotation/annotation-labels.js';
 import { type CandidateConversation, sampleForAnnotation, type TaskSelection, toCandidate } from '../../studies/annotation/annotation-sample.js';
 import { buildTaskFile, turnsToLabel } from '../../studies/annotation/annotation-tasks.js';
+import { importLabels } from '../../studies/annotation/import-labels.js';
 import { AnnotationServer } from '../../web/annotation-server.js';
-import { defaultLabelsPath, loadLabelBook, readTaskFile } from '../annotation-files.js';
-import { importLabelFiles } from '../annotation-import.js';
 import type { CliContext } from '../terminal.js';
 
 export const ANNOTATION_SETTINGS = ['single', 'multi', 'both'] as const;
@@ -61,7 +63,7 @@ function selectionOf(options: AnnotateExportOptions, runSeed: number): TaskSelec
 }
 
 /** Two passes over the run's completed conversations: the candidates, then the chosen records. */
-function chooseRecords(store: ResultStore, runId: number, runName: string, selection: TaskSelection) {
+function chooseRecords(store: Store, runId: number, runName: string, selection: TaskSelection) {
   const candidates: CandidateConversation[] = [];
   for (const record of store.conversations(runId, 'completed')) candidates.push(toCandidate(record));
   const sample = sampleForAnnotation(candidates, selection);
@@ -77,7 +79,7 @@ function chooseRecords(store: ResultStore, runId: number, runName: string, selec
 
 /** `pmiyc annotate export`: writes the task file of a run's persuadee turns, blind to every score. */
 export async function annotateExportCommand(options: AnnotateExportOptions, context: CliContext): Promise<number> {
-  const store = ResultStore.openReadOnly(options.store);
+  const store = openStore(options.store, { access: 'read' });
   try {
     const run = store.findRun(options.run, 'tournament');
     const out = options.out ?? `annotation-tasks-${run.name.replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
@@ -144,9 +146,33 @@ export interface AnnotateImportOptions {
   readonly files: readonly string[];
 }
 
-/** `pmiyc annotate import`: stores the labels of several annotators next to the models' own scores. */
+const percent = (value: number) => (Number.isFinite(value) ? `${Math.round(value * 100)}%` : 'n/a');
+
+/** `pmiyc annotate import`: stores the labels of several annotators next to the models' own scores (all or nothing). */
 export async function annotateImportCommand(options: AnnotateImportOptions, context: CliContext): Promise<number> {
-  const summary = await importLabelFiles(options, context.now().toISOString());
-  context.stdout.write(`${summary.join('\n')}\n`);
-  return 0;
+  const files = options.files.map((path) => ({
+    path,
+    ...parseLabelsFile(readTextFile(path, `${path} does not exist: pass the labels file \`pmiyc annotate serve\` wrote`), path),
+  }));
+  const store = openStore(options.store, { access: 'write' });
+  try {
+    const { run, imports, annotators, reliability } = importLabels(store, files, {
+      ...(options.run ? { run: options.run } : {}),
+      importedAt: context.now().toISOString(),
+    });
+    const alpha = reliability.interAnnotator.alphaOrdinal.value;
+    const out = (line: string) => context.stdout.write(`${line}\n`);
+    out(`Imported into run ${run.name}: ${imports.map((entry) => `${entry.labels.length} labels by ${entry.annotator}`).join(', ')}.`);
+    out(
+      `The run now has ${reliability.labels} labels by ${annotators.length} annotator${annotators.length === 1 ? '' : 's'} (${annotators.map((entry) => entry.annotator).join(', ')}) on ${reliability.turns} persuadee turns.`,
+    );
+    out(
+      `Labels equal to the model's own score: ${percent(reliability.exactMatch.value)}; mean absolute difference ${formatNumber(reliability.meanAbsoluteDifference.value)} points; ` +
+        `agreement between annotators (Krippendorff's alpha, ordinal) ${Number.isFinite(alpha) ? formatNumber(alpha) : `n/a (${reliability.interAnnotator.sharedTurns} turns labelled by two or more)`}.`,
+    );
+    out(`The report of the run shows the confusion matrix and intervals: pmiyc report --run ${run.name}`);
+    return 0;
+  } finally {
+    store.close();
+  }
 }

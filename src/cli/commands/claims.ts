@@ -1,8 +1,8 @@
 import { licencesOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
+import { loadClaims } from '../../io/load-claims.js';
 import { formatTextTable } from '../../report/text-table.js';
-import { loadClaims } from '../load-claims.js';
-import type { CliContext } from '../terminal.js';
+import { type CliContext, dataOf } from '../terminal.js';
 
 export type ClaimsFormat = 'jsonl' | 'table';
 export const CLAIMS_FORMATS: readonly ClaimsFormat[] = ['jsonl', 'table'];
@@ -31,7 +31,7 @@ function claimLine(claim: Claim): string {
 
 /** `pmiyc claims`: lists the items of a built-in set or a claims file. */
 export async function claimsCommand(options: ClaimsOptions, context: CliContext): Promise<number> {
-  const { claims } = await loadClaims(options.source, options, context);
+  const { claims } = await loadClaims(options.source, options, dataOf(context));
   if (options.format === 'jsonl') {
     for (const claim of claims) context.stdout.write(`${claimLine(claim)}\n`);
     return 0;

@@ -2,6 +2,7 @@ import { basename, extname, resolve } from 'node:path';
 import { parseConsistencyCsv } from '../../datasets/consistency-csv.js';
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/input-error.js';
+import { loadClaims } from '../../io/load-claims.js';
 import { processSessionWorld } from '../../io/process-world.js';
 import { readTextFile } from '../../io/read-text-file.js';
 import { analyzeStudy } from '../../report/studies/consistency-study-source.js';
@@ -18,10 +19,9 @@ import {
 } from '../../studies/consistency/consistency-design.js';
 import { type ConsistencyOutcome, runConsistencyStudy } from '../../studies/consistency/consistency-study.js';
 import { importPublishedAnswers } from '../../studies/consistency/import-published.js';
-import { loadClaims } from '../load-claims.js';
 import { loadConfig } from '../load-config.js';
 import { describeCalls } from '../run-outcome.js';
-import type { CliContext, RunSignals } from '../terminal.js';
+import { type CliContext, dataOf, type RunSignals } from '../terminal.js';
 
 export interface ConsistencyOptions extends ConsistencyDesignOptions {
   readonly store: string;
@@ -71,7 +71,7 @@ function checkTournamentRun(store: Store, name: string | undefined): void {
 /** A new study's design and claims, checked before any store is opened: bad input never leaves an empty store behind. */
 async function prepareNew(options: ConsistencyOptions, context: CliContext): Promise<PreparedStudy> {
   const design = consistencyDesignFromOptions(options);
-  const { claims } = await loadClaims(design.claims.source, { ...design.claims, seed: options.seed }, context);
+  const { claims } = await loadClaims(design.claims.source, { ...design.claims, seed: options.seed }, dataOf(context));
   return {
     design,
     claims,
@@ -93,7 +93,7 @@ async function prepareResume(store: Store, options: ConsistencyOptions, context:
   if (given.length > 0) throw new InputError(`--resume continues study ${run.name} with its own design: drop ${given.join(', ')}`);
   if (options.run !== undefined && options.run !== config.tournamentRun)
     throw new InputError(`study ${run.name} compares with ${config.tournamentRun ?? 'no tournament run'}: drop --run, or start a new study`);
-  const { claims } = await loadClaims(config.design.claims.source, { ...config.design.claims, seed: run.seed }, context);
+  const { claims } = await loadClaims(config.design.claims.source, { ...config.design.claims, seed: run.seed }, dataOf(context));
   const configPath = options.config ?? config.configPath;
   return {
     name: run.name,

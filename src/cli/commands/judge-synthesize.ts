@@ -1,5 +1,6 @@
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/input-error.js';
+import { loadClaims } from '../../io/load-claims.js';
 import { processSessionWorld } from '../../io/process-world.js';
 import { writeFileAtomically } from '../../io/write-file-atomically.js';
 import { checkModels } from '../../runner/check-models.js';
@@ -7,9 +8,8 @@ import { EXIT_FAILED } from '../../runner/session-ending.js';
 import { openStore } from '../../store/result-store.js';
 import type { PreferenceExample } from '../../studies/judge/judge-synthesis.js';
 import { runSynthesis } from '../../studies/judge/synthesis-study.js';
-import { loadClaims } from '../load-claims.js';
 import { loadConfig } from '../load-config.js';
-import type { CliContext, RunSignals } from '../terminal.js';
+import { type CliContext, dataOf, type RunSignals } from '../terminal.js';
 
 export interface JudgeSynthesizeOptions {
   readonly model: string;
@@ -43,7 +43,7 @@ async function subjectiveClaims(options: JudgeSynthesizeOptions, context: CliCon
       ...(options.sample === undefined ? {} : { sample: options.sample }),
       seed: options.seed,
     },
-    context,
+    dataOf(context),
   );
   const subjective = claims.filter((claim) => claim.domain === 'subjective');
   const skipped = claims.length - subjective.length;

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { InputError } from '../../domain/input-error.js';
 import { labelModel } from '../../domain/text-labels.js';
+import { loadJudgePairs } from '../../io/load-judge-pairs.js';
 import { processSessionWorld } from '../../io/process-world.js';
 import { judgeAccuracy } from '../../metrics/judge-accuracy.js';
 import { formatJudgeText } from '../../report/studies/judge-text.js';
@@ -16,8 +17,7 @@ import {
 } from '../../studies/judge/judge-design.js';
 import { type JudgeOutcome, runJudgeStudy } from '../../studies/judge/judge-study.js';
 import { loadConfig } from '../load-config.js';
-import { loadJudgePairs } from '../load-judge-pairs.js';
-import type { CliContext, RunSignals } from '../terminal.js';
+import { type CliContext, dataOf, type RunSignals } from '../terminal.js';
 
 export { judgeSynthesizeCommand } from './judge-synthesize.js';
 
@@ -58,7 +58,7 @@ async function prepareNew(options: JudgeOptions, context: CliContext): Promise<P
   const design = judgeDesignFromOptions(options);
   return {
     design,
-    pairs: await loadJudgePairs(design, options.seed, context),
+    pairs: await loadJudgePairs(design, options.seed, dataOf(context)),
     seed: options.seed,
     ...(options.study ? { name: options.study } : {}),
     ...(options.config ? { configPath: resolve(options.config) } : {}),
@@ -75,7 +75,7 @@ async function prepareResume(store: Store, options: JudgeOptions, context: CliCo
   // The ratings may have moved: a new --data-dir is fine, the pairs' checksum proves they are the same.
   const design = options.dataDir === undefined ? stored.design : { ...stored.design, pairs: { ...stored.design.pairs, dataDir: options.dataDir } };
   const configPath = options.config ?? stored.configPath;
-  return { name: run.name, design, pairs: await loadJudgePairs(design, run.seed, context), seed: run.seed, ...(configPath ? { configPath } : {}) };
+  return { name: run.name, design, pairs: await loadJudgePairs(design, run.seed, dataOf(context)), seed: run.seed, ...(configPath ? { configPath } : {}) };
 }
 
 function printOutcome(outcome: JudgeOutcome, prepared: PreparedJudgeRun, store: Store, options: JudgeOptions, context: CliContext): number {

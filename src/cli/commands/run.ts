@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Claim } from '../../domain/claim.js';
+import { loadClaims } from '../../io/load-claims.js';
 import { processSessionWorld } from '../../io/process-world.js';
 import { checkModels } from '../../runner/check-models.js';
 import { createModelRegistry } from '../../runner/model-registry.js';
@@ -8,11 +9,10 @@ import { openStore, type Store } from '../../store/result-store.js';
 import { checkResumeFlags, resolvedClaimsSource } from '../../studies/tournament/resume-check.js';
 import { type DesignOptions, designFromOptions, designOfStoredRun, type StoredDesign } from '../../studies/tournament/tournament-design.js';
 import { runTournament } from '../../studies/tournament/tournament-study.js';
-import { loadClaims } from '../load-claims.js';
 import { loadConfig } from '../load-config.js';
 import { printDryRun } from '../run-dry.js';
 import { printRunOutcome } from '../run-outcome.js';
-import type { CliContext, RunSignals } from '../terminal.js';
+import { type CliContext, dataOf, type RunSignals } from '../terminal.js';
 
 export interface RunOptions extends DesignOptions {
   readonly store: string;
@@ -51,7 +51,7 @@ async function prepareNew(options: RunOptions, context: CliContext): Promise<Pre
     claims: resolvedClaimsSource(options.claims),
     ...(options.dataDir ? { dataDir: resolve(options.dataDir) } : {}),
   });
-  const { claims } = await loadClaims(design.claims.source, { ...design.claims, seed: options.seed }, context);
+  const { claims } = await loadClaims(design.claims.source, { ...design.claims, seed: options.seed }, dataOf(context));
   return { design, claims, ...(options.config ? { configPath: resolve(options.config) } : {}) };
 }
 
@@ -60,7 +60,7 @@ async function prepareResume(store: Store, options: RunOptions, context: CliCont
   const run = store.findRun(options.run, 'tournament');
   const stored = designOfStoredRun(run.name, run.config);
   checkResumeFlags(run.name, { design: stored.design, seed: run.seed, settings: stored.settings ?? { concurrency: 16, cache: true } }, options, options.given);
-  const { claims } = await loadClaims(stored.design.claims.source, { ...stored.design.claims, seed: run.seed }, context);
+  const { claims } = await loadClaims(stored.design.claims.source, { ...stored.design.claims, seed: run.seed }, dataOf(context));
   const configPath = options.config ? resolve(options.config) : stored.configPath;
   return { design: stored.design, claims, runName: run.name, ...(configPath ? { configPath } : {}) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../domain/input-error.js';
-import { dataMirrorFrom } from './data-files.js';
+import { dataMirrorFrom } from './data-access.js';
 
 function refusalOf(value: string): string {
   try {

@@ -1,17 +1,17 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { Environment } from '../config/resolve-model-settings.js';
 import { cachedDataFiles, type DownloadProgress, localDataFiles } from '../datasets/data-folder.js';
 import type { DataFiles } from '../datasets/data-sources.js';
 import { InputError } from '../domain/input-error.js';
-import type { CliContext } from './terminal.js';
+import type { ProgressStream } from '../runner/progress-display.js';
 
 function kilobytes(bytes: number): string {
   return `${Math.round(bytes / 1024).toLocaleString('en-US')} KB`;
 }
 
-function progressWriter(context: CliContext): (progress: DownloadProgress) => void {
-  const stream = context.stderr;
+function progressWriter(stream: ProgressStream): (progress: DownloadProgress) => void {
   let announced = new Set<string>();
   return ({ source, receivedBytes, totalBytes, done }) => {
     if (!announced.has(source.path)) {
@@ -52,18 +52,32 @@ export function dataMirrorFrom(value: string | undefined): string | undefined {
   return value;
 }
 
+/** Where data sets are read from, and where what the user should know about them goes. */
+export interface DataAccess {
+  /** The files of a `--data-dir` (or of the default: PMIYC_DATA_DIR, else the download cache). */
+  files(dataDir: string | undefined): DataFiles;
+  /** A note or a warning for the user (standard error in the CLI). */
+  warn(line: string): void;
+}
+
 /**
  * Where claim sources come from: --data-dir or PMIYC_DATA_DIR (a folder laid out like the
  * sources, read as it is), else the download cache under XDG_CACHE_HOME (or ~/.cache), filled on
- * first use from the pinned upstream addresses or from PMIYC_DATA_MIRROR.
+ * first use from the pinned upstream addresses or from PMIYC_DATA_MIRROR. The environment and the
+ * message stream are passed in.
  */
-export function dataFilesFor(dataDir: string | undefined, context: CliContext): DataFiles {
-  const folder = dataDir ?? (context.env['PMIYC_DATA_DIR'] || undefined);
-  if (folder !== undefined) {
-    if (!existsSync(folder)) throw new InputError(`no data folder at ${folder}: check --data-dir (or PMIYC_DATA_DIR)`);
-    return localDataFiles(folder);
-  }
-  const cacheRoot = context.env['XDG_CACHE_HOME'] || join(homedir(), '.cache');
-  const mirror = dataMirrorFrom(context.env['PMIYC_DATA_MIRROR']);
-  return cachedDataFiles({ cacheFolder: join(cacheRoot, 'pmiyc', 'data'), ...(mirror ? { mirror } : {}), onProgress: progressWriter(context) });
+export function dataAccess(env: Environment, messages: ProgressStream): DataAccess {
+  return {
+    warn: (line) => messages.write(`pmiyc: ${line}\n`),
+    files(dataDir) {
+      const folder = dataDir ?? (env['PMIYC_DATA_DIR'] || undefined);
+      if (folder !== undefined) {
+        if (!existsSync(folder)) throw new InputError(`no data folder at ${folder}: check --data-dir (or PMIYC_DATA_DIR)`);
+        return localDataFiles(folder);
+      }
+      const cacheRoot = env['XDG_CACHE_HOME'] || join(homedir(), '.cache');
+      const mirror = dataMirrorFrom(env['PMIYC_DATA_MIRROR']);
+      return cachedDataFiles({ cacheFolder: join(cacheRoot, 'pmiyc', 'data'), ...(mirror ? { mirror } : {}), onProgress: progressWriter(messages) });
+    },
+  };
 }

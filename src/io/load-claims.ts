@@ -2,9 +2,8 @@ import { isBuiltInSet, loadBuiltInSet } from '../datasets/claim-sets.js';
 import { parseClaimsFile } from '../datasets/claims-file.js';
 import { type ClaimSelection, selectClaims } from '../datasets/select-claims.js';
 import type { Claim } from '../domain/claim.js';
-import { readTextFile } from '../io/read-text-file.js';
-import { dataFilesFor } from './data-files.js';
-import type { CliContext } from './terminal.js';
+import type { DataAccess } from './data-access.js';
+import { readTextFile } from './read-text-file.js';
 
 export interface LoadedClaims {
   readonly claims: readonly Claim[];
@@ -16,14 +15,11 @@ export interface LoadedClaims {
  * Claims named on the command line: a built-in set (subjective, misinformation, examples) or a
  * CSV/JSONL file, then the pilot selection. Notes and warnings go to standard error.
  */
-export async function loadClaims(source: string, options: ClaimSelection & { readonly dataDir?: string }, context: CliContext): Promise<LoadedClaims> {
-  const warn = (line: string) => context.stderr.write(`pmiyc: ${line}\n`);
+export async function loadClaims(source: string, options: ClaimSelection & { readonly dataDir?: string }, data: DataAccess): Promise<LoadedClaims> {
+  const warn = (line: string) => data.warn(line);
   let claims: readonly Claim[];
   if (isBuiltInSet(source)) {
-    const set = await loadBuiltInSet(
-      source,
-      source === 'examples' ? { location: 'built in', read: async () => undefined } : dataFilesFor(options.dataDir, context),
-    );
+    const set = await loadBuiltInSet(source, source === 'examples' ? { location: 'built in', read: async () => undefined } : data.files(options.dataDir));
     for (const note of set.notes) warn(`${source}: ${note}`);
     claims = set.claims;
   } else {

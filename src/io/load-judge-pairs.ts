@@ -3,17 +3,16 @@ import { DATA_SOURCES } from '../datasets/data-sources.js';
 import { buildJudgePairs, parseAnthropicRatings, selectJudgePairs } from '../datasets/judge-pairs.js';
 import { parseJudgePairsFile } from '../datasets/judge-pairs-file.js';
 import { InputError } from '../domain/input-error.js';
-import { readTextFile } from '../io/read-text-file.js';
 import { ANTHROPIC_PAIRS, type LoadedPairs, type StoredJudgeDesign } from '../studies/judge/judge-design.js';
-import { dataFilesFor } from './data-files.js';
-import type { CliContext } from './terminal.js';
+import type { DataAccess } from './data-access.js';
+import { readTextFile } from './read-text-file.js';
 
-async function anthropicRatingsText(dataDir: string | undefined, context: CliContext): Promise<string> {
+async function anthropicRatingsText(dataDir: string | undefined, data: DataAccess): Promise<string> {
   const source = DATA_SOURCES.anthropic;
   const remedy = 'or judge your own pairs with --pairs FILE (JSON lines: claim, a, b, better, difference)';
   let text: string | undefined;
   try {
-    const files = dataFilesFor(dataDir, context);
+    const files = data.files(dataDir);
     text = await files.read(source);
     if (text === undefined)
       throw new InputError(
@@ -27,7 +26,7 @@ async function anthropicRatingsText(dataDir: string | undefined, context: CliCon
 }
 
 /** The pairs a judge run shows its judges: from the human ratings (default) or a user's file, then the pilot selection. */
-export async function loadJudgePairs(design: StoredJudgeDesign, seed: number, context: CliContext): Promise<LoadedPairs> {
+export async function loadJudgePairs(design: StoredJudgeDesign, seed: number, data: DataAccess): Promise<LoadedPairs> {
   const selection = {
     ...(design.pairs.limit === undefined ? {} : { limit: design.pairs.limit }),
     ...(design.pairs.sample === undefined ? {} : { sample: design.pairs.sample }),
@@ -46,7 +45,7 @@ export async function loadJudgePairs(design: StoredJudgeDesign, seed: number, co
       claims: new Set(pairs.map((pair) => pair.claim)).size,
     };
   }
-  const set = buildJudgePairs(parseAnthropicRatings(DATA_SOURCES.anthropic.path, await anthropicRatingsText(design.pairs.dataDir, context)));
+  const set = buildJudgePairs(parseAnthropicRatings(DATA_SOURCES.anthropic.path, await anthropicRatingsText(design.pairs.dataDir, data)));
   if (set.pairs.length === 0) throw new InputError(`${DATA_SOURCES.anthropic.path} gives no pairs: no claim has two arguments with different scores`);
   return {
     pairs: selectJudgePairs(set.pairs, selection),

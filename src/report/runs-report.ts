@@ -1,0 +1,106 @@
+import { InputError } from '../domain/input-error.js';
+import { hashString } from '../domain/random.js';
+import { type TournamentAnalysis, TournamentAnalyzer } from '../metrics/tournament-analysis.js';
+import type { RunInfo } from '../runner/run-records.js';
+import { buildReportDocument } from './build-report-document.js';
+import type { ReportDocument, ReportDuplicates, ReportStudies } from './report-document.js';
+import type { ReportSource } from './report-source.js';
+import { consistencyStudiesFor } from './studies/consistency-study-source.js';
+import { readJudgeStudy } from './studies/judge-study-source.js';
+import { loadReliabilityStudy } from './studies/reliability-study-source.js';
+
+/** What one pass over the store found. */
+interface Collected {
+  readonly analysis: TournamentAnalysis;
+  /** Conversations left out because an earlier run of the list had them, per (run, earlier run). */
+  readonly duplicates: ReportDuplicates[];
+}
+
+/** Streams every conversation of the runs through one analyzer; nothing else is kept per record. */
+function collect(store: Pick<ReportSource, 'conversations'>, runs: readonly RunInfo[], replicates: number): Collected {
+  const analyzer = new TournamentAnalyzer({ bootstrap: { replicates, confidence: 0.95, seed: runs[0]!.seed }, samplesPerKind: 1 });
+  const modelsByRun = runs.map(() => new Set<string>());
+  // Only combined runs can repeat a conversation id; ids are kept as 53-bit hashes, each with the
+  // position of the run it was first read from, so that a duplicate can name that run.
+  const firstRunOf = runs.length > 1 ? new Map<number, number>() : undefined;
+  const skipped = runs.map(() => new Map<number, number>());
+  runs.forEach((run, position) => {
+    for (const record of store.conversations(run.id)) {
+      if (firstRunOf) {
+        const id = hashString(record.conversationId);
+        const first = firstRunOf.get(id);
+        if (first !== undefined) {
+          skipped[position]!.set(first, (skipped[position]!.get(first) ?? 0) + 1);
+          continue;
+        }
+        firstRunOf.set(id, position);
+      }
+      modelsByRun[position]!.add(record.persuader).add(record.persuadee);
+      analyzer.add(record);
+    }
+  });
+  assertRunsShareModels(runs, modelsByRun);
+  const duplicates = skipped.flatMap((byFirst, position) =>
+    [...byFirst.entries()].sort(([a], [b]) => a - b).map(([first, conversations]) => ({ run: runs[position]!.name, alsoIn: runs[first]!.name, conversations })),
+  );
+  return { analysis: analyzer.finish(), duplicates };
+}
+
+/** Tournaments combined in one report must share a model; runs without conversations (studies) are not compared. */
+function assertRunsShareModels(runs: readonly RunInfo[], modelsByRun: readonly Set<string>[]): void {
+  const withModels = modelsByRun.filter((models) => models.size > 0);
+  if (withModels.length < 2) return;
+  runs.forEach((run, position) => {
+    const others = new Set(modelsByRun.flatMap((models, other) => (other === position ? [] : [...models])));
+    if (modelsByRun[position]!.size > 0 && ![...modelsByRun[position]!].some((model) => others.has(model))) {
+      throw new InputError(`run ${run.name} shares no model with the other runs, so their numbers cannot be compared: report it on its own`);
+    }
+  });
+}
+
+/** A report of runs: the runs, the document, and what the combination left out. */
+export interface RunsReport {
+  readonly runs: RunInfo[];
+  readonly document: ReportDocument;
+  readonly conversations: number;
+  /** Conversations of combined runs left out because an earlier run had them (empty for one run). */
+  readonly duplicates: ReportDuplicates[];
+}
+
+/**
+ * The report of one or more runs (the latest tournament when none is named), analysed in one
+ * streaming pass over their conversations, with the validation studies that belong to them.
+ */
+export function buildRunsReport(
+  source: ReportSource & { findRun(name?: string, kind?: 'tournament'): RunInfo },
+  runNames: readonly string[],
+  options: { readonly replicates: number; readonly generatedAt: string; readonly packageVersion: string },
+): RunsReport {
+  const runs = runNames.length > 0 ? runNames.map((name) => source.findRun(name)) : [source.findRun(undefined, 'tournament')];
+  const collected = collect(source, runs, options.replicates);
+  const bootstrap = { replicates: options.replicates, confidence: 0.95, seed: runs[0]!.seed };
+  const consistency = consistencyStudiesFor(source, runs, { replicates: options.replicates });
+  const reliability = loadReliabilityStudy(
+    source,
+    runs.map((run) => run.id),
+    bootstrap,
+  );
+  const judge = readJudgeStudy(source, runs, { replicates: options.replicates });
+  const studies: ReportStudies = { ...(consistency.length > 0 ? { consistency } : {}), ...(reliability ? { reliability } : {}), ...(judge ? { judge } : {}) };
+  const document = buildReportDocument(collected.analysis, {
+    runs: runs.map((run) => ({
+      name: run.name,
+      createdAt: run.createdAt,
+      seed: run.seed,
+      packageVersion: run.packageVersion,
+      status: run.status,
+      ...(run.gitRevision ? { gitRevision: run.gitRevision } : {}),
+      config: run.config,
+    })),
+    generatedAt: options.generatedAt,
+    packageVersion: options.packageVersion,
+    duplicates: collected.duplicates,
+    studies,
+  });
+  return { runs, document, conversations: collected.analysis.conversations, duplicates: collected.duplicates };
+}
