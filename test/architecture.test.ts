@@ -40,7 +40,7 @@ const ALLOWED_IMPORTS: Record<string, string[]> = {
   studies: ['domain', 'protocol', 'engine', 'metrics', 'models', 'config', 'datasets', 'runner', 'studies'],
   report: ['domain', 'metrics', 'runner', 'studies', 'report'],
   store: ['domain', 'models', 'runner', 'studies', 'store'],
-  io: ['domain', 'config', 'models', 'datasets', 'runner', 'io'],
+  io: ['domain', 'config', 'models', 'datasets', 'runner', 'studies', 'io'],
   web: ['domain', 'studies', 'report', 'io', 'web'],
   cli: ['domain', 'protocol', 'engine', 'metrics', 'models', 'config', 'datasets', 'runner', 'studies', 'report', 'store', 'io', 'web', 'cli'],
 };

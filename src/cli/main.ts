@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { CommanderError } from 'commander';
+import { CommanderError } from '@commander-js/extra-typings';
 import { InputError } from '../domain/input-error.js';
 import { stopsGracefully } from '../io/graceful-stop.js';
 import { OutputWriteError, toOutputWriteError } from '../io/output-write-error.js';

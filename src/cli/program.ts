@@ -1,33 +1,48 @@
 import { setMaxListeners } from 'node:events';
-import { Command, Option } from 'commander';
-import { addAnnotateCommands } from './annotate-program.js';
+import { Command, Option } from '@commander-js/extra-typings';
+import {
+  ANNOTATION_SETTINGS,
+  annotateExportCommand,
+  annotateImportCommand,
+  annotateServeCommand,
+  DEFAULT_ANNOTATION_PORT,
+  parseClaimsPerDomain,
+  parsePort,
+} from './commands/annotate.js';
 import { CLAIMS_FORMATS, claimsCommand } from './commands/claims.js';
+import { consistencyCommand } from './commands/consistency.js';
 import { converseCommand } from './commands/converse.js';
 import { demoCommand } from './commands/demo.js';
 import { EXPORT_FORMATS, exportCommand } from './commands/export.js';
-import { registerJudgeCommands } from './commands/judge-program.js';
+import { judgeCommand, judgeSynthesizeCommand } from './commands/judge.js';
 import { modelsCommand } from './commands/models.js';
-import { parseReportFormats, parseRunNames, REPORT_FORMATS, type ReportFormat, reportCommand } from './commands/report.js';
+import { parseReportFormats, parseRunNames, REPORT_FORMATS, reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { runsCommand } from './commands/runs.js';
 import { upgradeCommand } from './commands/upgrade.js';
-import { addConsistencyCommand } from './consistency-program.js';
 import { gitRevision } from './git-revision.js';
-import { parseChoice, parseConcurrency, parseCost, parseFailureLimit, parseRunName, parseTemperature, parseTurns, parseWholeNumber } from './options.js';
+import { parseChoice, parseFailureLimit, parseTurns, parseWholeNumber } from './options.js';
+import { sharedOptions as shared } from './shared-options.js';
 import type { CliContext, RunSignals } from './terminal.js';
 
-const DEFAULT_STORE = './pmiyc.db';
-
 /** The options the user typed on the command line (or set through the environment), not defaults. */
-function typedOptions(command: Command): Set<string> {
+function typedOptions(command: { opts(): object; getOptionValueSource(key: string): string | undefined }): Set<string> {
   return new Set(Object.keys(command.opts()).filter((key) => ['cli', 'env'].includes(command.getOptionValueSource(key) ?? '')));
 }
 
+/** What every run records and shows besides its options: the git revision, and how often progress is printed when it is not on a terminal. */
+function runExtras(context: CliContext): { gitRevision?: string; progressIntervalMs?: number } {
+  const interval = context.env['PMIYC_PROGRESS_INTERVAL_MS'] ? Number(context.env['PMIYC_PROGRESS_INTERVAL_MS']) : undefined;
+  const revision = gitRevision();
+  return { ...(revision ? { gitRevision: revision } : {}), ...(interval ? { progressIntervalMs: interval } : {}) };
+}
+
 /**
- * The command-line program. Each action resolves to an exit code, which `main` sets; errors
- * propagate to `main`, which prints them as one line.
+ * The command-line program: each command declares its options (the shared ones from
+ * shared-options.ts), then calls its command function; the action resolves to an exit code, which
+ * `main` sets. Errors propagate to `main`, which prints them as one line.
  */
-export function buildProgram(context: CliContext, signals: RunSignals, setExitCode: (code: number) => void): Command {
+export function buildProgram(context: CliContext, signals: RunSignals, setExitCode: (code: number) => void) {
   // Commands without a graceful stop treat the first Ctrl-C as an abort.
   const abortSignal = AbortSignal.any([signals.stop, signals.abort]);
   setMaxListeners(0, abortSignal);
@@ -47,119 +62,119 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .requiredOption('--claim <text>', 'the claim (or, with --question, the incorrect answer) to argue for')
     .option('--question <text>', 'a factual question: makes this a misinformation conversation')
     .option('--turns <n>', 'turns t, odd and at least 3 (3 is single-turn)', parseTurns, 9)
-    .option('--seed <n>', 'run seed; every call seed derives from it', parseWholeNumber('--seed'), 0)
-    .option('--max-attempts <n>', 'samples per turn before the conversation fails', parseWholeNumber('--max-attempts', 1), 3)
-    .option('--temperature <t>', "sampling temperature (a model's config may override it)", parseTemperature, 0.7)
-    .option('--max-tokens <n>', "output tokens per reply (a model's config may override it)", parseWholeNumber('--max-tokens', 1), 400)
-    .option('--config <file>', 'YAML config with model aliases and settings (or set PMIYC_CONFIG)', context.env['PMIYC_CONFIG'])
+    .addOption(shared.seed('run seed; every call seed derives from it'))
+    .addOption(shared.maxAttempts('samples per turn before the conversation fails'))
+    .addOption(shared.temperature(0.7))
+    .addOption(shared.maxTokens(400))
+    .addOption(shared.config(context.env))
     .option('--json', 'print the conversation record as JSON instead of the live view', false)
-    .action(async (options) => {
-      const { color } = program.opts<{ color: boolean }>();
-      setExitCode(await converseCommand({ ...options, color }, context, abortSignal));
-    });
+    .action(async (options) => setExitCode(await converseCommand({ ...options, color: program.opts().color }, context, abortSignal)));
 
-  const list = (value: string) =>
-    value
-      .split(',')
-      .map((name) => name.trim())
-      .filter(Boolean);
   program
     .command('run')
     .description('run a tournament: every persuader against every persuadee on every claim, stored call by call, resumable')
-    .option('--models <a,b,c>', 'a round robin: every model as persuader and as persuadee, self-play included', list)
-    .option('--persuaders <a,b>', 'persuader models (with --persuadees instead of --models)', list)
-    .option('--persuadees <c,d>', 'persuadee models', list)
-    .option('--claims <set|file>', 'subjective, misinformation, examples, or a .csv/.jsonl file', 'examples')
-    .option('--data-dir <dir>', 'a folder with the claim sources (default: the download cache; or PMIYC_DATA_DIR)')
-    .option('--limit <n>', 'only the first N claims', parseWholeNumber('--limit', 1))
-    .option('--sample <n>', 'a seeded sample of N claims, stratified by origin', parseWholeNumber('--sample', 1))
+    .addOption(shared.models('a round robin: every model as persuader and as persuadee, self-play included'))
+    .option('--persuaders <a,b>', 'persuader models (with --persuadees instead of --models)', (value) => value.split(',').filter(Boolean))
+    .option('--persuadees <c,d>', 'persuadee models', (value) => value.split(',').filter(Boolean))
+    .addOption(shared.claims())
+    .addOption(shared.dataDir())
+    .addOption(shared.limit())
+    .addOption(shared.sample())
     .addOption(
       new Option('--setting <setting>', 'single, multi or both').argParser(parseChoice('--setting', ['single', 'multi', 'both'] as const)).default('both'),
     )
     .option('--turns <n>', 'turns of a multi-turn conversation (odd, > 3)', parseTurns, 9)
     .option('--repeat <n>', 'independent repetitions of every conversation (new seeds)', parseWholeNumber('--repeat', 1), 1)
-    .option('--concurrency <n>', 'model calls in flight at once, across all models (1-1000)', parseConcurrency, 16)
-    .option('--seed <n>', 'run seed; every call seed derives from it', parseWholeNumber('--seed'), 0)
-    .option('--temperature <t>', "sampling temperature (a model's config may override it)", parseTemperature, 0.7)
-    .option('--max-tokens <n>', "output tokens per reply (a model's config may override it)", parseWholeNumber('--max-tokens', 1), 400)
-    .option('--max-attempts <n>', 'samples per turn before a conversation fails', parseWholeNumber('--max-attempts', 1), 3)
-    .option('--store <file>', 'SQLite store', DEFAULT_STORE)
-    .option('--run <name>', 'name of the run (default run-N); with --resume, the run to continue (default: the latest)', parseRunName('--run'))
-    .option('--resume', 'continue a stopped run where it stopped (the flags it was started with may be given again)', false)
+    .addOption(shared.concurrency())
+    .addOption(shared.seed('run seed; every call seed derives from it'))
+    .addOption(shared.temperature(0.7))
+    .addOption(shared.maxTokens(400))
+    .addOption(shared.maxAttempts('samples per turn before a conversation fails'))
+    .addOption(shared.store())
+    .addOption(shared.runName('name of the run (default run-N); with --resume, the run to continue (default: the latest)'))
+    .addOption(shared.resume('continue a stopped run where it stopped (the flags it was started with may be given again)'))
     .option('--take-over', 'with --resume: take the run from a process that still holds it (only when that process is gone)', false)
     .option('--retry-failed', 'run the failed conversations of a run again', false)
     .option('--max-failures <n>', 'stop once more than N conversations failed (or a fraction, e.g. 0.05)', parseFailureLimit)
-    .option('--max-cost <usd>', 'stop starting calls before the spend would pass this (resumable)', parseCost)
+    .addOption(shared.maxCost())
     .option('--dry-run', 'print the plan, its calls and cost, and exit', false)
-    .option('--no-cache', 'reuse nothing from earlier runs: ask the models again (calls shared within this run are still made once)')
-    .option('--config <file>', 'YAML config with model aliases and settings (or set PMIYC_CONFIG)', context.env['PMIYC_CONFIG'])
-    .action(async (options, command: Command) => {
-      const progressIntervalMs = context.env['PMIYC_PROGRESS_INTERVAL_MS'] ? Number(context.env['PMIYC_PROGRESS_INTERVAL_MS']) : undefined;
-      const revision = gitRevision();
-      setExitCode(
-        await runCommand(
-          { ...options, given: typedOptions(command), ...(revision ? { gitRevision: revision } : {}), ...(progressIntervalMs ? { progressIntervalMs } : {}) },
-          context,
-          signals,
-        ),
-      );
-    });
+    .addOption(shared.noCache())
+    .addOption(shared.config(context.env))
+    .action(async (options, command) => setExitCode(await runCommand({ ...options, given: typedOptions(command), ...runExtras(context) }, context, signals)));
 
-  addConsistencyCommand(program, context, signals, setExitCode, DEFAULT_STORE);
+  program
+    .command('consistency')
+    .description(
+      "ask each model for its own stance on each claim N times and report how consistent it is (paper Table 1); or --import the paper's published answers",
+    )
+    .addOption(shared.models('the models to ask'))
+    .addOption(shared.claims())
+    .addOption(shared.dataDir())
+    .addOption(shared.limit())
+    .addOption(shared.sample())
+    .option('--samples <n>', 'answers asked per model and claim', parseWholeNumber('--samples', 1), 5)
+    .addOption(shared.runName('a tournament run: compare its openings with the answers (Match Rate, Avg Dif)'))
+    .addOption(shared.studyName('name of the study (default consistency-N); with --resume, the study to continue (default: the latest)'))
+    .addOption(shared.resume('continue a stopped study where it stopped'))
+    .option('--import <file.csv>', "read answers in the paper's pre-assessment format (i,claim,scores,...) instead of asking models")
+    .option('--model <name>', 'with --import: the model the answers are from (default: the file name, e.g. gpt4)')
+    .addOption(shared.concurrency())
+    .addOption(shared.seed('study seed; every call seed derives from it'))
+    .addOption(shared.temperature(0.7))
+    .addOption(shared.maxTokens(16, 'answer'))
+    .addOption(shared.maxAttempts('calls per answer before it is recorded as unusable'))
+    .addOption(shared.store())
+    .addOption(shared.noCache('study'))
+    .addOption(shared.config(context.env))
+    .action(async (options) => setExitCode(await consistencyCommand({ ...options, ...runExtras(context) }, context, signals)));
 
   program
     .command('runs')
     .description('list the runs in a store with their status and counts')
-    .option('--store <file>', 'SQLite store', DEFAULT_STORE)
-    .action((options: { store: string }) => setExitCode(runsCommand(options, context)));
+    .addOption(shared.store())
+    .action((options) => setExitCode(runsCommand(options, context)));
 
   program
     .command('upgrade')
     .description('bring a store written by an older pmiyc to this version (read-only commands never change a store)')
-    .option('--store <file>', 'SQLite store', DEFAULT_STORE)
-    .action((options: { store: string }) => setExitCode(upgradeCommand(options, context)));
+    .addOption(shared.store())
+    .action((options) => setExitCode(upgradeCommand(options, context)));
 
   program
     .command('demo')
     .description('an offline round robin of simulated agents on built-in example claims, stored, then summarised')
-    .option('--store <file>', 'SQLite store to write', DEFAULT_STORE)
-    .option('--claims <set|file>', 'claims: examples, subjective, misinformation, or a .csv/.jsonl file', 'examples')
-    .option('--data-dir <dir>', 'a folder with the claim sources (default: the download cache; or PMIYC_DATA_DIR)')
-    .option('--limit <n>', 'only the first N claims', parseWholeNumber('--limit', 1))
-    .option('--sample <n>', 'a seeded sample of N claims, stratified by origin', parseWholeNumber('--sample', 1))
-    .option('--seed <n>', 'run seed', parseWholeNumber('--seed'), 0)
-    .option('--concurrency <n>', 'model calls in flight at once (1-1000)', parseConcurrency, 16)
-    .action(async (options: { store: string; claims: string; dataDir?: string; limit?: number; sample?: number; seed: number; concurrency: number }) => {
-      setExitCode(await demoCommand(options, context, signals));
-    });
+    .addOption(shared.store('SQLite store to write'))
+    .addOption(shared.claims('claims: examples, subjective, misinformation, or a .csv/.jsonl file'))
+    .addOption(shared.dataDir())
+    .addOption(shared.limit())
+    .addOption(shared.sample())
+    .addOption(shared.seed('run seed'))
+    .addOption(shared.concurrency())
+    .action(async (options) => setExitCode(await demoCommand(options, context, signals)));
 
   program
     .command('claims')
     .description('list the items of a claim set (subjective, misinformation, examples) or a claims file')
     .argument('<set|file>', 'subjective, misinformation, examples, or a .csv/.jsonl file')
-    .option('--data-dir <dir>', 'a folder with the claim sources (default: the download cache; or PMIYC_DATA_DIR)')
+    .addOption(shared.dataDir())
     .addOption(new Option('--format <format>', 'jsonl or table').argParser(parseChoice('--format', CLAIMS_FORMATS)).default('table'))
-    .option('--limit <n>', 'only the first N claims', parseWholeNumber('--limit', 1))
-    .option('--sample <n>', 'a seeded sample of N claims, stratified by origin', parseWholeNumber('--sample', 1))
-    .option('--seed <n>', 'seed of --sample', parseWholeNumber('--seed'), 0)
-    .action(async (source: string, options: { dataDir?: string; format: 'jsonl' | 'table'; limit?: number; sample?: number; seed: number }) => {
-      setExitCode(await claimsCommand({ ...options, source }, context));
-    });
+    .addOption(shared.limit())
+    .addOption(shared.sample())
+    .addOption(shared.seed('seed of --sample'))
+    .action(async (source, options) => setExitCode(await claimsCommand({ ...options, source }, context)));
 
   program
     .command('export')
     .description("write a run's conversations as JSON lines or CSV to standard output")
-    .option('--store <file>', 'SQLite store to read', DEFAULT_STORE)
-    .option('--run <name>', 'run name (default: the latest run)', parseRunName('--run'))
+    .addOption(shared.store('SQLite store to read'))
+    .addOption(shared.runName('run name (default: the latest run)'))
     .addOption(new Option('--format <format>', 'jsonl or csv').argParser(parseChoice('--format', EXPORT_FORMATS)).default('jsonl'))
-    .action(async (options: { store: string; run?: string; format: 'jsonl' | 'csv' }) => {
-      setExitCode(await exportCommand(options, context));
-    });
+    .action(async (options) => setExitCode(await exportCommand(options, context)));
 
   program
     .command('report')
     .description('write the report of a run, or of runs combined: HTML, Markdown with SVG charts, JSON and CSV')
-    .option('--store <file>', 'SQLite store to read', DEFAULT_STORE)
+    .addOption(shared.store('SQLite store to read'))
     .option('--run <names>', 'run name, or runs to combine as a,b (default: the latest run)', parseRunNames)
     .option('--out <dir>', 'output folder (default: ./pmiyc-report/<run>/)')
     .addOption(
@@ -168,27 +183,96 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
         .default([...REPORT_FORMATS], REPORT_FORMATS.join(',')),
     )
     .option('--replicates <n>', 'bootstrap replicates for the 95% intervals', parseWholeNumber('--replicates', 100), 2000)
-    .action(async (options: { store: string; run?: string[]; out?: string; format: ReportFormat[]; replicates: number }) => {
-      setExitCode(await reportCommand(options, context));
-    });
+    .action(async (options) => setExitCode(await reportCommand(options, context)));
 
   program
     .command('models')
     .description('list providers and configured models; with --check, call each once to see which are reachable')
-    .option('--config <file>', 'YAML config with model aliases and settings (or set PMIYC_CONFIG)', context.env['PMIYC_CONFIG'])
+    .addOption(shared.config(context.env))
     .option('--check', 'make a one-token call to each configured model (or to --models)', false)
-    .option('--models <names>', 'comma-separated model names or aliases to check', (value: string) =>
-      value
-        .split(',')
-        .map((name) => name.trim())
-        .filter(Boolean),
-    )
-    .action(async (options: { config?: string; check: boolean; models?: string[] }) => {
-      setExitCode(await modelsCommand(options, context));
-    });
+    .addOption(shared.models('model names or aliases to check'))
+    .action(async (options) => setExitCode(await modelsCommand(options, context)));
 
-  addAnnotateCommands(program, context, signals, setExitCode, DEFAULT_STORE);
-  registerJudgeCommands(program, { context, signals, setExitCode, defaultStore: DEFAULT_STORE });
+  const annotate = program
+    .command('annotate')
+    .description("self-report reliability (paper Sec. 5.2): people label persuadee turns blind to the models' scores; the report compares them");
+  annotate
+    .command('export')
+    .description("write a task file of a run's persuadee turns for annotators: messages only, every score left out")
+    .addOption(shared.store('SQLite store to read'))
+    .addOption(shared.runName('run name (default: the latest run)'))
+    .option('--out <file>', 'task file to write (default: ./annotation-tasks-<run>.json)')
+    .option('--sample <n>', 'N conversations drawn per (persuader, persuadee) pair', parseWholeNumber('--sample', 1))
+    .option(
+      '--claims-per-domain <s,m>',
+      "the same S subjective and M misinformation claims for every pair (the paper's design; default 3,2 unless --sample)",
+      parseClaimsPerDomain,
+    )
+    .addOption(new Option('--setting <setting>', 'single, multi or both').argParser(parseChoice('--setting', ANNOTATION_SETTINGS)).default('multi'))
+    .option('--seed <n>', "seed of the sample and of the order (default: the run's seed)", parseWholeNumber('--seed'))
+    .option('--force', 'replace the task file if it exists', false)
+    .action(async (options) => setExitCode(await annotateExportCommand(options, context)));
+  annotate
+    .command('serve')
+    .description('open the annotation page on 127.0.0.1 for one annotator; labels are saved as they are given (Ctrl-C stops)')
+    .requiredOption('--tasks <file>', 'the task file `pmiyc annotate export` wrote')
+    .requiredOption('--annotator <name>', 'who is labelling (letters, digits, ".", "-", "_"), e.g. alice')
+    .option('--labels <file>', 'labels file to write and continue (default: <tasks>.<annotator>.labels.jsonl beside the task file)')
+    .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', parsePort, DEFAULT_ANNOTATION_PORT)
+    .action(async (options) => setExitCode(await annotateServeCommand(options, context, signals.stop)));
+  annotate
+    .command('import')
+    .description("store the labels of one or more annotators next to the models' own scores; the run's report then shows the comparison")
+    .argument('<labels-files...>', 'labels files written by `pmiyc annotate serve`, one per annotator')
+    .addOption(shared.store())
+    .addOption(shared.runName('the run the labels belong to (default: the run named in the files; checked against them)'))
+    .action(async (files, options) => setExitCode(await annotateImportCommand({ ...options, files }, context)));
+
+  // The judge study is the group's default subcommand, so that `pmiyc judge --models a,b` runs it; the group
+  // has no options of its own, so a subcommand's options never go to the group.
+  const judge = program
+    .command('judge')
+    .description('LLM as judge (paper Sec. 4.1.2): accuracy of judge models on argument pairs people rated; and a synthesized preference dataset');
+  judge
+    .command('run', { isDefault: true })
+    .description('(the default) show judge models pairs of arguments people rated, each in a seeded order, and report their accuracy')
+    .addOption(shared.models('the judge models'))
+    .option('--pairs <file>', 'your own pairs as JSON lines {claim, a, b, better: "a"|"b", difference} (default: the Anthropic persuasion ratings)')
+    .addOption(shared.dataDir('anthropic-persuasion/persuasion_data.csv'))
+    .addOption(shared.limit('pairs'))
+    .addOption(shared.sample('pairs', ''))
+    .addOption(shared.resume('continue a stopped judge run (the latest, or --study NAME)'))
+    .addOption(shared.studyName('name of the run (default judge-N); with --resume, the judge run to continue (default: the latest)'))
+    .addOption(shared.store())
+    .addOption(shared.config(context.env))
+    .addOption(shared.concurrency())
+    .addOption(shared.seed('run seed; every call seed and the order of each pair derive from it'))
+    .addOption(shared.temperature(0))
+    .addOption(shared.maxTokens(400))
+    .addOption(shared.maxAttempts('asks per item before its reply counts as unusable'))
+    .addOption(shared.maxCost())
+    .addOption(shared.noCache('study'))
+    .action(async (options) => setExitCode(await judgeCommand({ ...options, ...runExtras(context) }, context, signals)));
+  judge
+    .command('synthesize')
+    .description('a preference dataset: per claim an argument and a more persuasive rewrite of it, as JSON lines')
+    .requiredOption('--model <model>', 'the model that writes and rewrites the arguments')
+    .addOption(shared.claims('subjective, examples, or a .csv/.jsonl file of subjective claims'))
+    .addOption(shared.dataDir())
+    .addOption(shared.limit())
+    .addOption(shared.sample())
+    .option('--out <file.jsonl>', 'where to write the dataset (default: standard output)')
+    .addOption(shared.studyName('name of the run (default synthesis-N)'))
+    .addOption(shared.store())
+    .addOption(shared.config(context.env))
+    .addOption(shared.concurrency())
+    .addOption(shared.seed('run seed; every call seed derives from it'))
+    .addOption(shared.temperature(0.7))
+    .addOption(shared.maxTokens(400))
+    .addOption(shared.maxAttempts('asks per item before its reply counts as unusable'))
+    .addOption(shared.maxCost())
+    .addOption(shared.noCache('study'))
+    .action(async (options) => setExitCode(await judgeSynthesizeCommand({ ...options, ...runExtras(context) }, context, signals)));
 
   return program;
 }

@@ -1,6 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { Command } from 'commander';
-import { addAnnotateCommands } from '../../src/cli/annotate-program.js';
+import { buildProgram } from '../../src/cli/program.js';
 import type { CliContext } from '../../src/cli/terminal.js';
 
 /**
@@ -18,9 +17,10 @@ export function annotateCli(args: readonly string[], stop: AbortSignal = new Abo
     now: () => new Date('2026-12-01T12:00:00Z'),
     packageVersion: '0.0.0-test',
   } as unknown as CliContext;
-  const program = new Command('pmiyc').exitOverride().configureOutput({ writeOut: () => undefined, writeErr: () => undefined });
   let exitCode = -1;
-  addAnnotateCommands(program, context, { stop, abort: new AbortController().signal }, (code) => (exitCode = code), './pmiyc.db');
+  const program = buildProgram(context, { stop, abort: new AbortController().signal }, (code) => {
+    exitCode = code;
+  }).configureOutput({ writeOut: () => undefined, writeErr: () => undefined });
   const done = program.parseAsync(['annotate', ...args], { from: 'user' }).then(() => exitCode);
   return { done, output: () => printed };
 }

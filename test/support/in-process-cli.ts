@@ -1,7 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { CommanderError } from 'commander';
-import { registerJudgeCommands } from '../../src/cli/commands/judge-program.js';
+import { CommanderError } from '@commander-js/extra-typings';
 import { buildProgram } from '../../src/cli/program.js';
 import type { CliContext } from '../../src/cli/terminal.js';
 import { InputError } from '../../src/domain/input-error.js';
@@ -15,8 +14,7 @@ function collector() {
 }
 
 /**
- * Runs the command-line program in this process, with `pmiyc judge` added when the program does not
- * have it yet (it is wired into program.ts by the lead), mapping errors to exit codes as main does.
+ * Runs the command-line program in this process, mapping errors to exit codes as main does.
  * `stop` plays the first Ctrl-C.
  */
 export async function runInProcess(args: readonly string[], options: { stop?: AbortController } = {}): Promise<CliResult> {
@@ -30,8 +28,6 @@ export async function runInProcess(args: readonly string[], options: { stop?: Ab
   const setExitCode = (value: number) => (code = value);
   const program = buildProgram(context, signals, setExitCode);
   program.configureOutput({ writeOut: (text) => stdout.stream.write(text), writeErr: (text) => stderr.stream.write(text) });
-  if (!program.commands.some((command) => command.name() === 'judge'))
-    registerJudgeCommands(program, { context, signals, setExitCode, defaultStore: './pmiyc.db' });
   try {
     await program.parseAsync(['node', 'pmiyc', ...args]);
   } catch (error) {
