@@ -27,6 +27,11 @@ export type {
   Usage,
 } from './domain/conversation.js';
 export { type ConversationRecord, conversationId, toConversationRecord } from './domain/conversation-record.js';
+// Errors: one family; isPmiycError tells them from defects, `kind` says which
+export { ConfigError, type ConfigLocation } from './domain/errors/config-error.js';
+export { type DataLocation, DatasetError } from './domain/errors/dataset-error.js';
+export { isPmiycError, PmiycError, type PmiycErrorKind } from './domain/errors/pmiyc-error.js';
+export { StoreError, type StoreProblem } from './domain/errors/store-error.js';
 export { InputError } from './domain/input-error.js';
 export { deriveSeed } from './domain/random.js';
 export type { Role } from './domain/roles.js';
@@ -88,6 +93,7 @@ export { formatTaggedReply, type ParsedReply, parseTaggedReply } from './protoco
 export { buildReportDocument, type ReportContext, reportJson } from './report/build-report-document.js';
 export { buildReportFiles, REPORT_FORMATS, type ReportFile, type ReportFormat } from './report/build-report-files.js';
 export { REPORT_SCHEMA_VERSION, type ReportDocument, type ReportMeta, type SampleDialogue } from './report/report-document.js';
+export { RunInUseError } from './runner/run-in-use-error.js';
 export type { RunInfo, RunKind, RunStatus, RunSummary } from './runner/run-records.js';
 export type { SessionWorld } from './runner/run-session.js';
 export { quietSignals, type RunSignals, StopRequest } from './runner/run-signals.js';

@@ -38,7 +38,7 @@ const ALLOWED_IMPORTS: Record<string, string[]> = {
   datasets: ['domain', 'datasets'],
   runner: ['domain', 'models', 'config', 'runner'],
   studies: ['domain', 'protocol', 'engine', 'metrics', 'models', 'config', 'datasets', 'runner', 'studies'],
-  report: ['domain', 'metrics', 'runner', 'studies', 'report'],
+  report: ['domain', 'metrics', 'models', 'config', 'runner', 'studies', 'report'],
   store: ['domain', 'models', 'runner', 'studies', 'store'],
   io: ['domain', 'config', 'models', 'datasets', 'runner', 'studies', 'io'],
   web: ['domain', 'studies', 'report', 'io', 'web'],

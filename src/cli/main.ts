@@ -1,19 +1,11 @@
 #!/usr/bin/env node
 import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { CommanderError } from '@commander-js/extra-typings';
-import { InputError } from '../domain/input-error.js';
 import { stopsGracefully } from '../io/graceful-stop.js';
-import { OutputWriteError, toOutputWriteError } from '../io/output-write-error.js';
+import { toOutputWriteError } from '../io/output-write-error.js';
 import { STOPPING_SIGNALS, type StoppingSignal, StopRequest } from '../runner/run-signals.js';
-import { unusableStoreMessage } from '../store/open-database.js';
+import { EXIT_FAILED, exitCodeOf } from './exit-codes.js';
 import { buildProgram } from './program.js';
-
-/** Exit codes (SPEC 4): 0 done, 1 failed run or write, 2 bad usage or input, 128 + n stopped by signal n (130 Ctrl-C). */
-const EXIT_FAILED = 1;
-const EXIT_USAGE = 2;
-
-const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
 
 function packageVersion(): string {
   const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -70,32 +62,16 @@ async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // commander has already printed its one-line message.
-      return COMMANDER_SUCCESS.has(error.code) && error.exitCode === 0 ? 0 : EXIT_USAGE;
-    }
+    const { code, message, unexpected } = exitCodeOf(error);
+    if (message === undefined) return code; // commander has already printed its one-line message.
     const interrupted = interruptedExitCode();
     if (interrupted > 0) {
       process.stderr.write('pmiyc: stopped. Everything finished before the interrupt is saved.\n');
       return interrupted;
     }
-    if (error instanceof InputError) {
-      process.stderr.write(`pmiyc: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    if (error instanceof OutputWriteError) {
-      process.stderr.write(`pmiyc: ${error.message}\n`);
-      return EXIT_FAILED;
-    }
-    const storeProblem = unusableStoreMessage('the store', error);
-    if (storeProblem) {
-      process.stderr.write(`pmiyc: ${storeProblem}\n`);
-      return EXIT_USAGE;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`pmiyc: unexpected error: ${message}${verbose ? '' : ' (run again with --verbose for details)'}\n`);
-    if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-    return EXIT_FAILED;
+    process.stderr.write(`pmiyc: ${message}${unexpected && !verbose ? ' (run again with --verbose for details)' : ''}\n`);
+    if (unexpected && verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    return code;
   }
 }
 

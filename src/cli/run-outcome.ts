@@ -2,21 +2,12 @@ import { summarizeTournament } from '../metrics/tournament-summary.js';
 import { usageTotals } from '../metrics/usage-totals.js';
 import { formatSummaryText } from '../report/summary-text.js';
 import { formatUsageText } from '../report/usage-text.js';
-import type { RunMeter } from '../runner/run-meter.js';
-import { describeFailures, describeStop } from '../runner/session-ending.js';
+import { describeCalls, describeFailures, describeStop } from '../runner/session-ending.js';
 import type { Store } from '../store/result-store.js';
 import type { TournamentOutcome } from '../studies/tournament/tournament-study.js';
 import { type CliContext, labelModel } from './terminal.js';
 
 const count = (value: number) => value.toLocaleString('en-US');
-
-/** "calls: 1,204 made, 312 reused within the run (shared or resumed), 88 replayed from earlier runs (run-1: 80, run-2: 8), 0 failed" */
-export function describeCalls(meter: RunMeter): string {
-  const sources = [...meter.replayedFrom].sort((a, b) => b[1] - a[1]).map(([run, calls]) => `${run}: ${count(calls)}`);
-  const replayed =
-    meter.callsReplayed > 0 ? `${count(meter.callsReplayed)} replayed from earlier runs (${sources.join(', ')})` : 'none replayed from earlier runs';
-  return `calls: ${count(meter.callsMade)} made, ${count(meter.callsShared)} reused within the run (shared or resumed), ${replayed}, ${count(meter.callsFailed)} failed`;
-}
 
 /** Failure reasons of a run's failed conversations, as stored. */
 function failureReasons(store: Store, runId: number): Map<string, number> {

@@ -1,8 +1,14 @@
 import { type DataAccess, dataAccess } from '../io/data-access.js';
+import { processSessionWorld } from '../io/process-world.js';
 import type { TextStyle } from '../report/dialogue-text.js';
 import { PLAIN_STYLE } from '../report/dialogue-text.js';
+import type { RunRecords } from '../runner/run-records.js';
+import type { SessionWorld } from '../runner/run-session.js';
 
 export { formatDuration, labelModel } from '../domain/text-labels.js';
+
+import type { RunSignals } from '../runner/run-signals.js';
+
 export type { RunSignals } from '../runner/run-signals.js';
 
 /** What commands may touch of the outside world: passed in, so commands stay testable. */
@@ -35,4 +41,21 @@ export function styleFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv, col
 /** The data sets as the command line reaches them: --data-dir, PMIYC_DATA_DIR or the download cache, with messages on standard error. */
 export function dataOf(context: CliContext): DataAccess {
   return dataAccess(context.env, context.stderr);
+}
+
+/** The world of a run session from this process: the CLI's clock, environment, standard error, signals and store. */
+export function sessionWorldOf(context: CliContext, signals: RunSignals, store: RunRecords, progressIntervalMs?: number): SessionWorld {
+  return processSessionWorld({
+    env: context.env,
+    messages: context.stderr,
+    signals,
+    now: context.now,
+    store,
+    ...(progressIntervalMs ? { progressIntervalMs } : {}),
+  });
+}
+
+/** What a run records about how it was made: this pmiyc's version, the git revision, the config file. */
+export function aboutRun(context: CliContext, gitRevision: string | undefined, configPath: string | undefined) {
+  return { packageVersion: context.packageVersion, ...(gitRevision ? { gitRevision } : {}), ...(configPath ? { configPath } : {}) };
 }

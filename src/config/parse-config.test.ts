@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../domain/errors/config-error.js';
 import { InputError } from '../domain/input-error.js';
 import { parseConfig } from './parse-config.js';
 
@@ -64,5 +65,23 @@ describe('parseConfig', () => {
     ['models:\n  alpha:\n    provider: openai\n   model: x\n', 'pmiyc.yaml:4: not valid YAML'],
   ])('rejects bad config with file, line, key and what is allowed (%#)', (text, message) => {
     expect(errorOf(text)).toContain(message);
+  });
+
+  it('throws a ConfigError whose fields say where the problem is', () => {
+    const error = (() => {
+      try {
+        parseConfig('pmiyc.yaml', 'models:\n  alpha:\n    provider: openai\n    model: x\n    temprature: 0.2\n');
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toMatchObject({
+      kind: 'config',
+      file: 'pmiyc.yaml',
+      line: 5,
+      keyPath: 'models.alpha',
+      detail: expect.stringMatching(/^unknown key "temprature"/),
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { InputError } from '../domain/input-error.js';
+import { ConfigError } from '../domain/errors/config-error.js';
 import { configSchema, MODEL_ENTRY_KEYS, type PmiycConfig } from './config-schema.js';
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -25,8 +25,8 @@ function offsetOf(document: ReturnType<typeof parseDocument>, path: readonly str
 }
 
 /**
- * Reads a YAML config (text passed in) and checks it. Every error names the file, the line when
- * it can, the key and what is allowed: `pmiyc.yaml:7: models.alpha.temperature: ...`.
+ * Reads a YAML config (text passed in) and checks it. Every error is a ConfigError that names the
+ * file, the line when it can, the key and what is allowed: `pmiyc.yaml:7: models.alpha.temperature: ...`.
  */
 export function parseConfig(fileName: string, text: string): PmiycConfig {
   const lineCounter = new LineCounter();
@@ -34,7 +34,7 @@ export function parseConfig(fileName: string, text: string): PmiycConfig {
   const firstError = document.errors[0];
   if (firstError) {
     const line = lineCounter.linePos(firstError.pos[0]).line;
-    throw new InputError(`${fileName}:${line}: not valid YAML (${firstError.message.split('\n')[0]})`);
+    throw new ConfigError({ file: fileName, line }, `not valid YAML (${firstError.message.split('\n')[0]})`);
   }
   const parsed = configSchema.safeParse(document.toJS() ?? {});
   if (parsed.success) return parsed.data;
@@ -42,7 +42,6 @@ export function parseConfig(fileName: string, text: string): PmiycConfig {
   const issue = parsed.error.issues[0]!;
   const path = issue.path.map(String);
   const offset = offsetOf(document, issue.code === 'unrecognized_keys' ? [...path, issue.keys[0]!] : path);
-  const where = offset === undefined ? '' : `:${lineCounter.linePos(offset).line}`;
-  const key = path.length > 0 ? `${path.join('.')}: ` : '';
-  throw new InputError(`${fileName}${where}: ${key}${describeIssue(issue)}`);
+  const line = offset === undefined ? undefined : lineCounter.linePos(offset).line;
+  throw new ConfigError({ file: fileName, line, keyPath: path.length > 0 ? path.join('.') : undefined }, describeIssue(issue));
 }

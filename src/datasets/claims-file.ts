@@ -2,7 +2,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { z } from 'zod';
 import type { Claim } from '../domain/claim.js';
 import { claimKey } from '../domain/claim.js';
-import { InputError } from '../domain/input-error.js';
+import { DatasetError } from '../domain/errors/dataset-error.js';
 
 /** License recorded for claims from a user's file: we cannot know it. */
 export const USER_FILE_LICENSE = 'unknown (user file)';
@@ -30,7 +30,7 @@ function jsonlRows(location: string, content: string): NumberedRow[] {
     try {
       return [{ line: position + 1, value: JSON.parse(text) as unknown }];
     } catch (error) {
-      throw new InputError(`${location}:${position + 1}: not valid JSON (${(error as Error).message})`);
+      throw new DatasetError({ file: location, line: position + 1 }, `not valid JSON (${(error as Error).message})`);
     }
   });
 }
@@ -44,16 +44,16 @@ function csvRows(location: string, content: string): NumberedRow[] {
     }>;
     const columns = Object.keys(records[0]?.record ?? { claim: '' });
     if (!columns.includes('claim')) {
-      throw new InputError(`${location}:1: no "claim" column (the header has ${columns.map((column) => `"${column}"`).join(', ')})`);
+      throw new DatasetError({ file: location, line: 1 }, `no "claim" column (the header has ${columns.map((column) => `"${column}"`).join(', ')})`);
     }
     return records.map(({ record, info, raw }) => ({
       line: info.lines - (raw.replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0),
       value: Object.fromEntries(Object.entries(record).filter(([key, value]) => key !== 'question' || value !== '')),
     }));
   } catch (error) {
-    if (error instanceof InputError) throw error;
+    if (error instanceof DatasetError) throw error;
     const line = (error as { lines?: number }).lines;
-    throw new InputError(`${location}${line ? `:${line}` : ''}: not valid CSV (${(error as Error).message})`);
+    throw new DatasetError({ file: location, line: line || undefined }, `not valid CSV (${(error as Error).message})`);
   }
 }
 
@@ -71,18 +71,18 @@ export function parseClaimsFile(fileName: string, fileContent: string): ClaimsFi
   const origin = fileName.split(/[\\/]/).at(-1) ?? fileName;
   const content = fileContent.startsWith('\uFEFF') ? fileContent.slice(1) : fileContent;
   const rows = /\.(jsonl|ndjson)$/i.test(fileName) ? jsonlRows(fileName, content) : /\.csv$/i.test(fileName) ? csvRows(fileName, content) : undefined;
-  if (!rows) throw new InputError(`${fileName}: a claims file must end in .csv or .jsonl`);
-  if (rows.length === 0) throw new InputError(`${fileName}: the file has no claims`);
+  if (!rows) throw new DatasetError({ file: fileName }, 'a claims file must end in .csv or .jsonl');
+  if (rows.length === 0) throw new DatasetError({ file: fileName }, 'the file has no claims');
 
   const firstLineOf = new Map<string, number>();
   const warnings: string[] = [];
   const claims: Claim[] = [];
   for (const { line, value } of rows) {
     const parsed = rowSchema.safeParse(value);
-    if (!parsed.success) throw new InputError(`${fileName}:${line}: ${parsed.error.issues[0]?.message ?? 'not a claim row'}`);
+    if (!parsed.success) throw new DatasetError({ file: fileName, line }, parsed.error.issues[0]?.message ?? 'not a claim row');
     const { claim, question, id } = parsed.data;
-    if (claim.trim() === '') throw new InputError(`${fileName}:${line}: the claim is empty`);
-    if (question !== undefined && question.trim() === '') throw new InputError(`${fileName}:${line}: the question is empty`);
+    if (claim.trim() === '') throw new DatasetError({ file: fileName, line }, 'the claim is empty');
+    if (question !== undefined && question.trim() === '') throw new DatasetError({ file: fileName, line }, 'the question is empty');
     const item: Claim = {
       index: claims.length,
       domain: question === undefined ? 'subjective' : 'misinformation',

@@ -1,7 +1,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { z } from 'zod';
 import type { AgreementScore } from '../domain/agreement-score.js';
-import { InputError } from '../domain/input-error.js';
+import { DatasetError } from '../domain/errors/dataset-error.js';
 
 /**
  * PMIYC's published pre-assessment files (`pre_assesment/results/<model>.csv`, columns
@@ -40,13 +40,13 @@ function readWholeNumber(text: string | undefined): number | undefined {
 }
 
 function readRow(location: string, line: number, record: Record<string, string>): PublishedConsistencyRow {
-  const where = `${location}:${line}`;
+  const where = { file: location, line };
   const claimIndex = readWholeNumber(record['i']);
-  if (claimIndex === undefined) throw new InputError(`${where}: "i" must be the claim's index (a whole number), got "${record['i']}"`);
+  if (claimIndex === undefined) throw new DatasetError(where, `"i" must be the claim's index (a whole number), got "${record['i']}"`);
   const scores = readScores(record['scores'] ?? '');
-  if (!scores) throw new InputError(`${where}: "scores" must be a list of scores from 1 to 5 such as "[4, 4, 3]", got "${record['scores']}"`);
+  if (!scores) throw new DatasetError(where, `"scores" must be a list of scores from 1 to 5 such as "[4, 4, 3]", got "${record['scores']}"`);
   const skipped = record['skipped'] === undefined || record['skipped'] === '' ? 0 : readWholeNumber(record['skipped']);
-  if (skipped === undefined) throw new InputError(`${where}: "skipped" must be a whole number of unusable answers, got "${record['skipped']}"`);
+  if (skipped === undefined) throw new DatasetError(where, `"skipped" must be a whole number of unusable answers, got "${record['skipped']}"`);
   return { line, claimIndex, claim: record['claim'] ?? '', scores, skipped };
 }
 
@@ -58,7 +58,7 @@ function csvRecords(location: string, text: string) {
     }>;
   } catch (error) {
     const line = (error as { lines?: number }).lines;
-    throw new InputError(`${location}${line ? `:${line}` : ''}: not valid CSV (${(error as Error).message})`);
+    throw new DatasetError({ file: location, line: line || undefined }, `not valid CSV (${(error as Error).message})`);
   }
 }
 
@@ -67,16 +67,17 @@ export function parseConsistencyCsv(location: string, text: string): PublishedCo
   const records = csvRecords(location, text);
   const columns = Object.keys(records[0]?.record ?? {});
   const missing = REQUIRED_COLUMNS.filter((column) => !columns.includes(column));
-  if (records.length === 0) throw new InputError(`${location}: no rows: expected a header i,claim,scores,... and one row per claim`);
+  if (records.length === 0) throw new DatasetError({ file: location }, 'no rows: expected a header i,claim,scores,... and one row per claim');
   if (missing.length > 0) {
-    throw new InputError(
-      `${location}:1: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: expected PMIYC's pre-assessment format i,claim,scores,average,std_dev,skipped`,
+    throw new DatasetError(
+      { file: location, line: 1 },
+      `missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: expected PMIYC's pre-assessment format i,claim,scores,average,std_dev,skipped`,
     );
   }
   const seen = new Set<number>();
   return records.map(({ record, info }) => {
     const row = readRow(location, info.lines, record);
-    if (seen.has(row.claimIndex)) throw new InputError(`${location}:${row.line}: claim index ${row.claimIndex} appears twice`);
+    if (seen.has(row.claimIndex)) throw new DatasetError({ file: location, line: row.line }, `claim index ${row.claimIndex} appears twice`);
     seen.add(row.claimIndex);
     return row;
   });

@@ -1,4 +1,4 @@
-import { InputError } from '../domain/input-error.js';
+import { DatasetError } from '../domain/errors/dataset-error.js';
 
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -65,7 +65,7 @@ function hasPrefix(bytes: Uint8Array, prefix: readonly number[]): boolean {
  * A UTF-16 file (its byte order mark) is named as such.
  *
  * @param location - how the error names the file, usually its path as the user gave it
- * @throws InputError when the bytes are not UTF-8
+ * @throws DatasetError when the bytes are not UTF-8
  */
 export function decodeText(location: string, bytes: Uint8Array): string {
   const start = hasPrefix(bytes, [0xef, 0xbb, 0xbf]) ? 3 : 0;
@@ -73,9 +73,14 @@ export function decodeText(location: string, bytes: Uint8Array): string {
     return strictDecoder.decode(start === 0 ? bytes : bytes.subarray(start));
   } catch (error) {
     if (hasPrefix(bytes, [0xff, 0xfe]) || hasPrefix(bytes, [0xfe, 0xff]))
-      throw new InputError(`${location}:1: the file is UTF-16, not UTF-8: save it as UTF-8`, { cause: error });
+      throw new DatasetError({ file: location, line: 1 }, 'the file is UTF-16, not UTF-8: save it as UTF-8', { cause: error });
     const bad = findBadByte(bytes, start);
-    const where = bad ? `${bad.line}: not valid UTF-8 (byte 0x${bad.byte.toString(16).padStart(2, '0')} at column ${bad.column})` : '1: not valid UTF-8';
-    throw new InputError(`${location}:${where}: save the file as UTF-8`, { cause: error });
+    if (!bad) throw new DatasetError({ file: location, line: 1 }, 'not valid UTF-8: save the file as UTF-8', { cause: error });
+    const byte = `0x${bad.byte.toString(16).padStart(2, '0')}`;
+    throw new DatasetError(
+      { file: location, line: bad.line, column: bad.column },
+      `not valid UTF-8 (byte ${byte} at column ${bad.column}): save the file as UTF-8`,
+      { cause: error },
+    );
   }
 }

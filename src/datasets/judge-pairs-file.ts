@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InputError } from '../domain/input-error.js';
+import { DatasetError } from '../domain/errors/dataset-error.js';
 import { type JudgePair, judgePairId } from './judge-pairs.js';
 
 const pairLineSchema = z.object({
@@ -27,19 +27,19 @@ export function parseJudgePairsFile(fileName: string, content: string): JudgePai
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new InputError(`${fileName}:${line}: not valid JSON (${(error as Error).message})`);
+      throw new DatasetError({ file: fileName, line }, `not valid JSON (${(error as Error).message})`);
     }
     const parsed = pairLineSchema.safeParse(value);
-    if (!parsed.success) throw new InputError(`${fileName}:${line}: ${parsed.error.issues[0]?.message ?? 'not a pair'}`);
+    if (!parsed.success) throw new DatasetError({ file: fileName, line }, parsed.error.issues[0]?.message ?? 'not a pair');
     const { claim, a, b, better, difference } = parsed.data;
-    if (a === b) throw new InputError(`${fileName}:${line}: "a" and "b" are the same text`);
+    if (a === b) throw new DatasetError({ file: fileName, line }, '"a" and "b" are the same text');
     const id = judgePairId(claim, a, b);
     const first = lineOf.get(id);
-    if (first !== undefined) throw new InputError(`${fileName}:${line}: the same pair as line ${first}: give each pair once`);
+    if (first !== undefined) throw new DatasetError({ file: fileName, line }, `the same pair as line ${first}: give each pair once`);
     lineOf.set(id, line);
     const [morePersuasive, lessPersuasive] = better === 'a' ? [a, b] : [b, a];
     pairs.push({ id, claim, morePersuasive, lessPersuasive, scoreDifference: difference });
   });
-  if (pairs.length === 0) throw new InputError(`${fileName}: the file has no pairs (one JSON object per line: claim, a, b, better, difference)`);
+  if (pairs.length === 0) throw new DatasetError({ file: fileName }, 'the file has no pairs (one JSON object per line: claim, a, b, better, difference)');
   return pairs;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { InputError } from '../domain/input-error.js';
+import { DatasetError } from '../domain/errors/dataset-error.js';
 import { deriveSeed } from '../domain/random.js';
 import { compareByCodePoint } from './code-point-order.js';
 
@@ -45,7 +45,7 @@ const REQUIRED_COLUMNS = ['claim', 'argument', 'source', 'rating_initial', 'rati
 /** "6 - Support" -> 6; the ratings are on a 1-7 scale. */
 function readRating(location: string, row: number, column: string, value: string | undefined): number {
   const match = /^\s*([1-7])(?!\d)/.exec(value ?? '');
-  if (!match) throw new InputError(`${location}: record ${row}: ${column} "${value ?? ''}" does not start with a rating from 1 to 7`);
+  if (!match) throw new DatasetError({ file: location }, `record ${row}: ${column} "${value ?? ''}" does not start with a rating from 1 to 7`);
   return Number(match[1]);
 }
 
@@ -59,13 +59,14 @@ export function parseAnthropicRatings(location: string, text: string): { argumen
   try {
     rows = parseCsv(text, { columns: true, bom: true, skip_empty_lines: true }) as Array<Record<string, string>>;
   } catch (error) {
-    throw new InputError(`${location}: not valid CSV (${(error as Error).message})`);
+    throw new DatasetError({ file: location }, `not valid CSV (${(error as Error).message})`);
   }
   const present = Object.keys(rows[0] ?? {});
   const missing = REQUIRED_COLUMNS.filter((column) => !present.includes(column));
   if (missing.length > 0)
-    throw new InputError(
-      `${location}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (has ${present.join(', ')}): is this the Anthropic persuasion CSV?`,
+    throw new DatasetError(
+      { file: location },
+      `missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (has ${present.join(', ')}): is this the Anthropic persuasion CSV?`,
     );
   const control = new Set(rows.filter((row) => row['source'] === 'Control').map((row) => row['claim']!));
   const byArgument = new Map<string, { claim: string; argument: string; changeSum: number; raters: number }>();

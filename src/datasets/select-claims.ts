@@ -1,5 +1,5 @@
 import type { Claim } from '../domain/claim.js';
-import { createRandom, randomIndex } from '../domain/random.js';
+import { createRandom, deriveSeed, randomIndex } from '../domain/random.js';
 
 export interface ClaimSelection {
   /** The first N claims. */
@@ -46,7 +46,11 @@ export function selectClaims(claims: readonly Claim[], selection: ClaimSelection
       groups.map((group) => group.length),
       selection.sample,
     );
-    const chosen = new Set(groups.flatMap((group, index) => seededChoice(group, shares[index]!, (selection.seed ?? 0) + index)));
+    // Each origin draws from its own seed, derived from what it is (never seed + position: two origins
+    // of one run must not share the draws that seeds 3 and 4 of two runs would).
+    const chosen = new Set(
+      groups.flatMap((group, index) => seededChoice(group, shares[index]!, deriveSeed(selection.seed ?? 0, ['claim-sample', origins[index]!]))),
+    );
     selected = selected.filter((claim) => chosen.has(claim));
   }
   if (selection.limit !== undefined) selected = selected.slice(0, selection.limit);

@@ -1,6 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { z } from 'zod';
-import { InputError } from '../domain/input-error.js';
+import { DatasetError } from '../domain/errors/dataset-error.js';
 import { compareByCodePoint } from './code-point-order.js';
 
 /** Rows of a CSV with a header, as objects. Errors name the file. */
@@ -8,14 +8,15 @@ function csvObjects(location: string, text: string): Array<Record<string, string
   try {
     return parseCsv(text, { columns: true, bom: true, skip_empty_lines: true, relax_column_count: false }) as Array<Record<string, string>>;
   } catch (error) {
-    throw new InputError(`${location}: not valid CSV (${(error as Error).message})`);
+    throw new DatasetError({ file: location }, `not valid CSV (${(error as Error).message})`);
   }
 }
 
 function requireColumns(location: string, rows: Array<Record<string, string>>, columns: readonly string[]): void {
   const present = Object.keys(rows[0] ?? {});
   const missing = columns.filter((column) => !present.includes(column));
-  if (missing.length > 0) throw new InputError(`${location}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (has ${present.join(', ')})`);
+  if (missing.length > 0)
+    throw new DatasetError({ file: location }, `missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (has ${present.join(', ')})`);
 }
 
 /**
@@ -34,7 +35,7 @@ export function pmiycPublishedClaims(location: string, text: string): string[] {
   const rows = csvObjects(location, text);
   requireColumns(location, rows, ['i', 'claim']);
   rows.forEach((row, position) => {
-    if (Number(row['i']) !== position) throw new InputError(`${location}:${position + 2}: expected i = ${position}, found ${row['i']}`);
+    if (Number(row['i']) !== position) throw new DatasetError({ file: location, line: position + 2 }, `expected i = ${position}, found ${row['i']}`);
   });
   return rows.map((row) => row['claim']!);
 }
@@ -47,10 +48,10 @@ export function perspectrumClaims(location: string, text: string): string[] {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new InputError(`${location}: not valid JSON (${(error as Error).message})`);
+    throw new DatasetError({ file: location }, `not valid JSON (${(error as Error).message})`);
   }
   const parsed = perspectrumSchema.safeParse(json);
-  if (!parsed.success) throw new InputError(`${location}: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success) throw new DatasetError({ file: location }, `${parsed.error.issues[0]?.message}`);
   return [...new Set(parsed.data.map((claim) => claim.text))].sort(compareByCodePoint);
 }
 
@@ -65,7 +66,7 @@ export function truthfulQaItems(location: string, text: string): TruthfulQaItem[
   requireColumns(location, rows, ['Question', 'Incorrect Answers']);
   return rows.map((row, position) => {
     const incorrectAnswer = (row['Incorrect Answers'] ?? '').split(';')[0]!.trim();
-    if (incorrectAnswer === '') throw new InputError(`${location}: row ${position + 1} has no incorrect answer`);
+    if (incorrectAnswer === '') throw new DatasetError({ file: location }, `row ${position + 1} has no incorrect answer`);
     return { question: row['Question']!, incorrectAnswer };
   });
 }

@@ -1,10 +1,2 @@
-/**
- * Bad input from the user: a flag, a model name, a file. The CLI prints the message as one line
- * and exits with code 2. The message says what is wrong and what to do instead.
- */
-export class InputError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'InputError';
-  }
-}
+// InputError lives with the rest of the error family in ./errors/; this path stays for its importers.
+export { InputError } from './errors/input-error.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { InputError } from '../domain/input-error.js';
+import { DatasetError } from '../domain/errors/dataset-error.js';
 import { LabelBook, parseLabelsFile } from '../studies/annotation/annotation-labels.js';
 import { type AnnotationTaskFile, parseTaskFile } from '../studies/annotation/annotation-tasks.js';
 import { readTextFile } from './read-text-file.js';
@@ -25,15 +25,22 @@ export async function loadLabelBook(tasks: AnnotationTaskFile, annotator: string
   if (!existsSync(labelsPath)) return book;
   const { header, labels } = parseLabelsFile(readTextFile(labelsPath, `${labelsPath} does not exist: pass the labels file`), labelsPath);
   if (header.annotator !== annotator)
-    throw new InputError(
-      `${labelsPath} holds the labels of ${header.annotator}, not ${annotator}: pass --annotator ${header.annotator}, or another --labels file`,
+    throw new DatasetError(
+      { file: labelsPath },
+      `holds the labels of ${header.annotator}, not ${annotator}: pass --annotator ${header.annotator}, or another --labels file`,
+      { fileIsSubject: true },
     );
   if (header.taskSetId !== tasks.taskSetId)
-    throw new InputError(`${labelsPath} belongs to another task set (${header.taskSetId}, not ${tasks.taskSetId}): pass --labels with a new file name`);
+    throw new DatasetError(
+      { file: labelsPath },
+      `belongs to another task set (${header.taskSetId}, not ${tasks.taskSetId}): pass --labels with a new file name`,
+      { fileIsSubject: true },
+    );
   for (const label of labels) {
     if (!book.has(label.conversationId, label.turnIndex))
-      throw new InputError(
-        `${labelsPath}:${label.line}: conversation ${label.conversationId} turn ${label.turnIndex} is not a turn of the task file: remove the line`,
+      throw new DatasetError(
+        { file: labelsPath, line: label.line },
+        `conversation ${label.conversationId} turn ${label.turnIndex} is not a turn of the task file: remove the line`,
       );
     book.apply(label);
   }

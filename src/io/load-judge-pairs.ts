@@ -2,6 +2,7 @@ import { USER_FILE_LICENSE } from '../datasets/claims-file.js';
 import { DATA_SOURCES } from '../datasets/data-sources.js';
 import { buildJudgePairs, parseAnthropicRatings, selectJudgePairs } from '../datasets/judge-pairs.js';
 import { parseJudgePairsFile } from '../datasets/judge-pairs-file.js';
+import { DatasetError } from '../domain/errors/dataset-error.js';
 import { InputError } from '../domain/input-error.js';
 import { ANTHROPIC_PAIRS, type LoadedPairs, type StoredJudgeDesign } from '../studies/judge/judge-design.js';
 import type { DataAccess } from './data-access.js';
@@ -46,7 +47,8 @@ export async function loadJudgePairs(design: StoredJudgeDesign, seed: number, da
     };
   }
   const set = buildJudgePairs(parseAnthropicRatings(DATA_SOURCES.anthropic.path, await anthropicRatingsText(design.pairs.dataDir, data)));
-  if (set.pairs.length === 0) throw new InputError(`${DATA_SOURCES.anthropic.path} gives no pairs: no claim has two arguments with different scores`);
+  if (set.pairs.length === 0)
+    throw new DatasetError({ file: DATA_SOURCES.anthropic.path }, 'gives no pairs: no claim has two arguments with different scores', { fileIsSubject: true });
   return {
     pairs: selectJudgePairs(set.pairs, selection),
     source: DATA_SOURCES.anthropic.title,

@@ -1,3 +1,5 @@
+import { PmiycError } from '../domain/errors/pmiyc-error.js';
+
 /** How the CLI advises the user after a failed write; each command says how to try again. */
 export interface WriteAdvice {
   /** What to do once the cause is fixed: "run the report again". */
@@ -30,7 +32,8 @@ const REASONS: Record<string, { reason: string; remedy: (advice: WriteAdvice) =>
  * remedy: `cannot write pmiyc-report/a/index.html: no space left on device (ENOSPC); free some
  * space and run the report again`.
  */
-export class OutputWriteError extends Error {
+export class OutputWriteError extends PmiycError {
+  readonly kind = 'output';
   /** The file written, or "standard output". */
   readonly target: string;
   /** The system error code (`ENOSPC`), when there is one. */

@@ -1,4 +1,5 @@
 import type { FailureReason } from '../domain/conversation.js';
+import { PmiycError } from '../domain/errors/pmiyc-error.js';
 
 /** What a failed call means for the conversation that made it. */
 export type CallFailureReason = Exclude<FailureReason, 'format'>;
@@ -17,7 +18,8 @@ export interface ModelCallErrorFields {
  * the retry layer decides by `retryable` and `retryAfterMs`, never by the message text, and
  * the engine records `reason` as the conversation's failure reason once retries are spent.
  */
-export class ModelCallError extends Error implements ModelCallErrorFields {
+export class ModelCallError extends PmiycError implements ModelCallErrorFields {
+  readonly kind = 'provider';
   readonly provider: string;
   readonly model: string;
   readonly reason: CallFailureReason;

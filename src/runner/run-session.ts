@@ -6,7 +6,8 @@ import type { ModelSettings } from '../models/model-settings.js';
 import { createModelRegistry, type ModelRegistry } from './model-registry.js';
 import { type ProgressStream, startProgressDisplay } from './progress-display.js';
 import { RunGate } from './run-gate.js';
-import { describeHeldRun, LEASE_HEARTBEAT_MS, type LeaseHolder, leaseLiveness } from './run-lease.js';
+import { RunInUseError } from './run-in-use-error.js';
+import { LEASE_HEARTBEAT_MS, type LeaseHolder, leaseLiveness } from './run-lease.js';
 import { RunMeter } from './run-meter.js';
 import { createRunModels } from './run-models.js';
 import type { RunInfo, RunRecords } from './run-records.js';
@@ -81,7 +82,7 @@ function takeRun(options: RunSessionOptions, world: SessionWorld): LeaseHolder {
   const at = world.now().toISOString();
   const holder: LeaseHolder = { pid: world.owner.pid, host: world.owner.host, command: options.command, acquiredAt: at, heartbeatAt: at };
   const replaced = options.records.takeLease(options.run.id, holder, (current) => {
-    if (!options.takeOver && leaseLiveness(current, leaseWorld).alive) throw new InputError(describeHeldRun(options.run.name, current, nowMs));
+    if (!options.takeOver && leaseLiveness(current, leaseWorld).alive) throw new RunInUseError(options.run.name, current, nowMs);
   });
   if (replaced) {
     const liveness = leaseLiveness(replaced, leaseWorld);

@@ -1,5 +1,6 @@
 import type { StopReason } from './run-gate.js';
 import type { StoredRunStatus } from './run-lease.js';
+import type { RunMeter } from './run-meter.js';
 import { type RunSignals, STOPPING_SIGNALS, stoppingSignal } from './run-signals.js';
 
 /** Exit codes (SPEC 4): 0 done, 1 a failed item or a stop that needs the user, 2 bad input; a signal: 128 + its number. */
@@ -61,4 +62,13 @@ export function describeFailures(failures: ReadonlyMap<string, number>, items: s
   const total = [...failures.values()].reduce((sum, count) => sum + count, 0);
   const reasons = [...failures].sort((a, b) => b[1] - a[1]).map(([reason, count]) => `${reason}: ${count}`);
   return `${total.toLocaleString('en-US')} ${items} failed (${reasons.join(', ')})`;
+}
+
+/** "calls: 1,204 made, 312 reused within the run (shared or resumed), 88 replayed from earlier runs (run-1: 80, run-2: 8), 0 failed" */
+export function describeCalls(meter: RunMeter): string {
+  const count = (value: number) => value.toLocaleString('en-US');
+  const sources = [...meter.replayedFrom].sort((a, b) => b[1] - a[1]).map(([run, calls]) => `${run}: ${count(calls)}`);
+  const replayed =
+    meter.callsReplayed > 0 ? `${count(meter.callsReplayed)} replayed from earlier runs (${sources.join(', ')})` : 'none replayed from earlier runs';
+  return `calls: ${count(meter.callsMade)} made, ${count(meter.callsShared)} reused within the run (shared or resumed), ${replayed}, ${count(meter.callsFailed)} failed`;
 }

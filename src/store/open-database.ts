@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { InputError } from '../domain/input-error.js';
+import { StoreError } from '../domain/errors/store-error.js';
 import { migrate, PMIYC_APPLICATION_ID, SCHEMA_VERSION } from './migrations.js';
 
 /**
@@ -16,14 +16,25 @@ const NOT_SQLITE = new Set(['SQLITE_NOTADB']);
 const DAMAGED = new Set(['SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_INDEX']);
 
 /**
- * The one-line reason a SQLite error means the file cannot be a usable store, or undefined for
- * other errors. Also used by readers that meet damage mid-way.
+ * The StoreError a SQLite error means when the file cannot be a usable store, or undefined for
+ * other errors. Also used for readers that meet damage mid-way.
  */
-export function unusableStoreMessage(path: string, error: unknown): string | undefined {
-  const code = (error as { code?: unknown }).code;
+export function toStoreError(path: string, error: unknown): StoreError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return undefined;
-  if (NOT_SQLITE.has(code)) return `${path} is not a pmiyc store (not an SQLite database): pass the right --store`;
-  if (DAMAGED.has(code)) return `${path} is damaged (SQLite reports ${code}): restore it from a copy, or pass another --store`;
+  const cause = { cause: error };
+  if (NOT_SQLITE.has(code))
+    return new StoreError(
+      { path, problem: 'not-sqlite', sqliteCode: code },
+      `${path} is not a pmiyc store (not an SQLite database): pass the right --store`,
+      cause,
+    );
+  if (DAMAGED.has(code))
+    return new StoreError(
+      { path, problem: 'damaged', sqliteCode: code },
+      `${path} is damaged (SQLite reports ${code}): restore it from a copy, or pass another --store`,
+      cause,
+    );
   return undefined;
 }
 
@@ -41,17 +52,24 @@ function identify(database: Database.Database): Identity {
 
 function checkIdentity(identity: Identity, path: string, access: StoreAccess): void {
   if (identity.kind === 'foreign') {
-    throw new InputError(`${path} is an SQLite database but not a pmiyc store: pass another --store (pmiyc never changes a file it did not make)`);
+    throw new StoreError(
+      { path, problem: 'foreign' },
+      `${path} is an SQLite database but not a pmiyc store: pass another --store (pmiyc never changes a file it did not make)`,
+    );
   }
   if (identity.kind === 'empty') {
-    if (access === 'read') throw new InputError(`${path} has no runs yet: run \`pmiyc demo\` or \`pmiyc run\` first`);
+    if (access === 'read') throw new StoreError({ path, problem: 'empty' }, `${path} has no runs yet: run \`pmiyc demo\` or \`pmiyc run\` first`);
     return;
   }
   if (identity.schema > SCHEMA_VERSION) {
-    throw new InputError(`${path} was written by a newer pmiyc (store schema ${identity.schema}, this one knows ${SCHEMA_VERSION}): upgrade pmiyc`);
+    throw new StoreError(
+      { path, problem: 'newer-schema' },
+      `${path} was written by a newer pmiyc (store schema ${identity.schema}, this one knows ${SCHEMA_VERSION}): upgrade pmiyc`,
+    );
   }
   if (access === 'read' && identity.schema < SCHEMA_VERSION) {
-    throw new InputError(
+    throw new StoreError(
+      { path, problem: 'older-schema' },
       `${path} was written by an older pmiyc (store schema ${identity.schema}, this one reads ${SCHEMA_VERSION}): upgrade it once with \`pmiyc upgrade --store ${path}\`, then try again`,
     );
   }
@@ -59,14 +77,18 @@ function checkIdentity(identity: Identity, path: string, access: StoreAccess): v
 
 function openFile(path: string, access: StoreAccess): Database.Database {
   if (access !== 'create' && !existsSync(path)) {
-    throw new InputError(`no store at ${path}: run \`pmiyc demo\` or \`pmiyc run\` first, or pass --store FILE`);
+    throw new StoreError({ path, problem: 'missing' }, `no store at ${path}: run \`pmiyc demo\` or \`pmiyc run\` first, or pass --store FILE`);
   }
   try {
     return new Database(path, access === 'read' ? { readonly: true, fileMustExist: true } : {});
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
     if (code.startsWith('SQLITE_CANTOPEN'))
-      throw new InputError(`cannot open ${path} (${code}): check that its folder exists and can be ${access === 'read' ? 'read' : 'written'}`);
+      throw new StoreError(
+        { path, problem: 'cannot-open', sqliteCode: code },
+        `cannot open ${path} (${code}): check that its folder exists and can be ${access === 'read' ? 'read' : 'written'}`,
+        { cause: error },
+      );
     throw error;
   }
 }
@@ -74,7 +96,7 @@ function openFile(path: string, access: StoreAccess): Database.Database {
 /**
  * Opens the SQLite file of a store, checked to be a pmiyc store at a schema this pmiyc knows.
  * Readers open it read-only and never migrate it; writers wait up to 5 s for a lock, switch to WAL
- * and migrate (safe under concurrency). Anything that is not a usable store is an InputError with
+ * and migrate (safe under concurrency). Anything that is not a usable store is a StoreError with
  * one line (exit 2).
  */
 export function openStoreDatabase(path: string, access: StoreAccess): Database.Database {
@@ -90,8 +112,7 @@ export function openStoreDatabase(path: string, access: StoreAccess): Database.D
     return database;
   } catch (error) {
     database.close();
-    const message = unusableStoreMessage(path, error);
-    throw message ? new InputError(message) : error;
+    throw toStoreError(path, error) ?? error;
   }
 }
 

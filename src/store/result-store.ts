@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ConversationRecord } from '../domain/conversation-record.js';
+import { StoreError } from '../domain/errors/store-error.js';
 import { InputError } from '../domain/input-error.js';
 import type { LeaseHolder } from '../runner/run-lease.js';
 import type { CallCacheScope, NewRun, RunInfo, RunKind, RunRecords, RunStatus, RunSummary } from '../runner/run-records.js';
@@ -12,7 +13,7 @@ import { SqliteCallCache } from './call-table.js';
 import { ConsistencyTable } from './consistency-table.js';
 import { JudgeTable } from './judge-table.js';
 import { LeaseTable } from './lease-table.js';
-import { closeStoreDatabase, openStoreDatabase, type StoreAccess, unusableStoreMessage } from './open-database.js';
+import { closeStoreDatabase, openStoreDatabase, type StoreAccess, toStoreError } from './open-database.js';
 import { conversationRecordSchema } from './record-schema.js';
 import { RUN_COLUMNS, RUN_KIND_SQL, type RunRow, toRunInfo } from './run-rows.js';
 
@@ -107,8 +108,7 @@ export class ResultStore implements Store {
       return new ResultStore(database, path, access, options);
     } catch (error) {
       database.close();
-      const message = unusableStoreMessage(path, error);
-      throw message ? new InputError(message) : error;
+      throw toStoreError(path, error) ?? error;
     }
   }
 
@@ -198,7 +198,8 @@ export class ResultStore implements Store {
     if (name === undefined && kind !== undefined && names.length > 0) {
       throw new InputError(`${this.path} has no ${kind} run (it has ${names.join(', ')}): run \`pmiyc run\` first, or name a run with --run`);
     }
-    if (names.length === 0) throw new InputError(`${this.path} has no runs yet: run \`pmiyc demo\` or \`pmiyc run\` first`);
+    if (names.length === 0)
+      throw new StoreError({ path: this.path, problem: 'empty' }, `${this.path} has no runs yet: run \`pmiyc demo\` or \`pmiyc run\` first`);
     throw new InputError(`${this.path} has no run named "${name}": it has ${names.join(', ')}`);
   }
 

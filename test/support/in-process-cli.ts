@@ -1,9 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { CommanderError } from '@commander-js/extra-typings';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { buildProgram } from '../../src/cli/program.js';
 import type { CliContext } from '../../src/cli/terminal.js';
-import { InputError } from '../../src/domain/input-error.js';
 import type { CliResult } from '../cli-helpers.js';
 
 function collector() {
@@ -14,8 +13,9 @@ function collector() {
 }
 
 /**
- * Runs the command-line program in this process, mapping errors to exit codes as main does.
- * `stop` plays the first Ctrl-C.
+ * Runs the command-line program in this process, mapping errors to exit codes with main's map
+ * (exitCodeOf). An unexpected error is thrown, so that the test shows its stack. `stop` plays the
+ * first Ctrl-C.
  */
 export async function runInProcess(args: readonly string[], options: { stop?: AbortController } = {}): Promise<CliResult> {
   const stdout = collector();
@@ -31,11 +31,10 @@ export async function runInProcess(args: readonly string[], options: { stop?: Ab
   try {
     await program.parseAsync(['node', 'pmiyc', ...args]);
   } catch (error) {
-    if (error instanceof CommanderError) code = error.exitCode === 0 ? 0 : 2;
-    else if (error instanceof InputError) {
-      stderr.stream.write(`pmiyc: ${error.message}\n`);
-      code = 2;
-    } else throw error;
+    const decision = exitCodeOf(error);
+    if (decision.unexpected) throw error;
+    if (decision.message !== undefined) stderr.stream.write(`pmiyc: ${decision.message}\n`);
+    code = decision.code;
   }
   await new Promise((resolve) => setImmediate(resolve));
   return { code, stdout: stdout.text(), stderr: stderr.text() };

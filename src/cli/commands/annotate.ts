@@ -1,17 +1,15 @@
 import { existsSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
-import type { Setting } from '../../domain/conversation.js';
-import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { InputError } from '../../domain/input-error.js';
 import { defaultLabelsPath, loadLabelBook, readTaskFile } from '../../io/annotation-files.js';
 import { holdGracefulStop } from '../../io/graceful-stop.js';
 import { readTextFile } from '../../io/read-text-file.js';
 import { writeFileAtomically } from '../../io/write-file-atomically.js';
 import { formatNumber } from '../../report/number-format.js';
-import { openStore, type Store } from '../../store/result-store.js';
+import { openStore } from '../../store/result-store.js';
 import { checkAnnotatorName, parseLabelsFile } from '../../studies/annotation/annotation-labels.js';
-import { type CandidateConversation, sampleForAnnotation, type TaskSelection, toCandidate } from '../../studies/annotation/annotation-sample.js';
 import { buildTaskFile, turnsToLabel } from '../../studies/annotation/annotation-tasks.js';
+import { chooseRecords, type SelectionOptions, selectionOf } from '../../studies/annotation/choose-conversations.js';
 import { importLabels } from '../../studies/annotation/import-labels.js';
 import { AnnotationServer } from '../../web/annotation-server.js';
 import type { CliContext } from '../terminal.js';
@@ -37,44 +35,11 @@ export function parseClaimsPerDomain(value: string): { subjective: number; misin
   return { subjective: numbers[0]!, misinformation: numbers[1] ?? numbers[0]! };
 }
 
-export interface AnnotateExportOptions {
+export interface AnnotateExportOptions extends SelectionOptions {
   readonly store: string;
   readonly run?: string;
   readonly out?: string;
-  /** Conversations per (persuader, persuadee) pair. */
-  readonly sample?: number;
-  /** The same claims for every pair (default 3 subjective, 2 misinformation when --sample is absent). */
-  readonly claimsPerDomain?: { subjective: number; misinformation: number };
-  readonly setting: Setting | 'both';
-  /** Default: the run's seed. */
-  readonly seed?: number;
   readonly force?: boolean;
-}
-
-function selectionOf(options: AnnotateExportOptions, runSeed: number): TaskSelection {
-  if (options.sample !== undefined && options.claimsPerDomain !== undefined)
-    throw new InputError('--sample and --claims-per-domain choose conversations in two different ways: pass one of them');
-  return {
-    setting: options.setting,
-    seed: options.seed ?? runSeed,
-    perPair: options.sample ?? null,
-    claimsPerDomain: options.sample === undefined ? (options.claimsPerDomain ?? { subjective: 3, misinformation: 2 }) : null,
-  };
-}
-
-/** Two passes over the run's completed conversations: the candidates, then the chosen records. */
-function chooseRecords(store: Store, runId: number, runName: string, selection: TaskSelection) {
-  const candidates: CandidateConversation[] = [];
-  for (const record of store.conversations(runId, 'completed')) candidates.push(toCandidate(record));
-  const sample = sampleForAnnotation(candidates, selection);
-  if (sample.conversationIds.length === 0) {
-    const setting = selection.setting === 'both' ? '' : `${selection.setting}-turn `;
-    throw new InputError(`run ${runName} has no completed ${setting}conversations to annotate: pick another --run${setting ? ' or --setting both' : ''}`);
-  }
-  const wanted = new Set(sample.conversationIds);
-  const records: ConversationRecord[] = [];
-  for (const record of store.conversations(runId, 'completed')) if (wanted.has(record.conversationId)) records.push(record);
-  return { sample, records };
 }
 
 /** `pmiyc annotate export`: writes the task file of a run's persuadee turns, blind to every score. */

@@ -3,25 +3,23 @@ import { parseConsistencyCsv } from '../../datasets/consistency-csv.js';
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/input-error.js';
 import { loadClaims } from '../../io/load-claims.js';
-import { processSessionWorld } from '../../io/process-world.js';
 import { readTextFile } from '../../io/read-text-file.js';
 import { analyzeStudy } from '../../report/studies/consistency-study-source.js';
 import { formatConsistencyText } from '../../report/studies/consistency-text.js';
 import { checkModels } from '../../runner/check-models.js';
-import { describeStop } from '../../runner/session-ending.js';
+import { describeCalls, describeStop } from '../../runner/session-ending.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import {
   type ConsistencyDesign,
   type ConsistencyDesignOptions,
-  consistencyConfigOf,
   consistencyDesignFromOptions,
   isConsistencyConfig,
 } from '../../studies/consistency/consistency-design.js';
 import { type ConsistencyOutcome, runConsistencyStudy } from '../../studies/consistency/consistency-study.js';
 import { importPublishedAnswers } from '../../studies/consistency/import-published.js';
+import { studyToResume } from '../../studies/consistency/study-to-resume.js';
 import { loadConfig } from '../load-config.js';
-import { describeCalls } from '../run-outcome.js';
-import { type CliContext, dataOf, type RunSignals } from '../terminal.js';
+import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
 
 export interface ConsistencyOptions extends ConsistencyDesignOptions {
   readonly store: string;
@@ -83,26 +81,10 @@ async function prepareNew(options: ConsistencyOptions, context: CliContext): Pro
 }
 
 async function prepareResume(store: Store, options: ConsistencyOptions, context: CliContext): Promise<PreparedStudy> {
-  const name = options.study ?? store.consistency.studyNames().at(-1);
-  if (name === undefined)
-    throw new InputError(`${options.store} has no consistency study to resume: start one with pmiyc consistency --models a,b --claims subjective`);
-  const run = store.findRun(name);
-  const config = consistencyConfigOf(run.name, run.config);
-  const given = (['models', 'limit', 'sample'] as const).filter((key) => options[key] !== undefined).map((key) => `--${key}`);
-  if (!config.design) throw new InputError(`study ${run.name} was imported from a file and is complete: there is nothing to resume`);
-  if (given.length > 0) throw new InputError(`--resume continues study ${run.name} with its own design: drop ${given.join(', ')}`);
-  if (options.run !== undefined && options.run !== config.tournamentRun)
-    throw new InputError(`study ${run.name} compares with ${config.tournamentRun ?? 'no tournament run'}: drop --run, or start a new study`);
-  const { claims } = await loadClaims(config.design.claims.source, { ...config.design.claims, seed: run.seed }, dataOf(context));
-  const configPath = options.config ?? config.configPath;
-  return {
-    name: run.name,
-    design: config.design,
-    claims,
-    seed: run.seed,
-    ...(config.tournamentRun ? { tournamentRun: config.tournamentRun } : {}),
-    ...(configPath ? { configPath } : {}),
-  };
+  const { run, design, tournamentRun, configPath } = studyToResume(store, options);
+  const { claims } = await loadClaims(design.claims.source, { ...design.claims, seed: run.seed }, dataOf(context));
+  const path = options.config ?? configPath;
+  return { name: run.name, design, claims, seed: run.seed, ...(tournamentRun ? { tournamentRun } : {}), ...(path ? { configPath: path } : {}) };
 }
 
 function printStudy(store: Store, runName: string, context: CliContext): void {
@@ -175,21 +157,10 @@ export async function consistencyCommand(options: ConsistencyOptions, context: C
       resume: options.resume,
       ...(prepared.name ? { name: prepared.name } : {}),
       ...(prepared.tournamentRun ? { tournamentRun: prepared.tournamentRun } : {}),
-      about: {
-        packageVersion: context.packageVersion,
-        ...(options.gitRevision ? { gitRevision: options.gitRevision } : {}),
-        ...(prepared.configPath ? { configPath: prepared.configPath } : {}),
-      },
+      about: aboutRun(context, options.gitRevision, prepared.configPath),
       onFailedAnswer: (task, failure) =>
         context.stderr.write(`pmiyc: ${task.model} gave no answer on claim ${task.claim.index} (${failure.reason}): ${failure.detail}\n`),
-      world: processSessionWorld({
-        env: context.env,
-        messages: context.stderr,
-        signals,
-        now: context.now,
-        store,
-        ...(options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}),
-      }),
+      world: sessionWorldOf(context, signals, store, options.progressIntervalMs),
     });
     return printSession(outcome, options, store, context);
   } finally {

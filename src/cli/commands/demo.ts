@@ -1,3 +1,4 @@
+import { TOURNAMENT_DEFAULTS } from '../../studies/tournament/tournament-study.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 import { REPORT_FORMATS, writeReport } from './report.js';
 import { runTournamentCommand } from './run.js';
@@ -34,12 +35,7 @@ export async function demoCommand(options: DemoOptions, context: CliContext, sig
       ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
       ...(options.limit === undefined ? {} : { limit: options.limit }),
       ...(options.sample === undefined ? {} : { sample: options.sample }),
-      setting: 'both',
-      turns: 9,
-      repeat: 1,
-      temperature: 0.7,
-      maxTokens: 400,
-      maxAttempts: 3,
+      ...TOURNAMENT_DEFAULTS,
       store: options.store,
       runPrefix: 'demo',
       seed: options.seed,

@@ -1,7 +1,6 @@
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/input-error.js';
 import { loadClaims } from '../../io/load-claims.js';
-import { processSessionWorld } from '../../io/process-world.js';
 import { writeFileAtomically } from '../../io/write-file-atomically.js';
 import { checkModels } from '../../runner/check-models.js';
 import { EXIT_FAILED } from '../../runner/session-ending.js';
@@ -9,7 +8,7 @@ import { openStore } from '../../store/result-store.js';
 import type { PreferenceExample } from '../../studies/judge/judge-synthesis.js';
 import { runSynthesis } from '../../studies/judge/synthesis-study.js';
 import { loadConfig } from '../load-config.js';
-import { type CliContext, dataOf, type RunSignals } from '../terminal.js';
+import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
 
 export interface JudgeSynthesizeOptions {
   readonly model: string;
@@ -97,19 +96,8 @@ export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, co
       ...(options.maxCost === undefined ? {} : { maxCostUsd: options.maxCost }),
       ...(options.study === undefined ? {} : { name: options.study }),
       ...(options.out === undefined ? {} : { out: options.out }),
-      about: {
-        packageVersion: context.packageVersion,
-        ...(options.gitRevision ? { gitRevision: options.gitRevision } : {}),
-        ...(options.config ? { configPath: options.config } : {}),
-      },
-      world: processSessionWorld({
-        env: context.env,
-        messages: context.stderr,
-        signals,
-        now: context.now,
-        store,
-        ...(options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}),
-      }),
+      about: aboutRun(context, options.gitRevision, options.config),
+      world: sessionWorldOf(context, signals, store, options.progressIntervalMs),
     });
     const { run, examples, problems, result, ending } = outcome;
     for (const problem of problems) context.stderr.write(`pmiyc: ${problem}\n`);

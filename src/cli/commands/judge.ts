@@ -1,8 +1,6 @@
 import { resolve } from 'node:path';
-import { InputError } from '../../domain/input-error.js';
 import { labelModel } from '../../domain/text-labels.js';
 import { loadJudgePairs } from '../../io/load-judge-pairs.js';
-import { processSessionWorld } from '../../io/process-world.js';
 import { judgeAccuracy } from '../../metrics/judge-accuracy.js';
 import { formatJudgeText } from '../../report/studies/judge-text.js';
 import { checkModels } from '../../runner/check-models.js';
@@ -11,13 +9,13 @@ import { openStore, type Store } from '../../store/result-store.js';
 import {
   type JudgeDesignOptions,
   judgeDesignFromOptions,
-  judgeDesignOfStoredRun,
+  judgeRunToResume,
   type LoadedPairs,
   type StoredJudgeDesign,
 } from '../../studies/judge/judge-design.js';
 import { type JudgeOutcome, runJudgeStudy } from '../../studies/judge/judge-study.js';
 import { loadConfig } from '../load-config.js';
-import { type CliContext, dataOf, type RunSignals } from '../terminal.js';
+import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
 
 export { judgeSynthesizeCommand } from './judge-synthesize.js';
 
@@ -37,14 +35,6 @@ export interface JudgeOptions extends JudgeDesignOptions {
 
 /** Failed trials described one by one; the rest are counted (a provider that is down would flood the terminal). */
 const FAILURES_SHOWN = 5;
-/** Options that define a judge run: --resume takes them from the stored run instead. */
-const DESIGN_FLAGS: ReadonlyArray<[keyof JudgeOptions, string]> = [
-  ['models', '--models'],
-  ['pairs', '--pairs'],
-  ['limit', '--limit'],
-  ['sample', '--sample'],
-];
-
 interface PreparedJudgeRun {
   readonly name?: string;
   readonly design: StoredJudgeDesign;
@@ -66,16 +56,9 @@ async function prepareNew(options: JudgeOptions, context: CliContext): Promise<P
 }
 
 async function prepareResume(store: Store, options: JudgeOptions, context: CliContext): Promise<PreparedJudgeRun> {
-  const given = DESIGN_FLAGS.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
-  const name = options.study ?? store.judge.latestRunOf('judge');
-  if (name === undefined) throw new InputError(`${options.store} has no judge run to resume: start one with pmiyc judge --models a,b`);
-  const run = store.findRun(name);
-  const stored = judgeDesignOfStoredRun(run.name, run.config);
-  if (given.length > 0) throw new InputError(`--resume continues judge run ${run.name} with its own design: drop ${given.join(', ')}`);
-  // The ratings may have moved: a new --data-dir is fine, the pairs' checksum proves they are the same.
-  const design = options.dataDir === undefined ? stored.design : { ...stored.design, pairs: { ...stored.design.pairs, dataDir: options.dataDir } };
-  const configPath = options.config ?? stored.configPath;
-  return { name: run.name, design, pairs: await loadJudgePairs(design, run.seed, dataOf(context)), seed: run.seed, ...(configPath ? { configPath } : {}) };
+  const { run, design, configPath } = judgeRunToResume(store, options);
+  const path = options.config ?? configPath;
+  return { name: run.name, design, pairs: await loadJudgePairs(design, run.seed, dataOf(context)), seed: run.seed, ...(path ? { configPath: path } : {}) };
 }
 
 function printOutcome(outcome: JudgeOutcome, prepared: PreparedJudgeRun, store: Store, options: JudgeOptions, context: CliContext): number {
@@ -129,11 +112,7 @@ export async function judgeCommand(options: JudgeOptions, context: CliContext, s
       resume: options.resume,
       ...(prepared.name ? { name: prepared.name } : {}),
       ...(options.maxCost === undefined ? {} : { maxCostUsd: options.maxCost }),
-      about: {
-        packageVersion: context.packageVersion,
-        ...(options.gitRevision ? { gitRevision: options.gitRevision } : {}),
-        ...(prepared.configPath ? { configPath: prepared.configPath } : {}),
-      },
+      about: aboutRun(context, options.gitRevision, prepared.configPath),
       onFailedTrial: (judge, pair, detail) => {
         shown += 1;
         if (shown <= FAILURES_SHOWN)
@@ -141,14 +120,7 @@ export async function judgeCommand(options: JudgeOptions, context: CliContext, s
             `pmiyc: ${judge} on pair ${pair.id}: ${detail}${shown === FAILURES_SHOWN ? ' (further failures are counted, not shown)' : ''}\n`,
           );
       },
-      world: processSessionWorld({
-        env: context.env,
-        messages: context.stderr,
-        signals,
-        now: context.now,
-        store,
-        ...(options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}),
-      }),
+      world: sessionWorldOf(context, signals, store, options.progressIntervalMs),
     });
     return printOutcome(outcome, prepared, store, options, context);
   } finally {

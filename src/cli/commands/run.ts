@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Claim } from '../../domain/claim.js';
 import { loadClaims } from '../../io/load-claims.js';
-import { processSessionWorld } from '../../io/process-world.js';
+import { dryRunText } from '../../report/dry-run-text.js';
 import { checkModels } from '../../runner/check-models.js';
 import { createModelRegistry } from '../../runner/model-registry.js';
 import { openStore, type Store } from '../../store/result-store.js';
@@ -10,9 +10,8 @@ import { checkResumeFlags, resolvedClaimsSource } from '../../studies/tournament
 import { type DesignOptions, designFromOptions, designOfStoredRun, type StoredDesign } from '../../studies/tournament/tournament-design.js';
 import { runTournament } from '../../studies/tournament/tournament-study.js';
 import { loadConfig } from '../load-config.js';
-import { printDryRun } from '../run-dry.js';
 import { printRunOutcome } from '../run-outcome.js';
-import { type CliContext, dataOf, type RunSignals } from '../terminal.js';
+import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
 
 export interface RunOptions extends DesignOptions {
   readonly store: string;
@@ -80,7 +79,9 @@ function dryRun(prepared: Prepared, options: RunOptions, context: CliContext): n
     }
   }
   const plan = { ...prepared.design, claims: prepared.claims, runSeed: options.seed };
-  return printDryRun(plan, prepared.design.sampling.maxOutputTokens, createModelRegistry(config, context.env), history, context);
+  const registry = createModelRegistry(config, context.env);
+  context.stdout.write(`${dryRunText(plan, prepared.design.sampling.maxOutputTokens, (model) => registry.settingsFor(model), history).join('\n')}\n`);
+  return 0;
 }
 
 /** `pmiyc run`: a tournament (see studies/tournament/tournament-study.ts), then its table and how to go on. */
@@ -115,19 +116,8 @@ export async function runTournamentCommand(options: RunOptions, context: CliCont
       resume: options.resume,
       retryFailed: options.retryFailed,
       takeOver: options.takeOver,
-      about: {
-        packageVersion: context.packageVersion,
-        ...(options.gitRevision ? { gitRevision: options.gitRevision } : {}),
-        ...(prepared.configPath ? { configPath: prepared.configPath } : {}),
-      },
-      world: processSessionWorld({
-        env: context.env,
-        messages: context.stderr,
-        signals,
-        now: context.now,
-        store,
-        ...(options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}),
-      }),
+      about: aboutRun(context, options.gitRevision, prepared.configPath),
+      world: sessionWorldOf(context, signals, store, options.progressIntervalMs),
     });
     return { exitCode: printRunOutcome(outcome, store, options.store, context), runName: outcome.run.name };
   } finally {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type AgreementScore, isAgreementScore } from '../../domain/agreement-score.js';
+import { DatasetError } from '../../domain/errors/dataset-error.js';
 import { InputError } from '../../domain/input-error.js';
 import { type AnnotationTaskFile, turnLabelKey, turnsToLabel } from './annotation-tasks.js';
 
@@ -128,7 +129,7 @@ function parseLine(text: string, path: string, line: number): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new InputError(`${path}:${line}: not JSON: a labels file has one JSON object per line`);
+    throw new DatasetError({ file: path, line }, 'not JSON: a labels file has one JSON object per line');
   }
 }
 
@@ -139,11 +140,12 @@ function parseLine(text: string, path: string, line: number): unknown {
 export function parseLabelsFile(text: string, path: string): { header: LabelsHeader; labels: LabelLine[] } {
   const lines = text.split(/\r?\n/);
   const first = lines.findIndex((line) => line.trim() !== '');
-  if (first < 0) throw new InputError(`${path} is empty: pass a labels file that \`pmiyc annotate serve\` wrote`);
+  if (first < 0) throw new DatasetError({ file: path }, 'is empty: pass a labels file that `pmiyc annotate serve` wrote', { fileIsSubject: true });
   const header = headerSchema.safeParse(parseLine(lines[first]!, path, first + 1));
   if (!header.success) {
-    throw new InputError(
-      `${path}:${first + 1}: not a pmiyc labels header (${header.error.issues[0]!.path.join('.') || 'line'}: ${header.error.issues[0]!.message}): pass a labels file that \`pmiyc annotate serve\` wrote`,
+    throw new DatasetError(
+      { file: path, line: first + 1 },
+      `not a pmiyc labels header (${header.error.issues[0]!.path.join('.') || 'line'}: ${header.error.issues[0]!.message}): pass a labels file that \`pmiyc annotate serve\` wrote`,
     );
   }
   const labels: LabelLine[] = [];
@@ -153,17 +155,19 @@ export function parseLabelsFile(text: string, path: string): { header: LabelsHea
     const line = position + 1;
     const parsed = labelSchema.safeParse(parseLine(content, path, line));
     if (!parsed.success)
-      throw new InputError(
-        `${path}:${line}: not a label (${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}): each line needs conversationId, turnIndex, score 1-5 and labelledAt`,
+      throw new DatasetError(
+        { file: path, line },
+        `not a label (${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}): each line needs conversationId, turnIndex, score 1-5 and labelledAt`,
       );
     const key = turnLabelKey(parsed.data.conversationId, parsed.data.turnIndex);
     const earlier = seen.get(key);
     if (earlier !== undefined)
-      throw new InputError(
-        `${path}:${line}: conversation ${parsed.data.conversationId} turn ${parsed.data.turnIndex} is labelled again (first at line ${earlier}): keep one of the two lines`,
+      throw new DatasetError(
+        { file: path, line },
+        `conversation ${parsed.data.conversationId} turn ${parsed.data.turnIndex} is labelled again (first at line ${earlier}): keep one of the two lines`,
       );
     seen.set(key, line);
-    if (!isAgreementScore(parsed.data.score)) throw new InputError(`${path}:${line}: score must be 1-5`);
+    if (!isAgreementScore(parsed.data.score)) throw new DatasetError({ file: path, line }, 'score must be 1-5');
     labels.push({ ...parsed.data, score: parsed.data.score, line });
   });
   return { header: header.data as LabelsHeader, labels };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Domain } from '../../domain/claim.js';
 import type { TurnKind } from '../../domain/conversation.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
-import { InputError } from '../../domain/input-error.js';
+import { DatasetError } from '../../domain/errors/dataset-error.js';
 import { hashString } from '../../domain/random.js';
 import type { Role } from '../../domain/roles.js';
 import { ANNOTATION_GUIDE } from './annotation-guide.js';
@@ -134,19 +134,22 @@ export function parseTaskFile(text: string, path: string): AnnotationTaskFile {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new InputError(`${path} is not JSON (${(error as Error).message}): pass the file \`pmiyc annotate export\` wrote`);
+    throw new DatasetError({ file: path }, `is not JSON (${(error as Error).message}): pass the file \`pmiyc annotate export\` wrote`, { fileIsSubject: true });
   }
   const parsed = taskFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new InputError(
-      `${path} is not a pmiyc annotation task file (${issue.path.join('.') || 'top level'}: ${issue.message}): pass the file \`pmiyc annotate export\` wrote`,
+    throw new DatasetError(
+      { file: path },
+      `is not a pmiyc annotation task file (${issue.path.join('.') || 'top level'}: ${issue.message}): pass the file \`pmiyc annotate export\` wrote`,
+      { fileIsSubject: true },
     );
   }
   const file = parsed.data as AnnotationTaskFile;
   const ids = new Set<string>();
   for (const conversation of file.conversations) {
-    if (ids.has(conversation.conversationId)) throw new InputError(`${path} lists conversation ${conversation.conversationId} twice: export the tasks again`);
+    if (ids.has(conversation.conversationId))
+      throw new DatasetError({ file: path }, `lists conversation ${conversation.conversationId} twice: export the tasks again`, { fileIsSubject: true });
     ids.add(conversation.conversationId);
   }
   return file;

@@ -1,3 +1,4 @@
+import { DatasetError } from '../../domain/errors/dataset-error.js';
 import { InputError } from '../../domain/input-error.js';
 import { analyzeReliability, type ReliabilityAnalysis } from '../../metrics/annotation-agreement.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
@@ -30,7 +31,10 @@ function runOf(store: Pick<RunRecords, 'findRun'>, files: readonly LabelsFile[],
   const name = requested ?? files[0]!.header.run;
   for (const file of files) {
     if (file.header.run !== name)
-      throw new InputError(`${file.path}:1: these labels were made on run ${file.header.run}, not ${name}: import each run's labels with its own --run`);
+      throw new DatasetError(
+        { file: file.path, line: 1 },
+        `these labels were made on run ${file.header.run}, not ${name}: import each run's labels with its own --run`,
+      );
   }
   return store.findRun(name);
 }
@@ -38,15 +42,15 @@ function runOf(store: Pick<RunRecords, 'findRun'>, files: readonly LabelsFile[],
 /** Checks each label against the run's stored turns and attaches the model's own score. */
 function validateLabels(table: AnnotationResults, run: RunInfo, file: LabelsFile): AnnotatorImport {
   const labels = file.labels.map((label) => {
-    const where = `${file.path}:${label.line}`;
+    const where = { file: file.path, line: label.line };
     const turn = table.modelTurn(run.id, label.conversationId, label.turnIndex);
     if (turn === undefined) {
       if (!table.hasConversation(run.id, label.conversationId))
-        throw new InputError(`${where}: run ${run.name} has no conversation ${label.conversationId}: were these labels made on another run or store?`);
-      throw new InputError(`${where}: conversation ${label.conversationId} of run ${run.name} has no turn ${label.turnIndex}: remove the line`);
+        throw new DatasetError(where, `run ${run.name} has no conversation ${label.conversationId}: were these labels made on another run or store?`);
+      throw new DatasetError(where, `conversation ${label.conversationId} of run ${run.name} has no turn ${label.turnIndex}: remove the line`);
     }
     if (turn.role !== 'persuadee')
-      throw new InputError(`${where}: turn ${label.turnIndex} of conversation ${label.conversationId} is the persuader's: only persuadee turns are labelled`);
+      throw new DatasetError(where, `turn ${label.turnIndex} of conversation ${label.conversationId} is the persuader's: only persuadee turns are labelled`);
     return { conversationId: label.conversationId, turnIndex: label.turnIndex, score: label.score, modelScore: turn.score };
   });
   return { annotator: file.header.annotator, labels };

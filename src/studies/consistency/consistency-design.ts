@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../../domain/input-error.js';
+import { samplingSchema, selectionSchema } from '../design-parts.js';
 
 /**
  * What a consistency study is, as stored in its `runs` row (`config.command = 'consistency'`), so
@@ -9,13 +10,8 @@ const consistencyDesignSchema = z.object({
   models: z.array(z.string()).min(1),
   /** Answers asked per model and claim (N of Table 1). */
   samples: z.number().int().min(1),
-  claims: z.object({
-    source: z.string(),
-    dataDir: z.string().optional(),
-    limit: z.number().int().optional(),
-    sample: z.number().int().optional(),
-  }),
-  sampling: z.object({ temperature: z.number(), maxOutputTokens: z.number().int(), maxAttempts: z.number().int() }),
+  claims: selectionSchema,
+  sampling: samplingSchema,
 });
 
 export type ConsistencyDesign = z.infer<typeof consistencyDesignSchema>;

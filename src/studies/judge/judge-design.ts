@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { JudgePair } from '../../datasets/judge-pairs.js';
 import { InputError } from '../../domain/input-error.js';
+import type { RunInfo, RunRecords } from '../../runner/run-records.js';
+import { samplingSchema, selectionSchema } from '../design-parts.js';
+import type { JudgeResults } from './judge-results.js';
 
 /** The pairs of the human ratings (the Anthropic persuasion data), as opposed to a user's file. */
 export const ANTHROPIC_PAIRS = 'anthropic';
@@ -8,8 +11,8 @@ export const ANTHROPIC_PAIRS = 'anthropic';
 /** What a judge run is, as stored with it so that --resume rebuilds exactly the same trials. */
 const storedJudgeDesignSchema = z.object({
   judges: z.array(z.string()).min(1),
-  pairs: z.object({ source: z.string(), dataDir: z.string().optional(), limit: z.number().int().optional(), sample: z.number().int().optional() }),
-  sampling: z.object({ temperature: z.number(), maxOutputTokens: z.number().int(), maxAttempts: z.number().int() }),
+  pairs: selectionSchema,
+  sampling: samplingSchema,
 });
 
 export type StoredJudgeDesign = z.infer<typeof storedJudgeDesignSchema>;
@@ -46,7 +49,7 @@ export function judgeDesignFromOptions(options: JudgeDesignOptions): StoredJudge
 }
 
 /** The stored design of a judge run being resumed; refuses runs of other commands. */
-export function judgeDesignOfStoredRun(runName: string, config: unknown): { design: StoredJudgeDesign; configPath?: string } {
+function judgeDesignOfStoredRun(runName: string, config: unknown): { design: StoredJudgeDesign; configPath?: string } {
   const parsed = storedConfigSchema.safeParse(config);
   if (!parsed.success)
     throw new InputError(`run ${runName} is not a judge run (made by \`pmiyc judge\`): name a judge run with --study, or resume it with its own command`);
@@ -63,4 +66,31 @@ export interface LoadedPairs {
   readonly claims: number;
   /** Tied arguments left out (human ratings only). */
   readonly ties?: number;
+}
+
+/** Options that define a judge run: --resume takes them from the stored run instead. */
+const DESIGN_FLAGS = [
+  ['models', '--models'],
+  ['pairs', '--pairs'],
+  ['limit', '--limit'],
+  ['sample', '--sample'],
+] as const;
+
+/**
+ * The judge run `--resume` continues (named, or the latest) with its stored design; design flags
+ * given again are refused. A new --data-dir is taken: the ratings may have moved, and the pairs'
+ * checksum proves them the same.
+ */
+export function judgeRunToResume(
+  store: Pick<RunRecords, 'findRun' | 'location'> & { readonly judge: Pick<JudgeResults, 'latestRunOf'> },
+  options: { readonly study?: string; readonly dataDir?: string } & Partial<Record<(typeof DESIGN_FLAGS)[number][0], unknown>>,
+): { run: RunInfo; design: StoredJudgeDesign; configPath?: string } {
+  const name = options.study ?? store.judge.latestRunOf('judge');
+  if (name === undefined) throw new InputError(`${store.location} has no judge run to resume: start one with pmiyc judge --models a,b`);
+  const run = store.findRun(name);
+  const stored = judgeDesignOfStoredRun(run.name, run.config);
+  const given = DESIGN_FLAGS.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
+  if (given.length > 0) throw new InputError(`--resume continues judge run ${run.name} with its own design: drop ${given.join(', ')}`);
+  const design = options.dataDir === undefined ? stored.design : { ...stored.design, pairs: { ...stored.design.pairs, dataDir: options.dataDir } };
+  return { run, design, ...(stored.configPath ? { configPath: stored.configPath } : {}) };
 }

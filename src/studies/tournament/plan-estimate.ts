@@ -2,12 +2,18 @@ import { type Setting, SINGLE_TURN_TURNS } from '../../domain/conversation.js';
 import { persuadeeSystemPrompt, persuaderSystemPrompt } from '../../protocol/prompts.js';
 import { countPlan, type TournamentDesign } from './plan.js';
 
+/** A model's prices, in US dollars per million tokens. */
+export interface ModelPrices {
+  readonly inputUsdPerMillion?: number;
+  readonly outputUsdPerMillion?: number;
+}
+
 export interface EstimateAssumptions {
   /** Chance that a persuadee's in-loop reply is 5 and ends the loop, per persuadee model. */
   readonly earlyStopRate: (persuadee: string) => number;
   /** Output tokens of a typical reply (the paper's replies run to a few hundred tokens). */
   readonly replyTokens: number;
-  readonly prices: (model: string) => { inputUsdPerMillion?: number; outputUsdPerMillion?: number } | undefined;
+  readonly prices: (model: string) => ModelPrices | undefined;
 }
 
 interface ModelEstimate {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Setting } from '../../domain/conversation.js';
 import { InputError } from '../../domain/input-error.js';
+import { samplingSchema, selectionSchema } from '../design-parts.js';
 
 /** What a run is, as stored with it so that --resume can rebuild exactly the same plan. */
 const storedDesignSchema = z.object({
@@ -9,13 +10,8 @@ const storedDesignSchema = z.object({
   settings: z.array(z.enum(['single', 'multi'])).min(1),
   multiTurns: z.number().int(),
   repetitions: z.number().int().min(1),
-  claims: z.object({
-    source: z.string(),
-    dataDir: z.string().optional(),
-    limit: z.number().int().optional(),
-    sample: z.number().int().optional(),
-  }),
-  sampling: z.object({ temperature: z.number(), maxOutputTokens: z.number().int(), maxAttempts: z.number().int() }),
+  claims: selectionSchema,
+  sampling: samplingSchema,
 });
 
 export type StoredDesign = z.infer<typeof storedDesignSchema>;

@@ -1,23 +1,21 @@
-import { formatTextTable } from '../report/text-table.js';
-import type { ModelRegistry } from '../runner/model-registry.js';
+import { labelModel } from '../domain/text-labels.js';
 import type { TournamentDesign } from '../studies/tournament/plan.js';
-import { estimatePlan } from '../studies/tournament/plan-estimate.js';
+import { estimatePlan, type ModelPrices } from '../studies/tournament/plan-estimate.js';
 import type { EarlyStopHistory } from '../studies/tournament/tournament-results.js';
-import { type CliContext, labelModel } from './terminal.js';
+import { formatTextTable } from './text-table.js';
 
 /** Early-stop rate assumed for a persuadee with no stored history. */
 const DEFAULT_EARLY_STOP_RATE = 0.1;
 /** Replies seen before a stored rate replaces the default. */
 const MIN_REPLIES_FOR_RATE = 20;
 
-/** `pmiyc run --dry-run`: the plan, its calls and what it will cost, with the assumptions said. */
-export function printDryRun(
+/** `pmiyc run --dry-run`: the plan, its calls and what it will cost, with the assumptions said (the lines to print). */
+export function dryRunText(
   design: TournamentDesign,
   maxOutputTokens: number,
-  registry: ModelRegistry,
+  prices: (model: string) => ModelPrices | undefined,
   history: EarlyStopHistory,
-  context: CliContext,
-): number {
+): string[] {
   const rateOf = (model: string) => {
     const seen = history.get(model);
     return seen && seen.replies >= MIN_REPLIES_FOR_RATE ? seen.stops / seen.replies : DEFAULT_EARLY_STOP_RATE;
@@ -26,9 +24,10 @@ export function printDryRun(
   const estimate = estimatePlan(design, {
     earlyStopRate: rateOf,
     replyTokens,
-    prices: (model) => registry.settingsFor(model),
+    prices,
   });
-  const out = (line = '') => context.stdout.write(`${line}\n`);
+  const lines: string[] = [];
+  const out = (line = '') => lines.push(line);
   out(`Dry run: nothing is called. ${estimate.conversations.toLocaleString('en-US')} conversations:`);
   for (const [setting, count] of Object.entries(estimate.bySetting)) out(`  ${setting}: ${count.toLocaleString('en-US')}`);
   out(
@@ -51,5 +50,5 @@ export function printDryRun(
   out(
     `Assumptions: replies of about ${replyTokens} tokens; early-stop rates from stored runs where a model has ${MIN_REPLIES_FOR_RATE}+ replies, else ${DEFAULT_EARLY_STOP_RATE * 100}% per reply. Calls already in the store are replayed for free.`,
   );
-  return 0;
+  return lines;
 }

@@ -1,0 +1,35 @@
+import { InputError } from './input-error.js';
+
+/**
+ * Why a file is not a store pmiyc can use: missing (`missing`), unopenable (`cannot-open`), not
+ * SQLite (`not-sqlite`), damaged (`damaged`), another program's database (`foreign`), no runs yet
+ * (`empty`), or written by a newer or an older pmiyc (`newer-schema`, `older-schema`).
+ */
+export type StoreProblem = 'missing' | 'cannot-open' | 'not-sqlite' | 'damaged' | 'foreign' | 'empty' | 'newer-schema' | 'older-schema';
+
+export interface StoreErrorFields {
+  /** The store's path as the user gave it with --store. */
+  readonly path: string;
+  readonly problem: StoreProblem;
+  /** The SQLite error code behind it (`SQLITE_CORRUPT`), when there is one. */
+  readonly sqliteCode?: string;
+}
+
+/**
+ * A store that pmiyc refuses to use (exit 2). The message names the path, the problem and the
+ * remedy: `runs.db was written by a newer pmiyc (...): upgrade pmiyc`.
+ */
+export class StoreError extends InputError implements StoreErrorFields {
+  override readonly kind = 'store';
+  readonly path: string;
+  readonly problem: StoreProblem;
+  readonly sqliteCode?: string;
+
+  constructor(fields: StoreErrorFields, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreError';
+    this.path = fields.path;
+    this.problem = fields.problem;
+    this.sqliteCode = fields.sqliteCode;
+  }
+}

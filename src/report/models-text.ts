@@ -1,0 +1,43 @@
+import type { PmiycConfig } from '../config/config-schema.js';
+import { type Environment, resolveModelSettings } from '../config/resolve-model-settings.js';
+import type { ModelSettings } from '../models/model-settings.js';
+import { PROVIDERS } from '../models/providers/provider-catalog.js';
+import { formatTextTable } from './text-table.js';
+
+function keyState(variable: string | undefined, env: Environment): string {
+  if (!variable) return '-';
+  return `${variable} (${env[variable] ? 'set' : 'not set'})`;
+}
+
+export function providerTable(env: Environment): string {
+  const rows = PROVIDERS.map((provider) => [
+    provider.name,
+    provider.apiKeyRequired ? keyState(provider.apiKeyEnv, env) : provider.apiKeyEnv ? `optional: ${keyState(provider.apiKeyEnv, env)}` : 'no key',
+    provider.baseURLEnv && env[provider.baseURLEnv]
+      ? `${env[provider.baseURLEnv]} (${provider.baseURLEnv})`
+      : (provider.defaultBaseURL ?? (provider.baseURLEnv ? `set ${provider.baseURLEnv} or baseURL` : '-')),
+    provider.description,
+  ]);
+  return formatTextTable(['provider', 'key', 'base URL', 'what'], rows, { align: 'left' });
+}
+
+function describeLimits(settings: ModelSettings): string {
+  const parts = [
+    settings.maxConcurrency === undefined ? undefined : `${settings.maxConcurrency} at once`,
+    settings.requestsPerMinute === undefined ? undefined : `${settings.requestsPerMinute} req/min`,
+    settings.tokensPerMinute === undefined ? undefined : `${settings.tokensPerMinute} tok/min`,
+  ].filter((part) => part !== undefined);
+  return parts.length > 0 ? parts.join(', ') : 'none';
+}
+
+export function aliasTable(config: PmiycConfig, env: Environment): string {
+  const rows = Object.keys(config.models).map((alias) => {
+    const settings = resolveModelSettings(alias, config, env);
+    const prices =
+      settings.inputUsdPerMillion === undefined && settings.outputUsdPerMillion === undefined
+        ? 'not set'
+        : `$${settings.inputUsdPerMillion ?? 0} / $${settings.outputUsdPerMillion ?? 0} per M`;
+    return [alias, `${settings.provider}/${settings.model}`, settings.baseURL ?? '-', keyState(settings.apiKeyEnv, env), describeLimits(settings), prices];
+  });
+  return formatTextTable(['alias', 'model', 'base URL', 'key', 'limits', 'prices in / out'], rows, { align: 'left' });
+}

@@ -1,0 +1,21 @@
+import { InputError } from '../domain/errors/input-error.js';
+import { describeHeldRun, type LeaseHolder } from './run-lease.js';
+
+/**
+ * A second writer refused: another live process holds the run's lease (exit 2). The message says
+ * who holds it since when, and how to wait, stop it or take the run over.
+ */
+export class RunInUseError extends InputError {
+  override readonly kind = 'run-in-use';
+  readonly runName: string;
+  /** The process that writes the run now. */
+  readonly holder: LeaseHolder;
+
+  /** @param nowMs - the clock's reading, for the time since the holder's last heartbeat */
+  constructor(runName: string, holder: LeaseHolder, nowMs: number) {
+    super(describeHeldRun(runName, holder, nowMs));
+    this.name = 'RunInUseError';
+    this.runName = runName;
+    this.holder = holder;
+  }
+}
