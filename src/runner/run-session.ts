@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { PmiycConfig } from '../config/config-schema.js';
 import type { Environment } from '../config/resolve-model-settings.js';
 import { InputError } from '../domain/input-error.js';
@@ -149,6 +150,8 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
   }
 
   const gate = new RunGate(options.maxCostUsd, options.resumed ? records.spentUsd(run.id) : 0);
+  // Every waiting call listens to these: thousands may wait at once in a big run.
+  setMaxListeners(0, world.signals.stop, world.signals.abort, gate.stopped);
   const meter = new RunMeter();
   const nowMs = () => world.now().getTime();
   const registry = createRunModels(options.config, world.env, {
