@@ -1,5 +1,6 @@
 import { CommanderError } from '@commander-js/extra-typings';
 import { isPmiycError, type PmiycErrorKind } from '../domain/errors/pmiyc-error.js';
+import { EXIT_FAILED } from '../runner/session-ending.js';
 import { toStoreError } from '../store/open-database.js';
 
 /**
@@ -7,7 +8,6 @@ import { toStoreError } from '../store/open-database.js';
  * Input the user can fix exits 2; a provider or the machine refusing exits 1.
  */
 const EXIT_CODE_OF_KIND: Record<PmiycErrorKind, number> = { input: 2, config: 2, dataset: 2, store: 2, 'run-in-use': 2, provider: 1, output: 1 };
-export const EXIT_FAILED = 1;
 const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
 
 /**

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { stopsGracefully } from '../io/graceful-stop.js';
 import { toOutputWriteError } from '../io/output-write-error.js';
 import { STOPPING_SIGNALS, type StoppingSignal, StopRequest } from '../runner/run-signals.js';
-import { EXIT_FAILED, exitCodeOf } from './exit-codes.js';
+import { EXIT_FAILED } from '../runner/session-ending.js';
+import { exitCodeOf } from './exit-codes.js';
 import { buildProgram } from './program.js';
 
 function packageVersion(): string {

@@ -5,6 +5,7 @@ import { writeFileAtomically } from '../../io/write-file-atomically.js';
 import { checkModels } from '../../runner/check-models.js';
 import { EXIT_FAILED } from '../../runner/session-ending.js';
 import { openStore } from '../../store/result-store.js';
+import { samplingOf, selectionOf } from '../../studies/design-parts.js';
 import type { PreferenceExample } from '../../studies/judge/judge-synthesis.js';
 import { runSynthesis } from '../../studies/judge/synthesis-study.js';
 import { loadConfig } from '../load-config.js';
@@ -82,13 +83,8 @@ export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, co
       store,
       model: options.model,
       claims,
-      claimSelection: {
-        source: options.claims,
-        ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
-        ...(options.limit === undefined ? {} : { limit: options.limit }),
-        ...(options.sample === undefined ? {} : { sample: options.sample }),
-      },
-      sampling: { temperature: options.temperature, maxOutputTokens: options.maxTokens, maxAttempts: options.maxAttempts },
+      claimSelection: selectionOf(options.claims, options),
+      sampling: samplingOf(options),
       config,
       seed: options.seed,
       concurrency: options.concurrency,

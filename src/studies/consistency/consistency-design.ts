@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../../domain/input-error.js';
-import { samplingSchema, selectionSchema } from '../design-parts.js';
+import { samplingOf, samplingSchema, selectionOf, selectionSchema } from '../design-parts.js';
 
 /**
  * What a consistency study is, as stored in its `runs` row (`config.command = 'consistency'`), so
@@ -63,12 +63,7 @@ export function consistencyDesignFromOptions(options: ConsistencyDesignOptions):
   return {
     models,
     samples: options.samples,
-    claims: {
-      source: options.claims,
-      ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
-      ...(options.limit === undefined ? {} : { limit: options.limit }),
-      ...(options.sample === undefined ? {} : { sample: options.sample }),
-    },
-    sampling: { temperature: options.temperature, maxOutputTokens: options.maxTokens, maxAttempts: options.maxAttempts },
+    claims: selectionOf(options.claims, options),
+    sampling: samplingOf(options),
   };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { JudgePair } from '../../datasets/judge-pairs.js';
 import { InputError } from '../../domain/input-error.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
-import { samplingSchema, selectionSchema } from '../design-parts.js';
+import { samplingOf, samplingSchema, selectionOf, selectionSchema } from '../design-parts.js';
 import type { JudgeResults } from './judge-results.js';
 
 /** The pairs of the human ratings (the Anthropic persuasion data), as opposed to a user's file. */
@@ -38,13 +38,8 @@ export function judgeDesignFromOptions(options: JudgeDesignOptions): StoredJudge
     throw new InputError('--data-dir is where the Anthropic ratings are read from: drop it when you give --pairs FILE');
   return {
     judges: [...new Set(options.models)],
-    pairs: {
-      source: options.pairs ?? ANTHROPIC_PAIRS,
-      ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
-      ...(options.limit === undefined ? {} : { limit: options.limit }),
-      ...(options.sample === undefined ? {} : { sample: options.sample }),
-    },
-    sampling: { temperature: options.temperature, maxOutputTokens: options.maxTokens, maxAttempts: options.maxAttempts },
+    pairs: selectionOf(options.pairs ?? ANTHROPIC_PAIRS, options),
+    sampling: samplingOf(options),
   };
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Setting } from '../../domain/conversation.js';
 import { InputError } from '../../domain/input-error.js';
-import { samplingSchema, selectionSchema } from '../design-parts.js';
+import { samplingOf, samplingSchema, selectionOf, selectionSchema } from '../design-parts.js';
 
 /** What a run is, as stored with it so that --resume can rebuild exactly the same plan. */
 const storedDesignSchema = z.object({
@@ -66,13 +66,8 @@ export function designFromOptions(options: DesignOptions): StoredDesign {
     settings,
     multiTurns: options.turns,
     repetitions: options.repeat,
-    claims: {
-      source: options.claims,
-      ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
-      ...(options.limit === undefined ? {} : { limit: options.limit }),
-      ...(options.sample === undefined ? {} : { sample: options.sample }),
-    },
-    sampling: { temperature: options.temperature, maxOutputTokens: options.maxTokens, maxAttempts: options.maxAttempts },
+    claims: selectionOf(options.claims, options),
+    sampling: samplingOf(options),
   };
 }
 
