@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   EXAMPLE_CLAIMS,
+  openStore,
   parseTaggedReply,
   planTournament,
-  ResultStore,
   runConversations,
   SimulatedAgent,
   summarizeTournament,
@@ -54,7 +54,7 @@ async function benchTournament(agentCount, claimCount, withStore) {
   const plan = planTournament({ persuaders: agents, persuadees: agents, claims: claims(claimCount), settings: ['single', 'multi'], runSeed: 1 });
   let calls = 0;
   const folder = withStore ? mkdtempSync(join(tmpdir(), 'pmiyc-bench-')) : undefined;
-  const store = folder ? ResultStore.open(join(folder, 'bench.db')) : undefined;
+  const store = folder ? openStore(join(folder, 'bench.db')) : undefined;
   const run = store?.createRun({ name: 'bench', createdAt: 'bench', seed: 1, packageVersion: 'bench', config: {} });
   // As in `pmiyc run`: every model behind the call cache, which is what shares openings and first arguments.
   const cache = store ? store.callCache(run.id) : new MemoryCallCache();

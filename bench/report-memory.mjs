@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { normalizedChange, ResultStore } from '../dist/index.js';
+import { normalizedChange, openStore } from '../dist/index.js';
 
 const MODELS = Array.from({ length: 10 }, (_, index) => `bench/model-${index}`);
 const TEXT = 'An argument of about the length a model writes in one turn, repeated a little. '.repeat(3);
@@ -69,7 +69,7 @@ function record(claim, persuader, persuadee, repetition, setting) {
 }
 
 function writeStore(path, claims, repetitions) {
-  const store = ResultStore.open(path);
+  const store = openStore(path);
   const run = store.createRun({ name: 'bench', createdAt: '2026-11-30T00:00:00Z', seed: 0, packageVersion: 'bench', config: {} });
   let count = 0;
   for (let claim = 0; claim < claims; claim++)

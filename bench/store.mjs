@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ResultStore, toConversationRecord } from '../dist/index.js';
+import { openStore, toConversationRecord } from '../dist/index.js';
 
 const CALLS = Number(process.env.CALLS ?? 1_000_000);
 const MODELS = Array.from({ length: 10 }, (_, index) => `openai-compatible/model-${index}`);
@@ -65,7 +65,7 @@ function conversation(claimIndex, persuader, persuadee, turns, seed) {
 
 async function peakRssOf(args) {
   const started = performance.now();
-  const child = spawn(process.execPath, [new URL('../dist/cli/main.js', import.meta.url).pathname, ...args], { stdio: ['ignore', 'ignore', 'ignore'] });
+  const child = spawn(process.execPath, [new URL('../dist/cli/main.js', import.meta.url).pathname, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   let peakKb = 0;
   const sampler = setInterval(() => {
     try {
@@ -73,7 +73,12 @@ async function peakRssOf(args) {
       peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
     } catch {}
   }, 20);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
   const code = await new Promise((resolve) => child.on('close', resolve));
+  if (code !== 0) process.stderr.write(`pmiyc ${args.join(' ')} exited ${code}: ${stderr}`);
   clearInterval(sampler);
   return { code, seconds: (performance.now() - started) / 1000, peakMb: peakKb / 1024 };
 }
@@ -84,8 +89,8 @@ const require = createRequire(import.meta.url);
 
 const folder = mkdtempSync(join(tmpdir(), 'pmiyc-bench-store-'));
 const path = join(folder, 'bench.db');
-const store = ResultStore.open(path);
-const run = store.createRun({ name: 'bench', seed: 1, packageVersion: 'bench', config: { command: 'bench' } });
+const store = openStore(path);
+const run = store.createRun({ name: 'bench', seed: 1, packageVersion: 'bench', config: { command: 'run' } });
 const cache = store.callCache(run.id);
 const writeStarted = performance.now();
 let calls = 0;
