@@ -94,7 +94,7 @@ export { buildReportDocument, type ReportContext, reportJson } from './report/bu
 export { buildReportFiles, REPORT_FORMATS, type ReportFile, type ReportFormat } from './report/build-report-files.js';
 export { REPORT_SCHEMA_VERSION, type ReportDocument, type ReportMeta, type SampleDialogue } from './report/report-document.js';
 export { RunInUseError } from './runner/run-in-use-error.js';
-export type { RunInfo, RunKind, RunStatus, RunSummary } from './runner/run-records.js';
+export type { RunAbout, RunInfo, RunKind, RunStatus, RunSummary } from './runner/run-records.js';
 export type { SessionWorld } from './runner/run-session.js';
 export { quietSignals, type RunSignals, StopRequest } from './runner/run-signals.js';
 export type { SessionEnding } from './runner/session-ending.js';

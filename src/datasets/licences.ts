@@ -6,6 +6,11 @@ export interface LicenceUse {
   readonly claims: number;
 }
 
+/** What a run records of its claims: how many, and under which licences. */
+export function claimsRecordOf(claims: readonly Pick<Claim, 'origin' | 'license'>[]): { count: number; licences: LicenceUse[] } {
+  return { count: claims.length, licences: licencesOf(claims) };
+}
+
 /** Which licences a set of claims comes under, per origin, in order of first appearance. */
 export function licencesOf(claims: Iterable<Pick<Claim, 'origin' | 'license'>>): LicenceUse[] {
   const byOrigin = new Map<string, { license: string; claims: number }>();

@@ -1,5 +1,5 @@
 import { InputError } from '../domain/input-error.js';
-import type { NewRun, RunInfo, RunKind, RunRecords } from './run-records.js';
+import type { RunAbout, RunInfo, RunKind, RunRecords } from './run-records.js';
 
 export interface RunToOpen {
   /** Continue a stored run (--resume) rather than start a new one. */
@@ -14,8 +14,10 @@ export interface RunToOpen {
   readonly noun: string;
   /** What to tell a resume that finds no run of this kind: how to start one. */
   readonly howToStart: string;
-  /** The new run's record, once its name is known. */
-  readonly create: (name: string) => Omit<NewRun, 'name'>;
+  readonly seed: number;
+  readonly about: RunAbout;
+  /** A new run's config (its command, design, models, ...; the config file is added) and how many conversations it plans. */
+  readonly create: () => { readonly config: Record<string, unknown>; readonly plannedConversations?: number };
   /** What the run works on (its claims, its pairs) and their checksum: a resumed run must see the same. */
   readonly content?: { readonly noun: string; readonly source: string; readonly checksum: string };
 }
@@ -40,5 +42,16 @@ export function openRun(records: RunRecords, request: RunToOpen): { run: RunInfo
   if (records.hasRun(name)) {
     throw new InputError(`run "${name}" already exists in ${records.location}: continue it with --resume, or choose another ${request.nameFlag} name`);
   }
-  return { run: records.createRun({ name, ...request.create(name) }), resumed: false };
+  const { about, content } = request;
+  const { config, plannedConversations } = request.create();
+  const run = records.createRun({
+    name,
+    seed: request.seed,
+    packageVersion: about.packageVersion,
+    config: { ...config, ...(about.configPath ? { configPath: about.configPath } : {}) },
+    ...(plannedConversations === undefined ? {} : { plannedConversations }),
+    ...(content ? { claimsChecksum: content.checksum } : {}),
+    ...(about.gitRevision ? { gitRevision: about.gitRevision } : {}),
+  });
+  return { run, resumed: false };
 }

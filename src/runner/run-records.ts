@@ -28,6 +28,13 @@ export interface RunInfo {
   readonly config: unknown;
 }
 
+/** Recorded with every run: the pmiyc version, the git revision and the config file it was started with. */
+export interface RunAbout {
+  readonly packageVersion: string;
+  readonly gitRevision?: string;
+  readonly configPath?: string;
+}
+
 export interface NewRun {
   readonly name: string;
   /** When the run started; the store's clock unless given. */

@@ -1,40 +1,26 @@
-import type { PmiycConfig } from '../../config/config-schema.js';
 import { claimsChecksum } from '../../datasets/claims-checksum.js';
-import { licencesOf } from '../../datasets/licences.js';
+import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
 import { checkModels } from '../../runner/check-models.js';
-import { openRun } from '../../runner/open-run.js';
+import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { RunMeter } from '../../runner/run-meter.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
-import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionWorld, startRunSession } from '../../runner/run-session.js';
+import { ITEMS_PER_CALL_SLOT, type RunSession } from '../../runner/run-session.js';
 import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import { askStance, type StanceOutcome, type StanceTask } from './ask-stance.js';
 import type { ConsistencyDesign } from './consistency-design.js';
 import type { ConsistencyResults } from './consistency-results.js';
 import { planStanceTasks, runStanceTasks, type StanceWorkResult } from './stance-tasks.js';
 
-export interface RunConsistencyInput {
+export interface RunConsistencyInput extends StudyRunInput {
   /** The store: runs and calls, and where answers are kept. */
   readonly store: RunRecords & { readonly consistency: ConsistencyResults };
   readonly design: ConsistencyDesign;
   readonly claims: readonly Claim[];
-  readonly config: PmiycConfig;
-  readonly seed: number;
-  /** Model calls in flight at once, across all models. */
-  readonly concurrency: number;
-  /** False: reuse nothing from earlier runs (`--no-cache`). */
-  readonly cache: boolean;
-  readonly maxCostUsd?: number;
-  /** The study's name (default consistency-N); with `resume`, the study to continue. */
-  readonly name?: string;
-  readonly resume: boolean;
   /** The tournament run whose openings Match Rate and Avg Dif compare with, stored with the study. */
   readonly tournamentRun?: string;
-  readonly takeOver?: boolean;
-  readonly about: { readonly packageVersion: string; readonly gitRevision?: string; readonly configPath?: string };
   /** Told once per answer that could not be had. */
   readonly onFailedAnswer?: (task: StanceTask, outcome: Extract<StanceOutcome, { status: 'failed' }>) => void;
-  readonly world: SessionWorld;
 }
 
 export interface ConsistencyOutcome {
@@ -72,48 +58,31 @@ function recordOutcome(input: RunConsistencyInput, session: RunSession, task: St
 export async function runConsistencyStudy(input: RunConsistencyInput): Promise<ConsistencyOutcome> {
   const { store, design } = input;
   const models = checkModels(input.config, input.world.env, design.models, input.maxCostUsd);
-  const { run, resumed } = openRun(store, {
-    resume: input.resume,
-    ...(input.name === undefined ? {} : { name: input.name }),
-    kind: 'consistency',
-    prefix: 'consistency',
-    nameFlag: '--study',
-    noun: 'consistency study',
-    howToStart: 'start one with pmiyc consistency --models a,b --claims subjective',
-    content: { noun: 'claims', source: design.claims.source, checksum: claimsChecksum(input.claims) },
-    create: () => ({
-      seed: input.seed,
-      packageVersion: input.about.packageVersion,
-      config: {
-        command: 'consistency',
-        design,
-        ...(input.tournamentRun ? { tournamentRun: input.tournamentRun } : {}),
-        simulated: design.models.filter((model) => models[model]?.provider === 'sim'),
-        claims: { count: input.claims.length, licences: licencesOf(input.claims) },
-        models,
-        ...(input.about.configPath ? { configPath: input.about.configPath } : {}),
-      },
-      claimsChecksum: claimsChecksum(input.claims),
-      ...(input.about.gitRevision ? { gitRevision: input.about.gitRevision } : {}),
-    }),
-  });
-  const session = startRunSession(
-    {
-      records: store,
-      run,
-      resumed,
-      config: input.config,
-      names: design.models,
-      concurrency: input.concurrency,
-      cache: input.cache,
-      command: input.resume ? 'pmiyc consistency --resume' : 'pmiyc consistency',
-      unit: 'answers',
-      total: design.models.length * input.claims.length * design.samples,
-      takeOver: input.takeOver === true,
-      ...(input.maxCostUsd === undefined ? {} : { maxCostUsd: input.maxCostUsd }),
+  const session = openStudySession(store, input, {
+    run: {
+      kind: 'consistency',
+      prefix: 'consistency',
+      nameFlag: '--study',
+      noun: 'consistency study',
+      howToStart: 'start one with pmiyc consistency --models a,b --claims subjective',
+      content: { noun: 'claims', source: design.claims.source, checksum: claimsChecksum(input.claims) },
+      create: () => ({
+        config: {
+          command: 'consistency',
+          design,
+          ...(input.tournamentRun ? { tournamentRun: input.tournamentRun } : {}),
+          simulated: design.models.filter((model) => models[model]?.provider === 'sim'),
+          claims: claimsRecordOf(input.claims),
+          models,
+        },
+      }),
     },
-    input.world,
-  );
+    names: design.models,
+    unit: 'answers',
+    total: design.models.length * input.claims.length * design.samples,
+    command: input.resume ? 'pmiyc consistency --resume' : 'pmiyc consistency',
+  });
+  const { run } = session;
   let result: StanceWorkResult;
   let ending: SessionEnding | undefined;
   try {

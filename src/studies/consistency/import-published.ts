@@ -50,16 +50,15 @@ export function importPublishedAnswers(
       nameFlag: '--study',
       noun: 'consistency study',
       howToStart: 'import one with pmiyc consistency --import FILE.csv',
+      seed: options.seed,
+      about: { packageVersion: options.packageVersion, ...(options.gitRevision ? { gitRevision: options.gitRevision } : {}) },
       create: () => ({
-        seed: options.seed,
-        packageVersion: options.packageVersion,
         config: {
           command: 'consistency',
           import: { file: options.file, model, rows: rows.length },
           ...(options.tournamentRun === undefined ? {} : { tournamentRun: options.tournamentRun }),
           simulated: [],
         },
-        ...(options.gitRevision ? { gitRevision: options.gitRevision } : {}),
       }),
     });
     store.consistency.saveAll(run.id, importedSamples(rows, model));

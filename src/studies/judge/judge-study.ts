@@ -1,34 +1,21 @@
-import type { PmiycConfig } from '../../config/config-schema.js';
 import { type JudgePair, judgePairsChecksum } from '../../datasets/judge-pairs.js';
 import { checkModels } from '../../runner/check-models.js';
-import { openRun } from '../../runner/open-run.js';
+import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { RunMeter } from '../../runner/run-meter.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
-import { ITEMS_PER_CALL_SLOT, type SessionWorld, startRunSession } from '../../runner/run-session.js';
+import { ITEMS_PER_CALL_SLOT } from '../../runner/run-session.js';
 import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
 import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import type { LoadedPairs, StoredJudgeDesign } from './judge-design.js';
 import type { JudgeResults } from './judge-results.js';
 import { judgePair } from './judge-trial.js';
 
-export interface RunJudgeInput {
+export interface RunJudgeInput extends StudyRunInput {
   readonly store: RunRecords & { readonly judge: JudgeResults };
   readonly design: StoredJudgeDesign;
   readonly pairs: LoadedPairs;
-  readonly config: PmiycConfig;
-  readonly seed: number;
-  /** Model calls in flight at once, across all models. */
-  readonly concurrency: number;
-  readonly cache: boolean;
-  readonly maxCostUsd?: number;
-  /** The run's name (default judge-N); with `resume`, the judge run to continue (default: the latest). */
-  readonly name?: string;
-  readonly resume: boolean;
-  readonly takeOver?: boolean;
-  readonly about: { readonly packageVersion: string; readonly gitRevision?: string; readonly configPath?: string };
   /** Told of each trial whose call failed (not stored; asked again on resume). */
   readonly onFailedTrial?: (judge: string, pair: JudgePair, detail: string) => void;
-  readonly world: SessionWorld;
 }
 
 export interface JudgeOutcome {
@@ -54,53 +41,36 @@ function* plannedTrials(pairs: readonly JudgePair[], judges: readonly string[]):
 export async function runJudgeStudy(input: RunJudgeInput): Promise<JudgeOutcome> {
   const { store, design, pairs } = input;
   const models = checkModels(input.config, input.world.env, design.judges, input.maxCostUsd);
-  const { run, resumed } = openRun(store, {
-    resume: input.resume,
-    ...(input.name === undefined ? {} : { name: input.name }),
-    kind: 'judge',
-    prefix: 'judge',
-    nameFlag: '--study',
-    noun: 'judge run',
-    howToStart: 'start one with pmiyc judge --models a,b',
-    content: { noun: 'pairs', source: design.pairs.source, checksum: judgePairsChecksum(pairs.pairs) },
-    create: () => ({
-      seed: input.seed,
-      packageVersion: input.about.packageVersion,
-      config: {
-        command: 'judge',
-        design,
-        pairs: {
-          source: pairs.source,
-          license: pairs.license,
-          count: pairs.pairs.length,
-          available: pairs.available,
-          claims: pairs.claims,
-          ...(pairs.ties === undefined ? {} : { ties: pairs.ties }),
+  const session = openStudySession(store, input, {
+    run: {
+      kind: 'judge',
+      prefix: 'judge',
+      nameFlag: '--study',
+      noun: 'judge run',
+      howToStart: 'start one with pmiyc judge --models a,b',
+      content: { noun: 'pairs', source: design.pairs.source, checksum: judgePairsChecksum(pairs.pairs) },
+      create: () => ({
+        config: {
+          command: 'judge',
+          design,
+          pairs: {
+            source: pairs.source,
+            license: pairs.license,
+            count: pairs.pairs.length,
+            available: pairs.available,
+            claims: pairs.claims,
+            ...(pairs.ties === undefined ? {} : { ties: pairs.ties }),
+          },
+          models,
         },
-        models,
-        ...(input.about.configPath ? { configPath: input.about.configPath } : {}),
-      },
-      claimsChecksum: judgePairsChecksum(pairs.pairs),
-      ...(input.about.gitRevision ? { gitRevision: input.about.gitRevision } : {}),
-    }),
-  });
-  const session = startRunSession(
-    {
-      records: store,
-      run,
-      resumed,
-      config: input.config,
-      names: design.judges,
-      concurrency: input.concurrency,
-      cache: input.cache,
-      command: input.resume ? 'pmiyc judge --resume' : 'pmiyc judge',
-      unit: 'trials',
-      total: pairs.pairs.length * design.judges.length,
-      takeOver: input.takeOver === true,
-      ...(input.maxCostUsd === undefined ? {} : { maxCostUsd: input.maxCostUsd }),
+      }),
     },
-    input.world,
-  );
+    names: design.judges,
+    unit: 'trials',
+    total: pairs.pairs.length * design.judges.length,
+    command: input.resume ? 'pmiyc judge --resume' : 'pmiyc judge',
+  });
+  const { run } = session;
   const failures = new Map<string, number>();
   let result: TasksResult;
   let ending: SessionEnding | undefined;

@@ -1,16 +1,16 @@
-import type { PmiycConfig } from '../../config/config-schema.js';
 import { claimsChecksum } from '../../datasets/claims-checksum.js';
-import { licencesOf } from '../../datasets/licences.js';
+import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
 import { checkModels } from '../../runner/check-models.js';
-import { openRun } from '../../runner/open-run.js';
+import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
-import { ITEMS_PER_CALL_SLOT, type SessionWorld, startRunSession } from '../../runner/run-session.js';
+import { ITEMS_PER_CALL_SLOT } from '../../runner/run-session.js';
 import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
 import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import { type PreferenceExample, synthesizePreference } from './judge-synthesis.js';
 
-export interface RunSynthesisInput {
+/** A synthesis is always a new run: the same command again replays what an earlier one made. */
+export interface RunSynthesisInput extends Omit<StudyRunInput, 'resume' | 'takeOver'> {
   readonly store: RunRecords;
   /** The model that writes the arguments and their rewrites. */
   readonly model: string;
@@ -19,16 +19,8 @@ export interface RunSynthesisInput {
   /** How the claims were chosen, recorded with the run. */
   readonly claimSelection: { readonly source: string; readonly dataDir?: string; readonly limit?: number; readonly sample?: number };
   readonly sampling: { readonly temperature: number; readonly maxOutputTokens: number; readonly maxAttempts: number };
-  readonly config: PmiycConfig;
-  readonly seed: number;
-  readonly concurrency: number;
-  readonly cache: boolean;
-  readonly maxCostUsd?: number;
-  readonly name?: string;
   /** Where the dataset goes, recorded with the run. */
   readonly out?: string;
-  readonly about: { readonly packageVersion: string; readonly gitRevision?: string; readonly configPath?: string };
-  readonly world: SessionWorld;
 }
 
 export interface SynthesisStudyOutcome {
@@ -49,45 +41,30 @@ export interface SynthesisStudyOutcome {
 export async function runSynthesis(input: RunSynthesisInput): Promise<SynthesisStudyOutcome> {
   const { store } = input;
   const models = checkModels(input.config, input.world.env, [input.model], input.maxCostUsd);
-  const { run } = openRun(store, {
-    resume: false,
-    ...(input.name === undefined ? {} : { name: input.name }),
-    kind: 'judge-synthesize',
-    prefix: 'synthesis',
-    nameFlag: '--study',
-    noun: 'synthesis run',
-    howToStart: 'run pmiyc judge synthesize again: what was done is replayed',
-    create: () => ({
-      seed: input.seed,
-      packageVersion: input.about.packageVersion,
-      config: {
-        command: 'judge-synthesize',
-        design: { model: input.model, claims: input.claimSelection, sampling: input.sampling },
-        claims: { count: input.claims.length, licences: licencesOf(input.claims) },
-        models,
-        ...(input.out ? { out: input.out } : {}),
-        ...(input.about.configPath ? { configPath: input.about.configPath } : {}),
-      },
-      claimsChecksum: claimsChecksum(input.claims),
-      ...(input.about.gitRevision ? { gitRevision: input.about.gitRevision } : {}),
-    }),
-  });
-  const session = startRunSession(
-    {
-      records: store,
-      run,
-      resumed: false,
-      config: input.config,
-      names: [input.model],
-      concurrency: input.concurrency,
-      cache: input.cache,
-      command: 'pmiyc judge synthesize',
-      unit: 'claims',
-      total: input.claims.length,
-      ...(input.maxCostUsd === undefined ? {} : { maxCostUsd: input.maxCostUsd }),
+  const session = openStudySession(store, input, {
+    run: {
+      kind: 'judge-synthesize',
+      prefix: 'synthesis',
+      nameFlag: '--study',
+      noun: 'synthesis run',
+      howToStart: 'run pmiyc judge synthesize again: what was done is replayed',
+      content: { noun: 'claims', source: input.claimSelection.source, checksum: claimsChecksum(input.claims) },
+      create: () => ({
+        config: {
+          command: 'judge-synthesize',
+          design: { model: input.model, claims: input.claimSelection, sampling: input.sampling },
+          claims: claimsRecordOf(input.claims),
+          models,
+          ...(input.out ? { out: input.out } : {}),
+        },
+      }),
     },
-    input.world,
-  );
+    names: [input.model],
+    unit: 'claims',
+    total: input.claims.length,
+    command: 'pmiyc judge synthesize',
+  });
+  const { run } = session;
   const examples = new Map<number, PreferenceExample>();
   const problems: string[] = [];
   let result: TasksResult;

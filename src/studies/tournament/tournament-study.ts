@@ -1,12 +1,12 @@
 import type { PmiycConfig } from '../../config/config-schema.js';
 import { claimsChecksum } from '../../datasets/claims-checksum.js';
-import { licencesOf } from '../../datasets/licences.js';
+import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
 import { toConversationRecord } from '../../domain/conversation-record.js';
 import { checkModels } from '../../runner/check-models.js';
 import { openRun } from '../../runner/open-run.js';
 import type { RunMeter } from '../../runner/run-meter.js';
-import type { RunInfo, RunRecords } from '../../runner/run-records.js';
+import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionWorld, startRunSession } from '../../runner/run-session.js';
 import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import { countPlan, iteratePlan, type TournamentDesign } from './plan.js';
@@ -54,7 +54,7 @@ export interface RunTournamentInput extends Partial<Omit<DesignOptions, 'claims'
   /** Take the run from a process that still holds it. */
   readonly takeOver?: boolean;
   /** Recorded with the run: the pmiyc version, the git revision, the config file. */
-  readonly about?: { readonly packageVersion: string; readonly gitRevision?: string; readonly configPath?: string };
+  readonly about?: RunAbout;
   /** Clock, keys, signals, messages and progress (see `processSessionWorld()` for the process's own). */
   readonly world: SessionWorld;
 }
@@ -134,20 +134,17 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
     noun: 'tournament run',
     howToStart: 'start one with pmiyc run --models a,b',
     content: { noun: 'claims', source: design.claims.source, checksum: claimsChecksum(input.claims) },
+    seed,
+    about: input.about ?? { packageVersion: 'library' },
     create: () => ({
-      seed,
-      packageVersion: input.about?.packageVersion ?? 'library',
       config: {
         command: 'run',
         design,
         settings,
-        claims: { count: input.claims.length, licences: licencesOf(input.claims) },
+        claims: claimsRecordOf(input.claims),
         models,
-        ...(input.about?.configPath ? { configPath: input.about.configPath } : {}),
       },
       plannedConversations: countPlan(plan(seed)),
-      claimsChecksum: claimsChecksum(input.claims),
-      ...(input.about?.gitRevision ? { gitRevision: input.about.gitRevision } : {}),
     }),
   });
   if (resumed) store.recordRunConfig(run.id, 'settings', settings);
