@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -272,5 +272,47 @@ describe('names and URLs', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('baseURL of gpu holds credentials (user:password@)');
     expect(result.stderr).not.toContain('s3cret');
+  });
+});
+
+describe('--take-over', () => {
+  /** Records a live holder for a stored run: this test's own process, on this host, with a heartbeat now. */
+  function holdRun(store: string, run: string): void {
+    const database = new Database(store);
+    try {
+      const { id } = database.prepare('SELECT id FROM runs WHERE name = ?').get(run) as { id: number };
+      const now = new Date().toISOString();
+      database
+        .prepare('INSERT OR REPLACE INTO run_leases (run_id, pid, host, command, acquired_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(id, process.pid, hostname(), 'pmiyc test-holder', now, now);
+    } finally {
+      database.close();
+    }
+  }
+
+  const pairs = () => {
+    const path = `${fresh('pairs')}.jsonl`;
+    const pair = (claim: string) => JSON.stringify({ claim, a: `For ${claim}.`, b: `Also for ${claim}, at length.`, better: 'b', difference: 2 });
+    writeFileSync(path, `${pair('Cats are better than dogs')}\n${pair('Tea beats coffee')}\n`);
+    return path;
+  };
+  const commands: Array<[string, () => string[], string]> = [
+    ['run', () => ['run', '--models', 'sim/stubborn,sim/open-minded', '--claims', 'examples', '--limit', '1', '--setting', 'single'], '--run'],
+    ['consistency', () => ['consistency', '--models', 'sim/stubborn', '--claims', 'examples', '--limit', '2', '--samples', '1'], '--study'],
+    ['judge', () => ['judge', '--models', 'sim/a', '--pairs', pairs()], '--study'],
+  ];
+
+  it.each(commands)('pmiyc %s --resume refuses a run that a live process holds, and takes it over with --take-over', async (command, start, nameFlag) => {
+    const store = `${fresh('store')}.db`;
+    expect((await runCli([...start(), '--store', store, nameFlag, 'held'])).code).toBe(0);
+    holdRun(store, 'held');
+    const resume = [command, '--store', store, nameFlag, 'held', '--resume'];
+    const refused = await runCli(resume);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('`pmiyc test-holder`');
+    expect(refused.stderr).toContain('add --take-over to take it now');
+    const taken = await runCli([...resume, '--take-over']);
+    expect(taken.code).toBe(0);
+    expect(taken.stderr).toContain(`taking run held over from \`pmiyc test-holder\` (pid ${process.pid}`);
   });
 });

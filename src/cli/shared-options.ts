@@ -39,4 +39,5 @@ export const sharedOptions = {
   runName: (description: string) => new Option('--run <name>', description).argParser(parseRunName('--run')),
   studyName: (description: string) => new Option('--study <name>', description).argParser(parseRunName('--study')),
   resume: (description: string) => new Option('--resume', description).default(false),
+  takeOver: () => new Option('--take-over', 'with --resume: take the run from a process that still holds it (only when that process is gone)').default(false),
 };

@@ -28,8 +28,11 @@ export interface ConsistencyOptions extends ConsistencyDesignOptions {
   /** The study's name (default consistency-N); with --resume, the study to continue (default: the latest). */
   readonly study?: string;
   readonly resume: boolean;
+  /** With --resume: take the study from a process that still holds it. */
+  readonly takeOver?: boolean;
   readonly config?: string;
   readonly concurrency: number;
+  readonly maxCost?: number;
   readonly seed: number;
   readonly cache: boolean;
   /** A published pre-assessment CSV to read instead of asking models. */
@@ -104,7 +107,9 @@ function printSession(outcome: ConsistencyOutcome, options: ConsistencyOptions, 
       `pmiyc: ${result.failed} answers could not be had (the provider kept failing); the rest is stored. Ask for them again with: ${resume}\n`,
     );
   if (ending.status === 'interrupted')
-    context.stderr.write(`pmiyc: ${describeStop(ending, { resume, items: 'answers', blockedModels: outcome.blockedModels })}\n`);
+    context.stderr.write(
+      `pmiyc: ${describeStop(ending, { resume, items: 'answers', blockedModels: outcome.blockedModels, ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }) })}\n`,
+    );
   printStudy(store, run.name, context);
   return ending.exitCode;
 }
@@ -123,7 +128,7 @@ export async function consistencyCommand(options: ConsistencyOptions, context: C
       : parseConsistencyCsv(file, readTextFile(file, `no file at ${file}: give the path of a pre-assessment CSV such as pre_assesment/results/gpt4.csv`));
   const fresh = file !== undefined || options.resume ? undefined : await prepareNew(options, context);
   const freshConfig = fresh ? loadConfig(fresh.configPath) : undefined;
-  if (fresh && freshConfig) checkModels(freshConfig, context.env, fresh.design.models);
+  if (fresh && freshConfig) checkModels(freshConfig, context.env, fresh.design.models, options.maxCost);
   // Continuing a study, or comparing with a tournament run, needs a store that exists.
   const store = openStore(options.store, { now: context.now, access: options.resume || options.run !== undefined ? 'write' : 'create' });
   try {
@@ -155,6 +160,8 @@ export async function consistencyCommand(options: ConsistencyOptions, context: C
       concurrency: options.concurrency,
       cache: options.cache,
       resume: options.resume,
+      takeOver: options.takeOver === true,
+      ...(options.maxCost === undefined ? {} : { maxCostUsd: options.maxCost }),
       ...(prepared.name ? { name: prepared.name } : {}),
       ...(prepared.tournamentRun ? { tournamentRun: prepared.tournamentRun } : {}),
       about: aboutRun(context, options.gitRevision, prepared.configPath),

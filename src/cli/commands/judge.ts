@@ -24,6 +24,8 @@ export interface JudgeOptions extends JudgeDesignOptions {
   /** The run's name (default judge-N); with --resume, the judge run to continue (default: the latest). */
   readonly study?: string;
   readonly resume: boolean;
+  /** With --resume: take the run from a process that still holds it. */
+  readonly takeOver?: boolean;
   readonly config?: string;
   readonly seed: number;
   readonly concurrency: number;
@@ -110,6 +112,7 @@ export async function judgeCommand(options: JudgeOptions, context: CliContext, s
       concurrency: options.concurrency,
       cache: options.cache,
       resume: options.resume,
+      takeOver: options.takeOver === true,
       ...(prepared.name ? { name: prepared.name } : {}),
       ...(options.maxCost === undefined ? {} : { maxCostUsd: options.maxCost }),
       about: aboutRun(context, options.gitRevision, prepared.configPath),
