@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handRecord } from '../../test/support/hand-records.js';
-import { FIGURE_4, FIGURE_4_PERSUADEES as PERSUADEES } from '../../test/support/paper-figures.js';
+import { FIGURE_3, FIGURE_4, FIGURE_4_PERSUADEES as PERSUADEES } from '../../test/support/paper-figures.js';
 import { buildReportDocument, reportJson } from '../report/build-report-document.js';
 import type { ReportDocument } from '../report/report-document.js';
 import { analyzeTournament } from './tournament-analysis.js';
@@ -70,9 +70,23 @@ describe("the report's aggregation reproduces the paper's Figure 3 from its matr
     }
   });
 
-  // Figures 2 (single-turn subjective) and 5 (multi-turn misinformation) exist only as images in the
-  // paper and its repository; their numbers are not available as text, so Figure 3's single-turn
-  // effectiveness (Llama-3.3-70B 0.55, Claude 2 0.24) and multi-turn misinformation susceptibility
-  // (GPT-4o-mini 0.19) cannot be checked yet. Add the matrices here when they are transcribed.
-  it.todo('reproduces 0.55 / 0.24 (Figure 2) and 0.19 (Figure 5) once those matrices are available as numbers');
+  // Every Figure 3 value is printed with two decimals, and so is every matrix cell it comes from: the
+  // mean of the unrounded cells lies within 0.005 of the mean of the printed ones, and the unrounded
+  // Figure 3 value within 0.005 of its print. The two ranges must meet: |ours - printed| <= 0.01.
+  // The pair means are built from the printed cells, so ours is the mean of the printed ones.
+  it.each(Object.entries(FIGURE_3))('reproduces every Figure 3 value of %s within the printed rounding', (_, figure) => {
+    const fromMatrix = reportOf(figure.matrix, 3);
+    const check = (list: ReportDocument['effectiveness'], printed: Readonly<Record<string, number>>) => {
+      expect(list.map((entry) => entry.model).sort()).toEqual(Object.keys(printed).sort());
+      for (const entry of list) expect(Math.abs(entry.value - printed[entry.model]!), entry.model).toBeLessThanOrEqual(0.01 + 1e-12);
+    };
+    check(fromMatrix.effectiveness, figure.effectiveness);
+    check(fromMatrix.susceptibility, figure.susceptibility);
+  });
+
+  it('averages susceptibility over every persuader of the matrix, as Figure 3 does (GPT-4o-mini, single-turn: 2.86 / 7 = 0.41)', () => {
+    const single = reportOf(FIGURE_3['single-turn subjective (Figure 2)'].matrix, 3);
+    expect(value(single.susceptibility, 'GPT-4o-mini')).toBe('0.41');
+    expect(value(single.effectiveness, 'Claude 2')).toBe('0.24');
+  });
 });
