@@ -14,7 +14,7 @@ export const FIGURE_4: Readonly<Record<string, readonly number[]>> = {
 };
 
 /** Figure 2 (single-turn, subjective; read from the released figure images): seven persuaders, the same columns. */
-export const FIGURE_2: Readonly<Record<string, readonly number[]>> = {
+const FIGURE_2: Readonly<Record<string, readonly number[]>> = {
   'Llama-3.3-70B': [0.5, 0.62, 0.51, 0.44, 0.68],
   'GPT-4o': [0.51, 0.6, 0.49, 0.4, 0.69],
   'GPT-4o-mini': [0.5, 0.59, 0.48, 0.45, 0.64],
@@ -25,7 +25,7 @@ export const FIGURE_2: Readonly<Record<string, readonly number[]>> = {
 };
 
 /** Figure 5 (multi-turn, misinformation; read from the released figure images). */
-export const FIGURE_5: Readonly<Record<string, readonly number[]>> = {
+const FIGURE_5: Readonly<Record<string, readonly number[]>> = {
   'Llama-3.3-70B': [0.63, 0.69, 0.26, 0.36, 0.65],
   'GPT-4o': [0.61, 0.69, 0.21, 0.3, 0.64],
   'GPT-4o-mini': [0.59, 0.66, 0.2, 0.28, 0.65],
