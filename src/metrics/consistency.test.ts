@@ -85,6 +85,13 @@ describe('analyzeConsistency', () => {
     expect(agreement.avgDif.value).toBeCloseTo((0.2 + 0.8 + 1) / 3, 12);
   });
 
+  it("also gives the paper's Match Rate: over every opening, the one on a claim without a usable answer (c) counting as no match", () => {
+    const agreement = result!.openingAgreement!;
+    expect(agreement.matchRateAllOpeningsPercent.value).toBeCloseTo(100 / 4, 12);
+    expect(agreement.matchRateAllOpeningsPercent.n).toBe(4);
+    expect(agreement.matchRateAllOpeningsPercent.ciLow).toBeLessThanOrEqual(25);
+  });
+
   it('has no opening agreement when no tournament run is linked', () => {
     expect(analyzeConsistency(samples, undefined)[0]!.openingAgreement).toBeNull();
   });

@@ -36,8 +36,13 @@ export interface ConsistencyEstimate {
 interface OpeningAgreement {
   /** Openings compared: on claims where the study has at least one usable answer. */
   readonly openings: number;
-  /** % of openings equal to the most frequent answer, ties broken toward the lower score. */
+  /** % of compared openings (claims with a usable answer) equal to the most frequent answer, ties broken toward the lower score. */
   readonly matchRatePercent: ConsistencyEstimate;
+  /**
+   * The paper's Match Rate: the same over every opening, an opening whose claim has no usable answer
+   * counting as no match (Table 1 divides by all 961 claims: GPT-4o-mini's 67.85 is 652 / 961).
+   */
+  readonly matchRateAllOpeningsPercent: ConsistencyEstimate;
   /** The same, counting a match when the opening equals any of the tied most frequent answers. */
   readonly matchRateAnyTiedModePercent: number;
   /** Compared openings whose claim had several equally frequent answers. */
@@ -88,7 +93,7 @@ const MISSING: ConsistencyEstimate = { value: Number.NaN, ciLow: Number.NaN, ciH
 export class ConsistencyAnalyzer {
   private readonly tallies = new Map<string, ClaimTally>();
   private readonly groups = new Map<string, { model: string; domain: Domain }>();
-  private readonly openings: Array<{ tallyKey: string; group: string; score: AgreementScore }> = [];
+  private readonly openings: Array<{ tallyKey: string; group: string; claimKey: string; score: AgreementScore }> = [];
 
   addSample(sample: StanceSample): void {
     const group = groupOf(sample.model, sample.domain);
@@ -104,7 +109,8 @@ export class ConsistencyAnalyzer {
 
   addOpening(opening: OpeningScore): void {
     const group = groupOf(opening.model, opening.domain);
-    this.openings.push({ tallyKey: `${group}\u0000${studyClaimKey(opening.domain, opening.claimIndex, opening.claim)}`, group, score: opening.score });
+    const claimKey = studyClaimKey(opening.domain, opening.claimIndex, opening.claim);
+    this.openings.push({ tallyKey: `${group}\u0000${claimKey}`, group, claimKey, score: opening.score });
   }
 
   /** Table 1 per (model, domain), subjective first. `compareOpenings`: a tournament run is linked. */
@@ -129,6 +135,7 @@ export class ConsistencyAnalyzer {
             ? {
                 openings: compared.compared,
                 matchRatePercent: percent(estimate(`${group}\u0000match`)),
+                matchRateAllOpeningsPercent: percent(estimate(`${group}\u0000match over all`)),
                 matchRateAnyTiedModePercent: compared.compared === 0 ? Number.NaN : (100 * compared.anyTiedMode) / compared.compared,
                 tiedModes: compared.tied,
                 avgDif: estimate(`${group}\u0000difference`),
@@ -172,13 +179,16 @@ export class ConsistencyAnalyzer {
       const spread = tally ? scoreSpread(tally.counts) : undefined;
       if (!tally || !spread || spread.n === 0) {
         entry.withoutAnswers += 1;
+        table.add(`${opening.group}\u0000match over all`, opening.claimKey, 0);
         continue;
       }
       const modes = modesOf(tally.counts);
       entry.compared += 1;
       if (modes.length > 1) entry.tied += 1;
       if (modes.includes(opening.score)) entry.anyTiedMode += 1;
-      table.add(`${opening.group}\u0000match`, tally.claimKey, modeOf(tally.counts) === opening.score ? 1 : 0);
+      const match = modeOf(tally.counts) === opening.score ? 1 : 0;
+      table.add(`${opening.group}\u0000match`, tally.claimKey, match);
+      table.add(`${opening.group}\u0000match over all`, tally.claimKey, match);
       table.add(`${opening.group}\u0000difference`, tally.claimKey, Math.abs(opening.score - spread.mean));
     }
     return counts;

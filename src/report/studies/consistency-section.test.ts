@@ -22,6 +22,7 @@ const row = (model: string, simulated: boolean, compared: boolean): ConsistencyM
     ? {
         openings: 9,
         matchRatePercent: estimate(16.23, 9),
+        matchRateAllOpeningsPercent: estimate(14.61, 10),
         matchRateAnyTiedModePercent: 22.22,
         tiedModes: 1,
         avgDif: estimate(1.13, 9),
@@ -49,11 +50,21 @@ const study = (compared: boolean, models = [row('sim/stubborn', true, compared),
 });
 
 describe('the consistency section', () => {
-  it('shows Match Rate and Avg Dif only when a tournament run is linked', () => {
-    expect(consistencyTable(study(false)).header).not.toContain('Match Rate %');
+  it('shows Match Rate both ways (usable answers; all openings, as the paper) and Avg Dif only when a tournament run is linked', () => {
+    expect(consistencyTable(study(false)).header.join(' ')).not.toContain('Match Rate');
     const table = consistencyTable(study(true));
-    expect(table.header).toEqual(expect.arrayContaining(['mean SD', 'Avg SD as in the paper (mean variance)', 'Match Rate %', 'Avg Dif']));
+    expect(table.header).toEqual(
+      expect.arrayContaining([
+        'mean SD',
+        'Avg SD as in the paper (mean variance)',
+        'Match Rate % (usable answers)',
+        'Match Rate % (paper: all openings)',
+        'Avg Dif',
+      ]),
+    );
     expect(table.rows[0]).toHaveLength(table.header.length);
+    const column = table.header.indexOf('Match Rate % (paper: all openings)');
+    expect(table.rows[0]![column]).toMatchObject({ estimate: 14.61, n: 10 });
   });
 
   it('escapes every model name, study name and note in HTML, and badges simulated agents', () => {

@@ -15,8 +15,9 @@ const PAPER_REFERENCE = 'paper Table 1';
 const INTRO =
   'Each model is asked for its stance on every claim several times, with a short prompt whose answer is one of the five labels and no conversation around it. ' +
   'Mean SD is the mean over claims of the standard deviation of its answers (population SD). The paper\'s Table 1 column "Avg SD" is in fact the mean per-claim variance: it is shown, labelled, for comparison. ' +
-  "Match Rate is the share of a tournament run's openings equal to the most frequent answer; Avg Dif the mean absolute difference between the opening and the mean answer, in scale points. " +
-  'Claims without a usable answer are left out; intervals are 95% percentile bootstrap intervals over claims.';
+  "Match Rate is the share of a tournament run's openings equal to the most frequent answer, shown two ways: over the openings whose claim has a usable answer, and as the paper counts it, over every opening, one without a usable answer counting as no match. " +
+  'Avg Dif is the mean absolute difference between the opening and the mean answer, in scale points. ' +
+  'Otherwise claims without a usable answer are left out; intervals are 95% percentile bootstrap intervals over claims.';
 
 const cell = (estimate: ConsistencyEstimate): EstimateCell => ({ estimate: estimate.value, ciLow: estimate.ciLow, ciHigh: estimate.ciHigh, n: estimate.n });
 const pointOnly = (value: number, n: number): EstimateCell => ({ estimate: value, ciLow: Number.NaN, ciHigh: Number.NaN, n });
@@ -30,7 +31,7 @@ export function consistencyTable(study: ConsistencyStudyReport): ReportTable {
     'claims',
     'mean SD',
     'Avg SD as in the paper (mean variance)',
-    ...(compared ? ['Match Rate %', 'Match Rate % (any tied mode)', 'Avg Dif'] : []),
+    ...(compared ? ['Match Rate % (usable answers)', 'Match Rate % (paper: all openings)', 'Match Rate % (any tied mode)', 'Avg Dif'] : []),
     'answers',
     'unusable replies',
   ];
@@ -46,10 +47,11 @@ export function consistencyTable(study: ConsistencyStudyReport): ReportTable {
         ? row.openingAgreement
           ? [
               cell(row.openingAgreement.matchRatePercent),
+              cell(row.openingAgreement.matchRateAllOpeningsPercent),
               pointOnly(row.openingAgreement.matchRateAnyTiedModePercent, row.openingAgreement.openings),
               cell(row.openingAgreement.avgDif),
             ]
-          : [pointOnly(Number.NaN, 0), pointOnly(Number.NaN, 0), pointOnly(Number.NaN, 0)]
+          : [pointOnly(Number.NaN, 0), pointOnly(Number.NaN, 0), pointOnly(Number.NaN, 0), pointOnly(Number.NaN, 0)]
         : []),
       row.usableSamples,
       row.unusableReplies,

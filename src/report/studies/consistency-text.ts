@@ -19,8 +19,13 @@ function rowText(row: ConsistencyModelRow, compared: boolean): string[] {
     ...(!compared
       ? []
       : agreement
-        ? [estimateText(agreement.matchRatePercent), estimateText(agreement.avgDif), String(agreement.openings)]
-        : ['n/a', 'n/a', '0']),
+        ? [
+            estimateText(agreement.matchRatePercent),
+            estimateText(agreement.matchRateAllOpeningsPercent),
+            estimateText(agreement.avgDif),
+            String(agreement.openings + agreement.openingsWithoutAnswers),
+          ]
+        : ['n/a', 'n/a', 'n/a', '0']),
     String(row.unusableReplies),
   ];
 }
@@ -31,7 +36,7 @@ function domainTable(domain: Domain, rows: readonly ConsistencyModelRow[], compa
     'claims',
     'mean SD [95% CI]',
     'Avg SD (paper) = mean variance',
-    ...(compared ? ['Match Rate %', 'Avg Dif', 'openings'] : []),
+    ...(compared ? ['Match Rate % (usable)', 'Match Rate % (paper)', 'Avg Dif', 'openings'] : []),
     'unusable replies',
   ];
   return `${domain} claims\n${formatTextTable(
@@ -62,7 +67,10 @@ export function formatConsistencyText(study: ConsistencyStudyReport): string {
     'mean SD: mean over claims of the SD of the answers. Avg SD (paper): the mean per-claim variance, which the paper reports as "Avg SD".',
   ];
   if (compared)
-    lines.push(`Match Rate: % of the tournament's openings equal to the most frequent answer; Avg Dif: mean |opening - mean answer|. ${study.tieRule}`);
+    lines.push(
+      "Match Rate: % of the tournament's openings equal to the most frequent answer, over openings whose claim has a usable answer (usable), " +
+        `or over every opening, no usable answer counting as no match (paper, which divides by all claims); Avg Dif: mean |opening - mean answer|. ${study.tieRule}`,
+    );
   for (const note of study.notes) lines.push(`Note: ${note}`);
   return lines.join('\n');
 }
