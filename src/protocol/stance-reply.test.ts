@@ -26,6 +26,8 @@ const cases: Array<[name: string, raw: string, expected: Expected]> = [
   ['label and digit disagree', 'Support (5)', 'format'],
   ['digit off the scale', '7', 'format'],
   ['two labels', 'Oppose Support', 'format'],
+  ['two labels with a slash (a prefix match would read Neutral)', 'Neutral / Oppose', 'format'],
+  ['a word that starts like a label (a prefix match would read Support)', 'Supportive', 'format'],
   ['a label in a sentence', 'I support this.', 'format'],
   ['a label with a reason', 'Support, because it saves lives.', 'format'],
   ['a hedged label', 'Support, though not strongly', 'format'],

@@ -58,6 +58,11 @@ const cases: Array<[name: string, raw: string, expected: Expected]> = [
   ['empty message', '<message>   </message><support_ranking>Support</support_ranking>', { problem: 'format' }],
   ['empty ranking', '<message>m</message><support_ranking></support_ranking>', { problem: 'format' }],
   ['a label that is not one of the five', '<message>m</message><support_ranking>Strongly Support</support_ranking>', { problem: 'format' }],
+  [
+    'two labels with a slash (a prefix match would read Neutral)',
+    '<message>m</message><support_ranking>Neutral / Oppose</support_ranking>',
+    { problem: 'format' },
+  ],
   ['an adjective that merely starts like a label', '<message>m</message><support_ranking>Supportive</support_ranking>', { problem: 'format' }],
   ['two labels', '<message>m</message><support_ranking>Neutral to Support</support_ranking>', { problem: 'format' }],
   ['a negated label', '<message>m</message><support_ranking>Support? Not really</support_ranking>', { problem: 'format' }],
