@@ -24,6 +24,20 @@ export interface CellMean {
   readonly n: number;
 }
 
+/**
+ * A table's data grouped by claim, read-only, for estimators: the slots of claim k are
+ * `order[starts[k]]` to `order[starts[k + 1] - 1]`, each one cell's sum and count on that claim.
+ */
+export interface ClaimSlices {
+  readonly claims: number;
+  readonly cells: number;
+  readonly starts: Int32Array;
+  readonly order: Int32Array;
+  readonly slotCell: Int32Array;
+  readonly slotSum: Float64Array;
+  readonly slotCount: Float64Array;
+}
+
 /** Cells per claim in the slot key space: far more than any tournament has pairs. */
 const CELL_SPACE = 2 ** 21;
 
@@ -141,6 +155,20 @@ export class ClaimCellTable {
       for (let statistic = 0; statistic < statistics.length; statistic++) samples[statistic]![replicate] = meanOfCells(statistics[statistic]!, sums, counts);
     }
     return samples.map((values) => intervalOf(values, options.confidence));
+  }
+
+  /** The data grouped by claim, for `estimateOverClaims` (claim-estimates.ts). */
+  slices(): ClaimSlices {
+    const { starts, order } = this.slotsByClaim();
+    return {
+      claims: this.claimIds.size,
+      cells: this.cellNames.length,
+      starts,
+      order,
+      slotCell: this.slotCell.subarray(0, this.slots),
+      slotSum: this.slotSum.subarray(0, this.slots),
+      slotCount: this.slotCount.subarray(0, this.slots),
+    };
   }
 
   /** Slots grouped by claim (counting sort), claims in order of first appearance. */

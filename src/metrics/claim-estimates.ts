@@ -1,0 +1,218 @@
+import { createRandom, randomIndex } from '../domain/random.js';
+import type { BootstrapOptions, ClaimSlices } from './claim-cell-table.js';
+import { normalCdf, normalQuantile, studentTQuantile, twoSidedP } from './distributions.js';
+import { quantileOfSorted } from './quantile.js';
+
+/** One term of a statistic: the unweighted mean of these cells' means, times `weight`. */
+interface CellTerm {
+  readonly cells: readonly number[];
+  readonly weight: number;
+}
+
+/**
+ * A statistic over a table's cells, as a sum of terms: a pair mean or a model's effectiveness is
+ * one term of weight 1; the difference between two models' effectiveness is two, +1 and -1.
+ * A cell without data (in the table, or in a bootstrap replicate) is left out of its term's mean.
+ */
+export type CellStatistic = readonly CellTerm[];
+
+/**
+ * How intervals are made (see docs/design/statistics.md for the coverage each reaches):
+ * - `t`: Student t over claims with the cluster-robust (linearized) standard error; no resampling;
+ * - `percentile`: percentile bootstrap over claims;
+ * - `bca`: bias-corrected and accelerated bootstrap over claims (acceleration from the influence values);
+ * - `bootstrap-t`: studentized bootstrap over claims (each replicate's linearized standard error).
+ */
+export type IntervalMethod = 't' | 'percentile' | 'bca' | 'bootstrap-t';
+
+export const INTERVAL_METHODS: readonly IntervalMethod[] = ['t', 'percentile', 'bca', 'bootstrap-t'];
+
+export interface IntervalOptions extends BootstrapOptions {
+  readonly method: IntervalMethod;
+}
+
+/** A statistic's estimate over claims: the value, its interval, and a test of value = 0. */
+export interface ClaimEstimate {
+  readonly value: number;
+  readonly ciLow: number;
+  readonly ciHigh: number;
+  /** Standard error over claims (cluster-robust, linearized). */
+  readonly se: number;
+  /** Claims with data on the statistic: the clusters (degrees of freedom + 1). */
+  readonly claims: number;
+  /** Two-sided p-value of the hypothesis value = 0 (t test over claims, claims - 1 degrees of freedom). */
+  readonly p: number;
+}
+
+const NOTHING: ClaimEstimate = { value: Number.NaN, ciLow: Number.NaN, ciHigh: Number.NaN, se: Number.NaN, claims: 0, p: Number.NaN };
+
+/** Σ terms weight x (mean over the term's cells with data of sum / count). */
+function statisticValue(statistic: CellStatistic, sums: ArrayLike<number>, counts: ArrayLike<number>): number {
+  let total = 0;
+  for (const term of statistic) {
+    let inner = 0;
+    let used = 0;
+    for (const cell of term.cells) {
+      if (counts[cell]! > 0) {
+        inner += sums[cell]! / counts[cell]!;
+        used += 1;
+      }
+    }
+    if (used === 0) return Number.NaN;
+    total += (term.weight * inner) / used;
+  }
+  return total;
+}
+
+/** d(statistic)/d(cell sum) per cell at these totals: weight / (cells used in the term x cell count). */
+function coefficientsOf(statistic: CellStatistic, counts: ArrayLike<number>, cells: number): Float64Array {
+  const coefficients = new Float64Array(cells);
+  for (const term of statistic) {
+    const used = term.cells.filter((cell) => counts[cell]! > 0);
+    for (const cell of used) coefficients[cell]! += term.weight / (used.length * counts[cell]!);
+  }
+  return coefficients;
+}
+
+/**
+ * The linearized standard error over claims and the claims with data: each claim's influence is
+ * Σ over its slots of coefficient x (slot sum - cell mean x slot count); the variance is
+ * K / (K - 1) x Σ influence², the cluster-robust (CR1) sandwich. For one value per claim and
+ * cell it is the textbook standard error of a mean of claim means.
+ */
+function linearized(
+  slices: ClaimSlices,
+  statistic: CellStatistic,
+  sums: ArrayLike<number>,
+  counts: ArrayLike<number>,
+  claimWeights?: ArrayLike<number>,
+): { se: number; claims: number; influence: Float64Array } {
+  const coefficients = coefficientsOf(statistic, counts, slices.cells);
+  const influence = new Float64Array(slices.claims);
+  let claims = 0;
+  let squares = 0;
+  for (let claim = 0; claim < slices.claims; claim++) {
+    const weight = claimWeights ? claimWeights[claim]! : 1;
+    if (weight === 0) continue;
+    let value = 0;
+    let touched = false;
+    for (let position = slices.starts[claim]!; position < slices.starts[claim + 1]!; position++) {
+      const slot = slices.order[position]!;
+      const cell = slices.slotCell[slot]!;
+      if (coefficients[cell] === 0) continue;
+      touched = true;
+      value += coefficients[cell]! * (slices.slotSum[slot]! - (sums[cell]! / counts[cell]!) * slices.slotCount[slot]!);
+    }
+    if (!touched) continue;
+    influence[claim] = value;
+    claims += weight;
+    squares += weight * value * value;
+  }
+  const se = claims > 1 ? Math.sqrt((claims / (claims - 1)) * squares) : Number.NaN;
+  return { se, claims, influence };
+}
+
+function cellTotals(slices: ClaimSlices, claimWeights?: ArrayLike<number>): { sums: Float64Array; counts: Float64Array } {
+  const sums = new Float64Array(slices.cells);
+  const counts = new Float64Array(slices.cells);
+  for (let claim = 0; claim < slices.claims; claim++) {
+    const weight = claimWeights ? claimWeights[claim]! : 1;
+    if (weight === 0) continue;
+    for (let position = slices.starts[claim]!; position < slices.starts[claim + 1]!; position++) {
+      const slot = slices.order[position]!;
+      sums[slices.slotCell[slot]!]! += weight * slices.slotSum[slot]!;
+      counts[slices.slotCell[slot]!]! += weight * slices.slotCount[slot]!;
+    }
+  }
+  return { sums, counts };
+}
+
+/** Student t interval and test over claims with the linearized standard error. */
+function tEstimate(value: number, se: number, claims: number, confidence: number): ClaimEstimate {
+  const df = claims - 1;
+  if (!(df >= 1) || !Number.isFinite(se)) return { ...NOTHING, value, claims };
+  const half = studentTQuantile(1 - (1 - confidence) / 2, df) * se;
+  const p = se === 0 ? (value === 0 ? 1 : 0) : twoSidedP(value / se, df);
+  return { value, ciLow: value - half, ciHigh: value + half, se, claims, p };
+}
+
+/** Claim multiplicities of one bootstrap replicate. */
+function drawClaims(random: () => number, claims: number, into: Float64Array): void {
+  into.fill(0);
+  for (let draw = 0; draw < claims; draw++) into[randomIndex(random, claims)]! += 1;
+}
+
+function percentileInterval(sorted: Float64Array, confidence: number): { ciLow: number; ciHigh: number } {
+  const tail = (1 - confidence) / 2;
+  return { ciLow: quantileOfSorted(sorted, tail), ciHigh: quantileOfSorted(sorted, 1 - tail) };
+}
+
+/** BCa: the percentile interval at levels shifted by the bias (z0) and the acceleration (from the influence values). */
+function bcaInterval(sorted: Float64Array, value: number, influence: Float64Array, confidence: number): { ciLow: number; ciHigh: number } {
+  if (sorted.length === 0) return { ciLow: Number.NaN, ciHigh: Number.NaN };
+  let below = 0;
+  for (const replicate of sorted) below += replicate < value ? 1 : replicate === value ? 0.5 : 0;
+  const share = Math.min(Math.max(below / sorted.length, 0.5 / sorted.length), 1 - 0.5 / sorted.length);
+  const bias = normalQuantile(share);
+  let squares = 0;
+  let cubes = 0;
+  for (const u of influence) {
+    squares += u * u;
+    cubes += u * u * u;
+  }
+  // The influence values measure each claim's pull on the estimate; their skewness gives the acceleration.
+  const acceleration = squares === 0 ? 0 : cubes / (6 * squares ** 1.5);
+  const level = (tail: number) => {
+    const z = bias + normalQuantile(tail);
+    return normalCdf(bias + z / (1 - acceleration * z));
+  };
+  const tail = (1 - confidence) / 2;
+  return { ciLow: quantileOfSorted(sorted, level(tail)), ciHigh: quantileOfSorted(sorted, level(1 - tail)) };
+}
+
+/**
+ * Estimates of statistics over a table's claims, with intervals by the chosen method and a t test
+ * of value = 0. The value is the plain estimate on all claims whatever the method; the standard
+ * error and p-value are always the linearized ones (so a comparison's test and its t interval agree).
+ * Bootstrap methods resample claims in one seeded pass shared by every statistic.
+ */
+export function estimateOverClaims(slices: ClaimSlices, statistics: readonly CellStatistic[], options: IntervalOptions): ClaimEstimate[] {
+  const { sums, counts } = cellTotals(slices);
+  const points = statistics.map((statistic) => {
+    const value = statisticValue(statistic, sums, counts);
+    const { se, claims, influence } = Number.isNaN(value)
+      ? { se: Number.NaN, claims: 0, influence: new Float64Array(0) }
+      : linearized(slices, statistic, sums, counts);
+    return { value, se, claims, influence };
+  });
+  const tests = points.map(({ value, se, claims }) => tEstimate(value, se, claims, options.confidence));
+  if (options.method === 't' || slices.claims === 0 || options.replicates === 0) return tests;
+
+  const replicates = statistics.map(() => new Float64Array(options.replicates));
+  const random = createRandom(options.seed);
+  const multiplicity = new Float64Array(slices.claims);
+  for (let replicate = 0; replicate < options.replicates; replicate++) {
+    drawClaims(random, slices.claims, multiplicity);
+    const totals = cellTotals(slices, multiplicity);
+    statistics.forEach((statistic, index) => {
+      const value = statisticValue(statistic, totals.sums, totals.counts);
+      if (options.method !== 'bootstrap-t') {
+        replicates[index]![replicate] = value;
+        return;
+      }
+      const { se } = Number.isNaN(value) ? { se: Number.NaN } : linearized(slices, statistic, totals.sums, totals.counts, multiplicity);
+      replicates[index]![replicate] = se > 0 ? (value - points[index]!.value) / se : Number.NaN;
+    });
+  }
+  return statistics.map((_, index) => {
+    const test = tests[index]!;
+    if (Number.isNaN(test.value)) return test;
+    const sorted = replicates[index]!.filter(Number.isFinite).sort();
+    if (options.method === 'percentile') return { ...test, ...percentileInterval(sorted, options.confidence) };
+    if (options.method === 'bca') return { ...test, ...bcaInterval(sorted, test.value, points[index]!.influence, options.confidence) };
+    // bootstrap-t: the studentized replicates' quantiles, turned around the estimate.
+    const tail = (1 - options.confidence) / 2;
+    if (sorted.length === 0 || !Number.isFinite(test.se)) return { ...test, ciLow: Number.NaN, ciHigh: Number.NaN };
+    return { ...test, ciLow: test.value - quantileOfSorted(sorted, 1 - tail) * test.se, ciHigh: test.value - quantileOfSorted(sorted, tail) * test.se };
+  });
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { normalCdf, normalQuantile, studentTCdf, studentTQuantile, twoSidedP } from './distributions.js';
+
+// Reference values from SciPy 1.17 (scipy.stats.t and scipy.stats.norm).
+describe('Student t', () => {
+  it.each([
+    [1, 12.706204736174694, -6.313751514675044],
+    [2, 4.302652729749462, -2.9199855803537256],
+    [5, 2.5705818356363146, -2.015048373333024],
+    [11, 2.200985160091639, -1.795884818704044],
+    [24, 2.0638985616280245, -1.7108820799094284],
+    [199, 1.9719565442517533, -1.6525467461665635],
+  ])('has the 0.975 and 0.05 quantiles of SciPy at %i degrees of freedom', (df, upper, lower) => {
+    expect(studentTQuantile(0.975, df)).toBeCloseTo(upper, 9);
+    expect(studentTQuantile(0.05, df)).toBeCloseTo(lower, 9);
+  });
+
+  it('has the CDF and two-sided p-values of SciPy', () => {
+    expect(studentTCdf(-1.5, 3)).toBeCloseTo(0.11529193262241147, 12);
+    expect(twoSidedP(2, 10)).toBeCloseTo(0.07338803477074037, 12);
+    expect(twoSidedP(-6, 4)).toBeCloseTo(0.0038825370469605107, 12);
+    expect(twoSidedP(0, 7)).toBe(1);
+  });
+
+  it('is NaN where it is undefined', () => {
+    expect(studentTQuantile(0.975, 0)).toBeNaN();
+    expect(twoSidedP(Number.NaN, 5)).toBeNaN();
+  });
+});
+
+describe('the normal distribution', () => {
+  it('has the CDF and quantiles of SciPy', () => {
+    expect(normalCdf(1.96)).toBeCloseTo(0.9750021048517796, 12);
+    expect(normalCdf(-3.3)).toBeCloseTo(0.00048342414238377744, 13);
+    expect(normalQuantile(0.975)).toBeCloseTo(1.9599639845400536, 10);
+    expect(normalQuantile(0.001)).toBeCloseTo(-3.090232306167813, 10);
+    expect(normalQuantile(0.5)).toBeCloseTo(0, 12);
+  });
+
+  it('is the limit of Student t', () => {
+    expect(studentTQuantile(0.975, Number.POSITIVE_INFINITY)).toBeCloseTo(1.9599639845400536, 10);
+    expect(studentTQuantile(0.975, 1e6)).toBeCloseTo(1.96, 4);
+  });
+});
