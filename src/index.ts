@@ -48,20 +48,16 @@ export {
   type InterAnnotatorAgreement,
   type ReliabilityAnalysis,
 } from './metrics/annotation-agreement.js';
-export {
-  type BootstrapOptions,
-  DEFAULT_BOOTSTRAP,
-  estimateWithIntervals,
-  PairEstimator,
-  type TournamentEstimates,
-  type WithInterval,
-} from './metrics/bootstrap.js';
+export { type BootstrapOptions, DEFAULT_BOOTSTRAP, type WithInterval } from './metrics/claim-cell-table.js';
+export { type ClaimEstimate, DEFAULT_INTERVALS, INTERVAL_METHODS, type IntervalMethod, type IntervalOptions, isThin } from './metrics/claim-estimates.js';
 export type { GroupCounts, ModelResult, PairResult, StanceGroupResult } from './metrics/group-tally.js';
+export { holmAdjust } from './metrics/holm.js';
 export { type JudgeAccuracy, type JudgeAccuracySummary, type JudgedPair, judgeAccuracy } from './metrics/judge-accuracy.js';
 export { type AlphaMetric, type AlphaResult, krippendorffAlpha } from './metrics/krippendorff-alpha.js';
 export { effectiveness, type ModelMean, type PairMean, pairMeans, type ScoredConversation, susceptibility } from './metrics/model-scores.js';
 // Metrics
 export { absoluteChange, normalizedChange } from './metrics/normalized-change.js';
+export { type ClaimInterval, estimateWithIntervals, type ModelDifference, PairEstimator, type TournamentEstimates } from './metrics/pair-estimates.js';
 export { type StanceGroup, stanceGroupOf } from './metrics/stance-groups.js';
 export {
   type AnalysisOptions,

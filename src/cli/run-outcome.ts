@@ -1,3 +1,4 @@
+import { DEFAULT_INTERVALS } from '../metrics/claim-estimates.js';
 import { summarizeTournament } from '../metrics/tournament-summary.js';
 import { usageTotals } from '../metrics/usage-totals.js';
 import { formatSummaryText } from '../report/summary-text.js';
@@ -21,7 +22,7 @@ function failureReasons(store: Store, runId: number): Map<string, number> {
 export function printRunOutcome(outcome: TournamentOutcome, store: Store, storePath: string, context: CliContext): number {
   const { run, result, ending, meter } = outcome;
   const out = (line = '') => context.stdout.write(`${line}\n`);
-  const summary = summarizeTournament(store.conversations(run.id), { replicates: 2000, confidence: 0.95, seed: run.seed });
+  const summary = summarizeTournament(store.conversations(run.id), { ...DEFAULT_INTERVALS, seed: run.seed });
   out(formatSummaryText(summary, labelModel));
   out();
   out(formatUsageText(usageTotals(store.conversations(run.id)), labelModel));

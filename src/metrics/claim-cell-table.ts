@@ -115,6 +115,11 @@ export class ClaimCellTable {
     return this.cellNames;
   }
 
+  /** Claim keys in order of first appearance: claim k of `slices()` is `claimKeys[k]`. */
+  get claimKeys(): string[] {
+    return [...this.claimIds.keys()];
+  }
+
   get claimCount(): number {
     return this.claimIds.size;
   }

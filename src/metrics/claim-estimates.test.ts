@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRandom, randomNormal } from '../domain/random.js';
 import { ClaimCellTable } from './claim-cell-table.js';
-import { type CellStatistic, estimateOverClaims, INTERVAL_METHODS, type IntervalOptions } from './claim-estimates.js';
+import { type CellStatistic, estimateOverClaims, INTERVAL_METHODS, type IntervalOptions, isThin } from './claim-estimates.js';
 import { studentTQuantile, twoSidedP } from './distributions.js';
 
 const options = (method: IntervalOptions['method'], replicates = 2000): IntervalOptions => ({ method, replicates, confidence: 0.95, seed: 7 });
@@ -83,6 +83,22 @@ describe('estimateOverClaims', () => {
       expect(estimate.ciLow).toBeCloseTo(reference!.ciLow, 2);
       expect(estimate.ciHigh).toBeCloseTo(reference!.ciHigh, 2);
     }
+  });
+
+  it('counts the claims that differ from the most common contribution, and calls an estimate thin below 10 claims or 5 such claims', () => {
+    const sparse = new ClaimCellTable();
+    for (let claim = 0; claim < 30; claim++) sparse.add('p', `c${claim}`, claim < 4 ? 0.5 : 0);
+    const [few] = estimateOverClaims(sparse.slices(), [one(0)], options('t'));
+    expect(few).toMatchObject({ claims: 30, varyingClaims: 4 });
+    expect(isThin(few!)).toBe(true);
+    sparse.add('p', 'c29', 1);
+    const [enough] = estimateOverClaims(sparse.slices(), [one(0)], options('t'));
+    expect(enough!.varyingClaims).toBe(5);
+    expect(isThin(enough!)).toBe(false);
+    const [, partial] = estimateOverClaims(slices, [one(5), one(0)], options('t'));
+    // All eight differ: the most common contribution is any one of them.
+    expect(partial).toMatchObject({ claims: 8, varyingClaims: 7 });
+    expect(isThin(partial!)).toBe(true);
   });
 
   it('leans BCa and bootstrap-t intervals toward the long tail of a skewed sample', () => {

@@ -1,8 +1,9 @@
 import type { Domain } from '../domain/claim.js';
 import type { Setting } from '../domain/conversation.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
-import { PairEstimator, type TournamentEstimates } from './bootstrap.js';
-import { type BootstrapOptions, ClaimCellTable } from './claim-cell-table.js';
+import { ClaimCellTable } from './claim-cell-table.js';
+import { estimateOverClaims, type IntervalOptions, isThin } from './claim-estimates.js';
+import { type ModelDifference, PairEstimator, type TournamentEstimates } from './pair-estimates.js';
 import { recordClaimKey } from './record-claim-key.js';
 import { STANCE_GROUPS, type StanceGroup, stanceGroupOf } from './stance-groups.js';
 
@@ -17,6 +18,10 @@ export interface PairResult {
   readonly meanNC: number;
   readonly ciLow: number;
   readonly ciHigh: number;
+  /** Claims behind the mean. */
+  readonly claims: number;
+  /** Too few claims, or too few with a different NC, to trust the interval (docs/design/statistics.md). */
+  readonly thin: boolean;
   readonly meanAbsoluteChange: number;
   readonly absoluteCiLow: number;
   readonly absoluteCiHigh: number;
@@ -36,6 +41,16 @@ export interface ModelResult {
   readonly n: number;
   /** Pairs averaged (unweighted) into the value. */
   readonly pairs: number;
+  /** Claims behind the value. */
+  readonly claims: number;
+  /** Too few claims, or too few that differ, to trust the interval. */
+  readonly thin: boolean;
+}
+
+/** Two models compared in one domain and setting (report.json `comparisons.models`). */
+export interface ModelComparison extends Omit<ModelDifference, 'se'> {
+  readonly domain: Domain;
+  readonly setting: Setting;
 }
 
 /** Figure 7: mean NC by the persuader's own stance on the claim. */
@@ -47,6 +62,7 @@ export interface StanceGroupResult {
   readonly meanNC: number;
   readonly ciLow: number;
   readonly ciHigh: number;
+  readonly thin: boolean;
 }
 
 /** What happened in one domain and setting. */
@@ -74,12 +90,13 @@ export interface GroupResult {
   readonly absoluteEffectiveness: ModelResult[];
   readonly absoluteSusceptibility: ModelResult[];
   readonly stanceGroups: StanceGroupResult[];
+  readonly comparisons: ModelComparison[];
 }
 
 /** Accumulates one domain and setting while records stream by; memory bounded by claims x pairs. */
 export class GroupTally {
   private readonly normalized = new PairEstimator();
-  private readonly absolute = new PairEstimator();
+  private readonly absolute = new PairEstimator(4);
   private readonly stances = new ClaimCellTable();
   private readonly pairsSeen = new Map<string, { persuader: string; persuadee: string; failed: number }>();
   private readonly turnsPlanned = new Set<number>();
@@ -112,11 +129,17 @@ export class GroupTally {
     else this.stances.add(stanceGroupOf(record.persuaderStance), claim, record.normalizedChange);
   }
 
-  result(options: BootstrapOptions): GroupResult {
+  /** The NC cells by claim (per-claim results read them). */
+  get claimTable(): ClaimCellTable {
+    return this.normalized.claimTable;
+  }
+
+  result(options: IntervalOptions): GroupResult {
     const normalized = this.normalized.estimate(options);
     const absolute = this.absolute.estimate(options);
     const where = { domain: this.domain, setting: this.setting };
-    const models = (list: TournamentEstimates['effectiveness']): ModelResult[] => list.map((model) => ({ ...where, ...model }));
+    const models = (list: TournamentEstimates['effectiveness']): ModelResult[] =>
+      list.map(({ model, value, ciLow, ciHigh, n, pairs, claims, thin }) => ({ ...where, model, value, ciLow, ciHigh, n, pairs, claims, thin }));
     return {
       counts: {
         ...where,
@@ -134,6 +157,7 @@ export class GroupTally {
       absoluteEffectiveness: models(absolute.effectiveness),
       absoluteSusceptibility: models(absolute.susceptibility),
       stanceGroups: this.stanceResults(options),
+      comparisons: normalized.comparisons.map(({ se: _se, ...comparison }) => ({ ...where, ...comparison })),
     };
   }
 
@@ -153,6 +177,8 @@ export class GroupTally {
         meanNC: nc?.mean ?? Number.NaN,
         ciLow: nc?.ciLow ?? Number.NaN,
         ciHigh: nc?.ciHigh ?? Number.NaN,
+        claims: nc?.claims ?? 0,
+        thin: nc?.thin ?? true,
         meanAbsoluteChange: change?.mean ?? Number.NaN,
         absoluteCiLow: change?.ciLow ?? Number.NaN,
         absoluteCiHigh: change?.ciHigh ?? Number.NaN,
@@ -161,11 +187,12 @@ export class GroupTally {
     });
   }
 
-  private stanceResults(options: BootstrapOptions): StanceGroupResult[] {
+  private stanceResults(options: IntervalOptions): StanceGroupResult[] {
     const means = this.stances.cellMeans();
     const present = STANCE_GROUPS.filter((group) => this.stances.cellIndex(group) !== undefined);
-    const intervals = this.stances.bootstrap(
-      present.map((group) => [this.stances.cellIndex(group)!]),
+    const intervals = estimateOverClaims(
+      this.stances.slices(),
+      present.map((group) => [{ cells: [this.stances.cellIndex(group)!], weight: 1 }]),
       options,
     );
     return STANCE_GROUPS.map((group) => {
@@ -177,8 +204,9 @@ export class GroupTally {
         group,
         n: mean?.n ?? 0,
         meanNC: mean?.mean ?? Number.NaN,
-        ciLow: position === -1 ? Number.NaN : intervals[position]!.ciLow,
-        ciHigh: position === -1 ? Number.NaN : intervals[position]!.ciHigh,
+        ciLow: position === -1 ? Number.NaN : Math.max(-1, intervals[position]!.ciLow),
+        ciHigh: position === -1 ? Number.NaN : Math.min(1, intervals[position]!.ciHigh),
+        thin: position === -1 || isThin(intervals[position]!),
       };
     });
   }

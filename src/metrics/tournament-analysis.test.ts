@@ -30,7 +30,10 @@ function recordsForMatrix(matrix: Readonly<Record<string, readonly number[]>>, t
 }
 
 function reportOf(matrix: Readonly<Record<string, readonly number[]>>, turns: number): ReportDocument {
-  const analysis = analyzeTournament(recordsForMatrix(matrix, turns), { bootstrap: { replicates: 200, confidence: 0.95, seed: 1 }, samplesPerKind: 1 });
+  const analysis = analyzeTournament(recordsForMatrix(matrix, turns), {
+    intervals: { method: 't', replicates: 200, confidence: 0.95, seed: 1 },
+    samplesPerKind: 1,
+  });
   const document = buildReportDocument(analysis, { runs: [], generatedAt: 'now', packageVersion: 'test' });
   // Read back through report.json, as other tools do.
   return JSON.parse(reportJson(document)) as ReportDocument;

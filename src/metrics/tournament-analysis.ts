@@ -4,12 +4,14 @@ import type { ConversationRecord } from '../domain/conversation-record.js';
 import { hashString } from '../domain/random.js';
 import type { Role } from '../domain/roles.js';
 import { CallLedger } from './call-ledger.js';
-import { type BootstrapOptions, DEFAULT_BOOTSTRAP } from './claim-cell-table.js';
+import { DEFAULT_INTERVALS, type IntervalOptions } from './claim-estimates.js';
+import { analyzeClaims, type ClaimLabel, type ClaimPairResult, type ClaimResult, type ClaimSpread } from './claim-results.js';
 import { type ConversationSample, SampleTally } from './conversation-samples.js';
-import { type GroupCounts, GroupTally, type ModelResult, type PairResult, type StanceGroupResult } from './group-tally.js';
+import { type GroupCounts, GroupTally, type ModelComparison, type ModelResult, type PairResult, type StanceGroupResult } from './group-tally.js';
 import { type InitialScoreDistribution, InitialScoreTally } from './initial-scores.js';
 import { recordClaimKey } from './record-claim-key.js';
 import { type ResampleCount, ResampleTally } from './resample-counts.js';
+import { type SettingComparison, SettingContrast } from './setting-contrast.js';
 import { type SuccessRate, SuccessRateTally } from './success-rates.js';
 import { type TurnCurve, TurnCurveTally } from './turn-curves.js';
 import { UsageTally, type UsageTotal } from './usage-totals.js';
@@ -47,11 +49,15 @@ export interface TournamentAnalysis {
   readonly samples: ConversationSample[];
   readonly models: ModelSeen[];
   readonly claimSets: ClaimSetSeen[];
-  readonly bootstrap: BootstrapOptions;
+  readonly intervals: IntervalOptions;
+  /** Paired differences with intervals and Holm-adjusted p-values: between models, and between settings. */
+  readonly comparisons: { readonly models: ModelComparison[]; readonly settings: SettingComparison[] };
+  /** Per-claim results: how much claims matter per condition, each claim per model, and each claim per pair. */
+  readonly claims: { readonly spread: ClaimSpread[]; readonly perClaim: ClaimResult[]; readonly pairs: ClaimPairResult[] };
 }
 
 export interface AnalysisOptions {
-  readonly bootstrap: BootstrapOptions;
+  readonly intervals: IntervalOptions;
   /** Conversations of each sample kind kept per domain and setting. */
   readonly samplesPerKind: number;
 }
@@ -74,9 +80,11 @@ export class TournamentAnalyzer {
   private readonly samples: SampleTally;
   private readonly models = new Map<string, { simulated: boolean; roles: Set<Role> }>();
   private readonly claimSets = new Map<string, { domain: Domain; origin: string; license: string; claims: Set<number> }>();
+  private readonly settingContrast = new SettingContrast();
+  private readonly claimLabels = new Map<string, ClaimLabel>();
   private conversations = 0;
 
-  constructor(private readonly options: AnalysisOptions = { bootstrap: DEFAULT_BOOTSTRAP, samplesPerKind: 1 }) {
+  constructor(private readonly options: AnalysisOptions = { intervals: DEFAULT_INTERVALS, samplesPerKind: 1 }) {
     this.samples = new SampleTally(options.samplesPerKind);
   }
 
@@ -99,7 +107,12 @@ export class TournamentAnalyzer {
     const setKey = [record.domain, record.origin, record.license].join('\u0000');
     const set = this.claimSets.get(setKey) ?? { domain: record.domain, origin: record.origin, license: record.license, claims: new Set<number>() };
     this.claimSets.set(setKey, set);
-    set.claims.add(hashString(recordClaimKey(record)));
+    const claimKey = recordClaimKey(record);
+    set.claims.add(hashString(claimKey));
+    if (!this.claimLabels.has(claimKey)) this.claimLabels.set(claimKey, { claimIndex: record.claimIndex, claim: record.claim, question: record.question });
+    if (record.status === 'completed' && record.normalizedChange !== null) {
+      this.settingContrast.add(record.domain, record.setting, record.persuader, record.persuadee, claimKey, record.normalizedChange);
+    }
   }
 
   private noteModel(model: string, simulated: boolean, role: Role): void {
@@ -110,9 +123,19 @@ export class TournamentAnalyzer {
 
   /** Estimates with bootstrap intervals and every tally; call once, after the last record. */
   finish(): TournamentAnalysis {
-    const groups = [...this.groups.values()]
-      .sort((a, b) => GROUP_ORDER(a.domain, a.setting) - GROUP_ORDER(b.domain, b.setting))
-      .map((group) => group.result(this.options.bootstrap));
+    const tallies = [...this.groups.values()].sort((a, b) => GROUP_ORDER(a.domain, a.setting) - GROUP_ORDER(b.domain, b.setting));
+    const groups = tallies.map((group) => group.result(this.options.intervals));
+    const claims = tallies.map((group) =>
+      analyzeClaims(
+        { domain: group.domain, setting: group.setting },
+        group.claimTable,
+        (cell) => {
+          const [persuader = '', persuadee = ''] = cell.split('\u0000');
+          return { persuader, persuadee };
+        },
+        (claimKey) => this.claimLabels.get(claimKey)!,
+      ),
+    );
     return {
       conversations: this.conversations,
       groups: groups.map((group) => group.counts),
@@ -132,7 +155,13 @@ export class TournamentAnalyzer {
       samples: this.samples.result(),
       models: [...this.models].map(([model, { simulated, roles }]) => ({ model, simulated, roles: [...roles].sort() })),
       claimSets: [...this.claimSets.values()].map(({ claims, ...set }) => ({ ...set, claims: claims.size })),
-      bootstrap: this.options.bootstrap,
+      intervals: this.options.intervals,
+      comparisons: { models: groups.flatMap((group) => group.comparisons), settings: this.settingContrast.result(this.options.intervals) },
+      claims: {
+        spread: claims.map((claim) => claim.spread),
+        perClaim: claims.flatMap((claim) => claim.claims),
+        pairs: claims.flatMap((claim) => claim.claimPairs),
+      },
     };
   }
 }

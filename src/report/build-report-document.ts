@@ -1,3 +1,4 @@
+import { THIN_LIMITS } from '../metrics/claim-estimates.js';
 import type { ConversationSample } from '../metrics/conversation-samples.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
 import { duplicatesSentence } from './duplicates-text.js';
@@ -71,7 +72,8 @@ function notesOf(analysis: TournamentAnalysis): string[] {
 /** Assembles report.json from one streaming analysis and the runs behind it. */
 export function buildReportDocument(analysis: TournamentAnalysis, context: ReportContext): ReportDocument {
   const labels = createModelLabels(analysis.models);
-  const { models, claimSets, bootstrap, conversations, samples, ...results } = analysis;
+  const { models, claimSets, intervals, conversations, samples, ...results } = analysis;
+  const resampled = intervals.method !== 't';
   const duplicates = (context.duplicates ?? []).filter((entry) => entry.conversations > 0);
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
@@ -88,7 +90,14 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
       simulatedAgents: models.some((entry) => labels.isSimulated(entry.model)),
       settings: analysis.groups.map((group) => ({ domain: group.domain, setting: group.setting, turnsPlanned: group.turnsPlanned })),
       claimSets: claimSets.map((set) => ({ ...set, nonCommercial: isNonCommercial(set.license) })),
-      bootstrap: { ...bootstrap, unit: 'claim', method: 'percentile' },
+      intervals: {
+        method: intervals.method,
+        confidence: intervals.confidence,
+        unit: 'claim',
+        replicates: resampled ? intervals.replicates : null,
+        seed: resampled ? intervals.seed : null,
+        thinBelow: { ...THIN_LIMITS },
+      },
       notes: [...(duplicates.length > 0 ? [duplicatesSentence(duplicates)] : []), ...(context.notes ?? []), ...notesOf(analysis)],
     },
     ...results,
@@ -97,7 +106,9 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
   };
 }
 
-/** report.json text: NaN (no data) becomes null, numbers keep full precision. */
+/** report.json text: NaN (no data) becomes null, numbers keep full precision; `claims.pairs` goes to claim-pairs.csv instead. */
 export function reportJson(document: ReportDocument): string {
-  return `${JSON.stringify(document, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`;
+  const { pairs: _claimPairs, ...claims } = document.claims;
+  const written = { ...document, claims };
+  return `${JSON.stringify(written, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`;
 }

@@ -29,6 +29,8 @@ export function pairsCsv(document: ReportDocument, labels: ModelLabels): string 
       'meanAbsoluteChange',
       'absoluteCiLow',
       'absoluteCiHigh',
+      'claims',
+      'thin',
     ],
     document.pairs.map((pair) => [
       pair.domain,
@@ -45,6 +47,8 @@ export function pairsCsv(document: ReportDocument, labels: ModelLabels): string 
       pair.meanAbsoluteChange,
       pair.absoluteCiLow,
       pair.absoluteCiHigh,
+      pair.claims,
+      pair.thin,
     ]),
   );
 }

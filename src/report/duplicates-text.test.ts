@@ -25,7 +25,7 @@ describe('duplicatesSentence', () => {
 
 /** A report of the hostile records as if combined from two runs with hostile names that shared 7 conversations. */
 async function combinedReport(duplicates: Array<{ run: string; alsoIn: string; conversations: number }>) {
-  const analysis = analyzeTournament(hostileRecords(), { bootstrap: { replicates: 20, confidence: 0.95, seed: 0 }, samplesPerKind: 1 });
+  const analysis = analyzeTournament(hostileRecords(), { intervals: { method: 't', replicates: 20, confidence: 0.95, seed: 0 }, samplesPerKind: 1 });
   const document = buildReportDocument(analysis, {
     runs: [...new Set(duplicates.flatMap((entry) => [entry.alsoIn, entry.run]))].map((name) => ({ name, createdAt: 'now', seed: 0, packageVersion: 'test' })),
     generatedAt: 'now',

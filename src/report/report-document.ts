@@ -3,13 +3,14 @@ import type { Domain } from '../domain/claim.js';
 import type { Setting, TurnKind } from '../domain/conversation.js';
 import type { Role } from '../domain/roles.js';
 import type { ReliabilityAnalysis } from '../metrics/annotation-agreement.js';
+import type { IntervalMethod } from '../metrics/claim-estimates.js';
 import type { SampleKind } from '../metrics/conversation-samples.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
 import type { ConsistencyStudyReport } from './studies/consistency-study.js';
 import type { JudgeStudySection } from './studies/judge-study.js';
 
 /** Bumped when a field of report.json changes meaning or disappears (adding fields does not). */
-export const REPORT_SCHEMA_VERSION = 1;
+export const REPORT_SCHEMA_VERSION = 2;
 
 /** One run that went into the report. */
 export interface ReportRun {
@@ -50,7 +51,19 @@ export interface ReportMeta {
   readonly simulatedAgents: boolean;
   readonly settings: ReadonlyArray<{ domain: Domain; setting: Setting; turnsPlanned: number[] }>;
   readonly claimSets: ReadonlyArray<{ domain: Domain; origin: string; license: string; claims: number; nonCommercial: boolean }>;
-  readonly bootstrap: { replicates: number; confidence: number; seed: number; unit: 'claim'; method: 'percentile' };
+  /**
+   * How the intervals were made (schema 2; schema 1 had `bootstrap`, always percentile): the method,
+   * the coverage, claims as the unit, the bootstrap's replicates and seed (null for t), and the
+   * counts below which an estimate is marked `thin`.
+   */
+  readonly intervals: {
+    method: IntervalMethod;
+    confidence: number;
+    unit: 'claim';
+    replicates: number | null;
+    seed: number | null;
+    thinBelow: { claims: number; varyingClaims: number };
+  };
   /** Things a reader must know before trusting a number (mixed turn counts, disjoint runs). */
   readonly notes: string[];
 }
@@ -85,10 +98,11 @@ export interface ReportStudies {
 
 /**
  * report.json: every number of the report. Field names of `pairs`, `effectiveness`,
- * `susceptibility`, `turnCurves`, `stanceGroups` and `successRates` are public (other tools read
- * them). Missing values (no data, no interval) are null.
+ * `susceptibility`, `comparisons`, `claims`, `turnCurves`, `stanceGroups` and `successRates` are
+ * public (other tools read them). Missing values (no data, no interval) are null. `claims.pairs`
+ * (each pair on each claim) is written to claim-pairs.csv only: in JSON it would outweigh the rest.
  */
-export interface ReportDocument extends Omit<TournamentAnalysis, 'models' | 'claimSets' | 'bootstrap' | 'conversations' | 'samples'> {
+export interface ReportDocument extends Omit<TournamentAnalysis, 'models' | 'claimSets' | 'intervals' | 'conversations' | 'samples'> {
   readonly schemaVersion: number;
   readonly meta: ReportMeta;
   readonly samples: SampleDialogue[];

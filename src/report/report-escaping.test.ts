@@ -7,7 +7,7 @@ import { escapeHtml, html } from './html/safe-html.js';
 import { escapeMarkdown } from './markdown/markdown-text.js';
 
 async function hostileReport() {
-  const analysis = analyzeTournament(hostileRecords(), { bootstrap: { replicates: 50, confidence: 0.95, seed: 0 }, samplesPerKind: 2 });
+  const analysis = analyzeTournament(hostileRecords(), { intervals: { method: 't', replicates: 50, confidence: 0.95, seed: 0 }, samplesPerKind: 2 });
   const document = buildReportDocument(analysis, {
     runs: [{ name: `run ${HOSTILE.script}`, createdAt: 'now', seed: 0, packageVersion: 'test' }],
     generatedAt: 'now',

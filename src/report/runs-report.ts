@@ -1,5 +1,6 @@
 import { InputError } from '../domain/input-error.js';
 import { hashString } from '../domain/random.js';
+import { DEFAULT_INTERVALS, type IntervalOptions } from '../metrics/claim-estimates.js';
 import { type TournamentAnalysis, TournamentAnalyzer } from '../metrics/tournament-analysis.js';
 import type { RunInfo } from '../runner/run-records.js';
 import { buildReportDocument } from './build-report-document.js';
@@ -17,8 +18,8 @@ interface Collected {
 }
 
 /** Streams every conversation of the runs through one analyzer; nothing else is kept per record. */
-function collect(store: Pick<ReportSource, 'conversations'>, runs: readonly RunInfo[], replicates: number): Collected {
-  const analyzer = new TournamentAnalyzer({ bootstrap: { replicates, confidence: 0.95, seed: runs[0]!.seed }, samplesPerKind: 1 });
+function collect(store: Pick<ReportSource, 'conversations'>, runs: readonly RunInfo[], intervals: IntervalOptions): Collected {
+  const analyzer = new TournamentAnalyzer({ intervals, samplesPerKind: 1 });
   const modelsByRun = runs.map(() => new Set<string>());
   // Only combined runs can repeat a conversation id; ids are kept as 53-bit hashes, each with the
   // position of the run it was first read from, so that a duplicate can name that run.
@@ -74,10 +75,22 @@ export interface RunsReport {
 export function buildRunsReport(
   source: ReportSource & { findRun(name?: string, kind?: 'tournament'): RunInfo },
   runNames: readonly string[],
-  options: { readonly replicates: number; readonly generatedAt: string; readonly packageVersion: string },
+  options: {
+    readonly replicates: number;
+    /** How intervals are made (default t: see docs/design/statistics.md). */
+    readonly intervals?: IntervalOptions['method'];
+    readonly generatedAt: string;
+    readonly packageVersion: string;
+  },
 ): RunsReport {
   const runs = runNames.length > 0 ? runNames.map((name) => source.findRun(name)) : [source.findRun(undefined, 'tournament')];
-  const collected = collect(source, runs, options.replicates);
+  const intervals: IntervalOptions = {
+    ...DEFAULT_INTERVALS,
+    method: options.intervals ?? DEFAULT_INTERVALS.method,
+    replicates: options.replicates,
+    seed: runs[0]!.seed,
+  };
+  const collected = collect(source, runs, intervals);
   const bootstrap = { replicates: options.replicates, confidence: 0.95, seed: runs[0]!.seed };
   const consistency = consistencyStudiesFor(source, runs, { replicates: options.replicates });
   const reliability = loadReliabilityStudy(

@@ -87,7 +87,8 @@ describe('pmiyc report on a hand-checked store', () => {
       ['B', -1],
     ]);
     const single = report.pairs.find((pair) => pair.persuader === 'B' && pair.persuadee === 'B')!;
-    expect([single.ciLow, single.ciHigh]).toEqual([1, 1]); // one claim: nothing to resample
+    // One claim: no interval can be had (null in JSON), and the estimate is marked thin.
+    expect(single).toMatchObject({ ciLow: null, ciHigh: null, claims: 1, thin: true });
   });
 
   it('takes effectiveness and susceptibility as unweighted means of pair means, with n and intervals', () => {
@@ -98,7 +99,10 @@ describe('pmiyc report on a hand-checked store', () => {
     expect(pick(report.absoluteChange.effectiveness, subjective)).toEqual({ A: [0.5, 3], B: [0.25, 3] });
     expect(pick(report.absoluteChange.susceptibility, subjective)).toEqual({ A: [-0.25, 3], B: [1, 3] });
     expect(pick(report.effectiveness, misinformation)).toEqual({ A: [0.5, 1], B: [-1, 1] });
-    for (const entry of [...report.effectiveness, ...report.susceptibility]) expect(entry.ciLow).toBeLessThanOrEqual(entry.value + 1e-12);
+    for (const entry of [...report.effectiveness, ...report.susceptibility]) {
+      if (entry.claims >= 2) expect(entry.ciLow).toBeLessThanOrEqual(entry.value + 1e-12);
+      else expect(entry).toMatchObject({ ciLow: null, thin: true });
+    }
   });
 
   it('draws Figure 6 curves with early stops padded by 5 up to the real final decision', () => {
@@ -196,7 +200,7 @@ describe('pmiyc report on a hand-checked store', () => {
         { domain: 'subjective', setting: 'multi', turnsPlanned: [7] },
         { domain: 'misinformation', setting: 'single', turnsPlanned: [3] },
       ],
-      bootstrap: { replicates: 300, confidence: 0.95, seed: 5, unit: 'claim' },
+      intervals: { method: 't', confidence: 0.95, unit: 'claim', replicates: null, seed: null, thinBelow: { claims: 10, varyingClaims: 5 } },
     });
     expect(report.meta.claimSets).toEqual(
       expect.arrayContaining([
@@ -212,10 +216,10 @@ describe('pmiyc report on a hand-checked store', () => {
       .trim()
       .split('\n');
     expect(pairs[0]).toBe(
-      'domain,setting,persuader,persuadee,persuaderSimulated,persuadeeSimulated,n,failed,meanNC,ciLow,ciHigh,meanAbsoluteChange,absoluteCiLow,absoluteCiHigh',
+      'domain,setting,persuader,persuadee,persuaderSimulated,persuadeeSimulated,n,failed,meanNC,ciLow,ciHigh,meanAbsoluteChange,absoluteCiLow,absoluteCiHigh,claims,thin',
     );
     expect(pairs).toHaveLength(1 + 6);
-    expect(pairs.find((line) => line.startsWith('subjective,multi,B,B,'))).toMatch(/^subjective,multi,B,B,false,false,1,1,1,1,1,1,1,1$/);
+    expect(pairs.find((line) => line.startsWith('subjective,multi,B,B,'))).toMatch(/^subjective,multi,B,B,false,false,1,1,1,,,1,,,1,true$/);
     const models = readFileSync(join(folder, 'out', 'models.csv'), 'utf8')
       .trim()
       .split('\n');

@@ -1,5 +1,6 @@
 import type { Setting } from '../../domain/conversation.js';
 import { conditionLabel } from '../charts/chart-theme.js';
+import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, usageTable } from '../operation-tables.js';
 import type { RenderedChart } from '../render-svg.js';
@@ -152,21 +153,15 @@ function provenanceSection({ document, labels }: Parts): SafeHtml {
     ? html`<p class="notice">Some claims are licensed for non-commercial use only (CC BY-NC-SA 4.0): so are results that reproduce them.</p>`
     : html``;
   const notes = meta.notes.length === 0 ? html`` : html`<h3>Notes</h3><ul class="notes">${meta.notes.map((note) => html`<li>${note}</li>`)}</ul>`;
-  return sectionHtml(
-    'provenance',
-    'What ran',
-    '',
-    `Intervals: ${meta.bootstrap.method} bootstrap, ${meta.bootstrap.replicates.toLocaleString('en-US')} replicates, ${Math.round(meta.bootstrap.confidence * 100)}% coverage, seed ${meta.bootstrap.seed}, claims as the unit of resampling.`,
-    [
-      tableHtml(runsTable(document), labels),
-      ...configurations(document),
-      tableHtml(modelsTable(document), labels),
-      tableHtml(conditionsTable(document), labels),
-      nonCommercial,
-      tableHtml(claimSetsTable(document), labels),
-      notes,
-    ],
-  );
+  return sectionHtml('provenance', 'What ran', '', intervalsSentence(meta.intervals), [
+    tableHtml(runsTable(document), labels),
+    ...configurations(document),
+    tableHtml(modelsTable(document), labels),
+    tableHtml(conditionsTable(document), labels),
+    nonCommercial,
+    tableHtml(claimSetsTable(document), labels),
+    notes,
+  ]);
 }
 
 /** Each run's stored configuration, folded away, as escaped JSON. */

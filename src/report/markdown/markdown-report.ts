@@ -2,6 +2,7 @@ import { agreementLabel } from '../../domain/agreement-score.js';
 import type { Setting } from '../../domain/conversation.js';
 import { conditionLabel } from '../charts/chart-theme.js';
 import { duplicatesSentence } from '../duplicates-text.js';
+import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber, formatTimestamp } from '../number-format.js';
 import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, usageTable } from '../operation-tables.js';
@@ -93,7 +94,7 @@ export function markdownReport(document: ReportDocument, labels: ModelLabels, ch
     consistencySectionMarkdown(document.studies.consistency ?? []),
     document.studies.judge ? judgeSectionMarkdown(document.studies.judge, labels, image) : '',
     `## Conversations to read\n\n${document.samples.map((dialogue) => dialogueMarkdown(dialogue, labels)).join('\n\n---\n\n') || '_None._'}`,
-    `## What ran\n\n${table(runsTable(document))}\n\n${table(modelsTable(document))}\n\n${table(conditionsTable(document))}\n\n${table(claimSetsTable(document))}\n\nIntervals: ${meta.bootstrap.method} bootstrap, ${meta.bootstrap.replicates} replicates, ${Math.round(meta.bootstrap.confidence * 100)}%, seed ${meta.bootstrap.seed}, claims resampled.${meta.notes.length > 0 ? `\n\n${meta.notes.map((note) => `- ${escapeMarkdown(note)}`).join('\n')}` : ''}`,
+    `## What ran\n\n${table(runsTable(document))}\n\n${table(modelsTable(document))}\n\n${table(conditionsTable(document))}\n\n${table(claimSetsTable(document))}\n\n${escapeMarkdown(intervalsSentence(meta.intervals))}${meta.notes.length > 0 ? `\n\n${meta.notes.map((note) => `- ${escapeMarkdown(note)}`).join('\n')}` : ''}`,
   ];
   return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
 }

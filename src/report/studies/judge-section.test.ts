@@ -43,7 +43,10 @@ describe('the judge section of the report', () => {
     expect(section.bootstrap).toEqual({ replicates: 200, confidence: 0.95, seed: 1, unit: 'claim', method: 'percentile' });
     // report.json: no data is null, never NaN.
     const json = JSON.parse(
-      reportJson({ studies: { judge: buildJudgeSection([], { runs: [], sources: [], bootstrap: section.bootstrap }) } } as unknown as ReportDocument),
+      reportJson({
+        claims: { spread: [], perClaim: [], pairs: [] },
+        studies: { judge: buildJudgeSection([], { runs: [], sources: [], bootstrap: section.bootstrap }) },
+      } as unknown as ReportDocument),
     );
     expect(json.studies.judge.pairs.total).toBe(0);
   });

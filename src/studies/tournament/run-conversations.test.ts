@@ -68,7 +68,7 @@ const ranking = (values: Array<{ model: string; value: number }>) => [...values]
 describe('runConversations with simulated agents', () => {
   it('recovers the planted ordering of persuasiveness and of susceptibility', async () => {
     const { records } = await tournament(120, ['multi']);
-    const [summary] = summarizeTournament(records, { replicates: 200, confidence: 0.95, seed: 1 });
+    const [summary] = summarizeTournament(records, { method: 't', replicates: 200, confidence: 0.95, seed: 1 });
     expect(summary!.completed).toBe(4 * 4 * 120);
     expect(ranking(summary!.estimates.effectiveness)).toEqual(PLANTED_PERSUASIVENESS);
     expect(ranking(summary!.estimates.susceptibility)).toEqual(PLANTED_SUSCEPTIBILITY);

@@ -1,0 +1,19 @@
+import type { ReportMeta } from './report-document.js';
+
+const METHOD_NAMES = {
+  t: 'Student t over claims with cluster-robust standard errors',
+  percentile: 'percentile bootstrap over claims',
+  bca: 'bias-corrected and accelerated (BCa) bootstrap over claims',
+  'bootstrap-t': 'studentized bootstrap over claims',
+} as const;
+
+/** One sentence on how every interval of the report was made, and what a thin mark means. */
+export function intervalsSentence(intervals: ReportMeta['intervals']): string {
+  const resampling = intervals.replicates === null ? '' : ` (${intervals.replicates.toLocaleString('en-US')} replicates, seed ${intervals.seed})`;
+  return (
+    `Intervals: ${Math.round(intervals.confidence * 100)}% ${METHOD_NAMES[intervals.method]}${resampling}; ` +
+    `differences are paired over the claims both sides share, with Holm-adjusted p-values. ` +
+    `An estimate marked ~ rests on fewer than ${intervals.thinBelow.claims} claims, or fewer than ${intervals.thinBelow.varyingClaims} claims that differ: ` +
+    'no interval method holds its coverage there (docs/design/statistics.md).'
+  );
+}
