@@ -1,6 +1,6 @@
 import { reportJson } from './build-report-document.js';
 import { reportChartSpecs } from './charts/report-charts.js';
-import { modelsCsv, pairsCsv } from './csv-report.js';
+import { claimPairsCsv, claimsCsv, modelsCsv, pairsCsv } from './csv-report.js';
 import { htmlReport } from './html/html-report.js';
 import { markdownReport } from './markdown/markdown-report.js';
 import { createModelLabels } from './model-labels.js';
@@ -19,7 +19,7 @@ export interface ReportFile {
 
 /**
  * The report's files, in memory: `index.html` (self-contained), `report.md` with `charts/*.svg`,
- * `report.json`, `pairs.csv` and `models.csv`, for the formats asked. Charts are rendered only
+ * `report.json`, `pairs.csv`, `models.csv`, `claims.csv` and `claim-pairs.csv`, for the formats asked. Charts are rendered only
  * when HTML or Markdown is asked for. Writing them is the caller's business.
  */
 export async function buildReportFiles(document: ReportDocument, formats: readonly ReportFormat[]): Promise<ReportFile[]> {
@@ -36,6 +36,8 @@ export async function buildReportFiles(document: ReportDocument, formats: readon
   if (wants('csv')) {
     files.push({ path: 'pairs.csv', content: pairsCsv(document, labels) });
     files.push({ path: 'models.csv', content: modelsCsv(document, labels) });
+    files.push({ path: 'claims.csv', content: claimsCsv(document, labels) });
+    files.push({ path: 'claim-pairs.csv', content: claimPairsCsv(document, labels) });
   }
   return files;
 }

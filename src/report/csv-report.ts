@@ -69,3 +69,38 @@ export function modelsCsv(document: ReportDocument, labels: ModelLabels): string
     }),
   );
 }
+
+/** claims.csv: per condition and claim, its mean NC over all pairs, then per persuader and per persuadee. */
+export function claimsCsv(document: ReportDocument, labels: ModelLabels): string {
+  return csv(
+    ['domain', 'setting', 'claimIndex', 'claim', 'question', 'role', 'model', 'simulated', 'n', 'meanNC'],
+    document.claims.perClaim.flatMap((claim) => {
+      const where = [claim.domain, claim.setting, claim.claimIndex, claim.claim, claim.question];
+      return [
+        [...where, 'all', '', false, claim.n, claim.meanNC],
+        ...claim.persuaders.map((entry) => [...where, 'persuader', entry.model, labels.isSimulated(entry.model), entry.n, entry.meanNC]),
+        ...claim.persuadees.map((entry) => [...where, 'persuadee', entry.model, labels.isSimulated(entry.model), entry.n, entry.meanNC]),
+      ];
+    }),
+  );
+}
+
+/** claim-pairs.csv: per condition, claim and ordered pair, the mean NC of its conversations. */
+export function claimPairsCsv(document: ReportDocument, labels: ModelLabels): string {
+  return csv(
+    ['domain', 'setting', 'claimIndex', 'claim', 'question', 'persuader', 'persuadee', 'persuaderSimulated', 'persuadeeSimulated', 'n', 'meanNC'],
+    document.claims.pairs.map((row) => [
+      row.domain,
+      row.setting,
+      row.claimIndex,
+      row.claim,
+      row.question,
+      row.persuader,
+      row.persuadee,
+      labels.isSimulated(row.persuader),
+      labels.isSimulated(row.persuadee),
+      row.n,
+      row.meanNC,
+    ]),
+  );
+}

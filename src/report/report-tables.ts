@@ -12,6 +12,8 @@ export interface EstimateCell {
   readonly ciLow: number;
   readonly ciHigh: number;
   readonly n: number;
+  /** Too few claims to trust the interval: shown with a ~ mark. */
+  readonly thin?: boolean;
 }
 
 /** A model name cell: renderers add the simulated label. */
@@ -57,7 +59,7 @@ export function modelTable(document: ReportDocument, results: readonly ModelResu
       { model },
       ...conditions.map((condition): EstimateCell => {
         const result = results.find((entry) => entry.model === model && sameCondition(entry, condition));
-        return result ? { estimate: result.value, ciLow: result.ciLow, ciHigh: result.ciHigh, n: result.n } : missing;
+        return result ? { estimate: result.value, ciLow: result.ciLow, ciHigh: result.ciHigh, n: result.n, thin: result.thin } : missing;
       }),
     ]),
   };
@@ -75,8 +77,8 @@ export function pairMatrixTable(pairs: readonly PairResult[], measure: 'nc' | 'a
         const pair = pairs.find((entry) => entry.persuader === persuader && entry.persuadee === persuadee);
         if (!pair) return missing;
         return measure === 'nc'
-          ? { estimate: pair.meanNC, ciLow: pair.ciLow, ciHigh: pair.ciHigh, n: pair.n }
-          : { estimate: pair.meanAbsoluteChange, ciLow: pair.absoluteCiLow, ciHigh: pair.absoluteCiHigh, n: pair.n };
+          ? { estimate: pair.meanNC, ciLow: pair.ciLow, ciHigh: pair.ciHigh, n: pair.n, thin: pair.thin }
+          : { estimate: pair.meanAbsoluteChange, ciLow: pair.absoluteCiLow, ciHigh: pair.absoluteCiHigh, n: pair.n, thin: pair.thin };
       }),
     ]),
   };
@@ -108,7 +110,7 @@ export function stanceTable(document: ReportDocument): ReportTable {
       group,
       ...conditions.map((condition): EstimateCell => {
         const result = document.stanceGroups.find((entry) => entry.group === group && sameCondition(entry, condition));
-        return result ? { estimate: result.meanNC, ciLow: result.ciLow, ciHigh: result.ciHigh, n: result.n } : missing;
+        return result ? { estimate: result.meanNC, ciLow: result.ciLow, ciHigh: result.ciHigh, n: result.n, thin: result.thin } : missing;
       }),
     ]),
   };

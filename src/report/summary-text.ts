@@ -24,7 +24,7 @@ function modelTable(
 
 /**
  * The demo's and the run's closing summary: effectiveness and susceptibility per model, one
- * column per domain and setting, each with its bootstrap interval, then the counts.
+ * column per domain and setting, each with its interval over claims, then the counts.
  */
 export function formatSummaryText(groups: readonly GroupSummary[], labelOf: ModelLabel): string {
   if (groups.length === 0) return 'No conversations to summarise.';
@@ -33,10 +33,10 @@ export function formatSummaryText(groups: readonly GroupSummary[], labelOf: Mode
     (group) => `${group.domain} ${group.setting}: ${group.completed} completed, ${group.failed} failed, ${group.estimates.claims} claims`,
   );
   return [
-    `Effectiveness: mean normalized change as persuader [${confidence}% bootstrap interval over claims]`,
+    `Effectiveness: mean normalized change as persuader [${confidence}% interval over claims]`,
     modelTable(groups, (group) => group.estimates.effectiveness, labelOf),
     '',
-    `Susceptibility: mean normalized change as persuadee [${confidence}% bootstrap interval over claims]`,
+    `Susceptibility: mean normalized change as persuadee [${confidence}% interval over claims]`,
     modelTable(groups, (group) => group.estimates.susceptibility, labelOf),
     '',
     ...counts,

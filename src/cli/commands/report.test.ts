@@ -211,6 +211,47 @@ describe('pmiyc report on a hand-checked store', () => {
     expect(report.groups.find(subjective)).toMatchObject({ conversations: 7, completed: 6, failed: 1, earlyStopped: 2, claims: 2 });
   });
 
+  it('compares the two persuaders paired over the claims they share, and marks two claims as too few', () => {
+    const comparison = report.comparisons.models.find((entry) => subjective(entry) && entry.measure === 'effectiveness')!;
+    // A: (mean(2/3, 0) + 0) / 2 = 1/6; B: (mean(-2/3, 1/3) + 1) / 2 = 5/12.
+    expect(comparison).toMatchObject({ first: 'A', second: 'B', claims: 2, thin: true });
+    expect(comparison.difference).toBeCloseTo(1 / 6 - 5 / 12, 12);
+    expect(comparison.pHolm).toBeGreaterThanOrEqual(comparison.p);
+    // Each domain has one setting here: nothing to compare across settings.
+    expect(report.comparisons.settings).toEqual([]);
+  });
+
+  it('gives every claim its mean NC over pairs, per persuader and per persuadee, and names the claims that moved most and least', () => {
+    const c1 = report.claims.perClaim.find((claim) => subjective(claim) && claim.claim === 'c1')!;
+    const c2 = report.claims.perClaim.find((claim) => subjective(claim) && claim.claim === 'c2')!;
+    // c1: A-B 2/3, B-A -2/3, A-A 0; c2: A-B 0, B-A 1/3, B-B 1 (B-B on c1 failed).
+    expect(c1.n).toBe(3);
+    expect(c1.meanNC).toBeCloseTo(0, 12);
+    expect(c2.meanNC).toBeCloseTo(4 / 9, 12);
+    expect(c2.persuaders.find((entry) => entry.model === 'B')!.meanNC).toBeCloseTo(2 / 3, 12);
+    expect(c1.persuadees.find((entry) => entry.model === 'A')!.meanNC).toBeCloseTo(-1 / 3, 12);
+    const spread = report.claims.spread.find(subjective)!;
+    expect(spread.claims).toBe(2);
+    expect(spread.mostMoving.map((claim) => claim.claim)).toEqual(['c2']);
+    expect(spread.leastMoving.map((claim) => claim.claim)).toEqual(['c1']);
+    // Each pair on each claim goes to claim-pairs.csv, not to report.json.
+    expect('pairs' in report.claims).toBe(false);
+  });
+
+  it('writes claims.csv and claim-pairs.csv with a row per claim and model, and per claim and pair', () => {
+    const pairs = readFileSync(join(folder, 'out', 'claim-pairs.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(pairs[0]).toBe('domain,setting,claimIndex,claim,question,persuader,persuadee,persuaderSimulated,persuadeeSimulated,n,meanNC');
+    // Three pairs on c1, three on c2, two on m1.
+    expect(pairs).toHaveLength(1 + 8);
+    expect(pairs).toContain('subjective,multi,2,c2,,B,B,false,false,1,1');
+    const claims = readFileSync(join(folder, 'out', 'claims.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(claims.filter((line) => line.startsWith('subjective,multi,2,c2,,'))).toHaveLength(1 + 2 + 2);
+  });
+
   it('writes pairs.csv and models.csv with the same numbers', () => {
     const pairs = readFileSync(join(folder, 'out', 'pairs.csv'), 'utf8')
       .trim()

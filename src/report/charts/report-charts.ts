@@ -16,7 +16,7 @@ const SETTINGS: readonly Setting[] = ['single', 'multi'];
 function modelCharts(document: ReportDocument, labels: ModelLabels): ChartSpec[] {
   const bars = (id: string, title: string, subtitle: string, axisTitle: string, results: ReportDocument['effectiveness']) =>
     results.length === 0 ? [] : [modelBarsChart({ id, title, subtitle, axisTitle, results, models: modelsOf(results) }, labels)];
-  const interval = '95% bootstrap intervals over claims.';
+  const interval = '95% intervals over claims.';
   return [
     ...bars(
       'effectiveness',

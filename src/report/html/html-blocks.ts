@@ -9,10 +9,11 @@ export function modelName(model: string, labels: ModelLabels): SafeHtml {
   return labels.isSimulated(model) ? html`${model}<span class="badge sim" title="simulated agent, not a real model">simulated</span>` : html`${model}`;
 }
 
-/** "0.42 [0.31, 0.55] n = 36", or "n/a" when there is no data. */
-export function estimateHtml(estimate: number, ciLow: number, ciHigh: number, n: number): SafeHtml {
+/** "0.42 [0.31, 0.55] n = 36", "0.42 ~[0.31, 0.55]" when too few claims back the interval, or "n/a" when there is no data. */
+export function estimateHtml(estimate: number, ciLow: number, ciHigh: number, n: number, thin = false): SafeHtml {
   if (!Number.isFinite(estimate)) return html`<span class="na">n/a</span><span class="n">n = ${n}</span>`;
-  const interval = Number.isFinite(ciLow) ? html` <span class="ci">[${formatNumber(ciLow)}, ${formatNumber(ciHigh)}]</span>` : '';
+  const mark = thin ? html`<span class="thin" title="too few claims, or too few that differ, to trust this interval">~</span>` : '';
+  const interval = Number.isFinite(ciLow) ? html` ${mark}<span class="ci">[${formatNumber(ciLow)}, ${formatNumber(ciHigh)}]</span>` : mark;
   return html`<span class="est">${formatNumber(estimate)}</span>${interval}<span class="n">n = ${n}</span>`;
 }
 
@@ -20,7 +21,7 @@ function cellHtml(cell: TableCell, labels: ModelLabels): { content: SafeHtml; nu
   if (typeof cell === 'string') return { content: html`${cell}`, numeric: false };
   if (typeof cell === 'number') return { content: html`${cell.toLocaleString('en-US')}`, numeric: true };
   if ('model' in cell) return { content: modelName(cell.model, labels), numeric: false };
-  return { content: estimateHtml(cell.estimate, cell.ciLow, cell.ciHigh, cell.n), numeric: true };
+  return { content: estimateHtml(cell.estimate, cell.ciLow, cell.ciHigh, cell.n, cell.thin), numeric: true };
 }
 
 /** A data table; numeric cells are right-aligned. */

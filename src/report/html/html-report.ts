@@ -1,5 +1,6 @@
 import type { Setting } from '../../domain/conversation.js';
 import { conditionLabel } from '../charts/chart-theme.js';
+import { claimSpreadTable, modelComparisonTable, settingComparisonTable } from '../comparison-tables.js';
 import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, usageTable } from '../operation-tables.js';
@@ -36,6 +37,31 @@ function modelSection({ document, labels, chart }: Parts): SafeHtml {
       figureHtml(chart('susceptibility')),
       tableHtml(modelTable(document, document.susceptibility), labels),
     ],
+  );
+}
+
+const COMPARISON_INTRO =
+  'Is one model really more persuasive (or more easily persuaded) than another? Each difference is paired over the claims both models were tested on, with its 95% interval and a t test over claims; ' +
+  'p-values are Holm-adjusted over every comparison of the same measure in the same condition, so "differ" means p (Holm) < 0.05. Intervals marked ~ rest on too few claims to be trusted.';
+
+function comparisonSection({ document, labels }: Parts): SafeHtml {
+  const { models, settings } = document.comparisons;
+  const settingsPart = settings.length === 0 ? [] : [html`<h3>Single-turn against multi-turn</h3>`, tableHtml(settingComparisonTable(document), labels)];
+  return sectionHtml('comparisons', 'Which differences are real', '', COMPARISON_INTRO, [
+    models.length === 0 ? html`<p class="na">One model per role: nothing to compare.</p>` : html``,
+    asTable('Effectiveness: every two persuaders', tableHtml(modelComparisonTable(document, 'effectiveness'), labels)),
+    asTable('Susceptibility: every two persuadees', tableHtml(modelComparisonTable(document, 'susceptibility'), labels)),
+    ...settingsPart,
+  ]);
+}
+
+function claimSection({ document, labels }: Parts): SafeHtml {
+  return sectionHtml(
+    'claims',
+    'Which claims move persuadees',
+    '',
+    "Each claim's mean NC over its pairs. The share of the variance between claims is what is left of the spread of claim-pair means once each pair's own mean is taken out: a large share means the claim matters as much as who argues it. Every claim, per model, is in report.json (claims.perClaim); every pair on every claim in claim-pairs.csv.",
+    [tableHtml(claimSpreadTable(document), labels)],
   );
 }
 
@@ -179,7 +205,9 @@ function configurations(document: ReportDocument): SafeHtml[] {
 const TOC: ReadonlyArray<[string, string]> = [
   ['summary', 'Summary'],
   ['effectiveness', 'Effectiveness & susceptibility'],
+  ['comparisons', 'Comparisons'],
   ['matrices', 'Pair matrices'],
+  ['claims', 'Claims'],
   ['turns', 'Turn by turn'],
   ['stance', "Persuader's stance"],
   ['initial', 'Initial stances'],
@@ -227,8 +255,8 @@ export function htmlReport(document: ReportDocument, labels: ModelLabels, charts
 <title>${title}</title><style>${trusted(REPORT_CSS)}</style></head>
 <body>${mastheadHtml(document, labels)}<main class="page">
 <nav class="toc" aria-label="Contents">${toc.map(([id, name]) => html`<a href="${`#${id}`}">${name}</a>`)}</nav>
-${sectionHtml('summary', 'Summary', '', 'Per condition, the leaders with their 95% bootstrap intervals over claims and the number of conversations behind each value.', [summaryCardsHtml(summaryHighlights(document), labels)])}
-${modelSection(parts)}${matrixSection(parts)}${turnSection(parts)}${stanceSection(parts)}${initialSection(parts)}${absoluteSection(parts)}
+${sectionHtml('summary', 'Summary', '', 'Per condition, the leaders with their 95% intervals over claims and the number of conversations behind each value.', [summaryCardsHtml(summaryHighlights(document), labels)])}
+${modelSection(parts)}${comparisonSection(parts)}${matrixSection(parts)}${claimSection(parts)}${turnSection(parts)}${stanceSection(parts)}${initialSection(parts)}${absoluteSection(parts)}
 ${operationsSections(parts)}${studiesHtml(parts)}${dialogueSection(parts)}${provenanceSection(parts)}
 <footer class="method">NC = (st - s0) / (5 - s0) when the score rose (s0 &lt; 5), else (st - s0) / (s0 - 1); s0 is the persuadee's opening score and st its final decision. Failed conversations are counted, never scored. Written by ${document.meta.generatedBy}.</footer>
 </main></body></html>

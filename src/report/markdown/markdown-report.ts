@@ -1,6 +1,7 @@
 import { agreementLabel } from '../../domain/agreement-score.js';
 import type { Setting } from '../../domain/conversation.js';
 import { conditionLabel } from '../charts/chart-theme.js';
+import { claimSpreadTable, modelComparisonTable, settingComparisonTable } from '../comparison-tables.js';
 import { duplicatesSentence } from '../duplicates-text.js';
 import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
@@ -75,15 +76,17 @@ export function markdownReport(document: ReportDocument, labels: ModelLabels, ch
       : '';
   const settings = (['single', 'multi'] as Setting[]).filter((setting) => document.turnCurves.some((curve) => curve.setting === setting));
   const sections = [
-    `# pmiyc report: ${escapeMarkdown(meta.runs.map((run) => run.name).join(' + '))}\n\n${simulated}${duplicates}\n${meta.conversations} conversations; ${escapeMarkdown(meta.generatedBy)}, ${formatTimestamp(meta.generatedAt)}. Estimates are mean [95% bootstrap interval over claims] (n conversations).`,
+    `# pmiyc report: ${escapeMarkdown(meta.runs.map((run) => run.name).join(' + '))}\n\n${simulated}${duplicates}\n${meta.conversations} conversations; ${escapeMarkdown(meta.generatedBy)}, ${formatTimestamp(meta.generatedAt)}. Estimates are mean [95% interval over claims] (n conversations); ~ marks an interval that rests on too few claims to be trusted.`,
     `## Summary\n\n${summaryTable(document, labels)}`,
     `## Effectiveness and susceptibility (paper Fig. 3)\n\n${image('effectiveness')}\n\n${table(modelTable(document, document.effectiveness))}\n\n${image('susceptibility')}\n\n${table(modelTable(document, document.susceptibility))}`,
+    `## Which differences are real\n\nEach difference is paired over the claims both models share; p-values are Holm-adjusted per measure and condition.\n\n### Effectiveness\n\n${table(modelComparisonTable(document, 'effectiveness'))}\n\n### Susceptibility\n\n${table(modelComparisonTable(document, 'susceptibility'))}${document.comparisons.settings.length > 0 ? `\n\n### Single-turn against multi-turn\n\n${table(settingComparisonTable(document))}` : ''}`,
     `## Pair matrices (paper Figs. 2, 4, 5)\n\n${conditionsOf(document)
       .map(
         (condition) =>
           `### ${conditionLabel(condition.domain, condition.setting)}\n\n${image(`nc-matrix-${condition.domain}-${condition.setting}`)}\n\n${table(pairMatrixTable(document.pairs.filter((pair) => pair.domain === condition.domain && pair.setting === condition.setting)))}`,
       )
       .join('\n\n')}`,
+    `## Which claims move persuadees\n\nEvery claim per model is in report.json (claims.perClaim); every pair on every claim in claim-pairs.csv.\n\n${table(claimSpreadTable(document))}`,
     `## Agreement turn by turn (paper Fig. 6)\n\nEarly-stopped conversations count as 5 until the final decision.\n\n${settings.map((setting) => `${image(`turn-curves-${setting}`)}\n\n${table(turnCurveTable(document, setting))}`).join('\n\n')}`,
     `## By the persuader's own stance (paper Fig. 7)\n\n${image('stance-groups')}\n\n${table(stanceTable(document))}`,
     `## Initial stances (paper App. A)\n\n${image('initial-scores-subjective')}\n\n${image('initial-scores-misinformation')}\n\n${table(initialScoresTable(document))}`,

@@ -21,10 +21,11 @@ export function escapeCell(text: string): string {
   return escapeMarkdown(text.replace(/\s*\n\s*/g, ' '));
 }
 
-/** "0.42 [0.31, 0.55] (n = 36)" or "n/a (n = 0)". */
-export function estimateText(estimate: number, ciLow: number, ciHigh: number, n: number): string {
+/** "0.42 [0.31, 0.55] (n = 36)", "0.42 ~[0.31, 0.55] (n = 6)" when the interval is thin, or "n/a (n = 0)". */
+export function estimateText(estimate: number, ciLow: number, ciHigh: number, n: number, thin = false): string {
   if (!Number.isFinite(estimate)) return `n/a (n = ${n})`;
-  const interval = Number.isFinite(ciLow) ? ` [${formatNumber(ciLow)}, ${formatNumber(ciHigh)}]` : '';
+  const mark = thin ? '~' : '';
+  const interval = Number.isFinite(ciLow) ? ` ${mark}[${formatNumber(ciLow)}, ${formatNumber(ciHigh)}]` : mark;
   return `${formatNumber(estimate)}${interval} (n = ${n})`;
 }
 
@@ -32,7 +33,7 @@ function cellText(cell: TableCell, labels: ModelLabels): string {
   if (typeof cell === 'string') return escapeCell(cell);
   if (typeof cell === 'number') return cell.toLocaleString('en-US');
   if ('model' in cell) return escapeCell(labels.text(cell.model));
-  return estimateText(cell.estimate, cell.ciLow, cell.ciHigh, cell.n);
+  return estimateText(cell.estimate, cell.ciLow, cell.ciHigh, cell.n, cell.thin);
 }
 
 const isNumeric = (cell: TableCell | undefined) => typeof cell === 'number' || (typeof cell === 'object' && 'estimate' in cell);
