@@ -7,7 +7,7 @@ import type { ReportTable } from './report-tables.js';
 const ALPHA = 0.05;
 
 /** "0.003", "< 0.001" or "n/a". */
-export function formatP(p: number): string {
+function formatP(p: number): string {
   if (!Number.isFinite(p)) return 'n/a';
   return p < 0.001 ? '< 0.001' : p.toFixed(3);
 }

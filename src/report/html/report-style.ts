@@ -39,7 +39,6 @@ table.data tr:last-child td { border-bottom: none; }
 .n { font-size: 12px; margin-left: 4px; }
 .na { color: var(--faint); font-style: italic; }
 .thin { color: var(--faint); font-weight: 600; cursor: help; }
-.sig { font-weight: 600; }
 .badge { display: inline-block; font-size: 11px; font-weight: 600; line-height: 1; padding: 3px 6px; border-radius: 4px; margin-left: 6px; vertical-align: 1px; }
 .badge.sim { background: #fff1c7; color: #7a5200; border: 1px solid #f0d27a; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(232px, 1fr)); gap: 14px; margin-top: 12px; }
