@@ -48,7 +48,7 @@ export interface ModelResult {
 }
 
 /** Two models compared in one domain and setting (report.json `comparisons.models`). */
-export interface ModelComparison extends Omit<ModelDifference, 'se'> {
+export interface ModelComparison extends ModelDifference {
   readonly domain: Domain;
   readonly setting: Setting;
 }
@@ -157,7 +157,7 @@ export class GroupTally {
       absoluteEffectiveness: models(absolute.effectiveness),
       absoluteSusceptibility: models(absolute.susceptibility),
       stanceGroups: this.stanceResults(options),
-      comparisons: normalized.comparisons.map(({ se: _se, ...comparison }) => ({ ...where, ...comparison })),
+      comparisons: normalized.comparisons.map((comparison) => ({ ...where, ...comparison })),
     };
   }
 

@@ -9,6 +9,7 @@ import { analyzeClaims, type ClaimLabel, type ClaimPairResult, type ClaimResult,
 import { type ConversationSample, SampleTally } from './conversation-samples.js';
 import { type GroupCounts, GroupTally, type ModelComparison, type ModelResult, type PairResult, type StanceGroupResult } from './group-tally.js';
 import { type InitialScoreDistribution, InitialScoreTally } from './initial-scores.js';
+import { type PowerPlan, powerPlans } from './power.js';
 import { recordClaimKey } from './record-claim-key.js';
 import { type ResampleCount, ResampleTally } from './resample-counts.js';
 import { type SettingComparison, SettingContrast } from './setting-contrast.js';
@@ -54,6 +55,8 @@ export interface TournamentAnalysis {
   readonly comparisons: { readonly models: ModelComparison[]; readonly settings: SettingComparison[] };
   /** Per-claim results: how much claims matter per condition, each claim per model, and each claim per pair. */
   readonly claims: { readonly spread: ClaimSpread[]; readonly perClaim: ClaimResult[]; readonly pairs: ClaimPairResult[] };
+  /** Read as a pilot: the claims a full run needs to tell two models apart (docs/design/statistics.md). */
+  readonly power: PowerPlan[];
 }
 
 export interface AnalysisOptions {
@@ -157,6 +160,7 @@ export class TournamentAnalyzer {
       claimSets: [...this.claimSets.values()].map(({ claims, ...set }) => ({ ...set, claims: claims.size })),
       intervals: this.options.intervals,
       comparisons: { models: groups.flatMap((group) => group.comparisons), settings: this.settingContrast.result(this.options.intervals) },
+      power: powerPlans(groups.flatMap((group) => group.comparisons)),
       claims: {
         spread: claims.map((claim) => claim.spread),
         perClaim: claims.flatMap((claim) => claim.claims),

@@ -72,3 +72,26 @@ export function claimSpreadTable(document: ReportDocument, shown = 3): ReportTab
     ]),
   };
 }
+
+const claimCount = (claims: number) => (Number.isNaN(claims) ? 'n/a' : Number.isFinite(claims) ? claims.toLocaleString('en-US') : '> 100,000');
+
+/** Read as a pilot: per condition and measure, the claims a full run needs to detect each difference. */
+export function powerTable(document: ReportDocument): ReportTable {
+  const differences = [...new Set(document.power.flatMap((plan) => plan.claimsNeeded.map((entry) => entry.difference)))];
+  return {
+    header: [
+      'condition',
+      'measure',
+      'claims now',
+      'SD of a paired difference',
+      ...differences.map((difference) => `claims to detect ${formatNumber(difference)}`),
+    ],
+    rows: document.power.map((plan) => [
+      conditionLabel(plan.domain, plan.setting),
+      plan.measure,
+      plan.pilotClaims,
+      formatNumber(plan.pairedSd, 3),
+      ...differences.map((difference) => claimCount(plan.claimsNeeded.find((entry) => entry.difference === difference)?.claims ?? Number.NaN)),
+    ]),
+  };
+}

@@ -1,6 +1,6 @@
 import type { Setting } from '../../domain/conversation.js';
 import { conditionLabel } from '../charts/chart-theme.js';
-import { claimSpreadTable, modelComparisonTable, settingComparisonTable } from '../comparison-tables.js';
+import { claimSpreadTable, modelComparisonTable, powerTable, settingComparisonTable } from '../comparison-tables.js';
 import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, usageTable } from '../operation-tables.js';
@@ -47,11 +47,19 @@ const COMPARISON_INTRO =
 function comparisonSection({ document, labels }: Parts): SafeHtml {
   const { models, settings } = document.comparisons;
   const settingsPart = settings.length === 0 ? [] : [html`<h3>Single-turn against multi-turn</h3>`, tableHtml(settingComparisonTable(document), labels)];
+  const powerPart =
+    document.power.length === 0
+      ? []
+      : [
+          html`<h3>How many claims would settle it</h3><p class="intro">Read as a pilot: the claims a full run needs for 80% power to detect each difference between two models, from the spread of this run's paired differences, every two models compared at 0.05 over the number of comparisons.</p>`,
+          tableHtml(powerTable(document), labels),
+        ];
   return sectionHtml('comparisons', 'Which differences are real', '', COMPARISON_INTRO, [
     models.length === 0 ? html`<p class="na">One model per role: nothing to compare.</p>` : html``,
     asTable('Effectiveness: every two persuaders', tableHtml(modelComparisonTable(document, 'effectiveness'), labels)),
     asTable('Susceptibility: every two persuadees', tableHtml(modelComparisonTable(document, 'susceptibility'), labels)),
     ...settingsPart,
+    ...powerPart,
   ]);
 }
 

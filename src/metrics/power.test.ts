@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { claimsForPower, powerPlans } from './power.js';
+
+describe('claimsForPower', () => {
+  // A paired t test at alpha 0.05 and 80% power needs 199, 34, 15 and 10 pairs for effect sizes
+  // 0.2, 0.5, 0.8 and 1 (G*Power and SciPy's noncentral t agree).
+  it.each([
+    [0.2, 199],
+    [0.5, 34],
+    [0.8, 15],
+    [1, 10],
+  ])('needs the textbook number of claims for an effect size of %f', (effect, claims) => {
+    expect(claimsForPower({ difference: effect, sd: 1, alpha: 0.05, power: 0.8 })).toBe(claims);
+  });
+
+  it('scales with the spread, and says when a difference is out of reach or undefined', () => {
+    expect(claimsForPower({ difference: 0.1, sd: 0.2, alpha: 0.05, power: 0.8 })).toBe(34);
+    expect(claimsForPower({ difference: 1e-6, sd: 1, alpha: 0.05, power: 0.8 })).toBe(Number.POSITIVE_INFINITY);
+    expect(claimsForPower({ difference: 0.1, sd: 0, alpha: 0.05, power: 0.8 })).toBeNaN();
+  });
+});
+
+describe('powerPlans', () => {
+  it('takes the median paired SD of a family and tests at 0.05 over its number of comparisons', () => {
+    const comparison = (se: number) => ({ domain: 'subjective', setting: 'multi', measure: 'effectiveness', se, claims: 25 }) as const;
+    const [plan] = powerPlans([comparison(0.02), comparison(0.04), comparison(0.03)]);
+    expect(plan).toMatchObject({ comparisons: 3, pilotClaims: 25, power: 0.8 });
+    expect(plan!.alpha).toBeCloseTo(0.05 / 3, 12);
+    expect(plan!.pairedSd).toBeCloseTo(0.03 * 5, 12);
+    const needed = plan!.claimsNeeded.map((entry) => entry.claims);
+    expect(needed[0]).toBeGreaterThan(needed[1]!);
+    expect(needed[1]).toBeGreaterThan(needed[2]!);
+    expect(needed[1]).toBe(claimsForPower({ difference: 0.1, sd: 0.15, alpha: 0.05 / 3, power: 0.8 }));
+  });
+});

@@ -1,0 +1,101 @@
+import type { Domain } from '../domain/claim.js';
+import type { Setting } from '../domain/conversation.js';
+import { studentTCdf, studentTQuantile } from './distributions.js';
+
+/** The largest claim count `claimsForPower` searches; beyond it a difference is out of reach. */
+const MOST_CLAIMS = 100_000;
+
+/** Power of a two-sided paired t test over `claims` claims (the shifted central t: within a claim of the noncentral t at these sizes). */
+function pairedPower(claims: number, difference: number, sd: number, alpha: number): number {
+  const df = claims - 1;
+  const critical = studentTQuantile(1 - alpha / 2, df);
+  const shift = (Math.abs(difference) * Math.sqrt(claims)) / sd;
+  return 1 - studentTCdf(critical - shift, df) + studentTCdf(-critical - shift, df);
+}
+
+/**
+ * The fewest claims with which a paired t test over claims detects `difference` at the given power,
+ * when the per-claim difference has standard deviation `sd`; Infinity past 100,000 claims, NaN
+ * without a usable SD.
+ */
+export function claimsForPower(input: { readonly difference: number; readonly sd: number; readonly alpha: number; readonly power: number }): number {
+  const { difference, sd, alpha, power } = input;
+  if (!(sd > 0) || !(difference !== 0) || !Number.isFinite(sd)) return Number.NaN;
+  const enough = (claims: number) => pairedPower(claims, difference, sd, alpha) >= power;
+  if (!enough(MOST_CLAIMS)) return Number.POSITIVE_INFINITY;
+  let low = 2;
+  let high = MOST_CLAIMS;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (enough(middle)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+/** Differences a plan is made for, in NC units. */
+const PLANNED_DIFFERENCES = [0.05, 0.1, 0.2] as const;
+
+/** How many claims a full run needs, from a pilot's spread, to tell two models apart. */
+export interface PowerPlan {
+  readonly domain: Domain;
+  readonly setting: Setting;
+  readonly measure: 'effectiveness' | 'susceptibility';
+  /** Comparisons in the family (every two models): the test level is 0.05 / comparisons (Bonferroni, which Holm never exceeds). */
+  readonly comparisons: number;
+  readonly alpha: number;
+  readonly power: number;
+  /** The median over the pilot's comparisons of the SD of a per-claim paired difference. */
+  readonly pairedSd: number;
+  /** Claims in the pilot. */
+  readonly pilotClaims: number;
+  readonly claimsNeeded: ReadonlyArray<{ readonly difference: number; readonly claims: number }>;
+}
+
+interface PilotComparison {
+  readonly domain: Domain;
+  readonly setting: Setting;
+  readonly measure: 'effectiveness' | 'susceptibility';
+  readonly se: number;
+  readonly claims: number;
+}
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/**
+ * Sample sizes for a full run from a pilot: per condition and measure, the typical SD of a
+ * paired per-claim difference between two models (the pilot's standard error x sqrt(claims)), and
+ * the claims needed to detect differences of 0.05, 0.1 and 0.2 at 80% power with every pair of
+ * models compared (level 0.05 / comparisons).
+ */
+export function powerPlans(comparisons: readonly PilotComparison[], power = 0.8): PowerPlan[] {
+  const families = new Map<string, PilotComparison[]>();
+  for (const comparison of comparisons) {
+    const key = [comparison.domain, comparison.setting, comparison.measure].join('\u0000');
+    families.set(key, [...(families.get(key) ?? []), comparison]);
+  }
+  return [...families.values()].flatMap((family) => {
+    const sds = family.filter((entry) => entry.claims >= 2 && Number.isFinite(entry.se)).map((entry) => entry.se * Math.sqrt(entry.claims));
+    if (sds.length === 0) return [];
+    const { domain, setting, measure } = family[0]!;
+    const alpha = 0.05 / family.length;
+    const pairedSd = median(sds);
+    return [
+      {
+        domain,
+        setting,
+        measure,
+        comparisons: family.length,
+        alpha,
+        power,
+        pairedSd,
+        pilotClaims: Math.max(...family.map((entry) => entry.claims)),
+        claimsNeeded: PLANNED_DIFFERENCES.map((difference) => ({ difference, claims: claimsForPower({ difference, sd: pairedSd, alpha, power }) })),
+      },
+    ];
+  });
+}
