@@ -50,7 +50,7 @@ export {
 } from './metrics/annotation-agreement.js';
 export { type BootstrapOptions, DEFAULT_BOOTSTRAP, type WithInterval } from './metrics/claim-cell-table.js';
 export { type ClaimEstimate, DEFAULT_INTERVALS, INTERVAL_METHODS, type IntervalMethod, type IntervalOptions, isThin } from './metrics/claim-estimates.js';
-export type { GroupCounts, ModelResult, PairResult, StanceGroupResult } from './metrics/group-tally.js';
+export type { GroupCounts, ModelComparison, ModelResult, PairResult, StanceGroupResult } from './metrics/group-tally.js';
 export { holmAdjust } from './metrics/holm.js';
 export { type JudgeAccuracy, type JudgeAccuracySummary, type JudgedPair, judgeAccuracy } from './metrics/judge-accuracy.js';
 export { type AlphaMetric, type AlphaResult, krippendorffAlpha } from './metrics/krippendorff-alpha.js';
@@ -64,6 +64,8 @@ export {
   analyzeTournament,
   type ClaimSetSeen,
   type ModelSeen,
+  type RunComparison,
+  type SettingComparison,
   type TournamentAnalysis,
   TournamentAnalyzer,
 } from './metrics/tournament-analysis.js';

@@ -27,7 +27,9 @@ const claims: Claim[] = Array.from({ length: CLAIMS }, (_, index) => ({
 /** One simulated multi-turn tournament on the same claims under another run seed. */
 async function tournament(runSeed: number): Promise<ConversationRecord[]> {
   const cache = new MemoryCallCache();
-  const models = new Map<string, ChatModel>(AGENTS.map((name) => [name, withCallCache(new SimulatedAgent(name), cache, { modelIdentity: name, now: () => 0 })]));
+  const models = new Map<string, ChatModel>(
+    AGENTS.map((name) => [name, withCallCache(new SimulatedAgent(name), cache, { modelIdentity: name, now: () => 0 })]),
+  );
   const records: ConversationRecord[] = [];
   await runConversations({
     plan: planTournament({ persuaders: AGENTS, persuadees: AGENTS, claims, settings: ['multi'], runSeed }),

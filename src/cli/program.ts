@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { Command, Option } from '@commander-js/extra-typings';
+import { INTERVAL_METHODS, type IntervalMethod } from '../metrics/claim-estimates.js';
 import {
   ANNOTATION_SETTINGS,
   annotateExportCommand,
@@ -16,7 +17,7 @@ import { demoCommand } from './commands/demo.js';
 import { EXPORT_FORMATS, exportCommand } from './commands/export.js';
 import { judgeCommand, judgeSynthesizeCommand } from './commands/judge.js';
 import { modelsCommand } from './commands/models.js';
-import { parseReportFormats, parseRunNames, REPORT_FORMATS, reportCommand } from './commands/report.js';
+import { parseComparedRuns, parseReportFormats, parseRunNames, REPORT_FORMATS, reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { runsCommand } from './commands/runs.js';
 import { upgradeCommand } from './commands/upgrade.js';
@@ -184,7 +185,13 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
         .argParser(parseReportFormats)
         .default([...REPORT_FORMATS], REPORT_FORMATS.join(',')),
     )
-    .option('--replicates <n>', 'bootstrap replicates for the 95% intervals', parseWholeNumber('--replicates', 100), 2000)
+    .option('--compare <a,b>', 'report run b with the change of every model from run a, paired over the claims both argued', parseComparedRuns)
+    .addOption(
+      new Option('--intervals <method>', 'how the 95% intervals are made (t is calibrated best: docs/design/statistics.md)')
+        .choices([...INTERVAL_METHODS])
+        .default('t' as IntervalMethod),
+    )
+    .option('--replicates <n>', 'bootstrap replicates, for the bootstrap interval methods', parseWholeNumber('--replicates', 100), 2000)
     .action(async (options) => setExitCode(await reportCommand(options, context)));
 
   program

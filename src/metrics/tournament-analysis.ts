@@ -3,6 +3,7 @@ import type { Setting } from '../domain/conversation.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import { hashString } from '../domain/random.js';
 import type { Role } from '../domain/roles.js';
+import { type ArmComparison, ArmContrast } from './arm-contrast.js';
 import { CallLedger } from './call-ledger.js';
 import { DEFAULT_INTERVALS, type IntervalOptions } from './claim-estimates.js';
 import { analyzeClaims, type ClaimLabel, type ClaimPairResult, type ClaimResult, type ClaimSpread } from './claim-results.js';
@@ -12,7 +13,6 @@ import { type InitialScoreDistribution, InitialScoreTally } from './initial-scor
 import { type PowerPlan, powerPlans } from './power.js';
 import { recordClaimKey } from './record-claim-key.js';
 import { type ResampleCount, ResampleTally } from './resample-counts.js';
-import { type SettingComparison, SettingContrast } from './setting-contrast.js';
 import { type SuccessRate, SuccessRateTally } from './success-rates.js';
 import { type TurnCurve, TurnCurveTally } from './turn-curves.js';
 import { UsageTally, type UsageTotal } from './usage-totals.js';
@@ -30,6 +30,23 @@ export interface ClaimSetSeen {
   readonly origin: string;
   readonly license: string;
   readonly claims: number;
+}
+
+type Difference = Omit<ArmComparison, 'group' | 'first' | 'second'>;
+
+/** A model's multi-turn value minus its single-turn value in one domain, paired over the claims both settings share. */
+export interface SettingComparison extends Difference {
+  readonly domain: Domain;
+  readonly single: number;
+  readonly multi: number;
+}
+
+/** A model's value in the reported run minus its value in the baseline run (`report --compare`), per condition. */
+export interface RunComparison extends Difference {
+  readonly domain: Domain;
+  readonly setting: Setting;
+  readonly baseline: number;
+  readonly value: number;
 }
 
 /** Every analysis of SPEC 1.6 that a tournament's records support, ready to report. */
@@ -52,7 +69,7 @@ export interface TournamentAnalysis {
   readonly claimSets: ClaimSetSeen[];
   readonly intervals: IntervalOptions;
   /** Paired differences with intervals and Holm-adjusted p-values: between models, and between settings. */
-  readonly comparisons: { readonly models: ModelComparison[]; readonly settings: SettingComparison[] };
+  readonly comparisons: { readonly models: ModelComparison[]; readonly settings: SettingComparison[]; readonly runs?: RunComparison[] };
   /** Per-claim results: how much claims matter per condition, each claim per model, and each claim per pair. */
   readonly claims: { readonly spread: ClaimSpread[]; readonly perClaim: ClaimResult[]; readonly pairs: ClaimPairResult[] };
   /** Read as a pilot: the claims a full run needs to tell two models apart (docs/design/statistics.md). */
@@ -83,7 +100,9 @@ export class TournamentAnalyzer {
   private readonly samples: SampleTally;
   private readonly models = new Map<string, { simulated: boolean; roles: Set<Role> }>();
   private readonly claimSets = new Map<string, { domain: Domain; origin: string; license: string; claims: Set<number> }>();
-  private readonly settingContrast = new SettingContrast();
+  private readonly settingContrast = new ArmContrast();
+  private readonly runContrast = new ArmContrast();
+  private baselineSeen = false;
   private readonly claimLabels = new Map<string, ClaimLabel>();
   private conversations = 0;
 
@@ -114,8 +133,21 @@ export class TournamentAnalyzer {
     set.claims.add(hashString(claimKey));
     if (!this.claimLabels.has(claimKey)) this.claimLabels.set(claimKey, { claimIndex: record.claimIndex, claim: record.claim, question: record.question });
     if (record.status === 'completed' && record.normalizedChange !== null) {
-      this.settingContrast.add(record.domain, record.setting, record.persuader, record.persuadee, claimKey, record.normalizedChange);
+      this.settingContrast.add(record.domain, record.setting === 'single' ? 0 : 1, record.persuader, record.persuadee, claimKey, record.normalizedChange);
+      if (this.baselineSeen)
+        this.runContrast.add(`${record.domain}/${record.setting}`, 1, record.persuader, record.persuadee, claimKey, record.normalizedChange);
     }
+  }
+
+  /**
+   * A conversation of the baseline run that the reported runs are compared with (`report
+   * --compare`): it enters only the comparison between runs, none of the other analyses. Feed
+   * the baseline first: only records added after it are compared.
+   */
+  addBaseline(record: ConversationRecord): void {
+    this.baselineSeen = true;
+    if (record.status !== 'completed' || record.normalizedChange === null) return;
+    this.runContrast.add(`${record.domain}/${record.setting}`, 0, record.persuader, record.persuadee, recordClaimKey(record), record.normalizedChange);
   }
 
   private noteModel(model: string, simulated: boolean, role: Role): void {
@@ -124,7 +156,14 @@ export class TournamentAnalyzer {
     entry.roles.add(role);
   }
 
-  /** Estimates with bootstrap intervals and every tally; call once, after the last record. */
+  private runComparisons(): RunComparison[] {
+    return this.runContrast.result(this.options.intervals).map(({ group, first, second, ...rest }) => {
+      const [domain, setting] = group.split('/') as [Domain, Setting];
+      return { domain, setting, baseline: first, value: second, ...rest };
+    });
+  }
+
+  /** Estimates with intervals and every tally; call once, after the last record. */
   finish(): TournamentAnalysis {
     const tallies = [...this.groups.values()].sort((a, b) => GROUP_ORDER(a.domain, a.setting) - GROUP_ORDER(b.domain, b.setting));
     const groups = tallies.map((group) => group.result(this.options.intervals));
@@ -159,7 +198,16 @@ export class TournamentAnalyzer {
       models: [...this.models].map(([model, { simulated, roles }]) => ({ model, simulated, roles: [...roles].sort() })),
       claimSets: [...this.claimSets.values()].map(({ claims, ...set }) => ({ ...set, claims: claims.size })),
       intervals: this.options.intervals,
-      comparisons: { models: groups.flatMap((group) => group.comparisons), settings: this.settingContrast.result(this.options.intervals) },
+      comparisons: {
+        models: groups.flatMap((group) => group.comparisons),
+        settings: this.settingContrast.result(this.options.intervals).map(({ group, first, second, ...rest }) => ({
+          domain: group as Domain,
+          single: first,
+          multi: second,
+          ...rest,
+        })),
+        ...(this.baselineSeen ? { runs: this.runComparisons() } : {}),
+      },
       power: powerPlans(groups.flatMap((group) => group.comparisons)),
       claims: {
         spread: claims.map((claim) => claim.spread),

@@ -95,3 +95,20 @@ export function powerTable(document: ReportDocument): ReportTable {
     ]),
   };
 }
+
+/** `report --compare a,b`: each model's value in the reported run minus its value in the baseline run. */
+export function runComparisonTable(document: ReportDocument): ReportTable {
+  return {
+    header: ['condition', 'model', 'measure', 'baseline run', 'this run', 'change', 'p (Holm)', 'reading'],
+    rows: (document.comparisons.runs ?? []).map((comparison) => [
+      conditionLabel(comparison.domain, comparison.setting),
+      { model: comparison.model },
+      comparison.measure,
+      formatNumber(comparison.baseline),
+      formatNumber(comparison.value),
+      { estimate: comparison.difference, ciLow: comparison.ciLow, ciHigh: comparison.ciHigh, n: comparison.claims, thin: comparison.thin },
+      formatP(comparison.pHolm),
+      verdict(comparison.pHolm, comparison.thin),
+    ]),
+  };
+}

@@ -18,8 +18,9 @@ interface Collected {
 }
 
 /** Streams every conversation of the runs through one analyzer; nothing else is kept per record. */
-function collect(store: Pick<ReportSource, 'conversations'>, runs: readonly RunInfo[], intervals: IntervalOptions): Collected {
+function collect(store: Pick<ReportSource, 'conversations'>, runs: readonly RunInfo[], intervals: IntervalOptions, baseline?: RunInfo): Collected {
   const analyzer = new TournamentAnalyzer({ intervals, samplesPerKind: 1 });
+  if (baseline) for (const record of store.conversations(baseline.id)) analyzer.addBaseline(record);
   const modelsByRun = runs.map(() => new Set<string>());
   // Only combined runs can repeat a conversation id; ids are kept as 53-bit hashes, each with the
   // position of the run it was first read from, so that a duplicate can name that run.
@@ -59,6 +60,16 @@ function assertRunsShareModels(runs: readonly RunInfo[], modelsByRun: readonly S
   });
 }
 
+/** What a comparison with a baseline run rests on, said where every reader sees it. */
+function baselineNote(baseline: RunInfo, runs: readonly RunInfo[], analysis: TournamentAnalysis): string {
+  const compared = analysis.comparisons.runs ?? [];
+  const reported = runs.map((run) => run.name).join(' + ');
+  if (compared.length === 0)
+    return `compared with run ${baseline.name}: it shares no model and condition with ${reported} on common claims, so nothing could be compared`;
+  const claims = Math.max(...compared.map((comparison) => comparison.claims));
+  return `compared with run ${baseline.name} (comparisons.runs: ${reported} minus ${baseline.name}, paired over up to ${claims} claims both runs argued)`;
+}
+
 /** A report of runs: the runs, the document, and what the combination left out. */
 export interface RunsReport {
   readonly runs: RunInfo[];
@@ -79,6 +90,8 @@ export function buildRunsReport(
     readonly replicates: number;
     /** How intervals are made (default t: see docs/design/statistics.md). */
     readonly intervals?: IntervalOptions['method'];
+    /** A baseline run to compare the reported run with, model by model, paired over shared claims (`--compare a,b`: a). */
+    readonly baseline?: string;
     readonly generatedAt: string;
     readonly packageVersion: string;
   },
@@ -90,7 +103,8 @@ export function buildRunsReport(
     replicates: options.replicates,
     seed: runs[0]!.seed,
   };
-  const collected = collect(source, runs, intervals);
+  const baseline = options.baseline === undefined ? undefined : source.findRun(options.baseline);
+  const collected = collect(source, runs, intervals, baseline);
   const bootstrap = { replicates: options.replicates, confidence: 0.95, seed: runs[0]!.seed };
   const consistency = consistencyStudiesFor(source, runs, { replicates: options.replicates });
   const reliability = loadReliabilityStudy(
@@ -114,6 +128,7 @@ export function buildRunsReport(
     packageVersion: options.packageVersion,
     duplicates: collected.duplicates,
     studies,
+    ...(baseline ? { notes: [baselineNote(baseline, runs, collected.analysis)] } : {}),
   });
   return { runs, document, conversations: collected.analysis.conversations, duplicates: collected.duplicates };
 }

@@ -12,7 +12,7 @@ import { type AtomicWriteFileSystem, NODE_FILE_SYSTEM } from '../../io/write-fil
 import type { ReportDocument } from '../../report/report-document.js';
 import { ResultStore } from '../../store/result-store.js';
 import type { CliContext } from '../terminal.js';
-import { parseReportFormats, parseRunNames, reportCommand, writeReport } from './report.js';
+import { parseComparedRuns, parseReportFormats, parseRunNames, reportCommand, writeReport } from './report.js';
 
 // A tournament small enough to work out by hand: models A and B, subjective claims c1 and c2
 // (7 turns) and one misinformation item m1 (single-turn). Openings: B on c1 = 2, B on c2 = 4,
@@ -345,6 +345,48 @@ describe('pmiyc report options and combined runs', () => {
       two: [handRecord({ persuader: 'X', persuadee: 'Y', claim: 'c1', turns: 3, persuadeeScores: [2], final: 3 })],
     });
     await expect(writeReport({ store: path, run: ['one', 'two'], format: ['json'] }, context)).rejects.toThrow('shares no model with the other runs');
+  });
+});
+
+describe('pmiyc report --compare and --intervals', () => {
+  // The same tournament twice; in "next", A moves B all the way on c1 (NC 1 instead of 2/3).
+  const nextRecords = HAND.map((spec) => (spec.persuader === 'A' && spec.persuadee === 'B' && spec.claim === 'c1' ? { ...spec, final: 5 } : spec)).map(
+    handRecord,
+  );
+  let path: string;
+  beforeAll(() => {
+    path = join(folder, 'compare.db');
+    storeWith(path, { base: HAND.map(handRecord), next: nextRecords });
+  });
+
+  it('reports run b with the change of every model from run a, paired over the claims both argued', async () => {
+    const { folder: out } = await writeReport({ store: path, compare: ['base', 'next'], format: ['json'], out: join(folder, 'compare') }, context);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as ReportDocument;
+    expect(report.meta.runs.map((run) => run.name)).toEqual(['next']);
+    expect(report.meta.notes.join(' ')).toContain('compared with run base');
+    const change = report.comparisons.runs!.find((entry) => entry.domain === 'subjective' && entry.measure === 'effectiveness' && entry.model === 'A')!;
+    // A as persuader: before (mean(2/3, 0) + 0) / 2 = 1/6, after (mean(1, 0) + 0) / 2 = 1/4.
+    expect(change.baseline).toBeCloseTo(1 / 6, 12);
+    expect(change.value).toBeCloseTo(1 / 4, 12);
+    expect(change.difference).toBeCloseTo(1 / 12, 12);
+    expect(change).toMatchObject({ claims: 2, thin: true });
+    const unchanged = report.comparisons.runs!.find((entry) => entry.domain === 'subjective' && entry.measure === 'effectiveness' && entry.model === 'B')!;
+    expect(unchanged.difference).toBe(0);
+  });
+
+  it('refuses --run together with --compare, and --compare with other than two runs', async () => {
+    await expect(writeReport({ store: path, run: ['base'], compare: ['base', 'next'], format: ['json'] }, context)).rejects.toThrow(InputError);
+    expect(() => parseComparedRuns('base')).toThrow('--compare takes two runs');
+  });
+
+  it('makes the intervals by the method asked, and says which in meta.intervals', async () => {
+    const { folder: out } = await writeReport(
+      { store: path, run: ['base'], intervals: 'percentile', replicates: 200, format: ['json'], out: join(folder, 'percentile') },
+      context,
+    );
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as ReportDocument;
+    expect(report.meta.intervals).toMatchObject({ method: 'percentile', replicates: 200, seed: 5 });
+    expect(report.comparisons.runs).toBeUndefined();
   });
 });
 

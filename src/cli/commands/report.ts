@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
+import { InputError } from '../../domain/input-error.js';
 import { type AtomicWriteFileSystem, writeFilesAtomically } from '../../io/write-file-atomically.js';
+import type { IntervalMethod } from '../../metrics/claim-estimates.js';
 import { buildReportFiles, REPORT_FORMATS, type ReportFormat } from '../../report/build-report-files.js';
 import { duplicatesSentence } from '../../report/duplicates-text.js';
 import type { ReportDuplicates } from '../../report/report-document.js';
@@ -18,8 +20,19 @@ export interface ReportOptions {
   /** Output folder; default `./pmiyc-report/<run>/`. */
   readonly out?: string;
   readonly format: readonly ReportFormat[];
-  /** Bootstrap replicates (default 2,000). */
+  /** Bootstrap replicates (default 2,000), for the bootstrap interval methods. */
   readonly replicates?: number;
+  /** How intervals are made (default t). */
+  readonly intervals?: IntervalMethod;
+  /** `--compare a,b`: report run b, with each model's change from run a. */
+  readonly compare?: readonly string[];
+}
+
+/** `--compare a,b` -> ['a', 'b']: exactly two runs, the baseline first. */
+export function parseComparedRuns(value: string): string[] {
+  const names = parseRunNames(value);
+  if (names.length !== 2) throw new InvalidArgumentError(`--compare takes two runs, the baseline first: --compare before,after (got "${value}").`);
+  return names;
 }
 
 /** `--format html,md` -> ['html', 'md'] (commander reports a bad value as a usage error). */
@@ -76,11 +89,16 @@ export interface WrittenReport {
  * earlier report's files whole. `pmiyc demo` uses it too. `fileSystem` is for tests.
  */
 export async function writeReport(options: ReportOptions, context: CliContext, fileSystem?: AtomicWriteFileSystem): Promise<WrittenReport> {
+  if (options.compare && options.run && options.run.length > 0)
+    throw new InputError('give either --run (report runs) or --compare a,b (report b against a), not both');
+  const [baseline, compared] = options.compare ?? [];
   const store = openStore(options.store, { access: 'read' });
   let built: RunsReport;
   try {
-    built = buildRunsReport(store, options.run ?? [], {
+    built = buildRunsReport(store, compared === undefined ? (options.run ?? []) : [compared], {
       replicates: options.replicates ?? 2000,
+      ...(options.intervals ? { intervals: options.intervals } : {}),
+      ...(baseline === undefined ? {} : { baseline }),
       generatedAt: context.now().toISOString(),
       packageVersion: context.packageVersion,
     });
@@ -88,7 +106,7 @@ export async function writeReport(options: ReportOptions, context: CliContext, f
     store.close();
   }
   const { runs, document, conversations, duplicates } = built;
-  const folder = options.out ?? defaultFolder(runs);
+  const folder = options.out ?? (baseline === undefined ? defaultFolder(runs) : `${defaultFolder(runs)}-vs-${baseline.replace(/[^A-Za-z0-9._+-]/g, '_')}`);
   const files = (await buildReportFiles(document, options.format)).map((file) => ({ path: join(folder, file.path), content: file.content }));
   await writeFilesAtomically(files, {
     advice: { again: 'run the report again', elsewhere: 'another folder with --out' },

@@ -1,6 +1,6 @@
 import type { Setting } from '../../domain/conversation.js';
 import { conditionLabel } from '../charts/chart-theme.js';
-import { claimSpreadTable, modelComparisonTable, powerTable, settingComparisonTable } from '../comparison-tables.js';
+import { claimSpreadTable, modelComparisonTable, powerTable, runComparisonTable, settingComparisonTable } from '../comparison-tables.js';
 import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, usageTable } from '../operation-tables.js';
@@ -47,6 +47,7 @@ const COMPARISON_INTRO =
 function comparisonSection({ document, labels }: Parts): SafeHtml {
   const { models, settings } = document.comparisons;
   const settingsPart = settings.length === 0 ? [] : [html`<h3>Single-turn against multi-turn</h3>`, tableHtml(settingComparisonTable(document), labels)];
+  const runsPart = document.comparisons.runs ? [html`<h3>Against the baseline run</h3>`, tableHtml(runComparisonTable(document), labels)] : [];
   const powerPart =
     document.power.length === 0
       ? []
@@ -58,6 +59,7 @@ function comparisonSection({ document, labels }: Parts): SafeHtml {
     models.length === 0 ? html`<p class="na">One model per role: nothing to compare.</p>` : html``,
     asTable('Effectiveness: every two persuaders', tableHtml(modelComparisonTable(document, 'effectiveness'), labels)),
     asTable('Susceptibility: every two persuadees', tableHtml(modelComparisonTable(document, 'susceptibility'), labels)),
+    ...runsPart,
     ...settingsPart,
     ...powerPart,
   ]);
