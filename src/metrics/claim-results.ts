@@ -65,10 +65,57 @@ interface ClaimHeadline {
   readonly n: number;
 }
 
+/** One condition's pairs on claims, kept compact: row i is claim `claim[i]` and pair `cell[i]`. */
+interface ClaimPairPart {
+  readonly where: { readonly domain: Domain; readonly setting: Setting };
+  readonly labels: readonly ClaimLabel[];
+  readonly pairs: readonly Pair[];
+  readonly claim: Int32Array;
+  readonly cell: Int32Array;
+  readonly n: Float64Array;
+  readonly mean: Float64Array;
+}
+
+/**
+ * Each pair on each claim, for claim-pairs.csv: kept in typed arrays (a full tournament has
+ * hundreds of thousands) and read row by row, never as a list of objects.
+ */
+export class ClaimPairRows implements Iterable<ClaimPairResult> {
+  constructor(private readonly parts: readonly ClaimPairPart[]) {}
+
+  get size(): number {
+    return this.parts.reduce((total, part) => total + part.claim.length, 0);
+  }
+
+  /** Visits every row without making an object of it (claim-pairs.csv): the claim's label and pair are shared objects. */
+  forEachRow(visit: (where: ClaimPairPart['where'], label: ClaimLabel, pair: Pair, n: number, meanNC: number) => void): void {
+    for (const part of this.parts) {
+      for (let row = 0; row < part.claim.length; row++)
+        visit(part.where, part.labels[part.claim[row]!]!, part.pairs[part.cell[row]!]!, part.n[row]!, part.mean[row]!);
+    }
+  }
+
+  *[Symbol.iterator](): Generator<ClaimPairResult> {
+    for (const part of this.parts) {
+      for (let row = 0; row < part.claim.length; row++) {
+        const pair = part.pairs[part.cell[row]!]!;
+        yield {
+          ...part.where,
+          ...part.labels[part.claim[row]!]!,
+          persuader: pair.persuader,
+          persuadee: pair.persuadee,
+          n: part.n[row]!,
+          meanNC: part.mean[row]!,
+        };
+      }
+    }
+  }
+}
+
 export interface ClaimAnalysis {
   readonly spread: ClaimSpread;
   readonly claims: ClaimResult[];
-  readonly claimPairs: ClaimPairResult[];
+  readonly claimPairs: ClaimPairPart;
 }
 
 /** Claims listed as moving persuadees most, and least, per domain and setting. */
@@ -88,22 +135,35 @@ function meansBy(cells: ReadonlyArray<{ pair: Pair; mean: number; n: number }>, 
   return [...byModel].map(([model, entry]) => ({ model, meanNC: entry.sum / entry.pairs, n: entry.n }));
 }
 
-/** The one-way random-effects ANOVA estimate over claims of pair-centred values. */
-function varianceSplit(claims: ReadonlyArray<ReadonlyArray<{ cell: number; mean: number }>>, pairMeans: ReadonlyArray<number>) {
-  const groups = claims.map((cells) => cells.map(({ cell, mean }) => mean - pairMeans[cell]!)).filter((values) => values.length > 0);
-  const total = groups.reduce((sum, values) => sum + values.length, 0);
-  if (groups.length < 2 || total <= groups.length) return { share: Number.NaN, between: Number.NaN, within: Number.NaN };
-  const grand = groups.flat().reduce((sum, value) => sum + value, 0) / total;
-  let betweenSquares = 0;
+/**
+ * The one-way random-effects ANOVA estimate over claims of pair-centred values, from each claim's
+ * count, sum and sum of squares of those values.
+ */
+function varianceSplit(counts: Float64Array, sums: Float64Array, squares: Float64Array) {
+  let groups = 0;
+  let total = 0;
+  let grandSum = 0;
+  let countSquares = 0;
   let withinSquares = 0;
-  for (const values of groups) {
-    const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
-    betweenSquares += values.length * (mean - grand) ** 2;
-    for (const value of values) withinSquares += (value - mean) ** 2;
+  for (let claim = 0; claim < counts.length; claim++) {
+    const n = counts[claim]!;
+    if (n === 0) continue;
+    groups += 1;
+    total += n;
+    grandSum += sums[claim]!;
+    countSquares += n * n;
+    withinSquares += squares[claim]! - (sums[claim]! * sums[claim]!) / n;
   }
-  const meanBetween = betweenSquares / (groups.length - 1);
-  const meanWithin = withinSquares / (total - groups.length);
-  const perGroup = (total - groups.reduce((sum, values) => sum + values.length ** 2, 0) / total) / (groups.length - 1);
+  if (groups < 2 || total <= groups) return { share: Number.NaN, between: Number.NaN, within: Number.NaN };
+  const grand = grandSum / total;
+  let betweenSquares = 0;
+  for (let claim = 0; claim < counts.length; claim++) {
+    const n = counts[claim]!;
+    if (n > 0) betweenSquares += n * (sums[claim]! / n - grand) ** 2;
+  }
+  const meanBetween = betweenSquares / (groups - 1);
+  const meanWithin = Math.max(0, withinSquares) / (total - groups);
+  const perGroup = (total - countSquares / total) / (groups - 1);
   const between = Math.max(0, (meanBetween - meanWithin) / perGroup);
   const share = between + meanWithin === 0 ? Number.NaN : between / (between + meanWithin);
   return { share, between: Math.sqrt(between), within: Math.sqrt(meanWithin) };
@@ -123,25 +183,42 @@ export function analyzeClaims(
   const slices = table.slices();
   const pairs = table.cells.map(pairOfCell);
   const pairMeans = table.cellMeans().map((cell) => cell.mean);
-  const keys = table.claimKeys;
+  const labels = table.claimKeys.map(labelOf);
+  const rows = slices.order.length;
+  const claimPairs: ClaimPairPart = {
+    where,
+    labels,
+    pairs,
+    claim: new Int32Array(rows),
+    cell: new Int32Array(rows),
+    n: new Float64Array(rows),
+    mean: new Float64Array(rows),
+  };
+  const centred = { counts: new Float64Array(slices.claims), sums: new Float64Array(slices.claims), squares: new Float64Array(slices.claims) };
   const claims: ClaimResult[] = [];
-  const claimPairs: ClaimPairResult[] = [];
-  const cellsByClaim: Array<Array<{ cell: number; mean: number }>> = [];
+  let row = 0;
   for (let claim = 0; claim < slices.claims; claim++) {
-    const label = labelOf(keys[claim]!);
-    const cells: Array<{ cell: number; pair: Pair; mean: number; n: number }> = [];
+    const cells: Array<{ pair: Pair; mean: number; n: number }> = [];
     for (let position = slices.starts[claim]!; position < slices.starts[claim + 1]!; position++) {
       const slot = slices.order[position]!;
       const cell = slices.slotCell[slot]!;
-      cells.push({ cell, pair: pairs[cell]!, mean: slices.slotSum[slot]! / slices.slotCount[slot]!, n: slices.slotCount[slot]! });
+      const mean = slices.slotSum[slot]! / slices.slotCount[slot]!;
+      cells.push({ pair: pairs[cell]!, mean, n: slices.slotCount[slot]! });
+      claimPairs.claim[row] = claim;
+      claimPairs.cell[row] = cell;
+      claimPairs.n[row] = slices.slotCount[slot]!;
+      claimPairs.mean[row] = mean;
+      row += 1;
+      const value = mean - pairMeans[cell]!;
+      centred.counts[claim]! += 1;
+      centred.sums[claim]! += value;
+      centred.squares[claim]! += value * value;
     }
-    cellsByClaim.push(cells);
     const n = cells.reduce((sum, cell) => sum + cell.n, 0);
     const meanNC = cells.reduce((sum, cell) => sum + cell.mean, 0) / cells.length;
-    claims.push({ ...where, ...label, n, meanNC, persuaders: meansBy(cells, 'persuader'), persuadees: meansBy(cells, 'persuadee') });
-    for (const { pair, mean, n: conversations } of cells) claimPairs.push({ ...where, ...label, ...pair, n: conversations, meanNC: mean });
+    claims.push({ ...where, ...labels[claim]!, n, meanNC, persuaders: meansBy(cells, 'persuader'), persuadees: meansBy(cells, 'persuadee') });
   }
-  const split = varianceSplit(cellsByClaim, pairMeans);
+  const split = varianceSplit(centred.counts, centred.sums, centred.squares);
   const ranked = [...claims].sort((a, b) => b.meanNC - a.meanNC || a.claimIndex - b.claimIndex);
   // Up to ten each way, never the same claim in both lists.
   const listed = Math.min(HEADLINES, Math.floor(ranked.length / 2));

@@ -6,7 +6,7 @@ import type { Role } from '../domain/roles.js';
 import { type ArmComparison, ArmContrast } from './arm-contrast.js';
 import { CallLedger } from './call-ledger.js';
 import { DEFAULT_INTERVALS, type IntervalOptions } from './claim-estimates.js';
-import { analyzeClaims, type ClaimLabel, type ClaimPairResult, type ClaimResult, type ClaimSpread } from './claim-results.js';
+import { analyzeClaims, type ClaimLabel, ClaimPairRows, type ClaimResult, type ClaimSpread } from './claim-results.js';
 import { type ConversationSample, SampleTally } from './conversation-samples.js';
 import { type GroupCounts, GroupTally, type ModelComparison, type ModelResult, type PairResult, type StanceGroupResult } from './group-tally.js';
 import { type InitialScoreDistribution, InitialScoreTally } from './initial-scores.js';
@@ -71,7 +71,7 @@ export interface TournamentAnalysis {
   /** Paired differences with intervals and Holm-adjusted p-values: between models, and between settings. */
   readonly comparisons: { readonly models: ModelComparison[]; readonly settings: SettingComparison[]; readonly runs?: RunComparison[] };
   /** Per-claim results: how much claims matter per condition, each claim per model, and each claim per pair. */
-  readonly claims: { readonly spread: ClaimSpread[]; readonly perClaim: ClaimResult[]; readonly pairs: ClaimPairResult[] };
+  readonly claims: { readonly spread: ClaimSpread[]; readonly perClaim: ClaimResult[]; readonly pairs: ClaimPairRows };
   /** Read as a pilot: the claims a full run needs to tell two models apart (docs/design/statistics.md). */
   readonly power: PowerPlan[];
 }
@@ -212,7 +212,7 @@ export class TournamentAnalyzer {
       claims: {
         spread: claims.map((claim) => claim.spread),
         perClaim: claims.flatMap((claim) => claim.claims),
-        pairs: claims.flatMap((claim) => claim.claimPairs),
+        pairs: new ClaimPairRows(claims.map((claim) => claim.claimPairs)),
       },
     };
   }

@@ -12,16 +12,22 @@ function formatP(p: number): string {
   return p < 0.001 ? '< 0.001' : p.toFixed(3);
 }
 
-const verdict = (pHolm: number, thin: boolean) => (thin ? 'too few claims' : pHolm < ALPHA ? 'differ' : 'no evidence of a difference');
+function verdict(pHolm: number, thin: boolean): string {
+  if (thin) return pHolm < ALPHA ? 'differ, on too few claims to trust' : 'too few claims';
+  return pHolm < ALPHA ? 'differ' : 'no evidence of a difference';
+}
+
+/** The paper's order of conditions: subjective before misinformation, single-turn before multi-turn. */
+const conditionOrder = (entry: { domain: string; setting: string }) => (entry.domain === 'subjective' ? 0 : 2) + (entry.setting === 'single' ? 0 : 1);
 
 /**
  * Every two models in each condition: the difference in effectiveness (or susceptibility) with its
- * paired interval over claims and Holm-adjusted p-value, most certain first.
+ * paired interval over claims and Holm-adjusted p-value; by condition, most certain first.
  */
 export function modelComparisonTable(document: ReportDocument, measure: 'effectiveness' | 'susceptibility'): ReportTable {
   const rows = document.comparisons.models
     .filter((comparison) => comparison.measure === measure)
-    .sort((a, b) => a.pHolm - b.pHolm || a.first.localeCompare(b.first) || a.second.localeCompare(b.second));
+    .sort((a, b) => conditionOrder(a) - conditionOrder(b) || a.pHolm - b.pHolm || a.first.localeCompare(b.first) || a.second.localeCompare(b.second));
   return {
     header: ['condition', 'model', 'minus model', 'difference', 'p', 'p (Holm)', 'reading'],
     rows: rows.map((comparison) => [

@@ -85,22 +85,46 @@ export function claimsCsv(document: ReportDocument, labels: ModelLabels): string
   );
 }
 
-/** claim-pairs.csv: per condition, claim and ordered pair, the mean NC of its conversations. */
+/** One CSV field as `csv` writes it: quoted when it holds a comma, a quote or a line break; no data empty. */
+function csvField(value: Value): string {
+  if (value === null || (typeof value === 'number' && !Number.isFinite(value))) return '';
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * claim-pairs.csv: per condition, claim and ordered pair, the mean NC of its conversations. Written
+ * line by line from the compact rows (a full tournament has hundreds of thousands).
+ */
 export function claimPairsCsv(document: ReportDocument, labels: ModelLabels): string {
-  return csv(
-    ['domain', 'setting', 'claimIndex', 'claim', 'question', 'persuader', 'persuadee', 'persuaderSimulated', 'persuadeeSimulated', 'n', 'meanNC'],
-    document.claims.pairs.map((row) => [
-      row.domain,
-      row.setting,
-      row.claimIndex,
-      row.claim,
-      row.question,
-      row.persuader,
-      row.persuadee,
-      labels.isSimulated(row.persuader),
-      labels.isSimulated(row.persuadee),
-      row.n,
-      row.meanNC,
-    ]),
-  );
+  const header = ['domain', 'setting', 'claimIndex', 'claim', 'question', 'persuader', 'persuadee', 'persuaderSimulated', 'persuadeeSimulated', 'n', 'meanNC'];
+  // The claim's fields are the same for all its pairs, and a model's name and label the same on every line: each is written once.
+  const models = new Map<string, string>();
+  const modelFields = (model: string) => {
+    let fields = models.get(model);
+    if (fields === undefined) {
+      fields = csvField(model);
+      models.set(model, fields);
+    }
+    return fields;
+  };
+  const chunks: string[] = [];
+  let lines: string[] = [header.join(',')];
+  let lastLabel: object | undefined;
+  let claimFields = '';
+  document.claims.pairs.forEachRow((where, label, pair, n, meanNC) => {
+    if (label !== lastLabel) {
+      lastLabel = label;
+      claimFields = [where.domain, where.setting, label.claimIndex, label.claim, label.question].map(csvField).join(',');
+    }
+    const simulated = `${labels.isSimulated(pair.persuader)},${labels.isSimulated(pair.persuadee)}`;
+    lines.push(`${claimFields},${modelFields(pair.persuader)},${modelFields(pair.persuadee)},${simulated},${csvField(n)},${csvField(meanNC)}`);
+    // Joined in chunks, so that no more than a chunk of separate line strings is alive at once.
+    if (lines.length === 10_000) {
+      chunks.push(lines.join('\n'));
+      lines = [];
+    }
+  });
+  if (lines.length > 0) chunks.push(lines.join('\n'));
+  return `${chunks.join('\n')}\n`;
 }

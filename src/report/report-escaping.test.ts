@@ -51,7 +51,7 @@ describe('model text in reports', () => {
     expect(markdown).not.toMatch(/(?<!\\)\]\(javascript:/);
     expect(markdown).not.toMatch(/!(?<!\\)\[x(?<!\\)\]\(/);
     expect(escapeMarkdown(HOSTILE.markdown)).toBe('\\[click\\](javascript:alert(4)) !\\[x\\](https://example.invalid/x.png) \\| cell \\|');
-    expect(escapeMarkdown('# heading\n- item\n1. first')).toBe('\\# heading\n\\- item\n\\1. first');
+    expect(escapeMarkdown('# heading\n- item\n1. first')).toBe('\\# heading\n\\- item\n1\\. first');
   });
 
   it('keeps the text itself in report.json, where it is data', async () => {

@@ -350,9 +350,9 @@ describe('pmiyc report options and combined runs', () => {
 
 describe('pmiyc report --compare and --intervals', () => {
   // The same tournament twice; in "next", A moves B all the way on c1 (NC 1 instead of 2/3).
-  const nextRecords = HAND.map((spec) => (spec.persuader === 'A' && spec.persuadee === 'B' && spec.claim === 'c1' ? { ...spec, final: 5 } : spec)).map(
-    handRecord,
-  );
+  const nextRecords = HAND.map(
+    (spec): HandConversation => (spec.persuader === 'A' && spec.persuadee === 'B' && spec.claim === 'c1' ? { ...spec, final: 5 } : spec),
+  ).map(handRecord);
   let path: string;
   beforeAll(() => {
     path = join(folder, 'compare.db');

@@ -13,7 +13,10 @@ export function escapeMarkdown(text: string): string {
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/^(\s*)([#+=-]|\d+\.)/gm, (_match, space: string, marker: string) => `${space}\\${marker}`);
+    .replace(/^(\s*)([#+=-]|\d+\.)/gm, (_match, space: string, marker: string) =>
+      // A list number is escaped at its period ("1\."): a backslash before a digit is no escape and would show.
+      /^\d/.test(marker) ? `${space}${marker.slice(0, -1)}\\.` : `${space}\\${marker}`,
+    );
 }
 
 /** One line of a table cell: newlines become spaces. */
