@@ -11,6 +11,7 @@
 // estimates of that kind, then over those `isThin` does not mark, and how many it marks.
 
 import { performance } from 'node:perf_hooks';
+import { createRandom } from '../dist/domain/random.js';
 import { MemoryCallCache, planTournament, runConversations, SimulatedAgent } from '../dist/index.js';
 import { ClaimCellTable } from '../dist/metrics/claim-cell-table.js';
 import { estimateOverClaims, INTERVAL_METHODS, isThin } from '../dist/metrics/claim-estimates.js';
@@ -105,17 +106,6 @@ function drawClaims(random, count) {
   return order.slice(0, count);
 }
 
-function mulberry(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const started = performance.now();
 const pool = await simulatePool();
 const poolSeconds = (performance.now() - started) / 1000;
@@ -134,7 +124,7 @@ for (const setting of SETTINGS) {
   for (const claims of CLAIM_COUNTS) {
     for (const method of METHODS) {
       const methodStarted = performance.now();
-      const random = mulberry(1000 + claims);
+      const random = createRandom(1000 + claims);
       const covered = new Float64Array(list.length);
       const seen = new Float64Array(list.length);
       const coveredSolid = new Float64Array(list.length);

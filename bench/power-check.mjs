@@ -5,6 +5,7 @@
 // Run with `npm run build && node bench/power-check.mjs` (POOL, REPS, PILOT, GAP to vary).
 
 import { performance } from 'node:perf_hooks';
+import { createRandom } from '../dist/domain/random.js';
 import { estimateWithIntervals, MemoryCallCache, planTournament, runConversations, SimulatedAgent } from '../dist/index.js';
 import { claimsForPower } from '../dist/metrics/power.js';
 import { withCallCache } from '../dist/models/wrappers/with-call-cache.js';
@@ -14,17 +15,6 @@ const REPS = Number(process.env.REPS ?? 1000);
 const PILOT = Number(process.env.PILOT ?? 30);
 const GAP = Number(process.env.GAP ?? 0.15);
 const AGENTS = [`sim/stronger?persuasiveness=${0.5 + GAP / 2}&susceptibility=0.5`, `sim/weaker?persuasiveness=${0.5 - GAP / 2}&susceptibility=0.5`];
-
-function mulberry(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Every conversation of the pool, by claim. */
 async function simulatePool() {
@@ -56,7 +46,7 @@ const pool = await simulatePool();
 const truth = comparisonOf(pool.flat()).difference;
 const pilot = comparisonOf(pool.slice(0, PILOT).flat());
 const sd = pilot.se * Math.sqrt(pilot.claims);
-const random = mulberry(17);
+const random = createRandom(17);
 
 /** How often REPS draws of `claims` claims from the pool find the difference (p < 0.05). */
 function measuredPower(claims) {
