@@ -20,6 +20,7 @@ import { modelsCommand } from './commands/models.js';
 import { parseComparedRuns, parseReportFormats, parseRunNames, REPORT_FORMATS, reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { runsCommand } from './commands/runs.js';
+import { showCommand } from './commands/show.js';
 import { upgradeCommand } from './commands/upgrade.js';
 import { gitRevision } from './git-revision.js';
 import { parseChoice, parseFailureLimit, parseTurns, parseWholeNumber } from './options.js';
@@ -130,6 +131,15 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.noCache('study'))
     .addOption(shared.config(context.env))
     .action(async (options) => setExitCode(await consistencyCommand({ ...options, ...runExtras(context) }, context, signals)));
+
+  program
+    .command('show')
+    .description('print one stored conversation turn by turn, with its attempts, how it ended and what it cost')
+    .argument('<conversation-id>', 'the id, as pmiyc export, the report and pmiyc view give it')
+    .addOption(shared.store())
+    .addOption(shared.runName('the run to take it from when several have the id (default: the latest)'))
+    .option('--json', 'print the export record instead', false)
+    .action((conversationId, options) => setExitCode(showCommand(conversationId, { ...options, color: program.opts().color }, context)));
 
   program
     .command('runs')

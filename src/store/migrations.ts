@@ -160,6 +160,27 @@ export const MIGRATIONS: readonly string[] = [
     sha256 TEXT NOT NULL
   );
   `,
+  // 5: what browsing needs (pmiyc show, pmiyc view): a conversation by id, filters on early stops and
+  // failure reasons, the run's claims for text search, and indexes for the usual filters and sorts.
+  `
+  ALTER TABLE conversations ADD COLUMN early_stopped INTEGER;
+  ALTER TABLE conversations ADD COLUMN failure_reason TEXT;
+  UPDATE conversations SET early_stopped = json_extract(record, '$.earlyStopped'), failure_reason = json_extract(record, '$.failureReason');
+  CREATE INDEX conversations_by_id ON conversations (id);
+  CREATE INDEX conversations_by_persuader ON conversations (run_id, persuader, persuadee);
+  CREATE INDEX conversations_by_persuadee ON conversations (run_id, persuadee);
+  CREATE INDEX conversations_by_nc ON conversations (run_id, nc);
+  CREATE TABLE run_claims (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    domain TEXT NOT NULL,
+    claim_index INTEGER NOT NULL,
+    claim TEXT NOT NULL,
+    question TEXT,
+    PRIMARY KEY (run_id, domain, claim_index)
+  );
+  INSERT OR IGNORE INTO run_claims (run_id, domain, claim_index, claim, question)
+    SELECT run_id, domain, claim_index, json_extract(record, '$.claim'), json_extract(record, '$.question') FROM conversations;
+  `,
 ];
 
 /** The schema version this pmiyc writes and reads. */

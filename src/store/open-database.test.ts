@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { handRecord } from '../../test/support/hand-records.js';
 import { InputError } from '../domain/input-error.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { ResultStore } from './result-store.js';
@@ -95,5 +96,34 @@ describe('opening a store', () => {
     expect(() => ResultStore.openReadOnly(path)).toThrow(`no store at ${path}`);
     expect(() => ResultStore.openExisting(path)).toThrow(`no store at ${path}`);
     expect(existsSync(path)).toBe(false);
+  });
+});
+
+describe('upgrading to schema 5 (browsing)', () => {
+  it('fills the new columns, the run claims and the id index from the stored records, so an old conversation can be shown', () => {
+    const path = join(folder, 'four.db');
+    const database = new Database(path);
+    for (const sql of MIGRATIONS.slice(0, 4)) database.exec(sql);
+    database.pragma('user_version = 4');
+    database.prepare("INSERT INTO runs (name, created_at, seed, package_version, config, status) VALUES ('old', 'now', 0, '0', '{}', 'completed')").run();
+    const record = handRecord({ persuader: 'A', persuadee: 'B', claim: 'c7', turns: 5, persuadeeScores: [2, 5], final: 5, persuaderStance: 4 });
+    database
+      .prepare(
+        "INSERT INTO conversations (run_id, id, domain, setting, persuader, persuadee, claim_index, status, nc, record) VALUES (1, ?, 'subjective', 'multi', 'A', 'B', 7, 'completed', 1, ?)",
+      )
+      .run(record.conversationId, JSON.stringify({ ...record, run: 'old' }));
+    database.close();
+
+    ResultStore.openExisting(path).close();
+    const upgraded = new Database(path, { readonly: true });
+    expect(upgraded.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(upgraded.prepare('SELECT early_stopped, failure_reason FROM conversations').get()).toEqual({ early_stopped: 1, failure_reason: null });
+    expect(upgraded.prepare('SELECT domain, claim_index, claim, question FROM run_claims').all()).toEqual([
+      { domain: 'subjective', claim_index: 7, claim: 'c7', question: null },
+    ]);
+    upgraded.close();
+    const store = ResultStore.openReadOnly(path);
+    expect(store.conversationsWithId(record.conversationId).map((entry) => entry.run)).toEqual(['old']);
+    store.close();
   });
 });

@@ -7,7 +7,7 @@ import type { CallCacheScope, NewRun, RunInfo, RunKind, RunRecords, RunStatus, R
 import type { AnnotationResults } from '../studies/annotation/annotation-results.js';
 import type { ConsistencyResults } from '../studies/consistency/consistency-results.js';
 import type { JudgeResults } from '../studies/judge/judge-results.js';
-import type { TournamentResults } from '../studies/tournament/tournament-results.js';
+import type { StoredConversation, TournamentResults } from '../studies/tournament/tournament-results.js';
 import { AnnotationTable } from './annotation-table.js';
 import { SqliteCallCache } from './call-table.js';
 import { ConsistencyTable } from './consistency-table.js';
@@ -46,6 +46,7 @@ export interface StoreOptions {
  * commits, in order (a conversation never outlives its calls). Reads stream.
  */
 export class ResultStore implements Store {
+  private readonly insertClaim: Database.Statement;
   private readonly insertConversation: Database.Statement;
   private readonly insertTurn: Database.Statement;
   private readonly deleteTurns: Database.Statement;
@@ -68,9 +69,10 @@ export class ResultStore implements Store {
     this.judge = new JudgeTable(database);
     this.annotations = new AnnotationTable(database);
     this.insertConversation = database.prepare(
-      `INSERT OR REPLACE INTO conversations (run_id, id, domain, setting, persuader, persuadee, claim_index, status, nc, record)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO conversations (run_id, id, domain, setting, persuader, persuadee, claim_index, status, nc, early_stopped, failure_reason, record)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    this.insertClaim = database.prepare('INSERT OR IGNORE INTO run_claims (run_id, domain, claim_index, claim, question) VALUES (?, ?, ?, ?, ?)');
     this.insertTurn = database.prepare(
       'INSERT INTO turns (run_id, conversation_id, turn_index, role, kind, score, attempts, call_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -285,8 +287,11 @@ export class ResultStore implements Store {
         record.claimIndex,
         record.status,
         record.normalizedChange,
+        record.earlyStopped === null ? null : record.earlyStopped ? 1 : 0,
+        record.failureReason,
         JSON.stringify(record),
       );
+      this.insertClaim.run(runId, record.domain, record.claimIndex, record.claim, record.question);
       this.deleteTurns.run(runId, record.conversationId);
       for (const turn of record.turns) {
         this.insertTurn.run(
@@ -325,6 +330,13 @@ export class ResultStore implements Store {
         : this.database.prepare(`SELECT record FROM conversations WHERE run_id = ? AND status = ? ${order}`).pluck().iterate(runId, status)
     ) as IterableIterator<string>;
     for (const text of rows) yield conversationRecordSchema.parse(JSON.parse(text));
+  }
+
+  conversationsWithId(conversationId: string): StoredConversation[] {
+    const rows = this.database
+      .prepare('SELECT r.name AS run, c.record AS record FROM conversations c JOIN runs r ON r.id = c.run_id WHERE c.id = ? ORDER BY c.run_id DESC')
+      .all(conversationId) as Array<{ run: string; record: string }>;
+    return rows.map((row) => ({ run: row.run, record: conversationRecordSchema.parse(JSON.parse(row.record)) }));
   }
 
   /** Per persuadee model, over every run stored: in-loop replies, and how many were 5 (an early stop). */

@@ -3,6 +3,12 @@ import type { ConversationRecord } from '../../domain/conversation-record.js';
 /** Per persuadee model, over the runs of a store: in-loop replies, and how many were 5 (an early stop). */
 export type EarlyStopHistory = ReadonlyMap<string, { readonly replies: number; readonly stops: number }>;
 
+/** A stored conversation and the run it belongs to. */
+export interface StoredConversation {
+  readonly run: string;
+  readonly record: ConversationRecord;
+}
+
 /**
  * Where a tournament's conversations are kept: the port the tournament study works through (the
  * SQLite store implements it). Each finished conversation is committed on its own.
@@ -16,4 +22,9 @@ export interface TournamentResults {
   /** A run's conversations (or those with a status) in a stable order, streamed. */
   conversations(runId: number, status?: 'completed' | 'failed'): Iterable<ConversationRecord>;
   earlyStopCounts(): EarlyStopHistory;
+  /**
+   * Every stored conversation with this id, the latest run first (`pmiyc show`). An id names the
+   * persuader, persuadee, claim, turns and repetition, not the run: a design run twice repeats ids.
+   */
+  conversationsWithId(conversationId: string): StoredConversation[];
 }
