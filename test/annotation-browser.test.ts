@@ -9,8 +9,8 @@ import { ResultStore } from '../src/store/result-store.js';
 import { LabelBook, parseLabelsFile } from '../src/studies/annotation/annotation-labels.js';
 import { type AnnotationTaskFile, parseTaskFile } from '../src/studies/annotation/annotation-tasks.js';
 import { runCli } from './cli-helpers.js';
-import { annotateCli, servedUrl } from './support/annotate-harness.js';
 import { launchChromium, openWatched, type WatchedPage } from './support/chromium.js';
+import { annotateCli, servedUrl } from './support/cli-in-process.js';
 import { HOSTILE, hostileRecords } from './support/hostile-records.js';
 
 let folder: string;

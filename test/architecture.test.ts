@@ -41,7 +41,7 @@ const ALLOWED_IMPORTS: Record<string, string[]> = {
   report: ['domain', 'metrics', 'models', 'config', 'runner', 'studies', 'report'],
   store: ['domain', 'models', 'runner', 'studies', 'store'],
   io: ['domain', 'config', 'models', 'datasets', 'runner', 'studies', 'io'],
-  web: ['domain', 'studies', 'report', 'io', 'web'],
+  web: ['domain', 'metrics', 'runner', 'studies', 'report', 'io', 'web'],
   cli: ['domain', 'protocol', 'engine', 'metrics', 'models', 'config', 'datasets', 'runner', 'studies', 'report', 'store', 'io', 'web', 'cli'],
 };
 

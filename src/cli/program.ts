@@ -22,6 +22,7 @@ import { runCommand } from './commands/run.js';
 import { runsCommand } from './commands/runs.js';
 import { showCommand } from './commands/show.js';
 import { upgradeCommand } from './commands/upgrade.js';
+import { DEFAULT_VIEW_PORT, viewCommand } from './commands/view.js';
 import { gitRevision } from './git-revision.js';
 import { parseChoice, parseFailureLimit, parseTurns, parseWholeNumber } from './options.js';
 import { sharedOptions as shared } from './shared-options.js';
@@ -140,6 +141,14 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.runName('the run to take it from when several have the id (default: the latest)'))
     .option('--json', 'print the export record instead', false)
     .action((conversationId, options) => setExitCode(showCommand(conversationId, { ...options, color: program.opts().color }, context)));
+
+  program
+    .command('view')
+    .description("browse the store's runs in a browser, down to every turn, live while a run writes (127.0.0.1, read-only; Ctrl-C stops)")
+    .addOption(shared.store())
+    .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', parsePort, DEFAULT_VIEW_PORT)
+    .option('--no-open', 'only print the address; do not open a browser')
+    .action(async (options) => setExitCode(await viewCommand(options, context, signals.stop)));
 
   program
     .command('runs')

@@ -6,6 +6,7 @@ import { formatUsageText } from '../report/usage-text.js';
 import { describeCalls, describeFailures, describeStop } from '../runner/session-ending.js';
 import type { Store } from '../store/result-store.js';
 import type { TournamentOutcome } from '../studies/tournament/tournament-study.js';
+import { viewCommandLine } from './commands/view.js';
 import { type CliContext, labelModel } from './terminal.js';
 
 const count = (value: number) => value.toLocaleString('en-US');
@@ -19,7 +20,13 @@ function failureReasons(store: Store, runId: number): Map<string, number> {
 }
 
 /** The end of a run: its table, what it called and replayed, where the results are, and how to go on. Returns the exit code. */
-export function printRunOutcome(outcome: TournamentOutcome, store: Store, storePath: string, context: CliContext): number {
+export function printRunOutcome(
+  outcome: TournamentOutcome,
+  store: Store,
+  storePath: string,
+  context: CliContext,
+  { reportFollows }: { readonly reportFollows: boolean } = { reportFollows: false },
+): number {
   const { run, result, ending, meter } = outcome;
   const out = (line = '') => context.stdout.write(`${line}\n`);
   const summary = summarizeTournament(store.conversations(run.id), { ...DEFAULT_INTERVALS, seed: run.seed });
@@ -35,11 +42,16 @@ export function printRunOutcome(outcome: TournamentOutcome, store: Store, storeP
   const resume = `pmiyc run --store ${storePath} --run ${run.name} --resume`;
   if (ending.status === 'completed') {
     out(`Export: pmiyc export --store ${storePath} --run ${run.name} --format jsonl`);
+    // The demo writes the report next and prints its path with the view command.
+    if (!reportFollows) {
+      out(`Report: pmiyc report --store ${storePath} --run ${run.name}`);
+      out(`View:   ${viewCommandLine(storePath)}`);
+    }
     return ending.exitCode;
   }
   if (ending.status === 'failed') {
     context.stderr.write(
-      `pmiyc: ${describeFailures(failureReasons(store, run.id), 'conversations')}: see why with pmiyc export --store ${storePath} --run ${run.name}; ` +
+      `pmiyc: ${describeFailures(failureReasons(store, run.id), 'conversations')}: see why with pmiyc view --store ${storePath} (or pmiyc export --store ${storePath} --run ${run.name}); ` +
         `run them again with: pmiyc run --store ${storePath} --run ${run.name} --retry-failed\n`,
     );
     return ending.exitCode;

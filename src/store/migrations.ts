@@ -181,6 +181,26 @@ export const MIGRATIONS: readonly string[] = [
   INSERT OR IGNORE INTO run_claims (run_id, domain, claim_index, claim, question)
     SELECT run_id, domain, claim_index, json_extract(record, '$.claim'), json_extract(record, '$.question') FROM conversations;
   `,
+  // 6: pages of a million-conversation run without reading its records: covering indexes, each
+  // holding every column a filter or sort of pmiyc view uses, led by the columns it seeks or orders
+  // by; and a run's cost without reading its calls.
+  `
+  DROP INDEX conversations_by_status;
+  DROP INDEX conversations_by_persuader;
+  DROP INDEX conversations_by_persuadee;
+  DROP INDEX conversations_by_nc;
+  CREATE INDEX conversations_by_pair ON conversations
+    (run_id, persuader, persuadee, setting, domain, claim_index, id, status, early_stopped, failure_reason, nc);
+  CREATE INDEX conversations_by_persuadee ON conversations
+    (run_id, persuadee, persuader, setting, domain, claim_index, id, status, early_stopped, failure_reason, nc);
+  CREATE INDEX conversations_by_claim ON conversations
+    (run_id, domain, claim_index, setting, persuadee, persuader, id, status, early_stopped, failure_reason, nc);
+  CREATE INDEX conversations_by_status ON conversations
+    (run_id, status, failure_reason, early_stopped, nc, persuader, persuadee, setting, domain, claim_index, id);
+  CREATE INDEX conversations_by_nc ON conversations
+    (run_id, nc, id, status, early_stopped, failure_reason, persuader, persuadee, setting, domain, claim_index);
+  CREATE INDEX calls_cost_by_run ON calls (run_id, cost_usd);
+  `,
 ];
 
 /** The schema version this pmiyc writes and reads. */

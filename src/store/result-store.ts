@@ -7,8 +7,10 @@ import type { CallCacheScope, NewRun, RunInfo, RunKind, RunRecords, RunStatus, R
 import type { AnnotationResults } from '../studies/annotation/annotation-results.js';
 import type { ConsistencyResults } from '../studies/consistency/consistency-results.js';
 import type { JudgeResults } from '../studies/judge/judge-results.js';
+import type { TournamentBrowse } from '../studies/tournament/tournament-browse.js';
 import type { StoredConversation, TournamentResults } from '../studies/tournament/tournament-results.js';
 import { AnnotationTable } from './annotation-table.js';
+import { BrowseQueries } from './browse-queries.js';
 import { SqliteCallCache } from './call-table.js';
 import { ConsistencyTable } from './consistency-table.js';
 import { JudgeTable } from './judge-table.js';
@@ -29,6 +31,8 @@ export interface Store extends RunRecords, TournamentResults {
   readonly consistency: ConsistencyResults;
   readonly judge: JudgeResults;
   readonly annotations: AnnotationResults;
+  /** Pages and aggregates of a tournament run, computed by the store (`pmiyc view`). */
+  readonly browse: TournamentBrowse;
   /** Runs `work` so that everything it stores is kept together or not at all. */
   atomically<T>(work: () => T): T;
   close(): void;
@@ -56,6 +60,7 @@ export class ResultStore implements Store {
   readonly consistency: ConsistencyTable;
   readonly judge: JudgeTable;
   readonly annotations: AnnotationTable;
+  readonly browse: BrowseQueries;
 
   private constructor(
     private readonly database: Database.Database,
@@ -68,6 +73,7 @@ export class ResultStore implements Store {
     this.consistency = new ConsistencyTable(database);
     this.judge = new JudgeTable(database);
     this.annotations = new AnnotationTable(database);
+    this.browse = new BrowseQueries(database);
     this.insertConversation = database.prepare(
       `INSERT OR REPLACE INTO conversations (run_id, id, domain, setting, persuader, persuadee, claim_index, status, nc, early_stopped, failure_reason, record)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -225,7 +231,7 @@ export class ResultStore implements Store {
            (SELECT count(*) FROM conversations c WHERE c.run_id = runs.id AND c.status = 'completed') AS completed,
            (SELECT count(*) FROM conversations c WHERE c.run_id = runs.id AND c.status = 'failed') AS failed,
            (SELECT count(*) FROM calls k WHERE k.run_id = runs.id) AS calls_made,
-           (SELECT sum(cost_usd) FROM calls k WHERE k.run_id = runs.id) AS cost_usd
+           (SELECT sum(cost_usd) FROM calls k INDEXED BY calls_cost_by_run WHERE k.run_id = runs.id) AS cost_usd
          FROM runs ORDER BY id`,
       )
       .all() as Array<RunRow & { kind: RunKind; study_items: number; completed: number; failed: number; calls_made: number; cost_usd: number | null }>;

@@ -2,24 +2,6 @@ import { escapeHtml } from '../report/html/safe-html.js';
 import { ANNOTATION_PAGE_SCRIPT } from './annotation-page-script.js';
 import { ANNOTATION_PAGE_CSS } from './annotation-page-style.js';
 
-/**
- * The Content-Security-Policy of the annotation page: only its own inline style and script (by
- * nonce) run, it talks only to its own server, and nothing else loads. Model text is rendered as
- * text by the script; the policy is the second wall should that ever fail.
- */
-export function annotationPagePolicy(nonce: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src 'nonce-${nonce}'`,
-    "connect-src 'self'",
-    "img-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
-
 const KEYS: ReadonlyArray<[string, string]> = [
   ['1 - 5', 'label the highlighted persuadee turn and move to the next one'],
   ['0 or Backspace', 'clear its label'],

@@ -1,13 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InputError } from '../domain/input-error.js';
 import { writeFileAtomically } from '../io/write-file-atomically.js';
 import { type LabelBook, type LabelUpdate, labelUpdateSchema } from '../studies/annotation/annotation-labels.js';
-import { annotationPageHtml, annotationPagePolicy } from './annotation-page.js';
-
-/** The only address the server listens on: annotation is a local, single-person activity. */
-const ANNOTATION_HOST = '127.0.0.1';
+import { annotationPageHtml } from './annotation-page.js';
+import { COMMON_HEADERS, isOwnHost, LOCAL_HOST, listenLocally, pagePolicy, sendHtml, sendJson } from './local-http.js';
 
 const MAX_BODY_BYTES = 16 * 1024;
 
@@ -20,27 +17,6 @@ export interface AnnotationServerOptions {
   readonly port: number;
   /** Replaces the atomic file write (tests). */
   readonly writeLabels?: (path: string, text: string) => Promise<void>;
-}
-
-const COMMON_HEADERS = {
-  'x-content-type-options': 'nosniff',
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'x-frame-options': 'DENY',
-};
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  response
-    .writeHead(status, {
-      ...COMMON_HEADERS,
-      'content-type': 'application/json; charset=utf-8',
-      'content-security-policy': "default-src 'none'",
-      'content-length': Buffer.byteLength(text),
-    })
-    .end(text);
 }
 
 function readBody(request: IncomingMessage): Promise<string | undefined> {
@@ -81,16 +57,7 @@ export class AnnotationServer {
         if (!response.headersSent) sendJson(response, 500, { error: error instanceof Error ? error.message : String(error) });
       });
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (error: NodeJS.ErrnoException) =>
-        reject(
-          error.code === 'EADDRINUSE'
-            ? new InputError(`port ${options.port} on ${ANNOTATION_HOST} is in use: pass --port with another number (0 picks a free one)`)
-            : error,
-        ),
-      );
-      server.listen(options.port, ANNOTATION_HOST, () => resolve());
-    });
+    await listenLocally(server, options.port);
     return started;
   }
 
@@ -99,7 +66,7 @@ export class AnnotationServer {
   }
 
   get url(): string {
-    return `http://${ANNOTATION_HOST}:${this.port}/`;
+    return `http://${LOCAL_HOST}:${this.port}/`;
   }
 
   /** Stops accepting, drops open connections and waits for the last labels to be written. */
@@ -111,7 +78,7 @@ export class AnnotationServer {
   }
 
   private hostAllowed(host: string | undefined): boolean {
-    return host === `${ANNOTATION_HOST}:${this.port}` || host === `localhost:${this.port}`;
+    return isOwnHost(host, this.port);
   }
 
   private tokenValid(header: string | string[] | undefined): boolean {
@@ -146,15 +113,7 @@ export class AnnotationServer {
 
   private sendPage(response: ServerResponse): void {
     const nonce = randomBytes(18).toString('base64');
-    const page = annotationPageHtml(nonce, this.token);
-    response
-      .writeHead(200, {
-        ...COMMON_HEADERS,
-        'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': annotationPagePolicy(nonce),
-        'content-length': Buffer.byteLength(page),
-      })
-      .end(page);
+    sendHtml(response, annotationPageHtml(nonce, this.token), pagePolicy(nonce));
   }
 
   private async saveLabel(request: IncomingMessage, response: ServerResponse): Promise<void> {

@@ -2,6 +2,7 @@ import { TOURNAMENT_DEFAULTS } from '../../studies/tournament/tournament-study.j
 import type { CliContext, RunSignals } from '../terminal.js';
 import { REPORT_FORMATS, writeReport } from './report.js';
 import { runTournamentCommand } from './run.js';
+import { viewCommandLine } from './view.js';
 
 const DEMO_AGENTS = ['sim/eloquent', 'sim/open-minded', 'sim/stubborn', 'sim/weak'];
 
@@ -46,12 +47,13 @@ export async function demoCommand(options: DemoOptions, context: CliContext, sig
       cache: true,
       takeOver: false,
       given: new Set(),
+      reportFollows: true,
     },
     context,
     signals,
   );
   if (exitCode !== 0 || runName === undefined) return exitCode;
   const report = await writeReport({ store: options.store, run: [runName], format: [...REPORT_FORMATS] }, context);
-  context.stdout.write(`Report:  ${report.files[0]}\n`);
+  context.stdout.write(`Report:  ${report.files[0]}\nView:    ${viewCommandLine(options.store)}\n`);
   return 0;
 }

@@ -15,6 +15,8 @@ import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } fr
 
 export interface RunOptions extends DesignOptions {
   readonly store: string;
+  /** The caller writes the report and prints where it is and how to view the run (the demo). */
+  readonly reportFollows?: boolean;
   readonly run?: string;
   readonly config?: string;
   readonly seed: number;
@@ -119,7 +121,7 @@ export async function runTournamentCommand(options: RunOptions, context: CliCont
       about: aboutRun(context, options.gitRevision, prepared.configPath),
       world: sessionWorldOf(context, signals, store, options.progressIntervalMs),
     });
-    return { exitCode: printRunOutcome(outcome, store, options.store, context), runName: outcome.run.name };
+    return { exitCode: printRunOutcome(outcome, store, options.store, context, { reportFollows: options.reportFollows === true }), runName: outcome.run.name };
   } finally {
     store.close();
   }

@@ -1,0 +1,199 @@
+// pmiyc view at scale: a store of 1,000,000 simulated conversations (10 models, every ordered pair, both settings,
+// 5,000 claims), then the view server started as `pmiyc view` does, asked for filtered, sorted pages through its
+// JSON API; prints each request's time (first and median of 5) and the server's peak memory (VmHWM).
+//
+//   npm run build && node bench/view.mjs [--conversations N] [--store FILE] [--keep]
+//
+// Building the store takes several minutes; pass --store FILE --keep to build it once and measure again later.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { createRandom } from '../dist/domain/random.js';
+import { openStore } from '../dist/index.js';
+import { normalizedChange } from '../dist/metrics/normalized-change.js';
+
+const { values } = parseArgs({
+  options: { conversations: { type: 'string', default: '1000000' }, store: { type: 'string' }, keep: { type: 'boolean', default: false } },
+});
+const wanted = Number(values.conversations);
+const folder = mkdtempSync(join(tmpdir(), 'pmiyc-bench-view-'));
+const storePath = values.store ?? join(folder, 'view.db');
+const MODELS = Array.from({ length: 10 }, (_, index) => `sim/model-${index}`);
+const SETTINGS = [
+  ['single', 3],
+  ['multi', 9],
+];
+const REASONS = ['format', 'refusal', 'api', 'context'];
+
+function turnsOf(random, turnsPlanned, failAt) {
+  const turns = [];
+  let score = 1 + Math.floor(random() * 5);
+  const attempt = (index) => ({
+    number: 1,
+    seed: index,
+    raw: `<ARGUMENT>text ${index}</ARGUMENT>`,
+    outcome: 'accepted',
+    usage: { inputTokens: 120, outputTokens: 60 },
+    costUsd: 0.0001,
+    callHash: `h${Math.floor(random() * 1e12).toString(36)}`,
+  });
+  for (let index = 1; index <= turnsPlanned && index !== failAt; index += 1) {
+    const persuadee = index % 2 === 1;
+    if (persuadee && index > 1) score = Math.min(5, Math.max(1, score + Math.floor(random() * 3) - 1));
+    const kind = index === 1 ? 'opening' : index === turnsPlanned ? 'final' : persuadee ? 'reply' : 'argument';
+    turns.push({
+      index,
+      role: persuadee ? 'persuadee' : 'persuader',
+      kind,
+      message: `A short message of turn ${index} about the claim, as a model might write it in one or two sentences.`,
+      score,
+      raw: `<MESSAGE>turn ${index}</MESSAGE>`,
+      attempts: [attempt(index)],
+    });
+  }
+  return turns;
+}
+
+function recordOf(random, { persuader, persuadee, setting, turnsPlanned, domain, claimIndex }) {
+  const failed = random() < 0.02;
+  const failAt = failed ? 2 : 0;
+  const turns = turnsOf(random, turnsPlanned, failAt);
+  const initial = turns[0].score;
+  const final = failed ? null : turns.at(-1).score;
+  const reason = REASONS[Math.floor(random() * REASONS.length)];
+  return {
+    run: 'bench',
+    conversationId: `c${persuader.slice(-1)}${persuadee.slice(-1)}${setting[0]}${domain[0]}${claimIndex}`,
+    domain,
+    setting,
+    turnsPlanned,
+    repetition: 0,
+    runSeed: 1,
+    claimIndex,
+    claim: `Claim number ${claimIndex} about ${domain} matters ${claimIndex % 7 === 0 ? 'greatly' : 'somewhat'}`,
+    question: null,
+    origin: 'bench',
+    license: 'MIT',
+    persuader,
+    persuadee,
+    simulated: { persuader: true, persuadee: true },
+    status: failed ? 'failed' : 'completed',
+    failureReason: failed ? reason : null,
+    failureDetail: failed ? `simulated ${reason}` : null,
+    failedTurn: failed ? 2 : null,
+    failedRole: failed ? 'persuader' : null,
+    failedAttempts: [],
+    earlyStopped: failed ? null : turns.some((turn) => turn.kind === 'reply' && turn.score === 5),
+    initialScore: initial,
+    finalScore: final,
+    normalizedChange: final === null ? null : normalizedChange(initial, final),
+    absoluteChange: final === null ? null : final - initial,
+    persuaderStance: null,
+    turns,
+  };
+}
+
+function buildStore() {
+  const started = performance.now();
+  const store = openStore(storePath);
+  const run = store.createRun({
+    name: 'bench',
+    seed: 1,
+    packageVersion: 'bench',
+    config: { command: 'run', design: { persuaders: MODELS, persuadees: MODELS } },
+  });
+  const claims = Math.ceil(wanted / (MODELS.length * MODELS.length * SETTINGS.length));
+  const random = createRandom(7);
+  let written = 0;
+  let batch = [];
+  const flush = () => {
+    store.atomically(() => {
+      for (const record of batch) store.saveConversation(run.id, record);
+    });
+    batch = [];
+  };
+  outer: for (let claim = 0; claim < claims; claim += 1) {
+    for (const [setting, turnsPlanned] of SETTINGS) {
+      for (const persuader of MODELS) {
+        for (const persuadee of MODELS) {
+          if (written === wanted) break outer;
+          const domain = claim % 2 === 0 ? 'subjective' : 'misinformation';
+          batch.push(recordOf(random, { persuader, persuadee, setting, turnsPlanned, domain, claimIndex: claim }));
+          written += 1;
+          if (batch.length === 10_000) flush();
+        }
+      }
+    }
+  }
+  flush();
+  store.setRunStatus(run.id, 'completed');
+  store.close();
+  console.log(
+    `built ${written.toLocaleString('en')} conversations in ${((performance.now() - started) / 1000).toFixed(0)} s; ${(statSync(storePath).size / 1e9).toFixed(2)} GB`,
+  );
+}
+
+async function startServer() {
+  const child = spawn(process.execPath, ['dist/cli/main.js', 'view', '--store', storePath, '--port', '0', '--no-open'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(text);
+      if (match) resolve(match[0]);
+    });
+    child.once('exit', (code) => reject(new Error(`pmiyc view exited with ${code}`)));
+  });
+  return { child, url };
+}
+
+const peakRssMb = (pid) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+
+async function timed(url) {
+  const started = performance.now();
+  const response = await fetch(url);
+  const body = await response.json();
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(body)}`);
+  return { ms: performance.now() - started, body };
+}
+
+if (!existsSync(storePath)) buildStore();
+const { child, url } = await startServer();
+try {
+  const api = `${url}api/runs/bench/conversations?`;
+  const requests = [
+    ['first page, no filter', `${api}limit=50`],
+    ['persuader + persuadee', `${api}persuader=sim/model-3&persuadee=sim/model-7&limit=50`],
+    ['persuadee + status=failed', `${api}persuadee=sim/model-4&status=failed&limit=50`],
+    ['setting + domain, page 100', `${api}setting=multi&domain=misinformation&limit=50&offset=5000`],
+    ['claim text + persuader', `${api}q=greatly&persuader=sim/model-1&limit=50`],
+    ['NC range, sorted by NC', `${api}ncMin=0.5&ncMax=1&sort=-nc&limit=50`],
+    ['failure reason + early stop off, by claim', `${api}failureReason=api&sort=claim&limit=50`],
+    ['early stop + persuader, by NC', `${api}earlyStopped=true&persuader=sim/model-2&sort=nc&limit=50`],
+    ['one conversation', `${url}api/conversations/c37md1`],
+    ['runs list', `${url}api/runs`],
+    ['run page (matrices, claims)', `${url}api/runs/bench`],
+  ];
+  const rows = [];
+  for (const [what, address] of requests) {
+    const first = await timed(address);
+    const times = [];
+    for (let round = 0; round < 5; round += 1) times.push((await timed(address)).ms);
+    times.sort((a, b) => a - b);
+    rows.push([what, first.ms, times[2], first.body.total]);
+  }
+  console.log(`\n| request | first | median of 5 | total |\n| --- | ---: | ---: | ---: |`);
+  for (const [what, first, median, total] of rows)
+    console.log(`| ${what} | ${first.toFixed(0)} ms | ${median.toFixed(0)} ms | ${total === undefined ? '' : total.toLocaleString('en')} |`);
+  console.log(
+    `\nserver peak RSS (VmHWM): ${peakRssMb(child.pid).toFixed(0)} MB; store ${(statSync(storePath).size / 1e9).toFixed(2)} GB; node ${process.version}`,
+  );
+} finally {
+  child.kill('SIGINT');
+  if (!values.keep) rmSync(folder, { recursive: true, force: true });
+}

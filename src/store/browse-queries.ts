@@ -1,0 +1,192 @@
+import type Database from 'better-sqlite3';
+import type { Domain } from '../domain/claim.js';
+import type { FailureReason, Setting } from '../domain/conversation.js';
+import type { ConversationRecord } from '../domain/conversation-record.js';
+import type {
+  CallDetail,
+  ClaimCell,
+  ConversationFilter,
+  ConversationPage,
+  ConversationQuery,
+  ConversationSort,
+  ConversationSummary,
+  PairCell,
+  TournamentBrowse,
+} from '../studies/tournament/tournament-browse.js';
+import { conversationRecordSchema } from './record-schema.js';
+
+/**
+ * Each sort is the order of an index (schema 6), so a page never sorts the run. Failed
+ * conversations have no NC: they come first by NC ascending and last by NC descending.
+ */
+const ORDER_BY: Record<ConversationSort, string> = {
+  pair: 'persuader, persuadee, setting, domain, claim_index, id',
+  claim: 'domain, claim_index, setting, persuadee, persuader, id',
+  nc: 'nc, id',
+  '-nc': 'nc DESC, id DESC',
+};
+
+/** `%` and `_` in a user's words match themselves. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/** The WHERE clause of a filter and its parameters, in order. */
+function whereClause(runId: number, filter: ConversationFilter): { sql: string; parameters: unknown[] } {
+  const conditions = ['run_id = ?'];
+  const parameters: unknown[] = [runId];
+  const equal = (column: string, value: unknown) => {
+    if (value === undefined) return;
+    conditions.push(`${column} = ?`);
+    parameters.push(value);
+  };
+  equal('persuader', filter.persuader);
+  equal('persuadee', filter.persuadee);
+  equal('setting', filter.setting);
+  equal('domain', filter.domain);
+  equal('claim_index', filter.claimIndex);
+  equal('status', filter.status);
+  equal('failure_reason', filter.failureReason);
+  equal('early_stopped', filter.earlyStopped === undefined ? undefined : filter.earlyStopped ? 1 : 0);
+  if (filter.ncMin !== undefined) {
+    conditions.push('nc >= ?');
+    parameters.push(filter.ncMin);
+  }
+  if (filter.ncMax !== undefined) {
+    conditions.push('nc <= ?');
+    parameters.push(filter.ncMax);
+  }
+  if (filter.text !== undefined && filter.text.trim() !== '') {
+    const words = filter.text.trim().split(/\s+/);
+    const matches = words.map(() => "(k.claim LIKE ? ESCAPE '\\' OR coalesce(k.question, '') LIKE ? ESCAPE '\\')").join(' AND ');
+    conditions.push(`(domain, claim_index) IN (SELECT k.domain, k.claim_index FROM run_claims k WHERE k.run_id = ? AND ${matches})`);
+    parameters.push(runId, ...words.flatMap((word) => [likePattern(word), likePattern(word)]));
+  }
+  return { sql: conditions.join(' AND '), parameters };
+}
+
+function toSummary(text: string): ConversationSummary {
+  const { turns: _turns, ...summary } = conversationRecordSchema.parse(JSON.parse(text));
+  return summary;
+}
+
+/**
+ * The store's side of `pmiyc view`: pages, aggregates and call details straight from SQLite. A
+ * page selects the rowids of its rows from a covering index (filter, count and order without
+ * touching a record) and only then reads those rows' records.
+ */
+export class BrowseQueries implements TournamentBrowse {
+  private readonly selectRecord: Database.Statement<[number], string>;
+
+  constructor(private readonly database: Database.Database) {
+    this.selectRecord = database.prepare<[number], string>('SELECT record FROM conversations WHERE rowid = ?').pluck();
+  }
+
+  queryConversations(runId: number, query: ConversationQuery): ConversationPage {
+    const { sql, parameters } = whereClause(runId, query);
+    const total = this.database
+      .prepare(`SELECT count(*) FROM conversations WHERE ${sql}`)
+      .pluck()
+      .get(...parameters) as number;
+    const rowids = this.database
+      .prepare(`SELECT rowid FROM conversations WHERE ${sql} ORDER BY ${ORDER_BY[query.sort]} LIMIT ? OFFSET ?`)
+      .pluck()
+      .all(...parameters, query.limit, query.offset) as number[];
+    return { total, items: rowids.map((rowid) => toSummary(this.selectRecord.get(rowid) as string)) };
+  }
+
+  pairCells(runId: number): PairCell[] {
+    const rows = this.database
+      .prepare(
+        `SELECT domain, setting, persuader, persuadee, sum(status = 'completed') AS completed, sum(status = 'failed') AS failed,
+           coalesce(sum(early_stopped), 0) AS early_stopped, avg(nc) AS mean_nc
+         FROM conversations INDEXED BY conversations_by_pair WHERE run_id = ?
+         GROUP BY persuader, persuadee, setting, domain ORDER BY domain DESC, setting DESC, persuader, persuadee`,
+      )
+      .all(runId) as Array<{
+      domain: Domain;
+      setting: Setting;
+      persuader: string;
+      persuadee: string;
+      completed: number;
+      failed: number;
+      early_stopped: number;
+      mean_nc: number | null;
+    }>;
+    return rows.map((row) => ({
+      domain: row.domain,
+      setting: row.setting,
+      persuader: row.persuader,
+      persuadee: row.persuadee,
+      completed: row.completed,
+      failed: row.failed,
+      earlyStopped: row.early_stopped,
+      meanNc: row.mean_nc,
+    }));
+  }
+
+  claimCells(runId: number): ClaimCell[] {
+    const rows = this.database
+      .prepare(
+        `SELECT c.domain, c.setting, c.claim_index, k.claim, k.question, c.completed, c.failed, c.mean_nc
+         FROM (SELECT domain, claim_index, setting, sum(status = 'completed') AS completed, sum(status = 'failed') AS failed, avg(nc) AS mean_nc
+               FROM conversations INDEXED BY conversations_by_claim WHERE run_id = ? GROUP BY domain, claim_index, setting) c
+         JOIN run_claims k ON k.run_id = ? AND k.domain = c.domain AND k.claim_index = c.claim_index
+         ORDER BY c.domain DESC, c.setting DESC, c.claim_index`,
+      )
+      .all(runId, runId) as Array<{
+      domain: Domain;
+      setting: Setting;
+      claim_index: number;
+      claim: string;
+      question: string | null;
+      completed: number;
+      failed: number;
+      mean_nc: number | null;
+    }>;
+    return rows.map((row) => ({
+      domain: row.domain,
+      setting: row.setting,
+      claimIndex: row.claim_index,
+      claim: row.claim,
+      question: row.question,
+      completed: row.completed,
+      failed: row.failed,
+      meanNc: row.mean_nc,
+    }));
+  }
+
+  failureReasons(runId: number): FailureReason[] {
+    return this.database
+      .prepare(`SELECT DISTINCT failure_reason FROM conversations INDEXED BY conversations_by_status WHERE run_id = ? AND status = 'failed' ORDER BY 1`)
+      .pluck()
+      .all(runId) as FailureReason[];
+  }
+
+  callDetails(runId: number, record: ConversationRecord): CallDetail[] {
+    const attempts = [...record.turns.flatMap((turn) => turn.attempts), ...record.failedAttempts];
+    const hashes = [...new Set(attempts.flatMap((attempt) => (attempt.callHash === undefined ? [] : [attempt.callHash])))];
+    const callRow = this.database.prepare(
+      `SELECT c.model, r.name AS run, c.latency_ms, c.retries, c.created_at FROM calls c JOIN runs r ON r.id = c.run_id
+       WHERE c.hash = ? ORDER BY c.run_id = ? DESC, c.run_id = (SELECT source_run_id FROM call_replays WHERE run_id = ? AND hash = ?) DESC, c.run_id LIMIT 1`,
+    );
+    // Calls are shared only between conversations on the same claim with the same persuadee (SPEC 1.3).
+    const sharers = this.database.prepare(
+      `SELECT t.conversation_id, t.turn_index FROM conversations c INDEXED BY conversations_by_claim
+       JOIN turns t ON t.run_id = c.run_id AND t.conversation_id = c.id
+       WHERE c.run_id = ? AND c.domain = ? AND c.claim_index = ? AND c.persuadee = ? AND c.id != ? AND t.call_hash = ?
+       ORDER BY t.conversation_id, t.turn_index`,
+    );
+    return hashes.flatMap((hash) => {
+      const row = callRow.get(hash, runId, runId, hash) as { model: string; run: string; latency_ms: number; retries: number; created_at: string } | undefined;
+      if (!row) return [];
+      const sharedWith = (
+        sharers.all(runId, record.domain, record.claimIndex, record.persuadee, record.conversationId, hash) as Array<{
+          conversation_id: string;
+          turn_index: number;
+        }>
+      ).map((sharer) => ({ conversationId: sharer.conversation_id, turnIndex: sharer.turn_index }));
+      return [{ callHash: hash, model: row.model, madeByRun: row.run, latencyMs: row.latency_ms, retries: row.retries, createdAt: row.created_at, sharedWith }];
+    });
+  }
+}

@@ -1,0 +1,95 @@
+import type { Domain } from '../../domain/claim.js';
+import type { FailureReason, Setting } from '../../domain/conversation.js';
+import type { ConversationRecord } from '../../domain/conversation-record.js';
+
+/** The orders a conversation list can take: by pair (the default), by claim, by NC up or down. */
+export const CONVERSATION_SORTS = ['pair', 'claim', 'nc', '-nc'] as const;
+export type ConversationSort = (typeof CONVERSATION_SORTS)[number];
+
+/** The most conversations one page may hold. */
+export const MAX_PAGE_SIZE = 500;
+
+/** What a conversation list is filtered by; an absent field does not filter. */
+export interface ConversationFilter {
+  readonly persuader?: string;
+  readonly persuadee?: string;
+  readonly setting?: Setting;
+  readonly domain?: Domain;
+  readonly claimIndex?: number;
+  readonly status?: 'completed' | 'failed';
+  readonly failureReason?: FailureReason;
+  readonly earlyStopped?: boolean;
+  /** Inclusive NC bounds; a failed conversation (no NC) never matches a bound. */
+  readonly ncMin?: number;
+  readonly ncMax?: number;
+  /** Words in the claim or its question, case-insensitive. */
+  readonly text?: string;
+}
+
+export interface ConversationQuery extends ConversationFilter {
+  readonly sort: ConversationSort;
+  /** 1..MAX_PAGE_SIZE. */
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** A conversation in a list: the export record without its turns. */
+export type ConversationSummary = Omit<ConversationRecord, 'turns'>;
+
+export interface ConversationPage {
+  /** How many conversations match the filter, over all pages. */
+  readonly total: number;
+  readonly items: ConversationSummary[];
+}
+
+/** One cell of a run's matrix: an ordered pair in one condition. */
+export interface PairCell {
+  readonly domain: Domain;
+  readonly setting: Setting;
+  readonly persuader: string;
+  readonly persuadee: string;
+  readonly completed: number;
+  readonly failed: number;
+  readonly earlyStopped: number;
+  /** Mean NC over the completed conversations (SPEC 1.5); null when none completed. */
+  readonly meanNc: number | null;
+}
+
+/** One claim in one condition, over every pair. */
+export interface ClaimCell {
+  readonly domain: Domain;
+  readonly setting: Setting;
+  readonly claimIndex: number;
+  readonly claim: string;
+  readonly question: string | null;
+  readonly completed: number;
+  readonly failed: number;
+  readonly meanNc: number | null;
+}
+
+/** A stored call behind one attempt: which run made it, what it took, and who else used it. */
+export interface CallDetail {
+  readonly callHash: string;
+  readonly model: string;
+  /** The run whose call this is; another run's name when this run replayed it. */
+  readonly madeByRun: string;
+  readonly latencyMs: number;
+  readonly retries: number;
+  readonly createdAt: string;
+  /** Other conversations of the same run whose turns used this very call (SPEC 1.3 sharing). */
+  readonly sharedWith: ReadonlyArray<{ readonly conversationId: string; readonly turnIndex: number }>;
+}
+
+/**
+ * Reading a tournament run a piece at a time, as `pmiyc view` does: filtered, sorted pages of
+ * conversations and per-pair and per-claim aggregates, all computed by the store (never the whole
+ * run in memory), and the stored calls behind a conversation's turns.
+ */
+export interface TournamentBrowse {
+  queryConversations(runId: number, query: ConversationQuery): ConversationPage;
+  pairCells(runId: number): PairCell[];
+  claimCells(runId: number): ClaimCell[];
+  /** The reasons a run's failed conversations failed for, for a filter's choices. */
+  failureReasons(runId: number): FailureReason[];
+  callDetails(runId: number, record: ConversationRecord): CallDetail[];
+}

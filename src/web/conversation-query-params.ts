@@ -1,0 +1,85 @@
+import type { Domain } from '../domain/claim.js';
+import type { FailureReason, Setting } from '../domain/conversation.js';
+import { CONVERSATION_SORTS, type ConversationQuery, type ConversationSort, MAX_PAGE_SIZE } from '../studies/tournament/tournament-browse.js';
+
+/** The query parameters of `GET /api/runs/:run/conversations`, each with what it accepts (docs/design/view.md). */
+const CONVERSATION_PARAMETERS = [
+  'persuader',
+  'persuadee',
+  'setting',
+  'domain',
+  'claim',
+  'status',
+  'failureReason',
+  'earlyStopped',
+  'ncMin',
+  'ncMax',
+  'q',
+  'sort',
+  'limit',
+  'offset',
+] as const;
+
+const DEFAULT_PAGE_SIZE = 50;
+
+export type ParsedQuery = { readonly ok: true; readonly query: ConversationQuery } | { readonly ok: false; readonly error: string };
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new RangeError(`${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+}
+
+function integer(name: string, value: string, min: number, max: number): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isInteger(number) || number < min || number > max)
+    throw new RangeError(`${name} must be a whole number from ${min} to ${max} (got "${value}")`);
+  return number;
+}
+
+function ncBound(name: string, value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number < -1 || number > 1)
+    throw new RangeError(`${name} must be a number from -1 to 1 (got "${value}")`);
+  return number;
+}
+
+/**
+ * Reads a conversation list's URL parameters into a query: empty values do not filter, an unknown
+ * parameter or a bad value is an error that names it (a script with a typo must not get an
+ * unfiltered list that looks filtered).
+ */
+export function parseConversationQuery(parameters: URLSearchParams): ParsedQuery {
+  try {
+    const given = new Map<string, string>();
+    for (const [name, value] of parameters) {
+      if (!(CONVERSATION_PARAMETERS as readonly string[]).includes(name))
+        throw new RangeError(`unknown parameter "${name}": use ${CONVERSATION_PARAMETERS.join(', ')}`);
+      if (given.has(name)) throw new RangeError(`parameter "${name}" is given twice`);
+      if (value !== '') given.set(name, value);
+    }
+    const get = <T>(name: string, read: (value: string) => T): T | undefined => {
+      const value = given.get(name);
+      return value === undefined ? undefined : read(value);
+    };
+    const query: ConversationQuery = {
+      persuader: given.get('persuader'),
+      persuadee: given.get('persuadee'),
+      setting: get('setting', (value) => oneOf<Setting>('setting', value, ['single', 'multi'])),
+      domain: get('domain', (value) => oneOf<Domain>('domain', value, ['subjective', 'misinformation'])),
+      claimIndex: get('claim', (value) => integer('claim', value, 0, Number.MAX_SAFE_INTEGER)),
+      status: get('status', (value) => oneOf('status', value, ['completed', 'failed'] as const)),
+      failureReason: get('failureReason', (value) => oneOf<FailureReason>('failureReason', value, ['format', 'refusal', 'api', 'context'])),
+      earlyStopped: get('earlyStopped', (value) => oneOf('earlyStopped', value, ['true', 'false'] as const) === 'true'),
+      ncMin: get('ncMin', (value) => ncBound('ncMin', value)),
+      ncMax: get('ncMax', (value) => ncBound('ncMax', value)),
+      text: given.get('q'),
+      sort: get('sort', (value) => oneOf<ConversationSort>('sort', value, CONVERSATION_SORTS)) ?? 'pair',
+      limit: get('limit', (value) => integer('limit', value, 1, MAX_PAGE_SIZE)) ?? DEFAULT_PAGE_SIZE,
+      offset: get('offset', (value) => integer('offset', value, 0, Number.MAX_SAFE_INTEGER)) ?? 0,
+    };
+    return { ok: true, query: Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) as unknown as ConversationQuery };
+  } catch (error) {
+    if (error instanceof RangeError) return { ok: false, error: error.message };
+    throw error;
+  }
+}

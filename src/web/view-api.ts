@@ -1,0 +1,203 @@
+import type { Domain } from '../domain/claim.js';
+import type { Setting } from '../domain/conversation.js';
+import { StoreError } from '../domain/errors/store-error.js';
+import { InputError } from '../domain/input-error.js';
+import type { LeaseWorld } from '../runner/run-lease.js';
+import { runState } from '../runner/run-lease.js';
+import type { RunInfo, RunRecords, RunSummary } from '../runner/run-records.js';
+import type { ClaimCell, PairCell, TournamentBrowse } from '../studies/tournament/tournament-browse.js';
+import type { TournamentResults } from '../studies/tournament/tournament-results.js';
+import { parseConversationQuery } from './conversation-query-params.js';
+import { type Arm, compareArms, modelMeans } from './run-overview.js';
+
+/** What `pmiyc view` reads: a store opened read-only. */
+export type ViewSource = Pick<RunRecords, 'findRun' | 'listRuns' | 'leases'> &
+  Pick<TournamentResults, 'conversationsWithId' | 'countConversations'> & { readonly path: string; readonly browse: TournamentBrowse };
+
+export interface ApiAnswer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** One run in `GET /api/runs`: what `pmiyc runs` shows, with the honest status and whether it is live now. */
+export interface ViewRun {
+  readonly name: string;
+  readonly kind: RunSummary['kind'];
+  readonly status: string;
+  /** Why an interrupted run stopped (a signal, budget, failures, crash). */
+  readonly why: string | null;
+  /** Being written by a live process now: its numbers change. */
+  readonly live: boolean;
+  readonly createdAt: string;
+  readonly plannedConversations: number | null;
+  readonly completed: number;
+  readonly failed: number;
+  readonly studyItems: number;
+  readonly callsMade: number;
+  readonly costUsd: number;
+  readonly replayed: RunSummary['replayed'];
+  readonly models: string[];
+}
+
+function modelsOf(config: unknown): string[] {
+  const design = (config as { design?: { persuaders?: unknown; persuadees?: unknown; models?: unknown } } | null)?.design;
+  const models = [design?.persuaders, design?.persuadees, design?.models].flatMap((list) =>
+    Array.isArray(list) ? list.filter((entry) => typeof entry === 'string') : [],
+  );
+  if (models.length > 0) return [...new Set(models)].sort();
+  const configured = (config as { models?: unknown } | null)?.models;
+  return configured && typeof configured === 'object' ? Object.keys(configured).sort() : [];
+}
+
+const notFound = (error: string): ApiAnswer => ({ status: 404, body: { error } });
+
+/** Per run, its matrices and claims as last computed, with the conversation count they were computed at. */
+interface OverviewCache {
+  readonly count: number;
+  readonly pairs: PairCell[];
+  readonly claims: ClaimCell[];
+}
+
+/**
+ * The JSON API of `pmiyc view` (docs/design/view.md): answers a GET of a path and its query from
+ * the store, without HTTP. Aggregates of a run are computed in SQLite and kept until the run's
+ * conversation count changes, so a finished run is aggregated once and a live one as it grows.
+ */
+export class ViewApi {
+  private readonly overviews = new Map<number, OverviewCache>();
+
+  constructor(
+    private readonly source: ViewSource,
+    private readonly world: () => LeaseWorld,
+  ) {}
+
+  answer(path: string, parameters: URLSearchParams): ApiAnswer {
+    const parts = path
+      .split('/')
+      .slice(2)
+      .map((part) => decodeURIComponent(part));
+    try {
+      if (parts.length === 1 && parts[0] === 'runs') return { status: 200, body: { store: this.source.path, runs: this.runs() } };
+      if (parts.length === 2 && parts[0] === 'runs') return this.run(parts[1]!);
+      if (parts.length === 3 && parts[0] === 'runs' && parts[2] === 'conversations') return this.conversations(parts[1]!, parameters);
+      if (parts.length === 2 && parts[0] === 'conversations') return this.conversation(parts[1]!, parameters);
+      if (parts.length === 3 && parts[0] === 'conversations' && parts[2] === 'calls') return this.calls(parts[1]!, parameters);
+      if (parts.length === 1 && parts[0] === 'compare') return this.compare(parameters);
+    } catch (error) {
+      if (error instanceof InputError || error instanceof StoreError) return notFound(error.message);
+      throw error;
+    }
+    return notFound(`no such API: ${path} (see docs/design/view.md)`);
+  }
+
+  private runs(): ViewRun[] {
+    const leases = this.source.leases();
+    const world = this.world();
+    return this.source.listRuns().map((run) => {
+      const state = runState(run.status, run.stopReason, leases.get(run.id), world);
+      return {
+        name: run.name,
+        kind: run.kind,
+        status: state.status,
+        why: state.why ?? null,
+        live: state.status === 'running',
+        createdAt: run.createdAt,
+        plannedConversations: run.plannedConversations ?? null,
+        completed: run.completed,
+        failed: run.failed,
+        studyItems: run.studyItems,
+        callsMade: run.callsMade,
+        costUsd: run.costUsd,
+        replayed: run.replayed,
+        models: modelsOf(run.config),
+      };
+    });
+  }
+
+  private overview(run: RunInfo): OverviewCache {
+    const count = this.source.countConversations(run.id);
+    const cached = this.overviews.get(run.id);
+    if (cached && cached.count === count) return cached;
+    const fresh = { count, pairs: this.source.browse.pairCells(run.id), claims: this.source.browse.claimCells(run.id) };
+    this.overviews.set(run.id, fresh);
+    return fresh;
+  }
+
+  private run(name: string): ApiAnswer {
+    const info = this.source.findRun(name);
+    const summary = this.runs().find((run) => run.name === name)!;
+    const { pairs, claims } = this.overview(info);
+    const models = [...new Set(pairs.flatMap((cell) => [cell.persuader, cell.persuadee]))].sort();
+    return {
+      status: 200,
+      body: {
+        run: { ...summary, seed: info.seed, packageVersion: info.packageVersion, gitRevision: info.gitRevision ?? null, config: info.config },
+        conditions: conditionsOf(pairs),
+        models,
+        failureReasons: this.source.browse.failureReasons(info.id),
+        pairs,
+        modelMeans: modelMeans(pairs),
+        claims,
+      },
+    };
+  }
+
+  private conversations(name: string, parameters: URLSearchParams): ApiAnswer {
+    const run = this.source.findRun(name);
+    const parsed = parseConversationQuery(parameters);
+    if (!parsed.ok) return { status: 400, body: { error: parsed.error } };
+    return { status: 200, body: this.source.browse.queryConversations(run.id, parsed.query) };
+  }
+
+  private found(id: string, parameters: URLSearchParams) {
+    const found = this.source.conversationsWithId(id);
+    const runName = parameters.get('run');
+    const chosen = runName ? found.find((entry) => entry.run === runName) : found[0];
+    return { found, chosen };
+  }
+
+  /** The export record with its turns and attempts; `?run=` picks the run when several have the id (else the latest). */
+  private conversation(id: string, parameters: URLSearchParams): ApiAnswer {
+    const { chosen } = this.found(id, parameters);
+    return chosen ? { status: 200, body: chosen.record } : notFound(`no conversation ${id}${parameters.get('run') ? ` in run ${parameters.get('run')}` : ''}`);
+  }
+
+  /** The stored calls behind a conversation's attempts, and the other runs that have the same conversation id. */
+  private calls(id: string, parameters: URLSearchParams): ApiAnswer {
+    const { found, chosen } = this.found(id, parameters);
+    if (!chosen) return notFound(`no conversation ${id}`);
+    const run = this.source.findRun(chosen.run);
+    return {
+      status: 200,
+      body: {
+        run: chosen.run,
+        calls: this.source.browse.callDetails(run.id, chosen.record),
+        otherRuns: found.map((entry) => entry.run).filter((name) => name !== chosen.run),
+      },
+    };
+  }
+
+  /** `?a=RUN&b=RUN`, each optionally narrowed to a setting with `aSetting=` / `bSetting=`. */
+  private compare(parameters: URLSearchParams): ApiAnswer {
+    const armOf = (side: 'a' | 'b'): Arm | string => {
+      const run = parameters.get(side);
+      if (!run) return `name the runs to compare: ?a=RUN&b=RUN (add aSetting= and bSetting= to compare settings)`;
+      const setting = parameters.get(`${side}Setting`) || undefined;
+      if (setting !== undefined && setting !== 'single' && setting !== 'multi') return `${side}Setting must be single or multi`;
+      return { run, ...(setting ? { setting } : {}) };
+    };
+    const a = armOf('a');
+    const b = armOf('b');
+    if (typeof a === 'string') return { status: 400, body: { error: a } };
+    if (typeof b === 'string') return { status: 400, body: { error: b } };
+    if ((a.setting === undefined) !== (b.setting === undefined)) return { status: 400, body: { error: 'give both aSetting and bSetting, or neither' } };
+    const cellsOf = (arm: Arm) => this.overview(this.source.findRun(arm.run)).pairs.filter((cell) => arm.setting === undefined || cell.setting === arm.setting);
+    return { status: 200, body: { a, b, ...compareArms(cellsOf(a), cellsOf(b), a.setting !== undefined) } };
+  }
+}
+
+function conditionsOf(pairs: readonly PairCell[]): Array<{ domain: Domain; setting: Setting }> {
+  const seen = new Map<string, { domain: Domain; setting: Setting }>();
+  for (const cell of pairs) seen.set(`${cell.domain}/${cell.setting}`, { domain: cell.domain, setting: cell.setting });
+  return [...seen.values()];
+}

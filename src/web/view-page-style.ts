@@ -1,0 +1,54 @@
+/** The viewer's stylesheet (inline, allowed by the page's nonce). Colours of NC: red below zero, blue above. */
+export const VIEW_PAGE_CSS = `
+:root { --ink: #1f2430; --muted: #5b6170; --line: #dde1e8; --paper: #f6f7f9; --accent: #2b6cb0; --bad: #b2182b; --live: #1a7f37; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.45 "Helvetica Neue", Helvetica, Arial, sans-serif; color: var(--ink); background: var(--paper); }
+header.bar { position: sticky; top: 0; z-index: 2; display: flex; flex-wrap: wrap; gap: .3rem 1rem; align-items: baseline;
+  padding: .5rem 1.2rem; background: white; border-bottom: 1px solid var(--line); }
+header.bar h1 { font-size: 1.05rem; margin: 0; }
+header.bar h1 a { color: inherit; text-decoration: none; }
+#crumbs { color: var(--muted); font-size: .9rem; }
+#crumbs a { color: var(--accent); }
+main { max-width: 78rem; margin: 0 auto; padding: 1rem 1.2rem 4rem; }
+h2 { font-size: 1.1rem; margin: 1.4rem 0 .5rem; }
+h3 { font-size: 1rem; margin: 1rem 0 .4rem; }
+a { color: var(--accent); }
+table { border-collapse: collapse; background: white; font-size: .9rem; }
+th, td { border: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; }
+th { background: #eef0f4; font-weight: 600; }
+td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
+tr.selected td { outline: 2px solid var(--accent); outline-offset: -2px; background: #eaf2fb; }
+table.matrix td { text-align: center; min-width: 5.5rem; }
+table.matrix td a { display: block; color: var(--ink); text-decoration: none; }
+table.matrix td small { display: block; color: var(--muted); }
+.badge { display: inline-block; padding: 0 .4rem; border-radius: 3px; font-size: .8rem; background: #e5e7eb; }
+.badge.live { background: var(--live); color: white; }
+.badge.failed, .badge.interrupted { background: #fde2e1; color: var(--bad); }
+.badge.simulated { background: #fff4ce; color: #6b5200; }
+.note { color: var(--muted); font-size: .88rem; margin: .3rem 0; }
+.error { color: var(--bad); font-weight: 600; white-space: pre-wrap; }
+.failure { border-left: 4px solid var(--bad); background: #fff5f5; padding: .5rem .8rem; margin: .8rem 0; }
+form.filters { display: flex; flex-wrap: wrap; gap: .5rem .9rem; align-items: end; background: white; border: 1px solid var(--line);
+  padding: .6rem .8rem; border-radius: 6px; }
+form.filters label { display: flex; flex-direction: column; font-size: .8rem; color: var(--muted); }
+form.filters input, form.filters select { font: inherit; font-size: .9rem; }
+form.filters input[type=number] { width: 5.5rem; }
+.pager { display: flex; gap: .8rem; align-items: center; margin: .6rem 0; }
+ol.turns { list-style: none; padding: 0; margin: 0; }
+ol.turns > li { background: white; border: 1px solid var(--line); border-radius: 6px; padding: .6rem .9rem; margin: .6rem 0; }
+ol.turns > li.persuadee { margin-left: 3rem; border-left: 4px solid var(--accent); }
+ol.turns > li.persuader { margin-right: 3rem; border-left: 4px solid #8d95a3; }
+.turn-head { font-size: .85rem; color: var(--muted); display: flex; gap: .8rem; flex-wrap: wrap; }
+.message { white-space: pre-wrap; overflow-wrap: anywhere; margin: .4rem 0; }
+pre.raw { white-space: pre-wrap; overflow-wrap: anywhere; background: #f1f3f6; padding: .5rem; font-size: .82rem; max-height: 20rem; overflow: auto; }
+details summary { cursor: pointer; color: var(--accent); font-size: .88rem; }
+code, .hash { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: .82rem; overflow-wrap: anywhere; }
+svg.trajectory { background: white; border: 1px solid var(--line); border-radius: 6px; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .15rem .9rem; margin: .5rem 0; }
+dl.facts dt { color: var(--muted); }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+.keys { color: var(--muted); font-size: .8rem; }
+.bar-cell { display: flex; align-items: center; gap: .4rem; }
+.bar-cell span.bar { display: inline-block; height: .7rem; background: var(--accent); }
+.bar-cell span.bar.negative { background: var(--bad); }
+`;

@@ -1,0 +1,177 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResultStore } from '../src/store/result-store.js';
+import { runCli } from './cli-helpers.js';
+import { launchChromium, openWatched, type WatchedPage } from './support/chromium.js';
+import { cliInProcess, servedUrl } from './support/cli-in-process.js';
+import { handRecord } from './support/hand-records.js';
+import { HOSTILE, hostileRecords } from './support/hostile-records.js';
+
+let folder: string;
+let browser: BrowserContext;
+let url: string;
+const stop = new AbortController();
+let served: Promise<number> | undefined;
+
+/** Two demo runs (the second replays the first), and a run whose models wrote hostile text and one conversation failed. */
+async function buildStore(path: string): Promise<void> {
+  expect((await runCli(['demo', '--store', path], { cwd: folder })).code).toBe(0);
+  expect((await runCli(['demo', '--store', path], { cwd: folder })).code).toBe(0);
+  const store = ResultStore.openExisting(path);
+  const run = store.createRun({ name: 'hostile', seed: 1, packageVersion: 'test', config: { command: 'run', design: { persuaders: [], persuadees: [] } } });
+  for (const record of hostileRecords()) store.saveConversation(run.id, { ...record, run: 'hostile' });
+  const failed = handRecord({
+    persuader: 'sim/weak',
+    persuadee: 'sim/stubborn',
+    claim: 'c9 refused',
+    turns: 3,
+    persuadeeScores: [2],
+    failure: { reason: 'refusal', attempts: 3 },
+    message: () => `I am not sure ${HOSTILE.script}`,
+  });
+  store.saveConversation(run.id, { ...failed, run: 'hostile', failureDetail: `the persuader refused 3 times ${HOSTILE.script}` });
+  store.setRunStatus(run.id, 'completed');
+  store.close();
+}
+
+async function open(hash = ''): Promise<WatchedPage> {
+  const watched = await openWatched(browser, `${url}${hash}`);
+  await watched.page.locator('#view table, #view h2').first().waitFor();
+  return watched;
+}
+
+const apiTotal = async (query: string) => ((await (await fetch(`${url}api/runs/demo-1/conversations?${query}`)).json()) as { total: number }).total;
+const heading = (page: Page) => page.locator('#view h2').first().innerText();
+
+describe('pmiyc view in headless Chromium', () => {
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'pmiyc-view-browser-'));
+    const store = join(folder, 'view.db');
+    await buildStore(store);
+    const { done, output } = cliInProcess(['view', '--store', store, '--port', '0', '--no-open'], stop.signal);
+    served = done;
+    url = await servedUrl(output);
+    browser = await launchChromium(join(folder, 'profile'), 1300);
+  }, 120_000);
+  afterAll(async () => {
+    stop.abort();
+    expect(await served).toBe(0);
+    await browser?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('goes from the runs to a run, a heatmap cell and a conversation, then filters the list twice', async () => {
+    const { page, problems, dialogs } = await open();
+    expect(await page.locator('#view tbody tr').count()).toBe(3);
+    await page.getByRole('link', { name: 'demo-1', exact: true }).click();
+    await page.locator('table.matrix').first().waitFor();
+    expect(await page.locator('table.matrix').count()).toBe(4); // two domains x two settings
+    expect(await page.locator('#view h2').first().innerText()).toContain('simulated agents');
+
+    const cell = page.locator('table.matrix a[data-cell]').first();
+    const pair = (await cell.getAttribute('data-cell'))!.split(' -> ');
+    await cell.click();
+    await page.locator('#page-position').waitFor();
+    expect(await heading(page)).toBe('Conversations of demo-1');
+    const rows = page.locator('#view tbody tr');
+    expect(await rows.count()).toBeGreaterThan(0);
+    for (const text of await rows.locator('td:nth-child(2)').allInnerTexts()) expect(text).toBe(`${pair[0]} [simulated] -> ${pair[1]} [simulated]`);
+
+    await rows.first().locator('a').click();
+    await page.locator('ol.turns').waitFor();
+    expect(await page.locator('ol.turns > li').count()).toBeGreaterThanOrEqual(3);
+    expect(await page.locator('svg.trajectory circle').count()).toBeGreaterThanOrEqual(2);
+    await page.locator('ol.turns details summary').first().click();
+    expect(await page.locator('ol.turns details').first().innerText()).toContain('this run');
+
+    // Two filters on the whole run: multi-turn conversations that stopped early.
+    await page.goto(`${url}#/runs/demo-1/conversations`);
+    await page.locator('#page-position').waitFor();
+    await page.selectOption('select[name="setting"]', 'multi');
+    await page.waitForFunction("location.hash.includes('setting=multi')");
+    await page.selectOption('select[name="earlyStopped"]', 'true');
+    await page.waitForFunction("location.hash.includes('earlyStopped=true')");
+    const expected = await apiTotal('setting=multi&earlyStopped=true');
+    expect(expected).toBeGreaterThan(0);
+    expect(expected).toBeLessThan(await apiTotal('setting=multi'));
+    await page.locator('#page-position', { hasText: ` of ${expected.toLocaleString('en')}` }).waitFor();
+    for (const text of await page.locator('#view tbody td:nth-child(8)').allInnerTexts()) expect(text).toBe('early stop');
+    expect(problems).toEqual([]);
+    expect(dialogs).toEqual([]);
+  });
+
+  it('moves with j and k, opens with Enter and goes back with Esc', async () => {
+    const { page, problems } = await open('#/runs/demo-1/conversations?sort=-nc');
+    await page.locator('#view tbody tr.selected').waitFor();
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await page.keyboard.press('k');
+    const chosen = await page.locator('#view tbody tr.selected a').innerText();
+    expect(chosen).toBe(await page.locator('#view tbody tr:nth-child(2) a').innerText());
+    await page.keyboard.press('Enter');
+    await page.locator('ol.turns').waitFor();
+    expect(await heading(page)).toBe(`Conversation ${chosen}`);
+    await page.keyboard.press('Escape');
+    await page.locator('#page-position').waitFor();
+    expect(await heading(page)).toBe('Conversations of demo-1');
+    expect(problems).toEqual([]);
+  });
+
+  it('shows a failed conversation with its reason, and hostile model text only as text', async () => {
+    const { page, problems, dialogs, requests } = await open('#/runs/hostile');
+    await page.getByRole('link', { name: /failed conversations/ }).click();
+    await page.locator('#page-position', { hasText: 'of 1' }).waitFor();
+    expect(await page.locator('#view tbody td:nth-child(5)').innerText()).toBe('failed: refusal');
+    await page.locator('#view tbody a').first().click();
+    await page.locator('#failure').waitFor();
+    const failure = await page.locator('#failure').innerText();
+    expect(failure).toContain('Failed: refusal');
+    expect(failure).toContain(`the persuader refused 3 times ${HOSTILE.script}`);
+    expect(await page.locator('#failure tbody tr').count()).toBe(3);
+
+    // Every page of the hostile run: the strings appear as text, nothing of them runs or loads.
+    await page.goto(`${url}#/runs/hostile/conversations`);
+    await page.locator('#page-position').waitFor();
+    const listText = await page.locator('#view').innerText();
+    expect(listText).toContain(HOSTILE.image);
+    for (const link of await page.locator('#view tbody td:first-child a').all()) {
+      await link.click();
+      await page.locator('ol.turns').waitFor();
+      const text = await page.locator('ol.turns').innerText();
+      expect(text).toContain(HOSTILE.script);
+      await page.goBack();
+      await page.locator('#page-position').waitFor();
+    }
+    await page.goto(`${url}#/runs/hostile`);
+    await page.locator('table.matrix').first().waitFor();
+    expect(await page.locator('#view').innerText()).toContain(`sim/evil${HOSTILE.image}`);
+    // The page is evaluated as text: the project's TypeScript has no DOM types.
+    const injected = await page.evaluate(`({
+      scripts: document.querySelectorAll('script').length,
+      images: document.querySelectorAll('img').length,
+      svgs: document.querySelectorAll('svg:not(.trajectory)').length,
+      foreignLinks: [...document.querySelectorAll('a')].filter((anchor) => !anchor.getAttribute('href').startsWith('#/')).length,
+    })`);
+    expect(injected).toEqual({ scripts: 1, images: 0, svgs: 0, foreignLinks: 0 });
+    expect(dialogs).toEqual([]);
+    expect(problems).toEqual([]);
+    expect(requests.filter((request) => !request.startsWith(url))).toEqual([]);
+  });
+
+  it('compares two runs side by side', async () => {
+    const { page, problems } = await open();
+    await page.selectOption('#compare-a', 'demo-1');
+    await page.selectOption('#compare-b', 'demo-2');
+    await page.click('#compare-runs');
+    await page.locator('#view h3', { hasText: 'Per pair' }).waitFor();
+    expect(await heading(page)).toBe('demo-1 vs demo-2');
+    // The second demo replayed every call of the first: every difference is zero.
+    const differences = await page.locator('#view table').first().locator('tbody td:nth-child(6)').allInnerTexts();
+    expect(differences.length).toBe(4 * 2 * 4); // four models, two roles, four conditions
+    for (const difference of differences) expect(Number(difference)).toBe(0);
+    expect(problems).toEqual([]);
+  });
+});
