@@ -175,7 +175,7 @@ try {
     ['NC range, sorted by NC', `${api}ncMin=0.5&ncMax=1&sort=-nc&limit=50`],
     ['failure reason + early stop off, by claim', `${api}failureReason=api&sort=claim&limit=50`],
     ['early stop + persuader, by NC', `${api}earlyStopped=true&persuader=sim/model-2&sort=nc&limit=50`],
-    ['one conversation', `${url}api/conversations/c37md1`],
+    ['one conversation', `${url}api/conversations/c37mm1`],
     ['runs list', `${url}api/runs`],
     ['run page (matrices, claims)', `${url}api/runs/bench`],
   ];

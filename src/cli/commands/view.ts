@@ -1,4 +1,3 @@
-import { holdGracefulStop } from '../../io/graceful-stop.js';
 import { openInBrowser } from '../../io/open-browser.js';
 import { thisProcess } from '../../io/process-world.js';
 import { openStore } from '../../store/result-store.js';
@@ -18,18 +17,16 @@ export interface ViewOptions {
 /**
  * `pmiyc view`: the store's runs, conversations and comparisons in a browser, served on 127.0.0.1
  * until Ctrl-C. The store is opened read-only, so a run can write to it at the same time (its pages
- * refresh while it is live).
+ * refresh while it is live); with nothing to save, a signal ends it at once.
  */
 export async function viewCommand(options: ViewOptions, context: CliContext, stop: AbortSignal): Promise<number> {
   const store = openStore(options.store, { access: 'read' });
   try {
     const server = await ViewServer.start({ source: store, port: options.port, world: () => ({ ...thisProcess(), nowMs: context.now().getTime() }) });
-    const release = holdGracefulStop();
     context.stdout.write(`Viewing ${store.path} at ${server.url} (read-only). Press Ctrl-C to stop.\n`);
     if (options.open && !(await openInBrowser(server.url))) context.stdout.write(`No browser could be opened here: open ${server.url} on this machine.\n`);
     await new Promise<void>((resolve) => (stop.aborted ? resolve() : stop.addEventListener('abort', () => resolve(), { once: true })));
     await server.close();
-    release();
     return 0;
   } finally {
     store.close();
