@@ -173,7 +173,7 @@ try {
     ['setting + domain, page 100', `${api}setting=multi&domain=misinformation&limit=50&offset=5000`],
     ['claim text + persuader', `${api}q=greatly&persuader=sim/model-1&limit=50`],
     ['NC range, sorted by NC', `${api}ncMin=0.5&ncMax=1&sort=-nc&limit=50`],
-    ['failure reason + early stop off, by claim', `${api}failureReason=api&sort=claim&limit=50`],
+    ['failure reason, sorted by claim', `${api}failureReason=api&sort=claim&limit=50`],
     ['early stop + persuader, by NC', `${api}earlyStopped=true&persuader=sim/model-2&sort=nc&limit=50`],
     ['one conversation', `${url}api/conversations/c37mm1`],
     ['runs list', `${url}api/runs`],

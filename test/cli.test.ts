@@ -57,6 +57,8 @@ describe('pmiyc demo and export', () => {
       }
     }
     expect(demo.stdout).toContain('Run demo-1 in');
+    // It ends with where the report is and how to look inside the run, next to each other.
+    expect(demo.stdout.trimEnd().split('\n').slice(-2)).toEqual(['Report:  pmiyc-report/demo-1/index.html', `View:    pmiyc view --store ${store}`]);
   });
 
   it('exports every conversation as one JSON line with the public fields', async () => {

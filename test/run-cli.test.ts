@@ -56,6 +56,7 @@ describe('pmiyc run against a loopback OpenAI-compatible server', () => {
     const args = ['run', '--config', config, '--models', 'alpha,beta', '--claims', claims, '--store', store, '--concurrency', '8'];
     const first = await runCli([...args, '--run', 'first']);
     expect(first.code).toBe(0);
+    expect(first.stdout.trimEnd().split('\n').slice(-2)).toEqual([`Report: pmiyc report --store ${store} --run first`, `View:   pmiyc view --store ${store}`]);
     expect(server.requests.filter(isOpening)).toHaveLength(2 * 3);
     expect(server.requests.filter(isFirstArgument)).toHaveLength(4 * 3);
     expect(new Set(server.requests.map(bodyKey)).size).toBe(server.requests.length);
@@ -247,7 +248,7 @@ describe('budgets and failures', () => {
       const first = await runCli(['run', '--config', config, '--models', 'alpha,beta', '--claims', claims, '--store', store, '--setting', 'single']);
       // A run with failed conversations is not a success: exit 1, the reasons counted, the way to retry them.
       expect(first.code).toBe(1);
-      expect(first.stderr).toContain('pmiyc: 4 conversations failed (api: 4): see why with pmiyc export');
+      expect(first.stderr).toContain(`pmiyc: 4 conversations failed (api: 4): see why with pmiyc view --store ${store} (or pmiyc export`);
       expect(first.stderr).toContain('--retry-failed');
       const failed = (await exportOf(store)).filter((record) => record['status'] === 'failed');
       expect(failed).toHaveLength(4);

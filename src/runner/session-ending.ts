@@ -47,7 +47,7 @@ export function describeStop(ending: SessionEnding, context: StopContext): strin
     case 'budget':
       return `stopped before the next call could take the spend past --max-cost $${context.maxCost}; resume with a higher limit: ${context.resume} --max-cost <USD>`;
     case 'failures':
-      return `stopped: too many failed ${context.items} (--max-failures); see why with pmiyc export, fix the cause, then: ${context.resume} (or --retry-failed)`;
+      return `stopped: too many failed ${context.items} (--max-failures); see why with pmiyc view (or pmiyc export), fix the cause, then: ${context.resume} (or --retry-failed)`;
     case 'auth':
       return `stopped the calls of ${[...context.blockedModels.keys()].join(', ')}: the server refused the credentials; their ${context.items} are not stored as failed. Fix the key, then resume: ${context.resume}`;
     case 'lease':
