@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { HOSTILE, hostileRecords } from './support/hostile-records.js';
 let folder: string;
 let browser: BrowserContext;
 let url: string;
+let storePath: string;
 const stop = new AbortController();
 let served: Promise<number> | undefined;
 
@@ -34,8 +35,18 @@ async function buildStore(path: string): Promise<void> {
   });
   store.saveConversation(run.id, { ...failed, run: 'hostile', failureDetail: `the persuader refused 3 times ${HOSTILE.script}` });
   store.setRunStatus(run.id, 'completed');
+  // A run this very process is writing (the viewer's clock is cliInProcess's fixed one): live.
+  const live = store.createRun({ name: 'live-run', seed: 2, packageVersion: 'test', plannedConversations: 10, config: { command: 'run' } });
+  store.saveConversation(live.id, liveConversation(1));
+  const at = '2026-12-01T12:00:00.000Z';
+  store.takeLease(live.id, { pid: process.pid, host: hostname(), command: 'pmiyc run', acquiredAt: at, heartbeatAt: at }, () => undefined);
   store.close();
 }
+
+const liveConversation = (claim: number) => ({
+  ...handRecord({ persuader: 'sim/weak', persuadee: 'sim/stubborn', claim: `c${claim} live`, turns: 3, persuadeeScores: [2], final: 3 }),
+  run: 'live-run',
+});
 
 async function open(hash = ''): Promise<WatchedPage> {
   const watched = await openWatched(browser, `${url}${hash}`);
@@ -49,9 +60,9 @@ const heading = (page: Page) => page.locator('#view h2').first().innerText();
 describe('pmiyc view in headless Chromium', () => {
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'pmiyc-view-browser-'));
-    const store = join(folder, 'view.db');
-    await buildStore(store);
-    const { done, output } = cliInProcess(['view', '--store', store, '--port', '0', '--no-open'], stop.signal);
+    storePath = join(folder, 'view.db');
+    await buildStore(storePath);
+    const { done, output } = cliInProcess(['view', '--store', storePath, '--port', '0', '--no-open'], stop.signal);
     served = done;
     url = await servedUrl(output);
     browser = await launchChromium(join(folder, 'profile'), 1300);
@@ -65,7 +76,7 @@ describe('pmiyc view in headless Chromium', () => {
 
   it('goes from the runs to a run, a heatmap cell and a conversation, then filters the list twice', async () => {
     const { page, problems, dialogs } = await open();
-    expect(await page.locator('#view tbody tr').count()).toBe(3);
+    expect(await page.locator('#view tbody tr').count()).toBe(4);
     await page.getByRole('link', { name: 'demo-1', exact: true }).click();
     await page.locator('table.matrix').first().waitFor();
     expect(await page.locator('table.matrix').count()).toBe(4); // two domains x two settings
@@ -159,6 +170,18 @@ describe('pmiyc view in headless Chromium', () => {
     expect(dialogs).toEqual([]);
     expect(problems).toEqual([]);
     expect(requests.filter((request) => !request.startsWith(url))).toEqual([]);
+  });
+
+  it('marks a live run and refreshes its numbers while it writes', async () => {
+    const { page, problems } = await open();
+    const row = page.locator('#view tbody tr', { hasText: 'live-run' });
+    expect(await row.locator('.badge').innerText()).toBe('live');
+    expect(await row.locator('td:nth-child(5)').innerText()).toBe('1 / 10');
+    const store = ResultStore.openExisting(storePath);
+    store.saveConversation(store.findRun('live-run').id, liveConversation(2));
+    store.close();
+    await page.locator('#view tbody tr', { hasText: 'live-run' }).locator('td:nth-child(5)', { hasText: '2 / 10' }).waitFor({ timeout: 15_000 });
+    expect(problems).toEqual([]);
   });
 
   it('compares two runs side by side', async () => {
