@@ -23,7 +23,9 @@ export function showCommand(conversationId: string, options: ShowOptions, contex
   try {
     const found = store.conversationsWithId(conversationId);
     if (found.length === 0) {
-      throw new InputError(`${store.path} has no conversation ${conversationId}: list a run's ids with pmiyc export --run NAME --format csv`);
+      throw new InputError(
+        `${store.path} has no conversation ${conversationId}: browse the runs with pmiyc view --store ${store.path}, or list a run's ids with pmiyc export --run NAME --format csv`,
+      );
     }
     const chosen = options.run === undefined ? found[0] : found.find((entry) => entry.run === options.run);
     if (!chosen) {
