@@ -51,9 +51,10 @@ function modelsOf(config: unknown): string[] {
 
 const notFound = (error: string): ApiAnswer => ({ status: 404, body: { error } });
 
-/** Per run, its matrices and claims as last computed, with the conversation count they were computed at. */
+/** Per run, its matrices and claims as last computed, with the conversation counts they were computed at. */
 interface OverviewCache {
   readonly count: number;
+  readonly failed: number;
   readonly pairs: PairCell[];
   readonly claims: ClaimCell[];
 }
@@ -61,7 +62,8 @@ interface OverviewCache {
 /**
  * The JSON API of `pmiyc view` (docs/design/view.md): answers a GET of a path and its query from
  * the store, without HTTP. Aggregates of a run are computed in SQLite and kept until the run's
- * conversation count changes, so a finished run is aggregated once and a live one as it grows.
+ * conversation count or failed count changes, so a finished run is aggregated once and a live one
+ * as it grows or as `--retry-failed` replaces its failures.
  */
 export class ViewApi {
   private readonly overviews = new Map<number, OverviewCache>();
@@ -72,10 +74,16 @@ export class ViewApi {
   ) {}
 
   answer(path: string, parameters: URLSearchParams): ApiAnswer {
-    const parts = path
-      .split('/')
-      .slice(2)
-      .map((part) => decodeURIComponent(part));
+    let parts: string[];
+    try {
+      parts = path
+        .split('/')
+        .slice(2)
+        .map((part) => decodeURIComponent(part));
+    } catch (error) {
+      if (error instanceof URIError) return { status: 400, body: { error: `the path ${path} is not valid percent-encoding` } };
+      throw error;
+    }
     try {
       if (parts.length === 1 && parts[0] === 'runs') return { status: 200, body: { store: this.source.path, runs: this.runs() } };
       if (parts.length === 2 && parts[0] === 'runs') return this.run(parts[1]!);
@@ -116,9 +124,11 @@ export class ViewApi {
 
   private overview(run: RunInfo): OverviewCache {
     const count = this.source.countConversations(run.id);
+    // A failed conversation run again (--retry-failed) replaces its record: the count stays, the failed count drops.
+    const failed = this.source.countConversations(run.id, 'failed');
     const cached = this.overviews.get(run.id);
-    if (cached && cached.count === count) return cached;
-    const fresh = { count, pairs: this.source.browse.pairCells(run.id), claims: this.source.browse.claimCells(run.id) };
+    if (cached && cached.count === count && cached.failed === failed) return cached;
+    const fresh = { count, failed, pairs: this.source.browse.pairCells(run.id), claims: this.source.browse.claimCells(run.id) };
     this.overviews.set(run.id, fresh);
     return fresh;
   }
