@@ -1,10 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { writeFileAtomically } from '../io/write-file-atomically.js';
 import { type LabelBook, type LabelUpdate, labelUpdateSchema } from '../studies/annotation/annotation-labels.js';
 import { annotationPageHtml } from './annotation-page.js';
-import { COMMON_HEADERS, isOwnHost, LOCAL_HOST, listenLocally, pagePolicy, sendHtml, sendJson } from './local-http.js';
+import { COMMON_HEADERS, isOwnHost, LocalHttpServer, pagePolicy, sendHtml, sendJson } from './local-http.js';
 
 const MAX_BODY_BYTES = 16 * 1024;
 
@@ -44,36 +43,29 @@ export class AnnotationServer {
   private writing: Promise<void> = Promise.resolve();
 
   private constructor(
-    private readonly server: Server,
+    private readonly http: LocalHttpServer,
     private readonly options: AnnotationServerOptions,
   ) {}
 
   /** Starts listening; a port in use is a usage error that says what to do. */
   static async start(options: AnnotationServerOptions): Promise<AnnotationServer> {
-    const server = createServer();
-    const started = new AnnotationServer(server, options);
-    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-      started.handle(request, response).catch((error: unknown) => {
-        if (!response.headersSent) sendJson(response, 500, { error: error instanceof Error ? error.message : String(error) });
-      });
-    });
-    await listenLocally(server, options.port);
+    let started: AnnotationServer | undefined;
+    const http = await LocalHttpServer.start(options.port, (request, response) => started!.handle(request, response));
+    started = new AnnotationServer(http, options);
     return started;
   }
 
   get port(): number {
-    return (this.server.address() as AddressInfo).port;
+    return this.http.port;
   }
 
   get url(): string {
-    return `http://${LOCAL_HOST}:${this.port}/`;
+    return this.http.url;
   }
 
   /** Stops accepting, drops open connections and waits for the last labels to be written. */
   async close(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    await closed;
+    await this.http.close();
     await this.writing;
   }
 

@@ -1,8 +1,9 @@
-import type { Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { InputError } from '../domain/input-error.js';
 
 /** The only address pmiyc's local servers listen on: what they serve is for this machine only. */
-export const LOCAL_HOST = '127.0.0.1';
+const LOCAL_HOST = '127.0.0.1';
 
 /** Headers of every response of a local server: no sniffing, caching, framing, referrers or cross-origin reads. */
 export const COMMON_HEADERS = {
@@ -59,14 +60,48 @@ export function pagePolicy(nonce: string): string {
   ].join('; ');
 }
 
-/** Listens on 127.0.0.1; a port in use is a usage error that says what to do. */
-export function listenLocally(server: Server, port: number): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE' ? new InputError(`port ${port} on ${LOCAL_HOST} is in use: pass --port with another number (0 picks a free one)`) : error,
-      ),
-    );
-    server.listen(port, LOCAL_HOST, () => resolve());
-  });
+/**
+ * A plain node:http server on 127.0.0.1. A port in use is a usage error that says what to do; a
+ * handler that throws answers 500 with the message (once nothing else has been sent).
+ */
+export class LocalHttpServer {
+  private constructor(private readonly server: Server) {}
+
+  static async start(port: number, handle: (request: IncomingMessage, response: ServerResponse) => void | Promise<void>): Promise<LocalHttpServer> {
+    const server = createServer();
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      const fail = (error: unknown) => {
+        if (!response.headersSent) sendJson(response, 500, { error: error instanceof Error ? error.message : String(error) });
+      };
+      try {
+        Promise.resolve(handle(request, response)).catch(fail);
+      } catch (error) {
+        fail(error);
+      }
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(
+          error.code === 'EADDRINUSE' ? new InputError(`port ${port} on ${LOCAL_HOST} is in use: pass --port with another number (0 picks a free one)`) : error,
+        ),
+      );
+      server.listen(port, LOCAL_HOST, () => resolve());
+    });
+    return new LocalHttpServer(server);
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  get url(): string {
+    return `http://${LOCAL_HOST}:${this.port}/`;
+  }
+
+  /** Stops accepting and drops open connections. */
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closed;
+  }
 }

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LeaseWorld } from '../runner/run-lease.js';
-import { COMMON_HEADERS, isOwnHost, LOCAL_HOST, listenLocally, pagePolicy, sendHtml, sendJson } from './local-http.js';
+import { COMMON_HEADERS, isOwnHost, LocalHttpServer, pagePolicy, sendHtml, sendJson } from './local-http.js';
 import { type ApiAnswer, ViewApi, type ViewSource } from './view-api.js';
 import { viewPageHtml } from './view-page.js';
 
@@ -22,36 +21,28 @@ export interface ViewServerOptions {
  */
 export class ViewServer {
   private constructor(
-    private readonly server: Server,
+    private readonly http: LocalHttpServer,
     private readonly api: ViewApi,
   ) {}
 
   static async start(options: ViewServerOptions): Promise<ViewServer> {
-    const server = createServer();
-    const started = new ViewServer(server, new ViewApi(options.source, options.world));
-    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-      try {
-        started.handle(request, response);
-      } catch (error) {
-        if (!response.headersSent) sendJson(response, 500, { error: error instanceof Error ? error.message : String(error) });
-      }
-    });
-    await listenLocally(server, options.port);
+    const api = new ViewApi(options.source, options.world);
+    let started: ViewServer | undefined;
+    const http = await LocalHttpServer.start(options.port, (request, response) => started!.handle(request, response));
+    started = new ViewServer(http, api);
     return started;
   }
 
   get port(): number {
-    return (this.server.address() as AddressInfo).port;
+    return this.http.port;
   }
 
   get url(): string {
-    return `http://${LOCAL_HOST}:${this.port}/`;
+    return this.http.url;
   }
 
-  async close(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    await closed;
+  close(): Promise<void> {
+    return this.http.close();
   }
 
   private refusal(request: IncomingMessage): string | undefined {
