@@ -33,7 +33,7 @@ const ALLOWED_IMPORTS: Record<string, string[]> = {
   protocol: ['domain', 'protocol'],
   metrics: ['domain', 'metrics'],
   models: ['domain', 'protocol', 'models'],
-  config: ['domain', 'models', 'config'],
+  config: ['domain', 'protocol', 'models', 'config'],
   engine: ['domain', 'protocol', 'metrics', 'models', 'engine'],
   datasets: ['domain', 'datasets'],
   runner: ['domain', 'models', 'config', 'runner'],

@@ -4,6 +4,6 @@ import { readTextFile } from '../io/read-text-file.js';
 
 /** The config named by --config (or PMIYC_CONFIG); an empty config when there is none. */
 export function loadConfig(path: string | undefined): PmiycConfig {
-  if (path === undefined) return { models: {} };
+  if (path === undefined) return { models: {}, variants: {} };
   return parseConfig(path, readTextFile(path, `no config file at ${path}: check the path given to --config`));
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { environmentWithDotEnv } from '../io/dot-env.js';
 import { stopsGracefully } from '../io/graceful-stop.js';
 import { toOutputWriteError } from '../io/output-write-error.js';
 import { STOPPING_SIGNALS, type StoppingSignal, StopRequest } from '../runner/run-signals.js';
@@ -55,7 +56,13 @@ async function main(argv: string[]): Promise<number> {
   process.stderr.on('error', () => {});
 
   let exitCode = 0;
-  const context = { stdout: process.stdout, stderr: process.stderr, env: process.env, now: () => new Date(), packageVersion: packageVersion() };
+  const context = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: environmentWithDotEnv(process.env, process.cwd()),
+    now: () => new Date(),
+    packageVersion: packageVersion(),
+  };
   const program = buildProgram(context, { stop: stop.signal, abort: abort.signal }, (code) => {
     exitCode = code;
   });

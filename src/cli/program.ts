@@ -15,6 +15,7 @@ import { consistencyCommand } from './commands/consistency.js';
 import { converseCommand } from './commands/converse.js';
 import { demoCommand } from './commands/demo.js';
 import { EXPORT_FORMATS, exportCommand } from './commands/export.js';
+import { initCommand } from './commands/init.js';
 import { judgeCommand, judgeSynthesizeCommand } from './commands/judge.js';
 import { modelsCommand } from './commands/models.js';
 import { parseComparedRuns, parseReportFormats, parseRunNames, REPORT_FORMATS, reportCommand } from './commands/report.js';
@@ -79,6 +80,12 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.models('a round robin: every model as persuader and as persuadee, self-play included'))
     .option('--persuaders <a,b>', 'persuader models (with --persuadees instead of --models)', (value) => value.split(',').filter(Boolean))
     .option('--persuadees <c,d>', 'persuadee models', (value) => value.split(',').filter(Boolean))
+    .option(
+      '--persuader-variants <v,w>',
+      "prompt variants crossed with the persuaders (defined under variants: in the config; 'default' is pmiyc's own)",
+      (value) => value.split(',').filter(Boolean),
+    )
+    .option('--persuadee-variants <v,w>', 'prompt variants crossed with the persuadees', (value) => value.split(',').filter(Boolean))
     .addOption(shared.claims())
     .addOption(shared.dataDir())
     .addOption(shared.limit())
@@ -141,6 +148,13 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.runName('the run to take it from when several have the id (default: the latest)'))
     .option('--json', 'print the export record instead', false)
     .action((conversationId, options) => setExitCode(showCommand(conversationId, { ...options, color: program.opts().color }, context)));
+
+  program
+    .command('init')
+    .description('write a starter pmiyc.yaml (runs at once with simulated agents; commented blocks for real providers) and a .env.example')
+    .argument('[dir]', 'the folder to write them in (default: this one)')
+    .option('--force', 'replace files that exist', false)
+    .action(async (folder, options) => setExitCode(await initCommand(folder, options, context)));
 
   program
     .command('view')

@@ -1,6 +1,14 @@
+import { existsSync } from 'node:fs';
 import { Option } from '@commander-js/extra-typings';
 import type { Environment } from '../config/resolve-model-settings.js';
 import { parseConcurrency, parseCost, parseRunName, parseTemperature, parseWholeNumber } from './options.js';
+
+/** The config a command reads when --config is not given: PMIYC_CONFIG, else ./pmiyc.yaml when there is one. */
+function defaultConfigPath(env: Environment): string | undefined {
+  return env['PMIYC_CONFIG'] ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+}
+
+export const DEFAULT_CONFIG_FILE = 'pmiyc.yaml';
 
 /** The store when --store is not given. */
 const DEFAULT_STORE = './pmiyc.db';
@@ -17,7 +25,11 @@ const list = (value: string) =>
  */
 export const sharedOptions = {
   store: (what = 'SQLite store') => new Option('--store <file>', what).default(DEFAULT_STORE),
-  config: (env: Environment) => new Option('--config <file>', 'YAML config with model aliases and settings (or set PMIYC_CONFIG)').default(env['PMIYC_CONFIG']),
+  config: (env: Environment) =>
+    new Option(
+      '--config <file>',
+      'YAML config: model aliases and settings, prompt variants, the experiment (default: PMIYC_CONFIG, else ./pmiyc.yaml)',
+    ).default(defaultConfigPath(env)),
   models: (description: string) => new Option('--models <a,b>', description).argParser(list),
   claims: (description = 'subjective, misinformation, examples, or a .csv/.jsonl file') => new Option('--claims <set|file>', description).default('examples'),
   dataDir: (what = 'the claim sources') => new Option('--data-dir <dir>', `a folder with ${what} (default: the download cache; or PMIYC_DATA_DIR)`),

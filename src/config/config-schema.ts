@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROVIDER_NAMES } from '../models/providers/provider-catalog.js';
+import { DEFAULT_VARIANT, templateProblem } from '../protocol/prompt-variants.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -32,10 +33,100 @@ export type ModelEntry = z.infer<typeof modelEntrySchema>;
 
 const ALIAS = /^[A-Za-z0-9][\w.-]*$/;
 
-export const configSchema = z.strictObject({
-  models: z.record(z.string().regex(ALIAS, 'an alias is letters, digits, ".", "_" or "-" (no "/")'), modelEntrySchema).default({}),
+/** A prompt template, checked at load: only known `{{fields}}`, and the required ones present. */
+const template = (kind: 'system' | 'opening' | 'final') =>
+  z.string().superRefine((text, context) => {
+    const problem = templateProblem(text, kind);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
+
+/** A named prompt variant: templates that replace pmiyc's own prompts for one role or both (docs/design/variants.md). */
+export const variantTemplatesSchema = z.strictObject({
+  description: z.string().optional(),
+  persuader: z.strictObject({ system: template('system') }).optional(),
+  persuadee: z.strictObject({ system: template('system').optional(), opening: template('opening').optional(), final: template('final').optional() }).optional(),
 });
+
+const nameList = z.array(z.string().min(1)).min(1);
+
+const claimsSchema = z.strictObject({
+  set: z.string().min(1).optional(),
+  file: z.string().min(1).optional(),
+  limit: z.number().int().positive().optional(),
+  sample: z.number().int().positive().optional(),
+  dataDir: z.string().min(1).optional(),
+});
+
+const samplingConfigSchema = z.strictObject({
+  temperature: z.number().min(0).max(2).optional(),
+  maxTokens: z.number().int().positive().optional(),
+  maxAttempts: z.number().int().positive().optional(),
+});
+
+const budgetSchema = z.strictObject({ maxCostUsd: z.number().positive().optional(), maxFailures: z.number().min(0).optional() });
+
+const EXPERIMENT_PARTS: Record<string, z.ZodObject> = { claims: claimsSchema, sampling: samplingConfigSchema, budget: budgetSchema };
+
+/**
+ * The experiment a plain `pmiyc run` runs: everything its flags can say, flags given on the command
+ * line overriding it. Absent keys take the flags' defaults.
+ */
+const experimentSchema = z.strictObject({
+  models: nameList.optional(),
+  persuaders: nameList.optional(),
+  persuadees: nameList.optional(),
+  /** Prompt variants crossed with the models: `alpha` x `[default, emotional]` is `alpha` and `alpha+emotional`. */
+  persuaderVariants: nameList.optional(),
+  persuadeeVariants: nameList.optional(),
+  claims: claimsSchema.refine((claims) => !(claims.set && claims.file), { message: 'give either set or file, not both' }).optional(),
+  settings: z.enum(['single', 'multi', 'both']).optional(),
+  turns: z.number().int().min(3).optional(),
+  repetitions: z.number().int().positive().optional(),
+  seed: z.number().int().min(0).optional(),
+  sampling: samplingConfigSchema.optional(),
+  budget: budgetSchema.optional(),
+  concurrency: z.number().int().min(1).max(1000).optional(),
+  store: z.string().min(1).optional(),
+});
+
+export type ExperimentConfig = z.infer<typeof experimentSchema>;
+
+export const configSchema = z
+  .strictObject({
+    // A key with only comments under it is null in YAML: the same as absent.
+    models: z.preprocess((value) => value ?? {}, z.record(z.string().regex(ALIAS, 'an alias is letters, digits, ".", "_" or "-" (no "/")'), modelEntrySchema)),
+    variants: z.preprocess(
+      (value) => value ?? {},
+      z.record(
+        z
+          .string()
+          .regex(ALIAS, 'a variant name is letters, digits, ".", "_" or "-"')
+          .refine((name) => name !== DEFAULT_VARIANT, `"${DEFAULT_VARIANT}" is pmiyc's own prompts: give the variant another name`),
+        variantTemplatesSchema,
+      ),
+    ),
+    experiment: z.preprocess((value) => value ?? undefined, experimentSchema.optional()),
+  })
+  .superRefine((config, context) => {
+    for (const key of ['persuaderVariants', 'persuadeeVariants'] as const) {
+      (config.experiment?.[key] ?? []).forEach((name, index) => {
+        if (name !== DEFAULT_VARIANT && !(name in config.variants)) {
+          const known = [DEFAULT_VARIANT, ...Object.keys(config.variants)].join(', ');
+          context.addIssue({ code: 'custom', path: ['experiment', key, index], message: `no variant "${name}" under variants: (known: ${known})` });
+        }
+      });
+    }
+  });
 
 export type PmiycConfig = z.infer<typeof configSchema>;
 
-export const MODEL_ENTRY_KEYS = Object.keys(modelEntrySchema.shape);
+/** The keys allowed where a config may have an unknown one, by the path of the object, for error messages. */
+export function allowedKeysAt(path: readonly string[]): readonly string[] | undefined {
+  if (path.length === 0) return ['models', 'variants', 'experiment'];
+  if (path.length === 2 && path[0] === 'models') return Object.keys(modelEntrySchema.shape);
+  if (path.length === 1 && path[0] === 'experiment') return Object.keys(experimentSchema.shape);
+  if (path.length === 2 && path[0] === 'experiment') return EXPERIMENT_PARTS[path[1]!] ? Object.keys(EXPERIMENT_PARTS[path[1]!]!.shape) : undefined;
+  if (path.length === 2 && path[0] === 'variants') return Object.keys(variantTemplatesSchema.shape);
+  if (path.length === 3 && path[0] === 'variants') return path[2] === 'persuader' ? ['system'] : ['system', 'opening', 'final'];
+  return undefined;
+}

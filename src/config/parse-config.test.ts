@@ -44,7 +44,7 @@ describe('parseConfig', () => {
   });
 
   it('accepts an empty file', () => {
-    expect(parseConfig('pmiyc.yaml', '')).toEqual({ models: {} });
+    expect(parseConfig('pmiyc.yaml', '')).toEqual({ models: {}, variants: {} });
   });
 
   it.each([

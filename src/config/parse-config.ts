@@ -1,12 +1,12 @@
 import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError } from '../domain/errors/config-error.js';
-import { configSchema, MODEL_ENTRY_KEYS, type PmiycConfig } from './config-schema.js';
+import { allowedKeysAt, configSchema, type PmiycConfig } from './config-schema.js';
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') {
-    const allowed = issue.path.length === 2 && issue.path[0] === 'models' ? MODEL_ENTRY_KEYS.join(', ') : 'models';
-    return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}; allowed: ${allowed}`;
+    const allowed = allowedKeysAt(issue.path.map(String));
+    return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}${allowed ? `; allowed: ${allowed.join(', ')}` : ''}`;
   }
   if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) return `is required (${issue.expected})`;
   return issue.message;

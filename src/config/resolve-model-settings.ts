@@ -10,7 +10,11 @@ function splitModelName(name: string, config: PmiycConfig): { provider: Provider
   const aliases = Object.keys(config.models);
   const aliasHint = aliases.length > 0 ? ` or a config alias (${aliases.join(', ')})` : '';
   if (slash <= 0 || slash === name.length - 1) {
-    throw new InputError(`"${name}" is not a model name: write provider/model, e.g. openai/gpt-4o-mini or sim/eloquent${aliasHint}`);
+    const plus = name.lastIndexOf('+');
+    const variantHint = plus > 0 ? `; if "${name.slice(plus + 1)}" is meant as a prompt variant, define it under variants: in the config` : '';
+    const configHint =
+      aliases.length > 0 ? aliasHint : ', or an alias defined under models: in a config file (./pmiyc.yaml, or the file --config or PMIYC_CONFIG names)';
+    throw new InputError(`"${name}" is not a model name: write provider/model, e.g. openai/gpt-4o-mini or sim/eloquent${configHint}${variantHint}`);
   }
   const providerName = name.slice(0, slash);
   const provider = findProvider(providerName);

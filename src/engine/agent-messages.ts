@@ -2,7 +2,8 @@ import type { Claim } from '../domain/claim.js';
 import type { Turn } from '../domain/conversation.js';
 import type { Role } from '../domain/roles.js';
 import type { ChatMessage } from '../models/chat-model.js';
-import { FORMAT_REMINDER, finalDecisionRequest, openingRequest, systemPromptFor, wrapOtherAgentMessage } from '../protocol/prompts.js';
+import { type AgentPrompts, DEFAULT_PROMPTS } from '../protocol/prompt-variants.js';
+import { FORMAT_REMINDER, wrapOtherAgentMessage } from '../protocol/prompts.js';
 import { formatTaggedReply } from '../protocol/tagged-reply.js';
 
 /**
@@ -20,8 +21,8 @@ function historyOf(role: Role, turns: readonly Turn[], lastRequestToPersuadee?: 
 }
 
 /** The persuadee's request for its next in-loop turn (the opening when `turns` is empty). */
-export function persuadeeMessages(claim: Claim, turns: readonly Turn[]): ChatMessage[] {
-  return [{ role: 'system', content: systemPromptFor('persuadee', claim) }, { role: 'user', content: openingRequest(claim) }, ...historyOf('persuadee', turns)];
+export function persuadeeMessages(claim: Claim, turns: readonly Turn[], prompts: AgentPrompts = DEFAULT_PROMPTS): ChatMessage[] {
+  return [{ role: 'system', content: prompts.persuadeeSystem(claim) }, { role: 'user', content: prompts.opening(claim) }, ...historyOf('persuadee', turns)];
 }
 
 /**
@@ -29,18 +30,18 @@ export function persuadeeMessages(claim: Claim, turns: readonly Turn[]): ChatMes
  * with the request; after an early stop the persuadee spoke last, and the request stands alone
  * (no echo of the persuadee's own message, unlike the official code).
  */
-export function finalDecisionMessages(claim: Claim, turns: readonly Turn[]): ChatMessage[] {
-  const request = finalDecisionRequest(claim);
+export function finalDecisionMessages(claim: Claim, turns: readonly Turn[], prompts: AgentPrompts = DEFAULT_PROMPTS): ChatMessage[] {
+  const request = prompts.finalDecision(claim);
   const persuaderSpokeLast = turns.at(-1)?.role === 'persuader';
   return [
-    { role: 'system', content: systemPromptFor('persuadee', claim) },
-    { role: 'user', content: openingRequest(claim) },
+    { role: 'system', content: prompts.persuadeeSystem(claim) },
+    { role: 'user', content: prompts.opening(claim) },
     ...historyOf('persuadee', turns, persuaderSpokeLast ? request : undefined),
     ...(persuaderSpokeLast ? [] : [{ role: 'user' as const, content: request }]),
   ];
 }
 
 /** The persuader's request for its next argument. */
-export function persuaderMessages(claim: Claim, turns: readonly Turn[]): ChatMessage[] {
-  return [{ role: 'system', content: systemPromptFor('persuader', claim) }, ...historyOf('persuader', turns)];
+export function persuaderMessages(claim: Claim, turns: readonly Turn[], prompts: AgentPrompts = DEFAULT_PROMPTS): ChatMessage[] {
+  return [{ role: 'system', content: prompts.persuaderSystem(claim) }, ...historyOf('persuader', turns)];
 }

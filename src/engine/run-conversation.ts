@@ -4,6 +4,7 @@ import type { Role } from '../domain/roles.js';
 import { describeInvalidTurns } from '../domain/validation.js';
 import { absoluteChange, normalizedChange } from '../metrics/normalized-change.js';
 import { type ChatMessage, type ChatModel, DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_TEMPERATURE } from '../models/chat-model.js';
+import { type AgentPrompts, DEFAULT_PROMPTS } from '../protocol/prompt-variants.js';
 import { finalDecisionMessages, persuadeeMessages, persuaderMessages } from './agent-messages.js';
 import { callSeed } from './call-seed.js';
 import { type SamplingSettings, sampleTurn } from './sample-turn.js';
@@ -19,6 +20,8 @@ export interface RunConversationInput {
   readonly persuader: ChatModel;
   readonly persuadee: ChatModel;
   readonly sampling?: Partial<SamplingSettings>;
+  /** Each agent's prompts (a prompt variant); pmiyc's own wording unless given. */
+  readonly prompts?: { readonly persuader?: AgentPrompts; readonly persuadee?: AgentPrompts };
   /** Turns already accepted (a shared opening, or opening plus first argument) to continue from. */
   readonly prefix?: readonly Turn[];
   /** Stop with a `partial` outcome once this many turns exist (to build a shared prefix). */
@@ -40,15 +43,16 @@ function stoppedEarly(turns: readonly Turn[]): boolean {
   return last !== undefined && last.kind === 'reply' && last.score === MAX_AGREEMENT;
 }
 
-function planNextStep(spec: ConversationSpec, turns: readonly Turn[]): NextStep {
+function planNextStep(spec: ConversationSpec, turns: readonly Turn[], prompts: RunConversationInput['prompts']): NextStep {
   const index = turns.length + 1;
   const { claim } = spec;
-  if (index === 1) return { role: 'persuadee', kind: 'opening', messages: persuadeeMessages(claim, turns) };
+  const persuadee = prompts?.persuadee ?? DEFAULT_PROMPTS;
+  if (index === 1) return { role: 'persuadee', kind: 'opening', messages: persuadeeMessages(claim, turns, persuadee) };
   if (index === spec.turns || stoppedEarly(turns)) {
-    return { role: 'persuadee', kind: 'final', messages: finalDecisionMessages(claim, turns) };
+    return { role: 'persuadee', kind: 'final', messages: finalDecisionMessages(claim, turns, persuadee) };
   }
-  if (index % 2 === 0) return { role: 'persuader', kind: 'argument', messages: persuaderMessages(claim, turns) };
-  return { role: 'persuadee', kind: 'reply', messages: persuadeeMessages(claim, turns) };
+  if (index % 2 === 0) return { role: 'persuader', kind: 'argument', messages: persuaderMessages(claim, turns, prompts?.persuader ?? DEFAULT_PROMPTS) };
+  return { role: 'persuadee', kind: 'reply', messages: persuadeeMessages(claim, turns, persuadee) };
 }
 
 function expectedKind(index: number): TurnKind {
@@ -96,7 +100,7 @@ export async function runConversation(input: RunConversationInput): Promise<Conv
 
   for (;;) {
     if (input.stopAfterTurn !== undefined && turns.length >= input.stopAfterTurn) return { status: 'partial', turns };
-    const step = planNextStep(spec, turns);
+    const step = planNextStep(spec, turns, input.prompts);
     const index = turns.length + 1;
     const model = step.role === 'persuader' ? input.persuader : input.persuadee;
     const sampled = await sampleTurn(model, step.messages, sampling, (attempt) => callSeed(spec, index, attempt), input.abortSignal);

@@ -11,14 +11,15 @@ import type { Role } from '../domain/roles.js';
 const LABEL_LIST = AGREEMENT_SCORES.map((score) => AGREEMENT_LABELS[score]).join(', ');
 
 /** Role headlines: fixed phrases that also let simulated agents tell which part they play. */
-const ROLE_HEADLINES: Record<Role, string> = {
+export const ROLE_HEADLINES: Record<Role, string> = {
   persuader: 'In this exercise you are the PERSUADER.',
   persuadee: 'In this exercise you are the PERSUADEE.',
 };
 
-const FINAL_DECISION_HEADLINE = 'The discussion has now ended.';
+export const FINAL_DECISION_HEADLINE = 'The discussion has now ended.';
 
-const FORMAT_RULES = [
+/** The reply format every agent is told: the tags the parser reads the message and the score from. */
+export const FORMAT_RULES = [
   'Write every reply as exactly two tagged parts, in this order:',
   '<message> what you say to the other participant </message>',
   '<support_ranking> one label </support_ranking>',
@@ -32,7 +33,7 @@ export function describeClaim(claim: Pick<Claim, 'claim' | 'question'>): string 
   return `Question: "${claim.question}"\nProposed answer: "${claim.claim}"`;
 }
 
-function subjectOf(claim: Pick<Claim, 'question'>): string {
+export function subjectOf(claim: Pick<Claim, 'question'>): string {
   return claim.question === undefined ? 'the claim' : 'the proposed answer to the question';
 }
 
@@ -58,10 +59,6 @@ export function persuadeeSystemPrompt(claim: Pick<Claim, 'claim' | 'question'>):
     `In <support_ranking> give your agreement with ${subject} as it stands at that moment.`,
     FORMAT_RULES,
   ].join('\n\n');
-}
-
-export function systemPromptFor(role: Role, claim: Pick<Claim, 'claim' | 'question'>): string {
-  return role === 'persuader' ? persuaderSystemPrompt(claim) : persuadeeSystemPrompt(claim);
 }
 
 /** The persuadee's first request: state an initial stance. */

@@ -1,14 +1,17 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { PmiycConfig } from '../../config/config-schema.js';
 import type { Claim } from '../../domain/claim.js';
 import { loadClaims } from '../../io/load-claims.js';
 import { dryRunText } from '../../report/dry-run-text.js';
 import { checkModels } from '../../runner/check-models.js';
 import { createModelRegistry } from '../../runner/model-registry.js';
 import { openStore, type Store } from '../../store/result-store.js';
+import { agentOf, modelsOfAgents } from '../../studies/tournament/agents.js';
 import { checkResumeFlags, resolvedClaimsSource } from '../../studies/tournament/resume-check.js';
 import { type DesignOptions, designFromOptions, designOfStoredRun, type StoredDesign } from '../../studies/tournament/tournament-design.js';
 import { runTournament } from '../../studies/tournament/tournament-study.js';
+import { withExperiment } from '../experiment-options.js';
 import { loadConfig } from '../load-config.js';
 import { printRunOutcome } from '../run-outcome.js';
 import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
@@ -46,9 +49,10 @@ interface Prepared {
 }
 
 /** A new run's design, paths made absolute so that it resumes from anywhere, and its claims. */
-async function prepareNew(options: RunOptions, context: CliContext): Promise<Prepared> {
+async function prepareNew(options: RunOptions, config: PmiycConfig, context: CliContext): Promise<Prepared> {
   const design = designFromOptions({
     ...options,
+    variants: config.variants,
     claims: resolvedClaimsSource(options.claims),
     ...(options.dataDir ? { dataDir: resolve(options.dataDir) } : {}),
   });
@@ -69,8 +73,8 @@ async function prepareResume(store: Store, options: RunOptions, context: CliCont
 /** A dry run of a new run: nothing is created; the store, when there is one, only lends its early-stop history. */
 function dryRun(prepared: Prepared, options: RunOptions, context: CliContext): number {
   const config = loadConfig(prepared.configPath);
-  const names = [...new Set([...prepared.design.persuaders, ...prepared.design.persuadees])];
-  checkModels(config, context.env, names, options.maxCost);
+  const variants = prepared.design.variants ?? {};
+  checkModels(config, context.env, modelsOfAgents([...prepared.design.persuaders, ...prepared.design.persuadees], variants), options.maxCost);
   let history = new Map<string, { replies: number; stops: number }>();
   if (existsSync(options.store)) {
     const store = openStore(options.store, { access: 'read' });
@@ -82,7 +86,9 @@ function dryRun(prepared: Prepared, options: RunOptions, context: CliContext): n
   }
   const plan = { ...prepared.design, claims: prepared.claims, runSeed: options.seed };
   const registry = createModelRegistry(config, context.env);
-  context.stdout.write(`${dryRunText(plan, prepared.design.sampling.maxOutputTokens, (model) => registry.settingsFor(model), history).join('\n')}\n`);
+  context.stdout.write(
+    `${dryRunText(plan, prepared.design.sampling.maxOutputTokens, (agent) => registry.settingsFor(agentOf(agent, variants).model), history).join('\n')}\n`,
+  );
   return 0;
 }
 
@@ -92,13 +98,25 @@ export async function runCommand(options: RunOptions, context: CliContext, signa
 }
 
 /** `pmiyc run`, also telling which run it ran (the demo writes its report next). */
-export async function runTournamentCommand(options: RunOptions, context: CliContext, signals: RunSignals): Promise<{ exitCode: number; runName?: string }> {
-  const continuing = options.resume || options.retryFailed;
+export async function runTournamentCommand(typed: RunOptions, context: CliContext, signals: RunSignals): Promise<{ exitCode: number; runName?: string }> {
+  const continuing = typed.resume || typed.retryFailed;
+  const typedConfig = loadConfig(typed.config);
+  // The config's experiment fills in what the command line does not say; a resumed run keeps its own design.
+  const options = continuing
+    ? withExperiment(typed, typedConfig.experiment?.store ? { store: typedConfig.experiment.store } : undefined, typed.config)
+    : withExperiment(typed, typedConfig.experiment, typed.config);
   // A new run's input is checked before the store is opened: bad input never leaves an empty store behind.
-  const fresh = continuing ? undefined : await prepareNew(options, context);
+  const fresh = continuing ? undefined : await prepareNew(options, typedConfig, context);
   if (fresh && options.dryRun) return { exitCode: dryRun(fresh, options, context) };
-  const freshConfig = fresh ? loadConfig(fresh.configPath) : undefined;
-  if (fresh && freshConfig) checkModels(freshConfig, context.env, [...fresh.design.persuaders, ...fresh.design.persuadees], options.maxCost);
+  const freshConfig = fresh ? typedConfig : undefined;
+  if (fresh && freshConfig) {
+    checkModels(
+      freshConfig,
+      context.env,
+      modelsOfAgents([...fresh.design.persuaders, ...fresh.design.persuadees], fresh.design.variants ?? {}),
+      options.maxCost,
+    );
+  }
   const store = openStore(options.store, { now: context.now, access: continuing ? 'write' : 'create' });
   try {
     const prepared = fresh ?? (await prepareResume(store, options, context));

@@ -3,6 +3,7 @@ import type { ConversationOutcome } from '../../domain/conversation.js';
 import { runConversation } from '../../engine/run-conversation.js';
 import type { SamplingSettings } from '../../engine/sample-turn.js';
 import type { ChatModel } from '../../models/chat-model.js';
+import { type AgentPrompts, DEFAULT_PROMPTS } from '../../protocol/prompt-variants.js';
 import { RunGate, type StopReason } from '../../runner/run-gate.js';
 import { runTasks } from '../../runner/run-tasks.js';
 import type { PlannedConversation } from './plan.js';
@@ -15,6 +16,8 @@ export interface RunConversationsInput {
    * call cache these models are wrapped in: shared calls are identical requests, made once.
    */
   readonly modelFor: (modelName: string) => ChatModel;
+  /** Each agent's prompts (its prompt variant); pmiyc's own wording unless given. */
+  readonly promptsFor?: (agentName: string) => AgentPrompts;
   readonly sampling?: Partial<SamplingSettings>;
   /** Conversations in flight at once (each has at most one call on the wire). */
   readonly concurrency: number;
@@ -62,9 +65,11 @@ function tooManyFailures(maxFailures: number | undefined, failed: number, finish
  */
 export async function runConversations(input: RunConversationsInput): Promise<ConversationsResult> {
   const gate = input.gate ?? new RunGate();
+  const promptsFor = input.promptsFor ?? (() => DEFAULT_PROMPTS);
   const common = (planned: PlannedConversation) => ({
     persuader: input.modelFor(planned.spec.persuaderModel),
     persuadee: input.modelFor(planned.spec.persuadeeModel),
+    prompts: { persuader: promptsFor(planned.spec.persuaderModel), persuadee: promptsFor(planned.spec.persuadeeModel) },
     ...(input.sampling ? { sampling: input.sampling } : {}),
     ...(input.abortSignal ? { abortSignal: input.abortSignal } : {}),
   });
@@ -72,7 +77,13 @@ export async function runConversations(input: RunConversationsInput): Promise<Co
   /** The persuader's opening as a persuadee on the claim: the same request as its own opening there. */
   const persuaderStanceOf = async (planned: PlannedConversation): Promise<AgreementScore | null> => {
     const spec = { ...planned.spec, persuadeeModel: planned.spec.persuaderModel };
-    const opening = await runConversation({ ...common(planned), persuadee: input.modelFor(spec.persuadeeModel), spec, stopAfterTurn: 1 });
+    const opening = await runConversation({
+      ...common(planned),
+      persuadee: input.modelFor(spec.persuadeeModel),
+      prompts: { persuadee: promptsFor(spec.persuadeeModel) },
+      spec,
+      stopAfterTurn: 1,
+    });
     return opening.status === 'partial' ? (opening.turns[0]?.score ?? null) : null;
   };
 

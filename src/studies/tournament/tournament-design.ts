@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import { variantTemplatesSchema } from '../../config/config-schema.js';
 import type { Setting } from '../../domain/conversation.js';
 import { InputError } from '../../domain/input-error.js';
+import type { VariantTemplates } from '../../protocol/prompt-variants.js';
 import { samplingOf, samplingSchema, selectionOf, selectionSchema } from '../design-parts.js';
+import { agentOf, crossAgents, type VariantBook } from './agents.js';
 
 /** What a run is, as stored with it so that --resume can rebuild exactly the same plan. */
 const storedDesignSchema = z.object({
@@ -12,6 +15,8 @@ const storedDesignSchema = z.object({
   repetitions: z.number().int().min(1),
   claims: selectionSchema,
   sampling: samplingSchema,
+  /** The prompt variants the agents use, as they were when the run started (a resume runs the same prompts). */
+  variants: z.record(z.string(), variantTemplatesSchema).optional(),
 });
 
 export type StoredDesign = z.infer<typeof storedDesignSchema>;
@@ -43,6 +48,21 @@ export interface DesignOptions {
   readonly temperature: number;
   readonly maxTokens: number;
   readonly maxAttempts: number;
+  /** Prompt variants crossed with the persuader (persuadee) models; `default` is pmiyc's own prompts. */
+  readonly persuaderVariants?: readonly string[];
+  readonly persuadeeVariants?: readonly string[];
+  /** The variants a config defines, by name. */
+  readonly variants?: Readonly<Record<string, VariantTemplates>>;
+}
+
+/** The variants that the design's agents use, out of those defined. */
+function variantsUsed(names: readonly string[], defined: VariantBook): Record<string, VariantTemplates> {
+  const used: Record<string, VariantTemplates> = {};
+  for (const name of names) {
+    const { variant } = agentOf(name, defined);
+    if (Object.hasOwn(defined, variant)) used[variant] = defined[variant]!;
+  }
+  return used;
 }
 
 /** The design of a new run from its options: --models is a round robin (self-play included). */
@@ -60,14 +80,26 @@ export function designFromOptions(options: DesignOptions): StoredDesign {
     throw new InputError('--turns 3 is the single-turn setting: use --setting single, or a multi-turn --turns (5, 7, 9, ...)');
   }
   const settings: Setting[] = options.setting === 'both' ? ['single', 'multi'] : [options.setting];
+  const defined = options.variants ?? {};
+  for (const variant of [...(options.persuaderVariants ?? []), ...(options.persuadeeVariants ?? [])]) {
+    if (variant !== 'default' && !Object.hasOwn(defined, variant)) {
+      throw new InputError(
+        `no prompt variant "${variant}": define it under variants: in the config (known: ${['default', ...Object.keys(defined)].join(', ')})`,
+      );
+    }
+  }
+  const persuaderAgents = crossAgents(persuaders, options.persuaderVariants);
+  const persuadeeAgents = crossAgents(persuadees, options.persuadeeVariants);
+  const variants = variantsUsed([...persuaderAgents, ...persuadeeAgents], defined);
   return {
-    persuaders: [...persuaders],
-    persuadees: [...persuadees],
+    persuaders: persuaderAgents,
+    persuadees: persuadeeAgents,
     settings,
     multiTurns: options.turns,
     repetitions: options.repeat,
     claims: selectionOf(options.claims, options),
     sampling: samplingOf(options),
+    ...(Object.keys(variants).length > 0 ? { variants } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import type { RunMeter } from '../../runner/run-meter.js';
 import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionWorld, startRunSession } from '../../runner/run-session.js';
 import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
+import { agentOf, checkVariantsFitClaims, modelsOfAgents, promptsByAgent } from './agents.js';
 import { countPlan, iteratePlan, type TournamentDesign } from './plan.js';
 import { type ConversationsResult, runConversations } from './run-conversations.js';
 import { type DesignOptions, designFromOptions, designOfStoredRun, type RunSettings, type StoredDesign } from './tournament-design.js';
@@ -119,9 +120,12 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
   const stored = existing ? designOfStoredRun(existing.name, existing.config) : undefined;
   const design = input.design ?? stored?.design ?? designOf(input);
   const settings = settingsOf(input, stored?.settings);
-  const config = input.config ?? { models: {} };
-  const names = [...new Set([...design.persuaders, ...design.persuadees])];
+  const config = input.config ?? { models: {}, variants: {} };
+  const variants = design.variants ?? {};
+  // The agents' models are what is configured, called and limited; the agents (model+variant) are what is planned.
+  const names = modelsOfAgents([...design.persuaders, ...design.persuadees], variants);
   const models = checkModels(config, input.world.env, names, settings.maxCost);
+  checkVariantsFitClaims(variants, input.claims);
   const seed = input.seed ?? TOURNAMENT_DEFAULTS.seed;
   const plan = (runSeed: number): TournamentDesign => ({ ...design, claims: input.claims, runSeed });
   const name = existing?.name ?? input.name;
@@ -187,9 +191,12 @@ function runPlannedConversations(
   retryFailed: boolean,
 ): Promise<ConversationsResult> {
   const { registry, gate, meter, run } = session;
+  const variants = design.variants ?? {};
+  const modelOf = (agent: string) => registry.modelFor(agentOf(agent, variants).model);
   return runConversations({
     plan: iteratePlan(plan),
-    modelFor: (name) => registry.modelFor(name),
+    modelFor: modelOf,
+    promptsFor: promptsByAgent(variants),
     sampling: design.sampling,
     concurrency: settings.concurrency * ITEMS_PER_CALL_SLOT,
     gate,
@@ -204,8 +211,8 @@ function runPlannedConversations(
     },
     onConversation: (planned, outcome, stance) => {
       const simulated = {
-        persuader: registry.modelFor(planned.spec.persuaderModel).simulated,
-        persuadee: registry.modelFor(planned.spec.persuadeeModel).simulated,
+        persuader: modelOf(planned.spec.persuaderModel).simulated,
+        persuadee: modelOf(planned.spec.persuadeeModel).simulated,
       };
       const record = toConversationRecord(run.name, planned.spec, outcome, simulated, stance);
       store.saveConversation(run.id, record);

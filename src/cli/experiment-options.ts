@@ -1,0 +1,80 @@
+import { dirname, isAbsolute, resolve } from 'node:path';
+import type { ExperimentConfig } from '../config/config-schema.js';
+
+/** The options of `pmiyc run` that a config's `experiment:` block can set, by their option names. */
+interface ExperimentOptions {
+  readonly models?: readonly string[];
+  readonly persuaders?: readonly string[];
+  readonly persuadees?: readonly string[];
+  readonly persuaderVariants?: readonly string[];
+  readonly persuadeeVariants?: readonly string[];
+  readonly claims?: string;
+  readonly limit?: number;
+  readonly sample?: number;
+  readonly dataDir?: string;
+  readonly setting?: 'single' | 'multi' | 'both';
+  readonly turns?: number;
+  readonly repeat?: number;
+  readonly seed?: number;
+  readonly temperature?: number;
+  readonly maxTokens?: number;
+  readonly maxAttempts?: number;
+  readonly maxCost?: number;
+  readonly maxFailures?: number;
+  readonly concurrency?: number;
+  readonly store?: string;
+}
+
+/** Files named in a config are relative to the config's folder, as a reader of the file expects. */
+function fromConfigFolder(path: string | undefined, configPath: string): string | undefined {
+  if (path === undefined) return undefined;
+  return isAbsolute(path) ? path : resolve(dirname(configPath), path);
+}
+
+/** The experiment block as run options (only what it sets). */
+function experimentOptions(experiment: ExperimentConfig, configPath: string): ExperimentOptions {
+  const options: Record<string, unknown> = {
+    models: experiment.models,
+    persuaders: experiment.persuaders,
+    persuadees: experiment.persuadees,
+    persuaderVariants: experiment.persuaderVariants,
+    persuadeeVariants: experiment.persuadeeVariants,
+    claims: experiment.claims?.set ?? fromConfigFolder(experiment.claims?.file, configPath),
+    limit: experiment.claims?.limit,
+    sample: experiment.claims?.sample,
+    dataDir: fromConfigFolder(experiment.claims?.dataDir, configPath),
+    setting: experiment.settings,
+    turns: experiment.turns,
+    repeat: experiment.repetitions,
+    seed: experiment.seed,
+    temperature: experiment.sampling?.temperature,
+    maxTokens: experiment.sampling?.maxTokens,
+    maxAttempts: experiment.sampling?.maxAttempts,
+    maxCost: experiment.budget?.maxCostUsd,
+    maxFailures: experiment.budget?.maxFailures,
+    concurrency: experiment.concurrency,
+    store: fromConfigFolder(experiment.store, configPath),
+  };
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as ExperimentOptions;
+}
+
+/** Options that name the agents: any of them on the command line replaces the config's whole choice of agents. */
+const AGENT_OPTIONS = ['models', 'persuaders', 'persuadees'] as const;
+
+/**
+ * The run's options with the config's experiment filled in where the command line said nothing: a
+ * flag given on the command line always wins, the config comes next, the flag's default last.
+ * Returns the options and the names of those the experiment set (recorded as given, so a resume
+ * compares them like typed flags).
+ */
+export function withExperiment<T extends { readonly given: ReadonlySet<string> }>(
+  options: T,
+  experiment: ExperimentConfig | undefined,
+  configPath: string | undefined,
+): T {
+  if (experiment === undefined || configPath === undefined) return options;
+  const fromConfig = experimentOptions(experiment, configPath);
+  const agentsTyped = AGENT_OPTIONS.some((key) => options.given.has(key));
+  const taken = Object.entries(fromConfig).filter(([key]) => !options.given.has(key) && !(agentsTyped && (AGENT_OPTIONS as readonly string[]).includes(key)));
+  return { ...options, ...Object.fromEntries(taken), given: new Set([...options.given, ...taken.map(([key]) => key)]) };
+}

@@ -1,0 +1,69 @@
+import type { Claim } from '../../domain/claim.js';
+import { InputError } from '../../domain/input-error.js';
+import { type AgentPrompts, DEFAULT_VARIANT, promptsOfVariant, templateShowsQuestion, type VariantTemplates } from '../../protocol/prompt-variants.js';
+
+/**
+ * An agent of a tournament: a model under a prompt variant. It is named after the model for
+ * pmiyc's own prompts (`alpha`) and `model+variant` otherwise (`alpha+emotional`), and that name is
+ * what is planned, stored, exported and reported, like a model's.
+ */
+export interface Agent {
+  readonly name: string;
+  readonly model: string;
+  readonly variant: string;
+}
+
+export type VariantBook = Readonly<Record<string, VariantTemplates>>;
+
+function agentName(model: string, variant: string): string {
+  return variant === DEFAULT_VARIANT ? model : `${model}+${variant}`;
+}
+
+/** The agent a name stands for: `model+variant` when the part after the last `+` is a known variant, else a model. */
+export function agentOf(name: string, variants: VariantBook): Agent {
+  const plus = name.lastIndexOf('+');
+  const variant = plus > 0 ? name.slice(plus + 1) : undefined;
+  if (variant !== undefined && Object.hasOwn(variants, variant)) return { name, model: name.slice(0, plus), variant };
+  return { name, model: name, variant: DEFAULT_VARIANT };
+}
+
+/** Every model crossed with every variant, in that order: `[a, b] x [default, x]` is `a, a+x, b, b+x`. */
+export function crossAgents(models: readonly string[], variants: readonly string[] | undefined): string[] {
+  return models.flatMap((model) => (variants ?? [DEFAULT_VARIANT]).map((variant) => agentName(model, variant)));
+}
+
+/** The distinct models behind agent names: what is configured, called and rate-limited. */
+export function modelsOfAgents(names: readonly string[], variants: VariantBook): string[] {
+  return [...new Set(names.map((name) => agentOf(name, variants).model))];
+}
+
+/** The prompts of each agent, by name, made once per variant. */
+export function promptsByAgent(variants: VariantBook): (agent: string) => AgentPrompts {
+  const made = new Map<string, AgentPrompts>();
+  return (name) => {
+    const { variant } = agentOf(name, variants);
+    let prompts = made.get(variant);
+    if (!prompts) {
+      prompts = promptsOfVariant(variants[variant]);
+      made.set(variant, prompts);
+    }
+    return prompts;
+  };
+}
+
+/** Claims with a question (misinformation items) need every system template of the run to show it. */
+export function checkVariantsFitClaims(variants: VariantBook, claims: readonly Claim[]): void {
+  if (!claims.some((claim) => claim.question !== undefined)) return;
+  for (const [name, templates] of Object.entries(variants)) {
+    for (const [role, system] of [
+      ['persuader', templates.persuader?.system],
+      ['persuadee', templates.persuadee?.system],
+    ] as const) {
+      if (system !== undefined && !templateShowsQuestion(system)) {
+        throw new InputError(
+          `variant ${name}: its ${role} system template has no {{question}}, but some claims are questions with a proposed answer: add {{question}} to variants.${name}.${role}.system`,
+        );
+      }
+    }
+  }
+}
