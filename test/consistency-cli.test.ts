@@ -75,7 +75,7 @@ function studyOf(path: string, name: string) {
 
 describe('pmiyc consistency with simulated agents', () => {
   const store = () => join(folder, 'sim.db');
-  const args = ['consistency', '--models', 'sim/stubborn,sim/open-minded', '--claims', 'examples', '--samples', '5'];
+  const args = ['consistency', '--models', 'sim/stubborn,sim/open-minded', '--claims', 'examples', '--answers', '5'];
 
   it('asks every model N times per claim, stores every answer, and prints Table 1 labelled simulated', async () => {
     const result = await runCli([...args, '--store', store(), '--study', 'first']);
@@ -196,7 +196,7 @@ describe('pmiyc consistency --import', () => {
     [['--import', 'x.csv', '--models', 'sim/a'], 'give either --models'],
     [['--models', 'sim/a', '--run', 'nope'], 'no store at'],
     [['--resume'], 'no store at'],
-    [['--models', 'sim/a', '--samples', '0'], '--samples must be a whole number of at least 1'],
+    [['--models', 'sim/a', '--answers', '0'], '--answers must be a whole number of at least 1'],
     [['--claims', 'examples'], 'name the models to ask'],
   ])('refuses %j with exit code 2, says what to do, and leaves no store behind', async (extra, message) => {
     const path = freshStore();

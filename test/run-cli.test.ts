@@ -271,7 +271,7 @@ describe('tournaments and studies in one store', () => {
     const store = `${fresh('store')}.db`;
     const cwd = mkdtempSync(join(folder, 'cwd-'));
     expect((await runCli(['demo', '--store', store, '--limit', '2'], { cwd })).code).toBe(0);
-    const study = await runCli(['consistency', '--models', 'sim/stubborn', '--claims', 'examples', '--limit', '3', '--samples', '2', '--store', store], {
+    const study = await runCli(['consistency', '--models', 'sim/stubborn', '--claims', 'examples', '--limit', '3', '--answers', '2', '--store', store], {
       cwd,
     });
     expect(study.code).toBe(0);

@@ -298,7 +298,7 @@ describe('--take-over', () => {
   };
   const commands: Array<[string, () => string[], string]> = [
     ['run', () => ['run', '--models', 'sim/stubborn,sim/open-minded', '--claims', 'examples', '--limit', '1', '--setting', 'single'], '--run'],
-    ['consistency', () => ['consistency', '--models', 'sim/stubborn', '--claims', 'examples', '--limit', '2', '--samples', '1'], '--study'],
+    ['consistency', () => ['consistency', '--models', 'sim/stubborn', '--claims', 'examples', '--limit', '2', '--answers', '1'], '--study'],
     ['judge', () => ['judge', '--models', 'sim/a', '--pairs', pairs()], '--study'],
   ];
 

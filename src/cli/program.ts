@@ -122,7 +122,9 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.dataDir())
     .addOption(shared.limit())
     .addOption(shared.sample())
-    .option('--samples <n>', 'answers asked per model and claim', parseWholeNumber('--samples', 1), 5)
+    .option('--answers <n>', "answers asked per model and claim (the paper's N)", parseWholeNumber('--answers', 1), 5)
+    // Before 0.2 this was --samples, too close to --sample (a sample of claims): still read, with a note.
+    .addOption(new Option('--samples <n>').argParser(parseWholeNumber('--samples', 1)).hideHelp())
     .addOption(shared.runName('a tournament run: compare its openings with the answers (Match Rate, Avg Dif)'))
     .addOption(shared.studyName('name of the study (default consistency-N); with --resume, the study to continue (default: the latest)'))
     .addOption(shared.resume('continue a stopped study where it stopped'))
@@ -138,7 +140,10 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.store())
     .addOption(shared.noCache('study'))
     .addOption(shared.config(context.env))
-    .action(async (options) => setExitCode(await consistencyCommand({ ...options, ...runExtras(context) }, context, signals)));
+    .action(async ({ answers, samples, ...options }) => {
+      if (samples !== undefined) context.stderr.write('pmiyc: --samples is now --answers (answers asked per model and claim)\n');
+      setExitCode(await consistencyCommand({ ...options, samples: samples ?? answers, ...runExtras(context) }, context, signals));
+    });
 
   program
     .command('show')
@@ -275,7 +280,7 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
   const judge = program
     .command('judge')
     .description('LLM as judge (paper Sec. 4.1.2): accuracy of judge models on argument pairs people rated; and a synthesized preference dataset');
-  judge
+  const judgeRun = judge
     .command('run', { isDefault: true })
     .description('(the default) show judge models pairs of arguments people rated, each in a seeded order, and report their accuracy')
     .addOption(shared.models('the judge models'))
@@ -285,7 +290,7 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.sample('pairs', ''))
     .addOption(shared.resume('continue a stopped judge run (the latest, or --study NAME)'))
     .addOption(shared.takeOver())
-    .addOption(shared.studyName('name of the run (default judge-N); with --resume, the judge run to continue (default: the latest)'))
+    .addOption(shared.studyName('name of the study (default judge-N); with --resume, the judge study to continue (default: the latest)'))
     .addOption(shared.store())
     .addOption(shared.config(context.env))
     .addOption(shared.concurrency())
@@ -296,6 +301,11 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.maxCost())
     .addOption(shared.noCache('study'))
     .action(async (options) => setExitCode(await judgeCommand({ ...options, ...runExtras(context) }, context, signals)));
+  // `pmiyc judge --help` shows the options of the study it runs, not only the list of subcommands.
+  judge.addHelpText(
+    'after',
+    () => `\nOptions of \`pmiyc judge\` (that is, \`pmiyc judge run\`):\n${judgeRun.helpInformation().split('\nOptions:\n')[1] ?? ''}`,
+  );
   judge
     .command('synthesize')
     .description('a preference dataset: per claim an argument and a more persuasive rewrite of it, as JSON lines')
@@ -305,7 +315,7 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.limit())
     .addOption(shared.sample())
     .option('--out <file.jsonl>', 'where to write the dataset (default: standard output)')
-    .addOption(shared.studyName('name of the run (default synthesis-N)'))
+    .addOption(shared.studyName('name of the study (default synthesis-N)'))
     .addOption(shared.store())
     .addOption(shared.config(context.env))
     .addOption(shared.concurrency())

@@ -8,7 +8,7 @@ import { checkModels } from '../../runner/check-models.js';
 import { createModelRegistry } from '../../runner/model-registry.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import { agentOf, modelsOfAgents } from '../../studies/tournament/agents.js';
-import { checkResumeFlags, resolvedClaimsSource } from '../../studies/tournament/resume-check.js';
+import { checkResumeFlags, checkResumeVariants, resolvedClaimsSource } from '../../studies/tournament/resume-check.js';
 import { type DesignOptions, designFromOptions, designOfStoredRun, type StoredDesign } from '../../studies/tournament/tournament-design.js';
 import { runTournament } from '../../studies/tournament/tournament-study.js';
 import { withExperiment } from '../experiment-options.js';
@@ -65,8 +65,9 @@ async function prepareResume(store: Store, options: RunOptions, context: CliCont
   const run = store.findRun(options.run, 'tournament');
   const stored = designOfStoredRun(run.name, run.config);
   checkResumeFlags(run.name, { design: stored.design, seed: run.seed, settings: stored.settings ?? { concurrency: 16, cache: true } }, options, options.given);
-  const { claims } = await loadClaims(stored.design.claims.source, { ...stored.design.claims, seed: run.seed }, dataOf(context));
   const configPath = options.config ? resolve(options.config) : stored.configPath;
+  checkResumeVariants(run.name, stored.design, loadConfig(configPath).variants);
+  const { claims } = await loadClaims(stored.design.claims.source, { ...stored.design.claims, seed: run.seed }, dataOf(context));
   return { design: stored.design, claims, runName: run.name, ...(configPath ? { configPath } : {}) };
 }
 
@@ -105,6 +106,9 @@ export async function runTournamentCommand(typed: RunOptions, context: CliContex
   const options = continuing
     ? withExperiment(typed, typedConfig.experiment?.store ? { store: typedConfig.experiment.store } : undefined, typed.config)
     : withExperiment(typed, typedConfig.experiment, typed.config);
+  if (!continuing && options.setting === 'single' && options.given.has('turns') && options.turns !== 3) {
+    context.stderr.write(`pmiyc: --turns ${options.turns} has no effect with --setting single: a single-turn conversation always has 3 turns\n`);
+  }
   // A new run's input is checked before the store is opened: bad input never leaves an empty store behind.
   const fresh = continuing ? undefined : await prepareNew(options, typedConfig, context);
   if (fresh && options.dryRun) return { exitCode: dryRun(fresh, options, context) };

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { isBuiltInSet } from '../../datasets/claim-sets.js';
 import { InputError } from '../../domain/input-error.js';
+import type { VariantTemplates } from '../../protocol/prompt-variants.js';
+import { agentOf, crossAgents } from './agents.js';
 import type { DesignOptions, RunSettings, StoredDesign } from './tournament-design.js';
 
 /** Where a claims source or data folder is: built-in set names as they are, paths made absolute. */
@@ -18,7 +20,18 @@ interface DesignCheck {
   /** The option keys that set it (commander's names). */
   readonly keys: readonly string[];
   readonly stored: (design: StoredDesign, seed: number, settings: RunSettings) => string;
-  readonly given: (options: ResumeFlags) => string;
+  /** What the flags typed now say; variants not typed again are the run's own. */
+  readonly given: (options: ResumeFlags, design: StoredDesign) => string;
+}
+
+/** The prompt variants of a role in a stored design, in order. */
+function variantsOf(design: StoredDesign, role: 'persuaders' | 'persuadees'): string[] {
+  return [...new Set(design[role].map((name) => agentOf(name, design.variants ?? {}).variant))];
+}
+
+/** The agents the typed models stand for, under the typed variants or else the run's. */
+function agentsOf(models: readonly string[] | undefined, variants: readonly string[] | undefined, design: StoredDesign, role: 'persuaders' | 'persuadees') {
+  return crossAgents(models ?? [], variants ?? variantsOf(design, role));
 }
 
 const list = (names: readonly string[] | undefined) => (names ?? []).join(',');
@@ -32,10 +45,36 @@ const DESIGN_CHECKS: readonly DesignCheck[] = [
     keys: ['models'],
     stored: (design) =>
       list(design.persuaders) === list(design.persuadees) ? list(design.persuaders) : `${list(design.persuaders)} vs ${list(design.persuadees)}`,
-    given: (options) => list(options.models),
+    given: (options, design) => {
+      const persuaders = list(agentsOf(options.models, options.persuaderVariants, design, 'persuaders'));
+      const persuadees = list(agentsOf(options.models, options.persuadeeVariants, design, 'persuadees'));
+      return persuaders === persuadees ? persuaders : `${persuaders} vs ${persuadees}`;
+    },
   },
-  { flag: '--persuaders', keys: ['persuaders'], stored: (design) => list(design.persuaders), given: (options) => list(options.persuaders) },
-  { flag: '--persuadees', keys: ['persuadees'], stored: (design) => list(design.persuadees), given: (options) => list(options.persuadees) },
+  {
+    flag: '--persuaders',
+    keys: ['persuaders'],
+    stored: (design) => list(design.persuaders),
+    given: (options, design) => list(agentsOf(options.persuaders, options.persuaderVariants, design, 'persuaders')),
+  },
+  {
+    flag: '--persuadees',
+    keys: ['persuadees'],
+    stored: (design) => list(design.persuadees),
+    given: (options, design) => list(agentsOf(options.persuadees, options.persuadeeVariants, design, 'persuadees')),
+  },
+  {
+    flag: '--persuader-variants',
+    keys: ['persuaderVariants'],
+    stored: (design) => list(variantsOf(design, 'persuaders')),
+    given: (options) => list(options.persuaderVariants),
+  },
+  {
+    flag: '--persuadee-variants',
+    keys: ['persuadeeVariants'],
+    stored: (design) => list(variantsOf(design, 'persuadees')),
+    given: (options) => list(options.persuadeeVariants),
+  },
   {
     flag: '--claims',
     keys: ['claims'],
@@ -76,9 +115,24 @@ export function checkResumeFlags(
   given: ReadonlySet<string>,
 ): void {
   const differences = DESIGN_CHECKS.filter((check) => check.keys.some((key) => given.has(key)))
-    .map((check) => ({ flag: check.flag, was: check.stored(stored.design, stored.seed, stored.settings), now: check.given(options) }))
+    .map((check) => ({ flag: check.flag, was: check.stored(stored.design, stored.seed, stored.settings), now: check.given(options, stored.design) }))
     .filter(({ was, now }) => was !== now);
   if (differences.length === 0) return;
   const details = differences.map(({ flag, was, now }) => `${flag} is ${now}, but run ${runName} has ${was}`).join('; ');
   throw new InputError(`--resume continues run ${runName} as it was started: ${details}. Drop those flags, or start a new run with --run <name>`);
+}
+
+/**
+ * A resume runs the prompts the run started with. A variant whose templates the config now gives
+ * differently is refused, naming it: editing a template starts a new experiment, not a resume.
+ */
+export function checkResumeVariants(runName: string, design: StoredDesign, configured: Readonly<Record<string, VariantTemplates>>): void {
+  const changed = Object.entries(design.variants ?? {})
+    .filter(([name, templates]) => Object.hasOwn(configured, name) && JSON.stringify(configured[name]) !== JSON.stringify(templates))
+    .map(([name]) => name);
+  if (changed.length === 0) return;
+  throw new InputError(
+    `the config's prompt variant${changed.length > 1 ? 's' : ''} ${changed.join(', ')} differ${changed.length > 1 ? '' : 's'} from the one${changed.length > 1 ? 's' : ''} run ${runName} started with: ` +
+      'a resume runs the prompts it started with; to use the edited templates start a new run (--run <name>), whose calls are new',
+  );
 }

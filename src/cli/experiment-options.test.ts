@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { withExperiment } from './experiment-options.js';
+
+const experiment = {
+  models: ['alpha', 'beta'],
+  persuaderVariants: ['default', 'emotional'],
+  claims: { file: 'claims.jsonl', limit: 5 },
+  settings: 'single' as const,
+  sampling: { temperature: 0.2 },
+  budget: { maxCostUsd: 3 },
+  concurrency: 8,
+};
+
+describe('the experiment block and the command line', () => {
+  it('fills in what no flag says, files relative to the config', () => {
+    const options = withExperiment({ given: new Set<string>(), temperature: 0.7, setting: 'both' }, experiment, '/work/exp/pmiyc.yaml');
+    expect(options).toMatchObject({
+      models: ['alpha', 'beta'],
+      persuaderVariants: ['default', 'emotional'],
+      claims: '/work/exp/claims.jsonl',
+      limit: 5,
+      setting: 'single',
+      temperature: 0.2,
+      maxCost: 3,
+      concurrency: 8,
+    });
+  });
+
+  it('lets every typed flag win, and typed models replace the config’s whole choice of agents', () => {
+    const given = new Set(['temperature', 'persuaders']);
+    const options = withExperiment({ given, temperature: 1, persuaders: ['gamma'] }, experiment, '/work/pmiyc.yaml');
+    expect(options.temperature).toBe(1);
+    expect(options).not.toHaveProperty('models');
+    expect(options.persuaders).toEqual(['gamma']);
+    expect(options).toMatchObject({ persuaderVariants: ['default', 'emotional'], setting: 'single' });
+  });
+
+  it('changes nothing without a config', () => {
+    const options = { given: new Set<string>(), temperature: 0.7 };
+    expect(withExperiment(options, undefined, undefined)).toBe(options);
+  });
+});
