@@ -6,6 +6,7 @@ import { usageTotals } from '../../metrics/usage-totals.js';
 import { formatConversationHeader, formatOutcomeText, formatTurnText } from '../../report/dialogue-text.js';
 import { formatUsageText } from '../../report/usage-text.js';
 import { createModelRegistry } from '../../runner/model-registry.js';
+import { agentOf, promptsByAgent } from '../../studies/tournament/agents.js';
 import { loadConfig } from '../load-config.js';
 import { type CliContext, formatDuration, labelModel, styleFor } from '../terminal.js';
 
@@ -32,11 +33,16 @@ export async function converseCommand(options: ConverseOptions, context: CliCont
   if (options.claim.trim() === '') throw new InputError('--claim is empty: give the claim the persuader argues for');
   if (options.question !== undefined && options.question.trim() === '')
     throw new InputError('--question is empty: give the factual question, or leave it out for a subjective claim');
-  const registry = createModelRegistry(loadConfig(options.config), context.env, {
+  const config = loadConfig(options.config);
+  const registry = createModelRegistry(config, context.env, {
     onRetry: (_model, event) => context.stderr.write(`${event.error.message}; retrying in ${formatDuration(event.waitMs)}\n`),
   });
-  const persuader = registry.modelFor(options.persuader);
-  const persuadee = registry.modelFor(options.persuadee);
+  // Either side may be an agent under a prompt variant of the config (model+variant).
+  const persuaderAgent = agentOf(options.persuader, config.variants);
+  const persuadeeAgent = agentOf(options.persuadee, config.variants);
+  const persuader = registry.modelFor(persuaderAgent.model);
+  const persuadee = registry.modelFor(persuadeeAgent.model);
+  const promptsFor = promptsByAgent(config.variants);
   const claim: Claim = {
     index: 0,
     domain: options.question === undefined ? 'subjective' : 'misinformation',
@@ -45,19 +51,27 @@ export async function converseCommand(options: ConverseOptions, context: CliCont
     origin: 'command line',
     license: 'unknown (command line)',
   };
-  const spec = { claim, persuaderModel: persuader.name, persuadeeModel: persuadee.name, turns: options.turns, repetition: 0, runSeed: options.seed };
+  const spec = {
+    claim,
+    persuaderModel: persuaderAgent.variant === 'default' ? persuader.name : persuaderAgent.name,
+    persuadeeModel: persuadeeAgent.variant === 'default' ? persuadee.name : persuadeeAgent.name,
+    turns: options.turns,
+    repetition: 0,
+    runSeed: options.seed,
+  };
   const style = styleFor(context.stdout, context.env, options.color);
   const live = !options.json;
 
   if (live) {
     context.stdout.write(
-      `${formatConversationHeader({ ...spec, domain: claim.domain, claim: claim.claim, question: claim.question ?? null, persuader: persuader.name, persuadee: persuadee.name, turnsPlanned: spec.turns, runSeed: spec.runSeed }, labelModel, style)}\n`,
+      `${formatConversationHeader({ ...spec, domain: claim.domain, claim: claim.claim, question: claim.question ?? null, persuader: spec.persuaderModel, persuadee: spec.persuadeeModel, turnsPlanned: spec.turns, runSeed: spec.runSeed }, labelModel, style)}\n`,
     );
   }
   const outcome = await runConversation({
     spec,
     persuader,
     persuadee,
+    prompts: { persuader: promptsFor(persuaderAgent.name), persuadee: promptsFor(persuadeeAgent.name) },
     sampling: { maxAttempts: options.maxAttempts, temperature: options.temperature, maxOutputTokens: options.maxTokens },
     abortSignal,
     ...(live ? { onTurn: (turn) => context.stdout.write(`${formatTurnText(turn, style)}\n`) } : {}),
