@@ -4,8 +4,10 @@ import type { ModelSettings } from './model-settings.js';
 import { AiSdkChatModel } from './providers/ai-sdk-model.js';
 import { createLanguageModel } from './providers/create-language-model.js';
 import { LlamaChatModel } from './providers/llama-model.js';
-import { findProvider } from './providers/provider-catalog.js';
+import { OpenAiChatModel } from './providers/openai-chat-model.js';
+import { findProvider, type ProviderInfo } from './providers/provider-catalog.js';
 import { SimulatedAgent } from './sim/simulated-agent.js';
+import { watchTheWire } from './wrappers/watch-the-wire.js';
 import { addCost, type Prices } from './wrappers/with-cost.js';
 import { limitRate, type RateLimitDependencies, type RateLimitedChatModel, type RateLimitOptions } from './wrappers/with-rate-limit.js';
 import { type RetryDependencies, type RetryEvent, type RetryOptions, retryCalls } from './wrappers/with-retry.js';
@@ -24,6 +26,11 @@ export interface ChatModelDependencies {
   readonly sharedLimit?: Semaphore;
   /** Ends waits that are not calls (retry back-off, rate-limit queue) when the run stops. */
   readonly waitSignal?: AbortSignal;
+  /**
+   * Told when a call of `model` goes out (past its rate limiter and the shared slot, every retry
+   * anew); the function it returns is called when that call comes back. For "on the wire" counts.
+   */
+  readonly onTheWire?: (model: string) => () => void;
   /**
    * Layers of the caller's (call cache, run control, progress) placed just inside the model's own
    * settings, so that they see the request exactly as it is sent: a list of middlewares (first
@@ -47,6 +54,21 @@ function createAdapter(settings: ModelSettings, dependencies: ChatModelDependenc
   if (!provider) throw new RangeError(`unknown provider ${settings.provider}`);
   if (provider.kind === 'sim') return new SimulatedAgent(settings.name, `sim/${settings.model}`);
   if (provider.kind === 'llama') return new LlamaChatModel(settings);
+  if (usesDirectClient(provider, settings, dependencies)) {
+    return new OpenAiChatModel({
+      name: settings.name,
+      provider: settings.provider,
+      model: settings.model,
+      baseURL: (settings.baseURL ?? provider.defaultBaseURL)!,
+      timeoutMs: settings.timeoutMs,
+      supportsSeed: provider.supportsSeed,
+      ...(dependencies.apiKey ? { apiKey: dependencies.apiKey } : {}),
+      ...(settings.apiKeyEnv ? { apiKeyEnv: settings.apiKeyEnv } : {}),
+      ...(settings.headers ? { headers: settings.headers } : {}),
+      ...(settings.providerOptions ? { extraBody: settings.providerOptions } : {}),
+      ...(dependencies.now ? { now: dependencies.now } : {}),
+    });
+  }
   const { languageModel, providerOptions } = createLanguageModel(provider, settings, dependencies.apiKey, dependencies.fetch);
   return new AiSdkChatModel(languageModel, {
     name: settings.name,
@@ -61,15 +83,28 @@ function createAdapter(settings: ModelSettings, dependencies: ChatModelDependenc
 }
 
 /**
+ * The OpenAI chat completions family goes through pmiyc's own client (openai-chat-model.ts): every
+ * OpenAI-compatible server, and OpenAI itself unless the config passes SDK provider options. The
+ * other families (Azure, Anthropic, Google) and an injected fetch use the AI SDK.
+ */
+function usesDirectClient(provider: ProviderInfo, settings: ModelSettings, dependencies: ChatModelDependencies): boolean {
+  if (dependencies.fetch !== undefined) return false;
+  if (provider.kind === 'openai-compatible') return (settings.baseURL ?? provider.defaultBaseURL) !== undefined;
+  return provider.kind === 'openai' && settings.providerOptions === undefined;
+}
+
+/**
  * A ready-to-call model from its resolved settings. Behaviour is layered by one list of
  * middlewares, outermost first: the model's own temperature and token limit; the caller's layers
  * (`decorate`: call cache, run control); cost from its prices; the one retry layer; the per-model
  * rate limiter (so every retry passes the limiter and a 429 slows the whole model down); the run's
- * shared concurrency limit (so a slot is held only while a call is on the wire); the adapter.
+ * shared concurrency limit (so a slot is held only while a call is on the wire); the watch that
+ * counts calls on the wire (`onTheWire`); the adapter.
  * Simulated agents skip retry and rate limiting.
  */
 export function createChatModel(settings: ModelSettings, dependencies: ChatModelDependencies = {}): BuiltChatModel {
   const adapter = createAdapter(settings, dependencies);
+  const onTheWire = dependencies.onTheWire;
   const rateLimit = adapter.simulated ? undefined : limitRate(rateLimitOptionsOf(settings), dependencies.rateLimit, dependencies.waitSignal);
   const model = decorate(adapter, [
     applySettings(settingsOverrideOf(settings)),
@@ -77,6 +112,7 @@ export function createChatModel(settings: ModelSettings, dependencies: ChatModel
     addCost(pricesOf(settings)),
     ...(rateLimit ? [retryCalls(retryOptionsOf(settings, dependencies), dependencies.retry), rateLimit] : []),
     ...(dependencies.sharedLimit ? [holdSharedLimit(dependencies.sharedLimit)] : []),
+    ...(onTheWire ? [watchTheWire(() => onTheWire(settings.name))] : []),
   ]);
   return rateLimit ? { model, limiter: { ...model, limiterState: rateLimit.limiterState } } : { model };
 }

@@ -95,14 +95,33 @@ export function toModelCallError(error: unknown, context: ErrorContext): ModelCa
       { cause: error },
     );
   }
-  const retryAfterMs = retryAfterMsFromHeaders(error.responseHeaders, context.nowMs);
+  return httpErrorToModelCallError({ statusCode, headers: error.responseHeaders, body: error.responseBody, message: error.message }, context, error);
+}
+
+/** An HTTP error answer as a provider sent it: its status, headers and body text. */
+export interface HttpErrorAnswer {
+  readonly statusCode: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  /** What to say when the body has no message of its own. */
+  readonly message: string;
+}
+
+/**
+ * A ModelCallError from an HTTP error status (300 and above), the same for every adapter: retryable
+ * by status (408, 409, 429, 5xx) with the server's Retry-After, else the reason read from the
+ * provider's error code (context length, content filter) and a remedy for 401/403/404.
+ */
+export function httpErrorToModelCallError(answer: HttpErrorAnswer, context: ErrorContext, cause?: unknown): ModelCallError {
+  const { statusCode } = answer;
+  const retryAfterMs = retryAfterMsFromHeaders(answer.headers, context.nowMs);
   const retryable = isRetryableStatus(statusCode);
-  const body = readErrorBody(error.responseBody);
+  const body = readErrorBody(answer.body);
   const reason = retryable ? 'api' : clientErrorReason(statusCode, body);
-  const detail = body.message ?? error.message;
+  const detail = body.message ?? answer.message;
   return new ModelCallError(
     `${context.name}: HTTP ${statusCode}: ${detail}${remedyFor(statusCode, context)}`,
-    { ...fields, reason, statusCode, retryable, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
-    { cause: error },
+    { provider: context.provider, model: context.model, reason, statusCode, retryable, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
+    cause === undefined ? undefined : { cause },
   );
 }

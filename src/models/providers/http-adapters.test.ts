@@ -5,6 +5,7 @@ import { ModelCallError } from '../model-call-error.js';
 import type { ModelSettings } from '../model-settings.js';
 import { AiSdkChatModel } from './ai-sdk-model.js';
 import { createLanguageModel } from './create-language-model.js';
+import { OpenAiChatModel } from './openai-chat-model.js';
 import { findProvider } from './provider-catalog.js';
 
 let server: FakeProviderServer;
@@ -24,7 +25,10 @@ const request: GenerateRequest = {
   seed: 1234,
 };
 
-function modelFor(provider: string, path: string, overrides: Partial<ModelSettings> = {}, apiKey: string | null = 'test-key') {
+type Adapter = 'sdk' | 'direct';
+
+/** The OpenAI chat family has two adapters, pmiyc's own client and the AI SDK: both must behave the same. */
+function modelForAdapter(provider: string, path: string, overrides: Partial<ModelSettings> = {}, apiKey: string | null = 'test-key', adapter: Adapter = 'sdk') {
   const info = findProvider(provider)!;
   const settings: ModelSettings = {
     name: `${provider}/m`,
@@ -36,6 +40,19 @@ function modelFor(provider: string, path: string, overrides: Partial<ModelSettin
     ...(info.apiKeyEnv ? { apiKeyEnv: info.apiKeyEnv } : {}),
     ...overrides,
   };
+  if (adapter === 'direct') {
+    return new OpenAiChatModel({
+      name: settings.name,
+      provider,
+      model: settings.model,
+      baseURL: settings.baseURL!,
+      timeoutMs: settings.timeoutMs,
+      ...(apiKey ? { apiKey } : {}),
+      ...(settings.apiKeyEnv ? { apiKeyEnv: settings.apiKeyEnv } : {}),
+      ...(settings.providerOptions ? { extraBody: settings.providerOptions } : {}),
+      now: () => Date.parse('2026-01-01T00:00:00Z'),
+    });
+  }
   const { languageModel, providerOptions } = createLanguageModel(info, settings, apiKey ?? undefined);
   return new AiSdkChatModel(languageModel, {
     name: settings.name,
@@ -48,6 +65,9 @@ function modelFor(provider: string, path: string, overrides: Partial<ModelSettin
   });
 }
 
+const modelFor = (provider: string, path: string, overrides: Partial<ModelSettings> = {}, apiKey: string | null = 'test-key') =>
+  modelForAdapter(provider, path, overrides, apiKey, 'sdk');
+
 async function failureOf(promise: Promise<unknown>): Promise<ModelCallError> {
   const error = await promise.then(
     () => undefined,
@@ -57,7 +77,9 @@ async function failureOf(promise: Promise<unknown>): Promise<ModelCallError> {
   return error as ModelCallError;
 }
 
-describe('OpenAI chat completions', () => {
+describe.each(['sdk', 'direct'] as const)('OpenAI chat completions (%s adapter)', (adapter) => {
+  const modelFor = (provider: string, path: string, overrides: Partial<ModelSettings> = {}) => modelForAdapter(provider, path, overrides, 'test-key', adapter);
+
   it('sends the request the API expects and reads text, usage and finish reason', async () => {
     server.reply({ status: 200, body: RESPONSE_SHAPES.openaiChat(REPLY) });
     const reply = await modelFor('openai', '/v1').generate(request);
@@ -207,15 +229,18 @@ describe('Google Gemini', () => {
 });
 
 describe('OpenAI-compatible servers', () => {
-  it('passes extra body fields such as chat_template_kwargs and tolerates a reply without usage', async () => {
-    server.reply({ status: 200, body: RESPONSE_SHAPES.openaiChatWithoutUsage(REPLY) });
-    const model = modelFor('vllm', '/v1', { providerOptions: { chat_template_kwargs: { enable_thinking: false } } }, null);
-    const reply = await model.generate(request);
-    expect(reply.text).toBe(REPLY);
-    expect(reply.usage?.inputTokens).toBeUndefined();
-    expect(server.requests[0]!.body).toMatchObject({ model: 'm', seed: 1234, chat_template_kwargs: { enable_thinking: false } });
-    expect(server.requests[0]!.headers['authorization']).toBeUndefined();
-  });
+  it.each(['sdk', 'direct'] as const)(
+    'passes extra body fields such as chat_template_kwargs and tolerates a reply without usage (%s adapter)',
+    async (adapter) => {
+      server.reply({ status: 200, body: RESPONSE_SHAPES.openaiChatWithoutUsage(REPLY) });
+      const model = modelForAdapter('vllm', '/v1', { providerOptions: { chat_template_kwargs: { enable_thinking: false } } }, null, adapter);
+      const reply = await model.generate(request);
+      expect(reply.text).toBe(REPLY);
+      expect(reply.usage?.inputTokens).toBeUndefined();
+      expect(server.requests[0]!.body).toMatchObject({ model: 'm', seed: 1234, chat_template_kwargs: { enable_thinking: false } });
+      expect(server.requests[0]!.headers['authorization']).toBeUndefined();
+    },
+  );
 
   it('sends Azure requests (here through a gateway URL) with the api-key header', async () => {
     server.reply({ status: 200, body: RESPONSE_SHAPES.openaiChat(REPLY) });

@@ -1,0 +1,190 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { FinishReason } from '../../domain/conversation.js';
+import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
+import { ModelCallError } from '../model-call-error.js';
+import { type ErrorContext, httpErrorToModelCallError } from './provider-error.js';
+
+export interface OpenAiChatOptions {
+  readonly name: string;
+  readonly provider: string;
+  readonly model: string;
+  /** The API root, e.g. https://api.openai.com/v1 (the request goes to `<baseURL>/chat/completions`). */
+  readonly baseURL: string;
+  readonly apiKey?: string;
+  readonly apiKeyEnv?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  /** Extra body fields (an OpenAI-compatible server's own options, e.g. chat_template_kwargs). */
+  readonly extraBody?: Readonly<Record<string, unknown>>;
+  /** False: the provider takes no seed (it still identifies the call). */
+  readonly supportsSeed?: boolean;
+  readonly now?: () => number;
+}
+
+const FINISH_REASONS: Record<string, FinishReason> = { stop: 'stop', length: 'length', content_filter: 'content-filter' };
+
+/** One system message first (several are joined), then the turns: what the AI SDK sends for the same request. */
+function toWireMessages(messages: readonly ChatMessage[]): Array<{ role: string; content: string }> {
+  const system = messages.filter((message) => message.role === 'system').map((message) => message.content);
+  const rest = messages.filter((message) => message.role !== 'system').map(({ role, content }) => ({ role, content }));
+  return system.length > 0 ? [{ role: 'system', content: system.join('\n\n') }, ...rest] : rest;
+}
+
+interface ChatCompletion {
+  readonly choices?: ReadonlyArray<{ readonly message?: { readonly content?: string | null }; readonly finish_reason?: string | null }>;
+  readonly usage?: { readonly prompt_tokens?: number; readonly completion_tokens?: number } | null;
+}
+
+interface HttpAnswer {
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+/** Response headers as single strings, as the retry-after reader wants them. */
+function flatHeaders(response: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  return headers;
+}
+
+/**
+ * A ChatModel for the OpenAI chat completions API and every server that speaks it (vLLM, SGLang,
+ * ollama, OpenRouter, Together, ...), on node:http with keep-alive connections: the AI SDK's
+ * generality (a prompt schema built and validated per call, fetch and its streams) costs more CPU
+ * per call than the rest of pmiyc together (docs/design/model-layer.md). One HTTP call per
+ * `generate`, no retries of its own, a per-call timeout, and every failure a typed ModelCallError
+ * with the same mapping as the SDK path.
+ */
+export class OpenAiChatModel implements ChatModel {
+  readonly simulated = false;
+  readonly name: string;
+  private readonly url: URL;
+  private readonly agent: HttpAgent;
+  private readonly headers: Record<string, string>;
+
+  constructor(private readonly options: OpenAiChatOptions) {
+    this.name = options.name;
+    this.url = new URL(`${options.baseURL.replace(/\/+$/, '')}/chat/completions`);
+    const secure = this.url.protocol === 'https:';
+    this.agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.headers = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+      ...options.headers,
+    };
+  }
+
+  async generate(request: GenerateRequest): Promise<GenerateReply> {
+    const body = JSON.stringify({
+      model: this.options.model,
+      messages: toWireMessages(request.messages),
+      ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+      max_tokens: request.maxOutputTokens,
+      ...(this.options.supportsSeed === false ? {} : { seed: request.seed }),
+      ...this.options.extraBody,
+    });
+    const answer = await this.post(body, request.abortSignal);
+    if (answer.statusCode >= 300) {
+      throw httpErrorToModelCallError(
+        { statusCode: answer.statusCode, headers: answer.headers, body: answer.body, message: answer.body.slice(0, 200) },
+        this.errorContext(),
+      );
+    }
+    return this.readCompletion(answer.body);
+  }
+
+  private readCompletion(text: string): GenerateReply {
+    let completion: ChatCompletion;
+    try {
+      completion = JSON.parse(text) as ChatCompletion;
+    } catch (error) {
+      throw this.unreadable(`not JSON: ${text.slice(0, 80)}`, error);
+    }
+    const choice = completion?.choices?.[0];
+    if (!choice || typeof choice !== 'object') throw this.unreadable('no choices in the reply');
+    const content = choice.message?.content;
+    if (content !== undefined && content !== null && typeof content !== 'string') throw this.unreadable('the message content is not text');
+    const usage = completion.usage ?? undefined;
+    const inputTokens = typeof usage?.prompt_tokens === 'number' ? usage.prompt_tokens : undefined;
+    const outputTokens = typeof usage?.completion_tokens === 'number' ? usage.completion_tokens : undefined;
+    return {
+      text: content ?? '',
+      finishReason: FINISH_REASONS[choice.finish_reason ?? ''] ?? 'other',
+      usage: { ...(inputTokens === undefined ? {} : { inputTokens }), ...(outputTokens === undefined ? {} : { outputTokens }) },
+    };
+  }
+
+  /** One POST with its own timeout; a caller's abort rejects with the caller's reason, as the SDK path does. */
+  private post(body: string, abortSignal: AbortSignal | undefined): Promise<HttpAnswer> {
+    return new Promise((resolve, reject) => {
+      if (abortSignal?.aborted) return reject(abortSignal.reason);
+      const send = this.url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const outgoing = send(this.url, { method: 'POST', agent: this.agent, headers: { ...this.headers, 'content-length': Buffer.byteLength(body) } });
+      let settled = false;
+      const finish = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        abortSignal?.removeEventListener('abort', onAbort);
+        outcome();
+      };
+      const fail = (error: ModelCallError | unknown) => finish(() => reject(error));
+      const timer = setTimeout(() => {
+        fail(
+          new ModelCallError(`${this.name}: no reply within ${this.options.timeoutMs} ms (timeoutMs)`, { ...this.fields(), reason: 'api', retryable: true }),
+        );
+        outgoing.destroy();
+      }, this.options.timeoutMs);
+      const onAbort = () => {
+        fail(abortSignal!.reason);
+        outgoing.destroy();
+      };
+      abortSignal?.addEventListener('abort', onAbort, { once: true });
+      outgoing.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          finish(() => resolve({ statusCode: response.statusCode ?? 0, headers: flatHeaders(response), body: Buffer.concat(chunks).toString('utf8') })),
+        );
+        response.on('error', (error) => fail(this.unreachable(error)));
+        response.on('close', () => {
+          if (!response.complete) fail(this.unreachable(new Error('the connection closed before the reply ended')));
+        });
+      });
+      outgoing.on('error', (error) => fail(this.unreachable(error)));
+      outgoing.end(body);
+    });
+  }
+
+  private fields() {
+    return { provider: this.options.provider, model: this.options.model };
+  }
+
+  private errorContext(): ErrorContext {
+    return {
+      name: this.name,
+      ...this.fields(),
+      nowMs: (this.options.now ?? Date.now)(),
+      ...(this.options.apiKeyEnv ? { apiKeyEnv: this.options.apiKeyEnv } : {}),
+    };
+  }
+
+  private unreachable(error: Error): ModelCallError {
+    return new ModelCallError(
+      `${this.name}: cannot reach ${this.url.origin}${this.url.pathname} (${error.message})`,
+      { ...this.fields(), reason: 'api', retryable: true },
+      { cause: error },
+    );
+  }
+
+  private unreadable(what: string, cause?: unknown): ModelCallError {
+    return new ModelCallError(
+      `${this.name}: the server sent a reply pmiyc cannot read (${what})`,
+      { ...this.fields(), reason: 'api', retryable: true },
+      cause === undefined ? undefined : { cause },
+    );
+  }
+}
