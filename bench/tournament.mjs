@@ -71,14 +71,18 @@ const child = spawn(
   { stdio: ['ignore', 'pipe', 'pipe'] },
 );
 let peakRssKb = 0;
+let cpuTicks = 0;
 const curve = [];
 const sampler = setInterval(() => {
   try {
+    // utime + stime of the pmiyc process (fields 14 and 15 of /proc/PID/stat), in clock ticks (1/100 s).
+    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    cpuTicks = Math.max(cpuTicks, Number(stat[11]) + Number(stat[12]));
     const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
     peakRssKb = Math.max(peakRssKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
     if (process.env.CURVE) curve.push((Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024) | 0);
   } catch {}
-}, 50);
+}, 20);
 let stdout = '';
 child.stdout.on('data', (chunk) => (stdout += chunk));
 const code = await new Promise((resolve) => child.on('close', resolve));
@@ -94,6 +98,10 @@ console.log(
   `${MODELS} models round robin x ${CLAIMS} claims x 2 settings = ${conversations} conversations, ${calls} calls, latency ${LATENCY_MS} ms, concurrency ${CONCURRENCY} (peak ${peakInFlight} in flight at the server)`,
 );
 console.log(
-  `wall ${(wallMs / 1000).toFixed(1)} s, ideal ${(idealMs / 1000).toFixed(1)} s (calls x latency / concurrency): ${(wallMs / idealMs).toFixed(2)}x; peak RSS ${(peakRssKb / 1024).toFixed(0)} MB`,
+  `wall ${(wallMs / 1000).toFixed(2)} s, ideal ${(idealMs / 1000).toFixed(2)} s (calls x latency / concurrency): ${(wallMs / idealMs).toFixed(2)}x; peak RSS ${(peakRssKb / 1024).toFixed(0)} MB`,
+);
+// The last sample is at most 20 ms before the process ends: CPU is a slight underestimate.
+console.log(
+  `CPU of the pmiyc process ${(cpuTicks * 10).toFixed(0)} ms: ${((cpuTicks * 10) / calls).toFixed(2)} ms per call (start-up and the closing summary included)`,
 );
 if (process.env.CURVE) console.log(curve.filter((_, i) => i % 10 === 0).join(' '));

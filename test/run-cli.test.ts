@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedCallRequests } from '../src/store/call-table.js';
 import { runCli, spawnCli } from './cli-helpers.js';
 import { isFirstArgument, isOpening, startFakeChatServer } from './support/fake-chat-server.js';
 import type { FakeProviderServer, RecordedRequest } from './support/fake-provider-server.js';
@@ -128,14 +128,15 @@ describe('interrupted runs resume to the same result', () => {
 
   function storedRequestKeys(store: string): Set<string> {
     const database = new Database(store, { readonly: true });
-    const rows = database.prepare('SELECT model, request FROM calls').all() as Array<{ model: string; request: Buffer }>;
-    database.close();
-    return new Set(
-      rows.map((row) => {
-        const request = JSON.parse(inflateRawSync(row.request).toString('utf8')) as { messages: Array<{ role: string; content: string }>; seed: number };
-        return JSON.stringify([row.model.replace('openai-compatible/', ''), request.seed, request.messages]);
-      }),
-    );
+    try {
+      return new Set(
+        [...storedCallRequests(database)].map(({ model, request }) =>
+          JSON.stringify([model.replace('openai-compatible/', ''), request.seed, request.messages]),
+        ),
+      );
+    } finally {
+      database.close();
+    }
   }
   const serverKey = (request: RecordedRequest) => JSON.stringify([request.body['model'], request.body['seed'], request.body['messages']]);
 

@@ -8,7 +8,8 @@ import type { GenerateReply, GenerateRequest } from './chat-model.js';
  */
 export interface CallCache {
   lookup(hash: string): CachedReply | undefined;
-  save(call: StoredCall): void;
+  /** Stores a reply; a store that commits in batches resolves once the reply is committed. */
+  save(call: StoredCall): void | Promise<void>;
   /** Records a call that failed after its retries (kept for the record, never replayed). */
   saveFailure?(failure: FailedCall): void;
 }

@@ -58,8 +58,8 @@ function withCallHash(record: ConversationRecord, turnIndex: number, callHash: s
   };
 }
 
-function saveCall(cache: SqliteCallCache, hash: string, model: string, latencyMs: number): void {
-  cache.save({
+function saveCall(cache: SqliteCallCache, hash: string, model: string, latencyMs: number): Promise<void> {
+  return cache.save({
     hash,
     modelIdentity: model,
     request: { messages: [{ role: 'user', content: hash }], maxOutputTokens: 100, seed: 1 },
@@ -254,16 +254,16 @@ describe('BrowseQueries aggregates', () => {
 });
 
 describe('BrowseQueries.callDetails', () => {
-  it('names the run that made each call and the other conversations of the run that used it', () => {
+  it('names the run that made each call and the other conversations of the run that used it', async () => {
     const own = store.callCache(r1.id);
     const earlier = store.callCache(store.findRun('r0').id);
     const again = store.callCache(store.findRun('r0-again').id);
-    saveCall(earlier, 'h-open', 'sim/b', 999);
-    saveCall(own, 'h-open', 'sim/b', 120);
-    saveCall(earlier, 'h-old', 'sim/b', 30);
+    await saveCall(earlier, 'h-open', 'sim/b', 999);
+    await saveCall(own, 'h-open', 'sim/b', 120);
+    await saveCall(earlier, 'h-old', 'sim/b', 30);
     // Both earlier runs made h-replayed; r1 replayed r0-again's row (saved first), so that run is named, not the oldest one.
-    saveCall(again, 'h-replayed', 'sim/a', 45);
-    saveCall(earlier, 'h-replayed', 'sim/a', 46);
+    await saveCall(again, 'h-replayed', 'sim/a', 45);
+    await saveCall(earlier, 'h-replayed', 'sim/a', 46);
     expect(own.lookup('h-old')?.earlierRun).toBe('r0');
     expect(own.lookup('h-replayed')?.earlierRun).toBe('r0-again');
 

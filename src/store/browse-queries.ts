@@ -13,7 +13,7 @@ import type {
   PairCell,
   TournamentBrowse,
 } from '../studies/tournament/tournament-browse.js';
-import { conversationRecordSchema } from './record-schema.js';
+import { decodeRecord } from './record-codec.js';
 
 /**
  * Each sort is the order of an index (schema 6), so a page never sorts the run. Failed
@@ -65,8 +65,8 @@ function whereClause(runId: number, filter: ConversationFilter): { sql: string; 
   return { sql: conditions.join(' AND '), parameters };
 }
 
-function toSummary(text: string): ConversationSummary {
-  const { turns: _turns, ...summary } = conversationRecordSchema.parse(JSON.parse(text));
+function toSummary(stored: string | Buffer): ConversationSummary {
+  const { turns: _turns, ...summary } = decodeRecord(stored);
   return summary;
 }
 
@@ -76,10 +76,10 @@ function toSummary(text: string): ConversationSummary {
  * touching a record) and only then reads those rows' records.
  */
 export class BrowseQueries implements TournamentBrowse {
-  private readonly selectRecord: Database.Statement<[number], string>;
+  private readonly selectRecord: Database.Statement<[number], string | Buffer>;
 
   constructor(private readonly database: Database.Database) {
-    this.selectRecord = database.prepare<[number], string>('SELECT record FROM conversations WHERE rowid = ?').pluck();
+    this.selectRecord = database.prepare<[number], string | Buffer>('SELECT record FROM conversations WHERE rowid = ?').pluck();
   }
 
   queryConversations(runId: number, query: ConversationQuery): ConversationPage {
@@ -92,7 +92,7 @@ export class BrowseQueries implements TournamentBrowse {
       .prepare(`SELECT rowid FROM conversations WHERE ${sql} ORDER BY ${ORDER_BY[query.sort]} LIMIT ? OFFSET ?`)
       .pluck()
       .all(...parameters, query.limit, query.offset) as number[];
-    return { total, items: rowids.map((rowid) => toSummary(this.selectRecord.get(rowid) as string)) };
+    return { total, items: rowids.map((rowid) => toSummary(this.selectRecord.get(rowid)!)) };
   }
 
   pairCells(runId: number): PairCell[] {

@@ -27,9 +27,9 @@ const call = (hash: string, text: string, costUsd: number): StoredCall => ({
 const newRun = (name: string) => store.createRun({ name, seed: 0, packageVersion: '0', config: {} });
 
 describe('the call cache of a run', () => {
-  it("replays an earlier run's call, says from which run, and records the replay", () => {
+  it("replays an earlier run's call, says from which run, and records the replay", async () => {
     const first = newRun('first');
-    store.callCache(first.id).save(call('h', 'from first', 0.25));
+    await store.callCache(first.id).save(call('h', 'from first', 0.25));
     const second = newRun('second');
     const cache = store.callCache(second.id);
     expect(cache.lookup('h')).toEqual({ reply: { text: 'from first', finishReason: 'stop', costUsd: 0.25 }, earlierRun: 'first' });
@@ -39,21 +39,21 @@ describe('the call cache of a run', () => {
     expect(store.listRuns().find((run) => run.name === 'second')).toMatchObject({ callsMade: 0, costUsd: 0, replayed: [{ run: 'first', calls: 1 }] });
   });
 
-  it('answers its own calls without calling them replays (sharing, resume)', () => {
+  it('answers its own calls without calling them replays (sharing, resume)', async () => {
     const run = newRun('r');
     const cache = store.callCache(run.id);
-    cache.save(call('h', 'mine', 0.1));
+    await cache.save(call('h', 'mine', 0.1));
     expect(cache.lookup('h')).toEqual({ reply: { text: 'mine', finishReason: 'stop', costUsd: 0.1 } });
     expect(store.replaysOf(run.id)).toEqual([]);
   });
 
-  it("under --no-cache reuses only its own calls, and asking again never changes an earlier run's accounting", () => {
+  it("under --no-cache reuses only its own calls, and asking again never changes an earlier run's accounting", async () => {
     const first = newRun('first');
-    store.callCache(first.id).save(call('h', 'first answer', 0.25));
+    await store.callCache(first.id).save(call('h', 'first answer', 0.25));
     const fresh = newRun('fresh');
     const cache = store.callCache(fresh.id, { reuseEarlierRuns: false });
     expect(cache.lookup('h')).toBeUndefined();
-    cache.save(call('h', 'new answer', 0.5));
+    await cache.save(call('h', 'new answer', 0.5));
     expect(cache.lookup('h')?.reply.text).toBe('new answer');
     expect([store.callsMadeBy(first.id), store.spentUsd(first.id)]).toEqual([1, 0.25]);
     expect([store.callsMadeBy(fresh.id), store.spentUsd(fresh.id)]).toEqual([1, 0.5]);

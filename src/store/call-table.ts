@@ -1,8 +1,10 @@
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Database, Statement } from 'better-sqlite3';
 import type { FinishReason } from '../domain/conversation.js';
-import type { CachedReply, CallCache, FailedCall, StoredCall } from '../models/call-cache.js';
+import type { CachedReply, CachedRequest, CallCache, FailedCall, StoredCall } from '../models/call-cache.js';
 import type { CallCacheScope } from '../runner/run-records.js';
+import { CallMessages } from './call-messages.js';
+import { CommitQueue } from './commit-queue.js';
 
 interface CallRow {
   reply_text: string;
@@ -19,8 +21,10 @@ interface CallRow {
  * before the caller sees it, under its request hash and this run, so a run's accounting is its own
  * rows and never changes because of another run. A lookup prefers this run's own call, then the
  * earliest run that made it; the first use of an earlier run's call is recorded in `call_replays`
- * and reported as a replay (later uses share it within the run, as for the run's own calls). Requests
- * are stored deflated: they repeat the whole conversation so far and are most of the store's size.
+ * and reported as a replay (later uses share it within the run, as for the run's own calls). A
+ * request's messages go to `call_messages`, each stored once (call-messages.ts); the rest of it
+ * (sampling parameters and seed) is deflated JSON in `request`. Calls of stores written before that
+ * have the whole request in `request` and no `messages`.
  */
 export class SqliteCallCache implements CallCache {
   private readonly select: Statement<[{ hash: string; runId: number; reuse: number }], CallRow>;
@@ -28,12 +32,14 @@ export class SqliteCallCache implements CallCache {
   private readonly insertReplay: Statement;
   private readonly insert: Statement;
   private readonly insertFailure: Statement;
+  private readonly messages: CallMessages;
 
   constructor(
     database: Database,
     private readonly runId: number,
     private readonly now: () => Date,
     scope: CallCacheScope = { reuseEarlierRuns: true },
+    private readonly commits: CommitQueue = new CommitQueue(database),
   ) {
     this.select = database.prepare(
       `SELECT c.reply_text, c.finish_reason, c.input_tokens, c.output_tokens, c.cost_usd, c.run_id, r.name AS run_name
@@ -41,10 +47,11 @@ export class SqliteCallCache implements CallCache {
        WHERE c.hash = @hash AND (c.run_id = @runId OR @reuse) ORDER BY c.run_id = @runId DESC, c.rowid LIMIT 1`,
     );
     this.reuse = scope.reuseEarlierRuns ? 1 : 0;
+    this.messages = new CallMessages(database);
     this.insertReplay = database.prepare('INSERT OR IGNORE INTO call_replays (run_id, hash, source_run_id) VALUES (?, ?, ?)');
     this.insert = database.prepare(
-      `INSERT OR REPLACE INTO calls (hash, model, run_id, request, reply_text, finish_reason, input_tokens, output_tokens, cost_usd, latency_ms, retries, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO calls (hash, model, run_id, request, messages, reply_text, finish_reason, input_tokens, output_tokens, cost_usd, latency_ms, retries, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertFailure = database.prepare(
       `INSERT INTO call_failures (hash, model, run_id, reason, status_code, message, latency_ms, retries, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -69,13 +76,20 @@ export class SqliteCallCache implements CallCache {
     return { reply, earlierRun: row.run_name };
   }
 
-  save(call: StoredCall): void {
+  /** Stores a reply in the next commit of the store's queue; resolves once it is committed. */
+  save(call: StoredCall): Promise<void> {
+    return this.commits.enqueue(() => this.write(call));
+  }
+
+  private write(call: StoredCall): void {
     const { reply } = call;
+    const { messages, ...parameters } = call.request;
     this.insert.run(
       call.hash,
       call.modelIdentity,
       this.runId,
-      deflateRawSync(JSON.stringify(call.request)),
+      deflateRawSync(JSON.stringify(parameters)),
+      this.messages.save(messages),
       reply.text,
       reply.finishReason,
       reply.usage?.inputTokens ?? null,
@@ -99,5 +113,19 @@ export class SqliteCallCache implements CallCache {
       failure.retries,
       this.now().toISOString(),
     );
+  }
+}
+
+/** Every stored call's model and request, whichever way it was stored (for tools and tests that check what was asked). */
+export function* storedCallRequests(database: Database): Generator<{ model: string; request: CachedRequest }> {
+  const messages = new CallMessages(database);
+  const rows = database.prepare('SELECT model, request, messages FROM calls ORDER BY rowid').iterate() as IterableIterator<{
+    model: string;
+    request: Buffer;
+    messages: number | null;
+  }>;
+  for (const row of rows) {
+    const stored = JSON.parse(inflateRawSync(row.request).toString('utf8')) as CachedRequest;
+    yield { model: row.model, request: row.messages === null ? stored : { ...stored, messages: messages.read(row.messages) } };
   }
 }

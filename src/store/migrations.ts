@@ -201,6 +201,19 @@ export const MIGRATIONS: readonly string[] = [
     (run_id, nc, id, status, early_stopped, failure_reason, persuader, persuadee, setting, domain, claim_index);
   CREATE INDEX calls_cost_by_run ON calls (run_id, cost_usd);
   `,
+  // Compact storage: a request's messages each stored once (call_messages, a tree of messages), so
+  // the store grows linearly with a conversation's turns; conversation records become deflated BLOBs
+  // (record-codec.ts). Rows written before keep their old form and are read as they are.
+  `
+  CREATE TABLE call_messages (
+    id INTEGER PRIMARY KEY,
+    hash BLOB NOT NULL UNIQUE,
+    parent INTEGER REFERENCES call_messages(id),
+    role TEXT NOT NULL,
+    content BLOB NOT NULL
+  );
+  ALTER TABLE calls ADD COLUMN messages INTEGER REFERENCES call_messages(id);
+  `,
 ];
 
 /** The schema version this pmiyc writes and reads. */

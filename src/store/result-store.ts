@@ -12,11 +12,12 @@ import type { StoredConversation, TournamentResults } from '../studies/tournamen
 import { AnnotationTable } from './annotation-table.js';
 import { BrowseQueries } from './browse-queries.js';
 import { SqliteCallCache } from './call-table.js';
+import { CommitQueue } from './commit-queue.js';
 import { ConsistencyTable } from './consistency-table.js';
 import { JudgeTable } from './judge-table.js';
 import { LeaseTable } from './lease-table.js';
 import { closeStoreDatabase, openStoreDatabase, type StoreAccess, toStoreError } from './open-database.js';
-import { conversationRecordSchema } from './record-schema.js';
+import { decodeRecord, encodeRecord } from './record-codec.js';
 import { RUN_COLUMNS, RUN_KIND_SQL, type RunRow, toRunInfo } from './run-rows.js';
 
 export type { CallCacheScope, NewRun, RunInfo, RunKind, RunStatus, RunSummary } from '../runner/run-records.js';
@@ -44,10 +45,11 @@ export interface StoreOptions {
 }
 
 /**
- * The SQLite store (WAL): runs, conversations with their turns, and every call. Each call and each
- * finished conversation is committed at once, so an interrupted run keeps everything that was
- * done; in WAL mode with synchronous=NORMAL a kill loses nothing and a power cut at most the last
- * commits, in order (a conversation never outlives its calls). Reads stream.
+ * The SQLite store (WAL): runs, conversations with their turns, and every call. The calls that
+ * arrive within one turn of the event loop are committed together, each released to its caller only
+ * once committed, and each finished conversation is committed at once after them; so an interrupted
+ * run keeps everything that was done. In WAL mode with synchronous=NORMAL a kill loses nothing and a
+ * power cut at most the last commits, in order (a conversation never outlives its calls). Reads stream.
  */
 export class ResultStore implements Store {
   private readonly insertClaim: Database.Statement;
@@ -61,6 +63,7 @@ export class ResultStore implements Store {
   readonly judge: JudgeTable;
   readonly annotations: AnnotationTable;
   readonly browse: BrowseQueries;
+  private readonly commits: CommitQueue;
 
   private constructor(
     private readonly database: Database.Database,
@@ -74,6 +77,7 @@ export class ResultStore implements Store {
     this.judge = new JudgeTable(database);
     this.annotations = new AnnotationTable(database);
     this.browse = new BrowseQueries(database);
+    this.commits = new CommitQueue(database);
     this.insertConversation = database.prepare(
       `INSERT OR REPLACE INTO conversations (run_id, id, domain, setting, persuader, persuadee, claim_index, status, nc, early_stopped, failure_reason, record)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -272,7 +276,7 @@ export class ResultStore implements Store {
 
   /** The call cache of a run: new calls recorded as this run's; lookups in this run, and in earlier runs unless `--no-cache`. */
   callCache(runId: number, scope?: CallCacheScope): SqliteCallCache {
-    return new SqliteCallCache(this.database, runId, this.now, scope);
+    return new SqliteCallCache(this.database, runId, this.now, scope, this.commits);
   }
 
   /** What a run spent on calls it made itself (replays cost nothing). */
@@ -282,6 +286,8 @@ export class ResultStore implements Store {
 
   /** Stores one finished conversation and its turns (replacing an earlier record of the same id), committed at once. */
   saveConversation(runId: number, record: ConversationRecord): void {
+    // Calls waiting in the commit queue go first: a conversation is never stored before its calls.
+    this.commits.flush();
     this.database.transaction(() => {
       this.insertConversation.run(
         runId,
@@ -295,7 +301,7 @@ export class ResultStore implements Store {
         record.normalizedChange,
         record.earlyStopped === null ? null : record.earlyStopped ? 1 : 0,
         record.failureReason,
-        JSON.stringify(record),
+        encodeRecord(record),
       );
       this.insertClaim.run(runId, record.domain, record.claimIndex, record.claim, record.question);
       this.deleteTurns.run(runId, record.conversationId);
@@ -334,15 +340,15 @@ export class ResultStore implements Store {
       status === undefined
         ? this.database.prepare(`SELECT record FROM conversations WHERE run_id = ? ${order}`).pluck().iterate(runId)
         : this.database.prepare(`SELECT record FROM conversations WHERE run_id = ? AND status = ? ${order}`).pluck().iterate(runId, status)
-    ) as IterableIterator<string>;
-    for (const text of rows) yield conversationRecordSchema.parse(JSON.parse(text));
+    ) as IterableIterator<string | Buffer>;
+    for (const stored of rows) yield decodeRecord(stored);
   }
 
   conversationsWithId(conversationId: string): StoredConversation[] {
     const rows = this.database
       .prepare('SELECT r.name AS run, c.record AS record FROM conversations c JOIN runs r ON r.id = c.run_id WHERE c.id = ? ORDER BY c.run_id DESC')
-      .all(conversationId) as Array<{ run: string; record: string }>;
-    return rows.map((row) => ({ run: row.run, record: conversationRecordSchema.parse(JSON.parse(row.record)) }));
+      .all(conversationId) as Array<{ run: string; record: string | Buffer }>;
+    return rows.map((row) => ({ run: row.run, record: decodeRecord(row.record) }));
   }
 
   /** Per persuadee model, over every run stored: in-loop replies, and how many were 5 (an early stop). */
@@ -358,6 +364,7 @@ export class ResultStore implements Store {
   }
 
   close(): void {
+    this.commits.flush();
     closeStoreDatabase(this.database, this.access !== 'read');
   }
 }

@@ -35,7 +35,8 @@ export function cacheCalls(cache: CallCache, options: CallCacheOptions): ChatMod
         throw error;
       }
       const stored = { ...reply, callHash: hash };
-      cache.save({
+      // Committed before it is used: the reply goes back only once the store has it.
+      await cache.save({
         hash,
         modelIdentity: options.modelIdentity,
         request: cachedRequestOf(request),

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { Database, Statement } from 'better-sqlite3';
+import type { ChatMessage } from '../models/chat-model.js';
+
+/**
+ * The messages of stored requests, each kept once, as a tree. A call's request is the whole
+ * conversation so far; stored whole, a conversation's requests grow with the square of its turns.
+ * Here a message row names the message before it (`parent`), so a request is its last message's row
+ * and a new call adds only the messages its request has beyond one already stored: for a turn, the
+ * agent's own last reply and the other agent's new message. A row is found by the sha256 of its
+ * message and of everything before it; texts are deflated.
+ */
+export class CallMessages {
+  private readonly selectId: Statement<[Buffer], number>;
+  private readonly insert: Statement<[Buffer, number | null, string, Buffer]>;
+  private readonly selectRow: Statement<[number], { parent: number | null; role: ChatMessage['role']; content: Buffer }>;
+
+  constructor(database: Database) {
+    this.selectId = database.prepare<[Buffer], number>('SELECT id FROM call_messages WHERE hash = ?').pluck();
+    this.insert = database.prepare<[Buffer, number | null, string, Buffer]>('INSERT INTO call_messages (hash, parent, role, content) VALUES (?, ?, ?, ?)');
+    this.selectRow = database.prepare<[number], { parent: number | null; role: ChatMessage['role']; content: Buffer }>(
+      'SELECT parent, role, content FROM call_messages WHERE id = ?',
+    );
+  }
+
+  /** Stores a request's messages (only those not stored yet) and returns the row of the last one. Run inside the call's transaction. */
+  save(messages: readonly ChatMessage[]): number {
+    const hashes: Buffer[] = [];
+    let previous = Buffer.alloc(0);
+    for (const message of messages) {
+      previous = createHash('sha256').update(previous).update(message.role).update('\u0000').update(message.content).digest();
+      hashes.push(previous);
+    }
+    let parent: number | null = null;
+    let first = 0;
+    for (let index = hashes.length - 1; index >= 0; index--) {
+      const id = this.selectId.get(hashes[index]!);
+      if (id !== undefined) {
+        parent = id;
+        first = index + 1;
+        break;
+      }
+    }
+    for (let index = first; index < messages.length; index++) {
+      const message = messages[index]!;
+      parent = Number(this.insert.run(hashes[index]!, parent, message.role, deflateRawSync(message.content)).lastInsertRowid);
+    }
+    if (parent === null) throw new RangeError('a request without messages');
+    return parent;
+  }
+
+  /** The messages of a stored request, first to last, from its last message's row. */
+  read(lastId: number): ChatMessage[] {
+    const messages: ChatMessage[] = [];
+    for (let id: number | null = lastId; id !== null; ) {
+      const row = this.selectRow.get(id);
+      if (!row) throw new RangeError(`stored message ${id} is missing: the store is damaged`);
+      messages.push({ role: row.role, content: inflateRawSync(row.content).toString('utf8') });
+      id = row.parent;
+    }
+    return messages.reverse();
+  }
+}

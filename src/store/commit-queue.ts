@@ -1,0 +1,49 @@
+import type { Database } from 'better-sqlite3';
+
+interface Pending {
+  readonly work: () => void;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Writes gathered over one turn of the event loop and committed in one transaction. At hundreds of
+ * calls a second, a transaction per call writes the same index pages to the WAL again and again;
+ * one per tick writes them once. Each writer's promise settles only after the commit that holds its
+ * write, so a reply is still used only once it is on disk. If the transaction fails, every write in
+ * it fails with the error.
+ */
+export class CommitQueue {
+  private pending: Pending[] = [];
+  private scheduled = false;
+
+  constructor(private readonly database: Database) {}
+
+  /** Runs `work` in the next commit; resolves once that commit is done. */
+  enqueue(work: () => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ work, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  /** Commits what is waiting now (before a synchronous write that must follow it, and on close). */
+  flush(): void {
+    this.scheduled = false;
+    const batch = this.pending;
+    if (batch.length === 0) return;
+    this.pending = [];
+    try {
+      this.database.transaction(() => {
+        for (const entry of batch) entry.work();
+      })();
+    } catch (error) {
+      for (const entry of batch) entry.reject(error);
+      return;
+    }
+    for (const entry of batch) entry.resolve();
+  }
+}

@@ -1,0 +1,29 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { ConversationRecord } from '../domain/conversation-record.js';
+import { conversationRecordSchema } from './record-schema.js';
+
+/** Marks a record stored compactly (deflated JSON, repeated text left out), as a BLOB. */
+const COMPACT_VERSION = 1;
+
+/**
+ * A conversation record as stored: deflated JSON in which a turn's `raw` is left out when it is its
+ * accepted attempt's `raw` (always, for records pmiyc makes), so each reply's text is kept once in
+ * the record instead of twice, and compressed. The first byte is the format's version.
+ */
+export function encodeRecord(record: ConversationRecord): Buffer {
+  const turns = record.turns.map(({ raw, ...turn }) => (turn.attempts.at(-1)?.raw === raw ? turn : { ...turn, raw }));
+  const json = JSON.stringify({ ...record, turns });
+  return Buffer.concat([Buffer.from([COMPACT_VERSION]), deflateRawSync(json)]);
+}
+
+/**
+ * A stored record back, checked against the record schema: a BLOB written by `encodeRecord`, or the
+ * JSON text of a store written before records were compact.
+ */
+export function decodeRecord(stored: string | Buffer): ConversationRecord {
+  if (typeof stored === 'string') return conversationRecordSchema.parse(JSON.parse(stored));
+  if (stored[0] !== COMPACT_VERSION) throw new RangeError(`a stored record in an unknown format (${stored[0]}): this pmiyc is older than the store`);
+  const parsed = JSON.parse(inflateRawSync(stored.subarray(1)).toString('utf8')) as { turns: Array<{ raw?: string; attempts: Array<{ raw: string }> }> };
+  for (const turn of parsed.turns) turn.raw ??= turn.attempts.at(-1)?.raw ?? '';
+  return conversationRecordSchema.parse(parsed);
+}

@@ -1,0 +1,58 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli-helpers.js';
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/stores/schema-6-interrupted.db', import.meta.url));
+const DESIGN = ['--models', 'sim/eloquent,sim/stubborn', '--claims', 'examples', '--limit', '2', '--seed', '3'];
+
+let folder: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'pmiyc-migration-'));
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const exported = async (store: string, run: string) =>
+  (await runCli(['export', '--store', store, '--run', run, '--format', 'jsonl'])).stdout
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const { run: _run, ...record } = JSON.parse(line) as Record<string, unknown>;
+      return record;
+    })
+    .sort((a, b) => String(a['conversationId']).localeCompare(String(b['conversationId'])));
+
+describe('a store written before calls and records were stored compactly', () => {
+  it('is read, resumed and replayed unchanged', async () => {
+    const store = join(folder, 'old.db');
+    copyFileSync(FIXTURE, store);
+    const old = new Database(store, { readonly: true });
+    const before = new Map(
+      (old.prepare('SELECT id, record FROM conversations').all() as Array<{ id: string; record: string }>).map((row) => [row.id, JSON.parse(row.record)]),
+    );
+    old.close();
+    expect(before.size).toBe(10);
+
+    // The interrupted run resumes: its 6 missing conversations are rebuilt from its stored calls, none asked again.
+    const resumed = await runCli(['run', '--store', store, '--resume']);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain('Run before in');
+    expect(resumed.stdout).toContain('6 conversations this session (0 failed), 10 already done; calls: 0 made');
+    const records = await exported(store, 'before');
+    expect(records).toHaveLength(16);
+    for (const record of records) {
+      const earlier = before.get(String(record['conversationId']));
+      if (earlier) expect({ ...earlier, run: undefined }).toEqual({ ...record, run: undefined });
+    }
+
+    // A new run of the same design replays every call of the old one and ends with the same conversations.
+    const again = await runCli(['run', '--store', store, '--run', 'again', ...DESIGN]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/calls: 0 made, .* replayed from earlier runs/);
+    expect(await exported(store, 'again')).toEqual(records);
+    expect((await runCli(['report', '--store', store, '--run', 'again', '--out', join(folder, 'report'), '--format', 'json'])).code).toBe(0);
+  });
+});
