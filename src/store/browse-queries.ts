@@ -78,11 +78,16 @@ function toSummary(stored: string | Buffer): ConversationSummary {
 export class BrowseQueries implements TournamentBrowse {
   private readonly selectRecord: Database.Statement<[number], string | Buffer>;
 
-  constructor(private readonly database: Database.Database) {
+  /** `beforeRead` commits writes still waiting in this process, so that reads see them. */
+  constructor(
+    private readonly database: Database.Database,
+    private readonly beforeRead: () => void = () => undefined,
+  ) {
     this.selectRecord = database.prepare<[number], string | Buffer>('SELECT record FROM conversations WHERE rowid = ?').pluck();
   }
 
   queryConversations(runId: number, query: ConversationQuery): ConversationPage {
+    this.beforeRead();
     const { sql, parameters } = whereClause(runId, query);
     const total = this.database
       .prepare(`SELECT count(*) FROM conversations WHERE ${sql}`)
@@ -96,6 +101,7 @@ export class BrowseQueries implements TournamentBrowse {
   }
 
   pairCells(runId: number): PairCell[] {
+    this.beforeRead();
     const rows = this.database
       .prepare(
         `SELECT domain, setting, persuader, persuadee, sum(status = 'completed') AS completed, sum(status = 'failed') AS failed,
@@ -126,6 +132,7 @@ export class BrowseQueries implements TournamentBrowse {
   }
 
   claimCells(runId: number): ClaimCell[] {
+    this.beforeRead();
     const rows = this.database
       .prepare(
         `SELECT c.domain, c.setting, c.claim_index, k.claim, k.question, c.completed, c.failed, c.mean_nc
@@ -157,6 +164,7 @@ export class BrowseQueries implements TournamentBrowse {
   }
 
   failureReasons(runId: number): FailureReason[] {
+    this.beforeRead();
     return this.database
       .prepare(`SELECT DISTINCT failure_reason FROM conversations INDEXED BY conversations_by_status WHERE run_id = ? AND status = 'failed' ORDER BY 1`)
       .pluck()
@@ -164,6 +172,7 @@ export class BrowseQueries implements TournamentBrowse {
   }
 
   callDetails(runId: number, record: ConversationRecord): CallDetail[] {
+    this.beforeRead();
     const attempts = [...record.turns.flatMap((turn) => turn.attempts), ...record.failedAttempts];
     const hashes = [...new Set(attempts.flatMap((attempt) => (attempt.callHash === undefined ? [] : [attempt.callHash])))];
     const callRow = this.database.prepare(

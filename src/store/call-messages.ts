@@ -3,23 +3,30 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Database, Statement } from 'better-sqlite3';
 import type { ChatMessage } from '../models/chat-model.js';
 
+/** Texts shorter than this are kept as they are: deflating them saves little and costs CPU on every call. */
+const DEFLATE_FROM_CHARS = 256;
+
+const packed = (text: string): string | Buffer => (text.length < DEFLATE_FROM_CHARS ? text : deflateRawSync(text));
+
 /**
  * The messages of stored requests, each kept once, as a tree. A call's request is the whole
  * conversation so far; stored whole, a conversation's requests grow with the square of its turns.
  * Here a message row names the message before it (`parent`), so a request is its last message's row
  * and a new call adds only the messages its request has beyond one already stored: for a turn, the
  * agent's own last reply and the other agent's new message. A row is found by the sha256 of its
- * message and of everything before it; texts are deflated.
+ * message and of everything before it; long texts are deflated.
  */
 export class CallMessages {
   private readonly selectId: Statement<[Buffer], number>;
-  private readonly insert: Statement<[Buffer, number | null, string, Buffer]>;
-  private readonly selectRow: Statement<[number], { parent: number | null; role: ChatMessage['role']; content: Buffer }>;
+  private readonly insert: Statement<[Buffer, number | null, string, string | Buffer]>;
+  private readonly selectRow: Statement<[number], { parent: number | null; role: ChatMessage['role']; content: string | Buffer }>;
 
   constructor(database: Database) {
     this.selectId = database.prepare<[Buffer], number>('SELECT id FROM call_messages WHERE hash = ?').pluck();
-    this.insert = database.prepare<[Buffer, number | null, string, Buffer]>('INSERT INTO call_messages (hash, parent, role, content) VALUES (?, ?, ?, ?)');
-    this.selectRow = database.prepare<[number], { parent: number | null; role: ChatMessage['role']; content: Buffer }>(
+    this.insert = database.prepare<[Buffer, number | null, string, string | Buffer]>(
+      'INSERT INTO call_messages (hash, parent, role, content) VALUES (?, ?, ?, ?)',
+    );
+    this.selectRow = database.prepare<[number], { parent: number | null; role: ChatMessage['role']; content: string | Buffer }>(
       'SELECT parent, role, content FROM call_messages WHERE id = ?',
     );
   }
@@ -44,7 +51,7 @@ export class CallMessages {
     }
     for (let index = first; index < messages.length; index++) {
       const message = messages[index]!;
-      parent = Number(this.insert.run(hashes[index]!, parent, message.role, deflateRawSync(message.content)).lastInsertRowid);
+      parent = Number(this.insert.run(hashes[index]!, parent, message.role, packed(message.content)).lastInsertRowid);
     }
     if (parent === null) throw new RangeError('a request without messages');
     return parent;
@@ -56,7 +63,7 @@ export class CallMessages {
     for (let id: number | null = lastId; id !== null; ) {
       const row = this.selectRow.get(id);
       if (!row) throw new RangeError(`stored message ${id} is missing: the store is damaged`);
-      messages.push({ role: row.role, content: inflateRawSync(row.content).toString('utf8') });
+      messages.push({ role: row.role, content: typeof row.content === 'string' ? row.content : inflateRawSync(row.content).toString('utf8') });
       id = row.parent;
     }
     return messages.reverse();

@@ -1,4 +1,4 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import type { Database, Statement } from 'better-sqlite3';
 import type { FinishReason } from '../domain/conversation.js';
 import type { CachedReply, CachedRequest, CallCache, FailedCall, StoredCall } from '../models/call-cache.js';
@@ -23,7 +23,7 @@ interface CallRow {
  * earliest run that made it; the first use of an earlier run's call is recorded in `call_replays`
  * and reported as a replay (later uses share it within the run, as for the run's own calls). A
  * request's messages go to `call_messages`, each stored once (call-messages.ts); the rest of it
- * (sampling parameters and seed) is deflated JSON in `request`. Calls of stores written before that
+ * (sampling parameters and seed) is JSON text in `request`. Calls of stores written before that
  * have the whole request in `request` and no `messages`.
  */
 export class SqliteCallCache implements CallCache {
@@ -88,7 +88,7 @@ export class SqliteCallCache implements CallCache {
       call.hash,
       call.modelIdentity,
       this.runId,
-      deflateRawSync(JSON.stringify(parameters)),
+      JSON.stringify(parameters),
       this.messages.save(messages),
       reply.text,
       reply.finishReason,
@@ -121,11 +121,12 @@ export function* storedCallRequests(database: Database): Generator<{ model: stri
   const messages = new CallMessages(database);
   const rows = database.prepare('SELECT model, request, messages FROM calls ORDER BY rowid').iterate() as IterableIterator<{
     model: string;
-    request: Buffer;
+    request: Buffer | string;
     messages: number | null;
   }>;
   for (const row of rows) {
-    const stored = JSON.parse(inflateRawSync(row.request).toString('utf8')) as CachedRequest;
+    // Old rows hold the whole request deflated; newer ones its parameters as JSON text, messages apart.
+    const stored = JSON.parse(typeof row.request === 'string' ? row.request : inflateRawSync(row.request).toString('utf8')) as CachedRequest;
     yield { model: row.model, request: row.messages === null ? stored : { ...stored, messages: messages.read(row.messages) } };
   }
 }

@@ -76,8 +76,8 @@ export class ResultStore implements Store {
     this.consistency = new ConsistencyTable(database);
     this.judge = new JudgeTable(database);
     this.annotations = new AnnotationTable(database);
-    this.browse = new BrowseQueries(database);
     this.commits = new CommitQueue(database);
+    this.browse = new BrowseQueries(database, () => this.commits.flush());
     this.insertConversation = database.prepare(
       `INSERT OR REPLACE INTO conversations (run_id, id, domain, setting, persuader, persuadee, claim_index, status, nc, early_stopped, failure_reason, record)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -226,6 +226,7 @@ export class ResultStore implements Store {
 
   /** Every run with its counts, oldest first. */
   listRuns(): RunSummary[] {
+    this.commits.flush();
     const replays = this.replaySources();
     const rows = this.database
       .prepare(
@@ -284,48 +285,53 @@ export class ResultStore implements Store {
     return (this.database.prepare('SELECT coalesce(sum(cost_usd), 0) FROM calls WHERE run_id = ?').pluck().get(runId) as number) ?? 0;
   }
 
-  /** Stores one finished conversation and its turns (replacing an earlier record of the same id), committed at once. */
-  saveConversation(runId: number, record: ConversationRecord): void {
-    // Calls waiting in the commit queue go first: a conversation is never stored before its calls.
-    this.commits.flush();
-    this.database.transaction(() => {
-      this.insertConversation.run(
+  /**
+   * Stores one finished conversation and its turns (replacing an earlier record of the same id) in
+   * the next commit, after the calls queued before it; resolves once committed.
+   */
+  saveConversation(runId: number, record: ConversationRecord): Promise<void> {
+    return this.commits.enqueue(() => this.writeConversation(runId, record));
+  }
+
+  private writeConversation(runId: number, record: ConversationRecord): void {
+    this.insertConversation.run(
+      runId,
+      record.conversationId,
+      record.domain,
+      record.setting,
+      record.persuader,
+      record.persuadee,
+      record.claimIndex,
+      record.status,
+      record.normalizedChange,
+      record.earlyStopped === null ? null : record.earlyStopped ? 1 : 0,
+      record.failureReason,
+      encodeRecord(record),
+    );
+    this.insertClaim.run(runId, record.domain, record.claimIndex, record.claim, record.question);
+    this.deleteTurns.run(runId, record.conversationId);
+    for (const turn of record.turns) {
+      this.insertTurn.run(
         runId,
         record.conversationId,
-        record.domain,
-        record.setting,
-        record.persuader,
-        record.persuadee,
-        record.claimIndex,
-        record.status,
-        record.normalizedChange,
-        record.earlyStopped === null ? null : record.earlyStopped ? 1 : 0,
-        record.failureReason,
-        encodeRecord(record),
+        turn.index,
+        turn.role,
+        turn.kind,
+        turn.score,
+        turn.attempts.length,
+        turn.attempts.at(-1)?.callHash ?? null,
       );
-      this.insertClaim.run(runId, record.domain, record.claimIndex, record.claim, record.question);
-      this.deleteTurns.run(runId, record.conversationId);
-      for (const turn of record.turns) {
-        this.insertTurn.run(
-          runId,
-          record.conversationId,
-          turn.index,
-          turn.role,
-          turn.kind,
-          turn.score,
-          turn.attempts.length,
-          turn.attempts.at(-1)?.callHash ?? null,
-        );
-      }
-    })();
+    }
   }
 
   /** 'completed', 'failed', or undefined when the conversation is not stored yet. */
   conversationStatus(runId: number, conversationId: string): 'completed' | 'failed' | undefined {
+    this.commits.flush();
     return this.selectStatus.get(runId, conversationId) as 'completed' | 'failed' | undefined;
   }
 
   countConversations(runId: number, status?: 'completed' | 'failed'): number {
+    this.commits.flush();
     return (
       status === undefined
         ? this.database.prepare('SELECT count(*) FROM conversations WHERE run_id = ?').pluck().get(runId)
@@ -335,6 +341,7 @@ export class ResultStore implements Store {
 
   /** Streams a run's conversations (or only those with a status) in a stable order, each checked against the record schema. */
   *conversations(runId: number, status?: 'completed' | 'failed'): Generator<ConversationRecord> {
+    this.commits.flush();
     const order = 'ORDER BY domain DESC, setting DESC, claim_index, persuader, persuadee, id';
     const rows = (
       status === undefined
@@ -345,6 +352,7 @@ export class ResultStore implements Store {
   }
 
   conversationsWithId(conversationId: string): StoredConversation[] {
+    this.commits.flush();
     const rows = this.database
       .prepare('SELECT r.name AS run, c.record AS record FROM conversations c JOIN runs r ON r.id = c.run_id WHERE c.id = ? ORDER BY c.run_id DESC')
       .all(conversationId) as Array<{ run: string; record: string | Buffer }>;
@@ -353,6 +361,7 @@ export class ResultStore implements Store {
 
   /** Per persuadee model, over every run stored: in-loop replies, and how many were 5 (an early stop). */
   earlyStopCounts(): Map<string, { replies: number; stops: number }> {
+    this.commits.flush();
     const rows = this.database
       .prepare(
         `SELECT c.persuadee AS model, count(*) AS replies, sum(t.score = 5) AS stops

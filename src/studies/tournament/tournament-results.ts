@@ -11,11 +11,14 @@ export interface StoredConversation {
 
 /**
  * Where a tournament's conversations are kept: the port the tournament study works through (the
- * SQLite store implements it). Each finished conversation is committed on its own.
+ * SQLite store implements it).
  */
 export interface TournamentResults {
-  /** Stores one finished conversation and its turns, replacing an earlier record of the same id. */
-  saveConversation(runId: number, record: ConversationRecord): void;
+  /**
+   * Stores one finished conversation and its turns, replacing an earlier record of the same id; a
+   * store that commits in batches resolves once it is committed (reads see it at once either way).
+   */
+  saveConversation(runId: number, record: ConversationRecord): void | Promise<void>;
   /** 'completed', 'failed', or undefined when the conversation is not stored yet. */
   conversationStatus(runId: number, conversationId: string): 'completed' | 'failed' | undefined;
   countConversations(runId: number, status?: 'completed' | 'failed'): number;

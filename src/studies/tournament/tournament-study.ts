@@ -209,13 +209,13 @@ function runPlannedConversations(
     onSkipped: () => {
       meter.conversationsSkipped += 1;
     },
-    onConversation: (planned, outcome, stance) => {
+    onConversation: async (planned, outcome, stance) => {
       const simulated = {
         persuader: modelOf(planned.spec.persuaderModel).simulated,
         persuadee: modelOf(planned.spec.persuadeeModel).simulated,
       };
       const record = toConversationRecord(run.name, planned.spec, outcome, simulated, stance);
-      store.saveConversation(run.id, record);
+      await store.saveConversation(run.id, record);
       meter.conversationsDone += 1;
       if (record.status === 'failed') meter.conversationsFailed += 1;
     },
