@@ -1,8 +1,7 @@
 import type { ChatModel } from './chat-model.js';
 import { type ChatModelMiddleware, decorate, toMiddleware } from './decorate.js';
 import type { ModelSettings } from './model-settings.js';
-import { AiSdkChatModel } from './providers/ai-sdk-model.js';
-import { createLanguageModel } from './providers/create-language-model.js';
+import { LazyChatModel } from './providers/lazy-chat-model.js';
 import { LlamaChatModel } from './providers/llama-model.js';
 import { OpenAiChatModel } from './providers/openai-chat-model.js';
 import { findProvider, type ProviderInfo } from './providers/provider-catalog.js';
@@ -69,17 +68,8 @@ function createAdapter(settings: ModelSettings, dependencies: ChatModelDependenc
       ...(dependencies.now ? { now: dependencies.now } : {}),
     });
   }
-  const { languageModel, providerOptions } = createLanguageModel(provider, settings, dependencies.apiKey, dependencies.fetch);
-  return new AiSdkChatModel(languageModel, {
-    name: settings.name,
-    provider: settings.provider,
-    model: settings.model,
-    timeoutMs: settings.timeoutMs,
-    supportsSeed: provider.supportsSeed,
-    ...(settings.apiKeyEnv ? { apiKeyEnv: settings.apiKeyEnv } : {}),
-    ...(providerOptions ? { providerOptions } : {}),
-    ...(dependencies.now ? { now: dependencies.now } : {}),
-  });
+  // The AI SDK is loaded on the first call of such a model, not at start-up.
+  return new LazyChatModel(settings.name, async () => (await import('./providers/ai-sdk-adapter.js')).createAiSdkChatModel(provider, settings, dependencies));
 }
 
 /**

@@ -3,7 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { FinishReason } from '../../domain/conversation.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { ModelCallError } from '../model-call-error.js';
-import { type ErrorContext, httpErrorToModelCallError } from './provider-error.js';
+import { type ErrorContext, httpErrorToModelCallError } from './http-error.js';
 
 export interface OpenAiChatOptions {
   readonly name: string;

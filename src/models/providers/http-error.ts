@@ -1,0 +1,91 @@
+import { type CallFailureReason, ModelCallError } from '../model-call-error.js';
+import { retryAfterMsFromHeaders } from './retry-after.js';
+
+export interface ErrorContext {
+  readonly name: string;
+  readonly provider: string;
+  readonly model: string;
+  readonly apiKeyEnv?: string;
+  readonly nowMs: number;
+}
+
+/** Statuses worth another try: timeouts, conflicts, rate limits, server errors. */
+function isRetryableStatus(statusCode: number): boolean {
+  return statusCode === 408 || statusCode === 409 || statusCode === 429 || statusCode >= 500;
+}
+
+interface ErrorBody {
+  readonly code?: string;
+  readonly type?: string;
+  readonly message?: string;
+}
+
+/** The provider's structured error, if the body has one (`{ error: { code, type, message } }` or Gemini's `status`). */
+function readErrorBody(responseBody: string | undefined): ErrorBody {
+  try {
+    const parsed = JSON.parse(responseBody ?? '') as {
+      error?: { code?: unknown; type?: unknown; status?: unknown; message?: unknown; innererror?: { code?: unknown } };
+    };
+    const error = parsed.error ?? {};
+    const code = [error.innererror?.code, error.code, error.status].find((value) => typeof value === 'string') as string | undefined;
+    return {
+      ...(code ? { code } : {}),
+      ...(typeof error.type === 'string' ? { type: error.type } : {}),
+      ...(typeof error.message === 'string' ? { message: error.message } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+const CONTEXT_CODES = new Set(['context_length_exceeded', 'string_above_max_length', 'request_too_large']);
+const REFUSAL_CODES = new Set(['content_filter', 'content_policy_violation', 'ResponsibleAIPolicyViolation']);
+/**
+ * Providers without a structured code for "too long" (Anthropic, Gemini, vLLM) say it in words.
+ * Used only to name the reason of a request that is already not retried.
+ */
+const CONTEXT_WORDS = /context length|context window|prompt is too long|too many tokens|input token count|maximum context/i;
+
+/** The failure reason of a client error (4xx) that will not be retried. */
+function clientErrorReason(statusCode: number, body: ErrorBody): CallFailureReason {
+  if (statusCode === 413 || (body.code && CONTEXT_CODES.has(body.code))) return 'context';
+  if (body.code && REFUSAL_CODES.has(body.code)) return 'refusal';
+  if (body.message && CONTEXT_WORDS.test(body.message)) return 'context';
+  return 'api';
+}
+
+function remedyFor(statusCode: number, context: ErrorContext): string {
+  if (statusCode === 401 || statusCode === 403) {
+    return context.apiKeyEnv ? `: check ${context.apiKeyEnv} (and apiKeyEnv in the config)` : ': check the credentials for this server';
+  }
+  if (statusCode === 404) return `: check that "${context.model}" is a model (or deployment) this server has`;
+  return '';
+}
+
+/** An HTTP error answer as a provider sent it: its status, headers and body text. */
+export interface HttpErrorAnswer {
+  readonly statusCode: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  /** What to say when the body has no message of its own. */
+  readonly message: string;
+}
+
+/**
+ * A ModelCallError from an HTTP error status (300 and above), the same for every adapter: retryable
+ * by status (408, 409, 429, 5xx) with the server's Retry-After, else the reason read from the
+ * provider's error code (context length, content filter) and a remedy for 401/403/404.
+ */
+export function httpErrorToModelCallError(answer: HttpErrorAnswer, context: ErrorContext, cause?: unknown): ModelCallError {
+  const { statusCode } = answer;
+  const retryAfterMs = retryAfterMsFromHeaders(answer.headers, context.nowMs);
+  const retryable = isRetryableStatus(statusCode);
+  const body = readErrorBody(answer.body);
+  const reason = retryable ? 'api' : clientErrorReason(statusCode, body);
+  const detail = body.message ?? answer.message;
+  return new ModelCallError(
+    `${context.name}: HTTP ${statusCode}: ${detail}${remedyFor(statusCode, context)}`,
+    { provider: context.provider, model: context.model, reason, statusCode, retryable, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
+    cause === undefined ? undefined : { cause },
+  );
+}
