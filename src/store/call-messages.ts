@@ -6,7 +6,7 @@ import type { ChatMessage } from '../models/chat-model.js';
 /** Texts shorter than this are kept as they are: deflating them saves little and costs CPU on every call. */
 const DEFLATE_FROM_CHARS = 256;
 
-const packed = (text: string): string | Buffer => (text.length < DEFLATE_FROM_CHARS ? text : deflateRawSync(text));
+const packed = (text: string): string | Buffer => (text.length < DEFLATE_FROM_CHARS ? text : deflateRawSync(text, { level: 1 }));
 
 /**
  * The messages of stored requests, each kept once, as a tree. A call's request is the whole
