@@ -6,7 +6,10 @@ import type { ChatMessage } from '../models/chat-model.js';
 /** Texts shorter than this are kept as they are: deflating them saves little and costs CPU on every call. */
 const DEFLATE_FROM_CHARS = 256;
 
-const packed = (text: string): string | Buffer => (text.length < DEFLATE_FROM_CHARS ? text : deflateRawSync(text, { level: 1 }));
+/** A text as stored: as it is when short, deflated (a BLOB) when long. */
+export const packText = (text: string): string | Buffer => (text.length < DEFLATE_FROM_CHARS ? text : deflateRawSync(text, { level: 1 }));
+
+export const unpackText = (stored: string | Buffer): string => (typeof stored === 'string' ? stored : inflateRawSync(stored).toString('utf8'));
 
 /**
  * The messages of stored requests, each kept once, as a tree. A call's request is the whole
@@ -51,7 +54,7 @@ export class CallMessages {
     }
     for (let index = first; index < messages.length; index++) {
       const message = messages[index]!;
-      parent = Number(this.insert.run(hashes[index]!, parent, message.role, packed(message.content)).lastInsertRowid);
+      parent = Number(this.insert.run(hashes[index]!, parent, message.role, packText(message.content)).lastInsertRowid);
     }
     if (parent === null) throw new RangeError('a request without messages');
     return parent;
@@ -63,7 +66,7 @@ export class CallMessages {
     for (let id: number | null = lastId; id !== null; ) {
       const row = this.selectRow.get(id);
       if (!row) throw new RangeError(`stored message ${id} is missing: the store is damaged`);
-      messages.push({ role: row.role, content: typeof row.content === 'string' ? row.content : inflateRawSync(row.content).toString('utf8') });
+      messages.push({ role: row.role, content: unpackText(row.content) });
       id = row.parent;
     }
     return messages.reverse();

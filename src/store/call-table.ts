@@ -3,11 +3,12 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { FinishReason } from '../domain/conversation.js';
 import type { CachedReply, CachedRequest, CallCache, FailedCall, StoredCall } from '../models/call-cache.js';
 import type { CallCacheScope } from '../runner/run-records.js';
-import { CallMessages } from './call-messages.js';
+import { CallMessages, packText, unpackText } from './call-messages.js';
 import { CommitQueue } from './commit-queue.js';
 
 interface CallRow {
-  reply_text: string;
+  /** The reply's text; deflated (a BLOB) when it is long. */
+  reply_text: string | Buffer;
   finish_reason: FinishReason;
   input_tokens: number | null;
   output_tokens: number | null;
@@ -66,7 +67,7 @@ export class SqliteCallCache implements CallCache {
       ...(row.output_tokens === null ? {} : { outputTokens: row.output_tokens }),
     };
     const reply = {
-      text: row.reply_text,
+      text: typeof row.reply_text === 'string' ? row.reply_text : unpackText(row.reply_text),
       finishReason: row.finish_reason,
       ...(row.input_tokens === null && row.output_tokens === null ? {} : { usage }),
       ...(row.cost_usd === null ? {} : { costUsd: row.cost_usd }),
@@ -90,7 +91,7 @@ export class SqliteCallCache implements CallCache {
       this.runId,
       JSON.stringify(parameters),
       this.messages.save(messages),
-      reply.text,
+      packText(reply.text),
       reply.finishReason,
       reply.usage?.inputTokens ?? null,
       reply.usage?.outputTokens ?? null,

@@ -6,12 +6,18 @@ import { conversationRecordSchema } from './record-schema.js';
 const COMPACT_VERSION = 1;
 
 /**
- * A conversation record as stored: deflated JSON in which a turn's `raw` is left out when it is its
- * accepted attempt's `raw` (always, for records pmiyc makes), so each reply's text is kept once in
- * the record instead of twice, and compressed. The first byte is the format's version.
+ * A conversation record as stored: deflated JSON in which each reply's text is kept once instead of
+ * three times. A turn's `raw` is left out when it is its accepted attempt's `raw` (always, for
+ * records pmiyc makes), and its `message` is kept as its place in the raw reply. The first byte is
+ * the format's version.
  */
 export function encodeRecord(record: ConversationRecord): Buffer {
-  const turns = record.turns.map(({ raw, ...turn }) => (turn.attempts.at(-1)?.raw === raw ? turn : { ...turn, raw }));
+  const turns = record.turns.map(({ raw, message, ...turn }) => {
+    // The message is the text between the reply's tags: kept as its place in the raw reply.
+    const at = raw.indexOf(message);
+    const text = at >= 0 && message.length > 0 ? { messageAt: [at, message.length] } : { message };
+    return turn.attempts.at(-1)?.raw === raw ? { ...turn, ...text } : { ...turn, ...text, raw };
+  });
   const json = JSON.stringify({ ...record, turns });
   // Level 1: most of the gain at a fraction of the default level's CPU (records are written once per conversation, read in bulk).
   return Buffer.concat([Buffer.from([COMPACT_VERSION]), deflateRawSync(json, { level: 1 })]);
@@ -24,7 +30,15 @@ export function encodeRecord(record: ConversationRecord): Buffer {
 export function decodeRecord(stored: string | Buffer): ConversationRecord {
   if (typeof stored === 'string') return conversationRecordSchema.parse(JSON.parse(stored));
   if (stored[0] !== COMPACT_VERSION) throw new RangeError(`a stored record in an unknown format (${stored[0]}): this pmiyc is older than the store`);
-  const parsed = JSON.parse(inflateRawSync(stored.subarray(1)).toString('utf8')) as { turns: Array<{ raw?: string; attempts: Array<{ raw: string }> }> };
-  for (const turn of parsed.turns) turn.raw ??= turn.attempts.at(-1)?.raw ?? '';
+  const parsed = JSON.parse(inflateRawSync(stored.subarray(1)).toString('utf8')) as {
+    turns: Array<{ raw?: string; message?: string; messageAt?: [number, number]; attempts: Array<{ raw: string }> }>;
+  };
+  for (const turn of parsed.turns) {
+    turn.raw ??= turn.attempts.at(-1)?.raw ?? '';
+    if (turn.messageAt) {
+      turn.message = turn.raw.slice(turn.messageAt[0], turn.messageAt[0] + turn.messageAt[1]);
+      delete turn.messageAt;
+    }
+  }
   return conversationRecordSchema.parse(parsed);
 }

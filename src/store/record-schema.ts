@@ -27,6 +27,16 @@ const turn = z.object({
   attempts: z.array(attempt),
 });
 
+const imported = z.object({
+  format: z.literal('pmiyc-official'),
+  file: z.string(),
+  sha256: z.string(),
+  recordIndex: z.number().int(),
+  claimNumber: z.number().int().nullable(),
+  labelMatch: z.enum(['strict', 'first']),
+  differences: z.array(z.object({ turn: z.number().int(), recordedScore: score, readScore: score.nullable(), detail: z.string().nullable() })),
+});
+
 /** A stored conversation record, checked when read back (the store is a boundary). */
 export const conversationRecordSchema: z.ZodType<ConversationRecord> = z.object({
   run: z.string().nullable(),
@@ -57,4 +67,5 @@ export const conversationRecordSchema: z.ZodType<ConversationRecord> = z.object(
   persuaderStance: score.nullable(),
   absoluteChange: z.number().nullable(),
   turns: z.array(turn),
+  imported: imported.optional(),
 });

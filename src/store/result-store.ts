@@ -177,7 +177,7 @@ export class ResultStore implements Store {
     this.database.prepare('INSERT OR REPLACE INTO gguf_hashes (path, size, mtime_ms, sha256) VALUES (?, ?, ?, ?)').run(path, sizeBytes, mtimeMs, sha256);
   }
 
-  recordRunConfig(runId: number, field: 'servedBy' | 'settings', value: unknown): void {
+  recordRunConfig(runId: number, field: 'servedBy' | 'settings' | 'imports', value: unknown): void {
     this.database.prepare(`UPDATE runs SET config = json_set(config, '$.${field}', json(?)) WHERE id = ?`).run(JSON.stringify(value), runId);
   }
 

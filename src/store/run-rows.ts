@@ -1,7 +1,10 @@
 import type { RunInfo, RunStatus } from '../runner/run-records.js';
 
-/** The kind of a run, from the command stored in its config (older demo runs say 'demo'). */
-export const RUN_KIND_SQL = `CASE coalesce(json_extract(config, '$.command'), 'run') WHEN 'run' THEN 'tournament' WHEN 'demo' THEN 'tournament' ELSE json_extract(config, '$.command') END`;
+/**
+ * The kind of a run, from the command stored in its config (older demo runs say 'demo'). An
+ * import of the official code's results holds tournament conversations: it is a tournament.
+ */
+export const RUN_KIND_SQL = `CASE coalesce(json_extract(config, '$.command'), 'run') WHEN 'run' THEN 'tournament' WHEN 'demo' THEN 'tournament' WHEN 'import' THEN 'tournament' ELSE json_extract(config, '$.command') END`;
 
 export const RUN_COLUMNS = 'id, name, created_at, status, stop_reason, seed, package_version, git_revision, planned_conversations, claims_checksum, config';
 
