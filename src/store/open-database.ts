@@ -105,6 +105,9 @@ export function openStoreDatabase(path: string, access: StoreAccess): Database.D
     database.pragma('busy_timeout = 5000');
     checkIdentity(identify(database), path, access);
     if (access !== 'read') {
+      // A new store gets 16 KB pages: a conversation record (a few KB, deflated) then fits in its
+      // row instead of spilling into a half-empty overflow page. Ignored for an existing store.
+      database.pragma('page_size = 16384');
       database.pragma('journal_mode = WAL');
       database.pragma('synchronous = NORMAL');
       migrate(database);
