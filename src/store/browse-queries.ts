@@ -13,6 +13,7 @@ import type {
   PairCell,
   TournamentBrowse,
 } from '../studies/tournament/tournament-browse.js';
+import { hashKey } from './hash-key.js';
 import { decodeRecord } from './record-codec.js';
 
 /**
@@ -177,20 +178,22 @@ export class BrowseQueries implements TournamentBrowse {
     const hashes = [...new Set(attempts.flatMap((attempt) => (attempt.callHash === undefined ? [] : [attempt.callHash])))];
     const callRow = this.database.prepare(
       `SELECT c.model, r.name AS run, c.latency_ms, c.retries, c.created_at FROM calls c JOIN runs r ON r.id = c.run_id
-       WHERE c.hash = ? ORDER BY c.run_id = ? DESC, c.run_id = (SELECT source_run_id FROM call_replays WHERE run_id = ? AND hash = ?) DESC, c.run_id LIMIT 1`,
+       WHERE c.hash IN (@key, @legacy)
+       ORDER BY c.run_id = @runId DESC, c.run_id = (SELECT source_run_id FROM call_replays WHERE run_id = @runId AND hash IN (@key, @legacy)) DESC, c.run_id LIMIT 1`,
     );
     // Calls are shared only between conversations on the same claim with the same persuadee (SPEC 1.3).
     const sharers = this.database.prepare(
       `SELECT t.conversation_id, t.turn_index FROM conversations c INDEXED BY conversations_by_claim
        JOIN turns t ON t.run_id = c.run_id AND t.conversation_id = c.id
-       WHERE c.run_id = ? AND c.domain = ? AND c.claim_index = ? AND c.persuadee = ? AND c.id != ? AND t.call_hash = ?
+       WHERE c.run_id = ? AND c.domain = ? AND c.claim_index = ? AND c.persuadee = ? AND c.id != ? AND t.call_hash IN (?, ?)
        ORDER BY t.conversation_id, t.turn_index`,
     );
     return hashes.flatMap((hash) => {
-      const row = callRow.get(hash, runId, runId, hash) as { model: string; run: string; latency_ms: number; retries: number; created_at: string } | undefined;
+      const key = hashKey(hash);
+      const row = callRow.get({ ...key, runId }) as { model: string; run: string; latency_ms: number; retries: number; created_at: string } | undefined;
       if (!row) return [];
       const sharedWith = (
-        sharers.all(runId, record.domain, record.claimIndex, record.persuadee, record.conversationId, hash) as Array<{
+        sharers.all(runId, record.domain, record.claimIndex, record.persuadee, record.conversationId, key.key, key.legacy) as Array<{
           conversation_id: string;
           turn_index: number;
         }>

@@ -5,6 +5,7 @@ import type { CachedReply, CachedRequest, CallCache, FailedCall, StoredCall } fr
 import type { CallCacheScope } from '../runner/run-records.js';
 import { CallMessages, packText, unpackText } from './call-messages.js';
 import { CommitQueue } from './commit-queue.js';
+import { hashKey } from './hash-key.js';
 
 interface CallRow {
   /** The reply's text; deflated (a BLOB) when it is long. */
@@ -28,7 +29,7 @@ interface CallRow {
  * have the whole request in `request` and no `messages`.
  */
 export class SqliteCallCache implements CallCache {
-  private readonly select: Statement<[{ hash: string; runId: number; reuse: number }], CallRow>;
+  private readonly select: Statement<[{ key: string | Buffer; legacy: string; runId: number; reuse: number }], CallRow>;
   private readonly reuse: number;
   private readonly insertReplay: Statement;
   private readonly insert: Statement;
@@ -45,7 +46,7 @@ export class SqliteCallCache implements CallCache {
     this.select = database.prepare(
       `SELECT c.reply_text, c.finish_reason, c.input_tokens, c.output_tokens, c.cost_usd, c.run_id, r.name AS run_name
        FROM calls c JOIN runs r ON r.id = c.run_id
-       WHERE c.hash = @hash AND (c.run_id = @runId OR @reuse) ORDER BY c.run_id = @runId DESC, c.rowid LIMIT 1`,
+       WHERE c.hash IN (@key, @legacy) AND (c.run_id = @runId OR @reuse) ORDER BY c.run_id = @runId DESC, c.rowid LIMIT 1`,
     );
     this.reuse = scope.reuseEarlierRuns ? 1 : 0;
     this.messages = new CallMessages(database);
@@ -60,7 +61,7 @@ export class SqliteCallCache implements CallCache {
   }
 
   lookup(hash: string): CachedReply | undefined {
-    const row = this.select.get({ hash, runId: this.runId, reuse: this.reuse });
+    const row = this.select.get({ ...hashKey(hash), runId: this.runId, reuse: this.reuse });
     if (!row) return undefined;
     const usage = {
       ...(row.input_tokens === null ? {} : { inputTokens: row.input_tokens }),
@@ -73,7 +74,7 @@ export class SqliteCallCache implements CallCache {
       ...(row.cost_usd === null ? {} : { costUsd: row.cost_usd }),
     };
     // The first use of an earlier run's call in this run is its replay; later uses share it within the run.
-    if (row.run_id === this.runId || this.insertReplay.run(this.runId, hash, row.run_id).changes === 0) return { reply };
+    if (row.run_id === this.runId || this.insertReplay.run(this.runId, hashKey(hash).key, row.run_id).changes === 0) return { reply };
     return { reply, earlierRun: row.run_name };
   }
 
@@ -86,7 +87,7 @@ export class SqliteCallCache implements CallCache {
     const { reply } = call;
     const { messages, ...parameters } = call.request;
     this.insert.run(
-      call.hash,
+      hashKey(call.hash).key,
       call.modelIdentity,
       this.runId,
       JSON.stringify(parameters),
@@ -104,7 +105,7 @@ export class SqliteCallCache implements CallCache {
 
   saveFailure(failure: FailedCall): void {
     this.insertFailure.run(
-      failure.hash,
+      hashKey(failure.hash).key,
       failure.modelIdentity,
       this.runId,
       failure.reason,

@@ -14,6 +14,7 @@ import { BrowseQueries } from './browse-queries.js';
 import { SqliteCallCache } from './call-table.js';
 import { CommitQueue } from './commit-queue.js';
 import { ConsistencyTable } from './consistency-table.js';
+import { hashKey } from './hash-key.js';
 import { JudgeTable } from './judge-table.js';
 import { LeaseTable } from './lease-table.js';
 import { closeStoreDatabase, openStoreDatabase, type StoreAccess, toStoreError } from './open-database.js';
@@ -319,7 +320,7 @@ export class ResultStore implements Store {
         turn.kind,
         turn.score,
         turn.attempts.length,
-        turn.attempts.at(-1)?.callHash ?? null,
+        callHashKey(turn.attempts.at(-1)?.callHash),
       );
     }
   }
@@ -377,6 +378,8 @@ export class ResultStore implements Store {
     closeStoreDatabase(this.database, this.access !== 'read');
   }
 }
+
+const callHashKey = (hash: string | undefined) => (hash === undefined ? null : hashKey(hash).key);
 
 /**
  * Opens a store: `create` (the default) makes the file when it is missing, `write` needs it to
