@@ -1,13 +1,8 @@
 import { labelModel } from '../domain/text-labels.js';
 import type { TournamentDesign } from '../studies/tournament/plan.js';
-import { estimatePlan, type ModelPrices } from '../studies/tournament/plan-estimate.js';
+import { DEFAULT_EARLY_STOP_RATE, estimatePlan, MIN_REPLIES_FOR_RATE, type ModelPrices } from '../studies/tournament/plan-estimate.js';
 import type { EarlyStopHistory } from '../studies/tournament/tournament-results.js';
 import { formatTextTable } from './text-table.js';
-
-/** Early-stop rate assumed for a persuadee with no stored history. */
-const DEFAULT_EARLY_STOP_RATE = 0.1;
-/** Replies seen before a stored rate replaces the default. */
-const MIN_REPLIES_FOR_RATE = 20;
 
 /** `pmiyc run --dry-run`: the plan, its calls and what it will cost, with the assumptions said (the lines to print). */
 export function dryRunText(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Claim } from '../../domain/claim.js';
-import { estimatePlan, expectedCallsAfterPrefix } from './plan-estimate.js';
+import { estimatePlan, expectedCallsAfterPrefix, expectedCallsFrom } from './plan-estimate.js';
 
 const claim: Claim = { index: 0, domain: 'subjective', claim: 'A claim', origin: 'test', license: 'x' };
 const assumptions = { earlyStopRate: () => 0, replyTokens: 200, prices: () => undefined };
@@ -14,6 +14,29 @@ describe('expectedCallsAfterPrefix', () => {
     [5, 0.5, 0.5 * 2 + 0.5 * 3],
   ])('t = %i at stop rate %d expects %d calls after turn 2', (turns, rate, expected) => {
     expect(expectedCallsAfterPrefix(turns, rate)).toBeCloseTo(expected);
+  });
+});
+
+describe('expectedCallsFrom', () => {
+  it.each([
+    [3, 0.3],
+    [9, 0],
+    [9, 0.1],
+    [9, 1],
+    [11, 0.6],
+  ])('from turn 3 of t = %i at stop rate %d, equals expectedCallsAfterPrefix', (turns, rate) => {
+    expect(expectedCallsFrom(turns, 3, rate)).toBeCloseTo(expectedCallsAfterPrefix(turns, rate), 12);
+  });
+
+  it.each([
+    ['the final decision alone', 9, 9, 0.5, 0, 1],
+    ['nothing after the end', 9, 10, 0.5, 0, 0],
+    ['an argument, then the final decision', 9, 8, 0.5, 0, 2],
+    ['a reply, then the final decision either way', 9, 7, 0.5, 0, 1 + 0.5 + 0.5 * 2],
+    ['a reply and an argument that may each fail the conversation', 9, 7, 0.5, 0.5, 1 + 0.5 * (0.5 + 0.5 * (1 + 0.5 * 1))],
+    ['every call failing: only the next one', 9, 3, 0.1, 1, 1],
+  ])('%s: t = %i from turn %i, stop rate %d, failure rate %d', (_case, turns, nextTurn, rate, failureRate, expected) => {
+    expect(expectedCallsFrom(turns, nextTurn, rate, failureRate)).toBeCloseTo(expected, 12);
   });
 });
 

@@ -37,6 +37,11 @@ export interface PlanEstimate {
   readonly costUsd?: number;
 }
 
+/** Early-stop rate per reply assumed for a persuadee with no history (the dry run's and the live ETA's prior). */
+export const DEFAULT_EARLY_STOP_RATE = 0.1;
+/** Replies seen before a stored rate replaces the default in the dry run. */
+export const MIN_REPLIES_FOR_RATE = 20;
+
 const CHARS_PER_TOKEN = 4;
 /** Tags, wrappers and the reminder around each message in a history. */
 const MESSAGE_OVERHEAD_TOKENS = 40;
@@ -47,6 +52,21 @@ export function expectedCallsAfterPrefix(turns: number, p: number): number {
   let expected = 0;
   for (let reply = 1; reply <= replies; reply++) expected += p * (1 - p) ** (reply - 1) * 2 * reply;
   return expected + (1 - p) ** replies * (turns - 2);
+}
+
+/**
+ * Expected calls of a t-turn conversation from turn `nextTurn` (>= 3) to its end, given that it is
+ * still going: its persuadee stops early at rate `p` per reply, and each call ends the conversation
+ * (a failure) at rate `q`. From turn 3 with q = 0 it equals `expectedCallsAfterPrefix`; later, it
+ * is what a conversation under way still needs.
+ */
+export function expectedCallsFrom(turns: number, nextTurn: number, p: number, q = 0): number {
+  if (nextTurn > turns) return 0;
+  // Backwards from the final decision: an argument is one call, then (unless it failed) the rest; a
+  // reply is one call, then (unless it failed) the final decision after a stop, or the rest.
+  let fromHere = 1;
+  for (let turn = turns - 1; turn >= nextTurn; turn--) fromHere = 1 + (1 - q) * (turn % 2 === 0 ? fromHere : p + (1 - p) * fromHere);
+  return fromHere;
 }
 
 /**
