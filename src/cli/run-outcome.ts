@@ -3,7 +3,7 @@ import { summarizeTournament } from '../metrics/tournament-summary.js';
 import { usageTotals } from '../metrics/usage-totals.js';
 import { formatSummaryText } from '../report/summary-text.js';
 import { formatUsageText } from '../report/usage-text.js';
-import { describeCalls, describeFailures, describeStop } from '../runner/session-ending.js';
+import { describeCalls, describeFailures, describeSpend, describeStop } from '../runner/session-ending.js';
 import type { Store } from '../store/result-store.js';
 import type { TournamentOutcome } from '../studies/tournament/tournament-study.js';
 import { viewCommandLine } from './commands/view.js';
@@ -37,7 +37,7 @@ export function printRunOutcome(
   const noCache = outcome.settings.cache ? '' : ' (--no-cache: nothing reused from earlier runs)';
   out(
     `Run ${run.name} in ${storePath}: ${count(result.finished)} conversations this session (${count(result.failed)} failed), ${count(result.skipped)} already done; ` +
-      `${describeCalls(meter)}${noCache}; spent $${store.spentUsd(run.id).toFixed(4)} on calls this run made.`,
+      `${describeCalls(meter)}${noCache}; spent ${describeSpend(store.spentUsd(run.id), outcome.modelsWithoutPrice)} on calls this run made.`,
   );
   const resume = `pmiyc run --store ${storePath} --run ${run.name} --resume`;
   if (ending.status === 'completed') {

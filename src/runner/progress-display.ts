@@ -1,81 +1,145 @@
-import { formatDuration } from '../domain/text-labels.js';
 import type { LimiterState } from '../models/wrappers/with-rate-limit.js';
+import { LiveBlock } from './live-block.js';
+import { type ProgressView, progressBlock, progressLogLine } from './progress-lines.js';
+import { estimateEta, WorkWindow } from './run-eta.js';
 import type { RunMeter } from './run-meter.js';
+
+/** A study's forecast of the calls its session makes (the tournament's `CallForecast`), for a calls-remaining ETA. */
+export interface CallForecastView {
+  /** Calls of the plan this session is expected to make in all, counted as `RunMeter.planCallsDone` counts them. */
+  expectedCalls(): number;
+  /** Calls the longest item still under way needs, one after another. */
+  longestRemainingCalls(): number;
+}
 
 export interface ProgressSource {
   readonly meter: RunMeter;
   readonly total: number;
-  /** Per model: in flight, and its limiter's view when it has one. */
+  /** The run's models, each with its limiter's view when it has one. */
   readonly limiters: () => Array<{ model: string; state?: LimiterState }>;
   readonly nowMs: () => number;
   /** What the meter's conversation counters count (default "conversations"; a study's trials, claims). */
   readonly unit?: string;
+  /** Spent by the run so far, earlier sessions included; the meter's cost of this session unless given. */
+  readonly spentUsd?: () => number;
+  /** Models of the run without prices: their calls cost nothing in the total, which says so. */
+  readonly modelsWithoutPrice?: readonly string[];
+  /** Without one, the ETA counts items instead of calls. */
+  readonly forecast?: CallForecastView;
 }
 
-function compact(count: number): string {
-  if (count >= 1e6) return `${(count / 1e6).toFixed(1)}M`;
-  if (count >= 1e4) return `${Math.round(count / 1e3)}k`;
-  return count.toLocaleString('en-US');
-}
-
-/** The progress lines: conversations, calls and their rate, tokens, cost, ETA, per-model traffic. */
-function progressLines(source: ProgressSource, startedMs: number): string[] {
-  const { meter, total } = source;
-  const elapsedMs = source.nowMs() - startedMs;
-  const done = meter.conversationsDone + meter.conversationsSkipped;
-  const ranThisSession = meter.conversationsDone;
-  const remaining = total - done;
-  const eta = ranThisSession > 0 && remaining > 0 ? formatDuration((elapsedMs / ranThisSession) * remaining) : remaining === 0 ? 'done' : 'n/a';
-  const rate = elapsedMs > 0 ? (meter.callsMade / elapsedMs) * 1000 : 0;
-  const skipped = meter.conversationsSkipped > 0 ? `, ${compact(meter.conversationsSkipped)} already done` : '';
-  const models = source
-    .limiters()
-    .map(({ model, state }) => {
-      const inFlight = meter.inFlightByModel.get(model) ?? 0;
-      const limit = state?.effectiveConcurrency === undefined ? '' : `/${state.effectiveConcurrency}`;
-      const queued = state && state.queued > 0 ? ` (+${state.queued} queued)` : '';
-      const waitMs = (meter.retryWaitUntilMs.get(model) ?? 0) - source.nowMs();
-      const waiting = waitMs > 0 ? ` (retry in ${formatDuration(waitMs)})` : '';
-      return `${model} ${inFlight}${limit}${queued}${waiting}`;
-    })
-    .join(' · ');
-  return [
-    `${compact(done)}/${compact(total)} ${source.unit ?? 'conversations'} (${compact(meter.conversationsFailed)} failed${skipped}) · ${formatDuration(elapsedMs)} elapsed · ETA ${eta}`,
-    `calls ${compact(meter.callsMade)} made, ${compact(meter.callsShared)} shared, ${compact(meter.callsReplayed)} replayed, ${meter.callsFailed} failed · ${rate.toFixed(1)} calls/s · tokens ${compact(meter.inputTokens)} in, ${compact(meter.outputTokens)} out · $${meter.costUsd.toFixed(4)}`,
-    `in flight: ${models || 'none'}`,
-  ];
-}
-
-/**
- * Shows progress while a run works: on a terminal, three lines redrawn in place; otherwise a plain
- * line every `intervalMs` (default 10 s). `stop()` draws the last state.
- */
 /** Where progress goes: a terminal (redrawn in place) or a log (a line now and then). */
 export interface ProgressStream {
   readonly isTTY?: boolean;
+  /** The terminal's size, when it is one (Node's TTY streams have both). */
+  readonly columns?: number;
+  readonly rows?: number;
   write(text: string): unknown;
 }
 
-export function startProgressDisplay(stream: ProgressStream, source: ProgressSource, intervalMs?: number): { stop(): void } {
-  const startedMs = source.nowMs();
-  const live = stream.isTTY === true;
-  let drawn = 0;
-  const draw = () => {
-    const lines = progressLines(source, startedMs);
-    if (!live) {
-      stream.write(`pmiyc: ${lines[0]}; ${lines[1]}\n`);
-      return;
-    }
-    const up = drawn > 0 ? `\u001b[${drawn}A` : '';
-    stream.write(`${up}${lines.map((line) => `\r\u001b[2K  ${line}`).join('\n')}\n`);
-    drawn = lines.length;
-  };
-  const timer = setInterval(draw, intervalMs ?? (live ? 500 : 10_000));
-  timer.unref();
+export interface ProgressDisplay {
+  /** Draws now (the timer does it every interval). */
+  refresh(): void;
+  /** Draws the last state (on a terminal: one clean block left in place) and gives the stream back. */
+  stop(): void;
+}
+
+/** What the lines show now; the ETA from the work window, which this reading adds a sample to. */
+function viewOf(source: ProgressSource, startedMs: number, window: WorkWindow): ProgressView {
+  const { meter } = source;
+  const nowMs = source.nowMs();
+  const byCalls = source.forecast !== undefined;
+  const done = byCalls ? meter.planCallsDone : meter.conversationsDone;
+  window.add({ atMs: nowMs, done });
+  const meanCallMs = meter.meanCallMs;
+  const eta = estimateEta({
+    expected: source.forecast ? source.forecast.expectedCalls() : source.total - meter.conversationsSkipped,
+    done,
+    ratePerMs: window.ratePerMs(),
+    finished: meter.conversationsDone + meter.conversationsSkipped >= source.total,
+    ...(source.forecast && meanCallMs !== undefined ? { criticalPathMs: source.forecast.longestRemainingCalls() * meanCallMs } : {}),
+  });
   return {
+    meter,
+    total: source.total,
+    unit: source.unit ?? 'conversations',
+    models: source.limiters().map(({ model, state }) => ({
+      model,
+      ...(state?.effectiveConcurrency === undefined ? {} : { concurrencyLimit: state.effectiveConcurrency }),
+    })),
+    elapsedMs: nowMs - startedMs,
+    nowMs,
+    eta,
+    etaUnit: byCalls ? 'calls' : 'items',
+    spentUsd: source.spentUsd?.() ?? meter.costUsd,
+    modelsWithoutPrice: source.modelsWithoutPrice ?? [],
+  };
+}
+
+function textOf(chunk: unknown): string {
+  return typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? new TextDecoder().decode(chunk) : String(chunk);
+}
+
+/**
+ * While it runs, the display owns the terminal: whatever is written to the stream (the session's
+ * messages, a command's warnings, the signal handler's notice, Node's own warnings) is printed
+ * above the block, never into it, through `LiveBlock`. Writers keep calling `stream.write`, so the
+ * stream's `write` is replaced until `stop()` puts it back, as terminal UIs do (log-update, ink):
+ * nothing else has to know that a block is drawn. Returns the block's printer.
+ */
+function ownStream(stream: ProgressStream, block: LiveBlock, lines: () => string[]): () => void {
+  const original = stream.write;
+  const hadOwnWrite = Object.hasOwn(stream, 'write');
+  stream.write = (chunk: unknown, ...rest: unknown[]) => {
+    block.print(textOf(chunk), lines());
+    const callback = rest.find((argument) => typeof argument === 'function') as (() => void) | undefined;
+    if (callback) queueMicrotask(callback);
+    return true;
+  };
+  return () => {
+    if (hadOwnWrite) stream.write = original;
+    else delete (stream as { write?: unknown }).write;
+  };
+}
+
+/**
+ * Shows progress while a run works. On a terminal: a block redrawn in place every `intervalMs`
+ * (default 500 ms) with every message of the run printed above it (see `ownStream`). Otherwise a
+ * plain line every `intervalMs` (default 10 s), messages as they come. `stop()` draws the last state.
+ */
+export function startProgressDisplay(stream: ProgressStream, source: ProgressSource, intervalMs?: number): ProgressDisplay {
+  const startedMs = source.nowMs();
+  const window = new WorkWindow();
+  const live = stream.isTTY === true;
+  const view = () => viewOf(source, startedMs, window);
+  if (!live) {
+    const draw = () => stream.write(`pmiyc: ${progressLogLine(view())}\n`);
+    const timer = setInterval(draw, intervalMs ?? 10_000);
+    timer.unref();
+    return {
+      refresh: draw,
+      stop() {
+        clearInterval(timer);
+        draw();
+      },
+    };
+  }
+  const write = stream.write.bind(stream);
+  const block = new LiveBlock(write, () => ({
+    ...(stream.columns === undefined ? {} : { columns: stream.columns }),
+    ...(stream.rows === undefined ? {} : { rows: stream.rows }),
+  }));
+  const lines = () => progressBlock(view());
+  const giveBack = ownStream(stream, block, lines);
+  const timer = setInterval(() => block.draw(lines()), intervalMs ?? 500);
+  timer.unref();
+  block.draw(lines());
+  return {
+    refresh: () => block.draw(lines()),
     stop() {
       clearInterval(timer);
-      draw();
+      giveBack();
+      block.close(lines());
     },
   };
 }

@@ -48,7 +48,7 @@ describe('withRunControl', () => {
     const model = withRunControl(new ScriptedChatModel('vllm/q', [new RunStoppedError('interrupted')]), { gate, meter, estimateCostUsd: () => 0 });
     await expect(model.generate(request)).rejects.toBeInstanceOf(RunStoppedError);
     expect(meter.callsFailed).toBe(0);
-    expect(meter.inFlightByModel.get('vllm/q')).toBe(0);
+    expect(meter.trafficOf('vllm/q').started).toBe(0);
   });
 });
 

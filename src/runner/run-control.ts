@@ -11,6 +11,20 @@ export interface RunControl {
   readonly estimateCostUsd: (request: GenerateRequest) => number;
   /** Told once when a model's credentials are refused and its calls stop. */
   readonly onModelBlocked?: (model: string, error: ModelCallError) => void;
+  /** The run's clock in ms, to say how long ago a model's last error was; without it, failures keep no error. */
+  readonly now?: () => number;
+}
+
+const LABEL_CHARACTERS = 40;
+
+/**
+ * A call error as the progress display shows it: the HTTP status when there is one, else the
+ * start of the message without the model's name ("no reply within 60000 ms (timeoutMs)").
+ */
+export function callErrorLabel(error: ModelCallError, modelName: string): string {
+  if (error.statusCode !== undefined) return `HTTP ${error.statusCode}`;
+  const message = error.message.startsWith(`${modelName}: `) ? error.message.slice(modelName.length + 2) : error.message;
+  return message.length > LABEL_CHARACTERS ? `${message.slice(0, LABEL_CHARACTERS - 1)}…` : message;
 }
 
 /** 401 and 403: the key is wrong, expired or lacks permission; no later call of this run can succeed. */
@@ -46,7 +60,8 @@ export function controlRun(control: RunControl): ChatModelMiddleware {
           control.meter.callEnded(model.name, 'abandoned');
           throw error;
         }
-        control.meter.callEnded(model.name, 'failed');
+        const failed = isModelCallError(error) && control.now ? { label: callErrorLabel(error, model.name), atMs: control.now() } : undefined;
+        control.meter.callEnded(model.name, { failed });
         if (isRefusedCredentials(error)) {
           if (control.gate.blockModel(model.name, error.message)) control.onModelBlocked?.(model.name, error);
           throw new RunStoppedError('auth');

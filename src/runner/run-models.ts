@@ -1,15 +1,15 @@
 import type { PmiycConfig } from '../config/config-schema.js';
 import type { Environment } from '../config/resolve-model-settings.js';
 import type { CallCache } from '../models/call-cache.js';
-import type { GenerateRequest } from '../models/chat-model.js';
+import type { GenerateReply, GenerateRequest } from '../models/chat-model.js';
 import type { ChatModelMiddleware } from '../models/decorate.js';
-import type { ModelCallError } from '../models/model-call-error.js';
+import { isModelCallError, type ModelCallError } from '../models/model-call-error.js';
 import type { ModelSettings } from '../models/model-settings.js';
 import { cacheCalls } from '../models/wrappers/with-call-cache.js';
-import type { RetryEvent } from '../models/wrappers/with-retry.js';
+import type { RetryDependencies, RetryEvent } from '../models/wrappers/with-retry.js';
 import { Semaphore } from '../models/wrappers/with-shared-limit.js';
 import { createModelRegistry, type ModelRegistry } from './model-registry.js';
-import { controlRun } from './run-control.js';
+import { callErrorLabel, controlRun } from './run-control.js';
 import type { RunGate } from './run-gate.js';
 import type { RunMeter } from './run-meter.js';
 
@@ -26,12 +26,29 @@ function worstCaseCostUsd(settings: ModelSettings, request: GenerateRequest): nu
   return (inputTokens * (settings.inputUsdPerMillion ?? 0) + request.maxOutputTokens * (settings.outputUsdPerMillion ?? 0)) / 1e6;
 }
 
-/** Counts what the call cache answered: shared within the run, or replayed from an earlier run (the calls run control never sees). */
-function countReuse(meter: RunMeter): ChatModelMiddleware {
-  return (next) => async (request) => {
-    const reply = await next(request);
+/**
+ * Counts every request the run's work makes of a model, outermost (above the call cache): what the
+ * cache answered (shared within the run, or replayed from an earlier run, which run control never
+ * sees), the calls of the plan obtained (`planCallsDone`), and re-samples. A re-sample is a request
+ * with the very `messages` array of an earlier one: the engine asks again with the same context
+ * when a reply is unusable (engine/sample-turn.ts), while every new turn builds its own array.
+ */
+function countAsks(meter: RunMeter): ChatModelMiddleware {
+  const asked = new WeakSet<GenerateRequest['messages']>();
+  return (next, model) => async (request) => {
+    const resample = asked.has(request.messages);
+    if (resample) meter.resampled(model.name);
+    else asked.add(request.messages);
+    let reply: GenerateReply;
+    try {
+      reply = await next(request);
+    } catch (error) {
+      if (!resample && isModelCallError(error)) meter.planCallsDone += 1;
+      throw error;
+    }
     if (reply.replayedFrom !== undefined) meter.callReplayed(reply.replayedFrom);
     else if (reply.cached) meter.callsShared += 1;
+    if (!resample && (!reply.cached || reply.replayedFrom !== undefined)) meter.planCallsDone += 1;
     return reply;
   };
 }
@@ -49,6 +66,8 @@ export interface RunModelOptions {
   readonly onRetry?: (model: string, event: RetryEvent) => void;
   readonly onModelBlocked?: (model: string, error: ModelCallError) => void;
   readonly now: () => number;
+  /** The retry layer's clock and randomness (the real ones unless given: tests pass their own). */
+  readonly retry?: RetryDependencies;
 }
 
 /**
@@ -60,14 +79,21 @@ export function createRunModels(config: PmiycConfig, env: Environment, options: 
   const retries = new WeakMap<GenerateRequest, number>();
   return createModelRegistry(config, env, {
     sharedLimit: new Semaphore(options.concurrency),
+    ...(options.retry ? { retry: options.retry } : {}),
     waitSignal: options.gate.stopped,
     onRetry: (model, event) => {
       retries.set(event.request, (retries.get(event.request) ?? 0) + 1);
+      const nowMs = options.now();
+      options.meter.retried(model, { label: callErrorLabel(event.error, model), atMs: nowMs }, nowMs + event.waitMs);
       options.onRetry?.(model, event);
     },
-    // Outermost first: count what the cache answered; the cache (sharing, resume, replay); run control for real calls.
+    onTheWire: (model) => {
+      const cameBack = options.meter.wireStarted(model, options.now());
+      return () => cameBack(options.now());
+    },
+    // Outermost first: count requests and what the cache answered; the cache (sharing, resume, replay); run control for real calls.
     decorateFor: (settings) => [
-      countReuse(options.meter),
+      countAsks(options.meter),
       cacheCalls(options.cache, {
         modelIdentity: options.identityOf(settings),
         ...(options.refresh ? { refresh: options.refresh } : {}),
@@ -78,6 +104,7 @@ export function createRunModels(config: PmiycConfig, env: Environment, options: 
         gate: options.gate,
         meter: options.meter,
         estimateCostUsd: (request) => worstCaseCostUsd(settings, request),
+        now: options.now,
         ...(options.onModelBlocked ? { onModelBlocked: options.onModelBlocked } : {}),
       }),
     ],

@@ -5,7 +5,7 @@ import { InputError } from '../domain/input-error.js';
 import { modelIdentity } from '../models/model-identity.js';
 import type { ModelSettings } from '../models/model-settings.js';
 import { createModelRegistry, type ModelRegistry } from './model-registry.js';
-import { type ProgressStream, startProgressDisplay } from './progress-display.js';
+import { type CallForecastView, type ProgressStream, startProgressDisplay } from './progress-display.js';
 import { RunGate } from './run-gate.js';
 import { RunInUseError } from './run-in-use-error.js';
 import { LEASE_HEARTBEAT_MS, type LeaseHolder, leaseLiveness } from './run-lease.js';
@@ -58,6 +58,8 @@ export interface RunSessionOptions {
   readonly takeOver?: boolean;
   /** The command holding the run, shown to a second writer (e.g. `pmiyc run --resume`). */
   readonly command: string;
+  /** The study's forecast of its calls, for an ETA from the calls remaining (without one: from the items remaining). */
+  readonly callForecast?: CallForecastView;
 }
 
 export interface RunSession {
@@ -66,6 +68,8 @@ export interface RunSession {
   readonly gate: RunGate;
   readonly meter: RunMeter;
   readonly signals: RunSignals;
+  /** The run's models that have no price in the config: what they cost is not in the spend, which says so. */
+  readonly modelsWithoutPrice: readonly string[];
   /**
    * Stops the progress display, the heartbeat and listening for signals; records how the session
    * ended (an exception without an ending records an interruption by error) and frees the run.
@@ -161,10 +165,7 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
     concurrency: options.concurrency,
     identityOf: (settings) => identities[settings.name] ?? modelIdentity(settings),
     ...(options.refresh ? { refresh: options.refresh } : {}),
-    onRetry: (model, event) => {
-      meter.retryWaitUntilMs.set(model, nowMs() + event.waitMs);
-      world.tell(`${event.error.message}; retrying in ${event.waitMs} ms`);
-    },
+    onRetry: (_model, event) => world.tell(`${event.error.message}; retrying in ${event.waitMs} ms`),
     onModelBlocked: (model, error) => world.tell(`${error.message}; no more calls to ${model} in this run`),
     now: nowMs,
   });
@@ -176,6 +177,10 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
   (heartbeat as { unref?: () => void }).unref?.();
   const onStop = () => gate.stop('interrupted');
   world.signals.stop.addEventListener('abort', onStop, { once: true });
+  const modelsWithoutPrice = options.names.filter((name) => {
+    const settings = registry.settingsFor(name);
+    return settings.inputUsdPerMillion === undefined && settings.outputUsdPerMillion === undefined;
+  });
   const progress = world.progress
     ? startProgressDisplay(
         world.progress,
@@ -186,6 +191,10 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
           limiters: () =>
             options.names.map((model) => ({ model, ...(registry.limiterFor(model) ? { state: registry.limiterFor(model)!.limiterState() } : {}) })),
           nowMs,
+          // The gate's spend starts from what earlier sessions of the run spent: the figure the run's outcome prints.
+          spentUsd: () => gate.spent,
+          modelsWithoutPrice,
+          ...(options.callForecast ? { forecast: options.callForecast } : {}),
         },
         world.progressIntervalMs,
       )
@@ -196,6 +205,7 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
     gate,
     meter,
     signals: world.signals,
+    modelsWithoutPrice,
     end(ending) {
       world.signals.stop.removeEventListener('abort', onStop);
       progress?.stop();

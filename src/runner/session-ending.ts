@@ -72,3 +72,18 @@ export function describeCalls(meter: RunMeter): string {
     meter.callsReplayed > 0 ? `${count(meter.callsReplayed)} replayed from earlier runs (${sources.join(', ')})` : 'none replayed from earlier runs';
   return `calls: ${count(meter.callsMade)} made, ${count(meter.callsShared)} reused within the run (shared or resumed), ${replayed}, ${count(meter.callsFailed)} failed`;
 }
+
+/** Models named in "no price for ..." before the rest are counted. */
+const NAMED_UNPRICED = 3;
+
+/**
+ * "$0.0123", and when some models have no price: "$0.0123 (no price for sim/a, gpt-x)". The live
+ * display and the run's outcome both say the spend this way, from the same figure.
+ */
+export function describeSpend(spentUsd: number, modelsWithoutPrice: readonly string[]): string {
+  const amount = `$${spentUsd.toFixed(4)}`;
+  if (modelsWithoutPrice.length === 0) return amount;
+  const named = modelsWithoutPrice.slice(0, NAMED_UNPRICED).join(', ');
+  const more = modelsWithoutPrice.length > NAMED_UNPRICED ? ` and ${modelsWithoutPrice.length - NAMED_UNPRICED} more` : '';
+  return `${amount} (no price for ${named}${more})`;
+}

@@ -1,5 +1,5 @@
 import type { AgreementScore } from '../../domain/agreement-score.js';
-import type { ConversationOutcome } from '../../domain/conversation.js';
+import type { ConversationOutcome, Turn } from '../../domain/conversation.js';
 import { runConversation } from '../../engine/run-conversation.js';
 import type { SamplingSettings } from '../../engine/sample-turn.js';
 import type { ChatModel } from '../../models/chat-model.js';
@@ -35,6 +35,8 @@ export interface RunConversationsInput {
    */
   readonly onConversation: (conversation: PlannedConversation, outcome: ConversationOutcome, persuaderStance: AgreementScore | null) => void | Promise<void>;
   readonly onSkipped?: (conversation: PlannedConversation) => void;
+  /** Called with each accepted turn of a conversation as it happens (not those of the persuader's own stance). */
+  readonly onTurn?: (conversation: PlannedConversation, turn: Turn) => void;
 }
 
 export interface ConversationsResult {
@@ -96,7 +98,8 @@ export async function runConversations(input: RunConversationsInput): Promise<Co
     ...(input.isDone ? { isDone: input.isDone } : {}),
     ...(input.onSkipped ? { onSkipped: input.onSkipped } : {}),
     run: async (planned) => {
-      const outcome = await runConversation({ ...common(planned), spec: planned.spec });
+      const onTurn = input.onTurn;
+      const outcome = await runConversation({ ...common(planned), spec: planned.spec, ...(onTurn ? { onTurn: (turn: Turn) => onTurn(planned, turn) } : {}) });
       await input.onConversation(planned, outcome, await persuaderStanceOf(planned));
       finished.all += 1;
       if (outcome.status === 'failed') finished.failed += 1;

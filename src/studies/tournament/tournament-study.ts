@@ -10,6 +10,7 @@ import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js'
 import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionWorld, startRunSession } from '../../runner/run-session.js';
 import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import { agentOf, checkVariantsFitClaims, modelsOfAgents, promptsByAgent } from './agents.js';
+import { CallForecast } from './call-forecast.js';
 import { countPlan, iteratePlan, type TournamentDesign } from './plan.js';
 import { type ConversationsResult, runConversations } from './run-conversations.js';
 import { type DesignOptions, designFromOptions, designOfStoredRun, type RunSettings, type StoredDesign } from './tournament-design.js';
@@ -70,6 +71,8 @@ export interface TournamentOutcome {
   readonly settings: RunSettings;
   /** Models whose calls stopped because their credentials were refused, with why. */
   readonly blockedModels: ReadonlyMap<string, string>;
+  /** The run's models without prices in the config: the spend does not count them, and says so. */
+  readonly modelsWithoutPrice: readonly string[];
 }
 
 /** How the run is run: what is given now, else what the stored run kept, else the defaults; `--no-cache` stays with the run. */
@@ -153,6 +156,9 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
   });
   if (resumed) store.recordRunConfig(run.id, 'settings', settings);
   const refresh = input.retryFailed ? failedCallHashes(store, run.id) : undefined;
+  // What this session will skip: every stored conversation on a resume, the completed ones with --retry-failed.
+  const storedAtStart = resumed ? store.countConversations(run.id, input.retryFailed ? 'completed' : undefined) : 0;
+  const forecast = new CallForecast(plan(run.seed), storedAtStart);
   const session = startRunSession(
     {
       records: store,
@@ -166,6 +172,7 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
       total: countPlan(plan(run.seed)),
       command: input.retryFailed ? 'pmiyc run --retry-failed' : continuing ? 'pmiyc run --resume' : 'pmiyc run',
       takeOver: input.takeOver === true,
+      callForecast: forecast,
       ...(refresh ? { refresh } : {}),
       ...(settings.maxCost === undefined ? {} : { maxCostUsd: settings.maxCost }),
     },
@@ -174,12 +181,12 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
   let ending: SessionEnding | undefined;
   let result: ConversationsResult;
   try {
-    result = await runPlannedConversations(session, plan(run.seed), design, settings, store, input.retryFailed === true);
+    result = await runPlannedConversations(session, plan(run.seed), design, settings, store, input.retryFailed === true, forecast);
     ending = sessionEnding(result, store.countConversations(run.id, 'failed'), session.signals);
   } finally {
     session.end(ending);
   }
-  return { run, result, ending, meter: session.meter, settings, blockedModels: session.gate.blockedModels };
+  return { run, result, ending, meter: session.meter, settings, blockedModels: session.gate.blockedModels, modelsWithoutPrice: session.modelsWithoutPrice };
 }
 
 function runPlannedConversations(
@@ -189,6 +196,7 @@ function runPlannedConversations(
   settings: RunSettings,
   store: TournamentResults,
   retryFailed: boolean,
+  forecast: CallForecast,
 ): Promise<ConversationsResult> {
   const { registry, gate, meter, run } = session;
   const variants = design.variants ?? {};
@@ -206,10 +214,13 @@ function runPlannedConversations(
       const status = store.conversationStatus(run.id, planned.id);
       return retryFailed ? status === 'completed' : status !== undefined;
     },
-    onSkipped: () => {
+    onSkipped: (planned) => {
       meter.conversationsSkipped += 1;
+      forecast.noteSkipped(planned);
     },
+    onTurn: (planned, turn) => forecast.noteTurn(planned, turn),
     onConversation: async (planned, outcome, stance) => {
+      if (outcome.status !== 'partial') forecast.noteFinished(planned, outcome);
       const simulated = {
         persuader: modelOf(planned.spec.persuaderModel).simulated,
         persuadee: modelOf(planned.spec.persuadeeModel).simulated,

@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import { TerminalScreen } from '../../test/support/terminal-screen.js';
+import { type ProgressSource, startProgressDisplay } from './progress-display.js';
+import { RunMeter } from './run-meter.js';
+
+/** Far beyond any test: the display draws only when told to, or when it stops. */
+const NEVER_MS = 1_000_000_000;
+
+/** A terminal's standard error as the display sees it: every write goes to the emulator. */
+function fakeTerminal(size: { columns?: number; rows?: number } = { columns: 200, rows: 40 }) {
+  const screen = new TerminalScreen();
+  const writes: string[] = [];
+  const stream = {
+    isTTY: true,
+    ...size,
+    write(text: string) {
+      writes.push(text);
+      screen.write(text);
+      return true;
+    },
+  };
+  const ownWrite = stream.write;
+  return { stream, screen, writes, ownWrite };
+}
+
+function sourceOf(meter: RunMeter, clock: { nowMs: number }, models: () => string[], extra: Partial<ProgressSource> = {}): ProgressSource {
+  return { meter, total: 4, limiters: () => models().map((model) => ({ model })), nowMs: () => clock.nowMs, ...extra };
+}
+
+const blockRows = (lines: string[]) => lines.filter((line) => /^\d+\/\d+ conversations|^calls |^ {2}\S+: \d+ on the wire/.test(line));
+
+describe('the live display on a terminal', () => {
+  it('prints warnings above the block in order, keeps them all, counts retries and re-samples, and leaves no stale rows after a shrink or at stop', () => {
+    const { stream, screen, ownWrite } = fakeTerminal();
+    const meter = new RunMeter();
+    const clock = { nowMs: 1_000 };
+    let models = ['alpha', 'beta'];
+    const display = startProgressDisplay(
+      stream,
+      sourceOf(meter, clock, () => models),
+      NEVER_MS,
+    );
+    expect(blockRows(screen.lines())).toHaveLength(4);
+
+    // Faults while the block is drawn: a 429 retried, a malformed reply asked again, a warning in two writes.
+    meter.callStarted('alpha');
+    meter.retried('alpha', { label: 'HTTP 429', atMs: 1_500 }, 2_500);
+    stream.write('pmiyc: alpha: HTTP 429: Rate limit reached; retrying in 1000 ms\n');
+    meter.resampled('beta');
+    stream.write('pmiyc: beta: the reply has no <message> tag; ');
+    display.refresh();
+    stream.write('asking again\npmiyc: a third warning\n');
+    clock.nowMs = 2_000;
+    display.refresh();
+
+    expect(screen.lines()).toEqual([
+      'pmiyc: alpha: HTTP 429: Rate limit reached; retrying in 1000 ms',
+      'pmiyc: beta: the reply has no <message> tag; asking again',
+      'pmiyc: a third warning',
+      '0/4 conversations (0 failed) · 1.0 s elapsed · ETA n/a',
+      'calls 0 made, 0 shared, 0 replayed, 0 failed · 0.0 calls/s · tokens 0 in, 0 out · $0.0000',
+      '  alpha: 0 on the wire, 1 waiting · 1 retry, 0 re-samples · last error HTTP 429 500 ms ago · retry in 500 ms',
+      '  beta: 0 on the wire, 0 waiting · 0 retries, 1 re-sample · no errors',
+    ]);
+
+    // The block shrinks by a row (a model gone), then a warning comes, then the run ends.
+    models = ['alpha'];
+    display.refresh();
+    expect(screen.lines()).toHaveLength(6);
+    expect(screen.lines().filter((line) => line.startsWith('  beta:'))).toEqual([]);
+    const wire = meter.wireStarted('alpha', 2_000);
+    stream.write('pmiyc: after the shrink\n');
+    wire(2_400);
+    meter.callEnded('alpha', { inputTokens: 10, outputTokens: 5, costUsd: 0.5 });
+    meter.conversationsDone = 4;
+    clock.nowMs = 3_000;
+    display.stop();
+    stream.write('Run run-1: 4 conversations this session\n');
+
+    expect(screen.lines()).toEqual([
+      'pmiyc: alpha: HTTP 429: Rate limit reached; retrying in 1000 ms',
+      'pmiyc: beta: the reply has no <message> tag; asking again',
+      'pmiyc: a third warning',
+      'pmiyc: after the shrink',
+      '4/4 conversations (0 failed) · 2.0 s elapsed · ETA done',
+      'calls 1 made, 0 shared, 0 replayed, 0 failed · 0.5 calls/s · tokens 10 in, 5 out · $0.5000',
+      '  alpha: 0 on the wire, 0 waiting · 1 retry, 0 re-samples · last error HTTP 429 1.5 s ago',
+      'Run run-1: 4 conversations this session',
+    ]);
+    // The stream is its own again: what is written after the run goes straight to it.
+    expect(stream.write).toBe(ownWrite);
+  });
+
+  it('counts calls on the wire apart from those waiting, and says when models have no price', () => {
+    const { stream, screen } = fakeTerminal();
+    const meter = new RunMeter();
+    for (let call = 0; call < 5; call++) meter.callStarted('alpha');
+    const onTheWire = [meter.wireStarted('alpha', 0), meter.wireStarted('alpha', 0)];
+    const display = startProgressDisplay(
+      stream,
+      sourceOf(meter, { nowMs: 0 }, () => ['alpha', 'sim/b'], {
+        limiters: () => [
+          { model: 'alpha', state: { effectiveConcurrency: 2, effectiveRequestsPerMinute: undefined, inFlight: 2, queued: 3, tokensInWindow: 0 } },
+          { model: 'sim/b' },
+        ],
+        spentUsd: () => 0.0123,
+        modelsWithoutPrice: ['sim/b', 'gpt-x'],
+      }),
+      NEVER_MS,
+    );
+    expect(screen.lines()).toContain('  alpha: 2 on the wire (limit 2), 3 waiting · 0 retries, 0 re-samples · no errors');
+    expect(screen.lines()[1]).toMatch(/· \$0\.0123 \(no price for sim\/b, gpt-x\)$/);
+    for (const cameBack of onTheWire) cameBack(10);
+    display.stop();
+    expect(screen.lines()).toContain('  alpha: 0 on the wire (limit 2), 5 waiting · 0 retries, 0 re-samples · no errors');
+  });
+
+  it('cuts the block to the terminal: no row wider than the screen (it would wrap and leave a stale row), no more rows than it has', () => {
+    const { stream, screen } = fakeTerminal({ columns: 40, rows: 4 });
+    const meter = new RunMeter();
+    const display = startProgressDisplay(
+      stream,
+      sourceOf(meter, { nowMs: 0 }, () => ['alpha', 'beta', 'gamma']),
+      NEVER_MS,
+    );
+    stream.write('pmiyc: a warning longer than the forty columns of this terminal\n');
+    display.stop();
+    const [warning, ...block] = screen.lines();
+    expect(warning).toBe('pmiyc: a warning longer than the forty columns of this terminal');
+    expect(block).toHaveLength(3);
+    for (const line of block) expect(line.length).toBeLessThanOrEqual(39);
+  });
+
+  it('gives a prototype write back, and passes a callback on', async () => {
+    const screen = new TerminalScreen();
+    class Terminal {
+      readonly isTTY = true;
+      write(text: string, callback?: () => void) {
+        screen.write(text);
+        callback?.();
+        return true;
+      }
+    }
+    const stream = new Terminal();
+    const display = startProgressDisplay(
+      stream,
+      sourceOf(new RunMeter(), { nowMs: 0 }, () => []),
+      NEVER_MS,
+    );
+    const written = await new Promise<boolean>((resolve) =>
+      (stream.write as (text: string, callback: () => void) => boolean)('pmiyc: with a callback\n', () => resolve(true)),
+    );
+    expect(written).toBe(true);
+    display.stop();
+    expect(Object.hasOwn(stream, 'write')).toBe(false);
+    expect(screen.lines()[0]).toBe('pmiyc: with a callback');
+  });
+});
+
+describe('the progress log (not a terminal)', () => {
+  it('writes plain lines with retries, re-samples and last errors, and leaves messages as they are', () => {
+    const writes: string[] = [];
+    const stream = { write: (text: string) => writes.push(text) };
+    const meter = new RunMeter();
+    const clock = { nowMs: 0 };
+    const display = startProgressDisplay(
+      stream,
+      sourceOf(meter, clock, () => ['alpha']),
+      NEVER_MS,
+    );
+    meter.retried('alpha', { label: 'HTTP 503', atMs: 0 }, 100);
+    stream.write('pmiyc: alpha: HTTP 503: overloaded; retrying in 100 ms\n');
+    clock.nowMs = 2_000;
+    display.stop();
+    expect(writes).toEqual([
+      'pmiyc: alpha: HTTP 503: overloaded; retrying in 100 ms\n',
+      'pmiyc: 0/4 conversations (0 failed) · 2.0 s elapsed · ETA n/a; calls 0 made, 0 shared, 0 replayed, 0 failed · 0.0 calls/s · tokens 0 in, 0 out · $0.0000; ' +
+        'retries 1, re-samples 0; alpha 1 retry, 0 re-samples, last error HTTP 503 2.0 s ago\n',
+    ]);
+  });
+});

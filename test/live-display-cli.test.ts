@@ -1,0 +1,139 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, runCli } from './cli-helpers.js';
+import { isFirstArgument, isOpening, startFakeChatServer } from './support/fake-chat-server.js';
+import { type FakeProviderServer, type FakeResponse, RESPONSE_SHAPES } from './support/fake-provider-server.js';
+import { pathMaker, writeClaims } from './support/run-fixtures.js';
+import { TerminalScreen } from './support/terminal-screen.js';
+
+let folder: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'pmiyc-live-'));
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const fresh = pathMaker(() => folder);
+
+const RATE_LIMITED = 3;
+const MALFORMED = 2;
+
+/**
+ * A server with faults: the 2nd, 5th and 9th requests get a 429 (each retried once), and the first
+ * two turns of a conversation's own (not an opening or a first argument, which other conversations
+ * share) get a reply without tags (each asked again once).
+ */
+async function faultyServer(): Promise<FakeProviderServer> {
+  let malformed = 0;
+  return startFakeChatServer({
+    respond: (request, index): FakeResponse | undefined => {
+      if ([1, 4, 8].includes(index)) {
+        return { status: 429, headers: { 'retry-after-ms': '10' }, body: RESPONSE_SHAPES.openaiError('Rate limit reached', 'requests', 'rate_limit_exceeded') };
+      }
+      if (malformed < MALFORMED && index > 8 && !isOpening(request) && !isFirstArgument(request)) {
+        malformed += 1;
+        return { status: 200, body: RESPONSE_SHAPES.openaiChat('I would rather not use the tags.') };
+      }
+      return undefined;
+    },
+  });
+}
+
+/** alpha with prices, beta without: the spend says so. Three retries, as the faults need one each. */
+function writeConfig(server: FakeProviderServer): string {
+  const path = `${fresh('config')}.yaml`;
+  writeFileSync(
+    path,
+    `models:
+  alpha: { provider: openai-compatible, model: alpha-model, baseURL: "${server.url}/v1", maxRetries: 3, inputUsdPerMillion: 1, outputUsdPerMillion: 2 }
+  beta: { provider: openai-compatible, model: beta-model, baseURL: "${server.url}/v1", maxRetries: 3 }
+`,
+  );
+  return path;
+}
+
+const runArgs = (server: FakeProviderServer) => [
+  'run',
+  '--config',
+  writeConfig(server),
+  '--models',
+  'alpha,beta',
+  '--claims',
+  writeClaims(`${fresh('claims')}.jsonl`, 2),
+  '--store',
+  `${fresh('store')}.db`,
+  '--concurrency',
+  '4',
+];
+
+/** The block's rows: the items line, the calls line, one row per model. */
+const isBlockRow = (line: string) => /^\d+\/\d+ conversations \(|^calls \d|^ {2}(alpha|beta): \d+ on the wire/.test(line);
+const spendOf = (line: string) => /\$\d+\.\d{4}( \(no price for [^)]*\))?/.exec(line)?.[0];
+
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+describe.skipIf(!hasScript)('pmiyc run in a pseudo-terminal (util-linux script) against a server with faults', () => {
+  it('prints every warning above the block, counts the retries and re-samples, leaves one clean block, and its spend is the final figure', async () => {
+    const server = await faultyServer();
+    try {
+      const command = ['stty cols 250 rows 60;', 'exec', process.execPath, CLI, ...runArgs(server)].join(' ');
+      const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', PMIYC_PROGRESS_INTERVAL_MS: '20' };
+      delete env['FORCE_COLOR'];
+      const child = spawn('script', ['-qfec', command, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code, output).toBe(0);
+
+      const screen = new TerminalScreen();
+      screen.write(output);
+      const lines = screen.lines();
+      const blockStart = lines.findIndex(isBlockRow);
+      const block = lines.slice(blockStart, blockStart + 4);
+      // One block, whole, in one place: no row of an earlier drawing is left anywhere.
+      expect(block.every(isBlockRow), lines.join('\n')).toBe(true);
+      expect(lines.filter(isBlockRow)).toHaveLength(4);
+      // Above it, only the warnings, every one of them, in the order they came.
+      const above = lines.slice(0, blockStart);
+      expect(
+        above.every((line) => line.startsWith('pmiyc: ')),
+        above.join('\n'),
+      ).toBe(true);
+      expect(above.filter((line) => /^pmiyc: (alpha|beta): HTTP 429: Rate limit reached; retrying in \d+ ms$/.test(line))).toHaveLength(RATE_LIMITED);
+
+      const retries = (model: string) =>
+        Number(new RegExp(`^ {2}${model}: .* (\\d+) retr(y|ies),`).exec(block.find((line) => line.startsWith(`  ${model}:`))!)![1]);
+      const resamples = (model: string) =>
+        Number(new RegExp(`^ {2}${model}: .* (\\d+) re-samples?`).exec(block.find((line) => line.startsWith(`  ${model}:`))!)![1]);
+      expect(retries('alpha') + retries('beta')).toBe(RATE_LIMITED);
+      expect(resamples('alpha') + resamples('beta')).toBe(MALFORMED);
+      expect(block[0]).toMatch(/^16\/16 conversations \(0 failed\) · .* · ETA done$/);
+      expect(block.slice(2).every((line) => / 0 on the wire( \(limit \d+\))?, 0 waiting · /.test(line))).toBe(true);
+      expect(block.some((line) => / last error HTTP 429 [\d.]+ m?s ago/.test(line))).toBe(true);
+
+      const live = spendOf(block[1]!);
+      const final = spendOf(lines.find((line) => line.includes(' on calls this run made'))!);
+      expect(live).toMatch(/^\$0\.\d{4} \(no price for beta\)$/);
+      expect(final).toBe(live);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('pmiyc run without a terminal', () => {
+  it('ends its progress log with the spend the outcome prints, saying which models have no price', async () => {
+    const server = await startFakeChatServer();
+    try {
+      const result = await runCli(runArgs(server), { env: { PMIYC_PROGRESS_INTERVAL_MS: '60000' } });
+      expect(result.code, result.stderr).toBe(0);
+      const progress = result.stderr.trimEnd().split('\n').at(-1)!;
+      expect(progress).toMatch(/^pmiyc: 16\/16 conversations .* ETA done; calls .*; retries 0, re-samples 0$/);
+      expect(spendOf(progress)).toMatch(/^\$0\.\d{4} \(no price for beta\)$/);
+      expect(spendOf(result.stdout.split('\n').find((line) => line.includes(' on calls this run made'))!)).toBe(spendOf(progress));
+    } finally {
+      await server.close();
+    }
+  });
+});
