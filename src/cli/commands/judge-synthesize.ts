@@ -3,7 +3,7 @@ import { InputError } from '../../domain/input-error.js';
 import { loadClaims } from '../../io/load-claims.js';
 import { writeFileAtomically } from '../../io/write-file-atomically.js';
 import { checkModels } from '../../runner/check-models.js';
-import { EXIT_FAILED } from '../../runner/session-ending.js';
+import { describeSpend, EXIT_FAILED } from '../../runner/session-ending.js';
 import { openStore } from '../../store/result-store.js';
 import { samplingOf, selectionOf } from '../../studies/design-parts.js';
 import type { PreferenceExample } from '../../studies/judge/judge-synthesis.js';
@@ -107,7 +107,7 @@ export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, co
     await writeDataset(examples, options.out, context);
     const say = (line: string) => (options.out === undefined ? context.stderr : context.stdout).write(`${line}\n`);
     say(
-      `Run ${run.name}: ${examples.length} preference pairs from ${claims.length} claims${options.out ? ` written to ${options.out}` : ''}; ${result.failed} claims without a usable pair; spent $${store.spentUsd(run.id).toFixed(4)} on calls this run made.`,
+      `Run ${run.name}: ${examples.length} preference pairs from ${claims.length} claims${options.out ? ` written to ${options.out}` : ''}; ${result.failed} claims without a usable pair; spent ${describeSpend(store.spentUsd(run.id), outcome.modelsWithoutPrice)} on calls this run made.`,
     );
     return result.failed > 0 ? EXIT_FAILED : 0;
   } finally {

@@ -4,7 +4,7 @@ import { loadJudgePairs } from '../../io/load-judge-pairs.js';
 import { judgeAccuracy } from '../../metrics/judge-accuracy.js';
 import { formatJudgeText } from '../../report/studies/judge-text.js';
 import { checkModels } from '../../runner/check-models.js';
-import { describeFailures, describeStop, EXIT_FAILED } from '../../runner/session-ending.js';
+import { describeFailures, describeSpend, describeStop, EXIT_FAILED } from '../../runner/session-ending.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import {
   type JudgeDesignOptions,
@@ -76,7 +76,7 @@ function printOutcome(outcome: JudgeOutcome, prepared: PreparedJudgeRun, store: 
   out(formatJudgeText(judgeAccuracy(store.judge.trials(run.id), { bootstrap: { replicates: 2000, confidence: 0.95, seed: run.seed } }), labelModel));
   out();
   out(
-    `${result.done} trials this session, ${result.skipped} already done, ${result.failed} failed; spent $${store.spentUsd(run.id).toFixed(4)} on calls this run made. Stored in ${options.store}.`,
+    `${result.done} trials this session, ${result.skipped} already done, ${result.failed} failed; spent ${describeSpend(store.spentUsd(run.id), outcome.modelsWithoutPrice)} on calls this run made. Stored in ${options.store}.`,
   );
   const resume = `pmiyc judge --store ${options.store} --study ${run.name} --resume`;
   if (ending.status === 'interrupted') {

@@ -26,6 +26,8 @@ export interface JudgeOutcome {
   readonly ending: SessionEnding;
   readonly meter: RunMeter;
   readonly blockedModels: ReadonlyMap<string, string>;
+  /** Judges without prices in the config: the spend does not count them, and says so. */
+  readonly modelsWithoutPrice: readonly string[];
 }
 
 /** Trials in order: pair by pair, every judge on a pair before the next, so all judges progress together. */
@@ -109,5 +111,5 @@ export async function runJudgeStudy(input: RunJudgeInput): Promise<JudgeOutcome>
   } finally {
     session.end(ending);
   }
-  return { run, result, failures, ending, meter: session.meter, blockedModels: session.gate.blockedModels };
+  return { run, result, failures, ending, meter: session.meter, blockedModels: session.gate.blockedModels, modelsWithoutPrice: session.modelsWithoutPrice };
 }

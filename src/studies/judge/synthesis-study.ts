@@ -31,6 +31,8 @@ export interface SynthesisStudyOutcome {
   readonly problems: string[];
   readonly result: TasksResult;
   readonly ending: SessionEnding;
+  /** Models without prices in the config: the spend does not count them, and says so. */
+  readonly modelsWithoutPrice: readonly string[];
 }
 
 /**
@@ -99,5 +101,5 @@ export async function runSynthesis(input: RunSynthesisInput): Promise<SynthesisS
     session.end(ending);
   }
   const ordered = [...examples].sort(([a], [b]) => a - b).map(([, example]) => example);
-  return { run, examples: ordered, problems, result, ending };
+  return { run, examples: ordered, problems, result, ending, modelsWithoutPrice: session.modelsWithoutPrice };
 }
