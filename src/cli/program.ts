@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { Command, Option } from '@commander-js/extra-typings';
 import { INTERVAL_METHODS, type IntervalMethod } from '../metrics/claim-estimates.js';
+import { LABEL_MATCHES } from '../protocol/agreement-label.js';
 import {
   ANNOTATION_SETTINGS,
   annotateExportCommand,
@@ -15,6 +16,7 @@ import { consistencyCommand } from './commands/consistency.js';
 import { converseCommand } from './commands/converse.js';
 import { demoCommand } from './commands/demo.js';
 import { EXPORT_FORMATS, exportCommand } from './commands/export.js';
+import { IMPORT_DOMAINS, IMPORT_SETTINGS, importOfficialCommand } from './commands/import-official.js';
 import { initCommand } from './commands/init.js';
 import { judgeCommand, judgeSynthesizeCommand } from './commands/judge.js';
 import { modelsCommand } from './commands/models.js';
@@ -25,7 +27,7 @@ import { showCommand } from './commands/show.js';
 import { upgradeCommand } from './commands/upgrade.js';
 import { DEFAULT_VIEW_PORT, viewCommand } from './commands/view.js';
 import { gitRevision } from './git-revision.js';
-import { parseChoice, parseFailureLimit, parseTurns, parseWholeNumber } from './options.js';
+import { parseChoice, parseFailureLimit, parseRunName, parseTurns, parseWholeNumber } from './options.js';
 import { sharedOptions as shared } from './shared-options.js';
 import type { CliContext, RunSignals } from './terminal.js';
 
@@ -211,6 +213,36 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.runName('run name (default: the latest run)'))
     .addOption(new Option('--format <format>', 'jsonl or csv').argParser(parseChoice('--format', EXPORT_FORMATS)).default('jsonl'))
     .action(async (options) => setExitCode(await exportCommand(options, context)));
+
+  program
+    .command('import')
+    .description("bring in results made by other tools: `official` reads the official PMIYC code's results.json files")
+    .command('official')
+    .description("store the official PMIYC code's results.json files (an experiments/ tree or single files) as one run that report, export and view read")
+    .argument('<dir|file...>', 'results.json files, or folders holding them (every results.json under them)')
+    .requiredOption('--run <name>', 'the run to store them as (made when missing; importing the same files again adds nothing)', parseRunName('--run'))
+    .addOption(
+      new Option('--setting <setting>', 'single or multi: checked against each conversation (default: from the folder name, e.g. multi_turn_subj)').argParser(
+        parseChoice('--setting', IMPORT_SETTINGS),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--domain <domain>',
+        'subjective or misinformation (default: from the folder name, else misinformation when a record has a question)',
+      ).argParser(parseChoice('--domain', IMPORT_DOMAINS)),
+    )
+    .addOption(
+      new Option(
+        '--label-match <how>',
+        "how pmiyc's parser reads each reply to check it against the recorded score: strict, or first (the first label, as the official code read it)",
+      )
+        .argParser(parseChoice('--label-match', LABEL_MATCHES))
+        .default('strict' as const),
+    )
+    .addOption(shared.dataDir("pmiyc's claim sets, to match the claims to (never downloaded by an import)"))
+    .addOption(shared.store())
+    .action(async (paths, options) => setExitCode(await importOfficialCommand({ ...options, paths, ...runExtras(context) }, context)));
 
   program
     .command('report')

@@ -47,6 +47,36 @@ export interface ConversationRecord {
    */
   readonly persuaderStance: AgreementScore | null;
   readonly turns: readonly Turn[];
+  /** Present only on a conversation imported from another tool's results (`pmiyc import official`). */
+  readonly imported?: ImportedFrom;
+}
+
+/**
+ * A turn whose stored reply pmiyc's parser reads differently from the score the source recorded
+ * (the recorded score is the one kept): `readScore` is pmiyc's reading, null when it rejects the
+ * reply, with why in `detail`.
+ */
+export interface ReadingDifference {
+  readonly turn: number;
+  readonly recordedScore: AgreementScore;
+  readonly readScore: AgreementScore | null;
+  readonly detail: string | null;
+}
+
+/** Where an imported conversation comes from, and how pmiyc's parser reads its replies. */
+export interface ImportedFrom {
+  /** The source's format: the official PMIYC code's results.json. */
+  readonly format: 'pmiyc-official';
+  /** The file as imported (an absolute path) and the sha256 of its bytes then. */
+  readonly file: string;
+  readonly sha256: string;
+  /** The record's position in the file's JSON array, from 0. */
+  readonly recordIndex: number;
+  /** The record's own claim number (`i`), when it has one. */
+  readonly claimNumber: number | null;
+  /** How the replies were read to find `differences` (`--label-match`). */
+  readonly labelMatch: 'strict' | 'first';
+  readonly differences: readonly ReadingDifference[];
 }
 
 /** A stable id from what the conversation is: the same spec always gets the same id. */

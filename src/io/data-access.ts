@@ -54,8 +54,11 @@ export function dataMirrorFrom(value: string | undefined): string | undefined {
 
 /** Where data sets are read from, and where what the user should know about them goes. */
 export interface DataAccess {
-  /** The files of a `--data-dir` (or of the default: PMIYC_DATA_DIR, else the download cache). */
-  files(dataDir: string | undefined): DataFiles;
+  /**
+   * The files of a `--data-dir` (or of the default: PMIYC_DATA_DIR, else the download cache).
+   * With `download: false` the cache gives only what it holds: a missing file is missing.
+   */
+  files(dataDir: string | undefined, options?: { readonly download?: boolean }): DataFiles;
   /** A note or a warning for the user (standard error in the CLI). */
   warn(line: string): void;
 }
@@ -69,13 +72,14 @@ export interface DataAccess {
 export function dataAccess(env: Environment, messages: ProgressStream): DataAccess {
   return {
     warn: (line) => messages.write(`pmiyc: ${line}\n`),
-    files(dataDir) {
+    files(dataDir, options = {}) {
       const folder = dataDir ?? (env['PMIYC_DATA_DIR'] || undefined);
       if (folder !== undefined) {
         if (!existsSync(folder)) throw new InputError(`no data folder at ${folder}: check --data-dir (or PMIYC_DATA_DIR)`);
         return localDataFiles(folder);
       }
       const cacheRoot = env['XDG_CACHE_HOME'] || join(homedir(), '.cache');
+      if (options.download === false) return localDataFiles(join(cacheRoot, 'pmiyc', 'data'));
       const mirror = dataMirrorFrom(env['PMIYC_DATA_MIRROR']);
       return cachedDataFiles({ cacheFolder: join(cacheRoot, 'pmiyc', 'data'), ...(mirror ? { mirror } : {}), onProgress: progressWriter(messages) });
     },

@@ -2,6 +2,15 @@ import { AGREEMENT_LABELS, type AgreementScore } from '../domain/agreement-score
 
 export type LabelReading = { readonly ok: true; readonly score: AgreementScore } | { readonly ok: false; readonly detail: string };
 
+/**
+ * How a ranking is read. `strict` (pmiyc's default): one of the five labels, alone. `first`: the
+ * label the ranking starts with, whatever follows, as the official PMIYC code read it, for
+ * compatibility studies ("Neutral / Oppose" is Neutral; "Supportive" is Support).
+ */
+export type LabelMatch = 'strict' | 'first';
+
+export const LABEL_MATCHES: readonly LabelMatch[] = ['strict', 'first'];
+
 /** Labels, longest first, so that "completely oppose" is never read as "oppose". */
 const LABELS_LONGEST_FIRST = (Object.entries(AGREEMENT_LABELS) as [string, string][])
   .map(([score, label]) => ({ score: Number(score) as AgreementScore, text: label.toLowerCase() }))
@@ -41,11 +50,30 @@ function matchLabelAt(text: string): { score: AgreementScore; length: number } |
 }
 
 /**
+ * The `first` reading: a leading digit 1-5, else the label the cleaned ranking starts with (longest
+ * first, by prefix, as the official code's match did); what follows is ignored. It reads everything
+ * the official code read, as it read it, and also what pmiyc's cleaning makes plain ("**Support**").
+ */
+function readFirstLabel(rankingText: string): LabelReading {
+  const text = clean(rankingText);
+  if (text === '') return { ok: false, detail: 'the ranking is empty' };
+  const leadingDigit = LEADING_DIGIT.exec(text);
+  if (leadingDigit) {
+    const digitScore = readDigit(leadingDigit[1] ?? '');
+    return digitScore === undefined ? { ok: false, detail: `the ranking ${leadingDigit[1]} is not on the 1-5 scale` } : { ok: true, score: digitScore };
+  }
+  const label = LABELS_LONGEST_FIRST.find((candidate) => text.startsWith(candidate.text));
+  return label ? { ok: true, score: label.score } : { ok: false, detail: `"${rankingText.trim().slice(0, 60)}" does not start with one of the five labels` };
+}
+
+/**
  * Reads the text inside <support_ranking> tags. Accepts a whole label (any case, markdown
  * emphasis, a trailing period), a bare digit 1-5, or both when they agree ("Support (4)").
- * Anything else, including two different labels or a negation, is not guessed at.
+ * Anything else, including two different labels or a negation, is not guessed at. With
+ * `match: 'first'` the leading label counts and the rest is ignored (see `LabelMatch`).
  */
-export function readAgreementLabel(rankingText: string): LabelReading {
+export function readAgreementLabel(rankingText: string, match: LabelMatch = 'strict'): LabelReading {
+  if (match === 'first') return readFirstLabel(rankingText);
   let rest = clean(rankingText);
   if (rest === '') return { ok: false, detail: 'the ranking is empty' };
 

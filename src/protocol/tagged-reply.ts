@@ -1,5 +1,5 @@
 import { type AgreementScore, agreementLabel } from '../domain/agreement-score.js';
-import { readAgreementLabel } from './agreement-label.js';
+import { type LabelMatch, readAgreementLabel } from './agreement-label.js';
 
 /**
  * The result of reading one agent reply. The raw text is always kept: a parsed reply is never
@@ -64,8 +64,9 @@ function unusable(raw: string, problem: 'format' | 'refusal', detail: string): P
 /**
  * Reads a reply in the tagged wire format (SPEC 1.2). Tolerant of a missing closing tag,
  * whitespace, case, markdown and prose around the tags; explicit about everything it rejects.
+ * `labelMatch` says how the ranking is read (strict unless given: see `LabelMatch`).
  */
-export function parseTaggedReply(raw: string): ParsedReply {
+export function parseTaggedReply(raw: string, options: { readonly labelMatch?: LabelMatch } = {}): ParsedReply {
   if (raw.trim() === '') return unusable(raw, 'format', 'the reply is empty');
   const messageOpen = findFrom(MESSAGE_OPEN, raw, 0);
   const rankingOpen = findFrom(RANKING_OPEN, raw, messageOpen?.end ?? 0) ?? findFrom(RANKING_OPEN, raw, 0);
@@ -81,7 +82,7 @@ export function parseTaggedReply(raw: string): ParsedReply {
   if (message === '') return unusable(raw, 'format', 'the <message> is empty');
 
   const rankingText = readRankingText(raw, rankingOpen);
-  const reading = readAgreementLabel(rankingText);
+  const reading = readAgreementLabel(rankingText, options.labelMatch);
   if (!reading.ok) return unusable(raw, 'format', reading.detail);
   return { ok: true, raw, message, score: reading.score, rankingText: rankingText.trim() };
 }

@@ -4,6 +4,7 @@ import { DEFAULT_INTERVALS, type IntervalOptions } from '../metrics/claim-estima
 import { type TournamentAnalysis, TournamentAnalyzer } from '../metrics/tournament-analysis.js';
 import type { RunInfo } from '../runner/run-records.js';
 import { buildReportDocument } from './build-report-document.js';
+import { ImportedTally } from './imported-notes.js';
 import type { ReportDocument, ReportDuplicates, ReportStudies } from './report-document.js';
 import type { ReportSource } from './report-source.js';
 import { consistencyStudiesFor } from './studies/consistency-study-source.js';
@@ -15,6 +16,8 @@ interface Collected {
   readonly analysis: TournamentAnalysis;
   /** Conversations left out because an earlier run of the list had them, per (run, earlier run). */
   readonly duplicates: ReportDuplicates[];
+  /** What the imported conversations among them are, and how their replies read (none for runs pmiyc ran). */
+  readonly importNotes: string[];
 }
 
 /** Streams every conversation of the runs through one analyzer; nothing else is kept per record. */
@@ -26,6 +29,7 @@ function collect(store: Pick<ReportSource, 'conversations'>, runs: readonly RunI
   // position of the run it was first read from, so that a duplicate can name that run.
   const firstRunOf = runs.length > 1 ? new Map<number, number>() : undefined;
   const skipped = runs.map(() => new Map<number, number>());
+  const imported = new ImportedTally();
   runs.forEach((run, position) => {
     for (const record of store.conversations(run.id)) {
       if (firstRunOf) {
@@ -38,6 +42,7 @@ function collect(store: Pick<ReportSource, 'conversations'>, runs: readonly RunI
         firstRunOf.set(id, position);
       }
       modelsByRun[position]!.add(record.persuader).add(record.persuadee);
+      imported.add(run.name, record);
       analyzer.add(record);
     }
   });
@@ -45,7 +50,7 @@ function collect(store: Pick<ReportSource, 'conversations'>, runs: readonly RunI
   const duplicates = skipped.flatMap((byFirst, position) =>
     [...byFirst.entries()].sort(([a], [b]) => a - b).map(([first, conversations]) => ({ run: runs[position]!.name, alsoIn: runs[first]!.name, conversations })),
   );
-  return { analysis: analyzer.finish(), duplicates };
+  return { analysis: analyzer.finish(), duplicates, importNotes: imported.notes() };
 }
 
 /** Tournaments combined in one report must share a model; runs without conversations (studies) are not compared. */
@@ -128,7 +133,7 @@ export function buildRunsReport(
     packageVersion: options.packageVersion,
     duplicates: collected.duplicates,
     studies,
-    ...(baseline ? { notes: [baselineNote(baseline, runs, collected.analysis)] } : {}),
+    notes: [...(baseline ? [baselineNote(baseline, runs, collected.analysis)] : []), ...collected.importNotes],
   });
   return { runs, document, conversations: collected.analysis.conversations, duplicates: collected.duplicates };
 }

@@ -84,9 +84,10 @@ export interface RunRecords {
   setRunStatus(runId: number, status: RunStatus, stopReason?: string): void;
   /**
    * Sets one field of a run's stored config: `servedBy` (what served each model: its call
-   * identity) or `settings` (how it is run, given anew on a resume).
+   * identity), `settings` (how it is run, given anew on a resume) or `imports` (the files each
+   * `pmiyc import official` into the run read).
    */
-  recordRunConfig(runId: number, field: 'servedBy' | 'settings', value: unknown): void;
+  recordRunConfig(runId: number, field: 'servedBy' | 'settings' | 'imports', value: unknown): void;
   /** Takes a run's lease; `mayTake` throws to refuse a live holder. Returns the holder it replaced. */
   takeLease(runId: number, holder: LeaseHolder, mayTake: (current: LeaseHolder) => void): LeaseHolder | undefined;
   /** Renews a heartbeat; false when another process has taken the run over. */

@@ -1,0 +1,177 @@
+import { parseOfficialResults, type SkipReason } from '../../datasets/official-results.js';
+import type { AgreementScore } from '../../domain/agreement-score.js';
+import type { Claim, Domain } from '../../domain/claim.js';
+import type { ConversationRecord } from '../../domain/conversation-record.js';
+import { InputError } from '../../domain/input-error.js';
+import { recordClaimKey } from '../../metrics/record-claim-key.js';
+import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
+import { importedConversationId, toImportedRecord } from './official-conversation.js';
+import {
+  type ClaimSeen,
+  checkedSetting,
+  domainOf,
+  type OfficialImportPlan,
+  type OfficialSource,
+  openingKey,
+  placeClaims,
+  recordClaimKeyOf,
+  type StoredClaims,
+} from './official-import-plan.js';
+import type { TournamentResults } from './tournament-results.js';
+
+/** What one file gave. */
+export interface ImportedFile {
+  readonly path: string;
+  readonly sha256: string;
+  readonly records: number;
+  readonly added: number;
+  /** Records whose conversation the run already has (an earlier import of this file, or a copy of it). */
+  readonly alreadyStored: number;
+  readonly skipped: ReadonlyMap<SkipReason, number>;
+  /** Replies of the file's scored records, and those pmiyc's parser reads differently from the recorded score. */
+  readonly replies: number;
+  readonly repliesReadDifferently: number;
+}
+
+export interface OfficialImportResult {
+  readonly run: RunInfo;
+  readonly created: boolean;
+  readonly files: readonly ImportedFile[];
+  /** Distinct claims of the import found in a known claim set, and those stored with origin `imported`. */
+  readonly claims: { readonly known: number; readonly imported: number };
+}
+
+/** One import as the run's config keeps it: the files that added conversations, with their checksums. */
+interface ImportEntry {
+  readonly importedAt: string;
+  readonly files: ReadonlyArray<{ path: string; sha256: string; records: number; added: number }>;
+}
+
+type ImportStore = Pick<RunRecords, 'createRun' | 'findRun' | 'hasRun' | 'recordRunConfig' | 'setRunStatus'> &
+  Pick<TournamentResults, 'saveConversation' | 'conversationStatus' | 'conversations'> & { atomically<T>(work: () => T): T };
+
+export interface StoreImportOptions {
+  /** The item of a known claim set (subjective, misinformation) with the same text, if any. */
+  readonly findKnownClaim: (claim: ClaimSeen) => Claim | undefined;
+  readonly about: RunAbout;
+  readonly importedAt: string;
+}
+
+/** An existing run may take more imports only when it is an import read the same way. */
+function importsOf(run: RunInfo, plan: OfficialImportPlan): ImportEntry[] {
+  const config = (run.config ?? {}) as { command?: string; labelMatch?: string; imports?: ImportEntry[] };
+  if (config.command !== 'import') {
+    throw new InputError(`run ${run.name} was made by \`pmiyc ${config.command ?? 'run'}\`, not by an import: import into a new run (--run NEW)`);
+  }
+  if (config.labelMatch !== plan.request.labelMatch) {
+    throw new InputError(`run ${run.name} was imported with --label-match ${config.labelMatch}: import into it with the same, or into a new run (--run NEW)`);
+  }
+  return config.imports ?? [];
+}
+
+/** What the run already holds: its claims (with indexes), openings and conversations per pair and claim. */
+function readStored(store: ImportStore, run: RunInfo, openings: Map<string, AgreementScore>, repetitions: Map<string, number>): StoredClaims {
+  const byKey = new Map<string, Claim>();
+  const usedByDomain = new Map<Domain, Set<number>>();
+  for (const record of store.conversations(run.id)) {
+    const key = recordClaimKey(record);
+    byKey.set(key, {
+      index: record.claimIndex,
+      domain: record.domain,
+      claim: record.claim,
+      ...(record.question === null ? {} : { question: record.question }),
+      origin: record.origin,
+      license: record.license,
+    });
+    usedByDomain.set(record.domain, (usedByDomain.get(record.domain) ?? new Set()).add(record.claimIndex));
+    if (record.initialScore !== null && !openings.has(openingKey(record.persuadee, key))) openings.set(openingKey(record.persuadee, key), record.initialScore);
+    const repetition = repetitionKey(record.persuader, record.persuadee, key, record.turnsPlanned);
+    repetitions.set(repetition, (repetitions.get(repetition) ?? 0) + 1);
+  }
+  return { byKey, usedByDomain };
+}
+
+const repetitionKey = (persuader: string, persuadee: string, key: string, turns: number) => [persuader, persuadee, key, turns].join('\u0000');
+
+/**
+ * The second pass: stores the conversations of a checked plan as the run `plan.request.run` (made
+ * when missing, with command `import`, how replies were read and the files with their sha256), all
+ * in one transaction. A conversation the run already has is not stored again, so importing a file
+ * twice adds nothing. A file that changed since the first pass is refused.
+ */
+export function storeOfficialImport(
+  store: ImportStore,
+  plan: OfficialImportPlan,
+  sources: readonly OfficialSource[],
+  options: StoreImportOptions,
+): OfficialImportResult {
+  const { request } = plan;
+  return store.atomically(() => {
+    const existing = store.hasRun(request.run) ? store.findRun(request.run) : undefined;
+    const earlierImports = existing ? importsOf(existing, plan) : [];
+    const run =
+      existing ??
+      store.createRun({
+        name: request.run,
+        seed: 0,
+        packageVersion: options.about.packageVersion,
+        ...(options.about.gitRevision ? { gitRevision: options.about.gitRevision } : {}),
+        config: { command: 'import', format: 'pmiyc-official', labelMatch: request.labelMatch, imports: [] },
+      });
+    const openings = new Map(plan.openings);
+    const repetitions = new Map<string, number>();
+    const stored = existing ? readStored(store, run, openings, repetitions) : { byKey: new Map(), usedByDomain: new Map() };
+    const claims = placeClaims(plan.claims, stored, options.findKnownClaim);
+    const files = plan.files.map((file, position) => {
+      const source = sources[position]!;
+      const { text, sha256 } = source.read();
+      if (sha256 !== file.sha256) throw new InputError(`${file.path} changed while it was being imported: import it again once it is written`);
+      let added = 0;
+      let alreadyStored = 0;
+      let replies = 0;
+      let repliesReadDifferently = 0;
+      for (const record of parseOfficialResults(file.path, text).records) {
+        const domain = domainOf(record, request, file.hints, file.path);
+        const { setting, turnsPlanned } = checkedSetting(record, file, request);
+        const key = recordClaimKeyOf(record, domain);
+        const conversationId = importedConversationId(record, domain);
+        const known = store.conversationStatus(run.id, conversationId) !== undefined;
+        const repetition = repetitionKey(record.persuader, record.persuadee, key, turnsPlanned);
+        const conversation: ConversationRecord = toImportedRecord(record, {
+          run: run.name,
+          conversationId,
+          claim: claims.get(key)!,
+          setting,
+          turnsPlanned,
+          repetition: repetitions.get(repetition) ?? 0,
+          persuaderStance: openings.get(openingKey(record.persuader, key)) ?? null,
+          file: file.path,
+          sha256,
+          labelMatch: request.labelMatch,
+        });
+        replies += conversation.turns.length;
+        repliesReadDifferently += conversation.imported?.differences.length ?? 0;
+        if (known) alreadyStored += 1;
+        else {
+          store.saveConversation(run.id, conversation);
+          repetitions.set(repetition, (repetitions.get(repetition) ?? 0) + 1);
+          added += 1;
+        }
+      }
+      return { path: file.path, sha256, records: file.records, added, alreadyStored, skipped: file.skipped, replies, repliesReadDifferently };
+    });
+    const addedFiles = files.filter((file) => file.added > 0);
+    if (addedFiles.length > 0) {
+      const entry: ImportEntry = {
+        importedAt: options.importedAt,
+        files: addedFiles.map(({ path, sha256, records, added }) => ({ path, sha256, records, added })),
+      };
+      store.recordRunConfig(run.id, 'imports', [...earlierImports, entry]);
+    }
+    // An import that adds nothing changes nothing, not even the run's updated time.
+    if (addedFiles.length > 0 || !existing) store.setRunStatus(run.id, 'completed');
+    const origins = [...claims.values()];
+    const imported = origins.filter((claim) => claim.origin === 'imported').length;
+    return { run: store.findRun(run.name), created: existing === undefined, files, claims: { known: origins.length - imported, imported } };
+  });
+}
