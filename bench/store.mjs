@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { deflateRawSync } from 'node:zlib';
 import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
 import { openStore, planTournament, runConversations, toConversationRecord } from '../dist/index.js';
 import { withCallCache } from '../dist/models/wrappers/with-call-cache.js';
 
@@ -125,7 +125,8 @@ const result = await runConversations({
   plan,
   modelFor: (name) => models.get(name),
   concurrency: 256,
-  onConversation: (planned, outcome) => store.saveConversation(run.id, toConversationRecord('bench', planned.spec, outcome, { persuader: false, persuadee: false })),
+  onConversation: (planned, outcome) =>
+    store.saveConversation(run.id, toConversationRecord('bench', planned.spec, outcome, { persuader: false, persuadee: false })),
 });
 store.setRunStatus(run.id, 'completed');
 store.close();
