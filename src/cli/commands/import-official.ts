@@ -103,7 +103,7 @@ export async function importOfficialCommand(options: ImportOfficialOptions, cont
   const store = openStore(options.store);
   let result: OfficialImportResult;
   try {
-    result = storeOfficialImport(store, plan, sources, {
+    result = await storeOfficialImport(store, plan, sources, {
       findKnownClaim,
       about: { packageVersion: context.packageVersion, ...(options.gitRevision ? { gitRevision: options.gitRevision } : {}) },
       importedAt: context.now().toISOString(),

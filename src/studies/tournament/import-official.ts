@@ -1,7 +1,6 @@
 import { parseOfficialResults, type SkipReason } from '../../datasets/official-results.js';
 import type { AgreementScore } from '../../domain/agreement-score.js';
 import type { Claim, Domain } from '../../domain/claim.js';
-import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { InputError } from '../../domain/input-error.js';
 import { recordClaimKey } from '../../metrics/record-claim-key.js';
 import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
@@ -13,6 +12,7 @@ import {
   type OfficialImportPlan,
   type OfficialSource,
   openingKey,
+  type PlannedFile,
   placeClaims,
   recordClaimKeyOf,
   type StoredClaims,
@@ -48,7 +48,7 @@ interface ImportEntry {
 }
 
 type ImportStore = Pick<RunRecords, 'createRun' | 'findRun' | 'hasRun' | 'recordRunConfig' | 'setRunStatus'> &
-  Pick<TournamentResults, 'saveConversation' | 'conversationStatus' | 'conversations'> & { atomically<T>(work: () => T): T };
+  Pick<TournamentResults, 'saveConversation' | 'conversations'>;
 
 export interface StoreImportOptions {
   /** The item of a known claim set (subjective, misinformation) with the same text, if any. */
@@ -69,11 +69,12 @@ function importsOf(run: RunInfo, plan: OfficialImportPlan): ImportEntry[] {
   return config.imports ?? [];
 }
 
-/** What the run already holds: its claims (with indexes), openings and conversations per pair and claim. */
-function readStored(store: ImportStore, run: RunInfo, openings: Map<string, AgreementScore>, repetitions: Map<string, number>): StoredClaims {
+/** What the run already holds: its conversations' ids, its claims (with indexes), openings, and conversations per pair and claim. */
+function readStored(store: ImportStore, run: RunInfo, openings: Map<string, AgreementScore>, repetitions: Map<string, number>, ids: Set<string>): StoredClaims {
   const byKey = new Map<string, Claim>();
   const usedByDomain = new Map<Domain, Set<number>>();
   for (const record of store.conversations(run.id)) {
+    ids.add(record.conversationId);
     const key = recordClaimKey(record);
     byKey.set(key, {
       index: record.claimIndex,
@@ -93,85 +94,111 @@ function readStored(store: ImportStore, run: RunInfo, openings: Map<string, Agre
 
 const repetitionKey = (persuader: string, persuadee: string, key: string, turns: number) => [persuader, persuadee, key, turns].join('\u0000');
 
+/** The run to import into: the named one when it is an import read the same way, else a new one. */
+function openImportRun(store: ImportStore, plan: OfficialImportPlan, about: RunAbout): { run: RunInfo; earlierImports: ImportEntry[] } {
+  const { request } = plan;
+  if (store.hasRun(request.run)) {
+    const run = store.findRun(request.run);
+    return { run, earlierImports: importsOf(run, plan) };
+  }
+  const run = store.createRun({
+    name: request.run,
+    seed: 0,
+    packageVersion: about.packageVersion,
+    ...(about.gitRevision ? { gitRevision: about.gitRevision } : {}),
+    config: { command: 'import', format: 'pmiyc-official', labelMatch: request.labelMatch, imports: [] },
+  });
+  return { run, earlierImports: [] };
+}
+
+/** Everything one import places its records with: claims, openings, repetitions, the ids already stored. */
+interface ImportState {
+  readonly run: RunInfo;
+  readonly claims: ReadonlyMap<string, Claim>;
+  readonly openings: ReadonlyMap<string, AgreementScore>;
+  readonly repetitions: Map<string, number>;
+  readonly ids: Set<string>;
+}
+
+/** Stores the conversations of one file that the run does not have yet; each file's are committed together. */
+async function importFile(store: ImportStore, plan: OfficialImportPlan, file: PlannedFile, source: OfficialSource, state: ImportState): Promise<ImportedFile> {
+  const { request } = plan;
+  const { text, sha256 } = source.read();
+  if (sha256 !== file.sha256) throw new InputError(`${file.path} changed while it was being imported: import it again once it is written`);
+  const saved: Array<void | Promise<void>> = [];
+  let alreadyStored = 0;
+  let replies = 0;
+  let repliesReadDifferently = 0;
+  for (const record of parseOfficialResults(file.path, text).records) {
+    const domain = domainOf(record, request, file.hints, file.path);
+    const { setting, turnsPlanned } = checkedSetting(record, file, request);
+    const key = recordClaimKeyOf(record, domain);
+    const conversationId = importedConversationId(record, domain);
+    const repetition = repetitionKey(record.persuader, record.persuadee, key, turnsPlanned);
+    const conversation = toImportedRecord(record, {
+      run: state.run.name,
+      conversationId,
+      claim: state.claims.get(key)!,
+      setting,
+      turnsPlanned,
+      repetition: state.repetitions.get(repetition) ?? 0,
+      persuaderStance: state.openings.get(openingKey(record.persuader, key)) ?? null,
+      file: file.path,
+      sha256,
+      labelMatch: request.labelMatch,
+    });
+    replies += conversation.turns.length;
+    repliesReadDifferently += conversation.imported?.differences.length ?? 0;
+    if (state.ids.has(conversationId)) alreadyStored += 1;
+    else {
+      state.ids.add(conversationId);
+      state.repetitions.set(repetition, (state.repetitions.get(repetition) ?? 0) + 1);
+      saved.push(store.saveConversation(state.run.id, conversation));
+    }
+  }
+  await Promise.all(saved);
+  return { path: file.path, sha256, records: file.records, added: saved.length, alreadyStored, skipped: file.skipped, replies, repliesReadDifferently };
+}
+
 /**
  * The second pass: stores the conversations of a checked plan as the run `plan.request.run` (made
- * when missing, with command `import`, how replies were read and the files with their sha256), all
- * in one transaction. A conversation the run already has is not stored again, so importing a file
- * twice adds nothing. A file that changed since the first pass is refused.
+ * when missing, with command \`import\`, how replies were read and the files with their sha256). A
+ * conversation the run already has is not stored again, so importing a file twice adds nothing and
+ * an import that stopped part-way is finished by importing again. A file that changed since the
+ * first pass is refused; the run is then marked interrupted.
  */
-export function storeOfficialImport(
+export async function storeOfficialImport(
   store: ImportStore,
   plan: OfficialImportPlan,
   sources: readonly OfficialSource[],
   options: StoreImportOptions,
-): OfficialImportResult {
-  const { request } = plan;
-  return store.atomically(() => {
-    const existing = store.hasRun(request.run) ? store.findRun(request.run) : undefined;
-    const earlierImports = existing ? importsOf(existing, plan) : [];
-    const run =
-      existing ??
-      store.createRun({
-        name: request.run,
-        seed: 0,
-        packageVersion: options.about.packageVersion,
-        ...(options.about.gitRevision ? { gitRevision: options.about.gitRevision } : {}),
-        config: { command: 'import', format: 'pmiyc-official', labelMatch: request.labelMatch, imports: [] },
-      });
-    const openings = new Map(plan.openings);
-    const repetitions = new Map<string, number>();
-    const stored = existing ? readStored(store, run, openings, repetitions) : { byKey: new Map(), usedByDomain: new Map() };
-    const claims = placeClaims(plan.claims, stored, options.findKnownClaim);
-    const files = plan.files.map((file, position) => {
-      const source = sources[position]!;
-      const { text, sha256 } = source.read();
-      if (sha256 !== file.sha256) throw new InputError(`${file.path} changed while it was being imported: import it again once it is written`);
-      let added = 0;
-      let alreadyStored = 0;
-      let replies = 0;
-      let repliesReadDifferently = 0;
-      for (const record of parseOfficialResults(file.path, text).records) {
-        const domain = domainOf(record, request, file.hints, file.path);
-        const { setting, turnsPlanned } = checkedSetting(record, file, request);
-        const key = recordClaimKeyOf(record, domain);
-        const conversationId = importedConversationId(record, domain);
-        const known = store.conversationStatus(run.id, conversationId) !== undefined;
-        const repetition = repetitionKey(record.persuader, record.persuadee, key, turnsPlanned);
-        const conversation: ConversationRecord = toImportedRecord(record, {
-          run: run.name,
-          conversationId,
-          claim: claims.get(key)!,
-          setting,
-          turnsPlanned,
-          repetition: repetitions.get(repetition) ?? 0,
-          persuaderStance: openings.get(openingKey(record.persuader, key)) ?? null,
-          file: file.path,
-          sha256,
-          labelMatch: request.labelMatch,
-        });
-        replies += conversation.turns.length;
-        repliesReadDifferently += conversation.imported?.differences.length ?? 0;
-        if (known) alreadyStored += 1;
-        else {
-          store.saveConversation(run.id, conversation);
-          repetitions.set(repetition, (repetitions.get(repetition) ?? 0) + 1);
-          added += 1;
-        }
-      }
-      return { path: file.path, sha256, records: file.records, added, alreadyStored, skipped: file.skipped, replies, repliesReadDifferently };
-    });
-    const addedFiles = files.filter((file) => file.added > 0);
-    if (addedFiles.length > 0) {
-      const entry: ImportEntry = {
-        importedAt: options.importedAt,
-        files: addedFiles.map(({ path, sha256, records, added }) => ({ path, sha256, records, added })),
-      };
-      store.recordRunConfig(run.id, 'imports', [...earlierImports, entry]);
-    }
-    // An import that adds nothing changes nothing, not even the run's updated time.
-    if (addedFiles.length > 0 || !existing) store.setRunStatus(run.id, 'completed');
-    const origins = [...claims.values()];
-    const imported = origins.filter((claim) => claim.origin === 'imported').length;
-    return { run: store.findRun(run.name), created: existing === undefined, files, claims: { known: origins.length - imported, imported } };
-  });
+): Promise<OfficialImportResult> {
+  const created = !store.hasRun(plan.request.run);
+  const { run, earlierImports } = openImportRun(store, plan, options.about);
+  const openings = new Map(plan.openings);
+  const repetitions = new Map<string, number>();
+  const ids = new Set<string>();
+  const stored = created ? { byKey: new Map(), usedByDomain: new Map() } : readStored(store, run, openings, repetitions, ids);
+  const claims = placeClaims(plan.claims, stored, options.findKnownClaim);
+  const state: ImportState = { run, claims, openings, repetitions, ids };
+  const files: ImportedFile[] = [];
+  try {
+    for (const [position, file] of plan.files.entries()) files.push(await importFile(store, plan, file, sources[position]!, state));
+  } catch (error) {
+    store.setRunStatus(run.id, 'interrupted', 'import stopped');
+    throw error;
+  }
+  const addedFiles = files.filter((file) => file.added > 0);
+  if (addedFiles.length > 0) {
+    const entry: ImportEntry = {
+      importedAt: options.importedAt,
+      files: addedFiles.map(({ path, sha256, records, added }) => ({ path, sha256, records, added })),
+    };
+    store.recordRunConfig(run.id, 'imports', [...earlierImports, entry]);
+  }
+  // An import that adds nothing changes nothing, not even the run's updated time.
+  if (addedFiles.length > 0 || created || run.status !== 'completed') store.setRunStatus(run.id, 'completed');
+  const placed = [...claims.values()];
+  const imported = placed.filter((claim) => claim.origin === 'imported').length;
+  return { run: store.findRun(run.name), created, files, claims: { known: placed.length - imported, imported } };
 }
