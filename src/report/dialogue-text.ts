@@ -29,7 +29,7 @@ const indent = (text: string) =>
     .join('\n');
 
 /** Removes terminal control characters from model text before it is printed. */
-function sanitizeForTerminal(text: string): string {
+export function sanitizeForTerminal(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 }

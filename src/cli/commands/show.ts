@@ -1,9 +1,20 @@
+import { agreementLabel } from '../../domain/agreement-score.js';
+import type { ReadingDifference } from '../../domain/conversation-record.js';
 import { InputError } from '../../domain/input-error.js';
 import { usageTotals } from '../../metrics/usage-totals.js';
-import { formatConversationHeader, formatOutcomeText, formatTurnText } from '../../report/dialogue-text.js';
+import { formatConversationHeader, formatOutcomeText, formatTurnText, sanitizeForTerminal } from '../../report/dialogue-text.js';
 import { formatUsageText } from '../../report/usage-text.js';
 import { openStore } from '../../store/result-store.js';
 import { type CliContext, labelModel, styleFor } from '../terminal.js';
+
+/** Under an imported turn that pmiyc's parser reads differently: what it reads, next to the recorded score the numbers use. */
+function differenceText(difference: ReadingDifference, labelMatch: string): string {
+  const reading =
+    difference.readScore === null
+      ? `rejects it (${sanitizeForTerminal(difference.detail ?? '')})`
+      : `reads ${agreementLabel(difference.readScore)} (${difference.readScore})`;
+  return `     the score is as the file recorded it; pmiyc's parser (--label-match ${labelMatch}) ${reading}`;
+}
 
 export interface ShowOptions {
   readonly store: string;
@@ -43,7 +54,14 @@ export function showCommand(conversationId: string, options: ShowOptions, contex
     const style = styleFor(context.stdout, context.env, options.color);
     context.stdout.write(`${style.dim(`${record.conversationId} · run ${chosen.run} · ${record.domain} · ${record.setting}-turn`)}\n`);
     context.stdout.write(`${formatConversationHeader(record, labelModel, style)}\n`);
-    for (const turn of record.turns) context.stdout.write(`${formatTurnText(turn, style)}\n`);
+    const imported = record.imported;
+    if (imported)
+      context.stdout.write(`${style.dim(`Imported from ${imported.file} (record ${imported.recordIndex}, sha256 ${imported.sha256.slice(0, 12)})`)}\n`);
+    for (const turn of record.turns) {
+      const difference = imported?.differences.find((entry) => entry.turn === turn.index);
+      const note = difference ? `${style.dim(differenceText(difference, imported!.labelMatch))}\n` : '';
+      context.stdout.write(`${formatTurnText(turn, style)}${note}\n`);
+    }
     for (const attempt of record.failedAttempts) {
       context.stdout.write(`${style.bad(`  attempt ${attempt.number}: ${attempt.outcome}${attempt.detail ? ` (${attempt.detail})` : ''}`)}\n`);
     }
