@@ -37,9 +37,14 @@ export class CommitQueue {
     if (batch.length === 0) return;
     this.pending = [];
     try {
-      this.database.transaction(() => {
-        for (const entry of batch) entry.work();
-      })();
+      // IMMEDIATE: the write lock is taken (waiting as busy_timeout allows) before the first read of
+      // the batch. A deferred transaction that reads first cannot upgrade once another process has
+      // written meanwhile: SQLite then fails it at once with "database is locked".
+      this.database
+        .transaction(() => {
+          for (const entry of batch) entry.work();
+        })
+        .immediate();
     } catch (error) {
       for (const entry of batch) entry.reject(error);
       return;
