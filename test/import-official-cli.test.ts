@@ -117,8 +117,12 @@ describe('pmiyc import official', () => {
         await new Promise((resolve) => setTimeout(resolve, 25));
         address = /Viewing .* at (http:\/\/127\.0\.0\.1:\d+\/) \(read-only\)/.exec(viewer.output().stdout);
       }
-      const runs = (await (await fetch(`${address[1]}api/runs`)).json()) as { runs: Array<{ name: string; kind: string; completed: number }> };
+      const runs = (await (await fetch(`${address[1]}api/runs`)).json()) as {
+        runs: Array<{ name: string; kind: string; completed: number; models: string[] }>;
+      };
       expect(runs.runs.map((run) => [run.name, run.kind, run.completed])).toEqual([['official', 'tournament', 3]]);
+      // An import has no design: the runs list names the models of its conversations.
+      expect(runs.runs[0]!.models.length).toBeGreaterThan(0);
       const page = (await (await fetch(`${address[1]}api/runs/official/conversations?persuader=mistral`)).json()) as { total: number };
       expect(page.total).toBe(3);
     } finally {

@@ -164,6 +164,20 @@ export class BrowseQueries implements TournamentBrowse {
     }));
   }
 
+  modelsOf(runId: number): string[] {
+    this.beforeRead();
+    // Each list walks the index one distinct value at a time (a skip scan), not the run's rows.
+    const distinct = (column: 'persuader' | 'persuadee', index: string): string[] => {
+      const next = this.database
+        .prepare(`SELECT min(${column}) FROM conversations INDEXED BY ${index} WHERE run_id = ? AND ${column} > ?`)
+        .pluck() as Database.Statement<[number, string], string | null>;
+      const values: string[] = [];
+      for (let value = next.get(runId, ''); value !== null && value !== undefined; value = next.get(runId, value)) values.push(value);
+      return values;
+    };
+    return [...new Set([...distinct('persuader', 'conversations_by_pair'), ...distinct('persuadee', 'conversations_by_persuadee')])].sort();
+  }
+
   failureReasons(runId: number): FailureReason[] {
     this.beforeRead();
     return this.database

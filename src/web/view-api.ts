@@ -117,9 +117,15 @@ export class ViewApi {
         callsMade: run.callsMade,
         costUsd: run.costUsd,
         replayed: run.replayed,
-        models: modelsOf(run.config),
+        models: this.modelsOfRun(run),
       };
     });
+  }
+
+  /** The models a run's config names; for a run without a design (an import), those of its conversations. */
+  private modelsOfRun(run: RunSummary): string[] {
+    const configured = modelsOf(run.config);
+    return configured.length > 0 || run.kind !== 'tournament' ? configured : this.source.browse.modelsOf(run.id);
   }
 
   private overview(run: RunInfo): OverviewCache {

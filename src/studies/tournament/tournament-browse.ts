@@ -89,6 +89,8 @@ export interface TournamentBrowse {
   queryConversations(runId: number, query: ConversationQuery): ConversationPage;
   pairCells(runId: number): PairCell[];
   claimCells(runId: number): ClaimCell[];
+  /** The models (agents) of a run's conversations, as persuader or persuadee. */
+  modelsOf(runId: number): string[];
   /** The reasons a run's failed conversations failed for, for a filter's choices. */
   failureReasons(runId: number): FailureReason[];
   callDetails(runId: number, record: ConversationRecord): CallDetail[];
