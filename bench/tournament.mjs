@@ -55,6 +55,8 @@ const started = performance.now();
 const child = spawn(
   process.execPath,
   [
+    // CPU_PROF_DIR=<dir>: a CPU profile of the pmiyc process, to see where its time goes.
+    ...(process.env.CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF_DIR}`] : []),
     new URL('../dist/cli/main.js', import.meta.url).pathname,
     'run',
     '--config',
@@ -91,7 +93,7 @@ const wallMs = performance.now() - started;
 server.close();
 rmSync(folder, { recursive: true, force: true });
 
-const conversations = Number(/: (\d+) conversations this session/.exec(stdout)?.[1] ?? NaN);
+const conversations = Number((/: ([\d,]+) conversations this session/.exec(stdout)?.[1] ?? 'NaN').replaceAll(',', ''));
 const idealMs = (calls * LATENCY_MS) / CONCURRENCY;
 console.log(`pmiyc tournament benchmark, node ${process.version}, ${new Date().toISOString()} (exit ${code})`);
 console.log(

@@ -29,7 +29,9 @@ interface CallRow {
  * have the whole request in `request` and no `messages`.
  */
 export class SqliteCallCache implements CallCache {
-  private readonly select: Statement<[{ key: string | Buffer; legacy: string; runId: number; reuse: number }], CallRow>;
+  private readonly select: Statement<[{ hash: string | Buffer; runId: number; reuse: number }], CallRow>;
+  /** Whether some call is stored under a hex-text hash (a store written before hashes were bytes). */
+  private readonly hasTextHashes: boolean;
   private readonly reuse: number;
   private readonly insertReplay: Statement;
   private readonly insert: Statement;
@@ -46,8 +48,10 @@ export class SqliteCallCache implements CallCache {
     this.select = database.prepare(
       `SELECT c.reply_text, c.finish_reason, c.input_tokens, c.output_tokens, c.cost_usd, c.run_id, r.name AS run_name
        FROM calls c JOIN runs r ON r.id = c.run_id
-       WHERE c.hash IN (@key, @legacy) AND (c.run_id = @runId OR @reuse) ORDER BY c.run_id = @runId DESC, c.rowid LIMIT 1`,
+       WHERE c.hash = @hash AND (c.run_id = @runId OR @reuse) ORDER BY c.run_id = @runId DESC, c.rowid LIMIT 1`,
     );
+    // Text sorts before blobs: the smallest hash tells whether any is text.
+    this.hasTextHashes = database.prepare("SELECT typeof(hash) = 'text' FROM calls ORDER BY hash LIMIT 1").pluck().get() === 1;
     this.reuse = scope.reuseEarlierRuns ? 1 : 0;
     this.messages = new CallMessages(database);
     this.insertReplay = database.prepare('INSERT OR IGNORE INTO call_replays (run_id, hash, source_run_id) VALUES (?, ?, ?)');
@@ -61,7 +65,9 @@ export class SqliteCallCache implements CallCache {
   }
 
   lookup(hash: string): CachedReply | undefined {
-    const row = this.select.get({ ...hashKey(hash), runId: this.runId, reuse: this.reuse });
+    const { key, legacy } = hashKey(hash);
+    const found = (stored: string | Buffer) => this.select.get({ hash: stored, runId: this.runId, reuse: this.reuse });
+    const row = found(key) ?? (this.hasTextHashes && key !== legacy ? found(legacy) : undefined);
     if (!row) return undefined;
     const usage = {
       ...(row.input_tokens === null ? {} : { inputTokens: row.input_tokens }),
@@ -74,7 +80,7 @@ export class SqliteCallCache implements CallCache {
       ...(row.cost_usd === null ? {} : { costUsd: row.cost_usd }),
     };
     // The first use of an earlier run's call in this run is its replay; later uses share it within the run.
-    if (row.run_id === this.runId || this.insertReplay.run(this.runId, hashKey(hash).key, row.run_id).changes === 0) return { reply };
+    if (row.run_id === this.runId || this.insertReplay.run(this.runId, key, row.run_id).changes === 0) return { reply };
     return { reply, earlierRun: row.run_name };
   }
 
