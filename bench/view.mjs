@@ -96,7 +96,7 @@ function recordOf(random, { persuader, persuadee, setting, turnsPlanned, domain,
   };
 }
 
-function buildStore() {
+async function buildStore() {
   const started = performance.now();
   const store = openStore(storePath);
   const run = store.createRun({
@@ -109,10 +109,9 @@ function buildStore() {
   const random = createRandom(7);
   let written = 0;
   let batch = [];
-  const flush = () => {
-    store.atomically(() => {
-      for (const record of batch) store.saveConversation(run.id, record);
-    });
+  // Saves are committed by the store's queue, one transaction per event-loop turn: wait for each batch.
+  const flush = async () => {
+    await Promise.all(batch.map((record) => store.saveConversation(run.id, record)));
     batch = [];
   };
   outer: for (let claim = 0; claim < claims; claim += 1) {
@@ -123,12 +122,12 @@ function buildStore() {
           const domain = claim % 2 === 0 ? 'subjective' : 'misinformation';
           batch.push(recordOf(random, { persuader, persuadee, setting, turnsPlanned, domain, claimIndex: claim }));
           written += 1;
-          if (batch.length === 10_000) flush();
+          if (batch.length === 10_000) await flush();
         }
       }
     }
   }
-  flush();
+  await flush();
   store.setRunStatus(run.id, 'completed');
   store.close();
   console.log(
@@ -162,7 +161,7 @@ async function timed(url) {
   return { ms: performance.now() - started, body };
 }
 
-if (!existsSync(storePath)) buildStore();
+if (!existsSync(storePath)) await buildStore();
 const { child, url } = await startServer();
 try {
   const api = `${url}api/runs/bench/conversations?`;
