@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationRecord } from '../src/domain/conversation-record.js';
 import { openStore } from '../src/store/result-store.js';
 import { runCli, spawnCli } from './cli-helpers.js';
+import { servedUrl } from './support/cli-in-process.js';
 import { officialNormalizedChange, officialRecord, writeOfficialResults } from './support/official-results.js';
 import { describeWithTestData, FIXTURE_DATA } from './support/test-data.js';
 
@@ -112,18 +113,14 @@ describe('pmiyc import official', () => {
 
     const viewer = spawnCli(['view', '--store', store, '--port', '0', '--no-open']);
     try {
-      let address: RegExpExecArray | null = null;
-      while (!address) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-        address = /Viewing .* at (http:\/\/127\.0\.0\.1:\d+\/) \(read-only\)/.exec(viewer.output().stdout);
-      }
-      const runs = (await (await fetch(`${address[1]}api/runs`)).json()) as {
+      const url = await servedUrl(() => viewer.output().stdout);
+      const runs = (await (await fetch(`${url}api/runs`)).json()) as {
         runs: Array<{ name: string; kind: string; completed: number; models: string[] }>;
       };
       expect(runs.runs.map((run) => [run.name, run.kind, run.completed])).toEqual([['official', 'tournament', 3]]);
       // An import has no design: the runs list names the models of its conversations.
       expect(runs.runs[0]!.models.length).toBeGreaterThan(0);
-      const page = (await (await fetch(`${address[1]}api/runs/official/conversations?persuader=mistral`)).json()) as { total: number };
+      const page = (await (await fetch(`${url}api/runs/official/conversations?persuader=mistral`)).json()) as { total: number };
       expect(page.total).toBe(3);
     } finally {
       viewer.child.kill('SIGINT');

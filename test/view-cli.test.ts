@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, spawnCli } from './cli-helpers.js';
+import { servedUrl } from './support/cli-in-process.js';
 
 let folder: string;
 let store: string;
@@ -20,12 +21,8 @@ describe('pmiyc view on the command line', () => {
   it('serves the store read-only until Ctrl-C, which ends it at once with 130', async () => {
     const viewer = spawnCli(['view', '--store', store, '--port', '0', '--no-open']);
     try {
-      let address: RegExpExecArray | null = null;
-      while (!address) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-        address = /Viewing .* at (http:\/\/127\.0\.0\.1:\d+\/) \(read-only\)/.exec(viewer.output().stdout);
-      }
-      const runs = (await (await fetch(`${address[1]}api/runs`)).json()) as { runs: Array<{ name: string; completed: number }> };
+      const url = await servedUrl(() => viewer.output().stdout);
+      const runs = (await (await fetch(`${url}api/runs`)).json()) as { runs: Array<{ name: string; completed: number }> };
       expect(runs.runs.map((run) => [run.name, run.completed])).toEqual([['demo-1', 576]]);
       viewer.child.kill('SIGINT');
       const ended = await viewer.done;
