@@ -1,6 +1,7 @@
+import { formatCount as count } from '../domain/text-labels.js';
 import { DEFAULT_INTERVALS } from '../metrics/claim-estimates.js';
 import { summarizeTournament } from '../metrics/tournament-summary.js';
-import { usageTotals } from '../metrics/usage-totals.js';
+import { RecordUsageTally } from '../metrics/usage-totals.js';
 import { formatSummaryText } from '../report/summary-text.js';
 import { formatUsageText } from '../report/usage-text.js';
 import { describeCalls, describeFailures, describeSpend, describeStop } from '../runner/session-ending.js';
@@ -9,7 +10,13 @@ import type { TournamentOutcome } from '../studies/tournament/tournament-study.j
 import { viewCommandLine } from './commands/view.js';
 import { type CliContext, labelModel } from './terminal.js';
 
-const count = (value: number) => value.toLocaleString('en-US');
+/** The items of `items`, each also shown to `see` as it passes. */
+function* tapped<T>(items: Iterable<T>, see: (item: T) => void): Generator<T> {
+  for (const item of items) {
+    see(item);
+    yield item;
+  }
+}
 
 /** Failure reasons of a run's failed conversations, as stored. */
 function failureReasons(store: Store, runId: number): Map<string, number> {
@@ -29,10 +36,15 @@ export function printRunOutcome(
 ): number {
   const { run, result, ending, meter } = outcome;
   const out = (line = '') => context.stdout.write(`${line}\n`);
-  const summary = summarizeTournament(store.conversations(run.id), { ...DEFAULT_INTERVALS, seed: run.seed });
+  // One pass over the run's records for both tables: reading them is most of the closing time.
+  const usage = new RecordUsageTally();
+  const summary = summarizeTournament(
+    tapped(store.conversations(run.id), (record) => usage.add(record)),
+    { ...DEFAULT_INTERVALS, seed: run.seed },
+  );
   out(formatSummaryText(summary, labelModel));
   out();
-  out(formatUsageText(usageTotals(store.conversations(run.id)), labelModel));
+  out(formatUsageText(usage.result(), labelModel));
   out();
   const noCache = outcome.settings.cache ? '' : ' (--no-cache: nothing reused from earlier runs)';
   out(

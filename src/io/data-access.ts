@@ -5,10 +5,11 @@ import type { Environment } from '../config/resolve-model-settings.js';
 import { cachedDataFiles, type DownloadProgress, localDataFiles } from '../datasets/data-folder.js';
 import type { DataFiles } from '../datasets/data-sources.js';
 import { InputError } from '../domain/input-error.js';
+import { formatCount } from '../domain/text-labels.js';
 import type { ProgressStream } from '../runner/progress-display.js';
 
 function kilobytes(bytes: number): string {
-  return `${Math.round(bytes / 1024).toLocaleString('en-US')} KB`;
+  return `${formatCount(Math.round(bytes / 1024))} KB`;
 }
 
 function progressWriter(stream: ProgressStream): (progress: DownloadProgress) => void {

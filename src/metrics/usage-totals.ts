@@ -47,10 +47,23 @@ export class UsageTally {
   }
 }
 
+/** Totals per model and role over conversation records fed one at a time, each call counted once. */
+export class RecordUsageTally {
+  private readonly ledger = new CallLedger();
+  private readonly tally = new UsageTally();
+
+  add(record: CallRecord): void {
+    this.ledger.visitNewCalls(record, (call) => this.tally.add(call));
+  }
+
+  result(): UsageTotal[] {
+    return this.tally.result();
+  }
+}
+
 /** Totals per model and role over conversation records, each call counted once. */
 export function usageTotals(records: Iterable<CallRecord>): UsageTotal[] {
-  const ledger = new CallLedger();
-  const tally = new UsageTally();
-  for (const record of records) ledger.visitNewCalls(record, (call) => tally.add(call));
+  const tally = new RecordUsageTally();
+  for (const record of records) tally.add(record);
   return tally.result();
 }

@@ -1,3 +1,4 @@
+import { formatCount } from '../domain/text-labels.js';
 import { conditionLabel } from './charts/chart-theme.js';
 import { formatNumber } from './number-format.js';
 import type { ReportDocument } from './report-document.js';
@@ -79,7 +80,7 @@ export function claimSpreadTable(document: ReportDocument, shown = 3): ReportTab
   };
 }
 
-const claimCount = (claims: number) => (Number.isNaN(claims) ? 'n/a' : Number.isFinite(claims) ? claims.toLocaleString('en-US') : '> 100,000');
+const claimCount = (claims: number) => (Number.isNaN(claims) ? 'n/a' : Number.isFinite(claims) ? formatCount(claims) : '> 100,000');
 
 /** Read as a pilot: per condition and measure, the claims a full run needs to detect each difference. */
 export function powerTable(document: ReportDocument): ReportTable {

@@ -1,4 +1,4 @@
-import { labelModel } from '../domain/text-labels.js';
+import { formatCount, labelModel } from '../domain/text-labels.js';
 import type { TournamentDesign } from '../studies/tournament/plan.js';
 import { DEFAULT_EARLY_STOP_RATE, estimatePlan, MIN_REPLIES_FOR_RATE, type ModelPrices } from '../studies/tournament/plan-estimate.js';
 import type { EarlyStopHistory } from '../studies/tournament/tournament-results.js';
@@ -23,17 +23,17 @@ export function dryRunText(
   });
   const lines: string[] = [];
   const out = (line = '') => lines.push(line);
-  out(`Dry run: nothing is called. ${estimate.conversations.toLocaleString('en-US')} conversations:`);
-  for (const [setting, count] of Object.entries(estimate.bySetting)) out(`  ${setting}: ${count.toLocaleString('en-US')}`);
+  out(`Dry run: nothing is called. ${formatCount(estimate.conversations)} conversations:`);
+  for (const [setting, count] of Object.entries(estimate.bySetting)) out(`  ${setting}: ${formatCount(count)}`);
   out(
-    `Calls: at most ${estimate.callsUpperBound.toLocaleString('en-US')} (shared openings and first arguments once, before re-samples); about ${estimate.callsExpected.toLocaleString('en-US')} with early stops.`,
+    `Calls: at most ${formatCount(estimate.callsUpperBound)} (shared openings and first arguments once, before re-samples); about ${formatCount(estimate.callsExpected)} with early stops.`,
   );
   out('');
   const rows = estimate.byModel.map((model) => [
     labelModel(model.model),
-    model.calls.toLocaleString('en-US'),
-    model.inputTokens.toLocaleString('en-US'),
-    model.outputTokens.toLocaleString('en-US'),
+    formatCount(model.calls),
+    formatCount(model.inputTokens),
+    formatCount(model.outputTokens),
     model.costUsd === undefined ? 'no price set' : `$${model.costUsd.toFixed(2)}`,
     `${(rateOf(model.model) * 100).toFixed(0)}%${history.get(model.model) && history.get(model.model)!.replies >= MIN_REPLIES_FOR_RATE ? ' (stored runs)' : ' (assumed)'}`,
   ]);

@@ -1,6 +1,5 @@
+import { formatCount as count } from '../domain/text-labels.js';
 import type { ReportDuplicates } from './report-document.js';
-
-const count = (value: number) => value.toLocaleString('en-US');
 
 /**
  * The one sentence every format uses to say that combined runs shared conversations, which were

@@ -1,4 +1,5 @@
 import type { ConversationRecord } from '../domain/conversation-record.js';
+import { formatCount as count } from '../domain/text-labels.js';
 
 interface RunImports {
   conversations: number;
@@ -6,8 +7,6 @@ interface RunImports {
   readDifferently: number;
   readings: Set<string>;
 }
-
-const count = (value: number) => value.toLocaleString('en-US');
 
 /**
  * Counts, per run, the conversations imported from the official code's results and their replies

@@ -1,3 +1,4 @@
+import { formatCount } from '../domain/text-labels.js';
 import type { ReportMeta } from './report-document.js';
 
 const METHOD_NAMES = {
@@ -9,7 +10,7 @@ const METHOD_NAMES = {
 
 /** One sentence on how every interval of the report was made, and what a thin mark means. */
 export function intervalsSentence(intervals: ReportMeta['intervals']): string {
-  const resampling = intervals.replicates === null ? '' : ` (${intervals.replicates.toLocaleString('en-US')} replicates, seed ${intervals.seed})`;
+  const resampling = intervals.replicates === null ? '' : ` (${formatCount(intervals.replicates)} replicates, seed ${intervals.seed})`;
   return (
     `Intervals: ${Math.round(intervals.confidence * 100)}% ${METHOD_NAMES[intervals.method]}${resampling}; ` +
     `differences are paired over the claims both sides share, with Holm-adjusted p-values. ` +

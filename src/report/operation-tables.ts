@@ -1,9 +1,9 @@
+import { formatCount as count } from '../domain/text-labels.js';
 import { formatTimestamp } from './number-format.js';
 import type { ReportDocument } from './report-document.js';
 import type { ReportTable } from './report-tables.js';
 
 const percent = (rate: number) => (Number.isFinite(rate) ? `${(rate * 100).toFixed(1)}%` : 'n/a');
-const count = (value: number) => value.toLocaleString('en-US');
 const byModelAndRole = <T extends { model: string; role: string }>(list: readonly T[]) =>
   [...list].sort((a, b) => a.model.localeCompare(b.model) || a.role.localeCompare(b.role));
 

@@ -1,10 +1,11 @@
+import { formatCount } from '../domain/text-labels.js';
 import type { UsageTotal } from '../metrics/usage-totals.js';
 import { formatTextTable } from './text-table.js';
 
 function tokens(total: UsageTotal, count: number): string {
   if (total.callsWithoutUsage === total.calls) return 'not reported';
   const partial = total.callsWithoutUsage > 0 ? ` (${total.callsWithoutUsage} calls unreported)` : '';
-  return `${count.toLocaleString('en-US')}${partial}`;
+  return `${formatCount(count)}${partial}`;
 }
 
 function cost(total: UsageTotal): string {

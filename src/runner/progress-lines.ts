@@ -1,4 +1,4 @@
-import { formatDuration } from '../domain/text-labels.js';
+import { formatCount, formatDuration } from '../domain/text-labels.js';
 import type { Eta } from './run-eta.js';
 import type { RunMeter } from './run-meter.js';
 import { describeSpend } from './session-ending.js';
@@ -25,7 +25,7 @@ export interface ProgressView {
 function compactCount(count: number): string {
   if (count >= 1e6) return `${(count / 1e6).toFixed(1)}M`;
   if (count >= 1e4) return `${Math.round(count / 1e3)}k`;
-  return Math.round(count).toLocaleString('en-US');
+  return formatCount(Math.round(count));
 }
 
 function describeEta(view: ProgressView): string {
@@ -52,7 +52,7 @@ function callsLine(view: ProgressView): string {
   );
 }
 
-const counted = (count: number, one: string, many: string) => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+const counted = (count: number, one: string, many: string) => `${formatCount(count)} ${count === 1 ? one : many}`;
 
 function lastErrorOf(view: ProgressView, model: string): string {
   const { lastError } = view.meter.trafficOf(model);

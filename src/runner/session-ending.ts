@@ -1,3 +1,4 @@
+import { formatCount as count, formatCount } from '../domain/text-labels.js';
 import type { StopReason } from './run-gate.js';
 import type { StoredRunStatus } from './run-lease.js';
 import type { RunMeter } from './run-meter.js';
@@ -61,12 +62,11 @@ export function describeStop(ending: SessionEnding, context: StopContext): strin
 export function describeFailures(failures: ReadonlyMap<string, number>, items: string): string {
   const total = [...failures.values()].reduce((sum, count) => sum + count, 0);
   const reasons = [...failures].sort((a, b) => b[1] - a[1]).map(([reason, count]) => `${reason}: ${count}`);
-  return `${total.toLocaleString('en-US')} ${items} failed (${reasons.join(', ')})`;
+  return `${formatCount(total)} ${items} failed (${reasons.join(', ')})`;
 }
 
 /** "calls: 1,204 made, 312 reused within the run (shared or resumed), 88 replayed from earlier runs (run-1: 80, run-2: 8), 0 failed" */
 export function describeCalls(meter: RunMeter): string {
-  const count = (value: number) => value.toLocaleString('en-US');
   const sources = [...meter.replayedFrom].sort((a, b) => b[1] - a[1]).map(([run, calls]) => `${run}: ${count(calls)}`);
   const replayed =
     meter.callsReplayed > 0 ? `${count(meter.callsReplayed)} replayed from earlier runs (${sources.join(', ')})` : 'none replayed from earlier runs';

@@ -2,6 +2,7 @@ import { basename, extname, resolve } from 'node:path';
 import { parseConsistencyCsv } from '../../datasets/consistency-csv.js';
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/input-error.js';
+import { formatCount as count } from '../../domain/text-labels.js';
 import { loadClaims } from '../../io/load-claims.js';
 import { readTextFile } from '../../io/read-text-file.js';
 import { analyzeStudy } from '../../report/studies/consistency-study-source.js';
@@ -51,8 +52,6 @@ interface PreparedStudy {
   readonly tournamentRun?: string;
   readonly configPath?: string;
 }
-
-const count = (value: number) => value.toLocaleString('en-US');
 
 function checkFlags(options: ConsistencyOptions): void {
   if (options.import !== undefined && options.models !== undefined)

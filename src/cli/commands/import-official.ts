@@ -3,6 +3,7 @@ import type { SkipReason } from '../../datasets/official-results.js';
 import { type Claim, claimKey, type Domain } from '../../domain/claim.js';
 import type { Setting } from '../../domain/conversation.js';
 import { InputError } from '../../domain/input-error.js';
+import { formatCount as count } from '../../domain/text-labels.js';
 import { officialResultsSources } from '../../io/official-results-files.js';
 import type { LabelMatch } from '../../protocol/agreement-label.js';
 import { openStore } from '../../store/result-store.js';
@@ -25,7 +26,6 @@ export interface ImportOfficialOptions {
   readonly gitRevision?: string;
 }
 
-const count = (value: number) => value.toLocaleString('en-US');
 const plural = (value: number, noun: string, nouns = `${noun}s`) => `${count(value)} ${value === 1 ? noun : nouns}`;
 
 const SKIPPED: Record<SkipReason, string> = {

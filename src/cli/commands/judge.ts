@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { labelModel } from '../../domain/text-labels.js';
+import { formatCount, labelModel } from '../../domain/text-labels.js';
 import { loadJudgePairs } from '../../io/load-judge-pairs.js';
 import { judgeAccuracy } from '../../metrics/judge-accuracy.js';
 import { formatJudgeText } from '../../report/studies/judge-text.js';
@@ -68,9 +68,9 @@ function printOutcome(outcome: JudgeOutcome, prepared: PreparedJudgeRun, store: 
   const { run, result, failures, ending } = outcome;
   const { pairs } = prepared;
   const claims = new Set(pairs.pairs.map((pair) => pair.claim)).size;
-  const selected = pairs.pairs.length < pairs.available ? `, selected from ${pairs.available.toLocaleString('en-US')} pairs on ${pairs.claims} claims` : '';
+  const selected = pairs.pairs.length < pairs.available ? `, selected from ${formatCount(pairs.available)} pairs on ${pairs.claims} claims` : '';
   out(
-    `Judge run ${run.name}: ${pairs.pairs.length.toLocaleString('en-US')} pairs from ${claims} claims${selected} (${pairs.source}; ${pairs.license}), ${prepared.design.judges.length} judges.`,
+    `Judge run ${run.name}: ${formatCount(pairs.pairs.length)} pairs from ${claims} claims${selected} (${pairs.source}; ${pairs.license}), ${prepared.design.judges.length} judges.`,
   );
   out();
   out(formatJudgeText(judgeAccuracy(store.judge.trials(run.id), { bootstrap: { replicates: 2000, confidence: 0.95, seed: run.seed } }), labelModel));

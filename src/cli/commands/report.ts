@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { InputError } from '../../domain/input-error.js';
+import { formatCount } from '../../domain/text-labels.js';
 import { type AtomicWriteFileSystem, writeFilesAtomically } from '../../io/write-file-atomically.js';
 import type { IntervalMethod } from '../../metrics/claim-estimates.js';
 import { buildReportFiles, REPORT_FORMATS, type ReportFormat } from '../../report/build-report-files.js';
@@ -125,7 +126,7 @@ export async function reportCommand(options: ReportOptions, context: CliContext)
   const charts = files.filter((file) => file.endsWith('.svg')).length;
   const listed = files.filter((file) => !file.endsWith('.svg')).map((file) => file.slice(folder.length + 1));
   context.stdout.write(
-    `Report of ${conversations.toLocaleString('en-US')} conversations written to ${folder}: ${listed.join(', ')}${charts > 0 ? ` and ${charts} charts` : ''}\n` +
+    `Report of ${formatCount(conversations)} conversations written to ${folder}: ${listed.join(', ')}${charts > 0 ? ` and ${charts} charts` : ''}\n` +
       (main ? `Open: ${main}\n` : ''),
   );
   if (duplicates.length > 0) context.stderr.write(`pmiyc: ${duplicatesSentence(duplicates)}\n`);

@@ -3,6 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { FinishReason } from '../../domain/conversation.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { ModelCallError } from '../model-call-error.js';
+import { watchAbort } from './abort-watch.js';
 import { type ErrorContext, httpErrorToModelCallError } from './http-error.js';
 
 export interface OpenAiChatOptions {
@@ -128,7 +129,7 @@ export class OpenAiChatModel implements ChatModel {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        abortSignal?.removeEventListener('abort', onAbort);
+        stopWatching?.();
         outcome();
       };
       const fail = (error: ModelCallError | unknown) => finish(() => reject(error));
@@ -142,7 +143,7 @@ export class OpenAiChatModel implements ChatModel {
         fail(abortSignal!.reason);
         outgoing.destroy();
       };
-      abortSignal?.addEventListener('abort', onAbort, { once: true });
+      const stopWatching = abortSignal ? watchAbort(abortSignal, onAbort) : undefined;
       outgoing.on('response', (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -110,6 +110,19 @@ export class RequestLimiter {
     this.concurrencyLimit = maxConcurrency === undefined ? undefined : new AdaptiveLimit(maxConcurrency, this.increaseFraction);
   }
 
+  /**
+   * A permit now, without waiting, when no call is queued and the limits allow one more: the usual
+   * case of a model without limits, which then costs no promise and no abort listener. Undefined
+   * otherwise; then `acquire` waits in turn.
+   */
+  tryAcquire(estimatedTokens: number): Permit | undefined {
+    if (this.queue.length > 0) return undefined;
+    const nowMs = this.dependencies.now();
+    this.expireWindow(nowMs);
+    if (!this.hasRoom(estimatedTokens, nowMs)) return undefined;
+    return this.start(estimatedTokens, nowMs);
+  }
+
   async acquire(estimatedTokens: number, signal: AbortSignal | undefined): Promise<Permit> {
     signal?.throwIfAborted();
     return new Promise<Permit>((resolve, reject) => {
@@ -174,11 +187,7 @@ export class RequestLimiter {
   /** Starts queued calls in order while the limits allow; otherwise waits for a release or a window expiry. */
   private pump(): void {
     const nowMs = this.dependencies.now();
-    while (this.window[0] !== undefined && this.window[0].startMs + WINDOW_MS <= nowMs) {
-      const expired = this.window.shift()!;
-      expired.inWindow = false;
-      this.windowTokens -= expired.tokens;
-    }
+    this.expireWindow(nowMs);
     for (let head = this.queue[0]; head !== undefined; head = this.queue[0]) {
       if (this.concurrencyLimit !== undefined && this.inFlight >= this.concurrencyLimit.value) break;
       const readyMs = this.readyAtMs(head.estimatedTokens, nowMs);
@@ -187,13 +196,31 @@ export class RequestLimiter {
         return;
       }
       this.queue.shift();
-      const entry = { startMs: nowMs, tokens: head.estimatedTokens, inWindow: true };
-      this.window.push(entry);
-      this.windowTokens += entry.tokens;
-      this.inFlight += 1;
-      head.grant({ entry, generation: this.generation });
+      head.grant(this.start(head.estimatedTokens, nowMs));
     }
     if (this.queue.length === 0) this.cancelTimer();
+  }
+
+  private expireWindow(nowMs: number): void {
+    while (this.window[0] !== undefined && this.window[0].startMs + WINDOW_MS <= nowMs) {
+      const expired = this.window.shift()!;
+      expired.inWindow = false;
+      this.windowTokens -= expired.tokens;
+    }
+  }
+
+  private hasRoom(estimatedTokens: number, nowMs: number): boolean {
+    if (this.concurrencyLimit !== undefined && this.inFlight >= this.concurrencyLimit.value) return false;
+    return this.readyAtMs(estimatedTokens, nowMs) <= nowMs;
+  }
+
+  /** A call starts now: its window entry, and one more in flight. */
+  private start(estimatedTokens: number, nowMs: number): Permit {
+    const entry = { startMs: nowMs, tokens: estimatedTokens, inWindow: true };
+    this.window.push(entry);
+    this.windowTokens += entry.tokens;
+    this.inFlight += 1;
+    return { entry, generation: this.generation };
   }
 
   /** When the window will have room for one more call of `estimatedTokens` tokens. */

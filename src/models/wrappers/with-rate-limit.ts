@@ -56,13 +56,10 @@ export function limitRate(
 ): RateLimitMiddleware {
   const limiter = new RequestLimiter(options, dependencies);
   const middleware: ChatModelMiddleware = (next) => async (request) => {
-    const waiting = linkSignals(request.abortSignal, waitSignal);
-    let permit: Awaited<ReturnType<RequestLimiter['acquire']>>;
-    try {
-      permit = await limiter.acquire(estimateRequestTokens(request), waiting.signal);
-    } finally {
-      waiting.dispose();
-    }
+    const estimatedTokens = estimateRequestTokens(request);
+    const stopped = request.abortSignal?.aborted || waitSignal?.aborted;
+    const permit =
+      (stopped ? undefined : limiter.tryAcquire(estimatedTokens)) ?? (await waitForPermit(limiter, estimatedTokens, request.abortSignal, waitSignal));
     let reply: GenerateReply;
     try {
       reply = await next(request);
@@ -74,6 +71,16 @@ export function limitRate(
     return reply;
   };
   return Object.assign(middleware, { limiterState: () => limiter.state() });
+}
+
+/** A permit in turn; the wait ends with the reason of whichever signal aborts first. */
+async function waitForPermit(limiter: RequestLimiter, estimatedTokens: number, abortSignal?: AbortSignal, waitSignal?: AbortSignal) {
+  const waiting = linkSignals(abortSignal, waitSignal);
+  try {
+    return await limiter.acquire(estimatedTokens, waiting.signal);
+  } finally {
+    waiting.dispose();
+  }
 }
 
 /** `model` decorated with `limitRate(options, dependencies, waitSignal)`, showing the limiter's state. */

@@ -1,3 +1,4 @@
+import { formatCount } from '../../domain/text-labels.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber } from '../number-format.js';
 import type { RenderedChart } from '../render-svg.js';
@@ -19,7 +20,7 @@ export function estimateHtml(estimate: number, ciLow: number, ciHigh: number, n:
 
 function cellHtml(cell: TableCell, labels: ModelLabels): { content: SafeHtml; numeric: boolean } {
   if (typeof cell === 'string') return { content: html`${cell}`, numeric: false };
-  if (typeof cell === 'number') return { content: html`${cell.toLocaleString('en-US')}`, numeric: true };
+  if (typeof cell === 'number') return { content: html`${formatCount(cell)}`, numeric: true };
   if ('model' in cell) return { content: modelName(cell.model, labels), numeric: false };
   return { content: estimateHtml(cell.estimate, cell.ciLow, cell.ciHigh, cell.n, cell.thin), numeric: true };
 }

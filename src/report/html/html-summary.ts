@@ -1,3 +1,4 @@
+import { formatCount } from '../../domain/text-labels.js';
 import { conditionLabel } from '../charts/chart-theme.js';
 import { duplicatesSentence } from '../duplicates-text.js';
 import type { ModelLabels } from '../model-labels.js';
@@ -23,11 +24,11 @@ export function mastheadHtml(document: ReportDocument, _labels: ModelLabels): Sa
   const duplicates =
     meta.duplicates.length === 0
       ? ''
-      : html`<p class="notice" id="duplicates"><strong>Conversations counted once.</strong> ${duplicatesSentence(meta.duplicates)}. A conversation id found in more than one combined run is counted only from the first run listed, so the numbers below rest on ${meta.conversations.toLocaleString('en-US')} conversations, not ${(meta.conversations + meta.duplicatesSkipped).toLocaleString('en-US')}.</p>`;
+      : html`<p class="notice" id="duplicates"><strong>Conversations counted once.</strong> ${duplicatesSentence(meta.duplicates)}. A conversation id found in more than one combined run is counted only from the first run listed, so the numbers below rest on ${formatCount(meta.conversations)} conversations, not ${formatCount(meta.conversations + meta.duplicatesSkipped)}.</p>`;
   return html`<header class="masthead"><div class="page">
 <p class="eyebrow">pmiyc · Persuade Me If You Can</p>
 <h1>Persuasion tournament: ${runNames}</h1>
-<p class="lede"><span>${meta.models.length} models</span><span>${meta.conversations.toLocaleString('en-US')} conversations</span><span>${claims} claims</span><span>seed ${seeds}</span><span>${meta.generatedBy}, ${formatTimestamp(meta.generatedAt)}</span></p>
+<p class="lede"><span>${meta.models.length} models</span><span>${formatCount(meta.conversations)} conversations</span><span>${claims} claims</span><span>seed ${seeds}</span><span>${meta.generatedBy}, ${formatTimestamp(meta.generatedAt)}</span></p>
 ${notice}${duplicates}</div></header>`;
 }
 
@@ -47,7 +48,7 @@ function cardHtml(highlights: ConditionHighlights, labels: ModelLabels): SafeHtm
 ${leaderHtml('Most effective persuader', highlights.bestPersuader, labels)}
 ${leaderHtml('Most susceptible persuadee', highlights.mostSusceptible, labels)}
 ${leaderHtml('Most resistant persuadee', highlights.mostResistant, labels)}
-</dl><p class="counts">${conversations.toLocaleString('en-US')} conversations, ${completed.toLocaleString('en-US')} completed (${share}), ${claims} claims resampled</p></div>`;
+</dl><p class="counts">${formatCount(conversations)} conversations, ${formatCount(completed)} completed (${share}), ${claims} claims resampled</p></div>`;
 }
 
 /** The top summary: one card per condition with the leaders and their intervals. */

@@ -1,3 +1,4 @@
+import { formatCount } from '../../domain/text-labels.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber } from '../number-format.js';
 import type { ReportTable, TableCell } from '../report-tables.js';
@@ -34,7 +35,7 @@ export function estimateText(estimate: number, ciLow: number, ciHigh: number, n:
 
 function cellText(cell: TableCell, labels: ModelLabels): string {
   if (typeof cell === 'string') return escapeCell(cell);
-  if (typeof cell === 'number') return cell.toLocaleString('en-US');
+  if (typeof cell === 'number') return formatCount(cell);
   if ('model' in cell) return escapeCell(labels.text(cell.model));
   return estimateText(cell.estimate, cell.ciLow, cell.ciHigh, cell.n, cell.thin);
 }

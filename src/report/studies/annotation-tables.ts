@@ -1,4 +1,5 @@
 import { AGREEMENT_SCORES, agreementLabel } from '../../domain/agreement-score.js';
+import { formatCount } from '../../domain/text-labels.js';
 import type { DifferenceSummary, ReliabilityAnalysis } from '../../metrics/annotation-agreement.js';
 import { formatNumber } from '../number-format.js';
 import type { EstimateCell, ReportTable, TableCell } from '../report-tables.js';
@@ -86,6 +87,6 @@ export function reliabilityIntro(study: ReliabilityAnalysis): string {
     `People read persuadee messages without seeing any score and labelled each turn on the same five-point scale (pmiyc annotate). ` +
     `${study.labels} labels by ${annotators} annotator${annotators === 1 ? '' : 's'} on ${study.turns} turns of ${study.conversations} conversations: ` +
     `${percentText(study.exactMatch.value)} equal the persuadee's own score, and labels differ from it by ${formatNumber(study.meanAbsoluteDifference.value)} points on average ` +
-    `(the paper found 57% and 0.51). Intervals: ${study.bootstrap.replicates.toLocaleString('en-US')}-replicate percentile bootstrap over conversations, seed ${study.bootstrap.seed}.`
+    `(the paper found 57% and 0.51). Intervals: ${formatCount(study.bootstrap.replicates)}-replicate percentile bootstrap over conversations, seed ${study.bootstrap.seed}.`
   );
 }

@@ -1,3 +1,4 @@
+import { formatCount } from '../../domain/text-labels.js';
 import type { BootstrapOptions } from '../../metrics/claim-cell-table.js';
 import { judgeAccuracy, type ProportionEstimate } from '../../metrics/judge-accuracy.js';
 import { figureHtml, sectionHtml, tableHtml } from '../html/html-blocks.js';
@@ -62,9 +63,9 @@ function judgeTable(section: JudgeStudySection): ReportTable {
 function introText(section: JudgeStudySection): string {
   const { pairs, bootstrap } = section;
   return (
-    `Each judge saw ${pairs.total.toLocaleString('en-US')} pairs of arguments for the same claim (${pairs.claims} claims), one of which people found more persuasive, ` +
+    `Each judge saw ${formatCount(pairs.total)} pairs of arguments for the same claim (${pairs.claims} claims), one of which people found more persuasive, ` +
     `each pair in a seeded random order, and chose the more persuasive. Accuracy is over usable replies; chance is 0.50. ` +
-    `${pairs.largeDifference.toLocaleString('en-US')} pairs differ by more than ${section.threshold} point${section.threshold === 1 ? '' : 's'} in the human scores. ` +
+    `${formatCount(pairs.largeDifference)} pairs differ by more than ${section.threshold} point${section.threshold === 1 ? '' : 's'} in the human scores. ` +
     `"Chose the first shown" near 0.50 means no position bias. ${Math.round(bootstrap.confidence * 100)}% percentile bootstrap intervals over claims.`
   );
 }

@@ -1,3 +1,4 @@
+import { formatCount } from '../../domain/text-labels.js';
 import type { AccuracyEstimate, JudgeAccuracySummary, ProportionEstimate } from '../../metrics/judge-accuracy.js';
 import { formatNumber } from '../number-format.js';
 import { formatTextTable } from '../text-table.js';
@@ -30,5 +31,5 @@ export function formatJudgeText(summary: JudgeAccuracySummary, labelModel: (mode
   ]);
   const table = formatTextTable(['judge', 'accuracy', `accuracy, difference > ${threshold}`, 'unusable', 'chose the first shown'], rows);
   const { replicates, confidence } = summary.bootstrap;
-  return `${table}\n\nAccuracy over usable replies; chance is 50%. ${Math.round(confidence * 100)}% percentile bootstrap intervals over claims (${replicates.toLocaleString('en-US')} replicates).`;
+  return `${table}\n\nAccuracy over usable replies; chance is 50%. ${Math.round(confidence * 100)}% percentile bootstrap intervals over claims (${formatCount(replicates)} replicates).`;
 }

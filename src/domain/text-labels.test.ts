@@ -1,0 +1,11 @@
+import { describe, expect, it } from 'vitest';
+import { formatCount } from './text-labels.js';
+
+describe('formatCount', () => {
+  it.each([0, 7, 999, 1000, 12_345, 999_999, 1_000_000, 1_234_567_890, -1, -1234, -1_000_000, Number.MAX_SAFE_INTEGER, 0.5, 1234.5678, -0.25])(
+    'writes %d as en-US would',
+    (count) => {
+      expect(formatCount(count)).toBe(count.toLocaleString('en-US'));
+    },
+  );
+});
