@@ -214,6 +214,11 @@ export const MIGRATIONS: readonly string[] = [
   );
   ALTER TABLE calls ADD COLUMN messages INTEGER REFERENCES call_messages(id);
   `,
+  // 8: calls_cost_by_run (run_id, cost_usd) serves every lookup of a run's calls, so calls_by_run
+  // (run_id) only cost a B-tree write per stored call and ~40 bytes per call.
+  `
+  DROP INDEX calls_by_run;
+  `,
 ];
 
 /** The schema version this pmiyc writes and reads. */

@@ -325,9 +325,12 @@ export class ResultStore implements Store {
     }
   }
 
-  /** 'completed', 'failed', or undefined when the conversation is not stored yet. */
+  /**
+   * 'completed', 'failed', or undefined when the conversation is not stored yet. Reads what is
+   * committed, without committing the queue first: it is asked before a conversation runs, never
+   * after, and forcing a commit at every conversation start would split the queue's batches.
+   */
   conversationStatus(runId: number, conversationId: string): 'completed' | 'failed' | undefined {
-    this.commits.flush();
     return this.selectStatus.get(runId, conversationId) as 'completed' | 'failed' | undefined;
   }
 
