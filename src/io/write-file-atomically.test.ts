@@ -22,7 +22,8 @@ function fullDiskAfter(failOn: number): AtomicWriteFileSystem {
     writeNewFile: async (path, content) => {
       written += 1;
       if (written < failOn) return NODE_FILE_SYSTEM.writeNewFile(path, content);
-      await writeFile(path, content.slice(0, content.length / 2), { flag: 'wx' });
+      const text = typeof content === 'string' ? content : [...content].join('');
+      await writeFile(path, text.slice(0, text.length / 2), { flag: 'wx' });
       throw systemError('ENOSPC', 'no space left on device');
     },
   };

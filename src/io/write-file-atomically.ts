@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { toOutputWriteError, type WriteAdvice } from './output-write-error.js';
 
@@ -8,7 +8,7 @@ export interface AtomicWriteFileSystem {
   /** Creates the folder and its parents (no error when it exists). */
   readonly makeFolder: (path: string) => Promise<void>;
   /** Creates `path`, which must not exist, writes `content` and flushes it to the disk. */
-  readonly writeNewFile: (path: string, content: string) => Promise<void>;
+  readonly writeNewFile: (path: string, content: FileContent) => Promise<void>;
   readonly rename: (from: string, to: string) => Promise<void>;
   /** Removes a file; no error when it is gone. */
   readonly remove: (path: string) => Promise<void>;
@@ -22,7 +22,7 @@ export const NODE_FILE_SYSTEM: AtomicWriteFileSystem = {
   writeNewFile: async (path, content) => {
     const handle = await open(path, 'wx');
     try {
-      await handle.writeFile(content, 'utf8');
+      await writeFile(handle, content, 'utf8');
       await handle.sync();
     } finally {
       await handle.close();
@@ -32,10 +32,16 @@ export const NODE_FILE_SYSTEM: AtomicWriteFileSystem = {
   remove: (path) => rm(path, { force: true }),
 };
 
-/** A file to write: where, and its whole text. */
+/**
+ * A file's text: whole, or in chunks made as they are written (a generator), so that a large file
+ * (a report's per-claim CSV) is never in memory at once.
+ */
+export type FileContent = string | Iterable<string>;
+
+/** A file to write: where, and its text. */
 export interface FileToWrite {
   readonly path: string;
-  readonly content: string;
+  readonly content: FileContent;
 }
 
 export interface AtomicWriteOptions {

@@ -50,6 +50,59 @@ function grown<T extends Float64Array | Int32Array>(array: T, needed: number, ma
 }
 
 /**
+ * The slot of each (claim, cell) key: an open-addressing hash table in typed arrays. A `Map` from
+ * number to number holds a boxed number and an entry object per key (~100 bytes); a report over a
+ * million-call tournament has hundreds of thousands of keys in each of several tables.
+ */
+class SlotIndex {
+  private keys = new Float64Array(1024);
+  private values = new Int32Array(1024).fill(-1);
+  private size = 0;
+
+  /** The slot of `key`, or -1. */
+  get(key: number): number {
+    const mask = this.values.length - 1;
+    for (let at = hashOf(key) & mask; ; at = (at + 1) & mask) {
+      const value = this.values[at]!;
+      if (value < 0 || this.keys[at] === key) return value;
+    }
+  }
+
+  /** Records `slot` for `key`, which has none yet. */
+  set(key: number, slot: number): void {
+    if ((this.size + 1) * 2 > this.values.length) this.grow();
+    this.place(key, slot);
+    this.size += 1;
+  }
+
+  private place(key: number, slot: number): void {
+    const mask = this.values.length - 1;
+    let at = hashOf(key) & mask;
+    while (this.values[at]! >= 0) at = (at + 1) & mask;
+    this.keys[at] = key;
+    this.values[at] = slot;
+  }
+
+  private grow(): void {
+    const { keys, values } = this;
+    this.keys = new Float64Array(keys.length * 2);
+    this.values = new Int32Array(values.length * 2).fill(-1);
+    for (let at = 0; at < values.length; at++) if (values[at]! >= 0) this.place(keys[at]!, values[at]!);
+  }
+}
+
+/** Mixes a (claim, cell) key's bits (claim above 2^21, cell below) into a table position. */
+function hashOf(key: number): number {
+  const low = key % CELL_SPACE;
+  const high = (key - low) / CELL_SPACE;
+  // MurmurHash3's finalizer over both halves: every input bit reaches the low bits the mask keeps.
+  let hash = Math.imul(high, 0x9e3779b1) ^ low;
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return (hash ^ (hash >>> 16)) >>> 0;
+}
+
+/**
  * Per-claim sums and counts of a value in named cells (a persuader-persuadee pair, a stance group):
  * what a bootstrap over claims resamples. Memory grows with the distinct (claim, cell) combinations,
  * never with the number of conversations, so a report can stream a run of any size through it.
@@ -58,7 +111,7 @@ export class ClaimCellTable {
   private readonly claimIds = new Map<string, number>();
   private readonly cellIds = new Map<string, number>();
   private readonly cellNames: string[] = [];
-  private readonly slotOf = new Map<number, number>();
+  private readonly slotOf = new SlotIndex();
   private slotClaim = new Int32Array(256);
   private slotCell = new Int32Array(256);
   private slotSum = new Float64Array(256);
@@ -78,7 +131,7 @@ export class ClaimCellTable {
     }
     const key = claimId * CELL_SPACE + cellId;
     let slot = this.slotOf.get(key);
-    if (slot === undefined) slot = this.newSlot(key, claimId, cellId);
+    if (slot < 0) slot = this.newSlot(key, claimId, cellId);
     this.slotSum[slot]! += value;
     this.slotCount[slot]! += 1;
     this.cellSum[cellId]! += value;

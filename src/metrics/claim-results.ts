@@ -87,11 +87,11 @@ export class ClaimPairRows implements Iterable<ClaimPairResult> {
     return this.parts.reduce((total, part) => total + part.claim.length, 0);
   }
 
-  /** Visits every row without making an object of it (claim-pairs.csv): the claim's label and pair are shared objects. */
-  forEachRow(visit: (where: ClaimPairPart['where'], label: ClaimLabel, pair: Pair, n: number, meanNC: number) => void): void {
+  /** Every row as its parts (claim-pairs.csv): the condition, the claim's label and the pair are shared objects, not copied per row. */
+  *rows(): Generator<{ where: ClaimPairPart['where']; label: ClaimLabel; pair: Pair; n: number; meanNC: number }> {
     for (const part of this.parts) {
       for (let row = 0; row < part.claim.length; row++)
-        visit(part.where, part.labels[part.claim[row]!]!, part.pairs[part.cell[row]!]!, part.n[row]!, part.mean[row]!);
+        yield { where: part.where, label: part.labels[part.claim[row]!]!, pair: part.pairs[part.cell[row]!]!, n: part.n[row]!, meanNC: part.mean[row]! };
     }
   }
 

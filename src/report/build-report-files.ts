@@ -1,3 +1,4 @@
+import type { FileContent } from '../io/write-file-atomically.js';
 import { reportJson } from './build-report-document.js';
 import { reportChartSpecs } from './charts/report-charts.js';
 import { claimPairsCsv, claimsCsv, modelsCsv, pairsCsv } from './csv-report.js';
@@ -11,16 +12,17 @@ export type ReportFormat = 'html' | 'md' | 'json' | 'csv';
 
 export const REPORT_FORMATS: readonly ReportFormat[] = ['html', 'md', 'json', 'csv'];
 
-/** A file of the report, relative to its folder. */
+/** A file of the report, relative to its folder: its text, or (the per-claim CSVs) its text in chunks made as they are read. */
 export interface ReportFile {
   readonly path: string;
-  readonly content: string;
+  readonly content: FileContent;
 }
 
 /**
  * The report's files, in memory: `index.html` (self-contained), `report.md` with `charts/*.svg`,
  * `report.json`, `pairs.csv`, `models.csv`, `claims.csv` and `claim-pairs.csv`, for the formats asked. Charts are rendered only
- * when HTML or Markdown is asked for. Writing them is the caller's business.
+ * when HTML or Markdown is asked for. The two per-claim CSVs are generators, made only as they are
+ * written (a full tournament's are tens of megabytes). Writing them is the caller's business.
  */
 export async function buildReportFiles(document: ReportDocument, formats: readonly ReportFormat[]): Promise<ReportFile[]> {
   const labels = createModelLabels(document.meta.models);

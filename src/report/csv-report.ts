@@ -70,19 +70,34 @@ export function modelsCsv(document: ReportDocument, labels: ModelLabels): string
   );
 }
 
-/** claims.csv: per condition and claim, its mean NC over all pairs, then per persuader and per persuadee. */
-export function claimsCsv(document: ReportDocument, labels: ModelLabels): string {
-  return csv(
-    ['domain', 'setting', 'claimIndex', 'claim', 'question', 'role', 'model', 'simulated', 'n', 'meanNC'],
-    document.claims.perClaim.flatMap((claim) => {
-      const where = [claim.domain, claim.setting, claim.claimIndex, claim.claim, claim.question];
-      return [
-        [...where, 'all', '', false, claim.n, claim.meanNC],
-        ...claim.persuaders.map((entry) => [...where, 'persuader', entry.model, labels.isSimulated(entry.model), entry.n, entry.meanNC]),
-        ...claim.persuadees.map((entry) => [...where, 'persuadee', entry.model, labels.isSimulated(entry.model), entry.n, entry.meanNC]),
-      ];
-    }),
-  );
+/** claims.csv: per condition and claim, its mean NC over all pairs, then per persuader and per persuadee. Made in chunks as it is written. */
+export function* claimsCsv(document: ReportDocument, labels: ModelLabels): Generator<string> {
+  const lines = new LineChunks(['domain', 'setting', 'claimIndex', 'claim', 'question', 'role', 'model', 'simulated', 'n', 'meanNC'].join(','));
+  for (const claim of document.claims.perClaim) {
+    const where = [claim.domain, claim.setting, claim.claimIndex, claim.claim, claim.question].map(csvField).join(',');
+    const entries = [
+      { role: 'all', model: '', simulated: false, n: claim.n, meanNC: claim.meanNC },
+      ...claim.persuaders.map((entry) => ({
+        role: 'persuader',
+        model: entry.model,
+        simulated: labels.isSimulated(entry.model),
+        n: entry.n,
+        meanNC: entry.meanNC,
+      })),
+      ...claim.persuadees.map((entry) => ({
+        role: 'persuadee',
+        model: entry.model,
+        simulated: labels.isSimulated(entry.model),
+        n: entry.n,
+        meanNC: entry.meanNC,
+      })),
+    ];
+    for (const entry of entries) {
+      const chunk = lines.add(`${where},${entry.role},${csvField(entry.model)},${entry.simulated},${csvField(entry.n)},${csvField(entry.meanNC)}`);
+      if (chunk !== undefined) yield chunk;
+    }
+  }
+  yield lines.rest();
 }
 
 /** One CSV field as `csv` writes it: quoted when it holds a comma, a quote or a line break; no data empty. */
@@ -92,11 +107,34 @@ function csvField(value: Value): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** Lines gathered into chunks of 10,000, so that a file of many lines is written without holding them all. */
+class LineChunks {
+  private lines: string[];
+
+  constructor(header: string) {
+    this.lines = [header];
+  }
+
+  /** Adds a line; returns a full chunk to write when there is one. */
+  add(line: string): string | undefined {
+    this.lines.push(line);
+    if (this.lines.length < 10_000) return undefined;
+    return this.rest();
+  }
+
+  /** What is gathered, as text ending in a line break (empty when nothing is). */
+  rest(): string {
+    const chunk = this.lines.length === 0 ? '' : `${this.lines.join('\n')}\n`;
+    this.lines = [];
+    return chunk;
+  }
+}
+
 /**
- * claim-pairs.csv: per condition, claim and ordered pair, the mean NC of its conversations. Written
- * line by line from the compact rows (a full tournament has hundreds of thousands).
+ * claim-pairs.csv: per condition, claim and ordered pair, the mean NC of its conversations. Made in
+ * chunks of lines as it is written, from the compact rows (a full tournament has hundreds of thousands).
  */
-export function claimPairsCsv(document: ReportDocument, labels: ModelLabels): string {
+export function* claimPairsCsv(document: ReportDocument, labels: ModelLabels): Generator<string> {
   const header = ['domain', 'setting', 'claimIndex', 'claim', 'question', 'persuader', 'persuadee', 'persuaderSimulated', 'persuadeeSimulated', 'n', 'meanNC'];
   // The claim's fields are the same for all its pairs, and a model's name and label the same on every line: each is written once.
   const models = new Map<string, string>();
@@ -108,23 +146,17 @@ export function claimPairsCsv(document: ReportDocument, labels: ModelLabels): st
     }
     return fields;
   };
-  const chunks: string[] = [];
-  let lines: string[] = [header.join(',')];
+  const lines = new LineChunks(header.join(','));
   let lastLabel: object | undefined;
   let claimFields = '';
-  document.claims.pairs.forEachRow((where, label, pair, n, meanNC) => {
+  for (const { where, label, pair, n, meanNC } of document.claims.pairs.rows()) {
     if (label !== lastLabel) {
       lastLabel = label;
       claimFields = [where.domain, where.setting, label.claimIndex, label.claim, label.question].map(csvField).join(',');
     }
     const simulated = `${labels.isSimulated(pair.persuader)},${labels.isSimulated(pair.persuadee)}`;
-    lines.push(`${claimFields},${modelFields(pair.persuader)},${modelFields(pair.persuadee)},${simulated},${csvField(n)},${csvField(meanNC)}`);
-    // Joined in chunks, so that no more than a chunk of separate line strings is alive at once.
-    if (lines.length === 10_000) {
-      chunks.push(lines.join('\n'));
-      lines = [];
-    }
-  });
-  if (lines.length > 0) chunks.push(lines.join('\n'));
-  return `${chunks.join('\n')}\n`;
+    const chunk = lines.add(`${claimFields},${modelFields(pair.persuader)},${modelFields(pair.persuadee)},${simulated},${csvField(n)},${csvField(meanNC)}`);
+    if (chunk !== undefined) yield chunk;
+  }
+  yield lines.rest();
 }

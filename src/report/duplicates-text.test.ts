@@ -33,7 +33,11 @@ async function combinedReport(duplicates: Array<{ run: string; alsoIn: string; c
     duplicates,
   });
   const files = await buildReportFiles(document, ['html', 'md', 'json', 'csv']);
-  return { document, read: (path: string) => files.find((file) => file.path === path)!.content };
+  const read = (path: string) => {
+    const content = files.find((file) => file.path === path)!.content;
+    return typeof content === 'string' ? content : [...content].join('');
+  };
+  return { document, read };
 }
 
 describe('a combined report says which conversations it counted once, in every format', () => {

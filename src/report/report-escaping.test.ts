@@ -14,7 +14,10 @@ async function hostileReport() {
     packageVersion: 'test',
   });
   const files = await buildReportFiles(document, ['html', 'md', 'json']);
-  return (path: string) => files.find((file) => file.path === path)!.content;
+  return (path: string) => {
+    const content = files.find((file) => file.path === path)!.content;
+    return typeof content === 'string' ? content : [...content].join('');
+  };
 }
 
 describe('model text in reports', () => {

@@ -399,7 +399,8 @@ describe('pmiyc report on a disk that fills up', () => {
       writeNewFile: async (path, content) => {
         written += 1;
         if (written !== 2) return NODE_FILE_SYSTEM.writeNewFile(path, content);
-        await writeFile(path, content.slice(0, content.length / 2), { flag: 'wx' });
+        const text = typeof content === 'string' ? content : [...content].join('');
+        await writeFile(path, text.slice(0, text.length / 2), { flag: 'wx' });
         throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
       },
     };
