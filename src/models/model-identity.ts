@@ -20,7 +20,7 @@ export function endpointOf(baseURL: string): string {
  * The replicas of a model as a set: normalised, sorted, each once. The order of the config's list
  * says nothing of the weights, so it must not change the identity; one replica is its one endpoint.
  */
-export function replicaEndpoints(baseURLs: readonly string[]): string[] {
+function replicaEndpoints(baseURLs: readonly string[]): string[] {
   return [...new Set(baseURLs.map(endpointOf))].sort();
 }
 
