@@ -35,7 +35,7 @@ export interface ReplicaPoolOptions {
 }
 
 /** One replica as a progress display shows it. */
-interface ReplicaView {
+export interface ReplicaView {
   readonly endpoint: string;
   readonly status: ReplicaStatus;
   /** With status `out`: for how much longer. */
