@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli-helpers.js';
+import { startFakeChatServer } from './support/fake-chat-server.js';
+import type { FakeProviderServer } from './support/fake-provider-server.js';
+import { pathMaker, storedRun, writeChatConfig, writeClaims } from './support/run-fixtures.js';
+
+let folder: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'pmiyc-replicas-'));
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const fresh = pathMaker(() => folder);
+
+let servers: FakeProviderServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  servers = [];
+});
+
+/** `alpha` and `beta` as in writeChatConfig, each served by the replicas at `urls` (fake servers' `url`s), in that order. */
+function writeReplicatedConfig(path: string, urls: readonly string[]): string {
+  const list = `[${urls.map((url) => `"${url}/v1"`).join(', ')}]`;
+  writeFileSync(
+    path,
+    `models:
+  alpha: { provider: openai-compatible, model: alpha-model, baseURL: ${list}, maxRetries: 0 }
+  beta: { provider: openai-compatible, model: beta-model, baseURL: ${list}, maxRetries: 0 }
+`,
+  );
+  return path;
+}
+
+/**
+ * The run's conversations as `pmiyc export` writes them, without the run's name, and without call
+ * hashes when `withoutCallHashes` (a hash covers what served the call).
+ */
+async function exportOf(store: string, run: string, { withoutCallHashes = false } = {}): Promise<unknown[]> {
+  const result = await runCli(['export', '--store', store, '--run', run, '--format', 'jsonl']);
+  expect(result.code).toBe(0);
+  return result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const { run: _run, ...record } = JSON.parse(line, (key, value) => (withoutCallHashes && key === 'callHash' ? undefined : value)) as Record<
+        string,
+        unknown
+      >;
+      return record;
+    });
+}
+
+describe('a model served by two replicas, one of which dies mid-run', () => {
+  it('spreads the calls over both, finishes every conversation on the survivor without a failed call, and replays from one cache in any order', async () => {
+    // The second replica serves its first calls, then dies: its server closes and the connections it holds are destroyed.
+    const KILLED_AT = 6;
+    const survivor = await startFakeChatServer();
+    let dying: FakeProviderServer | undefined;
+    let killed: Promise<void> | undefined;
+    dying = await startFakeChatServer({
+      respond: (_request, index) => {
+        if (index < KILLED_AT) return undefined;
+        killed ??= dying!.close();
+        return 'hang';
+      },
+    });
+    servers.push(survivor, dying);
+    const dyingURL = dying.url;
+
+    const claims = writeClaims(`${fresh('claims')}.jsonl`, 4);
+    const store = `${fresh('store')}.db`;
+    const config = writeReplicatedConfig(`${fresh('replicas')}.yaml`, [survivor.url, dyingURL]);
+    const argsFor = (inStore: string) => ['run', '--models', 'alpha,beta', '--claims', claims, '--store', inStore, '--concurrency', '4'];
+    const args = argsFor(store);
+    const result = await runCli([...args, '--config', config, '--run', 'replicated']);
+
+    expect(result.code).toBe(0);
+    expect(killed).toBeDefined();
+    expect(dying.requests.length).toBeGreaterThanOrEqual(KILLED_AT);
+    expect(survivor.requests.length).toBeGreaterThan(0);
+    expect(result.stdout).toMatch(/Run replicated in \S+: 32 conversations this session \(0 failed\), 0 already done; calls: \d+ made, .* 0 failed;/);
+    expect(result.stderr).toMatch(new RegExp(`replica ${dyingURL}/v1 of (alpha|beta) is out for 10\\.0 s, its calls go to the others`));
+    const port = (server: FakeProviderServer) => server.url.replace('http://', '');
+    const served = (model: string) =>
+      result.stdout.match(
+        new RegExp(
+          `^${model}'s replicas: ${port(survivor)}/v1 served (\\d+).*, ${dyingURL.replace('http://', '')}/v1 served (\\d+).*; (\\d+) calls? failed over\\.$`,
+          'm',
+        ),
+      );
+    const alpha = served('alpha');
+    const beta = served('beta');
+    expect(alpha).not.toBeNull();
+    expect(beta).not.toBeNull();
+    // Both replicas answered calls; what the dying one answered is what it served before it died.
+    const answeredByDying = Number(alpha![2]) + Number(beta![2]);
+    expect(answeredByDying).toBe(KILLED_AT);
+    expect(Number(alpha![3]) + Number(beta![3])).toBeGreaterThanOrEqual(1);
+    // What served the models is recorded as the set of endpoints, sorted: the order of the list does not matter.
+    const endpoints = [`${survivor.url}/v1`, `${dyingURL}/v1`].sort().join(', ');
+    expect(storedRun(store, 'replicated').config['servedBy']).toEqual({
+      alpha: `openai-compatible/alpha-model at ${endpoints}`,
+      beta: `openai-compatible/beta-model at ${endpoints}`,
+    });
+
+    // The same conversations as against one healthy server: replicas change where calls go, not what they say.
+    const single = await startFakeChatServer();
+    servers.push(single);
+    const singleStore = `${fresh('store')}.db`;
+    const alone = await runCli([...argsFor(singleStore), '--config', writeChatConfig(`${fresh('single')}.yaml`, single.url), '--run', 'single']);
+    expect(alone.code).toBe(0);
+    expect(await exportOf(store, 'replicated', { withoutCallHashes: true })).toEqual(await exportOf(singleStore, 'single', { withoutCallHashes: true }));
+
+    // The replicas listed the other way round are the same model: every call replays, none is made.
+    const callsBefore = survivor.requests.length;
+    const reordered = writeReplicatedConfig(`${fresh('reordered')}.yaml`, [dyingURL, survivor.url]);
+    const replayed = await runCli([...args, '--config', reordered, '--run', 'reordered']);
+    expect(replayed.code).toBe(0);
+    expect(replayed.stdout).toMatch(
+      /calls: 0 made, \d+ reused within the run \(shared or resumed\), \d+ replayed from earlier runs \(replicated: \d+\), 0 failed/,
+    );
+    expect(survivor.requests).toHaveLength(callsBefore);
+    expect(await exportOf(store, 'reordered')).toEqual(await exportOf(store, 'replicated'));
+  });
+});
