@@ -61,7 +61,8 @@ export interface BuiltChatModel {
  */
 function createServingAdapter(settings: ModelSettings, dependencies: ChatModelDependencies): { adapter: ChatModel; pool?: ReplicaPool } {
   const { replicas, ...oneServer } = settings;
-  if (replicas === undefined || replicas.length === 0) return { adapter: createAdapter(settings, dependencies) };
+  if (replicas === undefined || replicas.length === 0) return { adapter: createAdapter(oneServer, dependencies) };
+  if (replicas.length === 1) return { adapter: createAdapter({ ...oneServer, baseURL: replicas[0]! }, dependencies) };
   const kind = findProvider(settings.provider)?.kind;
   if (kind === 'sim' || kind === 'llama') throw new RangeError(`${settings.name}: ${settings.provider}/ models run inside pmiyc and have no replicas`);
   const onReplicaEvent = dependencies.onReplicaEvent;

@@ -43,11 +43,13 @@ export function modelIdentity(settings: ModelSettings, served: ServedBy = {}): s
   const name = `${settings.provider}/${settings.model}`;
   if (settings.revision !== undefined) return `${name}@${settings.revision}${options}`;
   if (settings.provider === 'llama' && served.fileSha256) return `llama@sha256:${served.fileSha256}${options}`;
-  if (settings.replicas !== undefined && settings.replicas.length > 0) return `${name} at ${replicaEndpoints(settings.replicas).join(', ')}${options}`;
+  if (settings.replicas !== undefined && settings.replicas.length > 1) return `${name} at ${replicaEndpoints(settings.replicas).join(', ')}${options}`;
+  // One replica is one server: the identity it would have as a plain baseURL.
+  const baseURL = settings.replicas?.length === 1 ? settings.replicas[0] : settings.baseURL;
   const provider = findProvider(settings.provider);
-  const viaOtherEndpoint = settings.baseURL !== undefined && settings.baseURL !== provider?.defaultBaseURL;
-  if (settings.baseURL !== undefined && (SERVED_BY_ENDPOINT.has(settings.provider) || viaOtherEndpoint)) {
-    return `${name} at ${endpointOf(settings.baseURL)}${options}`;
+  const viaOtherEndpoint = baseURL !== undefined && baseURL !== provider?.defaultBaseURL;
+  if (baseURL !== undefined && (SERVED_BY_ENDPOINT.has(settings.provider) || viaOtherEndpoint)) {
+    return `${name} at ${endpointOf(baseURL)}${options}`;
   }
   return `${name}${options}`;
 }

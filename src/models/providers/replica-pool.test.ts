@@ -157,25 +157,28 @@ describe('a model served by several replicas', () => {
   });
 });
 
-/** A replica that holds each call until the test lets it go, counting the most it held at once. */
+/** A replica that holds each call until the test lets it go (with a reply, or failing), counting the most it held at once. */
 class HeldReplica implements ChatModel {
   readonly name = 'held';
   readonly simulated = false;
-  held: Array<() => void> = [];
+  held: Array<(error?: ModelCallError) => void> = [];
   mostAtOnce = 0;
   async generate(): Promise<GenerateReply> {
-    await new Promise<void>((resolve) => {
+    const error = await new Promise<ModelCallError | undefined>((resolve) => {
       this.held.push(resolve);
       this.mostAtOnce = Math.max(this.mostAtOnce, this.held.length);
     });
+    if (error) throw error;
     return { text: REPLY, finishReason: 'stop' };
   }
-  releaseAll(): void {
+  releaseAll(error?: ModelCallError): void {
     const held = this.held;
     this.held = [];
-    for (const release of held) release();
+    for (const release of held) release(error);
   }
 }
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('replicaConcurrency', () => {
   it('keeps at most that many calls on each replica; the rest wait for a free one', async () => {
@@ -187,15 +190,41 @@ describe('replicaConcurrency', () => {
       now: () => 0,
     });
     const calls = Array.from({ length: 7 }, () => pool.generate(request));
-    await new Promise((resolve) => setImmediate(resolve));
+    await settle();
     expect(replicas.map((replica) => replica.held.length)).toEqual([2, 2]);
     while (replicas.some((replica) => replica.held.length > 0)) {
       for (const replica of replicas) replica.releaseAll();
-      await new Promise((resolve) => setImmediate(resolve));
+      await settle();
     }
     expect(await Promise.all(calls)).toHaveLength(7);
     expect(replicas.map((replica) => replica.mostAtOnce)).toEqual([2, 2]);
     expect(pool.view().replicas.map((replica) => replica.served)).toEqual([4, 3]);
+  });
+
+  it('sends a call that failed on a full pool on to the next free replica, after the calls that waited before it', async () => {
+    const [steady, failing] = [new HeldReplica(), new HeldReplica()];
+    const pool = new ReplicaPool({
+      name: 'qwen',
+      replicas: [
+        { endpoint: 'http://gpu-0/v1', model: steady },
+        { endpoint: 'http://gpu-1/v1', model: failing },
+      ],
+      replicaConcurrency: 1,
+      now: () => 0,
+    });
+    const calls = [pool.generate(request), pool.generate(request), pool.generate(request)];
+    await settle();
+    expect([steady.held.length, failing.held.length]).toEqual([1, 1]);
+    failing.releaseAll(new ModelCallError('qwen: HTTP 500: boom', { provider: 'vllm', model: 'q', reason: 'api', statusCode: 500, retryable: true }));
+    await settle();
+    for (let round = 0; round < 3; round += 1) {
+      expect(steady.held.length).toBe(1);
+      steady.releaseAll();
+      await settle();
+    }
+    expect((await Promise.all(calls)).map((reply) => reply.text)).toEqual([REPLY, REPLY, REPLY]);
+    expect(steady.mostAtOnce).toBe(1);
+    expect(pool.view()).toMatchObject({ failovers: 1, replicas: [{ served: 3 }, { served: 0, failed: 1, status: 'out' }] });
   });
 
   it('stops a waiting call when its request is aborted', async () => {

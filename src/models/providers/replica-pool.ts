@@ -6,6 +6,7 @@ import {
   DEFAULT_COOL_DOWN,
   markFailed,
   markSucceeded,
+  type ReplicaChoice,
   type ReplicaHealth,
   type ReplicaStatus,
   statusOf,
@@ -56,6 +57,12 @@ export interface ReplicaPoolView {
   readonly failovers: number;
 }
 
+/** A call waiting for a replica with room: the replicas it already failed on, and how to send it on. */
+interface Waiter {
+  readonly tried: ReadonlySet<number>;
+  readonly serve: (index: number | undefined) => void;
+}
+
 interface ReplicaSlot extends ReplicaHealth {
   readonly replica: Replica;
   served: number;
@@ -87,8 +94,8 @@ export class ReplicaPool implements ChatModel {
   private readonly coolDown: CoolDown;
   private cursor = 0;
   private failovers = 0;
-  /** Calls waiting for a replica with room (only with `replicaConcurrency`), woken in order when a call ends. */
-  private waiting: Array<() => void> = [];
+  /** Calls waiting for a replica with room (only with `replicaConcurrency`), in the order they came. */
+  private waiting: Waiter[] = [];
 
   constructor(private readonly options: ReplicaPoolOptions) {
     if (options.replicas.length === 0) throw new RangeError(`${options.name}: a replica pool needs at least one replica`);
@@ -118,7 +125,7 @@ export class ReplicaPool implements ChatModel {
         lastError = error;
       } finally {
         slot.outstanding -= 1;
-        this.wakeWaiting();
+        this.serveWaiting();
       }
     }
   }
@@ -143,46 +150,60 @@ export class ReplicaPool implements ChatModel {
     };
   }
 
-  /** Picks a replica for the call and counts the call on it; waits while all it may use are full. Undefined: none left to try. */
-  private async takeReplica(tried: ReadonlySet<number>, abortSignal: AbortSignal | undefined): Promise<number | undefined> {
-    for (;;) {
-      abortSignal?.throwIfAborted();
-      const choice = chooseReplica(this.slots, {
-        nowMs: this.options.now(),
-        tried,
-        cursor: this.cursor,
-        ...(this.options.replicaConcurrency === undefined ? {} : { limit: this.options.replicaConcurrency }),
-      });
-      if (choice.kind === 'none') return undefined;
-      if (choice.kind === 'replica') {
-        this.slots[choice.index]!.outstanding += 1;
-        this.cursor = (choice.index + 1) % this.slots.length;
-        return choice.index;
-      }
-      await this.waitForRoom(abortSignal);
-    }
-  }
-
-  private waitForRoom(abortSignal: AbortSignal | undefined): Promise<void> {
+  /**
+   * Picks a replica for the call and counts the call on it, or undefined when none is left to try.
+   * While every replica it may use is full, the call waits in line (see `serveWaiting`).
+   */
+  private takeReplica(tried: ReadonlySet<number>, abortSignal: AbortSignal | undefined): Promise<number | undefined> {
+    abortSignal?.throwIfAborted();
+    const choice = this.choose(tried);
+    if (choice.kind !== 'wait') return Promise.resolve(this.take(choice));
     return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        tried,
+        serve: (index) => {
+          abortSignal?.removeEventListener('abort', onAbort);
+          resolve(index);
+        },
+      };
       const onAbort = () => {
-        this.waiting = this.waiting.filter((waiter) => waiter !== wake);
+        this.waiting = this.waiting.filter((other) => other !== waiter);
         reject(abortSignal!.reason);
       };
-      const wake = () => {
-        abortSignal?.removeEventListener('abort', onAbort);
-        resolve();
-      };
       abortSignal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(wake);
+      this.waiting.push(waiter);
     });
   }
 
-  /** A call ended: every waiting call looks again, in the order they came (those that find no room wait again, in that order). */
-  private wakeWaiting(): void {
-    const waiting = this.waiting;
-    this.waiting = [];
-    for (const wake of waiting) wake();
+  private choose(tried: ReadonlySet<number>): ReplicaChoice {
+    return chooseReplica(this.slots, {
+      nowMs: this.options.now(),
+      tried,
+      cursor: this.cursor,
+      ...(this.options.replicaConcurrency === undefined ? {} : { limit: this.options.replicaConcurrency }),
+    });
+  }
+
+  private take(choice: Exclude<ReplicaChoice, { kind: 'wait' }>): number | undefined {
+    if (choice.kind === 'none') return undefined;
+    this.slots[choice.index]!.outstanding += 1;
+    this.cursor = (choice.index + 1) % this.slots.length;
+    return choice.index;
+  }
+
+  /**
+   * A call ended (a slot is free, a replica may have gone out): the waiting calls are served in
+   * the order they came, each that can go now sent on, the others left waiting in their place.
+   */
+  private serveWaiting(): void {
+    if (this.waiting.length === 0) return;
+    const stillWaiting: Waiter[] = [];
+    for (const waiter of this.waiting) {
+      const choice = this.choose(waiter.tried);
+      if (choice.kind === 'wait') stillWaiting.push(waiter);
+      else waiter.serve(this.take(choice));
+    }
+    this.waiting = stillWaiting;
   }
 
   private recordFault(slot: ReplicaSlot, error: ModelCallError, outagesAtStart: number): void {
