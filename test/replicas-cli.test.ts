@@ -125,3 +125,31 @@ describe('a model served by two replicas, one of which dies mid-run', () => {
     expect(await exportOf(store, 'reordered')).toEqual(await exportOf(store, 'replicated'));
   });
 });
+
+describe('replicas in the config', () => {
+  it('checks each replica of a model on its own with models --check, so a dead one shows', async () => {
+    const healthy = await startFakeChatServer();
+    const dead = await startFakeChatServer();
+    servers.push(healthy);
+    const deadURL = dead.url;
+    await dead.close();
+    const config = `${fresh('check')}.yaml`;
+    writeFileSync(config, `models:\n  qwen: { provider: vllm, model: q, baseURL: ["${healthy.url}/v1", "${deadURL}/v1"], replicaConcurrency: 2 }\n`);
+    const result = await runCli(['models', '--config', config, '--check']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`qwen   vllm/q  ${healthy.url}/v1, ${deadURL}/v1`);
+    expect(result.stdout).toMatch(/2 per replica/);
+    expect(result.stdout).toMatch(new RegExp(`^qwen \\(${healthy.url}/v1\\)\\s+reachable\\s`, 'm'));
+    expect(result.stdout).toMatch(new RegExp(`^qwen \\(${deadURL}/v1\\)\\s+FAILED \\(api\\)\\s+qwen: cannot reach ${deadURL}/v1/chat/completions`, 'm'));
+  });
+
+  it('refuses a list of servers for a model that has none, with exit 2 and what to do', async () => {
+    const config = `${fresh('sim')}.yaml`;
+    writeFileSync(config, 'models:\n  agent:\n    provider: sim\n    model: eloquent\n    baseURL: [http://127.0.0.1:9/v1, http://127.0.0.1:10/v1]\n');
+    const result = await runCli(['run', '--config', config, '--models', 'agent', '--store', `${fresh('store')}.db`]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `${config}:5: models.agent.baseURL: a simulated agent runs inside pmiyc and has no server: remove baseURL (a list of replicas is for HTTP servers such as vllm or openai-compatible)`,
+    );
+  });
+});
