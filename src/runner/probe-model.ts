@@ -8,7 +8,7 @@ import type { ModelSettings } from '../models/model-settings.js';
 const CHECK_TIMEOUT_MS = 30_000;
 
 /** What a one-token call to a model found: reachable (and how fast), or why not. */
-export type ProbeResult =
+type ProbeResult =
   | { readonly ok: true; readonly durationMs: number; readonly outputTokens?: number; readonly simulated: boolean }
   | { readonly ok: false; readonly reason: string; readonly detail: string };
 
