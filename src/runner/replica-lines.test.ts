@@ -21,6 +21,7 @@ describe('the replicas of a model in the progress display and the summary', () =
       'gpu-3:8000/v1: 1 in flight, 0 done, 1 failed · on trial',
     ]);
     expect(replicaLines(pool, 2)).toEqual(['gpu-1:8000/v1: 3 in flight, 120 done · up', '… and 2 more replicas']);
+    expect(replicaLines({ ...pool, replicaConcurrency: 4 })[0]).toBe('gpu-1:8000/v1: 3 in flight (limit 4), 120 done · up');
   });
 
   it('puts the replica lines under their model in the live block, and says how many are up in a log line', () => {

@@ -13,13 +13,14 @@ function healthOf(replica: ReplicaView): string {
 
 /**
  * The live block's lines for the replicas of one model, under its line: "127.0.0.1:8001/v1: 3 in
- * flight, 120 done, 2 failed · out for 8.0 s". At most `maxLines`; then how many are not shown.
+ * flight (limit 4), 120 done, 2 failed · out for 8.0 s". At most `maxLines`; then how many are not shown.
  */
 export function replicaLines(pool: ReplicaPoolView, maxLines = 4): string[] {
   const shown = pool.replicas.length <= maxLines ? pool.replicas : pool.replicas.slice(0, maxLines - 1);
+  const limit = pool.replicaConcurrency === undefined ? '' : ` (limit ${pool.replicaConcurrency})`;
   const lines = shown.map((replica) => {
     const failed = replica.failed > 0 ? `, ${replica.failed} failed` : '';
-    return `${shortEndpoint(replica.endpoint)}: ${replica.inFlight} in flight, ${replica.served} done${failed} · ${healthOf(replica)}`;
+    return `${shortEndpoint(replica.endpoint)}: ${replica.inFlight} in flight${limit}, ${replica.served} done${failed} · ${healthOf(replica)}`;
   });
   if (shown.length < pool.replicas.length) lines.push(`… and ${pool.replicas.length - shown.length} more replicas`);
   return lines;

@@ -55,6 +55,8 @@ export interface ReplicaPoolView {
   readonly replicas: readonly ReplicaView[];
   /** Calls sent on to another replica after a replica's fault, without using the model's retries. */
   readonly failovers: number;
+  /** Calls in flight at most per replica, when limited. */
+  readonly replicaConcurrency?: number;
 }
 
 /** A call waiting for a replica with room: the replicas it already failed on, and how to send it on. */
@@ -135,6 +137,7 @@ export class ReplicaPool implements ChatModel {
     const nowMs = this.options.now();
     return {
       failovers: this.failovers,
+      ...(this.options.replicaConcurrency === undefined ? {} : { replicaConcurrency: this.options.replicaConcurrency }),
       replicas: this.slots.map((slot) => {
         const status = statusOf(slot, nowMs);
         return {
