@@ -1,11 +1,13 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './cli-helpers.js';
+import { CLI, runCli } from './cli-helpers.js';
 import { startFakeChatServer } from './support/fake-chat-server.js';
 import type { FakeProviderServer } from './support/fake-provider-server.js';
 import { pathMaker, storedRun, writeChatConfig, writeClaims } from './support/run-fixtures.js';
+import { TerminalScreen } from './support/terminal-screen.js';
 
 let folder: string;
 beforeAll(() => {
@@ -151,5 +153,56 @@ describe('replicas in the config', () => {
     expect(result.stderr).toContain(
       `${config}:5: models.agent.baseURL: a simulated agent runs inside pmiyc and has no server: remove baseURL (a list of replicas is for HTTP servers such as vllm or openai-compatible)`,
     );
+  });
+});
+
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+describe.skipIf(!hasScript)('the live display of a replicated model (in a pseudo-terminal: util-linux script)', () => {
+  it('shows each replica under its model: calls in flight and done, failures, and the dead one out', async () => {
+    const survivor = await startFakeChatServer();
+    let dying: FakeProviderServer | undefined;
+    dying = await startFakeChatServer({
+      respond: (_request, index) => {
+        if (index < 4) return undefined;
+        void dying!.close();
+        return 'hang';
+      },
+    });
+    servers.push(survivor, dying);
+    const survivorAt = survivor.url.replace('http://', '');
+    const dyingAt = dying.url.replace('http://', '');
+    const config = writeReplicatedConfig(`${fresh('replicas')}.yaml`, [survivor.url, dying.url]);
+    const args = [
+      'run',
+      '--config',
+      config,
+      '--models',
+      'alpha,beta',
+      '--claims',
+      writeClaims(`${fresh('claims')}.jsonl`, 2),
+      '--store',
+      `${fresh('store')}.db`,
+    ];
+    const command = ['stty cols 250 rows 60;', 'exec', process.execPath, CLI, ...args].join(' ');
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', PMIYC_PROGRESS_INTERVAL_MS: '20' };
+    delete env['FORCE_COLOR'];
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, output).toBe(0);
+
+    const screen = new TerminalScreen();
+    screen.write(output);
+    const lines = screen.lines();
+    for (const model of ['alpha', 'beta']) {
+      const at = lines.findIndex((line) => line.startsWith(`  ${model}: 0 on the wire`));
+      expect(at, lines.join('\n')).toBeGreaterThan(0);
+      expect(lines[at + 1]).toMatch(new RegExp(`^ {4}${survivorAt}/v1: 0 in flight, [1-9]\\d* done · up$`));
+      expect(lines[at + 2]).toMatch(new RegExp(`^ {4}${dyingAt}/v1: 0 in flight, \\d+ done(, [1-9]\\d* failed · out for [\\d.]+ s| · up)$`));
+    }
+    // The dying replica took at least one call down with it, so at least one model saw it go out.
+    expect(lines.filter((line) => new RegExp(`^ {4}${dyingAt}/v1: .* failed · out for `).test(line)).length).toBeGreaterThanOrEqual(1);
   });
 });
