@@ -206,3 +206,34 @@ describe.skipIf(!hasScript)('the live display of a replicated model (in a pseudo
     expect(lines.filter((line) => new RegExp(`^ {4}${dyingAt}/v1: .* failed · out for `).test(line)).length).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('replicas in the other studies', () => {
+  it('says at the end of a consistency study which replica served how many answers', async () => {
+    const replicas = await Promise.all([startFakeChatServer(), startFakeChatServer()]);
+    servers.push(...replicas);
+    const config = writeReplicatedConfig(
+      `${fresh('replicas')}.yaml`,
+      replicas.map((server) => server.url),
+    );
+    const claims = writeClaims(`${fresh('claims')}.jsonl`, 3);
+    const result = await runCli([
+      'consistency',
+      '--config',
+      config,
+      '--models',
+      'alpha',
+      '--claims',
+      claims,
+      '--answers',
+      '4',
+      '--store',
+      `${fresh('store')}.db`,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const [first, second] = replicas.map((server) => server.requests.length);
+    expect(first).toBeGreaterThan(0);
+    expect(second).toBeGreaterThan(0);
+    const at = (server: FakeProviderServer) => `${server.url.replace('http://', '')}/v1`;
+    expect(result.stdout).toContain(`alpha's replicas: ${at(replicas[0]!)} served ${first}, ${at(replicas[1]!)} served ${second}; 0 calls failed over.`);
+  });
+});
