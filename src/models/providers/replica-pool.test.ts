@@ -143,6 +143,21 @@ describe('a model served by several replicas', () => {
     expect(built.replicas!().replicas.every((replica) => replica.status === 'up')).toBe(true);
   });
 
+  it('lets an abort go up as it is: not failed over, the replica still up', async () => {
+    const replicas = await startReplicas(['hang'], [OK]);
+    const built = pooledModel(
+      replicas.map((server) => server.url),
+      { nowMs: 0 },
+    );
+    const controller = new AbortController();
+    const pending = built.model.generate({ ...request, abortSignal: controller.signal });
+    while (replicas[0]!.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort(new Error('run stopped'));
+    await expect(pending).rejects.toThrow('run stopped');
+    expect(replicas[1]!.requests).toHaveLength(0);
+    expect(built.replicas!()).toMatchObject({ failovers: 0, replicas: [{ status: 'up', failed: 0, inFlight: 0 }, { status: 'up' }] });
+  });
+
   it('sends a 429 to another replica when one is free', async () => {
     const limited: FakeResponse = {
       status: 429,
