@@ -125,6 +125,14 @@ describe('a model served by two replicas, one of which dies mid-run', () => {
     );
     expect(survivor.requests).toHaveLength(callsBefore);
     expect(await exportOf(store, 'reordered')).toEqual(await exportOf(store, 'replicated'));
+
+    // Resuming the run with the list reordered is the same model; with a replica more it is not (a new server may serve other weights).
+    const resumed = await runCli(['run', '--store', store, '--run', 'replicated', '--resume', '--config', reordered]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const grown = writeReplicatedConfig(`${fresh('grown')}.yaml`, [survivor.url, dyingURL, single.url]);
+    const refused = await runCli(['run', '--store', store, '--run', 'replicated', '--resume', '--config', grown]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`pmiyc: run replicated would mix two models: alpha was "openai-compatible/alpha-model at ${endpoints}" and is now`);
   });
 });
 
