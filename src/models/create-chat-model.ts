@@ -160,7 +160,7 @@ function pricesOf(settings: ModelSettings): Prices {
 }
 
 function rateLimitOptionsOf(settings: ModelSettings): RateLimitOptions {
-  // Replicas full cannot take more: without a model-wide limit, the replicas' together is one.
+  // Without a model-wide limit, the replicas' limits added up are the model's: more calls could only wait in the pool.
   const maxConcurrency = settings.maxConcurrency ?? (settings.replicaConcurrency ?? 0) * (settings.replicas?.length ?? 1);
   return {
     ...(maxConcurrency > 0 ? { maxConcurrency } : {}),
