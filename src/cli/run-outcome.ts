@@ -4,6 +4,7 @@ import { summarizeTournament } from '../metrics/tournament-summary.js';
 import { RecordUsageTally } from '../metrics/usage-totals.js';
 import { formatSummaryText } from '../report/summary-text.js';
 import { formatUsageText } from '../report/usage-text.js';
+import { describeReplicaUse } from '../runner/replica-lines.js';
 import { describeCalls, describeFailures, describeSpend, describeStop } from '../runner/session-ending.js';
 import type { Store } from '../store/result-store.js';
 import type { TournamentOutcome } from '../studies/tournament/tournament-study.js';
@@ -51,6 +52,7 @@ export function printRunOutcome(
     `Run ${run.name} in ${storePath}: ${count(result.finished)} conversations this session (${count(result.failed)} failed), ${count(result.skipped)} already done; ` +
       `${describeCalls(meter)}${noCache}; spent ${describeSpend(store.spentUsd(run.id), outcome.modelsWithoutPrice)} on calls this run made.`,
   );
+  for (const { model, replicas } of outcome.replicaUse) out(`${describeReplicaUse(model, replicas)}.`);
   const resume = `pmiyc run --store ${storePath} --run ${run.name} --resume`;
   if (ending.status === 'completed') {
     out(`Export: pmiyc export --store ${storePath} --run ${run.name} --format jsonl`);

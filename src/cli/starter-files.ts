@@ -31,6 +31,13 @@ models:
   #   revision: 2024-07-23          # names the weights: part of the call identity
   #   maxConcurrency: 32
 
+  # One model on several vLLM replicas (one per GPU): calls spread, a failing replica is skipped
+  # llama-pool:
+  #   provider: vllm
+  #   model: meta-llama/Llama-3.1-8B-Instruct
+  #   baseURL: [http://gpu-1:8000/v1, http://gpu-2:8000/v1]
+  #   replicaConcurrency: 32        # calls in flight at most per replica
+
   # A local ollama server
   # qwen-ollama:
   #   provider: ollama

@@ -1,14 +1,37 @@
 import { z } from 'zod';
-import { PROVIDER_NAMES } from '../models/providers/provider-catalog.js';
+import { endpointOf } from '../models/model-identity.js';
+import { findProvider, PROVIDER_NAMES } from '../models/providers/provider-catalog.js';
 import { DEFAULT_VARIANT, templateProblem } from '../protocol/prompt-variants.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** One entry under `models:` in a config file. Unknown keys are errors (a typo must not pass silently). */
+const baseURLSchema = z.url({ error: 'must be a URL such as http://127.0.0.1:8000/v1' });
+
+/**
+ * One server, or the replicas of one model (docs/design/replicas.md): a list of distinct servers,
+ * compared as the call identity compares them (no trailing slash, credentials or letter case).
+ */
+const baseURLsSchema = z.union([
+  baseURLSchema,
+  z
+    .array(baseURLSchema)
+    .min(1, 'list at least one server, e.g. [http://gpu-1:8000/v1, http://gpu-2:8000/v1]')
+    .superRefine((urls, context) => {
+      const seen = new Map<string, number>();
+      urls.forEach((url, index) => {
+        const endpoint = endpointOf(url);
+        const first = seen.get(endpoint);
+        if (first === undefined) seen.set(endpoint, index);
+        else context.addIssue({ code: 'custom', path: [index], message: `is the same server as entry ${first + 1} (${endpoint}): list each replica once` });
+      });
+    }),
+]);
+
 const modelEntrySchema = z.strictObject({
   provider: z.enum(PROVIDER_NAMES as [string, ...string[]], { error: `must be one of ${PROVIDER_NAMES.join(', ')}` }),
   model: z.string().min(1, 'must name the provider model (or deployment, or .gguf path)'),
-  baseURL: z.url({ error: 'must be a URL such as http://127.0.0.1:8000/v1' }).optional(),
+  baseURL: baseURLsSchema.optional(),
   apiKeyEnv: z.string().regex(ENV_NAME, 'must be the NAME of an environment variable, never a key').optional(),
   headers: z.record(z.string(), z.string()).optional(),
   temperature: z.number().min(0).max(2).nullable().optional(),
@@ -18,6 +41,8 @@ const modelEntrySchema = z.strictObject({
   maxRetryAfterMs: z.number().int().positive().optional(),
   revision: z.string().min(1, 'must name the weights, e.g. a checkpoint or a date').optional(),
   maxConcurrency: z.number().int().positive().optional(),
+  /** With a list of base URLs: calls in flight at most per replica. */
+  replicaConcurrency: z.number().int().positive().optional(),
   requestsPerMinute: z.number().positive().optional(),
   tokensPerMinute: z.number().positive().optional(),
   inputUsdPerMillion: z.number().min(0).optional(),
@@ -30,6 +55,26 @@ const modelEntrySchema = z.strictObject({
 });
 
 export type ModelEntry = z.infer<typeof modelEntrySchema>;
+
+/** In-process and simulated models have no server: a list of servers for one is a mistake worth saying. */
+function checkServedModel(entry: ModelEntry, path: readonly (string | number)[], context: z.RefinementCtx): void {
+  const kind = findProvider(entry.provider)?.kind;
+  if (Array.isArray(entry.baseURL) && (kind === 'sim' || kind === 'llama')) {
+    const what = kind === 'sim' ? 'a simulated agent runs inside pmiyc' : 'a llama/ model runs inside pmiyc from its .gguf file';
+    context.addIssue({
+      code: 'custom',
+      path: [...path, 'baseURL'],
+      message: `${what} and has no server: remove baseURL (a list of replicas is for HTTP servers such as vllm or openai-compatible)`,
+    });
+  }
+  if (entry.replicaConcurrency !== undefined && !Array.isArray(entry.baseURL)) {
+    context.addIssue({
+      code: 'custom',
+      path: [...path, 'replicaConcurrency'],
+      message: 'limits each replica of a model served by several: give baseURL as a list of servers, or use maxConcurrency',
+    });
+  }
+}
 
 const ALIAS = /^[A-Za-z0-9][\w.-]*$/;
 
@@ -108,6 +153,7 @@ export const configSchema = z
     experiment: z.preprocess((value) => value ?? undefined, experimentSchema.optional()),
   })
   .superRefine((config, context) => {
+    for (const [alias, entry] of Object.entries(config.models)) checkServedModel(entry, ['models', alias], context);
     for (const key of ['persuaderVariants', 'persuadeeVariants'] as const) {
       (config.experiment?.[key] ?? []).forEach((name, index) => {
         if (name !== DEFAULT_VARIANT && !(name in config.variants)) {

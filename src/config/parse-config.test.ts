@@ -62,6 +62,19 @@ describe('parseConfig', () => {
     ['models:\n  alpha:\n    provider: openai\n', 'pmiyc.yaml:2: models.alpha.model:'],
     ['models:\n  alpha:\n    provider: vllm\n    model: x\n    baseURL: not a url\n', 'pmiyc.yaml:5: models.alpha.baseURL: must be a URL'],
     ['model:\n  alpha: {}\n', 'pmiyc.yaml:1: unknown key "model"; allowed: models'],
+    [
+      'models:\n  alpha:\n    provider: vllm\n    model: x\n    baseURL: [http://gpu-1:8000/v1, "http://GPU-1:8000/v1/"]\n',
+      'pmiyc.yaml:5: models.alpha.baseURL.1: is the same server as entry 1 (http://gpu-1:8000/v1): list each replica once',
+    ],
+    ['models:\n  alpha:\n    provider: vllm\n    model: x\n    baseURL: []\n', 'models.alpha.baseURL: list at least one server'],
+    [
+      'models:\n  alpha:\n    provider: sim\n    model: eloquent\n    baseURL: [http://a/v1, http://b/v1]\n',
+      'models.alpha.baseURL: a simulated agent runs inside pmiyc and has no server: remove baseURL',
+    ],
+    [
+      'models:\n  alpha:\n    provider: vllm\n    model: x\n    baseURL: http://a/v1\n    replicaConcurrency: 2\n',
+      'models.alpha.replicaConcurrency: limits each replica of a model served by several: give baseURL as a list of servers, or use maxConcurrency',
+    ],
     ['models:\n  alpha:\n    provider: openai\n   model: x\n', 'pmiyc.yaml:4: not valid YAML'],
   ])('rejects bad config with file, line, key and what is allowed (%#)', (text, message) => {
     expect(errorOf(text)).toContain(message);

@@ -84,3 +84,21 @@ describe('keys stay out of URLs, and a variable named in the config is needed', 
     expect(apiKeyFor(resolveModelSettings('vllm/q', config, {}), {})).toBeUndefined();
   });
 });
+
+describe('a model served by several replicas', () => {
+  const configWith = (entry: string) => parseConfig('pmiyc.yaml', `models:\n  gpu: { provider: vllm, model: q, ${entry} }\n`);
+
+  it('keeps the list of servers in its order, and a one-server list is the plain baseURL', () => {
+    const replicated = resolveModelSettings('gpu', configWith('baseURL: [http://gpu-2:8000/v1, http://gpu-1:8000/v1], replicaConcurrency: 4'), {});
+    expect(replicated).toMatchObject({ replicas: ['http://gpu-2:8000/v1', 'http://gpu-1:8000/v1'], replicaConcurrency: 4 });
+    expect(replicated.baseURL).toBeUndefined();
+    const single = resolveModelSettings('gpu', configWith('baseURL: [http://gpu-1:8000/v1]'), {});
+    expect(single).toEqual(resolveModelSettings('gpu', configWith('baseURL: http://gpu-1:8000/v1'), {}));
+  });
+
+  it('refuses credentials in any replica', () => {
+    expect(() => resolveModelSettings('gpu', configWith('baseURL: [http://gpu-1:8000/v1, "http://me:pw@gpu-2:8000/v1"]'), {})).toThrow(
+      'baseURL of gpu holds credentials',
+    );
+  });
+});

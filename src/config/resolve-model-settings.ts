@@ -29,14 +29,26 @@ function azureBaseURL(env: Environment): string | undefined {
   return resourceName ? `https://${resourceName}.openai.azure.com/openai` : undefined;
 }
 
-function resolveBaseURL(provider: ProviderInfo, entry: Partial<ModelEntry>, env: Environment, name: string): string | undefined {
+/** Where a model is served: one base URL, or the replicas' (a one-entry list is the plain URL: same calls, same identity). */
+function resolveServers(provider: ProviderInfo, entry: Partial<ModelEntry>, env: Environment, name: string): Pick<ModelSettings, 'baseURL' | 'replicas'> {
+  if (provider.kind === 'llama' || provider.kind === 'sim') return {};
+  if (Array.isArray(entry.baseURL) && entry.baseURL.length > 1) {
+    for (const url of entry.baseURL) refuseCredentialsIn(url, `baseURL of ${name}`);
+    return { replicas: entry.baseURL };
+  }
+  const single = Array.isArray(entry.baseURL) ? entry.baseURL[0] : entry.baseURL;
+  const baseURL = resolveBaseURL(provider, single, env, name);
+  return baseURL ? { baseURL } : {};
+}
+
+function resolveBaseURL(provider: ProviderInfo, configured: string | undefined, env: Environment, name: string): string | undefined {
   const fromEnv = provider.baseURLEnv ? env[provider.baseURLEnv] : undefined;
-  const baseURL = entry.baseURL ?? fromEnv ?? (provider.kind === 'azure' ? azureBaseURL(env) : undefined) ?? provider.defaultBaseURL;
+  const baseURL = configured ?? fromEnv ?? (provider.kind === 'azure' ? azureBaseURL(env) : undefined) ?? provider.defaultBaseURL;
   if (baseURL === undefined && (provider.baseURLRequired || provider.kind === 'azure')) {
     const variable = provider.kind === 'azure' ? 'AZURE_RESOURCE_NAME (or AZURE_BASE_URL)' : provider.baseURLEnv;
     throw new InputError(`${name} needs a base URL: set baseURL for it in the config, or export ${variable}`);
   }
-  if (baseURL !== undefined) refuseCredentialsIn(baseURL, entry.baseURL === undefined && fromEnv !== undefined ? provider.baseURLEnv! : `baseURL of ${name}`);
+  if (baseURL !== undefined) refuseCredentialsIn(baseURL, configured === undefined && fromEnv !== undefined ? provider.baseURLEnv! : `baseURL of ${name}`);
   return baseURL;
 }
 
@@ -63,7 +75,7 @@ export function resolveModelSettings(name: string, config: PmiycConfig, env: Env
   const aliased = config.models[name];
   const { provider, model } = aliased ? { provider: findProvider(aliased.provider)!, model: aliased.model } : splitModelName(name, config);
   const entry: Partial<ModelEntry> = aliased ?? {};
-  const baseURL = provider.kind === 'llama' || provider.kind === 'sim' ? undefined : resolveBaseURL(provider, entry, env, name);
+  const servers = resolveServers(provider, entry, env, name);
   const apiKeyEnv = entry.apiKeyEnv ?? provider.apiKeyEnv;
   const { provider: _provider, model: _model, baseURL: _baseURL, apiKeyEnv: _apiKeyEnv, timeoutMs, maxRetries, maxRetryAfterMs, ...rest } = entry;
   return {
@@ -71,7 +83,7 @@ export function resolveModelSettings(name: string, config: PmiycConfig, env: Env
     name,
     provider: provider.name,
     model,
-    ...(baseURL ? { baseURL } : {}),
+    ...servers,
     ...(apiKeyEnv ? { apiKeyEnv } : {}),
     timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRetries: maxRetries ?? DEFAULT_MAX_RETRIES,

@@ -1,10 +1,12 @@
 import type { ChatModel } from './chat-model.js';
 import { type ChatModelMiddleware, decorate, toMiddleware } from './decorate.js';
+import { endpointOf } from './model-identity.js';
 import type { ModelSettings } from './model-settings.js';
 import { LazyChatModel } from './providers/lazy-chat-model.js';
 import { LlamaChatModel } from './providers/llama-model.js';
 import { OpenAiChatModel } from './providers/openai-chat-model.js';
 import { findProvider, type ProviderInfo } from './providers/provider-catalog.js';
+import { type ReplicaEvent, ReplicaPool, type ReplicaPoolView } from './providers/replica-pool.js';
 import { SimulatedAgent } from './sim/simulated-agent.js';
 import { watchTheWire } from './wrappers/watch-the-wire.js';
 import { addCost, type Prices } from './wrappers/with-cost.js';
@@ -20,7 +22,10 @@ export interface ChatModelDependencies {
   readonly retry?: RetryDependencies;
   readonly rateLimit?: RateLimitDependencies;
   readonly onRetry?: (model: string, event: RetryEvent) => void;
+  /** The wall clock in ms (Retry-After dates; replica cool-downs); `Date.now` unless given. */
   readonly now?: () => number;
+  /** Told when a replica of a model served by several goes out of its pool or answers again. */
+  readonly onReplicaEvent?: (model: string, event: ReplicaEvent) => void;
   /** The run's global concurrency, shared by every model (held innermost, only while a call is on the wire). */
   readonly sharedLimit?: Semaphore;
   /** Ends waits that are not calls (retry back-off, rate-limit queue) when the run stops. */
@@ -46,6 +51,29 @@ export interface BuiltChatModel {
    * simulated agents). Its `generate` is `model.generate`.
    */
   readonly limiter?: RateLimitedChatModel;
+  /** For a model served by several replicas: each replica's calls and health now, and the failovers so far. */
+  readonly replicas?: () => ReplicaPoolView;
+}
+
+/**
+ * The adapter that calls the model: one server's, or, for a model served by several replicas, a
+ * pool of one adapter per replica behind one ChatModel (providers/replica-pool.ts).
+ */
+function createServingAdapter(settings: ModelSettings, dependencies: ChatModelDependencies): { adapter: ChatModel; pool?: ReplicaPool } {
+  const { replicas, ...oneServer } = settings;
+  if (replicas === undefined || replicas.length === 0) return { adapter: createAdapter(oneServer, dependencies) };
+  if (replicas.length === 1) return { adapter: createAdapter({ ...oneServer, baseURL: replicas[0]! }, dependencies) };
+  const kind = findProvider(settings.provider)?.kind;
+  if (kind === 'sim' || kind === 'llama') throw new RangeError(`${settings.name}: ${settings.provider}/ models run inside pmiyc and have no replicas`);
+  const onReplicaEvent = dependencies.onReplicaEvent;
+  const pool = new ReplicaPool({
+    name: settings.name,
+    replicas: replicas.map((baseURL) => ({ endpoint: endpointOf(baseURL), model: createAdapter({ ...oneServer, baseURL }, dependencies) })),
+    now: dependencies.now ?? Date.now,
+    ...(settings.replicaConcurrency === undefined ? {} : { replicaConcurrency: settings.replicaConcurrency }),
+    ...(onReplicaEvent ? { onReplicaEvent: (event: ReplicaEvent) => onReplicaEvent(settings.name, event) } : {}),
+  });
+  return { adapter: pool, pool };
 }
 
 function createAdapter(settings: ModelSettings, dependencies: ChatModelDependencies): ChatModel {
@@ -89,11 +117,12 @@ function usesDirectClient(provider: ProviderInfo, settings: ModelSettings, depen
  * (`decorate`: call cache, run control); cost from its prices; the one retry layer; the per-model
  * rate limiter (so every retry passes the limiter and a 429 slows the whole model down); the run's
  * shared concurrency limit (so a slot is held only while a call is on the wire); the watch that
- * counts calls on the wire (`onTheWire`); the adapter.
+ * counts calls on the wire (`onTheWire`); the adapter (for a model served by several replicas, a
+ * pool of adapters that spreads the calls and fails over inside one try).
  * Simulated agents skip retry and rate limiting.
  */
 export function createChatModel(settings: ModelSettings, dependencies: ChatModelDependencies = {}): BuiltChatModel {
-  const adapter = createAdapter(settings, dependencies);
+  const { adapter, pool } = createServingAdapter(settings, dependencies);
   const onTheWire = dependencies.onTheWire;
   const rateLimit = adapter.simulated ? undefined : limitRate(rateLimitOptionsOf(settings), dependencies.rateLimit, dependencies.waitSignal);
   const model = decorate(adapter, [
@@ -104,7 +133,11 @@ export function createChatModel(settings: ModelSettings, dependencies: ChatModel
     ...(dependencies.sharedLimit ? [holdSharedLimit(dependencies.sharedLimit)] : []),
     ...(onTheWire ? [watchTheWire(() => onTheWire(settings.name))] : []),
   ]);
-  return rateLimit ? { model, limiter: { ...model, limiterState: rateLimit.limiterState } } : { model };
+  return {
+    model,
+    ...(rateLimit ? { limiter: { ...model, limiterState: rateLimit.limiterState } } : {}),
+    ...(pool ? { replicas: () => pool.view() } : {}),
+  };
 }
 
 function callerLayersOf(layers: ChatModelDependencies['decorate']): readonly ChatModelMiddleware[] {
@@ -127,8 +160,10 @@ function pricesOf(settings: ModelSettings): Prices {
 }
 
 function rateLimitOptionsOf(settings: ModelSettings): RateLimitOptions {
+  // Without a model-wide limit, the replicas' limits added up are the model's: more calls could only wait in the pool.
+  const maxConcurrency = settings.maxConcurrency ?? (settings.replicaConcurrency ?? 0) * (settings.replicas?.length ?? 1);
   return {
-    ...(settings.maxConcurrency === undefined ? {} : { maxConcurrency: settings.maxConcurrency }),
+    ...(maxConcurrency > 0 ? { maxConcurrency } : {}),
     ...(settings.requestsPerMinute === undefined ? {} : { requestsPerMinute: settings.requestsPerMinute }),
     ...(settings.tokensPerMinute === undefined ? {} : { tokensPerMinute: settings.tokensPerMinute }),
   };

@@ -40,6 +40,19 @@ describe('modelIdentity', () => {
     expect(modelIdentity(llama, { fileSha256: 'cd34' })).not.toBe(modelIdentity(llama, { fileSha256: 'ab12' }));
   });
 
+  it('names a replicated model by the set of its endpoints: any order, one cache for all replicas', () => {
+    const replicated = settings({ provider: 'vllm', model: 'q', replicas: ['http://gpu-2:8000/v1/', 'http://gpu-1:8000/v1'] });
+    expect(modelIdentity(replicated)).toBe('vllm/q at http://gpu-1:8000/v1, http://gpu-2:8000/v1');
+    expect(modelIdentity({ ...replicated, replicas: ['http://gpu-1:8000/v1', 'http://GPU-2:8000/v1'] })).toBe(modelIdentity(replicated));
+    expect(modelIdentity({ ...replicated, replicas: ['http://gpu-1:8000/v1', 'http://gpu-3:8000/v1'] })).not.toBe(modelIdentity(replicated));
+    expect(modelIdentity({ ...replicated, revision: 'ckpt-3' })).toBe('vllm/q@ckpt-3');
+    expect(modelIdentity(settings({ replicas: ['https://api.openai.com/v1'] }))).toBe('openai/gpt-4o-mini');
+    // A hosted model behind several gateways is named by them too.
+    expect(modelIdentity(settings({ replicas: ['https://b.example/v1', 'https://a.example/v1'] }))).toBe(
+      'openai/gpt-4o-mini at https://a.example/v1, https://b.example/v1',
+    );
+  });
+
   it('never depends on the alias', () => {
     expect(modelIdentity(settings({ name: 'one' }))).toBe(modelIdentity(settings({ name: 'two' })));
   });

@@ -16,6 +16,14 @@ export function endpointOf(baseURL: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+/**
+ * The replicas of a model as a set: normalised, sorted, each once. The order of the config's list
+ * says nothing of the weights, so it must not change the identity; one replica is its one endpoint.
+ */
+function replicaEndpoints(baseURLs: readonly string[]): string[] {
+  return [...new Set(baseURLs.map(endpointOf))].sort();
+}
+
 export interface ServedBy {
   /** For `llama/`: the sha256 of the GGUF file's content. */
   readonly fileSha256?: string;
@@ -24,7 +32,8 @@ export interface ServedBy {
 /**
  * What a model is for the call cache: everything that decides its replies, never the alias the
  * user gave it. `provider/model`, then what serves it: the endpoint for self-hosted servers (and
- * for hosted providers reached through another base URL), the GGUF's content hash for `llama/`,
+ * for hosted providers reached through another base URL), the sorted set of endpoints for a model
+ * served by replicas (so all replicas share one cache), the GGUF's content hash for `llama/`,
  * or the user's `revision` instead of either (two endpoints with the same weights, or a forced
  * fresh identity); then options that change replies. A model whose identity changes is asked
  * again: nothing stored under another identity is ever replayed for it.
@@ -34,10 +43,13 @@ export function modelIdentity(settings: ModelSettings, served: ServedBy = {}): s
   const name = `${settings.provider}/${settings.model}`;
   if (settings.revision !== undefined) return `${name}@${settings.revision}${options}`;
   if (settings.provider === 'llama' && served.fileSha256) return `llama@sha256:${served.fileSha256}${options}`;
+  if (settings.replicas !== undefined && settings.replicas.length > 1) return `${name} at ${replicaEndpoints(settings.replicas).join(', ')}${options}`;
+  // One replica is one server: the identity it would have as a plain baseURL.
+  const baseURL = settings.replicas?.length === 1 ? settings.replicas[0] : settings.baseURL;
   const provider = findProvider(settings.provider);
-  const viaOtherEndpoint = settings.baseURL !== undefined && settings.baseURL !== provider?.defaultBaseURL;
-  if (settings.baseURL !== undefined && (SERVED_BY_ENDPOINT.has(settings.provider) || viaOtherEndpoint)) {
-    return `${name} at ${endpointOf(settings.baseURL)}${options}`;
+  const viaOtherEndpoint = baseURL !== undefined && baseURL !== provider?.defaultBaseURL;
+  if (baseURL !== undefined && (SERVED_BY_ENDPOINT.has(settings.provider) || viaOtherEndpoint)) {
+    return `${name} at ${endpointOf(baseURL)}${options}`;
   }
   return `${name}${options}`;
 }

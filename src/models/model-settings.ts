@@ -9,7 +9,15 @@ export interface ModelSettings {
   readonly provider: string;
   /** The provider's model id (for `llama`, the .gguf path or `hf:` URI; for `sim`, the profile). */
   readonly model: string;
+  /** The one server (absent with `replicas`). */
   readonly baseURL?: string;
+  /**
+   * The base URLs of the replicas that serve the model, two or more, distinct endpoints, in the
+   * config's order (a one-entry list is `baseURL`). Calls are spread over them (docs/design/replicas.md).
+   */
+  readonly replicas?: readonly string[];
+  /** With `replicas`: calls in flight at most per replica (none unless configured). */
+  readonly replicaConcurrency?: number;
   /** The environment variable holding the API key (each provider has a default). */
   readonly apiKeyEnv?: string;
   readonly headers?: Readonly<Record<string, string>>;

@@ -24,6 +24,7 @@ export function providerTable(env: Environment): string {
 function describeLimits(settings: ModelSettings): string {
   const parts = [
     settings.maxConcurrency === undefined ? undefined : `${settings.maxConcurrency} at once`,
+    settings.replicaConcurrency === undefined ? undefined : `${settings.replicaConcurrency} per replica`,
     settings.requestsPerMinute === undefined ? undefined : `${settings.requestsPerMinute} req/min`,
     settings.tokensPerMinute === undefined ? undefined : `${settings.tokensPerMinute} tok/min`,
   ].filter((part) => part !== undefined);
@@ -37,7 +38,14 @@ export function aliasTable(config: PmiycConfig, env: Environment): string {
       settings.inputUsdPerMillion === undefined && settings.outputUsdPerMillion === undefined
         ? 'not set'
         : `$${settings.inputUsdPerMillion ?? 0} / $${settings.outputUsdPerMillion ?? 0} per M`;
-    return [alias, `${settings.provider}/${settings.model}`, settings.baseURL ?? '-', keyState(settings.apiKeyEnv, env), describeLimits(settings), prices];
+    return [
+      alias,
+      `${settings.provider}/${settings.model}`,
+      settings.replicas?.join(', ') ?? settings.baseURL ?? '-',
+      keyState(settings.apiKeyEnv, env),
+      describeLimits(settings),
+      prices,
+    ];
   });
   return formatTextTable(['alias', 'model', 'base URL', 'key', 'limits', 'prices in / out'], rows, { align: 'left' });
 }

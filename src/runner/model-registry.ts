@@ -4,6 +4,7 @@ import type { ChatModel } from '../models/chat-model.js';
 import { type ChatModelDependencies, createChatModel } from '../models/create-chat-model.js';
 import type { ChatModelMiddleware } from '../models/decorate.js';
 import type { ModelSettings } from '../models/model-settings.js';
+import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
 import type { RateLimitedChatModel } from '../models/wrappers/with-rate-limit.js';
 
 export interface ModelRegistry {
@@ -11,6 +12,8 @@ export interface ModelRegistry {
   modelFor(name: string): ChatModel;
   settingsFor(name: string): ModelSettings;
   limiterFor(name: string): RateLimitedChatModel | undefined;
+  /** For a model served by several replicas: its replicas now (calls, health) and its failovers so far. */
+  replicasFor(name: string): ReplicaPoolView | undefined;
 }
 
 /**
@@ -27,7 +30,7 @@ export function createModelRegistry(
   } = {},
 ): ModelRegistry {
   const { decorateFor, ...shared } = dependencies;
-  const built = new Map<string, { settings: ModelSettings; model: ChatModel; limiter?: RateLimitedChatModel }>();
+  const built = new Map<string, { settings: ModelSettings; model: ChatModel; limiter?: RateLimitedChatModel; replicas?: () => ReplicaPoolView }>();
   const entryFor = (name: string) => {
     const existing = built.get(name);
     if (existing) return existing;
@@ -42,5 +45,6 @@ export function createModelRegistry(
     modelFor: (name) => entryFor(name).model,
     settingsFor: (name) => entryFor(name).settings,
     limiterFor: (name) => entryFor(name).limiter,
+    replicasFor: (name) => entryFor(name).replicas?.(),
   };
 }

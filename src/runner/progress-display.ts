@@ -1,3 +1,4 @@
+import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
 import type { LimiterState } from '../models/wrappers/with-rate-limit.js';
 import { LiveBlock } from './live-block.js';
 import { type ProgressView, progressBlock, progressLogLine } from './progress-lines.js';
@@ -15,8 +16,8 @@ export interface CallForecastView {
 export interface ProgressSource {
   readonly meter: RunMeter;
   readonly total: number;
-  /** The run's models, each with its limiter's view when it has one. */
-  readonly limiters: () => Array<{ model: string; state?: LimiterState }>;
+  /** The run's models, each with its limiter's view when it has one, and its replicas' when it has several. */
+  readonly limiters: () => Array<{ model: string; state?: LimiterState; replicas?: ReplicaPoolView }>;
   readonly nowMs: () => number;
   /** What the meter's conversation counters count (default "conversations"; a study's trials, claims). */
   readonly unit?: string;
@@ -63,9 +64,10 @@ function viewOf(source: ProgressSource, startedMs: number, window: WorkWindow): 
     meter,
     total: source.total,
     unit: source.unit ?? 'conversations',
-    models: source.limiters().map(({ model, state }) => ({
+    models: source.limiters().map(({ model, state, replicas }) => ({
       model,
       ...(state?.effectiveConcurrency === undefined ? {} : { concurrencyLimit: state.effectiveConcurrency }),
+      ...(replicas ? { replicas } : {}),
     })),
     elapsedMs: nowMs - startedMs,
     nowMs,

@@ -1,4 +1,6 @@
 import { formatCount, formatDuration } from '../domain/text-labels.js';
+import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
+import { replicaLines, replicaTrouble } from './replica-lines.js';
 import type { Eta } from './run-eta.js';
 import type { RunMeter } from './run-meter.js';
 import { describeSpend } from './session-ending.js';
@@ -9,8 +11,8 @@ export interface ProgressView {
   readonly total: number;
   /** What the items are called ("conversations", "trials", "answers"). */
   readonly unit: string;
-  /** The models of the run, each with its limiter's concurrency now when it has one. */
-  readonly models: ReadonlyArray<{ readonly model: string; readonly concurrencyLimit?: number }>;
+  /** The models of the run, each with its limiter's concurrency now when it has one, and its replicas when it has several. */
+  readonly models: ReadonlyArray<{ readonly model: string; readonly concurrencyLimit?: number; readonly replicas?: ReplicaPoolView }>;
   readonly elapsedMs: number;
   readonly nowMs: number;
   readonly eta: Eta;
@@ -74,8 +76,9 @@ function modelLine(view: ProgressView, model: string, concurrencyLimit: number |
 
 /**
  * The block a terminal shows, redrawn in place: items and ETA; calls, tokens and cost; then one
- * line per model (calls on the wire and waiting, retries, re-samples, last error), at most
- * `maxModelLines` of them (the busiest first when there are more, then how many are not shown).
+ * line per model (calls on the wire and waiting, retries, re-samples, last error), under it one
+ * line per replica for a model served by several (calls in flight and done, health), at most
+ * `maxModelLines` models (the busiest first when there are more, then how many are not shown).
  */
 export function progressBlock(view: ProgressView, maxModelLines = 8): string[] {
   const lines = [itemsLine(view), callsLine(view)];
@@ -84,7 +87,10 @@ export function progressBlock(view: ProgressView, maxModelLines = 8): string[] {
     return traffic.started * 1e6 + traffic.retries + traffic.resamples;
   };
   const shown = view.models.length <= maxModelLines ? view.models : [...view.models].sort((a, b) => busiest(b) - busiest(a)).slice(0, maxModelLines - 1);
-  for (const entry of shown) lines.push(`  ${modelLine(view, entry.model, entry.concurrencyLimit)}`);
+  for (const entry of shown) {
+    lines.push(`  ${modelLine(view, entry.model, entry.concurrencyLimit)}`);
+    if (entry.replicas) lines.push(...replicaLines(entry.replicas).map((line) => `    ${line}`));
+  }
   if (shown.length < view.models.length) lines.push(`  … and ${view.models.length - shown.length} more models`);
   return lines;
 }
@@ -98,6 +104,7 @@ export function progressLogLine(view: ProgressView): string {
       const traffic = meter.trafficOf(model);
       return `${model} ${counted(traffic.retries, 'retry', 'retries')}, ${counted(traffic.resamples, 're-sample', 're-samples')}, ${lastErrorOf(view, model)}`;
     });
-  const trouble = troubled.length > 0 ? `; ${troubled.join('; ')}` : '';
+  const replicasDown = view.models.flatMap(({ model, replicas }) => (replicas ? (replicaTrouble(model, replicas) ?? []) : []));
+  const trouble = [...troubled, ...replicasDown].map((part) => `; ${part}`).join('');
   return `${itemsLine(view)}; ${callsLine(view)}; retries ${meter.retries}, re-samples ${meter.resamples}${trouble}`;
 }

@@ -5,6 +5,7 @@ import type { GenerateReply, GenerateRequest } from '../models/chat-model.js';
 import type { ChatModelMiddleware } from '../models/decorate.js';
 import { isModelCallError, type ModelCallError } from '../models/model-call-error.js';
 import type { ModelSettings } from '../models/model-settings.js';
+import type { ReplicaEvent } from '../models/providers/replica-pool.js';
 import { cacheCalls } from '../models/wrappers/with-call-cache.js';
 import type { RetryDependencies, RetryEvent } from '../models/wrappers/with-retry.js';
 import { Semaphore } from '../models/wrappers/with-shared-limit.js';
@@ -65,6 +66,8 @@ export interface RunModelOptions {
   readonly refresh?: ReadonlySet<string>;
   readonly onRetry?: (model: string, event: RetryEvent) => void;
   readonly onModelBlocked?: (model: string, error: ModelCallError) => void;
+  /** A replica of a model served by several went out of its pool, or answers again. */
+  readonly onReplicaEvent?: (model: string, event: ReplicaEvent) => void;
   readonly now: () => number;
   /** The retry layer's clock and randomness (the real ones unless given: tests pass their own). */
   readonly retry?: RetryDependencies;
@@ -81,6 +84,8 @@ export function createRunModels(config: PmiycConfig, env: Environment, options: 
     sharedLimit: new Semaphore(options.concurrency),
     ...(options.retry ? { retry: options.retry } : {}),
     waitSignal: options.gate.stopped,
+    now: options.now,
+    ...(options.onReplicaEvent ? { onReplicaEvent: options.onReplicaEvent } : {}),
     onRetry: (model, event) => {
       retries.set(event.request, (retries.get(event.request) ?? 0) + 1);
       const nowMs = options.now();

@@ -2,8 +2,10 @@ import { setMaxListeners } from 'node:events';
 import type { PmiycConfig } from '../config/config-schema.js';
 import type { Environment } from '../config/resolve-model-settings.js';
 import { InputError } from '../domain/input-error.js';
+import { formatDuration } from '../domain/text-labels.js';
 import { modelIdentity } from '../models/model-identity.js';
 import type { ModelSettings } from '../models/model-settings.js';
+import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
 import { createModelRegistry, type ModelRegistry } from './model-registry.js';
 import { type CallForecastView, type ProgressStream, startProgressDisplay } from './progress-display.js';
 import { RunGate } from './run-gate.js';
@@ -70,6 +72,8 @@ export interface RunSession {
   readonly signals: RunSignals;
   /** The run's models that have no price in the config: what they cost is not in the spend, which says so. */
   readonly modelsWithoutPrice: readonly string[];
+  /** The run's models served by several replicas, each with what its replicas did in this session. */
+  replicaUse(): Array<{ readonly model: string; readonly replicas: ReplicaPoolView }>;
   /**
    * Stops the progress display, the heartbeat and listening for signals; records how the session
    * ended (an exception without an ending records an interruption by error) and frees the run.
@@ -167,6 +171,12 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
     ...(options.refresh ? { refresh: options.refresh } : {}),
     onRetry: (_model, event) => world.tell(`${event.error.message}; retrying in ${event.waitMs} ms`),
     onModelBlocked: (model, error) => world.tell(`${error.message}; no more calls to ${model} in this run`),
+    onReplicaEvent: (model, event) =>
+      world.tell(
+        event.kind === 'out'
+          ? `${event.error.message}; replica ${event.endpoint} of ${model} is out for ${formatDuration(event.outForMs)}, its calls go to the others`
+          : `${model}: replica ${event.endpoint} answers again`,
+      ),
     now: nowMs,
   });
   heartbeat = setInterval(() => {
@@ -189,7 +199,11 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
           total: options.total,
           unit: options.unit,
           limiters: () =>
-            options.names.map((model) => ({ model, ...(registry.limiterFor(model) ? { state: registry.limiterFor(model)!.limiterState() } : {}) })),
+            options.names.map((model) => {
+              const limiter = registry.limiterFor(model);
+              const replicas = registry.replicasFor(model);
+              return { model, ...(limiter ? { state: limiter.limiterState() } : {}), ...(replicas ? { replicas } : {}) };
+            }),
           nowMs,
           // The gate's spend starts from what earlier sessions of the run spent: the figure the run's outcome prints.
           spentUsd: () => gate.spent,
@@ -206,6 +220,11 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
     meter,
     signals: world.signals,
     modelsWithoutPrice,
+    replicaUse: () =>
+      options.names.flatMap((model) => {
+        const replicas = registry.replicasFor(model);
+        return replicas ? [{ model, replicas }] : [];
+      }),
     end(ending) {
       world.signals.stop.removeEventListener('abort', onStop);
       progress?.stop();

@@ -8,6 +8,7 @@ import { readTextFile } from '../../io/read-text-file.js';
 import { analyzeStudy } from '../../report/studies/consistency-study-source.js';
 import { formatConsistencyText } from '../../report/studies/consistency-text.js';
 import { checkModels } from '../../runner/check-models.js';
+import { describeReplicaUse } from '../../runner/replica-lines.js';
 import { describeCalls, describeStop } from '../../runner/session-ending.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import {
@@ -98,8 +99,10 @@ function printStudy(store: Store, runName: string, context: CliContext): void {
 function printSession(outcome: ConsistencyOutcome, options: ConsistencyOptions, store: Store, context: CliContext): number {
   const { run, result, ending } = outcome;
   context.stdout.write(
-    `Study ${run.name} in ${store.path}: ${count(result.answered)} answers this session, ${count(result.skipped)} already stored; ${describeCalls(outcome.meter)}.\n\n`,
+    `Study ${run.name} in ${store.path}: ${count(result.answered)} answers this session, ${count(result.skipped)} already stored; ${describeCalls(outcome.meter)}.\n`,
   );
+  for (const { model, replicas } of outcome.replicaUse) context.stdout.write(`${describeReplicaUse(model, replicas)}.\n`);
+  context.stdout.write('\n');
   const resume = `pmiyc consistency --store ${options.store} --study ${run.name} --resume`;
   if (ending.status === 'failed')
     context.stderr.write(

@@ -4,6 +4,7 @@ import { loadJudgePairs } from '../../io/load-judge-pairs.js';
 import { judgeAccuracy } from '../../metrics/judge-accuracy.js';
 import { formatJudgeText } from '../../report/studies/judge-text.js';
 import { checkModels } from '../../runner/check-models.js';
+import { describeReplicaUse } from '../../runner/replica-lines.js';
 import { describeFailures, describeSpend, describeStop, EXIT_FAILED } from '../../runner/session-ending.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import {
@@ -78,6 +79,7 @@ function printOutcome(outcome: JudgeOutcome, prepared: PreparedJudgeRun, store: 
   out(
     `${result.done} trials this session, ${result.skipped} already done, ${result.failed} failed; spent ${describeSpend(store.spentUsd(run.id), outcome.modelsWithoutPrice)} on calls this run made. Stored in ${options.store}.`,
   );
+  for (const { model, replicas } of outcome.replicaUse) out(`${describeReplicaUse(model, replicas)}.`);
   const resume = `pmiyc judge --store ${options.store} --study ${run.name} --resume`;
   if (ending.status === 'interrupted') {
     const maxCost = options.maxCost === undefined ? {} : { maxCost: options.maxCost };

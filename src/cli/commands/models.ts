@@ -1,6 +1,6 @@
 import { aliasTable, providerTable } from '../../report/models-text.js';
 import { formatTextTable } from '../../report/text-table.js';
-import { probeModel } from '../../runner/probe-model.js';
+import { probeModelTargets } from '../../runner/probe-model.js';
 import { loadConfig } from '../load-config.js';
 import type { CliContext } from '../terminal.js';
 
@@ -13,7 +13,8 @@ export interface ModelsOptions {
 
 /**
  * `pmiyc models`: the providers and what each needs, the configured aliases, and with --check a
- * one-token call to each to show which are reachable (exit code 1 when one is not).
+ * one-token call to each (to each replica of a model served by several) to show which are
+ * reachable (exit code 1 when one is not).
  */
 export async function modelsCommand(options: ModelsOptions, context: CliContext): Promise<number> {
   const config = loadConfig(options.config);
@@ -32,15 +33,17 @@ export async function modelsCommand(options: ModelsOptions, context: CliContext)
     return 0;
   }
   out('\nChecking with a one-token call to each (no retries, 30 s timeout)...');
-  const results = await Promise.all(names.map((name) => probeModel(name, config, context.env, () => context.now().getTime())));
-  const rows = results.map((result, index) =>
+  // A model served by several replicas is checked replica by replica: its pool would hide a dead one.
+  const targets = (await Promise.all(names.map((name) => probeModelTargets(name, config, context.env, () => context.now().getTime())))).flat();
+  const results = targets.map((target) => target.result);
+  const rows = targets.map(({ label, result }) =>
     result.ok
       ? [
-          names[index]!,
+          label,
           'reachable',
           `${result.durationMs} ms${result.outputTokens === undefined ? '' : `, ${result.outputTokens} token`}${result.simulated ? ' (simulated)' : ''}`,
         ]
-      : [names[index]!, `FAILED (${result.reason})`, result.detail],
+      : [label, `FAILED (${result.reason})`, result.detail],
   );
   out(formatTextTable(['model', 'status', 'detail'], rows, { align: 'left' }));
   return results.every((result) => result.ok) ? 0 : 1;

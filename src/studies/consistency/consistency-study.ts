@@ -1,6 +1,7 @@
 import { claimsChecksum } from '../../datasets/claims-checksum.js';
 import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
+import type { ReplicaPoolView } from '../../models/providers/replica-pool.js';
 import { checkModels } from '../../runner/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { RunMeter } from '../../runner/run-meter.js';
@@ -29,6 +30,8 @@ export interface ConsistencyOutcome {
   readonly ending: SessionEnding;
   readonly meter: RunMeter;
   readonly blockedModels: ReadonlyMap<string, string>;
+  /** The models served by several replicas, with what each replica did this session. */
+  readonly replicaUse: ReadonlyArray<{ readonly model: string; readonly replicas: ReplicaPoolView }>;
 }
 
 /** Stores an answer as it arrives; a failed call is reported and left for the next session. */
@@ -103,5 +106,5 @@ export async function runConsistencyStudy(input: RunConsistencyInput): Promise<C
   } finally {
     session.end(ending);
   }
-  return { run, result, ending, meter: session.meter, blockedModels: session.gate.blockedModels };
+  return { run, result, ending, meter: session.meter, blockedModels: session.gate.blockedModels, replicaUse: session.replicaUse() };
 }

@@ -1,4 +1,5 @@
 import { type JudgePair, judgePairsChecksum } from '../../datasets/judge-pairs.js';
+import type { ReplicaPoolView } from '../../models/providers/replica-pool.js';
 import { checkModels } from '../../runner/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { RunMeter } from '../../runner/run-meter.js';
@@ -28,6 +29,8 @@ export interface JudgeOutcome {
   readonly blockedModels: ReadonlyMap<string, string>;
   /** Judges without prices in the config: the spend does not count them, and says so. */
   readonly modelsWithoutPrice: readonly string[];
+  /** The models served by several replicas, with what each replica did this session. */
+  readonly replicaUse: ReadonlyArray<{ readonly model: string; readonly replicas: ReplicaPoolView }>;
 }
 
 /** Trials in order: pair by pair, every judge on a pair before the next, so all judges progress together. */
@@ -111,5 +114,14 @@ export async function runJudgeStudy(input: RunJudgeInput): Promise<JudgeOutcome>
   } finally {
     session.end(ending);
   }
-  return { run, result, failures, ending, meter: session.meter, blockedModels: session.gate.blockedModels, modelsWithoutPrice: session.modelsWithoutPrice };
+  return {
+    run,
+    result,
+    failures,
+    ending,
+    meter: session.meter,
+    blockedModels: session.gate.blockedModels,
+    modelsWithoutPrice: session.modelsWithoutPrice,
+    replicaUse: session.replicaUse(),
+  };
 }

@@ -3,6 +3,7 @@ import { claimsChecksum } from '../../datasets/claims-checksum.js';
 import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
 import { toConversationRecord } from '../../domain/conversation-record.js';
+import type { ReplicaPoolView } from '../../models/providers/replica-pool.js';
 import { checkModels } from '../../runner/check-models.js';
 import { openRun } from '../../runner/open-run.js';
 import type { RunMeter } from '../../runner/run-meter.js';
@@ -73,6 +74,8 @@ export interface TournamentOutcome {
   readonly blockedModels: ReadonlyMap<string, string>;
   /** The run's models without prices in the config: the spend does not count them, and says so. */
   readonly modelsWithoutPrice: readonly string[];
+  /** The run's models served by several replicas, with what each replica did this session. */
+  readonly replicaUse: ReadonlyArray<{ readonly model: string; readonly replicas: ReplicaPoolView }>;
 }
 
 /** How the run is run: what is given now, else what the stored run kept, else the defaults; `--no-cache` stays with the run. */
@@ -186,7 +189,16 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
   } finally {
     session.end(ending);
   }
-  return { run, result, ending, meter: session.meter, settings, blockedModels: session.gate.blockedModels, modelsWithoutPrice: session.modelsWithoutPrice };
+  return {
+    run,
+    result,
+    ending,
+    meter: session.meter,
+    settings,
+    blockedModels: session.gate.blockedModels,
+    modelsWithoutPrice: session.modelsWithoutPrice,
+    replicaUse: session.replicaUse(),
+  };
 }
 
 function runPlannedConversations(
