@@ -36,7 +36,7 @@ export const NODE_FILE_SYSTEM: AtomicWriteFileSystem = {
  * A file's text: whole, or in chunks made as they are written (a generator), so that a large file
  * (a report's per-claim CSV) is never in memory at once.
  */
-export type FileContent = string | Iterable<string>;
+type FileContent = string | Iterable<string>;
 
 /** A file to write: where, and its text. */
 export interface FileToWrite {

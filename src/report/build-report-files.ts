@@ -1,4 +1,3 @@
-import type { FileContent } from '../io/write-file-atomically.js';
 import { reportJson } from './build-report-document.js';
 import { reportChartSpecs } from './charts/report-charts.js';
 import { claimPairsCsv, claimsCsv, modelsCsv, pairsCsv } from './csv-report.js';
@@ -15,7 +14,7 @@ export const REPORT_FORMATS: readonly ReportFormat[] = ['html', 'md', 'json', 'c
 /** A file of the report, relative to its folder: its text, or (the per-claim CSVs) its text in chunks made as they are read. */
 export interface ReportFile {
   readonly path: string;
-  readonly content: FileContent;
+  readonly content: string | Iterable<string>;
 }
 
 /**

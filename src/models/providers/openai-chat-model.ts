@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { FinishReason } from '../../domain/conversation.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
@@ -39,7 +39,7 @@ interface ChatCompletion {
 
 interface HttpAnswer {
   readonly statusCode: number;
-  readonly headers: Record<string, string>;
+  readonly response: IncomingMessage;
   readonly body: string;
 }
 
@@ -64,6 +64,8 @@ export class OpenAiChatModel implements ChatModel {
   private readonly url: URL;
   private readonly agent: HttpAgent;
   private readonly headers: Record<string, string>;
+  /** What every POST shares, made once: `http.request` would otherwise convert the URL on each call. */
+  private readonly requestOptions: RequestOptions;
 
   constructor(private readonly options: OpenAiChatOptions) {
     this.name = options.name;
@@ -75,6 +77,14 @@ export class OpenAiChatModel implements ChatModel {
       accept: 'application/json',
       ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
       ...options.headers,
+    };
+    this.requestOptions = {
+      protocol: this.url.protocol,
+      hostname: this.url.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: this.url.port || (secure ? 443 : 80),
+      path: `${this.url.pathname}${this.url.search}`,
+      method: 'POST',
+      agent: this.agent,
     };
   }
 
@@ -90,7 +100,7 @@ export class OpenAiChatModel implements ChatModel {
     const answer = await this.post(body, request.abortSignal);
     if (answer.statusCode >= 300) {
       throw httpErrorToModelCallError(
-        { statusCode: answer.statusCode, headers: answer.headers, body: answer.body, message: answer.body.slice(0, 200) },
+        { statusCode: answer.statusCode, headers: flatHeaders(answer.response), body: answer.body, message: answer.body.slice(0, 200) },
         this.errorContext(),
       );
     }
@@ -123,7 +133,7 @@ export class OpenAiChatModel implements ChatModel {
     return new Promise((resolve, reject) => {
       if (abortSignal?.aborted) return reject(abortSignal.reason);
       const send = this.url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const outgoing = send(this.url, { method: 'POST', agent: this.agent, headers: { ...this.headers, 'content-length': Buffer.byteLength(body) } });
+      const outgoing = send({ ...this.requestOptions, headers: { ...this.headers, 'content-length': Buffer.byteLength(body) } });
       let settled = false;
       const finish = (outcome: () => void) => {
         if (settled) return;
@@ -147,9 +157,7 @@ export class OpenAiChatModel implements ChatModel {
       outgoing.on('response', (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          finish(() => resolve({ statusCode: response.statusCode ?? 0, headers: flatHeaders(response), body: Buffer.concat(chunks).toString('utf8') })),
-        );
+        response.on('end', () => finish(() => resolve({ statusCode: response.statusCode ?? 0, response, body: Buffer.concat(chunks).toString('utf8') })));
         response.on('error', (error) => fail(this.unreachable(error)));
         response.on('close', () => {
           if (!response.complete) fail(this.unreachable(new Error('the connection closed before the reply ended')));
