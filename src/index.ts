@@ -90,8 +90,9 @@ export { type JudgeChoice, type ParsedJudgeChoice, parseJudgeChoice } from './pr
 export { formatTaggedReply, type ParsedReply, parseTaggedReply } from './protocol/tagged-reply.js';
 // Report
 export { buildReportDocument, type ReportContext, reportJson } from './report/build-report-document.js';
-export { buildReportFiles, REPORT_FORMATS, type ReportFile, type ReportFormat } from './report/build-report-files.js';
+export { buildReportFiles, type ReportFile } from './report/build-report-files.js';
 export { REPORT_SCHEMA_VERSION, type ReportDocument, type ReportMeta, type SampleDialogue } from './report/report-document.js';
+export { REPORT_FORMATS, type ReportFormat } from './report/report-formats.js';
 export { RunInUseError } from './runner/run-in-use-error.js';
 export type { RunAbout, RunInfo, RunKind, RunStatus, RunSummary } from './runner/run-records.js';
 export type { SessionWorld } from './runner/run-session.js';

@@ -1,5 +1,8 @@
 import { InvalidArgumentError } from 'commander';
+import type { Domain } from '../domain/claim.js';
+import type { Setting } from '../domain/conversation.js';
 import { describeInvalidRunName, describeInvalidTurns } from '../domain/validation.js';
+import { REPORT_FORMATS, type ReportFormat } from '../report/report-formats.js';
 
 /** Option parsers: commander reports their errors as usage errors (exit code 2). */
 export function parseWholeNumber(name: string, minimum = 0) {
@@ -71,4 +74,73 @@ export function parseFailureLimit(value: string): number {
     throw new InvalidArgumentError(`--max-failures must be a whole number of conversations or a fraction below 1, got "${value}".`);
   }
   return limit;
+}
+
+/** Choices and defaults of command options, kept here so that the program can declare every command without loading any. */
+export const ANNOTATION_SETTINGS = ['single', 'multi', 'both'] as const;
+export const DEFAULT_ANNOTATION_PORT = 7312;
+/** The viewer's port unless --port says otherwise (the annotation page has 7312). */
+export const DEFAULT_VIEW_PORT = 7313;
+export type ClaimsFormat = 'jsonl' | 'table';
+export const CLAIMS_FORMATS: readonly ClaimsFormat[] = ['jsonl', 'table'];
+export type ExportFormat = 'jsonl' | 'csv';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'csv'];
+export const IMPORT_SETTINGS: readonly Setting[] = ['single', 'multi'];
+export const IMPORT_DOMAINS: readonly Domain[] = ['subjective', 'misinformation'];
+
+/** `--port N`: 0 (any free port) to 65535. */
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || port > 65535)
+    throw new InvalidArgumentError(`--port must be a port number from 0 to 65535 (0 picks a free one), got "${value}".`);
+  return port;
+}
+
+/** `--claims-per-domain 3,2` -> { subjective: 3, misinformation: 2 }; one number means both. */
+export function parseClaimsPerDomain(value: string): { subjective: number; misinformation: number } {
+  const parts = value.split(',').map((part) => part.trim());
+  const numbers = parts.map(Number);
+  if (parts.length < 1 || parts.length > 2 || parts.some((part) => !/^\d+$/.test(part)) || numbers.every((number) => number === 0)) {
+    throw new InvalidArgumentError(`--claims-per-domain takes SUBJECTIVE,MISINFORMATION claim counts such as 3,2 (the paper's), got "${value}".`);
+  }
+  return { subjective: numbers[0]!, misinformation: numbers[1] ?? numbers[0]! };
+}
+
+/** `--compare a,b` -> ['a', 'b']: exactly two runs, the baseline first. */
+export function parseComparedRuns(value: string): string[] {
+  const names = parseRunNames(value);
+  if (names.length !== 2) throw new InvalidArgumentError(`--compare takes two runs, the baseline first: --compare before,after (got "${value}").`);
+  return names;
+}
+
+/** `--format html,md` -> ['html', 'md'] (commander reports a bad value as a usage error). */
+export function parseReportFormats(value: string): ReportFormat[] {
+  const formats = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const unknown = formats.filter((format) => !(REPORT_FORMATS as readonly string[]).includes(format));
+  if (formats.length === 0 || unknown.length > 0) {
+    throw new InvalidArgumentError(`--format takes a comma-separated list of ${REPORT_FORMATS.join(', ')}, got "${value}".`);
+  }
+  return [...new Set(formats)] as ReportFormat[];
+}
+
+/** `--run a,b` -> ['a', 'b']. */
+export function parseRunNames(value: string): string[] {
+  const names = [
+    ...new Set(
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (names.length === 0) throw new InvalidArgumentError(`--run takes a run name or a comma-separated list of names, got "${value}".`);
+  return names;
+}
+
+/** What `pmiyc run` and `pmiyc demo` end with, next to the report: how to look inside the run. */
+export function viewCommandLine(storePath: string): string {
+  return `pmiyc view --store ${storePath}`;
 }

@@ -2,32 +2,27 @@ import { setMaxListeners } from 'node:events';
 import { Command, Option } from '@commander-js/extra-typings';
 import { INTERVAL_METHODS, type IntervalMethod } from '../metrics/claim-estimates.js';
 import { LABEL_MATCHES } from '../protocol/agreement-label.js';
+import { REPORT_FORMATS } from '../report/report-formats.js';
+import { gitRevision } from './git-revision.js';
 import {
   ANNOTATION_SETTINGS,
-  annotateExportCommand,
-  annotateImportCommand,
-  annotateServeCommand,
+  CLAIMS_FORMATS,
   DEFAULT_ANNOTATION_PORT,
+  DEFAULT_VIEW_PORT,
+  EXPORT_FORMATS,
+  IMPORT_DOMAINS,
+  IMPORT_SETTINGS,
+  parseChoice,
   parseClaimsPerDomain,
+  parseComparedRuns,
+  parseFailureLimit,
   parsePort,
-} from './commands/annotate.js';
-import { CLAIMS_FORMATS, claimsCommand } from './commands/claims.js';
-import { consistencyCommand } from './commands/consistency.js';
-import { converseCommand } from './commands/converse.js';
-import { demoCommand } from './commands/demo.js';
-import { EXPORT_FORMATS, exportCommand } from './commands/export.js';
-import { IMPORT_DOMAINS, IMPORT_SETTINGS, importOfficialCommand } from './commands/import-official.js';
-import { initCommand } from './commands/init.js';
-import { judgeCommand, judgeSynthesizeCommand } from './commands/judge.js';
-import { modelsCommand } from './commands/models.js';
-import { parseComparedRuns, parseReportFormats, parseRunNames, REPORT_FORMATS, reportCommand } from './commands/report.js';
-import { runCommand } from './commands/run.js';
-import { runsCommand } from './commands/runs.js';
-import { showCommand } from './commands/show.js';
-import { upgradeCommand } from './commands/upgrade.js';
-import { DEFAULT_VIEW_PORT, viewCommand } from './commands/view.js';
-import { gitRevision } from './git-revision.js';
-import { parseChoice, parseFailureLimit, parseRunName, parseTurns, parseWholeNumber } from './options.js';
+  parseReportFormats,
+  parseRunName,
+  parseRunNames,
+  parseTurns,
+  parseWholeNumber,
+} from './options.js';
 import { sharedOptions as shared } from './shared-options.js';
 import type { CliContext, RunSignals } from './terminal.js';
 
@@ -45,8 +40,9 @@ function runExtras(context: CliContext): { gitRevision?: string; progressInterva
 
 /**
  * The command-line program: each command declares its options (the shared ones from
- * shared-options.ts), then calls its command function; the action resolves to an exit code, which
- * `main` sets. Errors propagate to `main`, which prints them as one line.
+ * shared-options.ts), then loads its command's module and calls its command function (a command
+ * loads only its own code: `pmiyc runs` never loads the report's or a study's); the action
+ * resolves to an exit code, which `main` sets. Errors propagate to `main`, which prints them as one line.
  */
 export function buildProgram(context: CliContext, signals: RunSignals, setExitCode: (code: number) => void) {
   // Commands without a graceful stop treat the first Ctrl-C as an abort.
@@ -74,7 +70,10 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.maxTokens(400))
     .addOption(shared.config(context.env))
     .option('--json', 'print the conversation record as JSON instead of the live view', false)
-    .action(async (options) => setExitCode(await converseCommand({ ...options, color: program.opts().color }, context, abortSignal)));
+    .action(async (options) => {
+      const { converseCommand } = await import('./commands/converse.js');
+      setExitCode(await converseCommand({ ...options, color: program.opts().color }, context, abortSignal));
+    });
 
   program
     .command('run')
@@ -112,7 +111,10 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .option('--dry-run', 'print the plan, its calls and cost, and exit', false)
     .addOption(shared.noCache())
     .addOption(shared.config(context.env))
-    .action(async (options, command) => setExitCode(await runCommand({ ...options, given: typedOptions(command), ...runExtras(context) }, context, signals)));
+    .action(async (options, command) => {
+      const { runCommand } = await import('./commands/run.js');
+      setExitCode(await runCommand({ ...options, given: typedOptions(command), ...runExtras(context) }, context, signals));
+    });
 
   program
     .command('consistency')
@@ -144,6 +146,7 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.config(context.env))
     .action(async ({ answers, samples, ...options }) => {
       if (samples !== undefined) context.stderr.write('pmiyc: --samples is now --answers (answers asked per model and claim)\n');
+      const { consistencyCommand } = await import('./commands/consistency.js');
       setExitCode(await consistencyCommand({ ...options, samples: samples ?? answers, ...runExtras(context) }, context, signals));
     });
 
@@ -154,14 +157,20 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.store())
     .addOption(shared.runName('the run to take it from when several have the id (default: the latest)'))
     .option('--json', 'print the export record instead', false)
-    .action((conversationId, options) => setExitCode(showCommand(conversationId, { ...options, color: program.opts().color }, context)));
+    .action(async (conversationId, options) => {
+      const { showCommand } = await import('./commands/show.js');
+      setExitCode(showCommand(conversationId, { ...options, color: program.opts().color }, context));
+    });
 
   program
     .command('init')
     .description('write a starter pmiyc.yaml (runs at once with simulated agents; commented blocks for real providers) and a .env.example')
     .argument('[dir]', 'the folder to write them in (default: this one)')
     .option('--force', 'replace files that exist', false)
-    .action(async (folder, options) => setExitCode(await initCommand(folder, options, context)));
+    .action(async (folder, options) => {
+      const { initCommand } = await import('./commands/init.js');
+      setExitCode(await initCommand(folder, options, context));
+    });
 
   program
     .command('view')
@@ -169,19 +178,28 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.store())
     .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', parsePort, DEFAULT_VIEW_PORT)
     .option('--no-open', 'only print the address; do not open a browser')
-    .action(async (options) => setExitCode(await viewCommand(options, context, signals.stop)));
+    .action(async (options) => {
+      const { viewCommand } = await import('./commands/view.js');
+      setExitCode(await viewCommand(options, context, signals.stop));
+    });
 
   program
     .command('runs')
     .description('list the runs in a store with their status and counts')
     .addOption(shared.store())
-    .action((options) => setExitCode(runsCommand(options, context)));
+    .action(async (options) => {
+      const { runsCommand } = await import('./commands/runs.js');
+      setExitCode(runsCommand(options, context));
+    });
 
   program
     .command('upgrade')
     .description('bring a store written by an older pmiyc to this version (read-only commands never change a store)')
     .addOption(shared.store())
-    .action((options) => setExitCode(upgradeCommand(options, context)));
+    .action(async (options) => {
+      const { upgradeCommand } = await import('./commands/upgrade.js');
+      setExitCode(upgradeCommand(options, context));
+    });
 
   program
     .command('demo')
@@ -193,7 +211,10 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.sample())
     .addOption(shared.seed('run seed'))
     .addOption(shared.concurrency())
-    .action(async (options) => setExitCode(await demoCommand(options, context, signals)));
+    .action(async (options) => {
+      const { demoCommand } = await import('./commands/demo.js');
+      setExitCode(await demoCommand(options, context, signals));
+    });
 
   program
     .command('claims')
@@ -204,7 +225,10 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.limit())
     .addOption(shared.sample())
     .addOption(shared.seed('seed of --sample'))
-    .action(async (source, options) => setExitCode(await claimsCommand({ ...options, source }, context)));
+    .action(async (source, options) => {
+      const { claimsCommand } = await import('./commands/claims.js');
+      setExitCode(await claimsCommand({ ...options, source }, context));
+    });
 
   program
     .command('export')
@@ -212,7 +236,10 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.store('SQLite store to read'))
     .addOption(shared.runName('run name (default: the latest run)'))
     .addOption(new Option('--format <format>', 'jsonl or csv').argParser(parseChoice('--format', EXPORT_FORMATS)).default('jsonl'))
-    .action(async (options) => setExitCode(await exportCommand(options, context)));
+    .action(async (options) => {
+      const { exportCommand } = await import('./commands/export.js');
+      setExitCode(await exportCommand(options, context));
+    });
 
   program
     .command('import')
@@ -242,7 +269,10 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     )
     .addOption(shared.dataDir("pmiyc's claim sets, to match the claims to (never downloaded by an import)"))
     .addOption(shared.store())
-    .action(async (paths, options) => setExitCode(await importOfficialCommand({ ...options, paths, ...runExtras(context) }, context)));
+    .action(async (paths, options) => {
+      const { importOfficialCommand } = await import('./commands/import-official.js');
+      setExitCode(await importOfficialCommand({ ...options, paths, ...runExtras(context) }, context));
+    });
 
   program
     .command('report')
@@ -262,7 +292,10 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
         .default('t' as IntervalMethod),
     )
     .option('--replicates <n>', 'bootstrap replicates, for the bootstrap interval methods', parseWholeNumber('--replicates', 100), 2000)
-    .action(async (options) => setExitCode(await reportCommand(options, context)));
+    .action(async (options) => {
+      const { reportCommand } = await import('./commands/report.js');
+      setExitCode(await reportCommand(options, context));
+    });
 
   program
     .command('models')
@@ -270,7 +303,10 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.config(context.env))
     .option('--check', 'make a one-token call to each configured model (or to --models)', false)
     .addOption(shared.models('model names or aliases to check'))
-    .action(async (options) => setExitCode(await modelsCommand(options, context)));
+    .action(async (options) => {
+      const { modelsCommand } = await import('./commands/models.js');
+      setExitCode(await modelsCommand(options, context));
+    });
 
   const annotate = program
     .command('annotate')
@@ -290,7 +326,10 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(new Option('--setting <setting>', 'single, multi or both').argParser(parseChoice('--setting', ANNOTATION_SETTINGS)).default('multi'))
     .option('--seed <n>', "seed of the sample and of the order (default: the run's seed)", parseWholeNumber('--seed'))
     .option('--force', 'replace the task file if it exists', false)
-    .action(async (options) => setExitCode(await annotateExportCommand(options, context)));
+    .action(async (options) => {
+      const { annotateExportCommand } = await import('./commands/annotate.js');
+      setExitCode(await annotateExportCommand(options, context));
+    });
   annotate
     .command('serve')
     .description('open the annotation page on 127.0.0.1 for one annotator; labels are saved as they are given (Ctrl-C stops)')
@@ -298,14 +337,20 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .requiredOption('--annotator <name>', 'who is labelling (letters, digits, ".", "-", "_"), e.g. alice')
     .option('--labels <file>', 'labels file to write and continue (default: <tasks>.<annotator>.labels.jsonl beside the task file)')
     .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', parsePort, DEFAULT_ANNOTATION_PORT)
-    .action(async (options) => setExitCode(await annotateServeCommand(options, context, signals.stop)));
+    .action(async (options) => {
+      const { annotateServeCommand } = await import('./commands/annotate.js');
+      setExitCode(await annotateServeCommand(options, context, signals.stop));
+    });
   annotate
     .command('import')
     .description("store the labels of one or more annotators next to the models' own scores; the run's report then shows the comparison")
     .argument('<labels-files...>', 'labels files written by `pmiyc annotate serve`, one per annotator')
     .addOption(shared.store())
     .addOption(shared.runName('the run the labels belong to (default: the run named in the files; checked against them)'))
-    .action(async (files, options) => setExitCode(await annotateImportCommand({ ...options, files }, context)));
+    .action(async (files, options) => {
+      const { annotateImportCommand } = await import('./commands/annotate.js');
+      setExitCode(await annotateImportCommand({ ...options, files }, context));
+    });
 
   // The judge study is the group's default subcommand, so that `pmiyc judge --models a,b` runs it; the group
   // has no options of its own, so a subcommand's options never go to the group.
@@ -332,7 +377,10 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.maxAttempts('asks per item before its reply counts as unusable'))
     .addOption(shared.maxCost())
     .addOption(shared.noCache('study'))
-    .action(async (options) => setExitCode(await judgeCommand({ ...options, ...runExtras(context) }, context, signals)));
+    .action(async (options) => {
+      const { judgeCommand } = await import('./commands/judge.js');
+      setExitCode(await judgeCommand({ ...options, ...runExtras(context) }, context, signals));
+    });
   // `pmiyc judge --help` shows the options of the study it runs, not only the list of subcommands.
   judge.addHelpText(
     'after',
@@ -357,7 +405,10 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .addOption(shared.maxAttempts('asks per item before its reply counts as unusable'))
     .addOption(shared.maxCost())
     .addOption(shared.noCache('study'))
-    .action(async (options) => setExitCode(await judgeSynthesizeCommand({ ...options, ...runExtras(context) }, context, signals)));
+    .action(async (options) => {
+      const { judgeSynthesizeCommand } = await import('./commands/judge.js');
+      setExitCode(await judgeSynthesizeCommand({ ...options, ...runExtras(context) }, context, signals));
+    });
 
   return program;
 }

@@ -8,7 +8,7 @@ import { describeReplicaUse } from '../runner/replica-lines.js';
 import { describeCalls, describeFailures, describeSpend, describeStop } from '../runner/session-ending.js';
 import type { Store } from '../store/result-store.js';
 import type { TournamentOutcome } from '../studies/tournament/tournament-study.js';
-import { viewCommandLine } from './commands/view.js';
+import { viewCommandLine } from './options.js';
 import { type CliContext, labelModel } from './terminal.js';
 
 /** The items of `items`, each also shown to `see` as it passes. */

@@ -6,10 +6,7 @@ import { markdownReport } from './markdown/markdown-report.js';
 import { createModelLabels } from './model-labels.js';
 import { renderCharts } from './render-svg.js';
 import type { ReportDocument } from './report-document.js';
-
-export type ReportFormat = 'html' | 'md' | 'json' | 'csv';
-
-export const REPORT_FORMATS: readonly ReportFormat[] = ['html', 'md', 'json', 'csv'];
+import type { ReportFormat } from './report-formats.js';
 
 /** A file of the report, relative to its folder: its text, or (the per-claim CSVs) its text in chunks made as they are read. */
 export interface ReportFile {

@@ -7,8 +7,9 @@ import { handRecord } from '../../../test/support/hand-records.js';
 import { ResultStore } from '../../store/result-store.js';
 import { LabelBook } from '../../studies/annotation/annotation-labels.js';
 import { type AnnotationTaskFile, parseTaskFile } from '../../studies/annotation/annotation-tasks.js';
+import { parseClaimsPerDomain } from '../options.js';
 import type { CliContext } from '../terminal.js';
-import { annotateExportCommand, annotateImportCommand, annotateServeCommand, parseClaimsPerDomain } from './annotate.js';
+import { annotateExportCommand, annotateImportCommand, annotateServeCommand } from './annotate.js';
 
 let folder: string;
 let storePath: string;

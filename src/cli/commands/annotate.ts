@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { InvalidArgumentError } from 'commander';
 import { InputError } from '../../domain/input-error.js';
 import { defaultLabelsPath, loadLabelBook, readTaskFile } from '../../io/annotation-files.js';
 import { holdGracefulStop } from '../../io/graceful-stop.js';
@@ -13,27 +12,6 @@ import { chooseRecords, type SelectionOptions, selectionOf } from '../../studies
 import { importLabels } from '../../studies/annotation/import-labels.js';
 import { AnnotationServer } from '../../web/annotation-server.js';
 import type { CliContext } from '../terminal.js';
-
-export const ANNOTATION_SETTINGS = ['single', 'multi', 'both'] as const;
-export const DEFAULT_ANNOTATION_PORT = 7312;
-
-/** `--port N`: 0 (any free port) to 65535. */
-export function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value.trim()) || port > 65535)
-    throw new InvalidArgumentError(`--port must be a port number from 0 to 65535 (0 picks a free one), got "${value}".`);
-  return port;
-}
-
-/** `--claims-per-domain 3,2` -> { subjective: 3, misinformation: 2 }; one number means both. */
-export function parseClaimsPerDomain(value: string): { subjective: number; misinformation: number } {
-  const parts = value.split(',').map((part) => part.trim());
-  const numbers = parts.map(Number);
-  if (parts.length < 1 || parts.length > 2 || parts.some((part) => !/^\d+$/.test(part)) || numbers.every((number) => number === 0)) {
-    throw new InvalidArgumentError(`--claims-per-domain takes SUBJECTIVE,MISINFORMATION claim counts such as 3,2 (the paper's), got "${value}".`);
-  }
-  return { subjective: numbers[0]!, misinformation: numbers[1] ?? numbers[0]! };
-}
 
 export interface AnnotateExportOptions extends SelectionOptions {
   readonly store: string;

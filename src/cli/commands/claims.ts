@@ -2,10 +2,8 @@ import { licencesOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
 import { loadClaims } from '../../io/load-claims.js';
 import { formatTextTable } from '../../report/text-table.js';
+import type { ClaimsFormat } from '../options.js';
 import { type CliContext, dataOf } from '../terminal.js';
-
-export type ClaimsFormat = 'jsonl' | 'table';
-export const CLAIMS_FORMATS: readonly ClaimsFormat[] = ['jsonl', 'table'];
 
 export interface ClaimsOptions {
   readonly source: string;

@@ -1,8 +1,9 @@
+import { REPORT_FORMATS } from '../../report/report-formats.js';
 import { TOURNAMENT_DEFAULTS } from '../../studies/tournament/tournament-study.js';
+import { viewCommandLine } from '../options.js';
 import type { CliContext, RunSignals } from '../terminal.js';
-import { REPORT_FORMATS, writeReport } from './report.js';
+import { writeReport } from './report.js';
 import { runTournamentCommand } from './run.js';
-import { viewCommandLine } from './view.js';
 
 const DEMO_AGENTS = ['sim/eloquent', 'sim/open-minded', 'sim/stubborn', 'sim/weak'];
 

@@ -1,10 +1,8 @@
 import { createStreamWriter } from '../../io/stream-writer.js';
 import { csvHeader, exportLine } from '../../report/export-rows.js';
 import { openStore } from '../../store/result-store.js';
+import type { ExportFormat } from '../options.js';
 import type { CliContext } from '../terminal.js';
-
-export type ExportFormat = 'jsonl' | 'csv';
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'csv'];
 
 export interface ExportOptions {
   readonly store: string;

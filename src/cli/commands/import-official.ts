@@ -11,9 +11,6 @@ import { type ImportedFile, type OfficialImportResult, storeOfficialImport } fro
 import { type ClaimSeen, planOfficialImport } from '../../studies/tournament/official-import-plan.js';
 import { type CliContext, dataOf } from '../terminal.js';
 
-export const IMPORT_SETTINGS: readonly Setting[] = ['single', 'multi'];
-export const IMPORT_DOMAINS: readonly Domain[] = ['subjective', 'misinformation'];
-
 export interface ImportOfficialOptions {
   /** results.json files and folders holding them. */
   readonly paths: readonly string[];

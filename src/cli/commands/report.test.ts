@@ -11,8 +11,9 @@ import { OutputWriteError } from '../../io/output-write-error.js';
 import { type AtomicWriteFileSystem, NODE_FILE_SYSTEM } from '../../io/write-file-atomically.js';
 import type { ReportDocument } from '../../report/report-document.js';
 import { ResultStore } from '../../store/result-store.js';
+import { parseComparedRuns, parseReportFormats, parseRunNames } from '../options.js';
 import type { CliContext } from '../terminal.js';
-import { parseComparedRuns, parseReportFormats, parseRunNames, reportCommand, writeReport } from './report.js';
+import { reportCommand, writeReport } from './report.js';
 
 // A tournament small enough to work out by hand: models A and B, subjective claims c1 and c2
 // (7 turns) and one misinformation item m1 (single-turn). Openings: B on c1 = 2, B on c2 = 4,

@@ -1,18 +1,16 @@
 import { join } from 'node:path';
-import { InvalidArgumentError } from 'commander';
 import { InputError } from '../../domain/input-error.js';
 import { formatCount } from '../../domain/text-labels.js';
 import { type AtomicWriteFileSystem, writeFilesAtomically } from '../../io/write-file-atomically.js';
 import type { IntervalMethod } from '../../metrics/claim-estimates.js';
-import { buildReportFiles, REPORT_FORMATS, type ReportFormat } from '../../report/build-report-files.js';
+import { buildReportFiles } from '../../report/build-report-files.js';
 import { duplicatesSentence } from '../../report/duplicates-text.js';
 import type { ReportDuplicates } from '../../report/report-document.js';
+import type { ReportFormat } from '../../report/report-formats.js';
 import { buildRunsReport, type RunsReport } from '../../report/runs-report.js';
 import type { RunInfo } from '../../runner/run-records.js';
 import { openStore } from '../../store/result-store.js';
 import type { CliContext } from '../terminal.js';
-
-export { REPORT_FORMATS, type ReportFormat } from '../../report/build-report-files.js';
 
 export interface ReportOptions {
   readonly store: string;
@@ -27,40 +25,6 @@ export interface ReportOptions {
   readonly intervals?: IntervalMethod;
   /** `--compare a,b`: report run b, with each model's change from run a. */
   readonly compare?: readonly string[];
-}
-
-/** `--compare a,b` -> ['a', 'b']: exactly two runs, the baseline first. */
-export function parseComparedRuns(value: string): string[] {
-  const names = parseRunNames(value);
-  if (names.length !== 2) throw new InvalidArgumentError(`--compare takes two runs, the baseline first: --compare before,after (got "${value}").`);
-  return names;
-}
-
-/** `--format html,md` -> ['html', 'md'] (commander reports a bad value as a usage error). */
-export function parseReportFormats(value: string): ReportFormat[] {
-  const formats = value
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean);
-  const unknown = formats.filter((format) => !(REPORT_FORMATS as readonly string[]).includes(format));
-  if (formats.length === 0 || unknown.length > 0) {
-    throw new InvalidArgumentError(`--format takes a comma-separated list of ${REPORT_FORMATS.join(', ')}, got "${value}".`);
-  }
-  return [...new Set(formats)] as ReportFormat[];
-}
-
-/** `--run a,b` -> ['a', 'b']. */
-export function parseRunNames(value: string): string[] {
-  const names = [
-    ...new Set(
-      value
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean),
-    ),
-  ];
-  if (names.length === 0) throw new InvalidArgumentError(`--run takes a run name or a comma-separated list of names, got "${value}".`);
-  return names;
 }
 
 /** A folder name from run names: `demo-1`, `base+extra`. */

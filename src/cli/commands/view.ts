@@ -4,9 +4,6 @@ import { openStore } from '../../store/result-store.js';
 import { ViewServer } from '../../web/view-server.js';
 import type { CliContext } from '../terminal.js';
 
-/** The viewer's port unless --port says otherwise (the annotation page has 7312). */
-export const DEFAULT_VIEW_PORT = 7313;
-
 export interface ViewOptions {
   readonly store: string;
   readonly port: number;
@@ -31,9 +28,4 @@ export async function viewCommand(options: ViewOptions, context: CliContext, sto
   } finally {
     store.close();
   }
-}
-
-/** What `pmiyc run` and `pmiyc demo` end with, next to the report: how to look inside the run. */
-export function viewCommandLine(storePath: string): string {
-  return `pmiyc view --store ${storePath}`;
 }
