@@ -1,3 +1,6 @@
+import type { BatchLedger } from './batch/batch-ledger.js';
+import type { BatchView } from './batch/batch-queue.js';
+import { batchCalls, batchPricesOf, batchSettingsOf } from './batch/with-batch.js';
 import type { ChatModel } from './chat-model.js';
 import { type ChatModelMiddleware, decorate, toMiddleware } from './decorate.js';
 import type { ModelSettings } from './model-settings.js';
@@ -36,6 +39,17 @@ export interface ChatModelDependencies {
    * outermost), or one decorator in function form.
    */
   readonly decorate?: readonly ChatModelMiddleware[] | ((model: ChatModel) => ChatModel);
+  /** Where batches are recorded, for models whose calls go through their provider's batch service. */
+  readonly batch?: ModelBatching;
+}
+
+/** What batching needs from the run: the ledger, each model's call identity, `--batch`, and who is told of each batch. */
+interface ModelBatching {
+  readonly ledger: BatchLedger;
+  readonly identityOf: (settings: ModelSettings) => string;
+  /** `--batch`: every model that can batch does, not only those with `batch:` in the config. */
+  readonly all: boolean;
+  readonly onBatch?: (view: BatchView) => void;
 }
 
 export interface BuiltChatModel {
@@ -89,22 +103,42 @@ function usesDirectClient(provider: ProviderInfo, settings: ModelSettings, depen
  * (`decorate`: call cache, run control); cost from its prices; the one retry layer; the per-model
  * rate limiter (so every retry passes the limiter and a 429 slows the whole model down); the run's
  * shared concurrency limit (so a slot is held only while a call is on the wire); the watch that
- * counts calls on the wire (`onTheWire`); the adapter.
+ * counts calls on the wire (`onTheWire`); the adapter. A batched model (`batch:` or `--batch`) has
+ * the batching layer just below cost (priced at batch prices): its calls go to the provider's batch
+ * service, and only failed lines sent as direct calls pass the layers beneath.
  * Simulated agents skip retry and rate limiting.
  */
 export function createChatModel(settings: ModelSettings, dependencies: ChatModelDependencies = {}): BuiltChatModel {
   const adapter = createAdapter(settings, dependencies);
   const onTheWire = dependencies.onTheWire;
   const rateLimit = adapter.simulated ? undefined : limitRate(rateLimitOptionsOf(settings), dependencies.rateLimit, dependencies.waitSignal);
+  const batching = adapter.simulated ? undefined : batchLayerOf(settings, dependencies);
   const model = decorate(adapter, [
     applySettings(settingsOverrideOf(settings)),
     ...callerLayersOf(dependencies.decorate),
-    addCost(pricesOf(settings)),
+    addCost(batching ? batchPricesOf(settings) : pricesOf(settings)),
+    ...(batching ? [batching] : []),
     ...(rateLimit ? [retryCalls(retryOptionsOf(settings, dependencies), dependencies.retry), rateLimit] : []),
     ...(dependencies.sharedLimit ? [holdSharedLimit(dependencies.sharedLimit)] : []),
     ...(onTheWire ? [watchTheWire(() => onTheWire(settings.name))] : []),
   ]);
   return rateLimit ? { model, limiter: { ...model, limiterState: rateLimit.limiterState } } : { model };
+}
+
+/** The batching layer of a model whose calls are batched (its `batch:` or `--batch`), placed just below the cost layer. */
+function batchLayerOf(settings: ModelSettings, dependencies: ChatModelDependencies): ChatModelMiddleware | undefined {
+  const batching = dependencies.batch;
+  const batchSettings = batching ? batchSettingsOf(settings, batching.all) : undefined;
+  if (!batching || !batchSettings) return undefined;
+  return batchCalls(settings, {
+    ledger: batching.ledger,
+    modelIdentity: batching.identityOf(settings),
+    settings: batchSettings,
+    now: dependencies.now ?? Date.now,
+    ...(dependencies.apiKey ? { apiKey: dependencies.apiKey } : {}),
+    ...(dependencies.waitSignal ? { waitSignal: dependencies.waitSignal } : {}),
+    ...(batching.onBatch ? { onBatch: batching.onBatch } : {}),
+  });
 }
 
 function callerLayersOf(layers: ChatModelDependencies['decorate']): readonly ChatModelMiddleware[] {

@@ -29,6 +29,8 @@ export interface RunOptions extends DesignOptions {
   readonly maxFailures?: number;
   readonly maxCost?: number;
   readonly dryRun: boolean;
+  /** Every model's calls through its provider's batch service; kept with the run for --resume. */
+  readonly batch?: boolean;
   readonly cache: boolean;
   readonly takeOver: boolean;
   /** A new run's name when --run is not given: `<prefix>-N` (default run-N). */
@@ -134,6 +136,7 @@ export async function runTournamentCommand(typed: RunOptions, context: CliContex
       ...(given('concurrency') ? { concurrency: options.concurrency } : {}),
       ...(given('maxFailures') && options.maxFailures !== undefined ? { maxFailures: options.maxFailures } : {}),
       ...(given('maxCost') && options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
+      ...(options.batch ? { batch: true } : {}),
       cache: options.cache,
       ...((prepared.runName ?? options.run) ? { name: prepared.runName ?? options.run } : {}),
       ...(options.runPrefix ? { namePrefix: options.runPrefix } : {}),
