@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, spawnCli } from './cli-helpers.js';
+import { FakeBatchServer } from './support/fake-batch-server.js';
+import { pathMaker, storedRun, writeClaims } from './support/run-fixtures.js';
+
+let folder: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'pmiyc-batch-'));
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const fresh = pathMaker(() => folder);
+
+let server: FakeBatchServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const FORMATS = [
+  { format: 'openai', provider: 'openai', env: { OPENAI_API_KEY: 'sk-test' } },
+  { format: 'anthropic', provider: 'anthropic', env: { ANTHROPIC_API_KEY: 'sk-ant-test' } },
+] as const;
+
+/** Two models of one provider at the fake's address, polled every 50 ms, a wave sent after 300 ms without a new request. */
+function writeBatchConfig(provider: string, baseURL: string, batch = 'pollSeconds: 0.05, quietSeconds: 0.3'): string {
+  const path = `${fresh('config')}.yaml`;
+  const entry = (model: string) => `{ provider: ${provider}, model: ${model}, baseURL: "${baseURL}/v1", maxRetries: 2, batch: { ${batch} } }`;
+  writeFileSync(path, `models:\n  alpha: ${entry('alpha-model')}\n  beta: ${entry('beta-model')}\n`);
+  return path;
+}
+
+/** How many calls the store holds, and how many distinct request hashes its batches carried. */
+function storedCounts(store: string): { calls: number; batched: number; batches: number } {
+  const database = new Database(store, { readonly: true });
+  try {
+    return {
+      calls: database.prepare('SELECT count(*) FROM calls').pluck().get() as number,
+      batched: database.prepare('SELECT count(DISTINCT hash) FROM batch_requests').pluck().get() as number,
+      batches: database.prepare('SELECT count(*) FROM batches').pluck().get() as number,
+    };
+  } finally {
+    database.close();
+  }
+}
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe.each(FORMATS)('pmiyc run --batch against a fake $format batch service', ({ format, provider, env }) => {
+  it('completes the tournament with every call sent once, all through batches, in waves', async () => {
+    server = await FakeBatchServer.start({ format });
+    const store = `${fresh('store')}.db`;
+    const args = [
+      'run',
+      '--batch',
+      '--config',
+      writeBatchConfig(provider, server.url),
+      '--models',
+      'alpha,beta',
+      '--claims',
+      writeClaims(`${fresh('claims')}.jsonl`, 3),
+    ];
+    const result = await runCli([...args, '--turns', '5', '--store', store, '--run', 'r'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(storedRun(store, 'r').status).toBe('completed');
+    const submitted = server.submittedIds();
+    // Every request the tournament needs was sent once, in a batch; nothing went to a direct endpoint.
+    expect(new Set(submitted).size).toBe(submitted.length);
+    expect(storedCounts(store)).toMatchObject({ calls: submitted.length, batched: submitted.length });
+    expect(server.requests.some((request) => /chat\/completions$|\/v1\/messages$/.test(request.path))).toBe(false);
+    // Waves: far fewer batches than calls (each conversation's turns are sequential; conversations share a wave).
+    expect(server.batches.length).toBeLessThan(submitted.length / 4);
+  });
+
+  it('re-attaches to a batch left pending by kill -9 on --resume, and sends no request twice', async () => {
+    server = await FakeBatchServer.start({ format });
+    server.hold = true;
+    const store = `${fresh('store')}.db`;
+    const args = ['run', '--config', writeBatchConfig(provider, server.url), '--models', 'alpha,beta', '--claims', writeClaims(`${fresh('claims')}.jsonl`, 2)];
+    const running = spawnCli([...args, '--setting', 'single', '--store', store, '--run', 'r'], { env });
+    // The first wave is submitted and polled (so its id is stored): kill the run while the provider holds it.
+    await waitFor(() => server!.requests.some((request) => request.method === 'GET') || running.child.exitCode !== null);
+    running.child.kill('SIGKILL');
+    expect((await running.done).code).toBe(137);
+    // The first wave: each model's openings, one batch per model, still in progress at the provider.
+    const pending = server.batches.map((batch) => batch.id);
+    const pendingLines = server.submittedIds().length;
+    expect(pending.length).toBeGreaterThan(0);
+
+    server.hold = false;
+    const before = server.requests.length;
+    const resumed = await runCli(['run', '--store', store, '--run', 'r', '--resume'], { env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    // The resumed run asked the provider about the pending batch instead of submitting its requests again.
+    for (const id of pending) expect(server.requests.slice(before).some((request) => request.method === 'GET' && request.path.endsWith(`/${id}`))).toBe(true);
+    const submitted = server.submittedIds();
+    expect(new Set(submitted).size).toBe(submitted.length);
+    expect(pendingLines).toBeGreaterThan(0);
+    expect(storedCounts(store)).toMatchObject({ calls: submitted.length, batched: submitted.length });
+    expect(storedRun(store, 'r').status).toBe('completed');
+  });
+});
