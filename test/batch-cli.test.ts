@@ -105,3 +105,32 @@ describe.each(FORMATS)('pmiyc run --batch against a fake $format batch service',
     expect(storedRun(store, 'r').status).toBe('completed');
   });
 });
+
+describe('pmiyc run --batch, before anything is called', () => {
+  it('--dry-run shows the cost at batch prices next to the direct cost, and the expected number of waves', async () => {
+    const config = `${fresh('config')}.yaml`;
+    writeFileSync(
+      config,
+      `models:
+  mini: { provider: openai, model: gpt-4o-mini, inputUsdPerMillion: 0.15, outputUsdPerMillion: 0.6 }
+  haiku: { provider: anthropic, model: claude-3-5-haiku-latest, inputUsdPerMillion: 0.8, outputUsdPerMillion: 4, batchInputUsdPerMillion: 0.4, batchOutputUsdPerMillion: 2 }
+`,
+    );
+    const args = ['run', '--batch', '--dry-run', '--config', config, '--models', 'mini,haiku', '--claims', writeClaims(`${fresh('claims')}.jsonl`, 4)];
+    const result = await runCli(args, { env: { OPENAI_API_KEY: 'sk-test', ANTHROPIC_API_KEY: 'sk-ant-test' } });
+    expect(result.code, result.stderr).toBe(0);
+    const direct = /^Total cost: about \$(\d+\.\d+)\.$/m.exec(result.stdout)?.[1];
+    const batched = /^Cost at batch prices: about \$(\d+\.\d+) \(direct: about \$(\d+\.\d+)\)\./m.exec(result.stdout);
+    expect(batched?.[2]).toBe(direct);
+    // Both models at half price here (one configured, one assumed and said so).
+    expect(Number(batched?.[1])).toBeCloseTo(Number(direct) / 2, 1);
+    expect(result.stdout).toContain('Batch prices assumed half the direct ones for mini');
+    expect(result.stdout).toMatch(/^Waves: about 9 \(9 turns in sequence per conversation\)/m);
+  });
+
+  it('exits 2 naming each model whose provider cannot batch', async () => {
+    const result = await runCli(['run', '--batch', '--models', 'sim/eloquent,sim/stubborn', '--claims', 'examples', '--store', `${fresh('store')}.db`]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('sim/eloquent (provider sim), sim/stubborn (provider sim) cannot batch: only openai and anthropic models can');
+  });
+});
