@@ -17,7 +17,8 @@ class MemoryBatchProvider implements BatchProvider {
   readonly batches: Array<{ id: string; lines: readonly BatchLine[] }> = [];
   readonly polled: string[] = [];
   constructor(private readonly fate: (line: BatchLine, batchIndex: number) => LineResult | undefined = () => undefined) {}
-  async submit(lines: readonly BatchLine[]): Promise<string> {
+  recover?: (key: string) => Promise<string | undefined>;
+  async submit(lines: readonly BatchLine[], _key?: string): Promise<string> {
     const id = `batch-${this.batches.length + 1}`;
     this.batches.push({ id, lines });
     return id;
@@ -187,6 +188,36 @@ describe('batching one model', () => {
     expect(replies.map((reply) => reply.text)).toEqual(['reply 1', 'reply 2']);
     expect(provider.polled[0]).toBe('batch-earlier');
     expect(provider.batches.map((batch) => batch.lines.map((line) => line.request.seed))).toEqual([[1], [2]]);
+  });
+
+  it('when the answer to a submission is lost after the provider made the batch, finds it by its key instead of paying again', async () => {
+    const provider = new MemoryBatchProvider();
+    const submit = provider.submit.bind(provider);
+    const keys = new Map<string, string>();
+    provider.submit = async (lines, key) => {
+      keys.set(key ?? '', await submit(lines));
+      throw failure(true);
+    };
+    provider.recover = async (key) => keys.get(key);
+    const reply = await queueOf(provider).ask(request(1));
+    expect(reply.text).toBe('reply 1');
+    expect(provider.sizes()).toEqual([1]);
+  });
+
+  it('sends again the requests of a re-attached batch the provider no longer has', async () => {
+    const provider = new MemoryBatchProvider();
+    const poll = provider.poll.bind(provider);
+    provider.poll = async (batchId) => {
+      if (batchId === 'batch-gone')
+        throw new ModelCallError('alpha: HTTP 404', { provider: 'openai', model: 'alpha', reason: 'api', retryable: false, statusCode: 404 });
+      return poll(batchId);
+    };
+    const ledger = new MemoryLedger();
+    ledger.rows.push({ localId: 1, providerBatchId: 'batch-gone', hashes: [hashOf(1)], closed: false, submissionKey: 'k' });
+    const reply = await queueOf(provider, { ledger }).ask(request(1));
+    expect(reply.text).toBe('reply 1');
+    expect(ledger.rows[0]!.closed).toBe(true);
+    expect(provider.sizes()).toEqual([1]);
   });
 
   it('lets its callers go when the run stops, leaving the pending batch open in the ledger for --resume', async () => {

@@ -72,7 +72,8 @@ export class BatchQueue {
   private readonly inBatch = new Map<string, number>();
   /** Results of re-attached batches that came back before anyone asked for them again. */
   private readonly ready = new Map<string, LineResult>();
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  /** The next poll of each pending batch, by local id. */
+  private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
   private loaded = false;
 
@@ -99,7 +100,10 @@ export class BatchQueue {
       if (early) {
         this.ready.delete(hash);
         this.deliver(hash, early);
-      } else if (!this.inBatch.has(hash) && !this.queued.includes(hash)) this.enqueue(hash);
+      } else if (this.inBatch.has(hash)) {
+        // Someone waits for this batch now: its polls keep the process alive.
+        this.timers.get(this.inBatch.get(hash)!)?.ref();
+      } else if (!this.queued.includes(hash)) this.enqueue(hash);
     });
   }
 
@@ -155,21 +159,36 @@ export class BatchQueue {
     for (const hash of hashes) this.inBatch.set(hash, localId);
     const submittedAtMs = this.options.now();
     this.report({ localId, providerStatus: 'submitting', submittedAtMs, lines: hashes.length, open: true });
-    let batchId: string;
+    let batchId: string | undefined;
     try {
       batchId = await provider.submit(
         hashes.map((hash) => ({ customId: hash, request: this.requests.get(hash)! })),
         submissionKey,
       );
     } catch (error) {
-      ledger.batchStatus(localId, { providerStatus: 'not submitted', closed: true });
-      this.report({ localId, providerStatus: 'not submitted', submittedAtMs, lines: hashes.length, open: false });
-      for (const hash of hashes) if (this.inBatch.get(hash) === localId) this.inBatch.delete(hash);
-      for (const hash of hashes) this.deliver(hash, { status: 'failed', error: asCallError(error) });
-      return;
+      // The answer may have been lost after the provider made the batch: look for it before sending it again.
+      batchId = await this.findSubmitted(submissionKey);
+      if (batchId === undefined) return this.notSubmitted(localId, hashes, submittedAtMs, asCallError(error));
     }
     ledger.batchSubmitted(localId, batchId);
     this.watch({ localId, providerBatchId: batchId, submissionKey, hashes, submittedAtMs }, this.options.settings.pollMs);
+  }
+
+  private async findSubmitted(submissionKey: string): Promise<string | undefined> {
+    try {
+      return await this.options.provider.recover?.(submissionKey);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A batch the provider did not take: its lines fail as a direct call would (a retryable failure joins a later batch). */
+  private notSubmitted(localId: number, hashes: readonly string[], submittedAtMs: number, error: ModelCallError): void {
+    const { ledger } = this.options;
+    ledger.batchStatus(localId, { providerStatus: 'not submitted', closed: true });
+    this.report({ localId, providerStatus: 'not submitted', submittedAtMs, lines: hashes.length, open: false });
+    for (const hash of hashes) if (this.inBatch.get(hash) === localId) this.inBatch.delete(hash);
+    for (const hash of hashes) this.deliver(hash, { status: 'failed', error });
   }
 
   /** Re-attaches the batches a killed or interrupted session left: their requests wait for them. */
@@ -184,12 +203,7 @@ export class BatchQueue {
 
   /** A batch recorded as being submitted when the process ended: found at the provider by its key, or sent again. */
   private async recover(batch: OpenBatch): Promise<void> {
-    let found: string | undefined;
-    try {
-      found = await this.options.provider.recover?.(batch.submissionKey);
-    } catch {
-      found = undefined;
-    }
+    const found = await this.findSubmitted(batch.submissionKey);
     if (found !== undefined) {
       this.options.ledger.batchSubmitted(batch.localId, found);
       return this.watch({ ...batch, providerBatchId: found }, 0);
@@ -219,16 +233,17 @@ export class BatchQueue {
         }
       } catch (error) {
         const failure = asCallError(error);
-        if (failure.retryable) return this.later(tick, batch.hashes);
-        // The batch cannot be read (refused, gone): its lines fail as a direct call would.
+        if (failure.retryable) return this.later(batch.localId, tick, batch.hashes);
+        // The batch cannot be read (gone, refused): its lines are asked again, as lines it left
+        // unanswered are (a refused key then fails them at submission, as a direct call would fail).
         this.options.ledger.batchStatus(batch.localId, { providerStatus: `unreadable: ${failure.message}`, closed: true });
         this.report({ ...view, providerStatus: 'unreadable', open: false });
-        return this.settleBatch(batch, () => ({ status: 'failed', error: failure }));
+        return this.settleBatch(batch, () => ({ status: 'failed', error: this.unanswered(batchId, failure.message) }));
       }
-      if (!ended) return this.later(tick, batch.hashes);
-      this.settleBatch(batch, (hash) => results.get(hash) ?? { status: 'failed', error: this.unanswered(batchId) });
+      if (!ended) return this.later(batch.localId, tick, batch.hashes);
+      this.settleBatch(batch, (hash) => results.get(hash) ?? { status: 'failed', error: this.unanswered(batchId, 'expired or cancelled') });
     };
-    this.later(tick, batch.hashes, firstDelayMs);
+    this.later(batch.localId, tick, batch.hashes, firstDelayMs);
   }
 
   private settleBatch(batch: OpenBatch, resultOf: (hash: string) => LineResult): void {
@@ -240,14 +255,17 @@ export class BatchQueue {
     }
   }
 
-  /** Runs `tick` after the poll interval; the timer keeps the process alive only while someone waits for the batch. */
-  private later(tick: () => Promise<void>, hashes: readonly string[], delayMs = this.options.settings.pollMs): void {
+  /**
+   * Runs `tick` after the poll interval. The timer keeps the process alive only while someone waits
+   * for the batch (a re-attached batch nobody has asked for yet must not hold a finished run open).
+   */
+  private later(localId: number, tick: () => Promise<void>, hashes: readonly string[], delayMs = this.options.settings.pollMs): void {
     if (this.options.waitSignal?.aborted) return;
     const timer = setTimeout(() => {
-      this.timers.delete(timer);
+      this.timers.delete(localId);
       void tick();
     }, delayMs);
-    this.timers.add(timer);
+    this.timers.set(localId, timer);
     if (!hashes.some((hash) => this.waiters.has(hash))) timer.unref();
   }
 
@@ -289,8 +307,8 @@ export class BatchQueue {
     this.options.onBatch?.({ model: this.modelName, ...view });
   }
 
-  private unanswered(batchId: string): ModelCallError {
-    return new ModelCallError(`${this.modelName}: batch ${batchId} ended without answering this request (expired or cancelled)`, {
+  private unanswered(batchId: string, why: string): ModelCallError {
+    return new ModelCallError(`${this.modelName}: batch ${batchId} ended without answering this request (${why})`, {
       provider: this.options.providerName,
       model: this.modelName,
       reason: 'api',
@@ -301,7 +319,7 @@ export class BatchQueue {
   /** The run stopped: nothing new is sent or polled; callers are let go, and pending batches stay recorded for --resume. */
   private stop(): void {
     if (this.quietTimer) clearTimeout(this.quietTimer);
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     const reason = this.options.waitSignal?.reason;
     for (const hash of [...this.waiters.keys()]) this.settle(hash, (waiter) => waiter.reject(reason));
