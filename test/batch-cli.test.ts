@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, spawnCli } from './cli-helpers.js';
 import { FakeBatchServer } from './support/fake-batch-server.js';
+import { startFakeChatServer } from './support/fake-chat-server.js';
 import { pathMaker, storedRun, writeClaims } from './support/run-fixtures.js';
 
 let folder: string;
@@ -25,10 +26,11 @@ const FORMATS = [
   { format: 'anthropic', provider: 'anthropic', env: { ANTHROPIC_API_KEY: 'sk-ant-test' } },
 ] as const;
 
-/** Two models of one provider at the fake's address, polled every 50 ms, a wave sent after 300 ms without a new request. */
-function writeBatchConfig(provider: string, baseURL: string, batch = 'pollSeconds: 0.05, quietSeconds: 0.3'): string {
+/** Two models of one provider at the fake's address, polled every 50 ms, a wave sent after 300 ms without a new request (`null`: not batched). */
+function writeBatchConfig(provider: string, baseURL: string, batch: string | null = 'pollSeconds: 0.05, quietSeconds: 0.3'): string {
   const path = `${fresh('config')}.yaml`;
-  const entry = (model: string) => `{ provider: ${provider}, model: ${model}, baseURL: "${baseURL}/v1", maxRetries: 2, batch: { ${batch} } }`;
+  const batching = batch === null ? '' : `, batch: { ${batch} }`;
+  const entry = (model: string) => `{ provider: ${provider}, model: ${model}, baseURL: "${baseURL}/v1", maxRetries: 2${batching} }`;
   writeFileSync(path, `models:\n  alpha: ${entry('alpha-model')}\n  beta: ${entry('beta-model')}\n`);
   return path;
 }
@@ -104,6 +106,30 @@ describe.each(FORMATS)('pmiyc run --batch against a fake $format batch service',
     expect(storedCounts(store)).toMatchObject({ calls: submitted.length, batched: submitted.length });
     expect(storedRun(store, 'r').status).toBe('completed');
   });
+});
+
+it('makes exactly the calls a direct run makes: the same requests, each once', async () => {
+  const claims = writeClaims(`${fresh('claims')}.jsonl`, 3);
+  const direct = await startFakeChatServer();
+  let directBodies: string[];
+  try {
+    const config = writeBatchConfig('openai', direct.url, null);
+    const result = await runCli(['run', '--config', config, '--models', 'alpha,beta', '--claims', claims, '--store', `${fresh('store')}.db`], {
+      env: { OPENAI_API_KEY: 'sk-test' },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    directBodies = direct.requests.map((request) => JSON.stringify(request.body)).sort();
+  } finally {
+    await direct.close();
+  }
+  server = await FakeBatchServer.start({ format: 'openai' });
+  const config = writeBatchConfig('openai', server.url);
+  const result = await runCli(['run', '--batch', '--config', config, '--models', 'alpha,beta', '--claims', claims, '--store', `${fresh('store')}.db`], {
+    env: { OPENAI_API_KEY: 'sk-test' },
+  });
+  expect(result.code, result.stderr).toBe(0);
+  const batchedBodies = server.batches.flatMap((batch) => batch.lines.map((line) => JSON.stringify(line.body))).sort();
+  expect(batchedBodies).toEqual(directBodies);
 });
 
 describe('pmiyc run --batch, before anything is called', () => {

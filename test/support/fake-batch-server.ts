@@ -25,11 +25,14 @@ interface FakeBatch {
   results?: string;
 }
 
-/** Valid tagged text whose score is a function of the request body: identical requests get identical replies. */
+/**
+ * Valid tagged text whose score is a function of the request body: identical requests get identical
+ * replies, and the same ones as `startFakeChatServer` gives (so a batched run can be compared with a direct one).
+ */
 function replyText(body: Record<string, unknown>): string {
   const digest = createHash('sha256').update(JSON.stringify(body)).digest();
   const label = LABELS[digest[0]! % LABELS.length]!;
-  return `<message>Batched reply ${digest.toString('hex').slice(0, 8)} from ${String(body['model'])}.</message>\n<support_ranking>${label}</support_ranking>`;
+  return `<message>Reply ${digest.toString('hex').slice(0, 8)} from ${String(body['model'])}.</message>\n<support_ranking>${label}</support_ranking>`;
 }
 
 /**

@@ -76,7 +76,7 @@ describe.each(['openai', 'anthropic'] as const)('the %s batch adapter against a 
     const first = results.get(hash('a'));
     expect(first?.status).toBe('succeeded');
     if (first?.status === 'succeeded') {
-      expect(first.reply.text).toMatch(/^<message>Batched reply [0-9a-f]{8} from alpha-model\.<\/message>/);
+      expect(first.reply.text).toMatch(/^<message>Reply [0-9a-f]{8} from alpha-model\.<\/message>/);
       expect(first.reply.finishReason).toBe('stop');
       expect(first.reply.usage?.inputTokens).toBe(100);
     }
