@@ -69,7 +69,8 @@ describe.each(FORMATS)('pmiyc run --batch against a fake $format batch service',
     ];
     const result = await runCli([...args, '--turns', '5', '--store', store, '--run', 'r'], { env });
     expect(result.code, result.stderr).toBe(0);
-    expect(storedRun(store, 'r').status).toBe('completed');
+    // --batch is kept with the run, so a --resume batches too.
+    expect(storedRun(store, 'r')).toMatchObject({ status: 'completed', config: { settings: { batch: true } } });
     const submitted = server.submittedIds();
     // Every request the tournament needs was sent once, in a batch; nothing went to a direct endpoint.
     expect(new Set(submitted).size).toBe(submitted.length);
@@ -106,6 +107,27 @@ describe.each(FORMATS)('pmiyc run --batch against a fake $format batch service',
     expect(storedCounts(store)).toMatchObject({ calls: submitted.length, batched: submitted.length });
     expect(storedRun(store, 'r').status).toBe('completed');
   });
+});
+
+it('stops at Ctrl-C without waiting for a pending batch, keeps it, and the resumed run collects it', async () => {
+  server = await FakeBatchServer.start({ format: 'openai' });
+  server.hold = true;
+  const store = `${fresh('store')}.db`;
+  const args = ['run', '--config', writeBatchConfig('openai', server.url), '--models', 'alpha,beta', '--claims', writeClaims(`${fresh('claims')}.jsonl`, 2)];
+  const running = spawnCli([...args, '--setting', 'single', '--store', store, '--run', 'r'], { env: { OPENAI_API_KEY: 'sk-test' } });
+  await waitFor(() => server!.requests.some((request) => request.method === 'GET') || running.child.exitCode !== null);
+  running.child.kill('SIGINT');
+  const stopped = await running.done;
+  expect(stopped.code, stopped.stderr).toBe(130);
+  expect(storedRun(store, 'r')).toMatchObject({ status: 'interrupted', calls: 0 });
+  // Nothing was cancelled at the provider: the batches are still there to be collected.
+  expect(server.requests.some((request) => request.path.endsWith('/cancel'))).toBe(false);
+  server.hold = false;
+  const resumed = await runCli(['run', '--store', store, '--run', 'r', '--resume'], { env: { OPENAI_API_KEY: 'sk-test' } });
+  expect(resumed.code, resumed.stderr).toBe(0);
+  const submitted = server.submittedIds();
+  expect(new Set(submitted).size).toBe(submitted.length);
+  expect(storedCounts(store).calls).toBe(submitted.length);
 });
 
 it('makes exactly the calls a direct run makes: the same requests, each once', async () => {
