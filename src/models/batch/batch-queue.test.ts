@@ -142,7 +142,7 @@ describe('batching one model', () => {
     provider.download = async () => new Map();
     const queue = queueOf(provider);
     const error = await queue.ask(request(1)).catch((caught: unknown) => caught);
-    expect(isModelCallError(error) && error.message).toMatch(/ended without answering this request/);
+    expect(isModelCallError(error) && error.message).toMatch(/alpha: batch batch-3 did not answer this request \(the batch ended completed\)/);
     // The first try and maxRetries (2) more.
     expect(provider.sizes()).toEqual([1, 1, 1]);
   });

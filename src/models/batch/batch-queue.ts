@@ -67,7 +67,8 @@ export class BatchQueue {
   private readonly waiters = new Map<string, Waiter[]>();
   private readonly requests = new Map<string, GenerateRequest>();
   private readonly attempts = new Map<string, number>();
-  private queued: string[] = [];
+  /** Requests waiting for the next batch, in arrival order (a Set: a wave may hold tens of thousands). */
+  private queued = new Set<string>();
   /** Requests in a batch at the provider (or being submitted), by hash: the newest batch that carries each. */
   private readonly inBatch = new Map<string, number>();
   /** Results of re-attached batches that came back before anyone asked for them again. */
@@ -103,7 +104,7 @@ export class BatchQueue {
       } else if (this.inBatch.has(hash)) {
         // Someone waits for this batch now: its polls keep the process alive.
         this.timers.get(this.inBatch.get(hash)!)?.ref();
-      } else if (!this.queued.includes(hash)) this.enqueue(hash);
+      } else if (!this.queued.has(hash)) this.enqueue(hash);
     });
   }
 
@@ -131,8 +132,8 @@ export class BatchQueue {
   }
 
   private enqueue(hash: string): void {
-    this.queued.push(hash);
-    if (this.queued.length >= this.options.settings.size) {
+    this.queued.add(hash);
+    if (this.queued.size >= this.options.settings.size) {
       this.flush();
       return;
     }
@@ -143,11 +144,10 @@ export class BatchQueue {
   private flush(): void {
     if (this.quietTimer) clearTimeout(this.quietTimer);
     this.quietTimer = undefined;
-    while (this.queued.length > 0) {
-      // Requests whose callers all went away are not sent.
-      const hashes = this.queued.splice(0, this.options.settings.size).filter((hash) => this.waiters.has(hash));
-      if (hashes.length > 0) void this.submit(hashes);
-    }
+    // Requests whose callers all went away are not sent.
+    const waiting = [...this.queued].filter((hash) => this.waiters.has(hash));
+    this.queued = new Set();
+    for (let start = 0; start < waiting.length; start += this.options.settings.size) void this.submit(waiting.slice(start, start + this.options.settings.size));
   }
 
   private async submit(hashes: readonly string[]): Promise<void> {
@@ -222,9 +222,11 @@ export class BatchQueue {
     const view = { localId: batch.localId, providerBatchId: batchId, submittedAtMs: batch.submittedAtMs, lines: batch.hashes.length };
     const tick = async (): Promise<void> => {
       let ended = false;
+      let providerStatus = '';
       let results = new Map<string, LineResult>();
       try {
         const state = await this.options.provider.poll(batchId);
+        providerStatus = state.providerStatus;
         this.options.ledger.batchStatus(batch.localId, { providerStatus: state.providerStatus });
         this.report({ ...view, providerStatus: state.providerStatus, open: !state.ended });
         if (state.ended) {
@@ -241,7 +243,7 @@ export class BatchQueue {
         return this.settleBatch(batch, () => ({ status: 'failed', error: this.unanswered(batchId, failure.message) }));
       }
       if (!ended) return this.later(batch.localId, tick, batch.hashes);
-      this.settleBatch(batch, (hash) => results.get(hash) ?? { status: 'failed', error: this.unanswered(batchId, 'expired or cancelled') });
+      this.settleBatch(batch, (hash) => results.get(hash) ?? { status: 'failed', error: this.unanswered(batchId, `the batch ended ${providerStatus}`) });
     };
     this.later(batch.localId, tick, batch.hashes, firstDelayMs);
   }
@@ -308,7 +310,7 @@ export class BatchQueue {
   }
 
   private unanswered(batchId: string, why: string): ModelCallError {
-    return new ModelCallError(`${this.modelName}: batch ${batchId} ended without answering this request (${why})`, {
+    return new ModelCallError(`${this.modelName}: batch ${batchId} did not answer this request (${why})`, {
       provider: this.options.providerName,
       model: this.modelName,
       reason: 'api',
@@ -323,7 +325,7 @@ export class BatchQueue {
     this.timers.clear();
     const reason = this.options.waitSignal?.reason;
     for (const hash of [...this.waiters.keys()]) this.settle(hash, (waiter) => waiter.reject(reason));
-    this.queued = [];
+    this.queued = new Set();
   }
 }
 
