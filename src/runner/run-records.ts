@@ -98,7 +98,7 @@ export interface RunRecords {
   /** The call cache of a run: new calls recorded as its own; lookups scoped by `scope`. */
   callCache(runId: number, scope?: CallCacheScope): CallCache;
   /** Where a run's provider batches are recorded (absent: batching is not available with these records). */
-  batchLedger?(runId: number): BatchLedger;
+  batchLedger?(runId: number, scope?: CallCacheScope): BatchLedger;
   /** What a run spent on calls it made itself (replays cost nothing). */
   spentUsd(runId: number): number;
   callsMadeBy(runId: number): number;

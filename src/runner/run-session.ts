@@ -167,7 +167,7 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
     concurrency: options.concurrency,
     identityOf: (settings) => identities[settings.name] ?? modelIdentity(settings),
     ...(options.refresh ? { refresh: options.refresh } : {}),
-    ...(records.batchLedger ? { batch: { ledger: records.batchLedger(run.id), all: options.batch === true } } : {}),
+    ...(records.batchLedger ? { batch: { ledger: records.batchLedger(run.id, { reuseEarlierRuns: options.cache }), all: options.batch === true } } : {}),
     onRetry: (_model, event) => world.tell(`${event.error.message}; retrying in ${event.waitMs} ms`),
     onModelBlocked: (model, error) => world.tell(`${error.message}; no more calls to ${model} in this run`),
     now: nowMs,

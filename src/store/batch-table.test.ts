@@ -43,3 +43,17 @@ it('keeps a batch and its requests from before submission, and re-offers only th
   reopened.batchStatus(submitting, { providerStatus: 'lost before submission', closed: true });
   expect(reopened.openBatches('openai/alpha')).toEqual([]);
 });
+
+it("re-attaches another run's open batch, except under --no-cache, where a run keeps to its own", () => {
+  const first = store.createRun({ name: 'first', seed: 0, packageVersion: '0', config: {} });
+  const second = store.createRun({ name: 'second', seed: 0, packageVersion: '0', config: {} });
+  const id = store.batchLedger(first.id).beginBatch({ modelIdentity: 'openai/alpha', provider: 'openai', submissionKey: 'k', hashes: [hash('a')] });
+  store.batchLedger(first.id).batchSubmitted(id, 'batch_1');
+  expect(
+    store
+      .batchLedger(second.id)
+      .openBatches('openai/alpha')
+      .map((batch) => batch.providerBatchId),
+  ).toEqual(['batch_1']);
+  expect(store.batchLedger(second.id, { reuseEarlierRuns: false }).openBatches('openai/alpha')).toEqual([]);
+});

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { BatchLedger, OpenBatch } from '../models/batch/batch-ledger.js';
+import type { CallCacheScope } from '../runner/run-records.js';
 import { hashKey } from './hash-key.js';
 
 interface BatchRow {
@@ -14,6 +15,8 @@ interface BatchRow {
  * own transaction, committed when the method returns (after the call commits queued before it), so
  * a batch and its request hashes are on disk before the provider hears of it. A batch stays open
  * until every request it carries has a stored reply (in any run) or it never reached the provider.
+ * Other runs' open batches are re-attached too (their replies are shared as stored calls are), unless
+ * the run reuses nothing from other runs (`--no-cache`).
  */
 export class SqliteBatchLedger implements BatchLedger {
   private readonly insertBatch: Statement;
@@ -29,7 +32,10 @@ export class SqliteBatchLedger implements BatchLedger {
     private readonly runId: number,
     private readonly now: () => Date,
     private readonly flushCommits: () => void,
+    scope: CallCacheScope = { reuseEarlierRuns: true },
   ) {
+    // Under --no-cache a run re-attaches only to its own batches, and counts only its own stored replies.
+    const reuse = scope.reuseEarlierRuns ? 1 : 0;
     this.insertBatch = database.prepare(
       `INSERT INTO batches (run_id, model, provider, submission_key, status, submitted_at, updated_at) VALUES (?, ?, ?, ?, 'submitting', ?, ?)`,
     );
@@ -38,11 +44,13 @@ export class SqliteBatchLedger implements BatchLedger {
     this.setStatus = database.prepare('UPDATE batches SET provider_status = ?, updated_at = ? WHERE id = ?');
     this.close = database.prepare(`UPDATE batches SET status = 'closed', provider_status = ?, updated_at = ? WHERE id = ?`);
     this.selectOpen = database.prepare<[string], BatchRow>(
-      `SELECT id, provider_batch_id, submission_key, submitted_at FROM batches WHERE model = ? AND status != 'closed' ORDER BY id`,
+      `SELECT id, provider_batch_id, submission_key, submitted_at FROM batches
+       WHERE model = ? AND status != 'closed' AND (run_id = ${runId} OR ${reuse}) ORDER BY id`,
     );
     this.selectUnanswered = database
       .prepare<[number], Buffer | string>(
-        'SELECT r.hash FROM batch_requests r WHERE r.batch_id = ? AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.hash = r.hash)',
+        `SELECT r.hash FROM batch_requests r
+         WHERE r.batch_id = ? AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.hash = r.hash AND (c.run_id = ${runId} OR ${reuse}))`,
       )
       .pluck();
   }

@@ -283,8 +283,8 @@ export class ResultStore implements Store {
   }
 
   /** The ledger of a run's provider batches (docs/design/batches.md). */
-  batchLedger(runId: number): SqliteBatchLedger {
-    return new SqliteBatchLedger(this.database, runId, this.now, () => this.commits.flush());
+  batchLedger(runId: number, scope?: CallCacheScope): SqliteBatchLedger {
+    return new SqliteBatchLedger(this.database, runId, this.now, () => this.commits.flush(), scope);
   }
 
   /** What a run spent on calls it made itself (replays cost nothing). */
