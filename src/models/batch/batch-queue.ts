@@ -51,6 +51,9 @@ interface Waiter {
   readonly reject: (error: unknown) => void;
 }
 
+const RETRY_BASE_MS = 1000;
+const MAX_RETRY_WAIT_MS = 60_000;
+
 /** A short, stable name for a batch's contents, kept with it at the provider where it keeps metadata. */
 function submissionKeyOf(hashes: readonly string[]): string {
   return createHash('sha256').update(hashes.join('\n')).digest('hex').slice(0, 32);
@@ -76,6 +79,7 @@ export class BatchQueue {
   /** The next poll of each pending batch, by local id. */
   private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly retryTimers = new Set<ReturnType<typeof setTimeout>>();
   private loaded = false;
 
   constructor(
@@ -288,13 +292,27 @@ export class BatchQueue {
     }
     this.attempts.set(hash, attempts);
     if (this.options.settings.failedLines === 'retry') {
-      this.enqueue(hash);
+      this.retryLater(hash, attempts, result.error);
       return;
     }
     this.direct(this.requests.get(hash)!).then(
       (reply) => this.settle(hash, (waiter) => waiter.resolve(reply)),
       (error: unknown) => this.settle(hash, (waiter) => waiter.reject(error)),
     );
+  }
+
+  /**
+   * A failed line (or a batch the provider would not take) joins a later batch after the retry
+   * layer's wait: 1 s doubling per attempt up to 60 s, never shorter than the server's Retry-After.
+   * Without jitter: the lines of one batch wait together, and go out together.
+   */
+  private retryLater(hash: string, attempts: number, error: ModelCallError): void {
+    const waitMs = Math.max(error.retryAfterMs ?? 0, Math.min(MAX_RETRY_WAIT_MS, RETRY_BASE_MS * 2 ** (attempts - 1)));
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(timer);
+      if (this.waiters.has(hash)) this.enqueue(hash);
+    }, waitMs);
+    this.retryTimers.add(timer);
   }
 
   private settle(hash: string, answer: (waiter: Waiter) => void): void {
@@ -321,7 +339,7 @@ export class BatchQueue {
   /** The run stopped: nothing new is sent or polled; callers are let go, and pending batches stay recorded for --resume. */
   private stop(): void {
     if (this.quietTimer) clearTimeout(this.quietTimer);
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const timer of [...this.timers.values(), ...this.retryTimers]) clearTimeout(timer);
     this.timers.clear();
     const reason = this.options.waitSignal?.reason;
     for (const hash of [...this.waiters.keys()]) this.settle(hash, (waiter) => waiter.reject(reason));
