@@ -109,6 +109,25 @@ describe.each(FORMATS)('pmiyc run --batch against a fake $format batch service',
   });
 });
 
+it('asks again, in a later batch, a line that failed with a server error, and pays for the others once', async () => {
+  let failing: string | undefined;
+  server = await FakeBatchServer.start({
+    format: 'openai',
+    fate: (customId, _body, batchIndex) => {
+      if (batchIndex === 0) failing ??= customId;
+      return batchIndex === 0 && customId === failing ? { status: 500, errorType: 'server_error' } : 'succeeded';
+    },
+  });
+  const store = `${fresh('store')}.db`;
+  const args = ['run', '--config', writeBatchConfig('openai', server.url), '--models', 'alpha,beta', '--claims', writeClaims(`${fresh('claims')}.jsonl`, 2)];
+  const result = await runCli([...args, '--setting', 'single', '--store', store, '--run', 'r'], { env: { OPENAI_API_KEY: 'sk-test' } });
+  expect(result.code, result.stderr).toBe(0);
+  const submitted = server.submittedIds();
+  expect(submitted.filter((id) => id === failing)).toHaveLength(2);
+  expect(submitted.length).toBe(new Set(submitted).size + 1);
+  expect(storedCounts(store).calls).toBe(new Set(submitted).size);
+});
+
 it('stops at Ctrl-C without waiting for a pending batch, keeps it, and the resumed run collects it', async () => {
   server = await FakeBatchServer.start({ format: 'openai' });
   server.hold = true;
