@@ -198,6 +198,8 @@ describe('pmiyc run --batch, before anything is called', () => {
   it('exits 2 naming each model whose provider cannot batch', async () => {
     const result = await runCli(['run', '--batch', '--models', 'sim/eloquent,sim/stubborn', '--claims', 'examples', '--store', `${fresh('store')}.db`]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('sim/eloquent (provider sim), sim/stubborn (provider sim) cannot batch: only openai and anthropic models can');
+    expect(result.stderr).toContain(
+      'sim/eloquent (provider sim), sim/stubborn (provider sim) cannot batch: only openai and anthropic models without providerOptions can',
+    );
   });
 });

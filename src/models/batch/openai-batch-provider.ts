@@ -8,7 +8,6 @@ export interface OpenAiBatchOptions extends BatchCaller {
   readonly baseURL: string;
   readonly apiKey?: string;
   readonly headers?: Readonly<Record<string, string>>;
-  readonly extraBody?: Readonly<Record<string, unknown>>;
   readonly supportsSeed?: boolean;
 }
 
@@ -55,7 +54,7 @@ export class OpenAiBatchProvider implements BatchProvider {
           custom_id: line.customId,
           method: 'POST',
           url: ENDPOINT,
-          body: { ...chatCompletionBody(this.options.model, line.request, this.options.supportsSeed), ...this.options.extraBody },
+          body: chatCompletionBody(this.options.model, line.request, this.options.supportsSeed),
         }),
       )
       .join('\n');

@@ -14,9 +14,12 @@ const DEFAULT_QUIET_SECONDS = 5;
 /** The providers whose batch service pmiyc speaks. */
 export const BATCH_PROVIDERS: readonly string[] = ['openai', 'anthropic'];
 
-/** Whether a model's provider has a batch service pmiyc can use. */
+/**
+ * Whether a model's calls can be batched: its provider has a batch service pmiyc speaks, and it has
+ * no `providerOptions` (AI SDK options, which a batch line cannot carry as they are).
+ */
 export function canBatch(settings: ModelSettings): boolean {
-  return BATCH_PROVIDERS.includes(findProvider(settings.provider)?.kind ?? '');
+  return BATCH_PROVIDERS.includes(findProvider(settings.provider)?.kind ?? '') && settings.providerOptions === undefined;
 }
 
 /** A model's batch settings when its calls are batched (its `batch:` in the config, or `--batch` for all), else undefined. */
@@ -66,7 +69,6 @@ function createBatchProvider(settings: ModelSettings, apiKey: string | undefined
     return new OpenAiBatchProvider({
       ...common,
       supportsSeed: provider.supportsSeed,
-      ...(settings.providerOptions ? { extraBody: settings.providerOptions } : {}),
     });
   }
   throw new RangeError(`${settings.name}: provider ${settings.provider} has no batch service pmiyc can use`);
