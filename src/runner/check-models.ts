@@ -39,11 +39,16 @@ export function checkBatching(config: PmiycConfig, env: Environment, names: read
   const batched = names.filter((name) => batchSettingsOf(registry.settingsFor(name), batchAll) !== undefined);
   const unable = batched.filter((name) => !canBatch(registry.settingsFor(name)));
   if (unable.length > 0) {
-    const why = unable.map((name) => `${name} (provider ${registry.settingsFor(name).provider})`).join(', ');
+    const why = unable
+      .map((name) => {
+        const settings = registry.settingsFor(name);
+        return settings.providerOptions === undefined ? `${name} (provider ${settings.provider})` : `${name} (it has providerOptions)`;
+      })
+      .join(', ');
     const remedy = batchAll
       ? 'run without --batch and set batch: under the models that can batch in the config'
       : 'remove batch: from these models in the config';
-    throw new InputError(`${why} cannot batch: only ${BATCH_PROVIDERS.join(' and ')} models can; ${remedy}`);
+    throw new InputError(`${why} cannot batch: only ${BATCH_PROVIDERS.join(' and ')} models without providerOptions can; ${remedy}`);
   }
   return batched;
 }
