@@ -109,6 +109,7 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .option('--max-failures <n>', 'stop once more than N conversations failed (or a fraction, e.g. 0.05)', parseFailureLimit)
     .addOption(shared.maxCost())
     .option('--dry-run', 'print the plan, its calls and cost, and exit', false)
+    .option('--batch', "send every model's calls through its provider's batch service (OpenAI, Anthropic): about half the price, replies within hours", false)
     .addOption(shared.noCache())
     .addOption(shared.config(context.env))
     .action(async (options, command) => {

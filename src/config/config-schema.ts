@@ -47,6 +47,16 @@ const modelEntrySchema = z.strictObject({
   tokensPerMinute: z.number().positive().optional(),
   inputUsdPerMillion: z.number().min(0).optional(),
   outputUsdPerMillion: z.number().min(0).optional(),
+  batchInputUsdPerMillion: z.number().min(0).optional(),
+  batchOutputUsdPerMillion: z.number().min(0).optional(),
+  batch: z
+    .strictObject({
+      size: z.number().int().min(1).max(50_000).optional(),
+      pollSeconds: z.number().positive().optional(),
+      quietSeconds: z.number().positive().optional(),
+      failedLines: z.enum(['retry', 'direct']).optional(),
+    })
+    .optional(),
   providerOptions: z.record(z.string(), z.unknown()).optional(),
   apiVersion: z.string().min(1).optional(),
   threads: z.number().int().positive().optional(),

@@ -1,3 +1,6 @@
+import type { BatchLedger } from './batch/batch-ledger.js';
+import type { BatchView } from './batch/batch-queue.js';
+import { batchCalls, batchPricesOf, batchSettingsOf } from './batch/with-batch.js';
 import type { ChatModel } from './chat-model.js';
 import { type ChatModelMiddleware, decorate, toMiddleware } from './decorate.js';
 import { endpointOf } from './model-identity.js';
@@ -41,6 +44,17 @@ export interface ChatModelDependencies {
    * outermost), or one decorator in function form.
    */
   readonly decorate?: readonly ChatModelMiddleware[] | ((model: ChatModel) => ChatModel);
+  /** Where batches are recorded, for models whose calls go through their provider's batch service. */
+  readonly batch?: ModelBatching;
+}
+
+/** What batching needs from the run: the ledger, each model's call identity, `--batch`, and who is told of each batch. */
+interface ModelBatching {
+  readonly ledger: BatchLedger;
+  readonly identityOf: (settings: ModelSettings) => string;
+  /** `--batch`: every model that can batch does, not only those with `batch:` in the config. */
+  readonly all: boolean;
+  readonly onBatch?: (view: BatchView) => void;
 }
 
 export interface BuiltChatModel {
@@ -118,17 +132,21 @@ function usesDirectClient(provider: ProviderInfo, settings: ModelSettings, depen
  * rate limiter (so every retry passes the limiter and a 429 slows the whole model down); the run's
  * shared concurrency limit (so a slot is held only while a call is on the wire); the watch that
  * counts calls on the wire (`onTheWire`); the adapter (for a model served by several replicas, a
- * pool of adapters that spreads the calls and fails over inside one try).
+ * pool of adapters that spreads the calls and fails over inside one try). A batched model (`batch:`
+ * or `--batch`) has the batching layer just below cost (priced at batch prices): its calls go to
+ * the provider's batch service, and only failed lines sent as direct calls pass the layers beneath.
  * Simulated agents skip retry and rate limiting.
  */
 export function createChatModel(settings: ModelSettings, dependencies: ChatModelDependencies = {}): BuiltChatModel {
   const { adapter, pool } = createServingAdapter(settings, dependencies);
   const onTheWire = dependencies.onTheWire;
   const rateLimit = adapter.simulated ? undefined : limitRate(rateLimitOptionsOf(settings), dependencies.rateLimit, dependencies.waitSignal);
+  const batching = adapter.simulated ? undefined : batchLayerOf(settings, dependencies);
   const model = decorate(adapter, [
     applySettings(settingsOverrideOf(settings)),
     ...callerLayersOf(dependencies.decorate),
-    addCost(pricesOf(settings)),
+    addCost(batching ? batchPricesOf(settings) : pricesOf(settings)),
+    ...(batching ? [batching] : []),
     ...(rateLimit ? [retryCalls(retryOptionsOf(settings, dependencies), dependencies.retry), rateLimit] : []),
     ...(dependencies.sharedLimit ? [holdSharedLimit(dependencies.sharedLimit)] : []),
     ...(onTheWire ? [watchTheWire(() => onTheWire(settings.name))] : []),
@@ -138,6 +156,22 @@ export function createChatModel(settings: ModelSettings, dependencies: ChatModel
     ...(rateLimit ? { limiter: { ...model, limiterState: rateLimit.limiterState } } : {}),
     ...(pool ? { replicas: () => pool.view() } : {}),
   };
+}
+
+/** The batching layer of a model whose calls are batched (its `batch:` or `--batch`), placed just below the cost layer. */
+function batchLayerOf(settings: ModelSettings, dependencies: ChatModelDependencies): ChatModelMiddleware | undefined {
+  const batching = dependencies.batch;
+  const batchSettings = batching ? batchSettingsOf(settings, batching.all) : undefined;
+  if (!batching || !batchSettings) return undefined;
+  return batchCalls(settings, {
+    ledger: batching.ledger,
+    modelIdentity: batching.identityOf(settings),
+    settings: batchSettings,
+    now: dependencies.now ?? Date.now,
+    ...(dependencies.apiKey ? { apiKey: dependencies.apiKey } : {}),
+    ...(dependencies.waitSignal ? { waitSignal: dependencies.waitSignal } : {}),
+    ...(batching.onBatch ? { onBatch: batching.onBatch } : {}),
+  });
 }
 
 function callerLayersOf(layers: ChatModelDependencies['decorate']): readonly ChatModelMiddleware[] {

@@ -44,6 +44,11 @@ export interface ModelSettings {
   readonly tokensPerMinute?: number;
   readonly inputUsdPerMillion?: number;
   readonly outputUsdPerMillion?: number;
+  /** Prices of a batched call; half the direct prices unless configured. */
+  readonly batchInputUsdPerMillion?: number;
+  readonly batchOutputUsdPerMillion?: number;
+  /** Send this model's calls through its provider's batch service (docs/design/batches.md). */
+  readonly batch?: BatchConfig;
   /**
    * Passed to the provider as it is: for OpenAI-compatible servers, extra body fields such as
    * `{ chat_template_kwargs: { enable_thinking: false } }`; for others, the AI SDK's provider options.
@@ -56,6 +61,14 @@ export interface ModelSettings {
   readonly gpu?: 'auto' | false | 'cuda' | 'vulkan' | 'metal';
   /** In-process llama.cpp only: context size in tokens (the model's training size, at most 4096, unless configured). */
   readonly contextSize?: number;
+}
+
+/** A model's `batch:` in the config: every field optional (see models/batch/with-batch.ts for the defaults). */
+interface BatchConfig {
+  readonly size?: number;
+  readonly pollSeconds?: number;
+  readonly quietSeconds?: number;
+  readonly failedLines?: 'retry' | 'direct';
 }
 
 export const DEFAULT_TIMEOUT_MS = 120_000;

@@ -1,6 +1,7 @@
 import type { PmiycConfig } from '../config/config-schema.js';
 import type { Environment } from '../config/resolve-model-settings.js';
 import { InputError } from '../domain/input-error.js';
+import { BATCH_PROVIDERS, batchSettingsOf, canBatch } from '../models/batch/with-batch.js';
 import type { ModelSettings } from '../models/model-settings.js';
 import { createModelRegistry } from './model-registry.js';
 
@@ -27,4 +28,27 @@ export function checkModels(config: PmiycConfig, env: Environment, names: readon
       throw new InputError(`--max-cost needs prices for every model: set inputUsdPerMillion and outputUsdPerMillion for ${unpriced.join(', ')} in the config`);
   }
   return Object.fromEntries(names.map((name) => [name, redactSettings(registry.settingsFor(name))]));
+}
+
+/**
+ * The models whose calls are batched (`batch:` in the config, or all with `--batch`); a model that
+ * should be batched but whose provider has no batch service pmiyc speaks is an input error naming it.
+ */
+export function checkBatching(config: PmiycConfig, env: Environment, names: readonly string[], batchAll: boolean): string[] {
+  const registry = createModelRegistry(config, env);
+  const batched = names.filter((name) => batchSettingsOf(registry.settingsFor(name), batchAll) !== undefined);
+  const unable = batched.filter((name) => !canBatch(registry.settingsFor(name)));
+  if (unable.length > 0) {
+    const why = unable
+      .map((name) => {
+        const settings = registry.settingsFor(name);
+        return settings.providerOptions === undefined ? `${name} (provider ${settings.provider})` : `${name} (it has providerOptions)`;
+      })
+      .join(', ');
+    const remedy = batchAll
+      ? 'run without --batch and set batch: under the models that can batch in the config'
+      : 'remove batch: from these models in the config';
+    throw new InputError(`${why} cannot batch: only ${BATCH_PROVIDERS.join(' and ')} models without providerOptions can; ${remedy}`);
+  }
+  return batched;
 }

@@ -157,6 +157,39 @@ describe('the live display on a terminal', () => {
   });
 });
 
+describe('pending provider batches', () => {
+  it('shows each pending batch with its provider status and age, oldest first, and drops it once its results are read', () => {
+    const { stream, screen } = fakeTerminal();
+    const meter = new RunMeter();
+    const clock = { nowMs: 600_000 };
+    const display = startProgressDisplay(
+      stream,
+      sourceOf(meter, clock, () => ['alpha', 'beta']),
+      NEVER_MS,
+    );
+    meter.batchChanged({
+      model: 'beta',
+      localId: 2,
+      providerBatchId: 'msgbatch_2',
+      providerStatus: 'in_progress',
+      submittedAtMs: 480_000,
+      lines: 1,
+      open: true,
+    });
+    meter.batchChanged({ model: 'alpha', localId: 1, providerBatchId: 'batch_1', providerStatus: 'validating', submittedAtMs: 0, lines: 120, open: true });
+    meter.batchChanged({ model: 'alpha', localId: 1, providerBatchId: 'batch_1', providerStatus: 'finalizing', submittedAtMs: 0, lines: 120, open: true });
+    display.refresh();
+    expect(screen.lines().filter((line) => line.startsWith('  batch '))).toEqual([
+      '  batch batch_1 (alpha, 120 requests): finalizing, 10 min 0 s old',
+      '  batch msgbatch_2 (beta, 1 request): in_progress, 2 min 0 s old',
+    ]);
+    meter.batchChanged({ model: 'alpha', localId: 1, providerBatchId: 'batch_1', providerStatus: 'completed', submittedAtMs: 0, lines: 120, open: false });
+    display.refresh();
+    expect(screen.lines().filter((line) => line.startsWith('  batch '))).toEqual(['  batch msgbatch_2 (beta, 1 request): in_progress, 2 min 0 s old']);
+    display.stop();
+  });
+});
+
 describe('the progress log (not a terminal)', () => {
   it('writes plain lines with retries, re-samples and last errors, and leaves messages as they are', () => {
     const writes: string[] = [];

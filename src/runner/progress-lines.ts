@@ -74,11 +74,26 @@ function modelLine(view: ProgressView, model: string, concurrencyLimit: number |
   );
 }
 
+/** Pending provider batches shown at most. */
+const MAX_BATCH_LINES = 3;
+
+/** "batch batch_abc (alpha, 120 requests): in_progress, 12 min old", oldest first, then how many more. */
+function batchLines(view: ProgressView): string[] {
+  const pending = view.meter.pendingBatches();
+  const lines = pending.slice(0, MAX_BATCH_LINES).map((batch) => {
+    const age = formatDuration(Math.max(0, view.nowMs - batch.submittedAtMs));
+    return `batch ${batch.providerBatchId ?? '(submitting)'} (${batch.model}, ${counted(batch.lines, 'request', 'requests')}): ${batch.providerStatus}, ${age} old`;
+  });
+  if (pending.length > MAX_BATCH_LINES) lines.push(`… and ${pending.length - MAX_BATCH_LINES} more pending batches`);
+  return lines;
+}
+
 /**
  * The block a terminal shows, redrawn in place: items and ETA; calls, tokens and cost; then one
  * line per model (calls on the wire and waiting, retries, re-samples, last error), under it one
  * line per replica for a model served by several (calls in flight and done, health), at most
- * `maxModelLines` models (the busiest first when there are more, then how many are not shown).
+ * `maxModelLines` models (the busiest first when there are more, then how many are not shown);
+ * then the pending provider batches, oldest first, with their provider status and age.
  */
 export function progressBlock(view: ProgressView, maxModelLines = 8): string[] {
   const lines = [itemsLine(view), callsLine(view)];
@@ -92,6 +107,7 @@ export function progressBlock(view: ProgressView, maxModelLines = 8): string[] {
     if (entry.replicas) lines.push(...replicaLines(entry.replicas).map((line) => `    ${line}`));
   }
   if (shown.length < view.models.length) lines.push(`  … and ${view.models.length - shown.length} more models`);
+  for (const line of batchLines(view)) lines.push(`  ${line}`);
   return lines;
 }
 
@@ -105,6 +121,6 @@ export function progressLogLine(view: ProgressView): string {
       return `${model} ${counted(traffic.retries, 'retry', 'retries')}, ${counted(traffic.resamples, 're-sample', 're-samples')}, ${lastErrorOf(view, model)}`;
     });
   const replicasDown = view.models.flatMap(({ model, replicas }) => (replicas ? (replicaTrouble(model, replicas) ?? []) : []));
-  const trouble = [...troubled, ...replicasDown].map((part) => `; ${part}`).join('');
+  const trouble = [...troubled, ...replicasDown, ...batchLines(view)].map((part) => `; ${part}`).join('');
   return `${itemsLine(view)}; ${callsLine(view)}; retries ${meter.retries}, re-samples ${meter.resamples}${trouble}`;
 }

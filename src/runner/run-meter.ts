@@ -1,3 +1,5 @@
+import type { BatchView } from '../models/batch/batch-queue.js';
+
 /** The last call error a model gave, for the progress display. */
 export interface LastCallError {
   /** Short: "HTTP 429", "HTTP 500", "timed out after 60 s". */
@@ -44,6 +46,18 @@ export class RunMeter {
   private wireMs = 0;
   private wireCalls = 0;
   private readonly traffic = new Map<string, ModelTraffic>();
+  private readonly batches = new Map<number, BatchView>();
+
+  /** A provider batch changed (submitted, polled, read): open ones are shown, closed ones forgotten. */
+  batchChanged(view: BatchView): void {
+    if (view.open) this.batches.set(view.localId, view);
+    else this.batches.delete(view.localId);
+  }
+
+  /** The provider batches still pending, oldest first. */
+  pendingBatches(): BatchView[] {
+    return [...this.batches.values()].sort((a, b) => a.submittedAtMs - b.submittedAtMs);
+  }
 
   /** Calls replayed from earlier runs. */
   get callsReplayed(): number {

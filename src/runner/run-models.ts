@@ -1,5 +1,6 @@
 import type { PmiycConfig } from '../config/config-schema.js';
 import type { Environment } from '../config/resolve-model-settings.js';
+import type { BatchLedger } from '../models/batch/batch-ledger.js';
 import type { CallCache } from '../models/call-cache.js';
 import type { GenerateReply, GenerateRequest } from '../models/chat-model.js';
 import type { ChatModelMiddleware } from '../models/decorate.js';
@@ -71,6 +72,8 @@ export interface RunModelOptions {
   readonly now: () => number;
   /** The retry layer's clock and randomness (the real ones unless given: tests pass their own). */
   readonly retry?: RetryDependencies;
+  /** Where batches are recorded, and `--batch` (every model batched, not only those with `batch:` in the config). */
+  readonly batch?: { readonly ledger: BatchLedger; readonly all: boolean };
 }
 
 /**
@@ -82,6 +85,9 @@ export function createRunModels(config: PmiycConfig, env: Environment, options: 
   const retries = new WeakMap<GenerateRequest, number>();
   return createModelRegistry(config, env, {
     sharedLimit: new Semaphore(options.concurrency),
+    ...(options.batch
+      ? { batch: { ledger: options.batch.ledger, all: options.batch.all, identityOf: options.identityOf, onBatch: (view) => options.meter.batchChanged(view) } }
+      : {}),
     ...(options.retry ? { retry: options.retry } : {}),
     waitSignal: options.gate.stopped,
     now: options.now,

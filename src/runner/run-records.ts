@@ -1,3 +1,4 @@
+import type { BatchLedger } from '../models/batch/batch-ledger.js';
 import type { CallCache } from '../models/call-cache.js';
 import type { LeaseHolder, StoredRunStatus } from './run-lease.js';
 
@@ -96,6 +97,8 @@ export interface RunRecords {
   leases(): Map<number, LeaseHolder>;
   /** The call cache of a run: new calls recorded as its own; lookups scoped by `scope`. */
   callCache(runId: number, scope?: CallCacheScope): CallCache;
+  /** Where a run's provider batches are recorded (absent: batching is not available with these records). */
+  batchLedger?(runId: number, scope?: CallCacheScope): BatchLedger;
   /** What a run spent on calls it made itself (replays cost nothing). */
   spentUsd(runId: number): number;
   callsMadeBy(runId: number): number;

@@ -62,6 +62,8 @@ export interface RunSessionOptions {
   readonly command: string;
   /** The study's forecast of its calls, for an ETA from the calls remaining (without one: from the items remaining). */
   readonly callForecast?: CallForecastView;
+  /** `--batch`: every model's calls go through its provider's batch service (models with `batch:` in the config do anyway). */
+  readonly batch?: boolean;
 }
 
 export interface RunSession {
@@ -169,6 +171,7 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
     concurrency: options.concurrency,
     identityOf: (settings) => identities[settings.name] ?? modelIdentity(settings),
     ...(options.refresh ? { refresh: options.refresh } : {}),
+    ...(records.batchLedger ? { batch: { ledger: records.batchLedger(run.id, { reuseEarlierRuns: options.cache }), all: options.batch === true } } : {}),
     onRetry: (_model, event) => world.tell(`${event.error.message}; retrying in ${event.waitMs} ms`),
     onModelBlocked: (model, error) => world.tell(`${error.message}; no more calls to ${model} in this run`),
     onReplicaEvent: (model, event) =>

@@ -219,6 +219,28 @@ export const MIGRATIONS: readonly string[] = [
   `
   DROP INDEX calls_by_run;
   `,
+  // 9: provider batches (docs/design/batches.md): each batch and the request hashes it carries, written
+  // before it is submitted, so a killed run re-attaches to it on --resume instead of paying again.
+  `
+  CREATE TABLE batches (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER REFERENCES runs(id),
+    model TEXT NOT NULL,
+    provider TEXT NOT NULL,
+    provider_batch_id TEXT,
+    submission_key TEXT NOT NULL,
+    status TEXT NOT NULL,
+    provider_status TEXT,
+    submitted_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX batches_open ON batches (model, status);
+  CREATE TABLE batch_requests (
+    batch_id INTEGER NOT NULL REFERENCES batches(id),
+    hash BLOB NOT NULL,
+    PRIMARY KEY (batch_id, hash)
+  );
+  `,
 ];
 
 /** The schema version this pmiyc writes and reads. */

@@ -10,6 +10,7 @@ import type { JudgeResults } from '../studies/judge/judge-results.js';
 import type { TournamentBrowse } from '../studies/tournament/tournament-browse.js';
 import type { StoredConversation, TournamentResults } from '../studies/tournament/tournament-results.js';
 import { AnnotationTable } from './annotation-table.js';
+import { SqliteBatchLedger } from './batch-table.js';
 import { BrowseQueries } from './browse-queries.js';
 import { SqliteCallCache } from './call-table.js';
 import { CommitQueue } from './commit-queue.js';
@@ -279,6 +280,11 @@ export class ResultStore implements Store {
   /** The call cache of a run: new calls recorded as this run's; lookups in this run, and in earlier runs unless `--no-cache`. */
   callCache(runId: number, scope?: CallCacheScope): SqliteCallCache {
     return new SqliteCallCache(this.database, runId, this.now, scope, this.commits);
+  }
+
+  /** The ledger of a run's provider batches (docs/design/batches.md). */
+  batchLedger(runId: number, scope?: CallCacheScope): SqliteBatchLedger {
+    return new SqliteBatchLedger(this.database, runId, this.now, () => this.commits.flush(), scope);
   }
 
   /** What a run spent on calls it made itself (replays cost nothing). */

@@ -3,9 +3,11 @@ import { resolve } from 'node:path';
 import type { PmiycConfig } from '../../config/config-schema.js';
 import type { Claim } from '../../domain/claim.js';
 import { loadClaims } from '../../io/load-claims.js';
+import { batchPricesOf, batchSettingsOf } from '../../models/batch/with-batch.js';
 import { dryRunText } from '../../report/dry-run-text.js';
-import { checkModels } from '../../runner/check-models.js';
+import { checkBatching, checkModels } from '../../runner/check-models.js';
 import { createModelRegistry } from '../../runner/model-registry.js';
+import { ITEMS_PER_CALL_SLOT } from '../../runner/run-session.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import { agentOf, modelsOfAgents } from '../../studies/tournament/agents.js';
 import { checkResumeFlags, checkResumeVariants, resolvedClaimsSource } from '../../studies/tournament/resume-check.js';
@@ -29,6 +31,8 @@ export interface RunOptions extends DesignOptions {
   readonly maxFailures?: number;
   readonly maxCost?: number;
   readonly dryRun: boolean;
+  /** Every model's calls through its provider's batch service; kept with the run for --resume. */
+  readonly batch?: boolean;
   readonly cache: boolean;
   readonly takeOver: boolean;
   /** A new run's name when --run is not given: `<prefix>-N` (default run-N). */
@@ -75,7 +79,9 @@ async function prepareResume(store: Store, options: RunOptions, context: CliCont
 function dryRun(prepared: Prepared, options: RunOptions, context: CliContext): number {
   const config = loadConfig(prepared.configPath);
   const variants = prepared.design.variants ?? {};
-  checkModels(config, context.env, modelsOfAgents([...prepared.design.persuaders, ...prepared.design.persuadees], variants), options.maxCost);
+  const names = modelsOfAgents([...prepared.design.persuaders, ...prepared.design.persuadees], variants);
+  checkModels(config, context.env, names, options.maxCost);
+  const batched = checkBatching(config, context.env, names, options.batch === true);
   let history = new Map<string, { replies: number; stops: number }>();
   if (existsSync(options.store)) {
     const store = openStore(options.store, { access: 'read' });
@@ -87,9 +93,17 @@ function dryRun(prepared: Prepared, options: RunOptions, context: CliContext): n
   }
   const plan = { ...prepared.design, claims: prepared.claims, runSeed: options.seed };
   const registry = createModelRegistry(config, context.env);
-  context.stdout.write(
-    `${dryRunText(plan, prepared.design.sampling.maxOutputTokens, (agent) => registry.settingsFor(agentOf(agent, variants).model), history).join('\n')}\n`,
-  );
+  const settingsOf = (agent: string) => registry.settingsFor(agentOf(agent, variants).model);
+  const batching = {
+    models: batched,
+    isBatched: (agent: string) => batched.includes(agentOf(agent, variants).model),
+    prices: (agent: string) => batchPricesOf(settingsOf(agent)),
+    window: Math.max(
+      options.concurrency * ITEMS_PER_CALL_SLOT,
+      ...batched.map((name) => batchSettingsOf(registry.settingsFor(name), options.batch === true)?.size ?? 0),
+    ),
+  };
+  context.stdout.write(`${dryRunText(plan, prepared.design.sampling.maxOutputTokens, settingsOf, history, batching).join('\n')}\n`);
   return 0;
 }
 
@@ -134,6 +148,7 @@ export async function runTournamentCommand(typed: RunOptions, context: CliContex
       ...(given('concurrency') ? { concurrency: options.concurrency } : {}),
       ...(given('maxFailures') && options.maxFailures !== undefined ? { maxFailures: options.maxFailures } : {}),
       ...(given('maxCost') && options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
+      ...(options.batch ? { batch: true } : {}),
       cache: options.cache,
       ...((prepared.runName ?? options.run) ? { name: prepared.runName ?? options.run } : {}),
       ...(options.runPrefix ? { namePrefix: options.runPrefix } : {}),

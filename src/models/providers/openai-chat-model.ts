@@ -44,10 +44,41 @@ interface HttpAnswer {
 }
 
 /** Response headers as single strings, as the retry-after reader wants them. */
-function flatHeaders(response: IncomingMessage): Record<string, string> {
+export function flatHeaders(response: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   return headers;
+}
+
+/**
+ * The reply in a chat completion body (parsed JSON), or what is wrong with it. Shared by the direct
+ * client and the batch adapter, whose output lines carry the same body.
+ */
+export function chatCompletionReply(body: unknown): GenerateReply | string {
+  const completion = body as ChatCompletion | null;
+  const choice = completion?.choices?.[0];
+  if (!choice || typeof choice !== 'object') return 'no choices in the reply';
+  const content = choice.message?.content;
+  if (content !== undefined && content !== null && typeof content !== 'string') return 'the message content is not text';
+  const usage = completion?.usage ?? undefined;
+  const inputTokens = typeof usage?.prompt_tokens === 'number' ? usage.prompt_tokens : undefined;
+  const outputTokens = typeof usage?.completion_tokens === 'number' ? usage.completion_tokens : undefined;
+  return {
+    text: content ?? '',
+    finishReason: FINISH_REASONS[choice.finish_reason ?? ''] ?? 'other',
+    usage: { ...(inputTokens === undefined ? {} : { inputTokens }), ...(outputTokens === undefined ? {} : { outputTokens }) },
+  };
+}
+
+/** The chat completions request body for one request (without the model's extra body fields). */
+export function chatCompletionBody(model: string, request: GenerateRequest, supportsSeed: boolean | undefined): Record<string, unknown> {
+  return {
+    model,
+    messages: toWireMessages(request.messages),
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    max_tokens: request.maxOutputTokens,
+    ...(supportsSeed === false ? {} : { seed: request.seed }),
+  };
 }
 
 /**
@@ -89,14 +120,7 @@ export class OpenAiChatModel implements ChatModel {
   }
 
   async generate(request: GenerateRequest): Promise<GenerateReply> {
-    const body = JSON.stringify({
-      model: this.options.model,
-      messages: toWireMessages(request.messages),
-      ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-      max_tokens: request.maxOutputTokens,
-      ...(this.options.supportsSeed === false ? {} : { seed: request.seed }),
-      ...this.options.extraBody,
-    });
+    const body = JSON.stringify({ ...chatCompletionBody(this.options.model, request, this.options.supportsSeed), ...this.options.extraBody });
     const answer = await this.post(body, request.abortSignal);
     if (answer.statusCode >= 300) {
       throw httpErrorToModelCallError(
@@ -108,24 +132,15 @@ export class OpenAiChatModel implements ChatModel {
   }
 
   private readCompletion(text: string): GenerateReply {
-    let completion: ChatCompletion;
+    let completion: unknown;
     try {
-      completion = JSON.parse(text) as ChatCompletion;
+      completion = JSON.parse(text);
     } catch (error) {
       throw this.unreadable(`not JSON: ${text.slice(0, 80)}`, error);
     }
-    const choice = completion?.choices?.[0];
-    if (!choice || typeof choice !== 'object') throw this.unreadable('no choices in the reply');
-    const content = choice.message?.content;
-    if (content !== undefined && content !== null && typeof content !== 'string') throw this.unreadable('the message content is not text');
-    const usage = completion.usage ?? undefined;
-    const inputTokens = typeof usage?.prompt_tokens === 'number' ? usage.prompt_tokens : undefined;
-    const outputTokens = typeof usage?.completion_tokens === 'number' ? usage.completion_tokens : undefined;
-    return {
-      text: content ?? '',
-      finishReason: FINISH_REASONS[choice.finish_reason ?? ''] ?? 'other',
-      usage: { ...(inputTokens === undefined ? {} : { inputTokens }), ...(outputTokens === undefined ? {} : { outputTokens }) },
-    };
+    const reply = chatCompletionReply(completion);
+    if (typeof reply === 'string') throw this.unreadable(reply);
+    return reply;
   }
 
   /** One POST with its own timeout; a caller's abort rejects with the caller's reason, as the SDK path does. */

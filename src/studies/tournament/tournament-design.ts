@@ -28,6 +28,8 @@ const runSettingsSchema = z.object({
   maxCost: z.number().optional(),
   /** False: the run was started with --no-cache, and reuses nothing from earlier runs on resume either. */
   cache: z.boolean(),
+  /** True: started with --batch (every model's calls through its provider's batch service), and resumed so. */
+  batch: z.boolean().optional(),
 });
 
 export type RunSettings = z.infer<typeof runSettingsSchema>;

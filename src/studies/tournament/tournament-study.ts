@@ -3,8 +3,9 @@ import { claimsChecksum } from '../../datasets/claims-checksum.js';
 import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
 import { toConversationRecord } from '../../domain/conversation-record.js';
+import { batchSettingsOf } from '../../models/batch/with-batch.js';
 import type { ReplicaPoolView } from '../../models/providers/replica-pool.js';
-import { checkModels } from '../../runner/check-models.js';
+import { checkBatching, checkModels } from '../../runner/check-models.js';
 import { openRun } from '../../runner/open-run.js';
 import type { RunMeter } from '../../runner/run-meter.js';
 import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
@@ -56,6 +57,8 @@ export interface RunTournamentInput extends Partial<Omit<DesignOptions, 'claims'
   readonly retryFailed?: boolean;
   /** Take the run from a process that still holds it. */
   readonly takeOver?: boolean;
+  /** `--batch`: every model's calls through its provider's batch service (kept with the run: a resume batches too). */
+  readonly batch?: boolean;
   /** Recorded with the run: the pmiyc version, the git revision, the config file. */
   readonly about?: RunAbout;
   /** Clock, keys, signals, messages and progress (see `processSessionWorld()` for the process's own). */
@@ -85,6 +88,7 @@ function settingsOf(input: RunTournamentInput, stored: RunSettings | undefined):
   return {
     concurrency: input.concurrency ?? stored?.concurrency ?? TOURNAMENT_DEFAULTS.concurrency,
     cache: stored?.cache ?? input.cache ?? true,
+    ...((input.batch ?? stored?.batch) ? { batch: true } : {}),
     ...(maxFailures === undefined ? {} : { maxFailures }),
     ...(maxCost === undefined ? {} : { maxCost }),
   };
@@ -131,6 +135,7 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
   // The agents' models are what is configured, called and limited; the agents (model+variant) are what is planned.
   const names = modelsOfAgents([...design.persuaders, ...design.persuadees], variants);
   const models = checkModels(config, input.world.env, names, settings.maxCost);
+  const batched = checkBatching(config, input.world.env, names, settings.batch === true);
   checkVariantsFitClaims(variants, input.claims);
   const seed = input.seed ?? TOURNAMENT_DEFAULTS.seed;
   const plan = (runSeed: number): TournamentDesign => ({ ...design, claims: input.claims, runSeed });
@@ -176,6 +181,7 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
       command: input.retryFailed ? 'pmiyc run --retry-failed' : continuing ? 'pmiyc run --resume' : 'pmiyc run',
       takeOver: input.takeOver === true,
       callForecast: forecast,
+      ...(settings.batch ? { batch: true } : {}),
       ...(refresh ? { refresh } : {}),
       ...(settings.maxCost === undefined ? {} : { maxCostUsd: settings.maxCost }),
     },
@@ -184,7 +190,8 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
   let ending: SessionEnding | undefined;
   let result: ConversationsResult;
   try {
-    result = await runPlannedConversations(session, plan(run.seed), design, settings, store, input.retryFailed === true, forecast);
+    const window = conversationWindow(session, settings, batched);
+    result = await runPlannedConversations(session, plan(run.seed), design, window, settings, store, input.retryFailed === true, forecast);
     ending = sessionEnding(result, store.countConversations(run.id, 'failed'), session.signals);
   } finally {
     session.end(ending);
@@ -201,10 +208,21 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
   };
 }
 
+/**
+ * Conversations in flight at once: ITEMS_PER_CALL_SLOT per call slot, or, when a model is batched,
+ * as many as its largest batch holds, so that one wave (every conversation's next call) fills a batch.
+ */
+function conversationWindow(session: RunSession, settings: RunSettings, batched: readonly string[]): number {
+  const direct = settings.concurrency * ITEMS_PER_CALL_SLOT;
+  const batchSizes = batched.map((name) => batchSettingsOf(session.registry.settingsFor(name), settings.batch === true)?.size ?? 0);
+  return Math.max(direct, ...batchSizes);
+}
+
 function runPlannedConversations(
   session: RunSession,
   plan: TournamentDesign,
   design: StoredDesign,
+  window: number,
   settings: RunSettings,
   store: TournamentResults,
   retryFailed: boolean,
@@ -218,7 +236,7 @@ function runPlannedConversations(
     modelFor: modelOf,
     promptsFor: promptsByAgent(variants),
     sampling: design.sampling,
-    concurrency: settings.concurrency * ITEMS_PER_CALL_SLOT,
+    concurrency: window,
     gate,
     abortSignal: session.signals.abort,
     ...(settings.maxFailures === undefined ? {} : { maxFailures: settings.maxFailures }),

@@ -1,0 +1,147 @@
+import type { FinishReason } from '../../domain/conversation.js';
+import type { ChatMessage, GenerateReply, GenerateRequest } from '../chat-model.js';
+import { type BatchCaller, lineError, parseJson, parseJsonLines, sendBatchRequest, unreadableAnswer } from './batch-http.js';
+import type { BatchLine, BatchProvider, BatchState, LineResult } from './batch-provider.js';
+
+export interface AnthropicBatchOptions extends BatchCaller {
+  /** The API root, e.g. https://api.anthropic.com/v1 (batches at `<baseURL>/messages/batches`). */
+  readonly baseURL: string;
+  readonly apiKey?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+const API_VERSION = '2023-06-01';
+const FINISH_REASONS: Record<string, FinishReason> = { end_turn: 'stop', stop_sequence: 'stop', max_tokens: 'length', refusal: 'content-filter' };
+/** The HTTP status each error type of the Messages API stands for, so a failed line maps as a direct call's error would. */
+const ERROR_STATUS: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  overloaded_error: 529,
+};
+
+interface AnthropicBatch {
+  readonly id?: string;
+  readonly processing_status?: string;
+  readonly results_url?: string | null;
+  readonly request_counts?: { processing?: number; succeeded?: number; errored?: number; canceled?: number; expired?: number };
+}
+
+interface ResultLine {
+  readonly custom_id?: string;
+  readonly result?: {
+    readonly type?: string;
+    readonly message?: {
+      content?: Array<{ type?: string; text?: string }>;
+      stop_reason?: string | null;
+      usage?: { input_tokens?: number; output_tokens?: number };
+    };
+    readonly error?: { type?: string; error?: { type?: string; message?: string } };
+  };
+}
+
+/** The Messages API's request: the system prompt apart, the turns as they are. Anthropic takes no seed (it still names the call). */
+function messageParams(model: string, request: GenerateRequest): Record<string, unknown> {
+  const system = request.messages.filter((message) => message.role === 'system').map((message) => message.content);
+  const turns = request.messages.filter((message): message is ChatMessage & { role: 'user' | 'assistant' } => message.role !== 'system');
+  return {
+    model,
+    max_tokens: request.maxOutputTokens,
+    messages: turns.map(({ role, content }) => ({ role, content })),
+    ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+  };
+}
+
+/**
+ * Anthropic's Message Batches: one POST with every request's parameters, polled until its
+ * processing ends, then its results read (JSONL, one line per request, in any order).
+ */
+export class AnthropicBatchProvider implements BatchProvider {
+  private readonly root: string;
+  private readonly headers: Record<string, string>;
+
+  constructor(private readonly options: AnthropicBatchOptions) {
+    this.root = options.baseURL.replace(/\/+$/, '');
+    this.headers = {
+      'anthropic-version': API_VERSION,
+      accept: 'application/json',
+      ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}),
+      ...options.headers,
+    };
+  }
+
+  async submit(lines: readonly BatchLine[]): Promise<string> {
+    const requests = lines.map((line) => ({ custom_id: line.customId, params: messageParams(this.options.model, line.request) }));
+    const batch = (await this.json('POST', '/messages/batches', JSON.stringify({ requests }))) as AnthropicBatch;
+    if (typeof batch.id !== 'string') throw unreadableAnswer(this.options, 'the created batch has no id');
+    return batch.id;
+  }
+
+  async poll(batchId: string): Promise<BatchState> {
+    const batch = await this.batch(batchId);
+    const counts = batch.request_counts ?? {};
+    const done = (counts.succeeded ?? 0) + (counts.errored ?? 0) + (counts.canceled ?? 0) + (counts.expired ?? 0);
+    return { ended: batch.processing_status === 'ended', providerStatus: batch.processing_status ?? 'unknown', done, total: done + (counts.processing ?? 0) };
+  }
+
+  async download(batchId: string): Promise<Map<string, LineResult>> {
+    const batch = await this.batch(batchId);
+    const results = new Map<string, LineResult>();
+    if (typeof batch.results_url !== 'string') return results;
+    const text = await sendBatchRequest(this.options, new URL(batch.results_url), 'GET', this.headers);
+    for (const line of parseJsonLines(this.options, text) as ResultLine[]) {
+      const result = this.lineResult(line);
+      if (typeof line.custom_id === 'string' && result) results.set(line.custom_id, result);
+    }
+    return results;
+  }
+
+  async cancel(batchId: string): Promise<void> {
+    await this.json('POST', `/messages/batches/${batchId}/cancel`);
+  }
+
+  private lineResult(line: ResultLine): LineResult | undefined {
+    const result = line.result;
+    if (result?.type === 'succeeded') {
+      const reply = this.reply(result.message);
+      return typeof reply === 'string' ? { status: 'failed', error: unreadableAnswer(this.options, reply) } : { status: 'succeeded', reply };
+    }
+    if (result?.type === 'errored') {
+      const status = ERROR_STATUS[result.error?.error?.type ?? ''] ?? 500;
+      return { status: 'failed', error: lineError(this.options, status, result.error) };
+    }
+    // canceled and expired lines were never answered: asked again.
+    return undefined;
+  }
+
+  private reply(message: NonNullable<ResultLine['result']>['message']): GenerateReply | string {
+    if (!message || !Array.isArray(message.content)) return 'no content in the message';
+    const text = message.content
+      .filter((block) => block.type === 'text' && typeof block.text === 'string')
+      .map((block) => block.text)
+      .join('');
+    const usage = message.usage ?? {};
+    return {
+      text,
+      finishReason: FINISH_REASONS[message.stop_reason ?? ''] ?? 'other',
+      usage: {
+        ...(typeof usage.input_tokens === 'number' ? { inputTokens: usage.input_tokens } : {}),
+        ...(typeof usage.output_tokens === 'number' ? { outputTokens: usage.output_tokens } : {}),
+      },
+    };
+  }
+
+  private async batch(batchId: string): Promise<AnthropicBatch> {
+    return (await this.json('GET', `/messages/batches/${batchId}`)) as AnthropicBatch;
+  }
+
+  private async json(method: 'GET' | 'POST', path: string, body?: string): Promise<unknown> {
+    const headers = { ...this.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    return parseJson(this.options, await sendBatchRequest(this.options, new URL(`${this.root}${path}`), method, headers, body));
+  }
+}

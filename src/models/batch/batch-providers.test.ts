@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeBatchServer, type LineFate } from '../../../test/support/fake-batch-server.js';
+import type { GenerateRequest } from '../chat-model.js';
+import { isModelCallError } from '../model-call-error.js';
+import { AnthropicBatchProvider } from './anthropic-batch-provider.js';
+import type { BatchProvider } from './batch-provider.js';
+import { OpenAiBatchProvider } from './openai-batch-provider.js';
+
+let server: FakeBatchServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const request = (text: string, seed = 1): GenerateRequest => ({
+  messages: [
+    { role: 'system', content: 'You are a persuadee.' },
+    { role: 'user', content: text },
+  ],
+  temperature: 0.7,
+  maxOutputTokens: 400,
+  seed,
+});
+const hash = (letter: string) => letter.repeat(64);
+
+const caller = { name: 'alpha', model: 'alpha-model', timeoutMs: 5000, now: () => 0, apiKeyEnv: 'TEST_KEY' };
+const PROVIDERS = {
+  openai: (url: string): BatchProvider => new OpenAiBatchProvider({ ...caller, provider: 'openai', baseURL: `${url}/v1`, apiKey: 'sk-test' }),
+  anthropic: (url: string): BatchProvider => new AnthropicBatchProvider({ ...caller, provider: 'anthropic', baseURL: `${url}/v1`, apiKey: 'sk-ant-test' }),
+};
+
+describe.each(['openai', 'anthropic'] as const)('the %s batch adapter against a loopback fake', (format) => {
+  async function start(fate?: (customId: string) => LineFate): Promise<BatchProvider> {
+    server = await FakeBatchServer.start({ format, ...(fate ? { fate: (customId) => fate(customId) } : {}) });
+    return PROVIDERS[format](server.url);
+  }
+
+  it('uploads and creates a batch whose lines are named by request hash and carry the request, polls it while pending, and reads replies once it ends', async () => {
+    const provider = await start();
+    server!.hold = true;
+    const id = await provider.submit(
+      [
+        { customId: hash('a'), request: request('first') },
+        { customId: hash('b'), request: request('second', 2) },
+      ],
+      'key-1',
+    );
+    expect(server!.batches[0]!.id).toBe(id);
+    const lines = server!.batches[0]!.lines;
+    expect(lines.map((line) => line.custom_id)).toEqual([hash('a'), hash('b')]);
+    if (format === 'openai') {
+      expect(lines[1]!.body).toEqual({
+        model: 'alpha-model',
+        messages: [
+          { role: 'system', content: 'You are a persuadee.' },
+          { role: 'user', content: 'second' },
+        ],
+        temperature: 0.7,
+        max_tokens: 400,
+        seed: 2,
+      });
+    } else {
+      expect(lines[1]!.body).toEqual({
+        model: 'alpha-model',
+        max_tokens: 400,
+        system: 'You are a persuadee.',
+        messages: [{ role: 'user', content: 'second' }],
+        temperature: 0.7,
+      });
+    }
+    expect(await provider.poll(id)).toMatchObject({ ended: false, providerStatus: 'in_progress' });
+    server!.hold = false;
+    expect(await provider.poll(id)).toMatchObject({ ended: true, done: 2, total: 2 });
+    const results = await provider.download(id);
+    expect([...results.keys()].sort()).toEqual([hash('a'), hash('b')]);
+    const first = results.get(hash('a'));
+    expect(first?.status).toBe('succeeded');
+    if (first?.status === 'succeeded') {
+      expect(first.reply.text).toMatch(/^<message>Reply [0-9a-f]{8} from alpha-model\.<\/message>/);
+      expect(first.reply.finishReason).toBe('stop');
+      expect(first.reply.usage?.inputTokens).toBe(100);
+    }
+  });
+
+  it('reads a partly failed batch line by line: a server error is retryable, a bad request is not, an expired line is left unanswered', async () => {
+    const fates: Record<string, LineFate> = {
+      [hash('b')]: { status: 500, errorType: format === 'openai' ? 'server_error' : 'api_error' },
+      [hash('c')]: { status: 400, errorType: 'invalid_request_error' },
+      [hash('d')]: 'expired',
+    };
+    const provider = await start((customId) => fates[customId] ?? 'succeeded');
+    const id = await provider.submit(
+      ['a', 'b', 'c', 'd'].map((letter) => ({ customId: hash(letter), request: request(letter) })),
+      'key-2',
+    );
+    await provider.poll(id);
+    const results = await provider.download(id);
+    expect(results.get(hash('a'))?.status).toBe('succeeded');
+    const serverError = results.get(hash('b'));
+    const badRequest = results.get(hash('c'));
+    expect(serverError?.status === 'failed' && serverError.error).toMatchObject({ retryable: true, reason: 'api' });
+    expect(badRequest?.status === 'failed' && badRequest.error).toMatchObject({ retryable: false, statusCode: 400 });
+    expect(results.has(hash('d'))).toBe(false);
+  });
+
+  it('cancels a pending batch: it ends with its lines unanswered', async () => {
+    const provider = await start();
+    server!.hold = true;
+    const id = await provider.submit([{ customId: hash('a'), request: request('first') }], 'key-3');
+    await provider.cancel(id);
+    expect((await provider.poll(id)).ended).toBe(true);
+    expect((await provider.download(id)).size).toBe(0);
+  });
+
+  it('says a batch the provider does not know is gone for good (a typed error, not retried)', async () => {
+    const provider = await start();
+    const error = await provider.poll('batch_unknown').catch((caught: unknown) => caught);
+    expect(isModelCallError(error) && error).toMatchObject({ statusCode: 404, retryable: false, provider: format });
+  });
+});
+
+it('finds an OpenAI batch by the submission key kept in its metadata (a batch whose id never reached the store)', async () => {
+  server = await FakeBatchServer.start({ format: 'openai' });
+  const provider = PROVIDERS.openai(server.url);
+  const id = await provider.submit([{ customId: hash('a'), request: request('first') }], 'key-found');
+  expect(await provider.recover?.('key-found')).toBe(id);
+  expect(await provider.recover?.('key-other')).toBeUndefined();
+});
