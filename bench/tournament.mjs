@@ -74,12 +74,19 @@ const child = spawn(
 );
 let peakRssKb = 0;
 let cpuTicks = 0;
+let mainThreadTicks = 0;
 const curve = [];
+/** utime + stime (fields 14 and 15 of a /proc stat line), in clock ticks (1/100 s). */
+const ticksOf = (path) => {
+  const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+};
 const sampler = setInterval(() => {
   try {
-    // utime + stime of the pmiyc process (fields 14 and 15 of /proc/PID/stat), in clock ticks (1/100 s).
-    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    cpuTicks = Math.max(cpuTicks, Number(stat[11]) + Number(stat[12]));
+    cpuTicks = Math.max(cpuTicks, ticksOf(`/proc/${child.pid}/stat`));
+    // The main thread's task has the process's id; the others are V8's helper threads (optimizing
+    // compiler, GC) and libuv's pool.
+    mainThreadTicks = Math.max(mainThreadTicks, ticksOf(`/proc/${child.pid}/task/${child.pid}/stat`));
     const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
     peakRssKb = Math.max(peakRssKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
     if (process.env.CURVE) curve.push((Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024) | 0);
@@ -104,6 +111,7 @@ console.log(
 );
 // The last sample is at most 20 ms before the process ends: CPU is a slight underestimate.
 console.log(
-  `CPU of the pmiyc process ${(cpuTicks * 10).toFixed(0)} ms: ${((cpuTicks * 10) / calls).toFixed(2)} ms per call (start-up and the closing summary included)`,
+  `CPU of the pmiyc process ${(cpuTicks * 10).toFixed(0)} ms: ${((cpuTicks * 10) / calls).toFixed(2)} ms per call (start-up and the closing summary included); ` +
+    `main thread ${(mainThreadTicks * 10).toFixed(0)} ms (${((mainThreadTicks * 10) / calls).toFixed(2)} ms per call), other threads ${((cpuTicks - mainThreadTicks) * 10).toFixed(0)} ms`,
 );
 if (process.env.CURVE) console.log(curve.filter((_, i) => i % 10 === 0).join(' '));
