@@ -247,9 +247,20 @@ export class BatchQueue {
         return this.settleBatch(batch, () => ({ status: 'failed', error: this.unanswered(batchId, failure.message) }));
       }
       if (!ended) return this.later(batch.localId, tick, batch.hashes);
-      this.settleBatch(batch, (hash) => results.get(hash) ?? { status: 'failed', error: this.unanswered(batchId, `the batch ended ${providerStatus}`) });
+      this.readResults(batch, (hash) => results.get(hash) ?? { status: 'failed', error: this.unanswered(batchId, `the batch ended ${providerStatus}`) });
     };
     this.later(batch.localId, tick, batch.hashes, firstDelayMs);
+  }
+
+  /**
+   * Records each line's outcome before handing it to its callers: a failed line is settled in the
+   * store, so the batch is not read again for it and a later request for it (`--retry-failed`, or a
+   * retry) goes into a new batch; an answered line is settled once the call cache stores its reply.
+   */
+  private readResults(batch: OpenBatch, resultOf: (hash: string) => LineResult): void {
+    const results = new Map(batch.hashes.map((hash) => [hash, resultOf(hash)] as const));
+    this.options.ledger.linesRead(batch.localId, new Map([...results].map(([hash, result]) => [hash, result.status] as const)));
+    this.settleBatch(batch, (hash) => results.get(hash)!);
   }
 
   private settleBatch(batch: OpenBatch, resultOf: (hash: string) => LineResult): void {
