@@ -188,6 +188,11 @@ it('stops at Ctrl-C without waiting for a pending batch, keeps it, and the resum
   const stopped = await running.done;
   expect(stopped.code, stopped.stderr).toBe(130);
   expect(storedRun(store, 'r')).toMatchObject({ status: 'interrupted', calls: 0 });
+  // Calls waiting for a batch are not "in flight, finish and are stored": both messages say they stay at the provider.
+  expect(stopped.stderr).toMatch(/SIGINT: stopping: .*; \d+ requests? in \d+ provider batch(es)? stay pending at the provider, for --resume to collect\n/);
+  const plural = (amount: number, one: string, many: string) => `${amount} ${amount === 1 ? one : many}`;
+  const pendingAtProvider = `${plural(server.submittedIds().length, 'request', 'requests')} in ${plural(server.batches.length, 'provider batch', 'provider batches')}`;
+  expect(stopped.stderr).toContain(`${pendingAtProvider} stay pending at the provider: the resumed run collects them, without paying again)`);
   // Nothing was cancelled at the provider: the batches are still there to be collected.
   expect(server.requests.some((request) => request.path.endsWith('/cancel'))).toBe(false);
   server.hold = false;

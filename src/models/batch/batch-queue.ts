@@ -200,6 +200,15 @@ export class BatchQueue {
     this.loaded = true;
     for (const batch of this.options.ledger.openBatches(this.options.modelIdentity)) {
       for (const hash of batch.hashes) this.inBatch.set(hash, batch.localId);
+      // Shown (and counted as pending if the run stops) before its first poll answers.
+      this.report({
+        localId: batch.localId,
+        ...(batch.providerBatchId === undefined ? {} : { providerBatchId: batch.providerBatchId }),
+        providerStatus: 'pending',
+        submittedAtMs: batch.submittedAtMs,
+        lines: batch.hashes.length,
+        open: true,
+      });
       if (batch.providerBatchId !== undefined) this.watch(batch, 0);
       else void this.recover(batch);
     }
@@ -213,6 +222,13 @@ export class BatchQueue {
       return this.watch({ ...batch, providerBatchId: found }, 0);
     }
     this.options.ledger.batchStatus(batch.localId, { providerStatus: 'lost before submission', closed: true });
+    this.report({
+      localId: batch.localId,
+      providerStatus: 'lost before submission',
+      submittedAtMs: batch.submittedAtMs,
+      lines: batch.hashes.length,
+      open: false,
+    });
     for (const hash of batch.hashes) {
       if (this.inBatch.get(hash) !== batch.localId) continue;
       this.inBatch.delete(hash);
