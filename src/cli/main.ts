@@ -16,7 +16,8 @@ function packageVersion(): string {
 
 /**
  * Ctrl-C, SIGTERM and SIGHUP alike. While a run works: the first starts nothing new and lets calls
- * in flight finish and be stored, the second abandons them, the third leaves at once. Commands
+ * in flight finish and be stored (calls waiting for a provider batch are let go, the batch left at the
+ * provider for --resume: the message says how many), the second abandons them, the third leaves at once. Commands
  * with nothing to drain (report, export, ...) end at once. The exit code is 128 + the signal's number.
  */
 function listenForSignals(stop: AbortController, abort: AbortController): () => number {
