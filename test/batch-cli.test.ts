@@ -97,7 +97,8 @@ describe.each(FORMATS)('pmiyc run --batch against a fake $format batch service',
 
     server.hold = false;
     const before = server.requests.length;
-    const resumed = await runCli(['run', '--store', store, '--run', 'r', '--resume'], { env });
+    // The refused request may be asked again here (another conversation needs it): refused again, it must not stop the run.
+    const resumed = await runCli(['run', '--store', store, '--run', 'r', '--resume', '--max-failures', '100'], { env });
     expect(resumed.code, resumed.stderr).toBe(0);
     // The resumed run asked the provider about the pending batch instead of submitting its requests again.
     for (const id of pending) expect(server.requests.slice(before).some((request) => request.method === 'GET' && request.path.endsWith(`/${id}`))).toBe(true);
@@ -128,6 +129,54 @@ it('asks again, in a later batch, a line that failed with a server error, and pa
   expect(storedCounts(store).calls).toBe(new Set(submitted).size);
 });
 
+it('settles a line that failed for good: --resume does not read its batch again, --retry-failed sends it again in a new batch', async () => {
+  let failing: string | undefined;
+  let refusing = true;
+  server = await FakeBatchServer.start({
+    format: 'openai',
+    fate: (customId, _body, batchIndex) => {
+      if (batchIndex === 0) failing ??= customId;
+      return refusing && customId === failing ? { status: 400, errorType: 'invalid_request_error' } : 'succeeded';
+    },
+  });
+  const env = { OPENAI_API_KEY: 'sk-test' };
+  const store = `${fresh('store')}.db`;
+  const args = ['run', '--config', writeBatchConfig('openai', server.url), '--models', 'alpha,beta', '--claims', writeClaims(`${fresh('claims')}.jsonl`, 2)];
+  // --max-failures 0: the run stops at the first failed conversation, with others still to do.
+  const first = await runCli([...args, '--setting', 'single', '--max-failures', '0', '--store', store, '--run', 'r'], { env });
+  expect(first.code, first.stderr).toBe(1);
+  expect(storedRun(store, 'r')).toMatchObject({ status: 'interrupted', stopReason: 'failures' });
+  /** GETs of a batch (its state) that carried the failing line, from the fake's request log. */
+  const readsOfFailingBatches = (from: number, batches: ReadonlyArray<{ id: string; lines: ReadonlyArray<{ custom_id: string }> }>) => {
+    const ids = new Set(batches.filter((batch) => batch.lines.some((line) => line.custom_id === failing)).map((batch) => `/v1/batches/${batch.id}`));
+    return server!.requests.slice(from).filter((request) => request.method === 'GET' && ids.has(request.path));
+  };
+
+  let before = server.requests.length;
+  let earlier = [...server.batches];
+  // The refused request may be asked again here (another conversation needs it): refused again, it must not stop the run.
+  const resumed = await runCli(['run', '--store', store, '--run', 'r', '--resume', '--max-failures', '100'], { env });
+  // The resumed run asked the provider for the rest in new batches, without reading again the batch that refused a line.
+  expect(server.batches.length).toBeGreaterThan(earlier.length);
+  expect(readsOfFailingBatches(before, earlier)).toEqual([]);
+  // It ends with the refused conversations failed.
+  expect(resumed.code, resumed.stderr).toBe(1);
+  expect(storedRun(store, 'r').status).toBe('failed');
+
+  refusing = false;
+  before = server.requests.length;
+  earlier = [...server.batches];
+  const retried = await runCli(['run', '--store', store, '--run', 'r', '--retry-failed'], { env });
+  expect(retried.code, retried.stderr).toBe(0);
+  expect(storedRun(store, 'r').status).toBe('completed');
+  // The failed request went out again in a new batch; the batches that refused it were not read again.
+  expect(server.batches.slice(earlier.length).some((batch) => batch.lines.some((line) => line.custom_id === failing))).toBe(true);
+  expect(readsOfFailingBatches(before, earlier)).toEqual([]);
+  // Every other request was paid once.
+  const others = server.submittedIds().filter((id) => id !== failing);
+  expect(new Set(others).size).toBe(others.length);
+});
+
 it('stops at Ctrl-C without waiting for a pending batch, keeps it, and the resumed run collects it', async () => {
   server = await FakeBatchServer.start({ format: 'openai' });
   server.hold = true;
@@ -139,6 +188,11 @@ it('stops at Ctrl-C without waiting for a pending batch, keeps it, and the resum
   const stopped = await running.done;
   expect(stopped.code, stopped.stderr).toBe(130);
   expect(storedRun(store, 'r')).toMatchObject({ status: 'interrupted', calls: 0 });
+  // Calls waiting for a batch are not "in flight, finish and are stored": both messages say they stay at the provider.
+  expect(stopped.stderr).toMatch(/SIGINT: stopping: .*; \d+ requests? in \d+ provider batch(es)? stay pending at the provider, for --resume to collect\n/);
+  const plural = (amount: number, one: string, many: string) => `${amount} ${amount === 1 ? one : many}`;
+  const pendingAtProvider = `${plural(server.submittedIds().length, 'request', 'requests')} in ${plural(server.batches.length, 'provider batch', 'provider batches')}`;
+  expect(stopped.stderr).toContain(`${pendingAtProvider} stay pending at the provider: the resumed run collects them, without paying again)`);
   // Nothing was cancelled at the provider: the batches are still there to be collected.
   expect(server.requests.some((request) => request.path.endsWith('/cancel'))).toBe(false);
   server.hold = false;

@@ -2,7 +2,7 @@
 import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { environmentWithDotEnv } from '../io/dot-env.js';
-import { stopsGracefully } from '../io/graceful-stop.js';
+import { describeLeftBehind, stopsGracefully } from '../io/graceful-stop.js';
 import { toOutputWriteError } from '../io/output-write-error.js';
 import { STOPPING_SIGNALS, type StoppingSignal, StopRequest } from '../runner/run-signals.js';
 import { EXIT_FAILED } from '../runner/session-ending.js';
@@ -16,7 +16,8 @@ function packageVersion(): string {
 
 /**
  * Ctrl-C, SIGTERM and SIGHUP alike. While a run works: the first starts nothing new and lets calls
- * in flight finish and be stored, the second abandons them, the third leaves at once. Commands
+ * in flight finish and be stored (calls waiting for a provider batch are let go, the batch left at the
+ * provider for --resume: the message says how many), the second abandons them, the third leaves at once. Commands
  * with nothing to drain (report, export, ...) end at once. The exit code is 128 + the signal's number.
  */
 function listenForSignals(stop: AbortController, abort: AbortController): () => number {
@@ -28,7 +29,11 @@ function listenForSignals(stop: AbortController, abort: AbortController): () => 
     if (!stopsGracefully() || interrupts >= 3) process.exit(STOPPING_SIGNALS[signal]);
     const again = signal === 'SIGINT' ? 'Ctrl-C again' : `${signal} again`;
     if (interrupts === 1) {
-      process.stderr.write(`\npmiyc: ${signal}: stopping: no new calls start; calls in flight finish and are stored (${again} to abandon them)\n`);
+      // Calls waiting for a provider batch are not in flight: they stay at the provider, for --resume.
+      const left = describeLeftBehind().map((phrase) => `; ${phrase}, for --resume to collect`);
+      process.stderr.write(
+        `\npmiyc: ${signal}: stopping: no new calls start; calls in flight finish and are stored (${again} to abandon them)${left.join('')}\n`,
+      );
       stop.abort(new StopRequest(signal));
     } else {
       process.stderr.write(`\npmiyc: abandoning calls in flight (${again} to quit at once)\n`);

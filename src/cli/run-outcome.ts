@@ -5,7 +5,7 @@ import { RecordUsageTally } from '../metrics/usage-totals.js';
 import { formatSummaryText } from '../report/summary-text.js';
 import { formatUsageText } from '../report/usage-text.js';
 import { describeReplicaUse } from '../runner/replica-lines.js';
-import { describeCalls, describeFailures, describeSpend, describeStop } from '../runner/session-ending.js';
+import { describeCalls, describeFailures, describePendingBatches, describeSpend, describeStop } from '../runner/session-ending.js';
 import type { Store } from '../store/result-store.js';
 import type { TournamentOutcome } from '../studies/tournament/tournament-study.js';
 import { viewCommandLine } from './options.js';
@@ -76,7 +76,11 @@ export function printRunOutcome(
     blockedModels: outcome.blockedModels,
     ...(outcome.settings.maxCost === undefined ? {} : { maxCost: outcome.settings.maxCost }),
   });
-  const inProgress = result.abandoned > 0 ? ` (${count(result.abandoned)} conversations in progress will be re-run from their stored calls)` : '';
-  context.stderr.write(`pmiyc: ${stop}${inProgress}\n`);
+  const pending = describePendingBatches(meter.pendingBatches());
+  const leftOver = [
+    ...(result.abandoned > 0 ? [`${count(result.abandoned)} conversations in progress will be re-run from their stored calls`] : []),
+    ...(pending ? [`${pending}: the resumed run collects them, without paying again`] : []),
+  ];
+  context.stderr.write(`pmiyc: ${stop}${leftOver.length > 0 ? ` (${leftOver.join('; ')})` : ''}\n`);
   return ending.exitCode;
 }

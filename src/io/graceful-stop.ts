@@ -4,18 +4,30 @@
  * signal ends the process at once, as a signal should (`pmiyc report`, `pmiyc export`).
  */
 let holders = 0;
+/** What each holder leaves behind when it stops, said with the signal's message (requests pending in provider batches). */
+const leftBehind = new Set<() => string | undefined>();
 
-/** Marks graceful work as started; call the returned function when it ends. */
-export function holdGracefulStop(): () => void {
+/**
+ * Marks graceful work as started; call the returned function when it ends. `describeLeftBehind`
+ * says what a stop would leave for later (undefined: nothing), at the moment the signal comes.
+ */
+export function holdGracefulStop(describeLeftBehind?: () => string | undefined): () => void {
   holders += 1;
+  if (describeLeftBehind) leftBehind.add(describeLeftBehind);
   let released = false;
   return () => {
     if (released) return;
     released = true;
     holders -= 1;
+    if (describeLeftBehind) leftBehind.delete(describeLeftBehind);
   };
 }
 
 export function stopsGracefully(): boolean {
   return holders > 0;
+}
+
+/** What the graceful work in progress would leave behind if it stopped now, one phrase each. */
+export function describeLeftBehind(): string[] {
+  return [...leftBehind].map((describe) => describe()).filter((phrase) => phrase !== undefined);
 }

@@ -15,7 +15,7 @@ import { RunMeter } from './run-meter.js';
 import { createRunModels } from './run-models.js';
 import type { RunInfo, RunRecords } from './run-records.js';
 import type { RunSignals } from './run-signals.js';
-import type { SessionEnding } from './session-ending.js';
+import { describePendingBatches, type SessionEnding } from './session-ending.js';
 
 /**
  * What a session needs of the world, passed in so that the runner stays pure: the CLI builds it
@@ -33,8 +33,11 @@ export interface SessionWorld {
   /** Who holds the run's lease (this process: its pid and host) and whether another holder is alive. */
   readonly owner: { readonly pid: number; readonly host: string; readonly isProcessAlive: (pid: number) => boolean };
   readonly signals: RunSignals;
-  /** Marks graceful work (signals drain it rather than end the process) until the returned function is called. */
-  readonly holdGracefulStop?: () => () => void;
+  /**
+   * Marks graceful work (signals drain it rather than end the process) until the returned function is
+   * called; `describeLeftBehind` says what a stop would leave for --resume (requests in provider batches).
+   */
+  readonly holdGracefulStop?: (describeLeftBehind?: () => string | undefined) => () => void;
   /** A GGUF file's content hash for its call identity (reading the file is I/O). */
   readonly fileSha256?: (settings: ModelSettings) => string | undefined;
 }
@@ -142,7 +145,8 @@ function servedBy(options: RunSessionOptions, world: SessionWorld): Record<strin
 export function startRunSession(options: RunSessionOptions, world: SessionWorld): RunSession {
   const { records, run } = options;
   const holder = takeRun(options, world);
-  const releaseSignals = world.holdGracefulStop?.() ?? (() => {});
+  const meter = new RunMeter();
+  const releaseSignals = world.holdGracefulStop?.(() => describePendingBatches(meter.pendingBatches())) ?? (() => {});
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   const release = () => {
     clearInterval(heartbeat);
@@ -162,7 +166,6 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
   const gate = new RunGate(options.maxCostUsd, options.resumed ? records.spentUsd(run.id) : 0);
   // Every waiting call listens to these: thousands may wait at once in a big run.
   setMaxListeners(0, world.signals.stop, world.signals.abort, gate.stopped);
-  const meter = new RunMeter();
   const nowMs = () => world.now().getTime();
   const registry = createRunModels(options.config, world.env, {
     cache: records.callCache(run.id, { reuseEarlierRuns: options.cache }),

@@ -1,4 +1,5 @@
 import { formatCount as count, formatCount } from '../domain/text-labels.js';
+import type { BatchView } from '../models/batch/batch-queue.js';
 import type { StopReason } from './run-gate.js';
 import type { StoredRunStatus } from './run-lease.js';
 import type { RunMeter } from './run-meter.js';
@@ -56,6 +57,17 @@ export function describeStop(ending: SessionEnding, context: StopContext): strin
     default:
       return `stopped by ${ending.stopReason ?? 'SIGINT'}; everything finished so far is stored. Resume with: ${context.resume}`;
   }
+}
+
+/**
+ * "120 requests in 2 provider batches stay pending at the provider" (undefined when none do): what a
+ * stopped run leaves at the provider, never cancelled, and collected (not paid again) by --resume.
+ */
+export function describePendingBatches(batches: readonly BatchView[]): string | undefined {
+  if (batches.length === 0) return undefined;
+  const requests = batches.reduce((sum, batch) => sum + batch.lines, 0);
+  const noun = (amount: number, one: string, many: string) => `${count(amount)} ${amount === 1 ? one : many}`;
+  return `${noun(requests, 'request', 'requests')} in ${noun(batches.length, 'provider batch', 'provider batches')} stay pending at the provider`;
 }
 
 /** "12 conversations failed (api: 8, format: 4)" */

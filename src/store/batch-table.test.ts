@@ -57,3 +57,41 @@ it("re-attaches another run's open batch, except under --no-cache, where a run k
   ).toEqual(['batch_1']);
   expect(store.batchLedger(second.id, { reuseEarlierRuns: false }).openBatches('openai/alpha')).toEqual([]);
 });
+
+it('closes a batch once every line is answered or failed, and never re-offers a line that failed', async () => {
+  const run = store.createRun({ name: 'r', seed: 0, packageVersion: '0', config: {} });
+  const ledger = store.batchLedger(run.id);
+  const id = ledger.beginBatch({ modelIdentity: 'openai/alpha', provider: 'openai', submissionKey: 'k', hashes: [hash('a'), hash('b'), hash('c')] });
+  ledger.batchSubmitted(id, 'batch_1');
+  ledger.linesRead(
+    id,
+    new Map([
+      [hash('a'), 'succeeded'],
+      [hash('b'), 'failed'],
+      [hash('c'), 'succeeded'],
+    ]),
+  );
+  await store.callCache(run.id).save({
+    hash: hash('a'),
+    modelIdentity: 'openai/alpha',
+    request: { messages: [{ role: 'user', content: 'a' }], maxOutputTokens: 10, seed: 1 },
+    reply: { text: 'stored', finishReason: 'stop' },
+    latencyMs: 1,
+    retries: 0,
+  });
+  // c was answered but its reply never stored (the run stopped first): the batch is read again for c alone.
+  expect(ledger.openBatches('openai/alpha')).toMatchObject([{ localId: id, providerBatchId: 'batch_1', hashes: [hash('c')] }]);
+  await store.callCache(run.id).save({
+    hash: hash('c'),
+    modelIdentity: 'openai/alpha',
+    request: { messages: [{ role: 'user', content: 'c' }], maxOutputTokens: 10, seed: 1 },
+    reply: { text: 'stored', finishReason: 'stop' },
+    latencyMs: 1,
+    retries: 0,
+  });
+  // b failed and has no reply: the batch is settled all the same, closed, and not read again.
+  expect(ledger.openBatches('openai/alpha')).toEqual([]);
+  store.close();
+  store = ResultStore.open(path);
+  expect(store.batchLedger(run.id).openBatches('openai/alpha')).toEqual([]);
+});

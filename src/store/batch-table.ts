@@ -14,7 +14,8 @@ interface BatchRow {
  * The `batches` and `batch_requests` tables as the ledger of one run's batches. Each write is its
  * own transaction, committed when the method returns (after the call commits queued before it), so
  * a batch and its request hashes are on disk before the provider hears of it. A batch stays open
- * until every request it carries has a stored reply (in any run) or it never reached the provider.
+ * until every request it carries is settled, that is has a stored reply (in any run) or failed in the
+ * batch's results (`batch_requests.outcome`), or until it never reached the provider.
  * Other runs' open batches are re-attached too (their replies are shared as stored calls are), unless
  * the run reuses nothing from other runs (`--no-cache`).
  */
@@ -23,6 +24,7 @@ export class SqliteBatchLedger implements BatchLedger {
   private readonly insertRequest: Statement;
   private readonly setProviderId: Statement;
   private readonly setStatus: Statement;
+  private readonly setOutcome: Statement;
   private readonly close: Statement;
   private readonly selectOpen: Statement<[string], BatchRow>;
   private readonly selectUnanswered: Statement<[number], Buffer | string>;
@@ -42,6 +44,7 @@ export class SqliteBatchLedger implements BatchLedger {
     this.insertRequest = database.prepare('INSERT OR IGNORE INTO batch_requests (batch_id, hash) VALUES (?, ?)');
     this.setProviderId = database.prepare(`UPDATE batches SET provider_batch_id = ?, status = 'submitted', updated_at = ? WHERE id = ?`);
     this.setStatus = database.prepare('UPDATE batches SET provider_status = ?, updated_at = ? WHERE id = ?');
+    this.setOutcome = database.prepare('UPDATE batch_requests SET outcome = ? WHERE batch_id = ? AND hash = ?');
     this.close = database.prepare(`UPDATE batches SET status = 'closed', provider_status = ?, updated_at = ? WHERE id = ?`);
     this.selectOpen = database.prepare<[string], BatchRow>(
       `SELECT id, provider_batch_id, submission_key, submitted_at FROM batches
@@ -50,7 +53,7 @@ export class SqliteBatchLedger implements BatchLedger {
     this.selectUnanswered = database
       .prepare<[number], Buffer | string>(
         `SELECT r.hash FROM batch_requests r
-         WHERE r.batch_id = ? AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.hash = r.hash AND (c.run_id = ${runId} OR ${reuse}))`,
+         WHERE r.batch_id = ? AND r.outcome IS NOT 'failed' AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.hash = r.hash AND (c.run_id = ${runId} OR ${reuse}))`,
       )
       .pluck();
   }
@@ -61,7 +64,7 @@ export class SqliteBatchLedger implements BatchLedger {
     for (const row of this.selectOpen.all(modelIdentity)) {
       const hashes = this.selectUnanswered.all(row.id).map((hash) => (typeof hash === 'string' ? hash : hash.toString('hex')));
       if (hashes.length === 0) {
-        this.close.run('every reply stored', this.now().toISOString(), row.id);
+        this.close.run('every line answered or failed', this.now().toISOString(), row.id);
         continue;
       }
       open.push({
@@ -88,6 +91,13 @@ export class SqliteBatchLedger implements BatchLedger {
   batchSubmitted(localId: number, providerBatchId: string): void {
     this.flushCommits();
     this.setProviderId.run(providerBatchId, this.now().toISOString(), localId);
+  }
+
+  linesRead(localId: number, outcomes: ReadonlyMap<string, 'succeeded' | 'failed'>): void {
+    this.flushCommits();
+    this.database.transaction(() => {
+      for (const [hash, outcome] of outcomes) this.setOutcome.run(outcome, localId, hashKey(hash).key);
+    })();
   }
 
   batchStatus(localId: number, status: { providerStatus: string; closed?: boolean }): void {

@@ -221,6 +221,8 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 9: provider batches (docs/design/batches.md): each batch and the request hashes it carries, written
   // before it is submitted, so a killed run re-attaches to it on --resume instead of paying again.
+  // A line's outcome is recorded when the batch's results are read: a failed line is settled (the
+  // batch will never answer it), so a batch whose other lines are stored is closed and not read again.
   `
   CREATE TABLE batches (
     id INTEGER PRIMARY KEY,
@@ -238,6 +240,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE batch_requests (
     batch_id INTEGER NOT NULL REFERENCES batches(id),
     hash BLOB NOT NULL,
+    outcome TEXT,
     PRIMARY KEY (batch_id, hash)
   );
   `,

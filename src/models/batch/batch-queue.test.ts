@@ -43,18 +43,24 @@ class MemoryBatchProvider implements BatchProvider {
   }
 }
 
+/** The store's ledger in memory, without its calls: a line is settled once it failed. */
 class MemoryLedger implements BatchLedger {
   readonly rows: Array<{ localId: number; providerBatchId?: string; hashes: readonly string[]; closed: boolean; submissionKey: string }> = [];
+  readonly outcomes = new Map<number, Map<string, 'succeeded' | 'failed'>>();
   openBatches(): OpenBatch[] {
     return this.rows
       .filter((row) => !row.closed)
       .map((row) => ({
         localId: row.localId,
         submissionKey: row.submissionKey,
-        hashes: row.hashes,
+        hashes: row.hashes.filter((hash) => this.outcomes.get(row.localId)?.get(hash) !== 'failed'),
         submittedAtMs: 0,
         ...(row.providerBatchId ? { providerBatchId: row.providerBatchId } : {}),
-      }));
+      }))
+      .filter((batch) => batch.hashes.length > 0);
+  }
+  linesRead(localId: number, outcomes: ReadonlyMap<string, 'succeeded' | 'failed'>): void {
+    this.outcomes.set(localId, new Map([...(this.outcomes.get(localId) ?? []), ...outcomes]));
   }
   beginBatch(batch: { submissionKey: string; hashes: readonly string[] }): number {
     this.rows.push({ localId: this.rows.length + 1, hashes: batch.hashes, closed: false, submissionKey: batch.submissionKey });
@@ -135,6 +141,26 @@ describe('batching one model', () => {
     const rejected = outcomes[2] as PromiseRejectedResult;
     expect(isModelCallError(rejected.reason) && rejected.reason.statusCode).toBe(400);
     expect(provider.batches.map((batch) => batch.lines.map((line) => line.request.seed))).toEqual([[1, 2, 3], [2]]);
+  });
+
+  it('records a line that failed for good, so that a later session asks it again in a new batch instead of getting the failure back', async () => {
+    const provider = new MemoryBatchProvider((line, batchIndex) =>
+      line.request.seed === 3 && batchIndex === 0 ? { status: 'failed', error: failure(false) } : undefined,
+    );
+    const ledger = new MemoryLedger();
+    const first = queueOf(provider, { ledger });
+    const outcomes = await Promise.allSettled([1, 3].map((seed) => first.ask(request(seed))));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected']);
+    expect(ledger.outcomes.get(1)).toEqual(
+      new Map([
+        [hashOf(1), 'succeeded'],
+        [hashOf(3), 'failed'],
+      ]),
+    );
+    // A later session (--retry-failed): the failed request is not waited for in its old batch, it is sent again.
+    const again = await queueOf(provider, { ledger }).ask(request(3));
+    expect(again.text).toBe('reply 3');
+    expect(provider.batches.map((batch) => batch.lines.map((line) => line.request.seed))).toEqual([[1, 3], [3]]);
   });
 
   it('asks again a line the batch left unanswered (expired), and gives up after maxRetries', async () => {

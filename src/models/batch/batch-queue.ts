@@ -200,6 +200,15 @@ export class BatchQueue {
     this.loaded = true;
     for (const batch of this.options.ledger.openBatches(this.options.modelIdentity)) {
       for (const hash of batch.hashes) this.inBatch.set(hash, batch.localId);
+      // Shown (and counted as pending if the run stops) before its first poll answers.
+      this.report({
+        localId: batch.localId,
+        ...(batch.providerBatchId === undefined ? {} : { providerBatchId: batch.providerBatchId }),
+        providerStatus: 'pending',
+        submittedAtMs: batch.submittedAtMs,
+        lines: batch.hashes.length,
+        open: true,
+      });
       if (batch.providerBatchId !== undefined) this.watch(batch, 0);
       else void this.recover(batch);
     }
@@ -213,6 +222,13 @@ export class BatchQueue {
       return this.watch({ ...batch, providerBatchId: found }, 0);
     }
     this.options.ledger.batchStatus(batch.localId, { providerStatus: 'lost before submission', closed: true });
+    this.report({
+      localId: batch.localId,
+      providerStatus: 'lost before submission',
+      submittedAtMs: batch.submittedAtMs,
+      lines: batch.hashes.length,
+      open: false,
+    });
     for (const hash of batch.hashes) {
       if (this.inBatch.get(hash) !== batch.localId) continue;
       this.inBatch.delete(hash);
@@ -247,9 +263,20 @@ export class BatchQueue {
         return this.settleBatch(batch, () => ({ status: 'failed', error: this.unanswered(batchId, failure.message) }));
       }
       if (!ended) return this.later(batch.localId, tick, batch.hashes);
-      this.settleBatch(batch, (hash) => results.get(hash) ?? { status: 'failed', error: this.unanswered(batchId, `the batch ended ${providerStatus}`) });
+      this.readResults(batch, (hash) => results.get(hash) ?? { status: 'failed', error: this.unanswered(batchId, `the batch ended ${providerStatus}`) });
     };
     this.later(batch.localId, tick, batch.hashes, firstDelayMs);
+  }
+
+  /**
+   * Records each line's outcome before handing it to its callers: a failed line is settled in the
+   * store, so the batch is not read again for it and a later request for it (`--retry-failed`, or a
+   * retry) goes into a new batch; an answered line is settled once the call cache stores its reply.
+   */
+  private readResults(batch: OpenBatch, resultOf: (hash: string) => LineResult): void {
+    const results = new Map(batch.hashes.map((hash) => [hash, resultOf(hash)] as const));
+    this.options.ledger.linesRead(batch.localId, new Map([...results].map(([hash, result]) => [hash, result.status] as const)));
+    this.settleBatch(batch, (hash) => results.get(hash)!);
   }
 
   private settleBatch(batch: OpenBatch, resultOf: (hash: string) => LineResult): void {
