@@ -91,6 +91,23 @@ describe('architecture', () => {
     expect(offenders.map((file) => relative(SRC, file))).toEqual([]);
   });
 
+  it("loads a command's code only when that command runs: nothing the CLI loads at start imports src/cli/commands", () => {
+    // Static imports only (type-only ones are erased); the program loads each command's module in its action.
+    const runtimeImportsOf = (file: string) =>
+      [...withoutComments(readFileSync(file, 'utf8')).matchAll(/^import (?!type )[^;]*?from '(\.\.?\/[^']+)'/gms)].map((match) =>
+        join(dirname(file), match[1]!).replace(/\.js$/, '.ts'),
+      );
+    const loaded = new Set<string>();
+    const visit = (file: string) => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      for (const imported of runtimeImportsOf(file)) visit(imported);
+    };
+    visit(join(SRC, 'cli', 'main.ts'));
+    expect(loaded.size).toBeGreaterThan(5);
+    expect([...loaded].map((file) => relative(SRC, file)).filter((file) => file.startsWith('cli/commands/'))).toEqual([]);
+  });
+
   it('reads process.env only in the CLI', () => {
     const offenders = sourceFiles('.').filter((file) => folderOf(file) !== 'cli' && /process\.env/.test(readFileSync(file, 'utf8')));
     expect(offenders.map((file) => relative(SRC, file))).toEqual([]);
