@@ -15,6 +15,9 @@ export interface StreamWriter {
   readonly release: () => void;
 }
 
+/** Writes left without their callback before `write` waits for them (see there). */
+const MAX_UNCONFIRMED_WRITES = 100;
+
 /**
  * A `StreamWriter` over `stream`, named `target` in messages ("standard output"). A stream error
  * is remembered and settles any pending wait at once, so a failed stream never leaves a write
@@ -33,6 +36,8 @@ export function createStreamWriter(stream: NodeJS.WritableStream, target: string
   writable.on('error', onError);
   writable.on('close', onClose);
   let lastWrite: Promise<void> = Promise.resolve();
+  /** Writes whose callback has not come yet. */
+  let unconfirmed = 0;
 
   /** Resolves when `event` fires on the stream or the stream fails, whichever comes first. */
   const until = (ready: Promise<void> | undefined, event?: 'drain') =>
@@ -60,11 +65,19 @@ export function createStreamWriter(stream: NodeJS.WritableStream, target: string
       lastWrite = new Promise<void>((resolve) => {
         flushed = resolve;
       });
+      unconfirmed += 1;
       const ready = writable.write(text, (error) => {
+        unconfirmed -= 1;
         if (error) onError(error);
         flushed();
       });
       if (!ready && failure === undefined) await until(undefined, 'drain');
+      // A file (standard output redirected to one) is written synchronously and never asks to wait,
+      // but each write's callback comes on a later tick: a caller looping on resolved promises never
+      // lets those ticks run, and what they hold outlived the young generation (an export grew by ~0.4 KB
+      // per record: 100 MB over 263,200).
+      // Waiting for the callbacks now and then lets them run.
+      else if (unconfirmed >= MAX_UNCONFIRMED_WRITES && failure === undefined) await until(lastWrite);
       return outcome();
     },
     flush: async () => {
