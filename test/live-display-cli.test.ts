@@ -1,4 +1,3 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, runCli } from './cli-helpers.js';
 import { isFirstArgument, isOpening, startFakeChatServer } from './support/fake-chat-server.js';
 import { type FakeProviderServer, type FakeResponse, RESPONSE_SHAPES } from './support/fake-provider-server.js';
+import { hasScript, runInPseudoTerminal } from './support/pseudo-terminal.js';
 import { pathMaker, writeClaims } from './support/run-fixtures.js';
-import { TerminalScreen } from './support/terminal-screen.js';
 
 let folder: string;
 beforeAll(() => {
@@ -71,24 +70,12 @@ const runArgs = (server: FakeProviderServer) => [
 const isBlockRow = (line: string) => /^\d+\/\d+ conversations \(|^calls \d|^ {2}(alpha|beta): \d+ on the wire/.test(line);
 const spendOf = (line: string) => /\$\d+\.\d{4}( \(no price for [^)]*\))?/.exec(line)?.[0];
 
-const hasScript = spawnSync('script', ['--version']).status === 0;
-
 describe.skipIf(!hasScript)('pmiyc run in a pseudo-terminal (util-linux script) against a server with faults', () => {
   it('prints every warning above the block, counts the retries and re-samples, leaves one clean block, and its spend is the final figure', async () => {
     const server = await faultyServer();
     try {
-      const command = ['stty cols 250 rows 60;', 'exec', process.execPath, CLI, ...runArgs(server)].join(' ');
-      const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', PMIYC_PROGRESS_INTERVAL_MS: '20' };
-      delete env['FORCE_COLOR'];
-      const child = spawn('script', ['-qfec', command, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      const { code, output, lines } = await runInPseudoTerminal(CLI, runArgs(server));
       expect(code, output).toBe(0);
-
-      const screen = new TerminalScreen();
-      screen.write(output);
-      const lines = screen.lines();
       const blockStart = lines.findIndex(isBlockRow);
       const block = lines.slice(blockStart, blockStart + 4);
       // One block, whole, in one place: no row of an earlier drawing is left anywhere.

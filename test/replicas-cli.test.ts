@@ -1,4 +1,3 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,8 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, runCli } from './cli-helpers.js';
 import { startFakeChatServer } from './support/fake-chat-server.js';
 import type { FakeProviderServer } from './support/fake-provider-server.js';
+import { hasScript, runInPseudoTerminal } from './support/pseudo-terminal.js';
 import { pathMaker, storedRun, writeChatConfig, writeClaims } from './support/run-fixtures.js';
-import { TerminalScreen } from './support/terminal-screen.js';
 
 let folder: string;
 beforeAll(() => {
@@ -164,8 +163,6 @@ describe('replicas in the config', () => {
   });
 });
 
-const hasScript = spawnSync('script', ['--version']).status === 0;
-
 describe.skipIf(!hasScript)('the live display of a replicated model (in a pseudo-terminal: util-linux script)', () => {
   it('shows each replica under its model: calls in flight and done, failures, and the dead one out', async () => {
     const survivor = await startFakeChatServer();
@@ -192,18 +189,8 @@ describe.skipIf(!hasScript)('the live display of a replicated model (in a pseudo
       '--store',
       `${fresh('store')}.db`,
     ];
-    const command = ['stty cols 250 rows 60;', 'exec', process.execPath, CLI, ...args].join(' ');
-    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', PMIYC_PROGRESS_INTERVAL_MS: '20' };
-    delete env['FORCE_COLOR'];
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, output, lines } = await runInPseudoTerminal(CLI, args);
     expect(code, output).toBe(0);
-
-    const screen = new TerminalScreen();
-    screen.write(output);
-    const lines = screen.lines();
     for (const model of ['alpha', 'beta']) {
       const at = lines.findIndex((line) => line.startsWith(`  ${model}: 0 on the wire`));
       expect(at, lines.join('\n')).toBeGreaterThan(0);
