@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failureOf } from '../../test/support/call-failure.js';
 import { FakeProviderServer, type FakeResponse, RESPONSE_SHAPES } from '../../test/support/fake-provider-server.js';
 import { MemoryCallCache } from './call-cache.js';
 import type { ChatModel, GenerateRequest } from './chat-model.js';
 import { type ChatModelDependencies, createChatModel } from './create-chat-model.js';
-import { ModelCallError } from './model-call-error.js';
 import type { ModelSettings } from './model-settings.js';
 import { cacheCalls } from './wrappers/with-call-cache.js';
 
@@ -40,15 +40,6 @@ function build(overrides: Partial<ModelSettings> = {}, dependencies: ChatModelDe
     ...dependencies,
   });
   return { model, limiter, waits };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ModelCallError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ModelCallError);
-  return error as ModelCallError;
 }
 
 describe('createChatModel: retries through the whole stack against a loopback server', () => {

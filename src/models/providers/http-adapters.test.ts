@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failureOf } from '../../../test/support/call-failure.js';
 import { FakeProviderServer, RESPONSE_SHAPES } from '../../../test/support/fake-provider-server.js';
 import type { GenerateRequest } from '../chat-model.js';
-import { ModelCallError } from '../model-call-error.js';
 import type { ModelSettings } from '../model-settings.js';
 import { AiSdkChatModel } from './ai-sdk-model.js';
 import { createLanguageModel } from './create-language-model.js';
@@ -67,15 +67,6 @@ function modelForAdapter(provider: string, path: string, overrides: Partial<Mode
 
 const modelFor = (provider: string, path: string, overrides: Partial<ModelSettings> = {}, apiKey: string | null = 'test-key') =>
   modelForAdapter(provider, path, overrides, apiKey, 'sdk');
-
-async function failureOf(promise: Promise<unknown>): Promise<ModelCallError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ModelCallError);
-  return error as ModelCallError;
-}
 
 describe.each(['sdk', 'direct'] as const)('OpenAI chat completions (%s adapter)', (adapter) => {
   const modelFor = (provider: string, path: string, overrides: Partial<ModelSettings> = {}) => modelForAdapter(provider, path, overrides, 'test-key', adapter);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { failureOf } from '../../../test/support/call-failure.js';
 import { FakeProviderServer, type FakeResponse, RESPONSE_SHAPES } from '../../../test/support/fake-provider-server.js';
 import type { ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { createChatModel } from '../create-chat-model.js';
@@ -44,15 +45,6 @@ function pooledModel(urls: readonly string[], clock: { nowMs: number }, events: 
     ...overrides,
   };
   return createChatModel(settings, { now: () => clock.nowMs, onReplicaEvent: (_model, event) => events.push(event) });
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ModelCallError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ModelCallError);
-  return error as ModelCallError;
 }
 
 describe('a model served by several replicas', () => {
