@@ -8,6 +8,7 @@ import { CommitQueue } from './commit-queue.js';
 import { hashKey } from './hash-key.js';
 
 interface CallRow {
+  readonly row: number;
   /** The reply's text; deflated (a BLOB) when it is long. */
   reply_text: string | Buffer;
   finish_reason: FinishReason;
@@ -15,7 +16,6 @@ interface CallRow {
   output_tokens: number | null;
   cost_usd: number | null;
   run_id: number;
-  run_name: string;
 }
 
 /**
@@ -29,10 +29,13 @@ interface CallRow {
  * have the whole request in `request` and no `messages`.
  */
 export class SqliteCallCache implements CallCache {
-  private readonly select: Statement<[{ hash: string | Buffer; runId: number; reuse: number }], CallRow>;
+  /** Every stored row of a request hash (one per run that made the call; nearly always none or one). */
+  private readonly select: Statement<[string | Buffer], CallRow>;
+  private readonly selectRunName: Statement<[number], string>;
+  private readonly runNames = new Map<number, string>();
   /** Whether some call is stored under a hex-text hash (a store written before hashes were bytes). */
   private readonly hasTextHashes: boolean;
-  private readonly reuse: number;
+  private readonly reuseEarlierRuns: boolean;
   private readonly insertReplay: Statement;
   private readonly insert: Statement;
   private readonly insertFailure: Statement;
@@ -45,15 +48,14 @@ export class SqliteCallCache implements CallCache {
     scope: CallCacheScope = { reuseEarlierRuns: true },
     private readonly commits: CommitQueue = new CommitQueue(database),
   ) {
-    this.select = database.prepare(
-      `SELECT c.reply_text, c.finish_reason, c.input_tokens, c.output_tokens, c.cost_usd, c.run_id, r.name AS run_name
-       FROM calls c JOIN runs r ON r.id = c.run_id
-       WHERE c.hash = @hash AND (c.run_id = @runId OR @reuse) ORDER BY c.run_id = @runId DESC, c.rowid LIMIT 1`,
-    );
+    // A probe of the hash's index, without a join or a sort: the row to use is chosen in code.
+    this.select = database.prepare('SELECT rowid AS row, reply_text, finish_reason, input_tokens, output_tokens, cost_usd, run_id FROM calls WHERE hash = ?');
+    this.selectRunName = database.prepare<[number], string>('SELECT name FROM runs WHERE id = ?').pluck();
     // Text sorts before blobs: the smallest hash tells whether any is text.
     this.hasTextHashes = database.prepare("SELECT typeof(hash) = 'text' FROM calls ORDER BY hash LIMIT 1").pluck().get() === 1;
-    this.reuse = scope.reuseEarlierRuns ? 1 : 0;
+    this.reuseEarlierRuns = scope.reuseEarlierRuns;
     this.messages = new CallMessages(database);
+    commits.onRollback(() => this.messages.forget());
     this.insertReplay = database.prepare('INSERT OR IGNORE INTO call_replays (run_id, hash, source_run_id) VALUES (?, ?, ?)');
     this.insert = database.prepare(
       `INSERT OR REPLACE INTO calls (hash, model, run_id, request, messages, reply_text, finish_reason, input_tokens, output_tokens, cost_usd, latency_ms, retries, created_at)
@@ -66,8 +68,7 @@ export class SqliteCallCache implements CallCache {
 
   lookup(hash: string): CachedReply | undefined {
     const { key, legacy } = hashKey(hash);
-    const found = (stored: string | Buffer) => this.select.get({ hash: stored, runId: this.runId, reuse: this.reuse });
-    const row = found(key) ?? (this.hasTextHashes && key !== legacy ? found(legacy) : undefined);
+    const row = this.usable(key) ?? (this.hasTextHashes && key !== legacy ? this.usable(legacy) : undefined);
     if (!row) return undefined;
     const usage = {
       ...(row.input_tokens === null ? {} : { inputTokens: row.input_tokens }),
@@ -81,7 +82,26 @@ export class SqliteCallCache implements CallCache {
     };
     // The first use of an earlier run's call in this run is its replay; later uses share it within the run.
     if (row.run_id === this.runId || this.insertReplay.run(this.runId, key, row.run_id).changes === 0) return { reply };
-    return { reply, earlierRun: row.run_name };
+    return { reply, earlierRun: this.runName(row.run_id) };
+  }
+
+  /** This run's own row of a hash, else (when earlier runs may be reused) the one stored first. */
+  private usable(hash: string | Buffer): CallRow | undefined {
+    let chosen: CallRow | undefined;
+    for (const row of this.select.all(hash)) {
+      if (row.run_id === this.runId) return row;
+      if (this.reuseEarlierRuns && (chosen === undefined || row.row < chosen.row)) chosen = row;
+    }
+    return chosen;
+  }
+
+  private runName(runId: number): string {
+    let name = this.runNames.get(runId);
+    if (name === undefined) {
+      name = this.selectRunName.get(runId) ?? String(runId);
+      this.runNames.set(runId, name);
+    }
+    return name;
   }
 
   /** Stores a reply in the next commit of the store's queue; resolves once it is committed. */
