@@ -11,6 +11,9 @@ export const packText = (text: string): string | Buffer => (text.length < DEFLAT
 
 export const unpackText = (stored: string | Buffer): string => (typeof stored === 'string' ? stored : inflateRawSync(stored).toString('utf8'));
 
+/** How many rows a `CallMessages` keeps in memory: far more than the requests in flight at once. */
+const KNOWN_ROWS = 50_000;
+
 /**
  * The messages of stored requests, each kept once, as a tree. A call's request is the whole
  * conversation so far; stored whole, a conversation's requests grow with the square of its turns.
@@ -20,6 +23,13 @@ export const unpackText = (stored: string | Buffer): string => (typeof stored ==
  * message and of everything before it; long texts are deflated.
  */
 export class CallMessages {
+  /**
+   * Rows this object stored or found, by hash (as latin1 text). Most calls extend a request saved a
+   * moment before (the agent's previous call in the same conversation), so its last row is found
+   * here instead of by a query per message. Rows are never deleted; the map is emptied when a commit
+   * fails, since the rows it stored in that commit were rolled back, and when it grows past a bound.
+   */
+  private readonly known = new Map<string, number>();
   private readonly selectId: Statement<[Buffer], number>;
   private readonly insert: Statement<[Buffer, number | null, string, string | Buffer]>;
   private readonly selectRow: Statement<[number], { parent: number | null; role: ChatMessage['role']; content: string | Buffer }>;
@@ -27,7 +37,7 @@ export class CallMessages {
   constructor(database: Database) {
     this.selectId = database.prepare<[Buffer], number>('SELECT id FROM call_messages WHERE hash = ?').pluck();
     this.insert = database.prepare<[Buffer, number | null, string, string | Buffer]>(
-      'INSERT INTO call_messages (hash, parent, role, content) VALUES (?, ?, ?, ?)',
+      'INSERT OR IGNORE INTO call_messages (hash, parent, role, content) VALUES (?, ?, ?, ?)',
     );
     this.selectRow = database.prepare<[number], { parent: number | null; role: ChatMessage['role']; content: string | Buffer }>(
       'SELECT parent, role, content FROM call_messages WHERE id = ?',
@@ -42,22 +52,44 @@ export class CallMessages {
       previous = createHash('sha256').update(previous).update(message.role).update('\u0000').update(message.content).digest();
       hashes.push(previous);
     }
+    // The longest stored prefix: first among the rows known here, else by asking the store.
     let parent: number | null = null;
     let first = 0;
     for (let index = hashes.length - 1; index >= 0; index--) {
-      const id = this.selectId.get(hashes[index]!);
+      const id = this.known.get(hashes[index]!.toString('latin1'));
       if (id !== undefined) {
         parent = id;
         first = index + 1;
         break;
       }
     }
+    for (let index = hashes.length - 1; index >= 0 && parent === null; index--) {
+      const id = this.selectId.get(hashes[index]!);
+      if (id !== undefined) {
+        parent = id;
+        first = index + 1;
+      }
+    }
+    // A message after a known prefix may still be stored (by another run or process): then it is found, not added.
     for (let index = first; index < messages.length; index++) {
       const message = messages[index]!;
-      parent = Number(this.insert.run(hashes[index]!, parent, message.role, packText(message.content)).lastInsertRowid);
+      const hash = hashes[index]!;
+      const inserted = this.insert.run(hash, parent, message.role, packText(message.content));
+      parent = inserted.changes === 1 ? Number(inserted.lastInsertRowid) : this.selectId.get(hash)!;
+      this.remember(hash, parent);
     }
     if (parent === null) throw new RangeError('a request without messages');
     return parent;
+  }
+
+  /** Forgets the rows known here (after a failed commit: those it stored were rolled back). */
+  forget(): void {
+    this.known.clear();
+  }
+
+  private remember(hash: Buffer, id: number): void {
+    if (this.known.size >= KNOWN_ROWS) this.known.clear();
+    this.known.set(hash.toString('latin1'), id);
   }
 
   /** The messages of a stored request, first to last, from its last message's row. */

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Transaction } from 'better-sqlite3';
 
 interface Pending {
   readonly work: () => void;
@@ -16,8 +16,19 @@ interface Pending {
 export class CommitQueue {
   private pending: Pending[] = [];
   private scheduled = false;
+  private readonly commit: Transaction<(batch: readonly Pending[]) => void>;
+  private readonly rollbackListeners: Array<() => void> = [];
 
-  constructor(private readonly database: Database) {}
+  constructor(database: Database) {
+    this.commit = database.transaction((batch: readonly Pending[]) => {
+      for (const entry of batch) entry.work();
+    });
+  }
+
+  /** Calls `listener` whenever a commit fails, before its writers are told: what they wrote is gone. */
+  onRollback(listener: () => void): void {
+    this.rollbackListeners.push(listener);
+  }
 
   /** Runs `work` in the next commit; resolves once that commit is done. */
   enqueue(work: () => void): Promise<void> {
@@ -40,12 +51,9 @@ export class CommitQueue {
       // IMMEDIATE: the write lock is taken (waiting as busy_timeout allows) before the first read of
       // the batch. A deferred transaction that reads first cannot upgrade once another process has
       // written meanwhile: SQLite then fails it at once with "database is locked".
-      this.database
-        .transaction(() => {
-          for (const entry of batch) entry.work();
-        })
-        .immediate();
+      this.commit.immediate(batch);
     } catch (error) {
+      for (const listener of this.rollbackListeners) listener();
       for (const entry of batch) entry.reject(error);
       return;
     }
