@@ -1,7 +1,6 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { ModelCallError } from '../model-call-error.js';
 import { type ErrorContext, httpErrorToModelCallError } from '../providers/http-error.js';
+import { http, https } from '../providers/node-http.js';
 import { flatHeaders } from '../providers/openai-chat-model.js';
 
 /** Who is asking, for error messages and the typed error's fields. */
@@ -52,7 +51,7 @@ export function sendBatchRequest(
   body?: string | Buffer,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const send = url.protocol === 'https:' ? https.request : http.request;
     const length = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
     const outgoing = send(url, { method, headers: { ...headers, ...length } });
     const fail = (error: Error) =>

@@ -1,10 +1,10 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpAgent, IncomingMessage, RequestOptions } from 'node:http';
 import type { FinishReason } from '../../domain/conversation.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { ModelCallError } from '../model-call-error.js';
 import { watchAbort } from './abort-watch.js';
 import { type ErrorContext, httpErrorToModelCallError } from './http-error.js';
+import { http, https } from './node-http.js';
 
 export interface OpenAiChatOptions {
   readonly name: string;
@@ -102,7 +102,7 @@ export class OpenAiChatModel implements ChatModel {
     this.name = options.name;
     this.url = new URL(`${options.baseURL.replace(/\/+$/, '')}/chat/completions`);
     const secure = this.url.protocol === 'https:';
-    this.agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
     this.headers = {
       'content-type': 'application/json',
       accept: 'application/json',
@@ -147,7 +147,7 @@ export class OpenAiChatModel implements ChatModel {
   private post(body: string, abortSignal: AbortSignal | undefined): Promise<HttpAnswer> {
     return new Promise((resolve, reject) => {
       if (abortSignal?.aborted) return reject(abortSignal.reason);
-      const send = this.url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const send = this.url.protocol === 'https:' ? https.request : http.request;
       const outgoing = send({ ...this.requestOptions, headers: { ...this.headers, 'content-length': Buffer.byteLength(body) } });
       let settled = false;
       const finish = (outcome: () => void) => {
