@@ -40,13 +40,16 @@ describe('the shared slots of a run', () => {
     const slots = new Semaphore(1);
     const finished: number[] = [];
     let open: (() => void) | undefined;
-    const model = holdSharedLimit(slots)(async (request: GenerateRequest) => {
-      await new Promise<void>((resolve) => {
-        open = resolve;
-      });
-      finished.push(request.messages.length);
-      return { text: 'ok', finishReason: 'stop' as const };
-    });
+    const model = holdSharedLimit(slots)(
+      async (request: GenerateRequest) => {
+        await new Promise<void>((resolve) => {
+          open = resolve;
+        });
+        finished.push(request.messages.length);
+        return { text: 'ok', finishReason: 'stop' as const };
+      },
+      { name: 'scripted', simulated: true },
+    );
     const call = (messages: number) =>
       model({ messages: Array.from({ length: messages }, () => ({ role: 'user' as const, content: 'x' })), maxOutputTokens: 1, seed: 0 });
     const calls = [call(4), call(6), call(2), call(4)];
