@@ -1,6 +1,8 @@
 // A real `pmiyc run` (child process) against a loopback OpenAI-compatible server that answers every
 // call after a fixed latency. Compares wall time with the ideal (calls x latency / concurrency) and
 // samples the run's resident memory. Run with `npm run build && node bench/tournament.mjs`.
+// PMIYC_MAIN=<path to a built cli/main.js> runs another build (copies of dist/ inside the project, so
+// that node_modules resolves), to compare builds in interleaved runs: on a shared VM only that counts.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,10 @@ const CLAIMS = Number(process.env.CLAIMS ?? 24);
 const LABELS = ['Completely Oppose', 'Oppose', 'Neutral', 'Support', 'Completely Support'];
 
 let calls = 0;
+/** When the server saw its first request, sent its last reply, and last had every slot busy (ms since the start). */
+let firstRequestAt;
+let lastReplyAt;
+let lastFullAt;
 let inFlight = 0;
 let peakInFlight = 0;
 const server = createServer((request, response) => {
@@ -22,6 +28,7 @@ const server = createServer((request, response) => {
   request.on('data', (chunk) => (body += chunk));
   request.on('end', () => {
     calls += 1;
+    firstRequestAt ??= performance.now();
     inFlight += 1;
     peakInFlight = Math.max(peakInFlight, inFlight);
     const digest = createHash('sha256').update(body).digest();
@@ -35,7 +42,9 @@ const server = createServer((request, response) => {
       usage: { prompt_tokens: Math.ceil(body.length / 4), completion_tokens: 20, total_tokens: 0 },
     });
     setTimeout(() => {
+      if (inFlight === CONCURRENCY) lastFullAt = performance.now();
       inFlight -= 1;
+      lastReplyAt = performance.now();
       response.writeHead(200, { 'content-type': 'application/json' }).end(reply);
     }, LATENCY_MS);
   });
@@ -57,7 +66,7 @@ const child = spawn(
   [
     // CPU_PROF_DIR=<dir>: a CPU profile of the pmiyc process, to see where its time goes.
     ...(process.env.CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF_DIR}`] : []),
-    new URL('../dist/cli/main.js', import.meta.url).pathname,
+    process.env.PMIYC_MAIN ?? new URL('../dist/cli/main.js', import.meta.url).pathname,
     'run',
     '--config',
     join(folder, 'pmiyc.yaml'),
@@ -113,5 +122,9 @@ console.log(
 console.log(
   `CPU of the pmiyc process ${(cpuTicks * 10).toFixed(0)} ms: ${((cpuTicks * 10) / calls).toFixed(2)} ms per call (start-up and the closing summary included); ` +
     `main thread ${(mainThreadTicks * 10).toFixed(0)} ms (${((mainThreadTicks * 10) / calls).toFixed(2)} ms per call), other threads ${((cpuTicks - mainThreadTicks) * 10).toFixed(0)} ms`,
+);
+const at = (time) => `${((time - started) / 1000).toFixed(2)} s`;
+console.log(
+  `first request at ${at(firstRequestAt)} (start-up), every slot busy until ${at(lastFullAt)}, last reply at ${at(lastReplyAt)} (the tail), exit at ${at(started + wallMs)} (the closing summary)`,
 );
 if (process.env.CURVE) console.log(curve.filter((_, i) => i % 10 === 0).join(' '));
