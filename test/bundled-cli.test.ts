@@ -45,6 +45,11 @@ describe('the bundled CLI (docs/design/bundled-cli.md)', () => {
     expect(text.match(/^\/\/ src\/cli\/commands\/.*$/gm) ?? []).toEqual([]);
   });
 
+  it('loads no SQLite at start: commands that never open a store do not pay for it', () => {
+    const text = [...chunksLoadedAtStart().values()].join('\n');
+    expect(text).not.toMatch(/from "better-sqlite3"/);
+  });
+
   it('prints the version of package.json, read relative to the bundle', async () => {
     const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
     const result = await runCli(['--version']);

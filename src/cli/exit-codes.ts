@@ -1,7 +1,7 @@
 import { CommanderError } from '@commander-js/extra-typings';
 import { isPmiycError, type PmiycErrorKind } from '../domain/errors/pmiyc-error.js';
 import { EXIT_FAILED } from '../runner/session-ending.js';
-import { toStoreError } from '../store/open-database.js';
+import { toStoreError } from '../store/store-errors.js';
 
 /**
  * Exit codes (SPEC 4): 0 done, 1 failed run or write, 2 bad usage or input, 128 + n stopped by signal n (130 Ctrl-C).

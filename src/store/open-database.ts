@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { StoreError } from '../domain/errors/store-error.js';
 import { migrate, PMIYC_APPLICATION_ID, SCHEMA_VERSION } from './migrations.js';
+import { toStoreError } from './store-errors.js';
 
 /**
  * How a command uses a store: `create` makes the file when it is missing (a new run), `write`
@@ -11,32 +12,6 @@ export type StoreAccess = 'create' | 'write' | 'read';
 
 /** What a SQLite file is, before pmiyc touches it. */
 type Identity = { kind: 'empty' } | { kind: 'pmiyc'; schema: number } | { kind: 'foreign' };
-
-const NOT_SQLITE = new Set(['SQLITE_NOTADB']);
-const DAMAGED = new Set(['SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_INDEX']);
-
-/**
- * The StoreError a SQLite error means when the file cannot be a usable store, or undefined for
- * other errors. Also used for readers that meet damage mid-way.
- */
-export function toStoreError(path: string, error: unknown): StoreError | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return undefined;
-  const cause = { cause: error };
-  if (NOT_SQLITE.has(code))
-    return new StoreError(
-      { path, problem: 'not-sqlite', sqliteCode: code },
-      `${path} is not a pmiyc store (not an SQLite database): pass the right --store`,
-      cause,
-    );
-  if (DAMAGED.has(code))
-    return new StoreError(
-      { path, problem: 'damaged', sqliteCode: code },
-      `${path} is damaged (SQLite reports ${code}): restore it from a copy, or pass another --store`,
-      cause,
-    );
-  return undefined;
-}
 
 function identify(database: Database.Database): Identity {
   const applicationId = database.pragma('application_id', { simple: true }) as number;

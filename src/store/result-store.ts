@@ -18,9 +18,10 @@ import { ConsistencyTable } from './consistency-table.js';
 import { hashKey } from './hash-key.js';
 import { JudgeTable } from './judge-table.js';
 import { LeaseTable } from './lease-table.js';
-import { closeStoreDatabase, openStoreDatabase, type StoreAccess, toStoreError } from './open-database.js';
+import { closeStoreDatabase, openStoreDatabase, type StoreAccess } from './open-database.js';
 import { decodeRecord, encodeRecord } from './record-codec.js';
 import { RUN_COLUMNS, RUN_KIND_SQL, type RunRow, toRunInfo } from './run-rows.js';
+import { toStoreError } from './store-errors.js';
 
 export type { CallCacheScope, NewRun, RunInfo, RunKind, RunStatus, RunSummary } from '../runner/run-records.js';
 export type { StoreAccess } from './open-database.js';
