@@ -414,8 +414,8 @@ describe('ViewServer over a run that another process is writing', () => {
     const path = join(liveFolder, 'pmiyc.db');
     const writer = ResultStore.open(path);
     const run = writer.createRun({ name: 'run-retried', seed: 1, packageVersion: '0.1.0', config: TOURNAMENT });
-    writer.saveConversation(run.id, alpha.a3);
-    writer.saveConversation(run.id, alpha.a4);
+    await writer.saveConversation(run.id, alpha.a3);
+    await writer.saveConversation(run.id, alpha.a4);
     try {
       liveStore = openStore(path, { access: 'read' });
       liveServer = await ViewServer.start({ source: liveStore, port: 0, world });
@@ -428,7 +428,8 @@ describe('ViewServer over a run that another process is writing', () => {
       // The same conversation id, now completed (3 -> 4: 0.5), replaces the failed record: the count of conversations stays 2.
       const retried = handRecord({ run: 'run-retried', persuader: B, persuadee: A, claim: QUOKKA, turns: 3, persuadeeScores: [3], final: 4 });
       expect(retried.conversationId).toBe(alpha.a4.conversationId);
-      writer.saveConversation(run.id, retried);
+      // Resolves once committed: what another process reads.
+      await writer.saveConversation(run.id, retried);
       const list = await fetch(new URL('/api/runs/run-retried/conversations?status=failed', liveServer.url));
       expect(((await list.json()) as ConversationPage).total).toBe(0);
       expect(await pairOf()).toEqual([[2, 0, 0]]);
