@@ -1,5 +1,6 @@
 import type { Role } from '../domain/roles.js';
 import { CallLedger, type CallRecord, type CallVisit } from './call-ledger.js';
+import { ExactSum } from './exact-sum.js';
 
 /** Calls, tokens and cost of one model in one role. */
 export interface UsageTotal {
@@ -15,9 +16,12 @@ export interface UsageTotal {
   readonly callsWithoutCost: number;
 }
 
-type MutableTotal = { -readonly [K in keyof UsageTotal]: UsageTotal[K] };
+type MutableTotal = { -readonly [K in keyof Omit<UsageTotal, 'costUsd'>]: UsageTotal[K] } & { cost?: ExactSum };
 
-/** Sums calls, tokens and cost per model and role, one call at a time (see `CallLedger`). */
+/**
+ * Sums calls, tokens and cost per model and role, one call at a time (see `CallLedger`). Costs are
+ * summed exactly, so the totals do not depend on the order the calls come in.
+ */
 export class UsageTally {
   private readonly totals = new Map<string, MutableTotal>();
 
@@ -39,11 +43,14 @@ export class UsageTally {
     total.inputTokens += inputTokens ?? 0;
     total.outputTokens += outputTokens ?? 0;
     if (call.attempt.costUsd === undefined) total.callsWithoutCost += 1;
-    else total.costUsd = (total.costUsd ?? 0) + call.attempt.costUsd;
+    else {
+      total.cost ??= new ExactSum();
+      total.cost.add(call.attempt.costUsd);
+    }
   }
 
   result(): UsageTotal[] {
-    return [...this.totals.values()].map((total) => ({ ...total }));
+    return [...this.totals.values()].map(({ cost, ...total }) => (cost === undefined ? total : { ...total, costUsd: cost.value }));
   }
 }
 
