@@ -33,6 +33,9 @@ const exportOf = async (store: string, run?: string) => {
 
 const bodyKey = (request: RecordedRequest) => JSON.stringify(request.body);
 
+/** The tables a run ends with (scores, then calls, tokens and cost), before the line about the run. */
+const closingTables = (stdout: string) => stdout.slice(0, stdout.indexOf('\nRun '));
+
 async function waitFor(condition: () => boolean, timeoutMs = 120_000): Promise<void> {
   const started = Date.now();
   while (!condition()) {
@@ -123,7 +126,7 @@ describe('interrupted runs resume to the same result', () => {
       '5',
     ]);
     expect(result.code).toBe(0);
-    return exportOf(store);
+    return { records: await exportOf(store), closing: closingTables(result.stdout) };
   }
 
   function storedRequestKeys(store: string): Set<string> {
@@ -140,8 +143,8 @@ describe('interrupted runs resume to the same result', () => {
   }
   const serverKey = (request: RecordedRequest) => JSON.stringify([request.body['model'], request.body['seed'], request.body['messages']]);
 
-  it('after kill -9, --resume makes no completed call again and exports what an uninterrupted run would', async () => {
-    const config = writeConfig(server);
+  it('after kill -9, --resume makes no completed call again, and exports and prints what an uninterrupted run would', async () => {
+    const config = writeConfig(server, ', inputUsdPerMillion: 3, outputUsdPerMillion: 15');
     const claims = writeClaims(6);
     const store = `${fresh('store')}.db`;
     server.requests.length = 0;
@@ -173,7 +176,11 @@ describe('interrupted runs resume to the same result', () => {
     expect(resumed.code).toBe(0);
     const resumedRequests = server.requests.slice(before).map(serverKey);
     expect(resumedRequests.filter((key) => storedBefore.has(key))).toEqual([]);
-    expect(await exportOf(store)).toEqual(await uninterrupted(config, claims));
+    const whole = await uninterrupted(config, claims);
+    expect(await exportOf(store)).toEqual(whole.records);
+    // The resumed run reads its tables from every record; the uninterrupted one tallied them as it went.
+    expect(whole.closing).toMatch(/\$\d/);
+    expect(closingTables(resumed.stdout)).toBe(whole.closing);
   });
 
   it('Ctrl-C stops starting calls, stores what finished, says how to resume and exits 130', async () => {
@@ -210,7 +217,7 @@ describe('interrupted runs resume to the same result', () => {
     const resumed = await runCli(['run', '--store', store, '--run', 'stopped', '--resume']);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/already done/);
-    expect(await exportOf(store)).toEqual(await uninterrupted(config, claims));
+    expect(await exportOf(store)).toEqual((await uninterrupted(config, claims)).records);
   });
 });
 
@@ -229,6 +236,12 @@ describe('budgets and failures', () => {
       expect(Number(spent?.[1])).toBeGreaterThan(0.1);
       const resumed = await runCli(['run', '--store', store, '--config', config, '--resume', '--max-cost', '100']);
       expect(resumed.code).toBe(0);
+      // Conversations of both sessions: the closing tables read every record, and match a run made in one go.
+      expect(resumed.stdout).toMatch(/ [1-9]\d* already done/);
+      const whole = await runCli([...args.slice(0, -4), '--store', `${fresh('store')}.db`, '--concurrency', '2']);
+      expect(whole.code).toBe(0);
+      expect(closingTables(whole.stdout)).toMatch(/\$\d/);
+      expect(closingTables(resumed.stdout)).toBe(closingTables(whole.stdout));
     } finally {
       await server.close();
     }

@@ -1,7 +1,7 @@
 import { formatCount as count } from '../domain/text-labels.js';
 import { DEFAULT_INTERVALS } from '../metrics/claim-estimates.js';
 import { summarizeTournament } from '../metrics/tournament-summary.js';
-import { RecordUsageTally } from '../metrics/usage-totals.js';
+import { usageTotals } from '../metrics/usage-totals.js';
 import { formatSummaryText } from '../report/summary-text.js';
 import { formatUsageText } from '../report/usage-text.js';
 import { describeReplicaUse } from '../runner/replica-lines.js';
@@ -10,14 +10,6 @@ import type { Store } from '../store/result-store.js';
 import type { TournamentOutcome } from '../studies/tournament/tournament-study.js';
 import { viewCommandLine } from './options.js';
 import { type CliContext, labelModel } from './terminal.js';
-
-/** The items of `items`, each also shown to `see` as it passes. */
-function* tapped<T>(items: Iterable<T>, see: (item: T) => void): Generator<T> {
-  for (const item of items) {
-    see(item);
-    yield item;
-  }
-}
 
 /** Failure reasons of a run's failed conversations, as stored. */
 function failureReasons(store: Store, runId: number): Map<string, number> {
@@ -37,15 +29,14 @@ export function printRunOutcome(
 ): number {
   const { run, result, ending, meter } = outcome;
   const out = (line = '') => context.stdout.write(`${line}\n`);
-  // One pass over the run's records for both tables: reading them is most of the closing time.
-  const usage = new RecordUsageTally();
-  const summary = summarizeTournament(
-    tapped(store.conversations(run.id), (record) => usage.add(record)),
-    { ...DEFAULT_INTERVALS, seed: run.seed },
-  );
+  // The scores come from the store's columns, and the usage from what this session tallied as it
+  // stored each conversation, unless the run holds others (a resume): then from every record. Decoding
+  // every record again was most of the closing time (and of its compilation).
+  const summary = summarizeTournament(store.conversationScores(run.id), { ...DEFAULT_INTERVALS, seed: run.seed });
+  const usage = store.countConversations(run.id) === meter.conversationsDone ? outcome.sessionUsage.result() : usageTotals(store.conversations(run.id));
   out(formatSummaryText(summary, labelModel));
   out();
-  out(formatUsageText(usage.result(), labelModel));
+  out(formatUsageText(usage, labelModel));
   out();
   const noCache = outcome.settings.cache ? '' : ' (--no-cache: nothing reused from earlier runs)';
   out(

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { handRecord } from '../../test/support/hand-records.js';
 import { EXAMPLE_CLAIMS } from '../datasets/example-claims.js';
-import { toConversationRecord } from '../domain/conversation-record.js';
+import { type ConversationRecord, toConversationRecord } from '../domain/conversation-record.js';
 import { InputError } from '../domain/input-error.js';
 import { runConversation } from '../engine/run-conversation.js';
 import { SimulatedAgent } from '../models/sim/simulated-agent.js';
@@ -37,6 +38,43 @@ describe('ResultStore', () => {
     expect([...reopened.conversations(run.id)]).toEqual(records);
     expect(reopened.countConversations(run.id)).toBe(3);
     reopened.close();
+  });
+
+  it("reads each conversation's scores from its columns, as its record has them and in the order of its records", () => {
+    const store = ResultStore.open(join(folder, 'scores.db'));
+    const run = store.createRun({ name: 'r', createdAt: 'now', seed: 1, packageVersion: '0', config: {} });
+    const records = [
+      handRecord({ persuader: 'b', persuadee: 'a', claim: 'claim 2', turns: 3, persuadeeScores: [2], final: 4 }),
+      handRecord({ persuader: 'a', persuadee: 'b', claim: 'claim 1', turns: 5, persuadeeScores: [3, 3], final: 1 }),
+      handRecord({
+        persuader: 'a',
+        persuadee: 'b',
+        claim: 'claim 7',
+        domain: 'misinformation',
+        question: 'Is it so?',
+        turns: 3,
+        persuadeeScores: [1],
+        final: 1,
+      }),
+      handRecord({ persuader: 'a', persuadee: 'a', claim: 'claim 1', turns: 5, persuadeeScores: [4], failure: { reason: 'format', attempts: 3 } }),
+      handRecord({ persuader: 'a', persuadee: 'b', claim: 'claim 2', turns: 3, persuadeeScores: [5], final: 5 }),
+    ];
+    for (const record of records) store.saveConversation(run.id, record);
+    const scoreOf = ({ domain, setting, status, persuader, persuadee, claim, question, normalizedChange }: ConversationRecord) => ({
+      domain,
+      setting,
+      status,
+      persuader,
+      persuadee,
+      claim,
+      question,
+      normalizedChange,
+    });
+    const expected = [...store.conversations(run.id)].map(scoreOf);
+    expect(expected.map((score) => score.status)).toContain('failed');
+    expect(expected.some((score) => score.question === 'Is it so?')).toBe(true);
+    expect([...store.conversationScores(run.id)]).toEqual(expected);
+    store.close();
   });
 
   it('replaces a conversation saved twice instead of duplicating it', async () => {

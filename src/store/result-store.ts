@@ -8,7 +8,7 @@ import type { AnnotationResults } from '../studies/annotation/annotation-results
 import type { ConsistencyResults } from '../studies/consistency/consistency-results.js';
 import type { JudgeResults } from '../studies/judge/judge-results.js';
 import type { TournamentBrowse } from '../studies/tournament/tournament-browse.js';
-import type { StoredConversation, TournamentResults } from '../studies/tournament/tournament-results.js';
+import type { ConversationScore, StoredConversation, TournamentResults } from '../studies/tournament/tournament-results.js';
 import { AnnotationTable } from './annotation-table.js';
 import { SqliteBatchLedger } from './batch-table.js';
 import { BrowseQueries } from './browse-queries.js';
@@ -24,6 +24,10 @@ import { RUN_COLUMNS, RUN_KIND_SQL, type RunRow, toRunInfo } from './run-rows.js
 import { toStoreError } from './store-errors.js';
 
 export type { CallCacheScope, NewRun, RunInfo, RunKind, RunStatus, RunSummary } from '../runner/run-records.js';
+
+/** The order a run's conversations are read in: a report, an export and the closing table agree on it. */
+const CONVERSATION_ORDER = 'ORDER BY domain DESC, setting DESC, claim_index, persuader, persuadee, id';
+
 export type { StoreAccess } from './open-database.js';
 
 /**
@@ -355,14 +359,39 @@ export class ResultStore implements Store {
     this.commits.flush();
     // The order is sorted on keys from a covering index, and each record read by its rowid after:
     // sorting the records themselves made SQLite's sorter hold the whole run (200 MB at 263k conversations).
-    const order = 'ORDER BY domain DESC, setting DESC, claim_index, persuader, persuadee, id';
     const rowids = (
       status === undefined
-        ? this.database.prepare(`SELECT rowid FROM conversations WHERE run_id = ? ${order}`).pluck().all(runId)
-        : this.database.prepare(`SELECT rowid FROM conversations WHERE run_id = ? AND status = ? ${order}`).pluck().all(runId, status)
+        ? this.database.prepare(`SELECT rowid FROM conversations WHERE run_id = ? ${CONVERSATION_ORDER}`).pluck().all(runId)
+        : this.database.prepare(`SELECT rowid FROM conversations WHERE run_id = ? AND status = ? ${CONVERSATION_ORDER}`).pluck().all(runId, status)
     ) as number[];
     const record = this.database.prepare<[number], string | Buffer>('SELECT record FROM conversations WHERE rowid = ?').pluck();
     for (const rowid of rowids) yield decodeRecord(record.get(rowid)!);
+  }
+
+  /**
+   * What scoring needs of each of a run's conversations, in the order of `conversations()`, read from
+   * the columns (a covering index) and the run's claims instead of decoding every record: the
+   * closing table of `pmiyc run` is these, summarized.
+   */
+  *conversationScores(runId: number): Generator<ConversationScore> {
+    this.commits.flush();
+    const claims = new Map<string, Pick<ConversationScore, 'claim' | 'question'>>();
+    const claimRows = this.database.prepare('SELECT domain, claim_index, claim, question FROM run_claims WHERE run_id = ?').all(runId) as Array<{
+      domain: string;
+      claim_index: number;
+      claim: string;
+      question: string | null;
+    }>;
+    for (const row of claimRows) claims.set(`${row.domain}/${row.claim_index}`, { claim: row.claim, question: row.question });
+    const rows = this.database
+      .prepare(`SELECT domain, setting, status, persuader, persuadee, claim_index, nc FROM conversations WHERE run_id = ? ${CONVERSATION_ORDER}`)
+      .iterate(runId) as IterableIterator<Omit<ConversationScore, 'claim' | 'question' | 'normalizedChange'> & { claim_index: number; nc: number | null }>;
+    for (const { claim_index, nc, ...row } of rows) {
+      const claim = claims.get(`${row.domain}/${claim_index}`);
+      // Written in the same commit as the conversation, always.
+      if (!claim) throw new RangeError(`claim ${claim_index} (${row.domain}) of run ${runId} is missing: the store is damaged`);
+      yield { ...row, ...claim, normalizedChange: nc };
+    }
   }
 
   conversationsWithId(conversationId: string): StoredConversation[] {

@@ -3,6 +3,12 @@ import type { ConversationRecord } from '../../domain/conversation-record.js';
 /** Per persuadee model, over the runs of a store: in-loop replies, and how many were 5 (an early stop). */
 export type EarlyStopHistory = ReadonlyMap<string, { readonly replies: number; readonly stops: number }>;
 
+/** What scoring a conversation needs: no turns. */
+export type ConversationScore = Pick<
+  ConversationRecord,
+  'domain' | 'setting' | 'status' | 'persuader' | 'persuadee' | 'claim' | 'question' | 'normalizedChange'
+>;
+
 /** A stored conversation and the run it belongs to. */
 export interface StoredConversation {
   readonly run: string;
@@ -24,6 +30,8 @@ export interface TournamentResults {
   countConversations(runId: number, status?: 'completed' | 'failed'): number;
   /** A run's conversations (or those with a status) in a stable order, streamed. */
   conversations(runId: number, status?: 'completed' | 'failed'): Iterable<ConversationRecord>;
+  /** What scoring needs of each of a run's conversations, in the order of `conversations()`, without their turns. */
+  conversationScores(runId: number): Iterable<ConversationScore>;
   earlyStopCounts(): EarlyStopHistory;
   /**
    * Every stored conversation with this id, the latest run first (`pmiyc show`). An id names the

@@ -3,6 +3,7 @@ import { claimsChecksum } from '../../datasets/claims-checksum.js';
 import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
 import { toConversationRecord } from '../../domain/conversation-record.js';
+import { RecordUsageTally } from '../../metrics/usage-totals.js';
 import { batchSettingsOf } from '../../models/batch/with-batch.js';
 import type { ReplicaPoolView } from '../../models/providers/replica-pool.js';
 import { checkBatching, checkModels } from '../../runner/check-models.js';
@@ -79,6 +80,11 @@ export interface TournamentOutcome {
   readonly modelsWithoutPrice: readonly string[];
   /** The run's models served by several replicas, with what each replica did this session. */
   readonly replicaUse: ReadonlyArray<{ readonly model: string; readonly replicas: ReplicaPoolView }>;
+  /**
+   * Calls, tokens and cost of the conversations this session stored (`meter.conversationsDone` of
+   * them), tallied as each was stored: the whole run's when the run holds no other conversation.
+   */
+  readonly sessionUsage: RecordUsageTally;
 }
 
 /** How the run is run: what is given now, else what the stored run kept, else the defaults; `--no-cache` stays with the run. */
@@ -189,9 +195,10 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
   );
   let ending: SessionEnding | undefined;
   let result: ConversationsResult;
+  const sessionUsage = new RecordUsageTally();
   try {
     const window = conversationWindow(session, settings, batched);
-    result = await runPlannedConversations(session, plan(run.seed), design, window, settings, store, input.retryFailed === true, forecast);
+    result = await runPlannedConversations(session, plan(run.seed), design, window, settings, store, input.retryFailed === true, forecast, sessionUsage);
     ending = sessionEnding(result, store.countConversations(run.id, 'failed'), session.signals);
   } finally {
     session.end(ending);
@@ -205,6 +212,7 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
     blockedModels: session.gate.blockedModels,
     modelsWithoutPrice: session.modelsWithoutPrice,
     replicaUse: session.replicaUse(),
+    sessionUsage,
   };
 }
 
@@ -227,6 +235,7 @@ function runPlannedConversations(
   store: TournamentResults,
   retryFailed: boolean,
   forecast: CallForecast,
+  sessionUsage: RecordUsageTally,
 ): Promise<ConversationsResult> {
   const { registry, gate, meter, run } = session;
   const variants = design.variants ?? {};
@@ -257,6 +266,7 @@ function runPlannedConversations(
       };
       const record = toConversationRecord(run.name, planned.spec, outcome, simulated, stance);
       await store.saveConversation(run.id, record);
+      sessionUsage.add(record);
       meter.conversationsDone += 1;
       if (record.status === 'failed') meter.conversationsFailed += 1;
     },
