@@ -51,8 +51,7 @@ describe('the stored messages of requests', () => {
 
   it('after a failed commit, store again the messages it rolled back instead of pointing at rows that are gone', () => {
     const commits = new CommitQueue(database);
-    const messages = new CallMessages(database);
-    commits.onRollback(() => messages.forget());
+    const messages = new CallMessages(database, commits);
     const saved = commits.enqueue(() => messages.save(conversation.slice(0, 3)));
     const failing = commits.enqueue(() => {
       throw new Error('disk full');

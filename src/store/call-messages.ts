@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Database, Statement } from 'better-sqlite3';
 import type { ChatMessage } from '../models/chat-model.js';
+import type { CommitQueue } from './commit-queue.js';
 
 /** Texts shorter than this are kept as they are: deflating them saves little and costs CPU on every call. */
 const DEFLATE_FROM_CHARS = 256;
@@ -26,15 +27,22 @@ export class CallMessages {
   /**
    * Rows this object stored or found, by hash (as latin1 text). Most calls extend a request saved a
    * moment before (the agent's previous call in the same conversation), so its last row is found
-   * here instead of by a query per message. Rows are never deleted; the map is emptied when a commit
-   * fails, since the rows it stored in that commit were rolled back, and when it grows past a bound.
+   * here instead of by a query per message. Rows are never deleted; the map is emptied after a commit
+   * of `commits` failed, since the rows it stored in that commit were rolled back, and when it grows
+   * past a bound.
    */
   private readonly known = new Map<string, number>();
+  /** `commits.failedCommits` when `known` was last checked against it. */
+  private failuresSeen = 0;
   private readonly selectId: Statement<[Buffer], number>;
   private readonly insert: Statement<[Buffer, number | null, string, string | Buffer]>;
   private readonly selectRow: Statement<[number], { parent: number | null; role: ChatMessage['role']; content: string | Buffer }>;
 
-  constructor(database: Database) {
+  /** @param commits - the queue whose commits hold this object's writes, when it writes through one */
+  constructor(
+    database: Database,
+    private readonly commits?: Pick<CommitQueue, 'failedCommits'>,
+  ) {
     this.selectId = database.prepare<[Buffer], number>('SELECT id FROM call_messages WHERE hash = ?').pluck();
     this.insert = database.prepare<[Buffer, number | null, string, string | Buffer]>(
       'INSERT OR IGNORE INTO call_messages (hash, parent, role, content) VALUES (?, ?, ?, ?)',
@@ -46,6 +54,10 @@ export class CallMessages {
 
   /** Stores a request's messages (only those not stored yet) and returns the row of the last one. Run inside the call's transaction. */
   save(messages: readonly ChatMessage[]): number {
+    if (this.commits && this.commits.failedCommits !== this.failuresSeen) {
+      this.failuresSeen = this.commits.failedCommits;
+      this.known.clear();
+    }
     const hashes: Buffer[] = [];
     let previous = Buffer.alloc(0);
     for (const message of messages) {
@@ -80,11 +92,6 @@ export class CallMessages {
     }
     if (parent === null) throw new RangeError('a request without messages');
     return parent;
-  }
-
-  /** Forgets the rows known here (after a failed commit: those it stored were rolled back). */
-  forget(): void {
-    this.known.clear();
   }
 
   private remember(hash: Buffer, id: number): void {

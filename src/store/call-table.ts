@@ -54,8 +54,7 @@ export class SqliteCallCache implements CallCache {
     // Text sorts before blobs: the smallest hash tells whether any is text.
     this.hasTextHashes = database.prepare("SELECT typeof(hash) = 'text' FROM calls ORDER BY hash LIMIT 1").pluck().get() === 1;
     this.reuseEarlierRuns = scope.reuseEarlierRuns;
-    this.messages = new CallMessages(database);
-    commits.onRollback(() => this.messages.forget());
+    this.messages = new CallMessages(database, commits);
     this.insertReplay = database.prepare('INSERT OR IGNORE INTO call_replays (run_id, hash, source_run_id) VALUES (?, ?, ?)');
     this.insert = database.prepare(
       `INSERT OR REPLACE INTO calls (hash, model, run_id, request, messages, reply_text, finish_reason, input_tokens, output_tokens, cost_usd, latency_ms, retries, created_at)

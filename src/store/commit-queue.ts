@@ -30,7 +30,7 @@ export class CommitQueue {
   private scheduled = false;
   private lastCommitAt = Number.NEGATIVE_INFINITY;
   private readonly commit: Transaction<(batch: readonly Pending[]) => void>;
-  private readonly rollbackListeners: Array<() => void> = [];
+  private failures = 0;
 
   constructor(database: Database) {
     this.commit = database.transaction((batch: readonly Pending[]) => {
@@ -38,9 +38,9 @@ export class CommitQueue {
     });
   }
 
-  /** Calls `listener` whenever a commit fails, before its writers are told: what they wrote is gone. */
-  onRollback(listener: () => void): void {
-    this.rollbackListeners.push(listener);
+  /** How many commits have failed: what their writes stored is gone (a writer that remembers rows checks this). */
+  get failedCommits(): number {
+    return this.failures;
   }
 
   /** Runs `work` in the next commit; resolves once that commit is done. */
@@ -69,7 +69,7 @@ export class CommitQueue {
       // written meanwhile: SQLite then fails it at once with "database is locked".
       this.commit.immediate(batch);
     } catch (error) {
-      for (const listener of this.rollbackListeners) listener();
+      this.failures += 1;
       for (const entry of batch) entry.reject(error);
       return;
     }
