@@ -33,7 +33,17 @@ const modelEntrySchema = z.strictObject({
   model: z.string().min(1, 'must name the provider model (or deployment, or .gguf path)'),
   baseURL: baseURLsSchema.optional(),
   apiKeyEnv: z.string().regex(ENV_NAME, 'must be the NAME of an environment variable, never a key').optional(),
-  headers: z.record(z.string(), z.string()).optional(),
+  headers: z
+    .record(z.string(), z.string().regex(/^[^\r\n\0]*$/, 'must be one line: a line break would end the header'))
+    .superRefine((headers, context) => {
+      for (const name of Object.keys(headers)) {
+        if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+          context.addIssue({ code: 'custom', path: [name], message: "must be a header name HTTP allows (letters, digits and !#$%&'*+.^_`|~-)" });
+        if (['content-length', 'transfer-encoding'].includes(name.toLowerCase()))
+          context.addIssue({ code: 'custom', path: [name], message: 'is set by pmiyc for each request: remove it' });
+      }
+    })
+    .optional(),
   temperature: z.number().min(0).max(2).nullable().optional(),
   maxTokens: z.number().int().positive().optional(),
   timeoutMs: z.number().int().positive().optional(),

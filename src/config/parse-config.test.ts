@@ -76,6 +76,18 @@ describe('parseConfig', () => {
       'models.alpha.replicaConcurrency: limits each replica of a model served by several: give baseURL as a list of servers, or use maxConcurrency',
     ],
     ['models:\n  alpha:\n    provider: openai\n   model: x\n', 'pmiyc.yaml:4: not valid YAML'],
+    [
+      'models:\n  alpha:\n    provider: vllm\n    model: x\n    headers:\n      x-note: "a\\r\\nx-injected: 1"\n',
+      'models.alpha.headers.x-note: must be one line: a line break would end the header',
+    ],
+    [
+      'models:\n  alpha:\n    provider: vllm\n    model: x\n    headers:\n      "bad name": v\n',
+      'models.alpha.headers.bad name: must be a header name HTTP allows',
+    ],
+    [
+      'models:\n  alpha:\n    provider: vllm\n    model: x\n    headers:\n      Content-Length: "5"\n',
+      'models.alpha.headers.Content-Length: is set by pmiyc for each request: remove it',
+    ],
   ])('rejects bad config with file, line, key and what is allowed (%#)', (text, message) => {
     expect(errorOf(text)).toContain(message);
   });
