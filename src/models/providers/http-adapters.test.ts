@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failureOf } from '../../../test/support/call-failure.js';
 import { FakeProviderServer, RESPONSE_SHAPES } from '../../../test/support/fake-provider-server.js';
+import { InputError } from '../../domain/input-error.js';
 import type { GenerateRequest } from '../chat-model.js';
 import type { ModelSettings } from '../model-settings.js';
 import { AiSdkChatModel } from './ai-sdk-model.js';
@@ -177,6 +178,14 @@ describe.each(['sdk', 'direct'] as const)('OpenAI chat completions (%s adapter)'
     const pending = modelFor('openai', '/v1').generate({ ...request, abortSignal: controller.signal });
     setTimeout(() => controller.abort(new Error('user pressed Ctrl-C')), 50);
     await expect(pending).rejects.toThrow('user pressed Ctrl-C');
+  });
+});
+
+describe("pmiyc's own OpenAI chat client", () => {
+  it('refuses headers that would break a request apart, naming the model, before any call', () => {
+    const options = { name: 'local/m', provider: 'openai-compatible', model: 'm', baseURL: server.url, timeoutMs: 1000 };
+    expect(() => new OpenAiChatModel({ ...options, headers: { 'x-note': 'a\r\nx-injected: 1' } })).toThrow(InputError);
+    expect(() => new OpenAiChatModel({ ...options, headers: { 'x-note': 'a\r\nx-injected: 1' } })).toThrow(/^local\/m: the header x-note has a line break/);
   });
 });
 

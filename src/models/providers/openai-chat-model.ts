@@ -1,10 +1,11 @@
-import type { Agent as HttpAgent, IncomingMessage, RequestOptions } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { FinishReason } from '../../domain/conversation.js';
+import { InputError } from '../../domain/input-error.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { ModelCallError } from '../model-call-error.js';
 import { watchAbort } from './abort-watch.js';
 import { type ErrorContext, httpErrorToModelCallError } from './http-error.js';
-import { http, https } from './node-http.js';
+import { Http1Connections } from './http1-connections.js';
 
 export interface OpenAiChatOptions {
   readonly name: string;
@@ -39,7 +40,7 @@ interface ChatCompletion {
 
 interface HttpAnswer {
   readonly statusCode: number;
-  readonly response: IncomingMessage;
+  readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
 }
 
@@ -83,40 +84,34 @@ export function chatCompletionBody(model: string, request: GenerateRequest, supp
 
 /**
  * A ChatModel for the OpenAI chat completions API and every server that speaks it (vLLM, SGLang,
- * ollama, OpenRouter, Together, ...), on node:http with keep-alive connections: the AI SDK's
+ * ollama, OpenRouter, Together, ...), on keep-alive HTTP/1.1 connections of its own: the AI SDK's
  * generality (a prompt schema built and validated per call, fetch and its streams) costs more CPU
- * per call than the rest of pmiyc together (docs/design/model-layer.md). One HTTP call per
- * `generate`, no retries of its own, a per-call timeout, and every failure a typed ModelCallError
- * with the same mapping as the SDK path.
+ * per call than the rest of pmiyc together, and so did node:http's streams (docs/design/model-layer.md).
+ * One HTTP call per `generate`, no retries of its own, a per-call timeout, and every failure a typed
+ * ModelCallError with the same mapping as the SDK path.
  */
 export class OpenAiChatModel implements ChatModel {
   readonly simulated = false;
   readonly name: string;
   private readonly url: URL;
-  private readonly agent: HttpAgent;
-  private readonly headers: Record<string, string>;
-  /** What every POST shares, made once: `http.request` would otherwise convert the URL on each call. */
-  private readonly requestOptions: RequestOptions;
+  private readonly path: string;
+  private readonly connections: Http1Connections;
 
   constructor(private readonly options: OpenAiChatOptions) {
     this.name = options.name;
     this.url = new URL(`${options.baseURL.replace(/\/+$/, '')}/chat/completions`);
-    const secure = this.url.protocol === 'https:';
-    this.agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
-    this.headers = {
+    this.path = `${this.url.pathname}${this.url.search}`;
+    const headers = {
       'content-type': 'application/json',
       accept: 'application/json',
       ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
       ...options.headers,
     };
-    this.requestOptions = {
-      protocol: this.url.protocol,
-      hostname: this.url.hostname.replace(/^\[(.*)\]$/, '$1'),
-      port: this.url.port || (secure ? 443 : 80),
-      path: `${this.url.pathname}${this.url.search}`,
-      method: 'POST',
-      agent: this.agent,
-    };
+    try {
+      this.connections = new Http1Connections({ url: this.url }, headers);
+    } catch (error) {
+      throw new InputError(`${options.name}: ${(error as Error).message}: correct its headers in the config`);
+    }
   }
 
   async generate(request: GenerateRequest): Promise<GenerateReply> {
@@ -124,7 +119,7 @@ export class OpenAiChatModel implements ChatModel {
     const answer = await this.post(body, request.abortSignal);
     if (answer.statusCode >= 300) {
       throw httpErrorToModelCallError(
-        { statusCode: answer.statusCode, headers: flatHeaders(answer.response), body: answer.body, message: answer.body.slice(0, 200) },
+        { statusCode: answer.statusCode, headers: answer.headers, body: answer.body, message: answer.body.slice(0, 200) },
         this.errorContext(),
       );
     }
@@ -147,8 +142,7 @@ export class OpenAiChatModel implements ChatModel {
   private post(body: string, abortSignal: AbortSignal | undefined): Promise<HttpAnswer> {
     return new Promise((resolve, reject) => {
       if (abortSignal?.aborted) return reject(abortSignal.reason);
-      const send = this.url.protocol === 'https:' ? https.request : http.request;
-      const outgoing = send({ ...this.requestOptions, headers: { ...this.headers, 'content-length': Buffer.byteLength(body) } });
+      const exchange = this.connections.post(this.path, body);
       let settled = false;
       const finish = (outcome: () => void) => {
         if (settled) return;
@@ -162,24 +156,17 @@ export class OpenAiChatModel implements ChatModel {
         fail(
           new ModelCallError(`${this.name}: no reply within ${this.options.timeoutMs} ms (timeoutMs)`, { ...this.fields(), reason: 'api', retryable: true }),
         );
-        outgoing.destroy();
+        exchange.cancel();
       }, this.options.timeoutMs);
       const onAbort = () => {
         fail(abortSignal!.reason);
-        outgoing.destroy();
+        exchange.cancel();
       };
       const stopWatching = abortSignal ? watchAbort(abortSignal, onAbort) : undefined;
-      outgoing.on('response', (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => finish(() => resolve({ statusCode: response.statusCode ?? 0, response, body: Buffer.concat(chunks).toString('utf8') })));
-        response.on('error', (error) => fail(this.unreachable(error)));
-        response.on('close', () => {
-          if (!response.complete) fail(this.unreachable(new Error('the connection closed before the reply ended')));
-        });
-      });
-      outgoing.on('error', (error) => fail(this.unreachable(error)));
-      outgoing.end(body);
+      exchange.response.then(
+        (response) => finish(() => resolve({ statusCode: response.status, headers: response.headers, body: response.body.toString('utf8') })),
+        (error: Error) => fail(this.unreachable(error)),
+      );
     });
   }
 

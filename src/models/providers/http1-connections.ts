@@ -1,0 +1,192 @@
+import { createRequire } from 'node:module';
+import type * as Net from 'node:net';
+import type * as Tls from 'node:tls';
+import { type Http1Response, Http1ResponseParser } from './http1-response.js';
+
+// Loaded as CommonJS, as node-http.ts explains; node:tls only when a URL is https.
+const require = createRequire(import.meta.url);
+const net = require('node:net') as typeof Net;
+
+/** One request in flight: its response, and a way to give up on it. */
+export interface Http1Exchange {
+  readonly response: Promise<Http1Response>;
+  /** Gives up: the connection is closed and the response fails, unless it has already come. */
+  cancel(): void;
+}
+
+/** What the connections of one origin need: where to connect, and for https, what to trust beyond the system's CAs. */
+export interface Http1Origin {
+  readonly url: URL;
+  /** PEM certificates to trust for https (a private CA); the system's are used otherwise. */
+  readonly ca?: string;
+}
+
+const NAME_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Headers the client sets from the request itself: given as fixed headers, they would contradict it. */
+const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding']);
+
+/**
+ * Header lines for a request, checked: a name HTTP does not allow, a line break in a value, or a
+ * header that frames the body (set by the client for each request) is refused here.
+ */
+export function headerLines(headers: Readonly<Record<string, string>>): string {
+  let lines = '';
+  for (const [name, value] of Object.entries(headers)) {
+    if (!NAME_TOKEN.test(name)) throw new RangeError(`the header name ${JSON.stringify(name)} is not one HTTP allows`);
+    if (FRAMING_HEADERS.has(name.toLowerCase())) throw new RangeError(`the header ${name} is set by pmiyc for each request`);
+    if (/[\r\n\0]/.test(value)) throw new RangeError(`the header ${name} has a line break or a NUL in its value`);
+    lines += `${name}: ${value}\r\n`;
+  }
+  return lines;
+}
+
+/** The request a connection carries now: its reader and where its response goes. */
+interface Exchange {
+  readonly parser: Http1ResponseParser;
+  readonly resolve: (response: Http1Response) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** A connection and the request it carries, if any; its socket's listeners are set once and read this. */
+interface Connection {
+  readonly socket: Net.Socket;
+  exchange?: Exchange;
+  /** Given up on, or failed: never reused. */
+  closed: boolean;
+}
+
+/**
+ * HTTP/1.1 POSTs to one origin over keep-alive connections, on plain sockets: node:http's request and
+ * response streams cost more CPU per call than the rest of a call's path in pmiyc (docs/design/model-layer.md).
+ * A connection carries one request at a time (no pipelining); after a complete, reusable response it
+ * waits, unreferenced (it never keeps the process alive), for the next request. A connection the server
+ * closes while it waits, or that receives anything then, is dropped. Connections are opened as needed:
+ * the caller limits how many calls are in flight.
+ */
+export class Http1Connections {
+  private readonly idle: Connection[] = [];
+  private readonly secure: boolean;
+  private readonly host: string;
+  private readonly port: number;
+  /** `Host` and the fixed headers, ready to follow the request line. */
+  private readonly fixedHead: string;
+
+  constructor(
+    private readonly origin: Http1Origin,
+    headers: Readonly<Record<string, string>>,
+  ) {
+    const { url } = origin;
+    this.secure = url.protocol === 'https:';
+    this.host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    this.port = Number(url.port || (this.secure ? 443 : 80));
+    // A Host among the headers (a server reached by its address, named otherwise) replaces the URL's.
+    const givesHost = Object.keys(headers).some((name) => name.toLowerCase() === 'host');
+    this.fixedHead = `${givesHost ? '' : `Host: ${url.host}\r\n`}${headerLines(headers)}`;
+  }
+
+  /** Sends `body` to `path` with POST; the response comes whole. */
+  post(path: string, body: string): Http1Exchange {
+    const connection = this.takeIdle() ?? this.connect();
+    let exchange!: Exchange;
+    const response = new Promise<Http1Response>((resolve, reject) => {
+      exchange = { parser: new Http1ResponseParser(), resolve, reject };
+    });
+    connection.exchange = exchange;
+    connection.socket.write(`POST ${path} HTTP/1.1\r\n${this.fixedHead}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    // Once answered, the connection may carry another request: giving up then changes nothing.
+    const cancel = () => {
+      if (connection.exchange === exchange) this.fail(connection, new Error('cancelled'));
+    };
+    return { response, cancel };
+  }
+
+  /** Closes every waiting connection (those in use close when their exchange ends). */
+  close(): void {
+    for (const connection of this.idle.splice(0)) this.fail(connection, new Error('closed'));
+  }
+
+  private connect(): Connection {
+    const socket = this.secure
+      ? (require('node:tls') as typeof Tls).connect({
+          host: this.host,
+          port: this.port,
+          ...(net.isIP(this.host) === 0 ? { servername: this.host } : {}),
+          ALPNProtocols: ['http/1.1'],
+          ...(this.origin.ca === undefined ? {} : { ca: this.origin.ca }),
+        })
+      : net.connect({ host: this.host, port: this.port });
+    socket.setNoDelay(true);
+    socket.setKeepAlive(true, 60_000);
+    const connection: Connection = { socket, closed: false };
+    socket.on('data', (chunk: Buffer) => this.received(connection, chunk));
+    socket.on('end', () => this.ended(connection));
+    socket.on('error', (error: Error) => this.fail(connection, error));
+    socket.on('close', () => this.fail(connection, new Error('the connection closed before the reply ended')));
+    return connection;
+  }
+
+  private received(connection: Connection, chunk: Buffer): void {
+    const exchange = connection.exchange;
+    // Bytes while no request is out (a waiting connection): the connection is out of step; drop it.
+    if (!exchange) {
+      this.fail(connection, new Error('the server sent bytes while no request was out'));
+      return;
+    }
+    let response: Http1Response | undefined;
+    try {
+      response = exchange.parser.push(chunk);
+    } catch (error) {
+      this.fail(connection, error as Error);
+      return;
+    }
+    if (!response) return;
+    connection.exchange = undefined;
+    if (response.reusable) this.release(connection);
+    else this.fail(connection, new Error('not reusable'));
+    exchange.resolve(response);
+  }
+
+  /** The server closed its side: the end of a body framed by the close, or a failure. */
+  private ended(connection: Connection): void {
+    const exchange = connection.exchange;
+    if (!exchange) {
+      this.fail(connection, new Error('closed while waiting'));
+      return;
+    }
+    let response: Http1Response;
+    try {
+      response = exchange.parser.close();
+    } catch (error) {
+      this.fail(connection, error as Error);
+      return;
+    }
+    connection.exchange = undefined;
+    this.fail(connection, new Error('ended'));
+    exchange.resolve(response);
+  }
+
+  /** Ends a connection for good; the request it carried, if any, fails with `error`. */
+  private fail(connection: Connection, error: Error): void {
+    const exchange = connection.exchange;
+    connection.exchange = undefined;
+    connection.closed = true;
+    connection.socket.destroy();
+    exchange?.reject(error);
+  }
+
+  /** A waiting connection still open, taken out of the idle list. */
+  private takeIdle(): Connection | undefined {
+    for (let connection = this.idle.pop(); connection !== undefined; connection = this.idle.pop()) {
+      if (connection.closed || connection.socket.destroyed || !connection.socket.writable) continue;
+      connection.socket.ref();
+      return connection;
+    }
+    return undefined;
+  }
+
+  private release(connection: Connection): void {
+    connection.socket.unref();
+    this.idle.push(connection);
+  }
+}
