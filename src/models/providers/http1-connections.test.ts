@@ -96,6 +96,21 @@ describe('Http1Connections', () => {
     expect(server.connections()).toBe(2);
   });
 
+  it('does not reuse a connection past the idle time the server announced, less a second', async () => {
+    const server = await serve(echo);
+    let clock = 0;
+    const pool = new Http1Connections({ url: server.url }, {}, () => clock);
+    pools.push(pool);
+    const first = await json(pool);
+    expect(first.headers['keep-alive']).toBe('timeout=5');
+    clock = 3_900;
+    await json(pool);
+    expect(server.connections()).toBe(1);
+    clock = 3_900 + 4_001;
+    await json(pool);
+    expect(server.connections()).toBe(2);
+  });
+
   it('does not reuse a connection after "Connection: close", and reads a large chunked body whole', async () => {
     const big = 'x'.repeat(300_000);
     const server = await serve((_request, _body, response) => {

@@ -54,6 +54,17 @@ interface Connection {
   exchange?: Exchange;
   /** Given up on, or failed: never reused. */
   closed: boolean;
+  /** While it waits: when (on the clock of `now`) the server said it would close it, less a second. */
+  reuseUntil: number;
+}
+
+/**
+ * How long a server keeps an idle connection open, from `Keep-Alive: timeout=N` (seconds), less a
+ * second so that a request never meets the server closing it; Infinity without a hint.
+ */
+function reuseWindowMs(keepAlive: string | undefined): number {
+  const seconds = /(?:^|[,\s])timeout=(\d+)/i.exec(keepAlive ?? '')?.[1];
+  return seconds === undefined ? Number.POSITIVE_INFINITY : (Number(seconds) - 1) * 1000;
 }
 
 /**
@@ -61,8 +72,9 @@ interface Connection {
  * response streams cost more CPU per call than the rest of a call's path in pmiyc (docs/design/model-layer.md).
  * A connection carries one request at a time (no pipelining); after a complete, reusable response it
  * waits, unreferenced (it never keeps the process alive), for the next request. A connection the server
- * closes while it waits, or that receives anything then, is dropped. Connections are opened as needed:
- * the caller limits how many calls are in flight.
+ * closes while it waits, or that receives anything then, is dropped, and so is one about to reach the
+ * idle time the server announced (`Keep-Alive: timeout=N`, as node's agent does). Connections are opened
+ * as needed: the caller limits how many calls are in flight.
  */
 export class Http1Connections {
   private readonly idle: Connection[] = [];
@@ -75,6 +87,7 @@ export class Http1Connections {
   constructor(
     private readonly origin: Http1Origin,
     headers: Readonly<Record<string, string>>,
+    private readonly now: () => number = () => performance.now(),
   ) {
     const { url } = origin;
     this.secure = url.protocol === 'https:';
@@ -118,7 +131,7 @@ export class Http1Connections {
       : net.connect({ host: this.host, port: this.port });
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 60_000);
-    const connection: Connection = { socket, closed: false };
+    const connection: Connection = { socket, closed: false, reuseUntil: Number.POSITIVE_INFINITY };
     socket.on('data', (chunk: Buffer) => this.received(connection, chunk));
     socket.on('end', () => this.ended(connection));
     socket.on('error', (error: Error) => this.fail(connection, error));
@@ -142,7 +155,8 @@ export class Http1Connections {
     }
     if (!response) return;
     connection.exchange = undefined;
-    if (response.reusable) this.release(connection);
+    const window = reuseWindowMs(response.headers['keep-alive']);
+    if (response.reusable && window > 0) this.release(connection, window);
     else this.fail(connection, new Error('not reusable'));
     exchange.resolve(response);
   }
@@ -175,17 +189,23 @@ export class Http1Connections {
     exchange?.reject(error);
   }
 
-  /** A waiting connection still open, taken out of the idle list. */
+  /** A waiting connection still open (and not about to be closed by the server), taken out of the idle list. */
   private takeIdle(): Connection | undefined {
+    const now = this.now();
     for (let connection = this.idle.pop(); connection !== undefined; connection = this.idle.pop()) {
       if (connection.closed || connection.socket.destroyed || !connection.socket.writable) continue;
+      if (now > connection.reuseUntil) {
+        this.fail(connection, new Error('expired'));
+        continue;
+      }
       connection.socket.ref();
       return connection;
     }
     return undefined;
   }
 
-  private release(connection: Connection): void {
+  private release(connection: Connection, windowMs: number): void {
+    connection.reuseUntil = this.now() + windowMs;
     connection.socket.unref();
     this.idle.push(connection);
   }
