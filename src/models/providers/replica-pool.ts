@@ -1,5 +1,6 @@
 import type { ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { isModelCallError, type ModelCallError } from '../model-call-error.js';
+import { watchAbort } from './abort-watch.js';
 import {
   type CoolDown,
   chooseReplica,
@@ -162,18 +163,20 @@ export class ReplicaPool implements ChatModel {
     const choice = this.choose(tried);
     if (choice.kind !== 'wait') return Promise.resolve(this.take(choice));
     return new Promise((resolve, reject) => {
+      // Through one listener on the run's signal, shared by every call (see watchAbort).
+      const stopWatching = abortSignal
+        ? watchAbort(abortSignal, () => {
+            this.waiting = this.waiting.filter((other) => other !== waiter);
+            reject(abortSignal.reason);
+          })
+        : undefined;
       const waiter: Waiter = {
         tried,
         serve: (index) => {
-          abortSignal?.removeEventListener('abort', onAbort);
+          stopWatching?.();
           resolve(index);
         },
       };
-      const onAbort = () => {
-        this.waiting = this.waiting.filter((other) => other !== waiter);
-        reject(abortSignal!.reason);
-      };
-      abortSignal?.addEventListener('abort', onAbort, { once: true });
       this.waiting.push(waiter);
     });
   }

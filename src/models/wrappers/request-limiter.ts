@@ -1,4 +1,5 @@
 import { isModelCallError } from '../model-call-error.js';
+import { watchAbort } from '../providers/abort-watch.js';
 
 /** Limits for one model; every limit is off when absent. Same names as in `ModelSettings`. */
 export interface RateLimitOptions {
@@ -126,19 +127,21 @@ export class RequestLimiter {
   async acquire(estimatedTokens: number, signal: AbortSignal | undefined): Promise<Permit> {
     signal?.throwIfAborted();
     return new Promise<Permit>((resolve, reject) => {
-      const onAbort = (): void => {
-        this.queue.splice(this.queue.indexOf(waiter), 1);
-        reject(signal?.reason);
-        this.pump();
-      };
+      // Through one listener on the run's signal, shared by every call (see watchAbort).
+      const stopWatching = signal
+        ? watchAbort(signal, () => {
+            this.queue.splice(this.queue.indexOf(waiter), 1);
+            reject(signal.reason);
+            this.pump();
+          })
+        : undefined;
       const waiter: Waiter = {
         estimatedTokens,
         grant: (permit) => {
-          signal?.removeEventListener('abort', onAbort);
+          stopWatching?.();
           resolve(permit);
         },
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(waiter);
       this.pump();
     });

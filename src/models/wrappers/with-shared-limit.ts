@@ -1,4 +1,5 @@
 import type { ChatModelMiddleware } from '../decorate.js';
+import { watchAbort } from '../providers/abort-watch.js';
 
 /**
  * A counting semaphore: at most `capacity` holders at once. Waiters are served lowest rank first,
@@ -28,16 +29,19 @@ export class Semaphore {
     const queue = this.waiting[rank] ?? [];
     this.waiting[rank] = queue;
     await new Promise<void>((resolve, reject) => {
+      // The run's one signal, watched through one listener (an EventTarget's listeners are a list
+      // that every add and remove walks: hundreds of waiters made each slot cost more than its call).
+      const stopWatching = signal
+        ? watchAbort(signal, () => {
+            queue.splice(queue.indexOf(grant), 1);
+            this.waiters -= 1;
+            reject(signal.reason);
+          })
+        : undefined;
       const grant = () => {
-        signal?.removeEventListener('abort', onAbort);
+        stopWatching?.();
         resolve();
       };
-      const onAbort = () => {
-        queue.splice(queue.indexOf(grant), 1);
-        this.waiters -= 1;
-        reject(signal?.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
       queue.push(grant);
       this.waiters += 1;
     });
