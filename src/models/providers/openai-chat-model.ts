@@ -28,9 +28,13 @@ const FINISH_REASONS: Record<string, FinishReason> = { stop: 'stop', length: 'le
 
 /** One system message first (several are joined), then the turns: what the AI SDK sends for the same request. */
 function toWireMessages(messages: readonly ChatMessage[]): Array<{ role: string; content: string }> {
-  const system = messages.filter((message) => message.role === 'system').map((message) => message.content);
-  const rest = messages.filter((message) => message.role !== 'system').map(({ role, content }) => ({ role, content }));
-  return system.length > 0 ? [{ role: 'system', content: system.join('\n\n') }, ...rest] : rest;
+  let system: string | undefined;
+  for (const message of messages) if (message.role === 'system') system = system === undefined ? message.content : `${system}\n\n${message.content}`;
+  // One array built the same way whatever the request holds: an array spread of another shape made
+  // V8 throw away this function's optimized code and compile it again.
+  const wire: Array<{ role: string; content: string }> = system === undefined ? [] : [{ role: 'system', content: system }];
+  for (const { role, content } of messages) if (role !== 'system') wire.push({ role, content });
+  return wire;
 }
 
 interface ChatCompletion {
