@@ -34,7 +34,7 @@ const modelEntrySchema = z.strictObject({
   baseURL: baseURLsSchema.optional(),
   apiKeyEnv: z.string().regex(ENV_NAME, 'must be the NAME of an environment variable, never a key').optional(),
   headers: z
-    .record(z.string(), z.string().regex(/^[^\r\n\0]*$/, 'must be one line: a line break would end the header'))
+    .record(z.string(), z.string().regex(/^[\t\x20-\x7e]*$/, 'must be one line of printable ASCII: a line break would end the header'))
     .superRefine((headers, context) => {
       for (const name of Object.keys(headers)) {
         if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))

@@ -78,7 +78,7 @@ describe('parseConfig', () => {
     ['models:\n  alpha:\n    provider: openai\n   model: x\n', 'pmiyc.yaml:4: not valid YAML'],
     [
       'models:\n  alpha:\n    provider: vllm\n    model: x\n    headers:\n      x-note: "a\\r\\nx-injected: 1"\n',
-      'models.alpha.headers.x-note: must be one line: a line break would end the header',
+      'models.alpha.headers.x-note: must be one line of printable ASCII: a line break would end the header',
     ],
     [
       'models:\n  alpha:\n    provider: vllm\n    model: x\n    headers:\n      "bad name": v\n',

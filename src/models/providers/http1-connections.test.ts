@@ -166,6 +166,7 @@ describe('Http1Connections', () => {
 
   it('refuses a header that would break the request apart or contradict its framing', () => {
     expect(() => headerLines({ 'x-note': 'a\r\nx-injected: 1' })).toThrow(/line break/);
+    expect(() => headerLines({ 'x-note': 'café' })).toThrow(/not printable ASCII/);
     expect(() => headerLines({ 'bad name': 'v' })).toThrow(/not one HTTP allows/);
     expect(() => headerLines({ 'Content-Length': '5' })).toThrow(/set by pmiyc for each request/);
     expect(headerLines({ 'x-a': ' spaced ' })).toBe('x-a:  spaced \r\n');

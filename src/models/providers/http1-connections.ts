@@ -27,15 +27,16 @@ const NAME_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding']);
 
 /**
- * Header lines for a request, checked: a name HTTP does not allow, a line break in a value, or a
- * header that frames the body (set by the client for each request) is refused here.
+ * Header lines for a request, checked: a name HTTP does not allow, a value that is not one line of
+ * printable ASCII, or a header that frames the body (set by the client for each request) is refused here.
  */
 export function headerLines(headers: Readonly<Record<string, string>>): string {
   let lines = '';
   for (const [name, value] of Object.entries(headers)) {
     if (!NAME_TOKEN.test(name)) throw new RangeError(`the header name ${JSON.stringify(name)} is not one HTTP allows`);
     if (FRAMING_HEADERS.has(name.toLowerCase())) throw new RangeError(`the header ${name} is set by pmiyc for each request`);
-    if (/[\r\n\0]/.test(value)) throw new RangeError(`the header ${name} has a line break or a NUL in its value`);
+    // Printable ASCII only: a line break would end the header, and other bytes have no agreed encoding.
+    if (!/^[\t\x20-\x7e]*$/.test(value)) throw new RangeError(`the header ${name} has a line break or a character that is not printable ASCII in its value`);
     lines += `${name}: ${value}\r\n`;
   }
   return lines;
