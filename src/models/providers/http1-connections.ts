@@ -3,7 +3,7 @@ import type * as Net from 'node:net';
 import type * as Tls from 'node:tls';
 import { type Http1Response, Http1ResponseParser } from './http1-response.js';
 
-// Loaded as CommonJS, as node-http.ts explains; node:tls only when a URL is https.
+// node:tls is loaded only when a URL is https; node:net the same way, for one style.
 const require = createRequire(import.meta.url);
 const net = require('node:net') as typeof Net;
 
