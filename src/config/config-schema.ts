@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpointOf } from '../models/model-identity.js';
+import { isFramingHeader, isHeaderName, isHeaderValue } from '../models/providers/http-headers.js';
 import { findProvider, PROVIDER_NAMES } from '../models/providers/provider-catalog.js';
 import { DEFAULT_VARIANT, templateProblem } from '../protocol/prompt-variants.js';
 
@@ -34,13 +35,12 @@ const modelEntrySchema = z.strictObject({
   baseURL: baseURLsSchema.optional(),
   apiKeyEnv: z.string().regex(ENV_NAME, 'must be the NAME of an environment variable, never a key').optional(),
   headers: z
-    .record(z.string(), z.string().regex(/^[\t\x20-\x7e]*$/, 'must be one line of printable ASCII: a line break would end the header'))
+    .record(z.string(), z.string().refine(isHeaderValue, 'must be one line of printable ASCII: a line break would end the header'))
     .superRefine((headers, context) => {
       for (const name of Object.keys(headers)) {
-        if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+        if (!isHeaderName(name))
           context.addIssue({ code: 'custom', path: [name], message: "must be a header name HTTP allows (letters, digits and !#$%&'*+.^_`|~-)" });
-        if (['content-length', 'transfer-encoding'].includes(name.toLowerCase()))
-          context.addIssue({ code: 'custom', path: [name], message: 'is set by pmiyc for each request: remove it' });
+        if (isFramingHeader(name)) context.addIssue({ code: 'custom', path: [name], message: 'is set by pmiyc for each request: remove it' });
       }
     })
     .optional(),

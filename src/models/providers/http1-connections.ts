@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as Net from 'node:net';
 import type * as Tls from 'node:tls';
+import { isFramingHeader, isHeaderName, isHeaderValue } from './http-headers.js';
 import { type Http1Response, Http1ResponseParser } from './http1-response.js';
 
 // node:tls is loaded only when a URL is https; node:net the same way, for one style.
@@ -21,11 +22,6 @@ export interface Http1Origin {
   readonly ca?: string;
 }
 
-const NAME_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-/** Headers the client sets from the request itself: given as fixed headers, they would contradict it. */
-const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding']);
-
 /**
  * Header lines for a request, checked: a name HTTP does not allow, a value that is not one line of
  * printable ASCII, or a header that frames the body (set by the client for each request) is refused here.
@@ -33,10 +29,9 @@ const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding']);
 export function headerLines(headers: Readonly<Record<string, string>>): string {
   let lines = '';
   for (const [name, value] of Object.entries(headers)) {
-    if (!NAME_TOKEN.test(name)) throw new RangeError(`the header name ${JSON.stringify(name)} is not one HTTP allows`);
-    if (FRAMING_HEADERS.has(name.toLowerCase())) throw new RangeError(`the header ${name} is set by pmiyc for each request`);
-    // Printable ASCII only: a line break would end the header, and other bytes have no agreed encoding.
-    if (!/^[\t\x20-\x7e]*$/.test(value)) throw new RangeError(`the header ${name} has a line break or a character that is not printable ASCII in its value`);
+    if (!isHeaderName(name)) throw new RangeError(`the header name ${JSON.stringify(name)} is not one HTTP allows`);
+    if (isFramingHeader(name)) throw new RangeError(`the header ${name} is set by pmiyc for each request`);
+    if (!isHeaderValue(value)) throw new RangeError(`the header ${name} has a line break or a character that is not printable ASCII in its value`);
     lines += `${name}: ${value}\r\n`;
   }
   return lines;

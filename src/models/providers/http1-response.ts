@@ -1,3 +1,5 @@
+import { isHeaderName } from './http-headers.js';
+
 /** A server's answer to one request: status, headers (names in lower case, repeated ones joined with ", ") and body. */
 export interface Http1Response {
   readonly status: number;
@@ -14,7 +16,6 @@ class Http1ProtocolError extends Error {
 
 /** Longest status line and headers accepted: far more than any API sends. */
 const MAX_HEAD_BYTES = 64 * 1024;
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?$/;
 const CRLF = Buffer.from('\r\n');
 const HEAD_END = Buffer.from('\r\n\r\n');
@@ -100,7 +101,7 @@ export class Http1ResponseParser {
     for (const line of lines.slice(1)) {
       const colon = line.indexOf(':');
       const name = line.slice(0, Math.max(colon, 0)).toLowerCase();
-      if (!TOKEN.test(name) || /[\r\n\0]/.test(line)) throw new Http1ProtocolError(`a malformed header line: ${JSON.stringify(line.slice(0, 80))}`);
+      if (!isHeaderName(name) || /[\r\n\0]/.test(line)) throw new Http1ProtocolError(`a malformed header line: ${JSON.stringify(line.slice(0, 80))}`);
       const value = line.slice(colon + 1).trim();
       const earlier = fields.get(name);
       fields.set(name, earlier === undefined ? value : `${earlier}, ${value}`);
