@@ -51,6 +51,12 @@ export interface ConversationRecord {
   readonly imported?: ImportedFrom;
 }
 
+/** What scoring a conversation needs of its record: no turns (the closing table of a run reads only these). */
+export type ConversationScore = Pick<
+  ConversationRecord,
+  'domain' | 'setting' | 'status' | 'persuader' | 'persuadee' | 'claim' | 'question' | 'normalizedChange'
+>;
+
 /**
  * A turn whose stored reply pmiyc's parser reads differently from the score the source recorded
  * (the recorded score is the one kept): `readScore` is pmiyc's reading, null when it rejects the

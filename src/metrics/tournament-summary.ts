@@ -1,6 +1,6 @@
 import type { Domain } from '../domain/claim.js';
 import type { Setting } from '../domain/conversation.js';
-import type { ConversationRecord } from '../domain/conversation-record.js';
+import type { ConversationScore } from '../domain/conversation-record.js';
 import { DEFAULT_INTERVALS, type IntervalOptions } from './claim-estimates.js';
 import { PairEstimator, type TournamentEstimates } from './pair-estimates.js';
 import { recordClaimKey } from './record-claim-key.js';
@@ -15,14 +15,12 @@ export interface GroupSummary {
   readonly estimates: TournamentEstimates;
 }
 
-type Scoring = Pick<ConversationRecord, 'domain' | 'setting' | 'status' | 'persuader' | 'persuadee' | 'claim' | 'question' | 'normalizedChange'>;
-
 /**
  * Groups conversations by domain and setting (the paper never pools them) and estimates each
  * group's pair means, effectiveness and susceptibility with intervals over claims.
  * Failed conversations are counted, never scored. Streams: memory is bounded by claims x pairs.
  */
-export function summarizeTournament(records: Iterable<Scoring>, options: IntervalOptions = DEFAULT_INTERVALS): GroupSummary[] {
+export function summarizeTournament(records: Iterable<ConversationScore>, options: IntervalOptions = DEFAULT_INTERVALS): GroupSummary[] {
   const groups = new Map<string, { domain: Domain; setting: Setting; scored: PairEstimator; completed: number; failed: number }>();
   for (const record of records) {
     const key = `${record.domain}/${record.setting}`;

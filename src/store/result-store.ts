@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ConversationRecord } from '../domain/conversation-record.js';
+import type { ConversationRecord, ConversationScore } from '../domain/conversation-record.js';
 import { StoreError } from '../domain/errors/store-error.js';
 import { InputError } from '../domain/input-error.js';
 import type { LeaseHolder } from '../runner/run-lease.js';
@@ -8,7 +8,7 @@ import type { AnnotationResults } from '../studies/annotation/annotation-results
 import type { ConsistencyResults } from '../studies/consistency/consistency-results.js';
 import type { JudgeResults } from '../studies/judge/judge-results.js';
 import type { TournamentBrowse } from '../studies/tournament/tournament-browse.js';
-import type { ConversationScore, StoredConversation, TournamentResults } from '../studies/tournament/tournament-results.js';
+import type { StoredConversation, TournamentResults } from '../studies/tournament/tournament-results.js';
 import { AnnotationTable } from './annotation-table.js';
 import { SqliteBatchLedger } from './batch-table.js';
 import { BrowseQueries } from './browse-queries.js';

@@ -1,13 +1,7 @@
-import type { ConversationRecord } from '../../domain/conversation-record.js';
+import type { ConversationRecord, ConversationScore } from '../../domain/conversation-record.js';
 
 /** Per persuadee model, over the runs of a store: in-loop replies, and how many were 5 (an early stop). */
 export type EarlyStopHistory = ReadonlyMap<string, { readonly replies: number; readonly stops: number }>;
-
-/** What scoring a conversation needs: no turns. */
-export type ConversationScore = Pick<
-  ConversationRecord,
-  'domain' | 'setting' | 'status' | 'persuader' | 'persuadee' | 'claim' | 'question' | 'normalizedChange'
->;
 
 /** A stored conversation and the run it belongs to. */
 export interface StoredConversation {
