@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { FinishReason } from '../../domain/conversation.js';
 import { InputError } from '../../domain/input-error.js';
+import { watchAbort } from '../abort-watch.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { ModelCallError } from '../model-call-error.js';
-import { watchAbort } from './abort-watch.js';
 import { type ErrorContext, httpErrorToModelCallError } from './http-error.js';
 import { Http1Connections } from './http1-connections.js';
 

@@ -1,5 +1,5 @@
+import { watchAbort } from '../abort-watch.js';
 import { isModelCallError } from '../model-call-error.js';
-import { watchAbort } from '../providers/abort-watch.js';
 
 /** Limits for one model; every limit is off when absent. Same names as in `ModelSettings`. */
 export interface RateLimitOptions {

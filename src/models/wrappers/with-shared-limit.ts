@@ -1,5 +1,5 @@
+import { watchAbort } from '../abort-watch.js';
 import type { ChatModelMiddleware } from '../decorate.js';
-import { watchAbort } from '../providers/abort-watch.js';
 
 /**
  * A counting semaphore: at most `capacity` holders at once. Waiters are served lowest rank first,
