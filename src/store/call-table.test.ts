@@ -47,6 +47,18 @@ describe('the call cache of a run', () => {
     expect(store.replaysOf(run.id)).toEqual([]);
   });
 
+  it('keeps the last reply of a call saved twice in one run, once, and leaves other runs alone', async () => {
+    const earlier = newRun('earlier');
+    await store.callCache(earlier.id).save(call('h', 'earlier run', 0.5));
+    const run = newRun('r');
+    const cache = store.callCache(run.id);
+    // In one commit, as a batch of the queue would hold them.
+    await Promise.all([cache.save(call('h', 'first', 0.1)), cache.save(call('h', 'second', 0.2))]);
+    expect(cache.lookup('h')).toEqual({ reply: { text: 'second', finishReason: 'stop', costUsd: 0.2 } });
+    expect(store.listRuns().find((listed) => listed.name === 'r')).toMatchObject({ callsMade: 1, costUsd: 0.2 });
+    expect(store.listRuns().find((listed) => listed.name === 'earlier')).toMatchObject({ callsMade: 1, costUsd: 0.5 });
+  });
+
   it("under --no-cache reuses only its own calls, and asking again never changes an earlier run's accounting", async () => {
     const first = newRun('first');
     await store.callCache(first.id).save(call('h', 'first answer', 0.25));

@@ -37,6 +37,7 @@ export class SqliteCallCache implements CallCache {
   private readonly hasTextHashes: boolean;
   private readonly reuseEarlierRuns: boolean;
   private readonly insertReplay: Statement;
+  private readonly remove: Statement<[Buffer | string, number]>;
   private readonly insert: Statement;
   private readonly insertFailure: Statement;
   private readonly messages: CallMessages;
@@ -56,8 +57,12 @@ export class SqliteCallCache implements CallCache {
     this.reuseEarlierRuns = scope.reuseEarlierRuns;
     this.messages = new CallMessages(database, commits);
     this.insertReplay = database.prepare('INSERT OR IGNORE INTO call_replays (run_id, hash, source_run_id) VALUES (?, ?, ?)');
+    // Delete, then insert: what INSERT OR REPLACE did. A REPLACE may delete rows, so inside a batch's
+    // transaction SQLite copied the pages it touched to a statement journal (a temp file); these two
+    // statements each need none.
+    this.remove = database.prepare<[Buffer | string, number]>('DELETE FROM calls WHERE hash = ? AND run_id = ?');
     this.insert = database.prepare(
-      `INSERT OR REPLACE INTO calls (hash, model, run_id, request, messages, reply_text, finish_reason, input_tokens, output_tokens, cost_usd, latency_ms, retries, created_at)
+      `INSERT INTO calls (hash, model, run_id, request, messages, reply_text, finish_reason, input_tokens, output_tokens, cost_usd, latency_ms, retries, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertFailure = database.prepare(
@@ -111,8 +116,10 @@ export class SqliteCallCache implements CallCache {
   private write(call: StoredCall): void {
     const { reply } = call;
     const { messages, ...parameters } = call.request;
+    const { key } = hashKey(call.hash);
+    this.remove.run(key, this.runId);
     this.insert.run(
-      hashKey(call.hash).key,
+      key,
       call.modelIdentity,
       this.runId,
       JSON.stringify(parameters),

@@ -60,6 +60,7 @@ export interface StoreOptions {
  */
 export class ResultStore implements Store {
   private readonly insertClaim: Database.Statement;
+  private readonly deleteConversation: Database.Statement;
   private readonly insertConversation: Database.Statement;
   private readonly insertTurn: Database.Statement;
   private readonly deleteTurns: Database.Statement;
@@ -85,8 +86,10 @@ export class ResultStore implements Store {
     this.annotations = new AnnotationTable(database);
     this.commits = new CommitQueue(database);
     this.browse = new BrowseQueries(database, () => this.commits.flush());
+    // Delete, then insert, as for calls (call-table.ts): no statement journal in a batch's transaction.
+    this.deleteConversation = database.prepare('DELETE FROM conversations WHERE run_id = ? AND id = ?');
     this.insertConversation = database.prepare(
-      `INSERT OR REPLACE INTO conversations (run_id, id, domain, setting, persuader, persuadee, claim_index, status, nc, early_stopped, failure_reason, record)
+      `INSERT INTO conversations (run_id, id, domain, setting, persuader, persuadee, claim_index, status, nc, early_stopped, failure_reason, record)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertClaim = database.prepare('INSERT OR IGNORE INTO run_claims (run_id, domain, claim_index, claim, question) VALUES (?, ?, ?, ?, ?)');
@@ -306,6 +309,7 @@ export class ResultStore implements Store {
   }
 
   private writeConversation(runId: number, record: ConversationRecord): void {
+    this.deleteConversation.run(runId, record.conversationId);
     this.insertConversation.run(
       runId,
       record.conversationId,
