@@ -7,15 +7,18 @@ interface Pending {
 }
 
 /**
- * Commits start at least this far apart. A commit costs its pages' writes to the WAL (~10 pages of
- * 16 KB) whatever it holds, and every ~1,000 pages a checkpoint copies the WAL into the database
- * (~12 ms), so at hundreds of replies a second, spacing them lets each commit hold several replies.
- * A reply then waits at most this long, against the 100 ms or more a model takes to answer; at the
- * call rates of real models (seconds per call) commits are further apart than this and every reply
- * is committed at once. 2 ms made ~2.8 replies per commit at ~570 calls/s, 10 ms ~7, for 2-11% less
- * CPU in five interleaved runs; 20 ms began to lengthen the run (bench/README.md).
+ * Commits start at least this far apart. A commit writes every page it changed to the WAL, whole
+ * (~13 pages of 16 KB for a commit of ~8 replies and 2 conversations: the random leaves of the hash
+ * indexes, the conversations' covering indexes), and every ~1,000 pages a checkpoint copies the WAL
+ * into the database (~14 ms). At hundreds of replies a second, spacing commits lets each hold several
+ * replies and write those pages once. A reply then waits at most this long, against the 100 ms or
+ * more a model takes to answer; the call's slot is free meanwhile, so only the run's tail waits.
+ * At the call rates of real models (seconds per call) commits are further apart than this and every
+ * reply is committed at once. In a 2,900-call run at ~600 calls/s: 2 ms made ~2.8 replies per
+ * commit, 10 ms ~7.5, 25 ms ~15.5 (transactions 530 -> 400 ms, 0.67 -> 0.64 ms of CPU per call, wall
+ * 1.11x -> 1.12x the ideal); 50 ms lengthened the run to 1.15x (bench/README.md).
  */
-const COMMIT_SPACING_MS = 10;
+const COMMIT_SPACING_MS = 25;
 
 /**
  * Writes gathered over one turn of the event loop (or, when the last commit was less than
