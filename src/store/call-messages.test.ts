@@ -38,6 +38,20 @@ describe('the stored messages of requests', () => {
     expect(messages.read(longer)).toEqual(conversation);
   });
 
+  it('store a text again when it follows other messages or comes from the other role', () => {
+    const messages = new CallMessages(database);
+    const other: ChatMessage[] = [{ role: 'system', content: 'You argue against the claim.' }, ...conversation.slice(1, 3)];
+    const asUser: ChatMessage[] = [...conversation.slice(0, 2), { role: 'user', content: 'First argument.' }];
+    const requests = [conversation.slice(0, 3), other, asUser, conversation.slice(0, 3)];
+    const ids = requests.map((request) => messages.save(request));
+    // 3 rows, then 3 more after another system message, then 1 more for the same text as another role.
+    expect(rows()).toBe(7);
+    expect(ids[3]).toBe(ids[0]);
+    expect(ids.map((id) => messages.read(id))).toEqual(requests);
+    // Another writer finds the same rows.
+    expect(new CallMessages(database).save(other)).toBe(ids[1]);
+  });
+
   it('find a message stored by another writer after the prefix they know, instead of storing it twice', () => {
     const first = new CallMessages(database);
     const second = new CallMessages(database);
