@@ -56,6 +56,7 @@ describe('toImportedRecord', () => {
       claimNumber: 0,
       labelMatch: 'strict',
       differences: [],
+      disputedScores: [],
     });
   });
 
@@ -78,6 +79,16 @@ describe('toImportedRecord', () => {
     // Read as the official code read it, the echoed list is its first label; "Supportive" is Support, not the recorded 2.
     const first = toImportedRecord(record!, placement({ labelMatch: 'first' }));
     expect(first.imported?.differences).toEqual([{ turn: 5, recordedScore: 2, readScore: 4, detail: null }]);
+    // Both scores of its NC rest on a disputed turn when read strictly; only the final one when read as the official code did.
+    expect(strict.imported?.disputedScores).toEqual(['initial', 'final']);
+    expect(first.imported?.disputedScores).toEqual(['final']);
+  });
+
+  it('says no score is disputed when only replies in between (or persuader turns) are read differently', () => {
+    const [record] = read({ persuadeeScores: [2, 3, 3, 4, 4], rankingTexts: { 1: ECHO, 3: ECHO } });
+    const imported = toImportedRecord(record!, placement());
+    expect(imported.imported?.differences.map((difference) => difference.turn)).toEqual([3, 7]);
+    expect(imported.imported?.disputedScores).toEqual([]);
   });
 });
 
