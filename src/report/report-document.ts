@@ -6,6 +6,7 @@ import type { ReliabilityAnalysis } from '../metrics/annotation-agreement.js';
 import type { IntervalMethod } from '../metrics/claim-estimates.js';
 import type { SampleKind } from '../metrics/conversation-samples.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
+import type { ImportedResults } from './imported-figures.js';
 import type { ConsistencyStudyReport } from './studies/consistency-study.js';
 import type { JudgeStudySection } from './studies/judge-study.js';
 
@@ -107,4 +108,6 @@ export interface ReportDocument extends Omit<TournamentAnalysis, 'models' | 'cla
   readonly meta: ReportMeta;
   readonly samples: SampleDialogue[];
   readonly studies: ReportStudies;
+  /** Imported results (`pmiyc import official`) only: where they come from, and the headline figures without disputed conversations. */
+  readonly imported?: ImportedResults;
 }
