@@ -18,7 +18,8 @@ export interface ConversationRecord {
   /** Planned turns t (3 single-turn, 9 the paper's multi-turn). */
   readonly turnsPlanned: number;
   readonly repetition: number;
-  readonly runSeed: number;
+  /** The run's seed; null for a conversation imported from another tool's results, whose file keeps no seed. */
+  readonly runSeed: number | null;
   readonly claimIndex: number;
   readonly claim: string;
   readonly question: string | null;

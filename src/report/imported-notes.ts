@@ -1,6 +1,7 @@
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import { formatCount as count } from '../domain/text-labels.js';
 import type { IntervalOptions } from '../metrics/claim-estimates.js';
+import { isImportedRun } from '../studies/tournament/imported-run.js';
 import { DISPUTED_LISTED, type DisputedConversation, type ImportedResults, WithoutDisputedTally } from './imported-figures.js';
 
 /** Files named in a note; report.json `imported.runs[].files` has them all. */
@@ -16,14 +17,9 @@ interface RunImports {
   files: Map<string, { path: string; sha256: string; conversations: number }>;
 }
 
-/** True for a run that `pmiyc import official` made: it has no seed and no calls of its own. */
-export function isImportedRun(run: { readonly config?: unknown }): boolean {
-  return (run.config as { command?: unknown } | null | undefined)?.command === 'import';
-}
-
-/** What a run's seed is, as the report and the viewer show it: an imported run has none. */
-export function runSeedText(run: { readonly seed: number; readonly config?: unknown }): string {
-  return isImportedRun(run) ? 'none (imported)' : String(run.seed);
+/** A run's seed as the report shows it: an imported run has none. */
+export function runSeedText(run: { readonly seed: number | null; readonly config?: unknown }): string {
+  return run.seed === null || isImportedRun(run) ? 'none (imported)' : String(run.seed);
 }
 
 /**
@@ -64,7 +60,14 @@ export class ImportedTally {
     tally.disputedConversations += 1;
     if (this.disputed.length < DISPUTED_LISTED) {
       const { conversationId, normalizedChange } = record;
-      this.disputed.push({ run, conversationId, file: imported.file, recordIndex: imported.recordIndex, disputedScores: imported.disputedScores, normalizedChange });
+      this.disputed.push({
+        run,
+        conversationId,
+        file: imported.file,
+        recordIndex: imported.recordIndex,
+        disputedScores: imported.disputedScores,
+        normalizedChange,
+      });
     }
   }
 

@@ -50,7 +50,14 @@ function pairsTable(document: ReportDocument, imported: ImportedResults): Report
       (other) => other.domain === pair.domain && other.setting === pair.setting && other.persuader === pair.persuader && other.persuadee === pair.persuadee,
     );
     const figure = asFigure(pair);
-    return [conditionLabel(pair.domain, pair.setting), { model: pair.persuader }, { model: pair.persuadee }, cell(figure), cell(without && asFigure(without)), change(figure, without && asFigure(without))];
+    return [
+      conditionLabel(pair.domain, pair.setting),
+      { model: pair.persuader },
+      { model: pair.persuadee },
+      cell(figure),
+      cell(without && asFigure(without)),
+      change(figure, without && asFigure(without)),
+    ];
   });
   return { header: ['condition', 'persuader', 'persuadee', 'all conversations', 'without disputed', 'change'], rows };
 }
@@ -60,7 +67,14 @@ function disputedTable(imported: ImportedResults): ReportTable {
     header: ['run', 'conversation', 'file', 'record', 'disputed', 'NC'],
     rows: imported.disputed
       .slice(0, DISPUTED_SHOWN)
-      .map((entry) => [entry.run, entry.conversationId, entry.file, String(entry.recordIndex), entry.disputedScores.join(' and '), formatNumber(entry.normalizedChange)]),
+      .map((entry) => [
+        entry.run,
+        entry.conversationId,
+        entry.file,
+        String(entry.recordIndex),
+        entry.disputedScores.join(' and '),
+        formatNumber(entry.normalizedChange),
+      ]),
   };
 }
 

@@ -17,7 +17,8 @@ export const REPORT_SCHEMA_VERSION = 2;
 export interface ReportRun {
   readonly name: string;
   readonly createdAt: string;
-  readonly seed: number;
+  /** The run's seed; null for an imported run (`pmiyc import official`), whose files keep none. */
+  readonly seed: number | null;
   readonly packageVersion: string;
   readonly status?: string;
   readonly gitRevision?: string;

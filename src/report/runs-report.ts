@@ -3,9 +3,10 @@ import { hashString } from '../domain/random.js';
 import { DEFAULT_INTERVALS, type IntervalOptions } from '../metrics/claim-estimates.js';
 import { type TournamentAnalysis, TournamentAnalyzer } from '../metrics/tournament-analysis.js';
 import type { RunInfo } from '../runner/run-records.js';
+import { isImportedRun } from '../studies/tournament/imported-run.js';
 import { buildReportDocument } from './build-report-document.js';
 import type { ImportedResults } from './imported-figures.js';
-import { ImportedTally, isImportedRun } from './imported-notes.js';
+import { ImportedTally } from './imported-notes.js';
 import type { ReportDocument, ReportDuplicates, ReportStudies } from './report-document.js';
 import type { ReportSource } from './report-source.js';
 import { consistencyStudiesFor } from './studies/consistency-study-source.js';
@@ -126,7 +127,7 @@ export function buildRunsReport(
     runs: runs.map((run) => ({
       name: run.name,
       createdAt: run.createdAt,
-      seed: run.seed,
+      seed: isImportedRun(run) ? null : run.seed,
       packageVersion: run.packageVersion,
       status: run.status,
       ...(run.gitRevision ? { gitRevision: run.gitRevision } : {}),

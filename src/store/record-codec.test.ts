@@ -1,3 +1,4 @@
+import { inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { officialRecord } from '../../test/support/official-results.js';
 import { parseOfficialResults } from '../datasets/official-results.js';
@@ -9,7 +10,14 @@ const ECHO = 'Completely Oppose / Oppose / Neutral / Support / Completely Suppor
 
 /** An imported conversation whose opening echoes the label list: its initial score is disputed. */
 function importedRecord(): ConversationRecord {
-  const file = officialRecord({ i: 0, persuader: 'gpt', persuadee: 'llama', claim: 'Zoos should close', persuadeeScores: [1, 2, 3], rankingTexts: { 0: ECHO } });
+  const file = officialRecord({
+    i: 0,
+    persuader: 'gpt',
+    persuadee: 'llama',
+    claim: 'Zoos should close',
+    persuadeeScores: [1, 2, 3],
+    rankingTexts: { 0: ECHO },
+  });
   const [record] = parseOfficialResults('results.json', JSON.stringify([file])).records;
   return toImportedRecord(record!, {
     run: 'official',
@@ -25,20 +33,30 @@ function importedRecord(): ConversationRecord {
   });
 }
 
-/** The record as pmiyc 0.1.0 stored it: its import block had no `disputedScores` yet. */
+/** The record as pmiyc 0.1.0 stored it: 0 for every seed, and no `disputedScores` in its import block. */
 function asStoredBefore(record: ConversationRecord): ConversationRecord {
   const { disputedScores: _left, ...imported } = record.imported!;
-  return { ...record, imported: imported as ConversationRecord['imported'] };
+  const turns = record.turns.map((turn) => ({ ...turn, attempts: turn.attempts.map((attempt) => ({ ...attempt, seed: 0 })) }));
+  return { ...record, runSeed: 0, turns, imported: imported as ConversationRecord['imported'] };
 }
 
+/** The JSON inside a compact stored record. */
+const storedJson = (stored: Buffer) =>
+  JSON.parse(inflateRawSync(stored.subarray(1)).toString('utf8')) as { runSeed: unknown; turns: Array<{ attempts: Array<{ seed: unknown }> }> };
+
 describe('decodeRecord', () => {
-  it('gives an imported record its disputed scores back', () => {
+  it('gives an imported record back with its disputed scores and no seeds, stored with 0 seeds as pmiyc 0.1.0 reads them', () => {
     const record = importedRecord();
     expect(record.imported?.disputedScores).toEqual(['initial']);
-    expect(decodeRecord(encodeRecord(record))).toEqual(record);
+    expect(record.runSeed).toBeNull();
+    expect(record.turns.flatMap((turn) => turn.attempts.map((attempt) => attempt.seed))).toEqual([null, null, null, null, null]);
+    const stored = encodeRecord(record);
+    expect(decodeRecord(stored)).toEqual(record);
+    expect(storedJson(stored).runSeed).toBe(0);
+    expect(new Set(storedJson(stored).turns.flatMap((turn) => turn.attempts.map((attempt) => attempt.seed)))).toEqual(new Set([0]));
   });
 
-  it('derives the disputed scores of a record imported before they were stored, compact or as JSON text', () => {
+  it('reads a record imported before: no seeds, and its disputed scores derived from its turns, compact or as JSON text', () => {
     const record = importedRecord();
     const before = asStoredBefore(record);
     expect(decodeRecord(encodeRecord(before))).toEqual(record);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ConversationRecord, disputedScoresOf } from '../domain/conversation-record.js';
+import { type ConversationRecord, disputedScoresOf, type ImportedFrom } from '../domain/conversation-record.js';
 
 // One literal with five values, not a union of five: a union tries each member in turn, a literal
 // looks the value up once (every turn of every record is checked when reports read them in bulk).
@@ -10,7 +10,7 @@ const role = z.enum(['persuader', 'persuadee']);
 
 const attempt = z.object({
   number: z.number().int(),
-  seed: z.number().int(),
+  seed: z.number().int().nullable(),
   raw: z.string(),
   outcome: z.enum(['accepted', ...FAILURE_REASONS]),
   detail: z.string().optional(),
@@ -51,7 +51,7 @@ export const conversationRecordSchema: z.ZodType<ConversationRecord> = z
     setting: z.enum(['single', 'multi']),
     turnsPlanned: z.number().int(),
     repetition: z.number().int(),
-    runSeed: z.number().int(),
+    runSeed: z.number().int().nullable(),
     claimIndex: z.number().int(),
     claim: z.string(),
     question: z.string().nullable(),
@@ -75,8 +75,23 @@ export const conversationRecordSchema: z.ZodType<ConversationRecord> = z
     turns: z.array(turn),
     imported: imported.optional(),
   })
-  .transform((record): ConversationRecord => {
-    const { imported } = record;
-    if (imported === undefined || imported.disputedScores !== undefined) return record as ConversationRecord;
-    return { ...record, imported: { ...imported, disputedScores: disputedScoresOf(record.turns, imported.differences) } };
-  });
+  .transform((record): ConversationRecord => (record.imported === undefined ? (record as ConversationRecord) : asImported(record as ParsedImported)));
+
+type ParsedImported = Omit<ConversationRecord, 'imported'> & {
+  imported: Omit<ImportedFrom, 'disputedScores'> & { disputedScores?: ImportedFrom['disputedScores'] };
+};
+
+/**
+ * An imported record as pmiyc uses it, whichever version stored it: no seeds (the store keeps 0
+ * where there is none, as pmiyc 0.1.0 wrote and reads it), and its disputed scores (derived from the
+ * turns for records imported before they were kept).
+ */
+function asImported(record: ParsedImported): ConversationRecord {
+  const { imported } = record;
+  return {
+    ...record,
+    runSeed: null,
+    turns: record.turns.map((turn) => ({ ...turn, attempts: turn.attempts.map((attempt) => ({ ...attempt, seed: null })) })),
+    imported: { ...imported, disputedScores: imported.disputedScores ?? disputedScoresOf(record.turns, imported.differences) },
+  };
+}

@@ -4,6 +4,7 @@ import type { Claim, Domain } from '../../domain/claim.js';
 import { InputError } from '../../domain/input-error.js';
 import { recordClaimKey } from '../../metrics/record-claim-key.js';
 import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
+import { IMPORT_COMMAND } from './imported-run.js';
 import { importedConversationId, toImportedRecord } from './official-conversation.js';
 import {
   type ClaimSeen,
@@ -60,7 +61,7 @@ export interface StoreImportOptions {
 /** An existing run may take more imports only when it is an import read the same way. */
 function importsOf(run: RunInfo, plan: OfficialImportPlan): ImportEntry[] {
   const config = (run.config ?? {}) as { command?: string; labelMatch?: string; imports?: ImportEntry[] };
-  if (config.command !== 'import') {
+  if (config.command !== IMPORT_COMMAND) {
     throw new InputError(`run ${run.name} was made by \`pmiyc ${config.command ?? 'run'}\`, not by an import: import into a new run (--run NEW)`);
   }
   if (config.labelMatch !== plan.request.labelMatch) {
@@ -106,7 +107,7 @@ function openImportRun(store: ImportStore, plan: OfficialImportPlan, about: RunA
     seed: 0,
     packageVersion: about.packageVersion,
     ...(about.gitRevision ? { gitRevision: about.gitRevision } : {}),
-    config: { command: 'import', format: 'pmiyc-official', labelMatch: request.labelMatch, imports: [] },
+    config: { command: IMPORT_COMMAND, format: 'pmiyc-official', labelMatch: request.labelMatch, imports: [] },
   });
   return { run, earlierImports: [] };
 }

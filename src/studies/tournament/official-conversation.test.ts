@@ -47,7 +47,9 @@ describe('toImportedRecord', () => {
     expect(imported.normalizedChange).toBe(officialNormalizedChange(2, 4));
     // The reply as the file kept it is the turn's raw text and its one accepted attempt.
     expect(imported.turns[2]!.raw).toBe('<message> Persuadee on claim 0, entry 2. </message>\n<support_ranking> Neutral </support_ranking>\n');
-    expect(imported.turns[2]!.attempts).toEqual([{ number: 1, seed: 0, raw: imported.turns[2]!.raw, outcome: 'accepted' }]);
+    expect(imported.turns[2]!.attempts).toEqual([{ number: 1, seed: null, raw: imported.turns[2]!.raw, outcome: 'accepted' }]);
+    // The file keeps no seeds: none is made up.
+    expect(imported.runSeed).toBeNull();
     expect(imported.imported).toEqual({
       format: 'pmiyc-official',
       file: '/data/experiments/multi_turn_subj/gpt_llama_0/results.json',

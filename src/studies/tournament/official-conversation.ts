@@ -94,7 +94,7 @@ function kindAt(position: number, entries: readonly OfficialEntry[]): TurnKind {
 /**
  * The record's entries as turns: numbered as they happened from 1, the recorded message and score,
  * and the reply as the official code kept it, as the turn's one accepted attempt (the file keeps
- * no other attempts and no seeds).
+ * no other attempts and no seeds: the seed is null).
  */
 function turnsOf(entries: readonly OfficialEntry[]): Turn[] {
   return entries.map((entry, position) => ({
@@ -104,7 +104,7 @@ function turnsOf(entries: readonly OfficialEntry[]): Turn[] {
     message: entry.message,
     score: entry.score as AgreementScore,
     raw: entry.reply,
-    attempts: [{ number: 1, seed: 0, raw: entry.reply, outcome: 'accepted' }],
+    attempts: [{ number: 1, seed: null, raw: entry.reply, outcome: 'accepted' }],
   }));
 }
 
@@ -142,7 +142,7 @@ export function toImportedRecord(record: OfficialRecord, placement: ImportPlacem
     setting: placement.setting,
     turnsPlanned: placement.turnsPlanned,
     repetition: placement.repetition,
-    runSeed: 0,
+    runSeed: null,
     claimIndex: claim.index,
     claim: claim.claim,
     question: claim.question ?? null,
