@@ -90,7 +90,9 @@ describe('pmiyc import official', () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain(`Imported from ${FIXTURE_FILE}, record 2 (from 0, claim number 23)\n  sha256 ${sha256Of(FIXTURE_FILE)}\n`);
     // The note sits under the turn it is about.
-    expect(shown.stdout).toMatch(/ {2}1 {2}persuadee · opening · Completely Oppose \(1\)\n {5}[^\n]+\n {5}disputed: the official code read Completely Oppose \(1\)/);
+    expect(shown.stdout).toMatch(
+      / {2}1 {2}persuadee · opening · Completely Oppose \(1\)\n {5}[^\n]+\n {5}disputed: the official code read Completely Oppose \(1\)/,
+    );
     expect(
       shown.stdout.match(
         /disputed: the official code read Completely Oppose \(1\), the score kept and used; pmiyc's parser \(--label-match strict\) rejects it \(the ranking "Completely Oppose \/ Oppose/g,

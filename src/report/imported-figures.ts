@@ -8,14 +8,14 @@ import { GroupTally, type ModelResult, type PairResult } from '../metrics/group-
 export const DISPUTED_LISTED = 200;
 
 /** One results file of an imported run, as its conversations name it. */
-export interface ImportedFileSeen {
+interface ImportedFileSeen {
   readonly path: string;
   readonly sha256: string;
   readonly conversations: number;
 }
 
 /** What the conversations of one imported run are, and how many of their scores are disputed. */
-export interface ImportedRunSeen {
+interface ImportedRunSeen {
   readonly run: string;
   readonly conversations: number;
   readonly replies: number;

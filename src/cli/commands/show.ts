@@ -35,7 +35,11 @@ function importedSourceText(record: Pick<ConversationRecord, 'turns' | 'normaliz
       imported.disputedScores.length === 0
         ? 'neither the initial nor the final score rests on them.'
         : `${restsText(imported.disputedScores)}, so this conversation's NC (${formatNumber(record.normalizedChange)}) is left out of the report's figures without disputed conversations.`;
-    lines.push(style.bad(`Disputed turns: ${parser} reads ${disputed} of its ${record.turns.length} replies differently from the scores the file recorded (marked below); ${rests}`));
+    lines.push(
+      style.bad(
+        `Disputed turns: ${parser} reads ${disputed} of its ${record.turns.length} replies differently from the scores the file recorded (marked below); ${rests}`,
+      ),
+    );
   }
   return `${style.dim(lines.slice(0, 2).join('\n'))}\n${lines.slice(2).join('\n')}\n`;
 }
