@@ -41,9 +41,10 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 const sha256Of = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
-async function importInto(store: string, file: string): Promise<void> {
+async function importInto(store: string, file: string): Promise<string> {
   const result = await runCli(['import', 'official', file, '--run', 'official', '--store', store]);
   expect(result.code).toBe(0);
+  return result.stdout;
 }
 
 async function exported(store: string): Promise<ConversationRecord[]> {
@@ -103,9 +104,10 @@ describe('imported results show where they come from and which turns pmiyc reads
   let store: string;
   let records: ConversationRecord[];
   let disputed: ConversationRecord;
+  let importSummary: string;
   beforeAll(async () => {
     store = join(folder, 'excerpt.db');
-    await importInto(store, FIXTURE_FILE);
+    importSummary = await importInto(store, FIXTURE_FILE);
     records = await exported(store);
     disputed = records.find((record) => record.imported?.recordIndex === RECORD_14_IN_FIXTURE)!;
   });
@@ -119,6 +121,9 @@ describe('imported results show where they come from and which turns pmiyc reads
       ]),
     );
     expect(disputed.imported).toMatchObject({ file: FIXTURE_FILE, sha256: sha256Of(FIXTURE_FILE), claimNumber: 23 });
+    expect(importSummary).toContain(
+      '1 conversation has its initial or final score resting on such a reply (disputed): pmiyc report gives the figures with and without it',
+    );
     // The file keeps no seeds, and none is invented.
     for (const record of records) {
       expect(record.runSeed).toBeNull();

@@ -32,6 +32,8 @@ export interface ImportedFile {
   /** Replies of the file's scored records, and those pmiyc's parser reads differently from the recorded score. */
   readonly replies: number;
   readonly repliesReadDifferently: number;
+  /** Records whose initial or final score rests on a reply read differently (a disputed score). */
+  readonly disputedConversations: number;
 }
 
 export interface OfficialImportResult {
@@ -130,6 +132,7 @@ async function importFile(store: ImportStore, plan: OfficialImportPlan, file: Pl
   let alreadyStored = 0;
   let replies = 0;
   let repliesReadDifferently = 0;
+  let disputedConversations = 0;
   for (const record of parseOfficialResults(file.path, text).records) {
     const domain = domainOf(record, request, file.hints, file.path);
     const { setting, turnsPlanned } = checkedSetting(record, file, request);
@@ -150,6 +153,7 @@ async function importFile(store: ImportStore, plan: OfficialImportPlan, file: Pl
     });
     replies += conversation.turns.length;
     repliesReadDifferently += conversation.imported?.differences.length ?? 0;
+    if ((conversation.imported?.disputedScores.length ?? 0) > 0) disputedConversations += 1;
     if (state.ids.has(conversationId)) alreadyStored += 1;
     else {
       state.ids.add(conversationId);
@@ -158,7 +162,17 @@ async function importFile(store: ImportStore, plan: OfficialImportPlan, file: Pl
     }
   }
   await Promise.all(saved);
-  return { path: file.path, sha256, records: file.records, added: saved.length, alreadyStored, skipped: file.skipped, replies, repliesReadDifferently };
+  return {
+    path: file.path,
+    sha256,
+    records: file.records,
+    added: saved.length,
+    alreadyStored,
+    skipped: file.skipped,
+    replies,
+    repliesReadDifferently,
+    disputedConversations,
+  };
 }
 
 /**
