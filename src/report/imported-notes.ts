@@ -1,7 +1,6 @@
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import { formatCount as count } from '../domain/text-labels.js';
 import type { IntervalOptions } from '../metrics/claim-estimates.js';
-import { isImportedRun } from '../studies/tournament/imported-run.js';
 import { DISPUTED_LISTED, type DisputedConversation, type ImportedResults, WithoutDisputedTally } from './imported-figures.js';
 
 /** Files named in a note; report.json `imported.runs[].files` has them all. */
@@ -17,9 +16,9 @@ interface RunImports {
   files: Map<string, { path: string; sha256: string; conversations: number }>;
 }
 
-/** A run's seed as the report shows it: an imported run has none. */
-export function runSeedText(run: { readonly seed: number | null; readonly config?: unknown }): string {
-  return run.seed === null || isImportedRun(run) ? 'none (imported)' : String(run.seed);
+/** A run's seed as the report shows it: an imported run has none (its seed is null in report.json). */
+export function runSeedText(run: { readonly seed: number | null }): string {
+  return run.seed === null ? 'none (imported)' : String(run.seed);
 }
 
 /**

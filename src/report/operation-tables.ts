@@ -73,7 +73,7 @@ export function usageTable(document: ReportDocument): ReportTable {
 export function runsTable(document: ReportDocument): ReportTable {
   return {
     header: ['run', 'started', 'seed', 'pmiyc version', 'status'],
-    rows: document.meta.runs.map((run) => [run.name, formatTimestamp(run.createdAt), runSeedText(run), run.packageVersion, run.status ?? 'n/a']),
+    rows: document.meta.runs.map((run) => [run.name, formatTimestamp(run.createdAt), run.seed ?? runSeedText(run), run.packageVersion, run.status ?? 'n/a']),
   };
 }
 
