@@ -26,7 +26,14 @@ export type {
   Turn,
   Usage,
 } from './domain/conversation.js';
-export { type ConversationRecord, conversationId, type ImportedFrom, type ReadingDifference, toConversationRecord } from './domain/conversation-record.js';
+export {
+  type ConversationRecord,
+  conversationId,
+  type DisputedScore,
+  type ImportedFrom,
+  type ReadingDifference,
+  toConversationRecord,
+} from './domain/conversation-record.js';
 // Errors: one family; isPmiycError tells them from defects, `kind` says which
 export { ConfigError, type ConfigLocation } from './domain/errors/config-error.js';
 export { type DataLocation, DatasetError } from './domain/errors/dataset-error.js';

@@ -88,12 +88,14 @@ describe('pmiyc import official', () => {
     expect(byIndex.get(2)!.imported!.differences[0]).toMatchObject({ turn: 1, recordedScore: 1, readScore: null });
     const shown = await runCli(['show', byIndex.get(2)!.conversationId, '--store', store]);
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toContain(`Imported from ${FIXTURE_FILE} (record 2, sha256 ${sha256Of(FIXTURE_FILE).slice(0, 12)})`);
+    expect(shown.stdout).toContain(`Imported from ${FIXTURE_FILE}, record 2 (from 0, claim number 23)\n  sha256 ${sha256Of(FIXTURE_FILE)}\n`);
     // The note sits under the turn it is about.
-    expect(shown.stdout).toMatch(/ {2}1 {2}persuadee · opening · Completely Oppose \(1\)\n {5}[^\n]+\n {5}the score is as the file recorded it/);
+    expect(shown.stdout).toMatch(
+      / {2}1 {2}persuadee · opening · Completely Oppose \(1\)\n {5}[^\n]+\n {5}disputed: the official code read Completely Oppose \(1\)/,
+    );
     expect(
       shown.stdout.match(
-        /the score is as the file recorded it; pmiyc's parser \(--label-match strict\) rejects it \(the ranking "Completely Oppose \/ Oppose/g,
+        /disputed: the official code read Completely Oppose \(1\), the score kept and used; pmiyc's parser \(--label-match strict\) rejects it \(the ranking "Completely Oppose \/ Oppose/g,
       ),
     ).toHaveLength(15);
 

@@ -18,7 +18,8 @@ export interface ConversationRecord {
   /** Planned turns t (3 single-turn, 9 the paper's multi-turn). */
   readonly turnsPlanned: number;
   readonly repetition: number;
-  readonly runSeed: number;
+  /** The run's seed; null for a conversation imported from another tool's results, whose file keeps no seed. */
+  readonly runSeed: number | null;
   readonly claimIndex: number;
   readonly claim: string;
   readonly question: string | null;
@@ -82,7 +83,33 @@ export interface ImportedFrom {
   readonly claimNumber: number | null;
   /** How the replies were read to find `differences` (`--label-match`). */
   readonly labelMatch: 'strict' | 'first';
+  /** The disputed turns: those whose reply pmiyc's parser reads differently from the recorded score. */
   readonly differences: readonly ReadingDifference[];
+  /**
+   * The conversation's scores that rest on a disputed turn: `initial` when its opening is one,
+   * `final` when its final decision is one (empty when neither). Its NC then rests on a score pmiyc
+   * would not have read from the reply, and the report gives its figures without such conversations too.
+   */
+  readonly disputedScores: readonly DisputedScore[];
+}
+
+/** A conversation score that an imported turn gives: the opening's (initial) or the final decision's (final). */
+export type DisputedScore = 'initial' | 'final';
+
+/**
+ * Which of an imported conversation's scores rest on a turn listed in `differences`: the opening
+ * gives the initial score, the final decision the final one. Records stored before
+ * `disputedScores` existed get it from this when read back.
+ */
+export function disputedScoresOf(
+  turns: ReadonlyArray<Pick<Turn, 'index' | 'kind'>>,
+  differences: ReadonlyArray<Pick<ReadingDifference, 'turn'>>,
+): DisputedScore[] {
+  const disputed = new Set(differences.map((difference) => difference.turn));
+  const scores: DisputedScore[] = [];
+  if (turns.some((turn) => turn.kind === 'opening' && disputed.has(turn.index))) scores.push('initial');
+  if (turns.some((turn) => turn.kind === 'final' && disputed.has(turn.index))) scores.push('final');
+  return scores;
 }
 
 /** A stable id from what the conversation is: the same spec always gets the same id. */

@@ -27,7 +27,8 @@ export interface Usage {
 /** One call made for a turn. A turn has one attempt per sample, the accepted one last. */
 export interface Attempt {
   readonly number: number;
-  readonly seed: number;
+  /** The call's seed; null on an imported turn, whose file keeps no seed. */
+  readonly seed: number | null;
   /** The reply text exactly as the model wrote it ('' when the call itself failed). */
   readonly raw: string;
   readonly outcome: 'accepted' | FailureReason;

@@ -43,8 +43,9 @@ export function formatTurnText(turn: Turn, style: TextStyle): string {
   return `${head}\n${indent(sanitizeForTerminal(turn.message))}\n`;
 }
 
+/** The header of a conversation; an imported one has no seed (its file keeps none), so it says so instead of showing one. */
 export function formatConversationHeader(
-  record: Pick<ConversationRecord, 'domain' | 'claim' | 'question' | 'persuader' | 'persuadee' | 'turnsPlanned' | 'runSeed'>,
+  record: Pick<ConversationRecord, 'domain' | 'claim' | 'question' | 'persuader' | 'persuadee' | 'turnsPlanned' | 'runSeed' | 'imported'>,
   labelOf: (model: string) => string,
   style: TextStyle,
 ): string {
@@ -53,7 +54,7 @@ export function formatConversationHeader(
       ? [`Claim (subjective): "${sanitizeForTerminal(record.claim)}"`]
       : [`Question: "${sanitizeForTerminal(record.question)}"`, `Proposed answer (misinformation): "${sanitizeForTerminal(record.claim)}"`];
   return [
-    style.bold(`A ${record.turnsPlanned}-turn conversation, seed ${record.runSeed}`),
+    style.bold(`A ${record.turnsPlanned}-turn conversation, ${record.imported ? 'seed: none (imported)' : `seed ${record.runSeed}`}`),
     ...claimLines,
     `Persuader: ${style.persuader(labelOf(record.persuader))}`,
     `Persuadee: ${style.persuadee(labelOf(record.persuadee))}`,

@@ -1,4 +1,5 @@
 import { formatCount as count } from '../domain/text-labels.js';
+import { runSeedText } from './imported-notes.js';
 import { formatTimestamp } from './number-format.js';
 import type { ReportDocument } from './report-document.js';
 import type { ReportTable } from './report-tables.js';
@@ -68,11 +69,11 @@ export function usageTable(document: ReportDocument): ReportTable {
   };
 }
 
-/** The runs combined in the report. */
+/** The runs combined in the report; an imported run has no seed. */
 export function runsTable(document: ReportDocument): ReportTable {
   return {
     header: ['run', 'started', 'seed', 'pmiyc version', 'status'],
-    rows: document.meta.runs.map((run) => [run.name, formatTimestamp(run.createdAt), run.seed, run.packageVersion, run.status ?? 'n/a']),
+    rows: document.meta.runs.map((run) => [run.name, formatTimestamp(run.createdAt), run.seed ?? runSeedText(run), run.packageVersion, run.status ?? 'n/a']),
   };
 }
 

@@ -6,6 +6,7 @@ import type { ReliabilityAnalysis } from '../metrics/annotation-agreement.js';
 import type { IntervalMethod } from '../metrics/claim-estimates.js';
 import type { SampleKind } from '../metrics/conversation-samples.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
+import type { ImportedResults } from './imported-figures.js';
 import type { ConsistencyStudyReport } from './studies/consistency-study.js';
 import type { JudgeStudySection } from './studies/judge-study.js';
 
@@ -16,7 +17,8 @@ export const REPORT_SCHEMA_VERSION = 2;
 export interface ReportRun {
   readonly name: string;
   readonly createdAt: string;
-  readonly seed: number;
+  /** The run's seed; null for an imported run (`pmiyc import official`), whose files keep none. */
+  readonly seed: number | null;
   readonly packageVersion: string;
   readonly status?: string;
   readonly gitRevision?: string;
@@ -107,4 +109,6 @@ export interface ReportDocument extends Omit<TournamentAnalysis, 'models' | 'cla
   readonly meta: ReportMeta;
   readonly samples: SampleDialogue[];
   readonly studies: ReportStudies;
+  /** Imported results (`pmiyc import official`) only: where they come from, and the headline figures without disputed conversations. */
+  readonly imported?: ImportedResults;
 }

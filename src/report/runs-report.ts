@@ -3,7 +3,9 @@ import { hashString } from '../domain/random.js';
 import { DEFAULT_INTERVALS, type IntervalOptions } from '../metrics/claim-estimates.js';
 import { type TournamentAnalysis, TournamentAnalyzer } from '../metrics/tournament-analysis.js';
 import type { RunInfo } from '../runner/run-records.js';
+import { isImportedRun } from '../studies/tournament/imported-run.js';
 import { buildReportDocument } from './build-report-document.js';
+import type { ImportedResults } from './imported-figures.js';
 import { ImportedTally } from './imported-notes.js';
 import type { ReportDocument, ReportDuplicates, ReportStudies } from './report-document.js';
 import type { ReportSource } from './report-source.js';
@@ -18,6 +20,8 @@ interface Collected {
   readonly duplicates: ReportDuplicates[];
   /** What the imported conversations among them are, and how their replies read (none for runs pmiyc ran). */
   readonly importNotes: string[];
+  /** report.json `imported`: the imported conversations and the figures without disputed ones (absent without imports). */
+  readonly imported: ImportedResults | undefined;
 }
 
 /** Streams every conversation of the runs through one analyzer; nothing else is kept per record. */
@@ -29,7 +33,7 @@ function collect(store: Pick<ReportSource, 'conversations'>, runs: readonly RunI
   // position of the run it was first read from, so that a duplicate can name that run.
   const firstRunOf = runs.length > 1 ? new Map<number, number>() : undefined;
   const skipped = runs.map(() => new Map<number, number>());
-  const imported = new ImportedTally();
+  const imported = new ImportedTally(runs.some(isImportedRun));
   runs.forEach((run, position) => {
     for (const record of store.conversations(run.id)) {
       if (firstRunOf) {
@@ -50,7 +54,7 @@ function collect(store: Pick<ReportSource, 'conversations'>, runs: readonly RunI
   const duplicates = skipped.flatMap((byFirst, position) =>
     [...byFirst.entries()].sort(([a], [b]) => a - b).map(([first, conversations]) => ({ run: runs[position]!.name, alsoIn: runs[first]!.name, conversations })),
   );
-  return { analysis: analyzer.finish(), duplicates, importNotes: imported.notes() };
+  return { analysis: analyzer.finish(), duplicates, importNotes: imported.notes(), imported: imported.result(intervals) };
 }
 
 /** Tournaments combined in one report must share a model; runs without conversations (studies) are not compared. */
@@ -119,11 +123,11 @@ export function buildRunsReport(
   );
   const judge = readJudgeStudy(source, runs, { replicates: options.replicates });
   const studies: ReportStudies = { ...(consistency.length > 0 ? { consistency } : {}), ...(reliability ? { reliability } : {}), ...(judge ? { judge } : {}) };
-  const document = buildReportDocument(collected.analysis, {
+  const built = buildReportDocument(collected.analysis, {
     runs: runs.map((run) => ({
       name: run.name,
       createdAt: run.createdAt,
-      seed: run.seed,
+      seed: isImportedRun(run) ? null : run.seed,
       packageVersion: run.packageVersion,
       status: run.status,
       ...(run.gitRevision ? { gitRevision: run.gitRevision } : {}),
@@ -135,5 +139,6 @@ export function buildRunsReport(
     studies,
     notes: [...(baseline ? [baselineNote(baseline, runs, collected.analysis)] : []), ...collected.importNotes],
   });
+  const document = collected.imported ? { ...built, imported: collected.imported } : built;
   return { runs, document, conversations: collected.analysis.conversations, duplicates: collected.duplicates };
 }

@@ -12,15 +12,25 @@ const COMPACT_VERSION = 1;
  * the format's version.
  */
 export function encodeRecord(record: ConversationRecord): Buffer {
-  const turns = record.turns.map(({ raw, message, ...turn }) => {
+  const stored = record.imported ? withStoredSeeds(record) : record;
+  const turns = stored.turns.map(({ raw, message, ...turn }) => {
     // The message is the text between the reply's tags: kept as its place in the raw reply.
     const at = raw.indexOf(message);
     const text = at >= 0 && message.length > 0 ? { messageAt: [at, message.length] } : { message };
     return turn.attempts.at(-1)?.raw === raw ? { ...turn, ...text } : { ...turn, ...text, raw };
   });
-  const json = JSON.stringify({ ...record, turns });
+  const json = JSON.stringify({ ...stored, turns });
   // Level 1: most of the gain at a fraction of the default level's CPU (records are written once per conversation, read in bulk).
   return Buffer.concat([Buffer.from([COMPACT_VERSION]), deflateRawSync(json, { level: 1 })]);
+}
+
+/**
+ * An imported record has no seeds; the store keeps 0 in their place, as pmiyc 0.1.0 wrote them (and
+ * needs them to read the store), and `decodeRecord` gives them back as null.
+ */
+function withStoredSeeds(record: ConversationRecord): ConversationRecord {
+  const turns = record.turns.map((turn) => ({ ...turn, attempts: turn.attempts.map((attempt) => ({ ...attempt, seed: attempt.seed ?? 0 })) }));
+  return { ...record, runSeed: record.runSeed ?? 0, turns };
 }
 
 /**

@@ -5,6 +5,7 @@ import { InputError } from '../domain/input-error.js';
 import type { LeaseWorld } from '../runner/run-lease.js';
 import { runState } from '../runner/run-lease.js';
 import type { RunInfo, RunRecords, RunSummary } from '../runner/run-records.js';
+import { isImportedRun } from '../studies/tournament/imported-run.js';
 import type { ClaimCell, PairCell, TournamentBrowse } from '../studies/tournament/tournament-browse.js';
 import type { TournamentResults } from '../studies/tournament/tournament-results.js';
 import { parseConversationQuery } from './conversation-query-params.js';
@@ -147,7 +148,13 @@ export class ViewApi {
     return {
       status: 200,
       body: {
-        run: { ...summary, seed: info.seed, packageVersion: info.packageVersion, gitRevision: info.gitRevision ?? null, config: info.config },
+        run: {
+          ...summary,
+          seed: isImportedRun(info) ? null : info.seed,
+          packageVersion: info.packageVersion,
+          gitRevision: info.gitRevision ?? null,
+          config: info.config,
+        },
         conditions: conditionsOf(pairs),
         models,
         failureReasons: this.source.browse.failureReasons(info.id),

@@ -71,6 +71,46 @@ export const VIEW_PAGE_SCRIPT = String.raw`
     return badge(run.why ? run.status + ' (' + run.why + ')' : run.status, run.status);
   }
 
+  // ---- imported results (pmiyc import official): their source, no seed, disputed turns ----
+  const isImportRun = (run) => Boolean(run.config && run.config.command === 'import');
+  const disputedText = (scores) => 'disputed ' + scores.join(' and ') + (scores.length > 1 ? ' scores' : ' score');
+  /** The run page's facts about an import: each file that added conversations, with its sha256. */
+  function importRunFacts(run) {
+    const files = (run.config.imports || []).flatMap((entry) => entry.files || []);
+    return [el('dt', {}, 'imported from'), el('dd', {}, files.length === 0 ? '-' : files.map((file) =>
+      el('div', {}, file.path, ' ', el('span', { className: 'hash' }, 'sha256 ' + file.sha256), ' (' + count(file.added) + ' of ' + count(file.records) + ' records)'))),
+      el('dt', {}, 'replies read'), el('dd', {}, 'with --label-match ' + run.config.labelMatch + '; a conversation whose initial or final score rests on a reply pmiyc reads differently is marked disputed')];
+  }
+  /** A conversation list row's marks: where it was imported from, and whether its NC rests on a disputed turn. */
+  function importedMarks(item) {
+    if (!item.imported) return '';
+    const scores = item.imported.disputedScores || [];
+    const turns = item.imported.differences.length;
+    const dispute = scores.length ? badge(disputedText(scores), 'disputed') : turns ? badge(turns + ' disputed turn' + (turns > 1 ? 's' : '') + ', neither score') : '';
+    return [' ', badge('imported, record ' + item.imported.recordIndex, 'imported'), ' ', dispute];
+  }
+  /** A conversation page's facts about its source file and how its replies read. */
+  function importedFacts(record) {
+    const imported = record.imported;
+    const disputed = imported.differences.length;
+    const scores = imported.disputedScores || [];
+    return [
+      el('dt', {}, 'imported from'), el('dd', { id: 'imported-file' }, imported.file),
+      el('dt', {}, 'sha256'), el('dd', { className: 'hash' }, imported.sha256),
+      el('dt', {}, 'record'), el('dd', {}, String(imported.recordIndex) + ' (its place in the file, from 0)' + (imported.claimNumber === null ? '' : '; claim number ' + imported.claimNumber)),
+      el('dt', {}, 'seed'), el('dd', {}, 'none: imported (the file keeps no seeds, tokens or costs)'),
+      el('dt', {}, 'disputed turns'), el('dd', { id: 'disputed-turns' }, disputed === 0
+        ? 'none: pmiyc\'s parser (--label-match ' + imported.labelMatch + ') reads every reply as the file recorded it'
+        : disputed + ' of ' + record.turns.length + ' replies are read differently by pmiyc\'s parser (--label-match ' + imported.labelMatch + ') than the official code read them; the scores kept are the official code\'s. ' +
+          (scores.length === 0 ? 'Neither the initial nor the final score rests on them.' : 'The ' + scores.join(' and ') + ' score' + (scores.length > 1 ? 's rest' : ' rests') + ' on them: the report also gives its figures without this conversation.')),
+    ];
+  }
+  /** Under a disputed turn: what the official code read (kept) and what pmiyc's parser reads. */
+  function disputeNote(difference, labelMatch) {
+    const reading = difference.readScore === null ? 'rejects it (' + (difference.detail || 'no usable ranking') + ')' : 'reads ' + scoreText(difference.readScore);
+    return el('p', { className: 'dispute' }, el('strong', {}, 'disputed: '), 'the official code read ' + scoreText(difference.recordedScore) + ' (the score kept); pmiyc\'s parser (--label-match ' + labelMatch + ') ' + reading);
+  }
+
   // ---- data ----
   async function api(path) {
     const response = await fetch('/api/' + path, { headers: { accept: 'application/json' } });
@@ -187,7 +227,8 @@ export const VIEW_PAGE_SCRIPT = String.raw`
       el('dt', {}, 'kind'), el('dd', {}, run.kind),
       el('dt', {}, 'conversations'), el('dd', {}, count(run.completed) + ' completed, ' + count(run.failed) + ' failed' + (run.plannedConversations ? ' of ' + count(run.plannedConversations) + ' planned' : '')),
       el('dt', {}, 'calls made'), el('dd', {}, count(run.callsMade) + ', $' + run.costUsd.toFixed(4) + (run.replayed.length ? '; replayed ' + run.replayed.map((source) => count(source.calls) + ' from ' + source.run).join(', ') : '')),
-      el('dt', {}, 'started'), el('dd', {}, run.createdAt + ' by pmiyc ' + run.packageVersion + (run.gitRevision ? ' (' + run.gitRevision + ')' : '') + ', seed ' + run.seed),
+      el('dt', {}, isImportRun(run) ? 'imported' : 'started'), el('dd', {}, run.createdAt + ' by pmiyc ' + run.packageVersion + (run.gitRevision ? ' (' + run.gitRevision + ')' : '') + (isImportRun(run) ? ', seed: none (imported)' : ', seed ' + run.seed)),
+      isImportRun(run) ? importRunFacts(run) : [],
       el('dt', {}, 'models'), el('dd', {}, data.models.map((model) => modelText(model)).join(', ') || '-'));
     if (run.kind !== 'tournament') {
       show(el('h2', {}, run.name), facts, el('p', { className: 'note' }, 'A ' + run.kind + ' study: its tables are in pmiyc report --run ' + run.name + '.'));
@@ -276,7 +317,7 @@ export const VIEW_PAGE_SCRIPT = String.raw`
       td(item.status === 'failed' ? badge('failed: ' + item.failureReason, 'failed') : 'completed'),
       numberCell(number(item.initialScore, 0) + ' -> ' + number(item.finalScore, 0)),
       paint(numberCell(number(item.normalizedChange)), item.normalizedChange),
-      td(item.earlyStopped ? 'early stop' : '')));
+      td([item.earlyStopped ? 'early stop' : '', importedMarks(item)])));
     const from = page.total === 0 ? 0 : offset + 1;
     const to = Math.min(page.total, offset + page.items.length);
     const pager = el('div', { className: 'pager' },
@@ -321,14 +362,14 @@ export const VIEW_PAGE_SCRIPT = String.raw`
     });
     return svg;
   }
-  function attemptsTable(attempts, calls, run) {
+  function attemptsTable(attempts, calls, run, imported) {
     const byHash = new Map(calls.map((call) => [call.callHash, call]));
     return table(['attempt', 'outcome', 'seed', 'finish', 'tokens in / out', 'cost', 'call', 'made by', 'latency', 'shared with'], attempts.map((attempt) => {
       const call = attempt.callHash ? byHash.get(attempt.callHash) : undefined;
       return el('tr', {},
         numberCell(attempt.number),
         td(attempt.outcome + (attempt.detail ? ': ' + attempt.detail : '')),
-        numberCell(attempt.seed),
+        numberCell(imported ? 'none (imported)' : attempt.seed),
         td(attempt.finishReason || '-'),
         numberCell(attempt.usage ? (attempt.usage.inputTokens ?? '?') + ' / ' + (attempt.usage.outputTokens ?? '?') : 'not reported'),
         numberCell(attempt.costUsd === undefined ? '-' : '$' + attempt.costUsd.toFixed(6)),
@@ -353,21 +394,26 @@ export const VIEW_PAGE_SCRIPT = String.raw`
       record.question ? [el('dt', {}, 'question'), el('dd', {}, record.question)] : [],
       el('dt', {}, 'source'), el('dd', {}, record.origin + ' (' + record.license + ')'),
       el('dt', {}, 'agreement'), el('dd', {}, scoreText(record.initialScore) + ' -> ' + scoreText(record.finalScore)),
-      el('dt', {}, 'NC'), el('dd', {}, number(record.normalizedChange) + (record.absoluteChange === null ? '' : ' (absolute ' + signed(record.absoluteChange) + ')') + (record.earlyStopped ? ', stopped early' : '')),
+      el('dt', {}, 'NC'), el('dd', {}, number(record.normalizedChange) + (record.absoluteChange === null ? '' : ' (absolute ' + signed(record.absoluteChange) + ')') + (record.earlyStopped ? ', stopped early' : ''),
+        record.imported && record.imported.disputedScores.length ? [' ', badge(disputedText(record.imported.disputedScores), 'disputed')] : ''),
       el('dt', {}, 'persuader\'s stance'), el('dd', {}, scoreText(record.persuaderStance)),
-      el('dt', {}, 'also in'), el('dd', {}, provenance.otherRuns.length ? provenance.otherRuns.map((other) => [link(['conversations', id], { run: other }, other), ' ']) : 'no other run'));
+      el('dt', {}, 'also in'), el('dd', {}, provenance.otherRuns.length ? provenance.otherRuns.map((other) => [link(['conversations', id], { run: other }, other), ' ']) : 'no other run'),
+      record.imported ? importedFacts(record) : []);
+    const differenceAt = new Map(record.imported ? record.imported.differences.map((difference) => [difference.turn, difference]) : []);
     const failure = record.status !== 'failed' ? '' : el('section', { className: 'failure', id: 'failure' },
       el('strong', {}, 'Failed: ' + record.failureReason), ' at turn ' + record.failedTurn + ' (' + record.failedRole + ')',
       el('p', { className: 'message' }, record.failureDetail || ''),
-      record.failedAttempts.length ? [el('h3', {}, 'Every attempt of the failed turn'), attemptsTable(record.failedAttempts, provenance.calls, runName),
+      record.failedAttempts.length ? [el('h3', {}, 'Every attempt of the failed turn'), attemptsTable(record.failedAttempts, provenance.calls, runName, Boolean(record.imported)),
         record.failedAttempts.map((attempt) => el('details', {}, el('summary', {}, 'raw reply of attempt ' + attempt.number), el('pre', { className: 'raw' }, attempt.raw || '(no reply: the call failed)')))] : []);
-    const turns = el('ol', { className: 'turns' }, record.turns.map((turn) => el('li', { className: turn.role },
+    const turns = el('ol', { className: 'turns' }, record.turns.map((turn) => el('li', { className: turn.role + (differenceAt.has(turn.index) ? ' disputed' : '') },
       el('div', { className: 'turn-head' }, el('strong', {}, 'turn ' + turn.index + ': ' + turn.role), el('span', {}, KINDS[turn.kind] || turn.kind),
         el('span', {}, (turn.role === 'persuadee' ? 'agreement ' : 'own rating ') + scoreText(turn.score)),
-        turn.attempts.length > 1 ? el('span', {}, (turn.attempts.length - 1) + ' re-sampled') : ''),
+        turn.attempts.length > 1 ? el('span', {}, (turn.attempts.length - 1) + ' re-sampled') : '',
+        differenceAt.has(turn.index) ? badge('disputed', 'disputed') : ''),
       el('div', { className: 'message' }, turn.message),
-      el('details', {}, el('summary', {}, 'raw reply, attempts and calls'), el('pre', { className: 'raw' }, turn.raw), attemptsTable(turn.attempts, provenance.calls, runName)))));
-    show(el('h2', {}, 'Conversation ' + id), failure, facts,
+      differenceAt.has(turn.index) ? disputeNote(differenceAt.get(turn.index), record.imported.labelMatch) : '',
+      el('details', {}, el('summary', {}, 'raw reply, attempts and calls'), el('pre', { className: 'raw' }, turn.raw), attemptsTable(turn.attempts, provenance.calls, runName, Boolean(record.imported))))));
+    show(el('h2', {}, 'Conversation ' + id, record.imported ? [' ', badge('imported', 'imported')] : ''), failure, facts,
       el('h3', {}, 'Persuadee agreement by turn'), trajectory(record.turns),
       el('h3', {}, 'Transcript'), turns);
     selectable([]);

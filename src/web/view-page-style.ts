@@ -25,6 +25,10 @@ table.matrix td small { display: block; color: var(--muted); }
 .badge.live { background: var(--live); color: white; }
 .badge.failed, .badge.interrupted { background: #fde2e1; color: var(--bad); }
 .badge.simulated { background: #fff4ce; color: #6b5200; }
+.badge.imported { background: #e3ecf7; color: #234e7d; }
+.badge.disputed { background: #fde2e1; color: var(--bad); }
+.dispute { color: var(--bad); font-size: .85rem; margin: .2rem 0; }
+ol.turns > li.disputed { outline: 2px dashed #f4a3a0; outline-offset: -1px; }
 .note { color: var(--muted); font-size: .88rem; margin: .3rem 0; }
 .error { color: var(--bad); font-weight: 600; white-space: pre-wrap; }
 .failure { border-left: 4px solid var(--bad); background: #fff5f5; padding: .5rem .8rem; margin: .8rem 0; }

@@ -76,10 +76,16 @@ function summaryText(result: OfficialImportResult, options: ImportOfficialOption
   ];
   const replies = sum((file) => file.replies);
   const different = sum((file) => file.repliesReadDifferently);
+  const disputed = sum((file) => file.disputedConversations);
   lines.push(
     `pmiyc's parser (--label-match ${options.labelMatch}) reads ${count(different)} of the ${plural(replies, 'reply', 'replies')} differently from the score the file recorded` +
       (different > 0 ? '; the recorded scores are kept, each such turn is listed in its conversation (imported.differences) and the report counts them.' : '.'),
   );
+  if (disputed > 0) {
+    lines.push(
+      `${plural(disputed, 'conversation')} ${disputed === 1 ? 'has its' : 'have their'} initial or final score resting on such a reply (disputed): pmiyc report gives the figures with and without ${disputed === 1 ? 'it' : 'them'}, pmiyc show and pmiyc view mark ${disputed === 1 ? 'it' : 'them'}.`,
+    );
+  }
   const claims = result.claims.known + result.claims.imported;
   lines.push(`Claims: ${count(result.claims.known)} of ${count(claims)} found in pmiyc's claim sets; the others are stored with origin "imported".`);
   for (const note of notes) lines.push(`Note: ${note}`);

@@ -1,6 +1,7 @@
 import type { Setting } from '../../domain/conversation.js';
 import { conditionLabel } from '../charts/chart-theme.js';
 import { claimSpreadTable, modelComparisonTable, powerTable, runComparisonTable, settingComparisonTable } from '../comparison-tables.js';
+import { IMPORTED_TOC_ENTRY, importedSectionHtml } from '../imported-section.js';
 import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, usageTable } from '../operation-tables.js';
@@ -237,10 +238,12 @@ function studyEntries(document: ReportDocument): Array<readonly [string, string]
   ];
 }
 
-/** The contents: the studies' entries after the operations sections, before the dialogues. */
+/** The contents: imported results after the model means; the studies' entries after the operations sections, before the dialogues. */
 function tocOf(document: ReportDocument): ReadonlyArray<readonly [string, string]> {
   const before = TOC.findIndex(([id]) => id === 'dialogues');
-  return [...TOC.slice(0, before), ...studyEntries(document), ...TOC.slice(before)];
+  const toc = [...TOC.slice(0, before), ...studyEntries(document), ...TOC.slice(before)];
+  const afterModels = toc.findIndex(([id]) => id === 'effectiveness') + 1;
+  return document.imported ? [...toc.slice(0, afterModels), IMPORTED_TOC_ENTRY, ...toc.slice(afterModels)] : toc;
 }
 
 /** The studies' sections, in the order of the contents. */
@@ -266,7 +269,7 @@ export function htmlReport(document: ReportDocument, labels: ModelLabels, charts
 <body>${mastheadHtml(document, labels)}<main class="page">
 <nav class="toc" aria-label="Contents">${toc.map(([id, name]) => html`<a href="${`#${id}`}">${name}</a>`)}</nav>
 ${sectionHtml('summary', 'Summary', '', 'Per condition, the leaders with their 95% intervals over claims and the number of conversations behind each value.', [summaryCardsHtml(summaryHighlights(document), labels)])}
-${modelSection(parts)}${comparisonSection(parts)}${matrixSection(parts)}${claimSection(parts)}${turnSection(parts)}${stanceSection(parts)}${initialSection(parts)}${absoluteSection(parts)}
+${modelSection(parts)}${importedSectionHtml(document, labels)}${comparisonSection(parts)}${matrixSection(parts)}${claimSection(parts)}${turnSection(parts)}${stanceSection(parts)}${initialSection(parts)}${absoluteSection(parts)}
 ${operationsSections(parts)}${studiesHtml(parts)}${dialogueSection(parts)}${provenanceSection(parts)}
 <footer class="method">NC = (st - s0) / (5 - s0) when the score rose (s0 &lt; 5), else (st - s0) / (s0 - 1); s0 is the persuadee's opening score and st its final decision. Failed conversations are counted, never scored. Written by ${document.meta.generatedBy}.</footer>
 </main></body></html>

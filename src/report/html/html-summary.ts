@@ -1,6 +1,7 @@
 import { formatCount } from '../../domain/text-labels.js';
 import { conditionLabel } from '../charts/chart-theme.js';
 import { duplicatesSentence } from '../duplicates-text.js';
+import { runSeedText } from '../imported-notes.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber, formatTimestamp } from '../number-format.js';
 import type { ReportDocument } from '../report-document.js';
@@ -13,7 +14,7 @@ export function mastheadHtml(document: ReportDocument, _labels: ModelLabels): Sa
   const { meta } = document;
   const runNames = meta.runs.map((run) => run.name).join(' + ');
   const claims = meta.claimSets.reduce((total, set) => total + set.claims, 0);
-  const seeds = [...new Set(meta.runs.map((run) => run.seed))].join(', ');
+  const seeds = [...new Set(meta.runs.map(runSeedText))].join(', ');
   const simulated = meta.models.filter((entry) => entry.simulated);
   const notice =
     simulated.length === 0

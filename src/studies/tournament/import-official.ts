@@ -4,6 +4,7 @@ import type { Claim, Domain } from '../../domain/claim.js';
 import { InputError } from '../../domain/input-error.js';
 import { recordClaimKey } from '../../metrics/record-claim-key.js';
 import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
+import { IMPORT_COMMAND } from './imported-run.js';
 import { importedConversationId, toImportedRecord } from './official-conversation.js';
 import {
   type ClaimSeen,
@@ -31,6 +32,8 @@ export interface ImportedFile {
   /** Replies of the file's scored records, and those pmiyc's parser reads differently from the recorded score. */
   readonly replies: number;
   readonly repliesReadDifferently: number;
+  /** Records whose initial or final score rests on a reply read differently (a disputed score). */
+  readonly disputedConversations: number;
 }
 
 export interface OfficialImportResult {
@@ -60,7 +63,7 @@ export interface StoreImportOptions {
 /** An existing run may take more imports only when it is an import read the same way. */
 function importsOf(run: RunInfo, plan: OfficialImportPlan): ImportEntry[] {
   const config = (run.config ?? {}) as { command?: string; labelMatch?: string; imports?: ImportEntry[] };
-  if (config.command !== 'import') {
+  if (config.command !== IMPORT_COMMAND) {
     throw new InputError(`run ${run.name} was made by \`pmiyc ${config.command ?? 'run'}\`, not by an import: import into a new run (--run NEW)`);
   }
   if (config.labelMatch !== plan.request.labelMatch) {
@@ -106,7 +109,7 @@ function openImportRun(store: ImportStore, plan: OfficialImportPlan, about: RunA
     seed: 0,
     packageVersion: about.packageVersion,
     ...(about.gitRevision ? { gitRevision: about.gitRevision } : {}),
-    config: { command: 'import', format: 'pmiyc-official', labelMatch: request.labelMatch, imports: [] },
+    config: { command: IMPORT_COMMAND, format: 'pmiyc-official', labelMatch: request.labelMatch, imports: [] },
   });
   return { run, earlierImports: [] };
 }
@@ -129,6 +132,7 @@ async function importFile(store: ImportStore, plan: OfficialImportPlan, file: Pl
   let alreadyStored = 0;
   let replies = 0;
   let repliesReadDifferently = 0;
+  let disputedConversations = 0;
   for (const record of parseOfficialResults(file.path, text).records) {
     const domain = domainOf(record, request, file.hints, file.path);
     const { setting, turnsPlanned } = checkedSetting(record, file, request);
@@ -149,6 +153,7 @@ async function importFile(store: ImportStore, plan: OfficialImportPlan, file: Pl
     });
     replies += conversation.turns.length;
     repliesReadDifferently += conversation.imported?.differences.length ?? 0;
+    if ((conversation.imported?.disputedScores.length ?? 0) > 0) disputedConversations += 1;
     if (state.ids.has(conversationId)) alreadyStored += 1;
     else {
       state.ids.add(conversationId);
@@ -157,7 +162,17 @@ async function importFile(store: ImportStore, plan: OfficialImportPlan, file: Pl
     }
   }
   await Promise.all(saved);
-  return { path: file.path, sha256, records: file.records, added: saved.length, alreadyStored, skipped: file.skipped, replies, repliesReadDifferently };
+  return {
+    path: file.path,
+    sha256,
+    records: file.records,
+    added: saved.length,
+    alreadyStored,
+    skipped: file.skipped,
+    replies,
+    repliesReadDifferently,
+    disputedConversations,
+  };
 }
 
 /**

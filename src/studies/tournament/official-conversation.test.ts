@@ -47,7 +47,9 @@ describe('toImportedRecord', () => {
     expect(imported.normalizedChange).toBe(officialNormalizedChange(2, 4));
     // The reply as the file kept it is the turn's raw text and its one accepted attempt.
     expect(imported.turns[2]!.raw).toBe('<message> Persuadee on claim 0, entry 2. </message>\n<support_ranking> Neutral </support_ranking>\n');
-    expect(imported.turns[2]!.attempts).toEqual([{ number: 1, seed: 0, raw: imported.turns[2]!.raw, outcome: 'accepted' }]);
+    expect(imported.turns[2]!.attempts).toEqual([{ number: 1, seed: null, raw: imported.turns[2]!.raw, outcome: 'accepted' }]);
+    // The file keeps no seeds: none is made up.
+    expect(imported.runSeed).toBeNull();
     expect(imported.imported).toEqual({
       format: 'pmiyc-official',
       file: '/data/experiments/multi_turn_subj/gpt_llama_0/results.json',
@@ -56,6 +58,7 @@ describe('toImportedRecord', () => {
       claimNumber: 0,
       labelMatch: 'strict',
       differences: [],
+      disputedScores: [],
     });
   });
 
@@ -78,6 +81,16 @@ describe('toImportedRecord', () => {
     // Read as the official code read it, the echoed list is its first label; "Supportive" is Support, not the recorded 2.
     const first = toImportedRecord(record!, placement({ labelMatch: 'first' }));
     expect(first.imported?.differences).toEqual([{ turn: 5, recordedScore: 2, readScore: 4, detail: null }]);
+    // Both scores of its NC rest on a disputed turn when read strictly; only the final one when read as the official code did.
+    expect(strict.imported?.disputedScores).toEqual(['initial', 'final']);
+    expect(first.imported?.disputedScores).toEqual(['final']);
+  });
+
+  it('says no score is disputed when only replies in between (or persuader turns) are read differently', () => {
+    const [record] = read({ persuadeeScores: [2, 3, 3, 4, 4], rankingTexts: { 1: ECHO, 3: ECHO } });
+    const imported = toImportedRecord(record!, placement());
+    expect(imported.imported?.differences.map((difference) => difference.turn)).toEqual([3, 7]);
+    expect(imported.imported?.disputedScores).toEqual([]);
   });
 });
 

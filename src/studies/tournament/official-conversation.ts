@@ -2,7 +2,7 @@ import type { OfficialEntry, OfficialRecord } from '../../datasets/official-resu
 import { type AgreementScore, MAX_AGREEMENT } from '../../domain/agreement-score.js';
 import { type Claim, claimKey, type Domain } from '../../domain/claim.js';
 import { MULTI_TURN_TURNS, type Setting, settingOfTurns, type Turn, type TurnKind } from '../../domain/conversation.js';
-import type { ConversationRecord, ReadingDifference } from '../../domain/conversation-record.js';
+import { type ConversationRecord, disputedScoresOf, type ReadingDifference } from '../../domain/conversation-record.js';
 import { hashString } from '../../domain/random.js';
 import { absoluteChange, normalizedChange } from '../../metrics/normalized-change.js';
 import type { LabelMatch } from '../../protocol/agreement-label.js';
@@ -94,7 +94,7 @@ function kindAt(position: number, entries: readonly OfficialEntry[]): TurnKind {
 /**
  * The record's entries as turns: numbered as they happened from 1, the recorded message and score,
  * and the reply as the official code kept it, as the turn's one accepted attempt (the file keeps
- * no other attempts and no seeds).
+ * no other attempts and no seeds: the seed is null).
  */
 function turnsOf(entries: readonly OfficialEntry[]): Turn[] {
   return entries.map((entry, position) => ({
@@ -104,7 +104,7 @@ function turnsOf(entries: readonly OfficialEntry[]): Turn[] {
     message: entry.message,
     score: entry.score as AgreementScore,
     raw: entry.reply,
-    attempts: [{ number: 1, seed: 0, raw: entry.reply, outcome: 'accepted' }],
+    attempts: [{ number: 1, seed: null, raw: entry.reply, outcome: 'accepted' }],
   }));
 }
 
@@ -126,13 +126,15 @@ export interface ImportPlacement {
 /**
  * An official record as a pmiyc conversation record: scores as the file recorded them, the
  * persuadee's first score as the initial one and its last (the final decision) as the final one,
- * NC by pmiyc's formula, and the replies pmiyc's parser reads differently listed.
+ * NC by pmiyc's formula, the replies pmiyc's parser reads differently listed, and which of the two
+ * scores rest on such a reply.
  */
 export function toImportedRecord(record: OfficialRecord, placement: ImportPlacement): ConversationRecord {
   const turns = turnsOf(record.entries);
   const initialScore = turns[0]!.score;
   const finalScore = turns.at(-1)!.score;
   const { claim } = placement;
+  const differences = readingDifferences(record.entries, placement.labelMatch);
   return {
     run: placement.run,
     conversationId: placement.conversationId,
@@ -140,7 +142,7 @@ export function toImportedRecord(record: OfficialRecord, placement: ImportPlacem
     setting: placement.setting,
     turnsPlanned: placement.turnsPlanned,
     repetition: placement.repetition,
-    runSeed: 0,
+    runSeed: null,
     claimIndex: claim.index,
     claim: claim.claim,
     question: claim.question ?? null,
@@ -169,7 +171,8 @@ export function toImportedRecord(record: OfficialRecord, placement: ImportPlacem
       recordIndex: record.recordIndex,
       claimNumber: record.claimNumber,
       labelMatch: placement.labelMatch,
-      differences: readingDifferences(record.entries, placement.labelMatch),
+      differences,
+      disputedScores: disputedScoresOf(turns, differences),
     },
   };
 }
