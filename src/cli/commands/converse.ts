@@ -6,7 +6,7 @@ import { usageTotals } from '../../metrics/usage-totals.js';
 import { formatConversationHeader, formatOutcomeText, formatTurnText } from '../../report/dialogue-text.js';
 import { formatUsageText } from '../../report/usage-text.js';
 import { createModelRegistry } from '../../runner/model-registry.js';
-import { agentOf, promptsByAgent } from '../../studies/tournament/agents.js';
+import { agentOf, promptsByAgent, seedNamesOf } from '../../studies/tournament/agents.js';
 import { loadConfig } from '../load-config.js';
 import { type CliContext, formatDuration, labelModel, styleFor } from '../terminal.js';
 
@@ -72,6 +72,11 @@ export async function converseCommand(options: ConverseOptions, context: CliCont
     persuader,
     persuadee,
     prompts: { persuader: promptsFor(persuaderAgent.name), persuadee: promptsFor(persuadeeAgent.name) },
+    // Seeded as a run seeds them: a persuader-only variant opens as its model does.
+    seedNames: {
+      persuader: seedNamesOf(spec.persuaderModel, config.variants).persuader,
+      persuadee: seedNamesOf(spec.persuadeeModel, config.variants).persuadee,
+    },
     sampling: { maxAttempts: options.maxAttempts, temperature: options.temperature, maxOutputTokens: options.maxTokens },
     abortSignal,
     ...(live ? { onTurn: (turn) => context.stdout.write(`${formatTurnText(turn, style)}\n`) } : {}),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Claim } from '../../domain/claim.js';
-import { agentOf, checkVariantsFitClaims, crossAgents, modelsOfAgents } from './agents.js';
+import { agentOf, checkVariantsFitClaims, crossAgents, modelsOfAgents, seedNamesOf } from './agents.js';
 
 const claimOf = (claim: string): Claim => ({ index: 0, domain: 'subjective', claim, origin: 'test', license: 'MIT' });
 const variants = { emotional: { persuader: { system: '{{claim}} {{format}}' } } };
@@ -16,6 +16,19 @@ describe('agents: a model under a prompt variant', () => {
     expect(crossAgents(['a', 'b'], ['default', 'emotional'])).toEqual(['a', 'a+emotional', 'b', 'b+emotional']);
     expect(crossAgents(['a'], undefined)).toEqual(['a']);
     expect(modelsOfAgents(['a', 'a+emotional', 'b'], variants)).toEqual(['a', 'b']);
+  });
+
+  it("seeds a role by the model's name where the variant leaves that role's prompts alone", () => {
+    const book = {
+      ...variants,
+      doubtful: { persuadee: { opening: 'Your view on {{claim}}?' } },
+      both: { ...variants.emotional, persuadee: { final: '{{claim}}' } },
+    };
+    expect(seedNamesOf('alpha', book)).toEqual({ persuader: 'alpha', persuadee: 'alpha' });
+    expect(seedNamesOf('alpha+emotional', book)).toEqual({ persuader: 'alpha+emotional', persuadee: 'alpha' });
+    expect(seedNamesOf('alpha+doubtful', book)).toEqual({ persuader: 'alpha', persuadee: 'alpha+doubtful' });
+    expect(seedNamesOf('alpha+both', book)).toEqual({ persuader: 'alpha+both', persuadee: 'alpha+both' });
+    expect(seedNamesOf('alpha+emotional', {})).toEqual({ persuader: 'alpha+emotional', persuadee: 'alpha+emotional' });
   });
 
   it('refuses a variant that hides the question of misinformation items', () => {

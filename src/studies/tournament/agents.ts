@@ -1,5 +1,6 @@
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/input-error.js';
+import type { SeedNames } from '../../engine/call-seed.js';
 import { type AgentPrompts, DEFAULT_VARIANT, promptsOfVariant, templateShowsQuestion, type VariantTemplates } from '../../protocol/prompt-variants.js';
 
 /**
@@ -48,6 +49,30 @@ export function promptsByAgent(variants: VariantBook): (agent: string) => AgentP
       made.set(variant, prompts);
     }
     return prompts;
+  };
+}
+
+/** Whether a variant replaces any prompt of a role (else that role is asked with pmiyc's own prompts). */
+function replacesPromptsOf(templates: VariantTemplates, role: keyof SeedNames): boolean {
+  if (role === 'persuader') return templates.persuader?.system !== undefined;
+  const persuadee = templates.persuadee;
+  return persuadee !== undefined && (persuadee.system !== undefined || persuadee.opening !== undefined || persuadee.final !== undefined);
+}
+
+/**
+ * For each role, the name that stands for the prompts an agent is asked with in it, from which its
+ * calls' seeds derive: the agent's own where its variant replaces a prompt of the role, else its
+ * model's. A persuader-only variant (`alpha+emotional`) is then asked, as a persuadee and for its
+ * stance, exactly what `alpha` is asked, seed included: the same request, made once. A persuadee
+ * variant keeps openings of its own. Without variants every name is the agent's, as it always was.
+ */
+export function seedNamesOf(name: string, variants: VariantBook): SeedNames {
+  const agent = agentOf(name, variants);
+  const templates = variants[agent.variant];
+  if (agent.variant === DEFAULT_VARIANT || templates === undefined) return { persuader: name, persuadee: name };
+  return {
+    persuader: replacesPromptsOf(templates, 'persuader') ? name : agent.model,
+    persuadee: replacesPromptsOf(templates, 'persuadee') ? name : agent.model,
   };
 }
 

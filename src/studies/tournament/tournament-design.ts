@@ -17,6 +17,12 @@ const storedDesignSchema = z.object({
   sampling: samplingSchema,
   /** The prompt variants the agents use, as they were when the run started (a resume runs the same prompts). */
   variants: z.record(z.string(), variantTemplatesSchema).optional(),
+  /**
+   * How the run's calls are seeded: `by-request`, each role by the name of the prompts it is asked
+   * with, each repetition with openings of its own (engine/call-seed.ts). Absent in runs started
+   * before: by agent name, the repetitions sharing their openings (resume-check.ts refuses to mix the two).
+   */
+  callSeeds: z.literal('by-request').optional(),
 });
 
 export type StoredDesign = z.infer<typeof storedDesignSchema>;
@@ -102,6 +108,7 @@ export function designFromOptions(options: DesignOptions): StoredDesign {
     claims: selectionOf(options.claims, options),
     sampling: samplingOf(options),
     ...(Object.keys(variants).length > 0 ? { variants } : {}),
+    callSeeds: 'by-request',
   };
 }
 
