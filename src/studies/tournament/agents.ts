@@ -28,6 +28,45 @@ export function agentOf(name: string, variants: VariantBook): Agent {
   return { name, model: name, variant: DEFAULT_VARIANT };
 }
 
+/** The defined variants, for a message: their names, or how to define one. */
+function definedVariantsText(variants: VariantBook): string {
+  const names = Object.keys(variants);
+  return names.length > 0 ? `the defined variants are ${names.join(', ')}` : 'no variants are defined: define one under variants: in the config';
+}
+
+/**
+ * Refuses an agent name whose `+` does not introduce a variant the config defines (`alpha+emotinal`
+ * would otherwise be taken for a model id and asked for, or crossed into `alpha+emotinal+emotional`).
+ * In an agent name a `+` always separates the variant: a model whose id contains one is named through
+ * an alias under `models:` (aliases cannot contain `+`). See docs/design/variants.md.
+ */
+export function checkAgentNames(names: readonly string[], variants: VariantBook): void {
+  for (const name of names) {
+    const plus = name.lastIndexOf('+');
+    if (plus < 0) continue;
+    const [model, variant] = [name.slice(0, plus), name.slice(plus + 1)];
+    let problem: string;
+    if (!Object.hasOwn(variants, variant)) problem = `"${variant}" after the "+" is not a prompt variant (${definedVariantsText(variants)})`;
+    else if (model === '') problem = 'names no model before the "+"';
+    else if (model.includes('+')) problem = 'has more than one "+" (one model, one variant)';
+    else continue;
+    throw new InputError(`${name}: ${problem}; a model id that contains "+" is named by an alias under models: in the config`);
+  }
+}
+
+/**
+ * Refuses to cross a name that already has a variant (`alpha+x`) with another variant, which would
+ * make `alpha+x+y`; `flag` is the option that gave the variants, for the message.
+ */
+export function checkCrossable(names: readonly string[], variants: readonly string[] | undefined, flag: string): void {
+  if (!variants?.some((variant) => variant !== DEFAULT_VARIANT)) return;
+  const named = names.find((name) => name.includes('+'));
+  if (named === undefined) return;
+  throw new InputError(
+    `${named} already names a prompt variant, so it cannot be crossed with ${flag}: list the plain model (${named.slice(0, named.lastIndexOf('+'))}) and give all its variants with ${flag}`,
+  );
+}
+
 /** Every model crossed with every variant, in that order: `[a, b] x [default, x]` is `a, a+x, b, b+x`. */
 export function crossAgents(models: readonly string[], variants: readonly string[] | undefined): string[] {
   return models.flatMap((model) => (variants ?? [DEFAULT_VARIANT]).map((variant) => agentName(model, variant)));

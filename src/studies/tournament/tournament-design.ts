@@ -4,7 +4,7 @@ import type { Setting } from '../../domain/conversation.js';
 import { InputError } from '../../domain/input-error.js';
 import type { VariantTemplates } from '../../protocol/prompt-variants.js';
 import { samplingOf, samplingSchema, selectionOf, selectionSchema } from '../design-parts.js';
-import { agentOf, crossAgents, type VariantBook } from './agents.js';
+import { agentOf, checkAgentNames, checkCrossable, crossAgents, type VariantBook } from './agents.js';
 
 /** What a run is, as stored with it so that --resume can rebuild exactly the same plan. */
 const storedDesignSchema = z.object({
@@ -96,6 +96,10 @@ export function designFromOptions(options: DesignOptions): StoredDesign {
       );
     }
   }
+  // A `+` names a defined variant or is refused: a typo is never planned as a model id.
+  checkAgentNames([...persuaders, ...persuadees], defined);
+  checkCrossable(persuaders, options.persuaderVariants, '--persuader-variants');
+  checkCrossable(persuadees, options.persuadeeVariants, '--persuadee-variants');
   const persuaderAgents = crossAgents(persuaders, options.persuaderVariants);
   const persuadeeAgents = crossAgents(persuadees, options.persuadeeVariants);
   const variants = variantsUsed([...persuaderAgents, ...persuadeeAgents], defined);
