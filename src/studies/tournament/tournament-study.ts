@@ -116,7 +116,7 @@ function designOf(input: RunTournamentInput): StoredDesign {
 }
 
 /** For --retry-failed: the stored calls of the turns that failed, which must be asked again. */
-function failedCallHashes(store: TournamentResults, runId: number): Set<string> {
+export function failedCallHashes(store: TournamentResults, runId: number): Set<string> {
   const hashes = new Set<string>();
   for (const record of store.conversations(runId, 'failed')) {
     for (const attempt of record.failedAttempts) if (attempt.callHash) hashes.add(attempt.callHash);
