@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,5 +116,93 @@ describe('prompt variants from the config, against a loopback server', () => {
     const result = await runCli(['run', '--config', config, '--models', 'sim/a', '--store', join(folder, 'bad.db')]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${config}:4: variants.terse.persuader.system: unknown field {{style}}`);
+  });
+
+  it('refuses a "+" that names no defined variant, whatever the provider, and still runs a correct one', async () => {
+    const config = join(folder, 'typo.yaml');
+    writeFileSync(
+      config,
+      `models:
+  alpha: { provider: openai-compatible, model: alpha-model, baseURL: "${server.url}/v1" }
+variants:
+  emotional:
+    persuader: { system: "Feel it: {{claim}} {{format}}" }
+  terse:
+    persuader: { system: "Briefly: {{claim}} {{format}}" }
+`,
+    );
+    // Keys, so that nothing else stops these names, and the loopback server, so that nothing could reach the network.
+    const env = { OPENAI_API_KEY: 'test-key', ANTHROPIC_API_KEY: 'test-key', OPENAI_BASE_URL: `${server.url}/v1`, ANTHROPIC_BASE_URL: `${server.url}/v1` };
+    const typos = [
+      'openai/gpt-4o-mini+emotionl',
+      'anthropic/claude-3-5-haiku-latest+emotionl',
+      'alpha+emotionl',
+      'sim/eloquent+emotionl',
+      'llama/model.gguf+emotionl',
+    ];
+    const requestsBefore = server.requests.length;
+    for (const [index, name] of typos.entries()) {
+      const store = join(folder, `typo-${index}.db`);
+      // Crossed with the config's variants, the typo used to be planned as `...+emotionl+emotional`.
+      const result = await runCli(
+        [
+          'run',
+          '--config',
+          config,
+          '--models',
+          `${name},sim/stubborn`,
+          '--persuader-variants',
+          'default,emotional',
+          '--claims',
+          'examples',
+          '--limit',
+          '1',
+          '--store',
+          store,
+        ],
+        { env },
+      );
+      expect(result.code, name).toBe(2);
+      expect(result.stderr).toContain(`${name}: "emotionl" after the "+" is not a prompt variant (the defined variants are emotional, terse)`);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(existsSync(store)).toBe(false);
+    }
+    expect(server.requests.length).toBe(requestsBefore);
+    // No config at all (an empty folder: no ./pmiyc.yaml to pick up).
+    const empty = mkdtempSync(join(folder, 'empty-'));
+    const none = await runCli(['run', '--models', 'sim/eloquent+emotional', '--store', join(empty, 'none.db'), '--dry-run'], { cwd: empty });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('(no variants are defined: define one under variants: in the config)');
+    const converse = await runCli([
+      'converse',
+      '--config',
+      config,
+      '--persuader',
+      'sim/eloquent+emotionl',
+      '--persuadee',
+      'sim/stubborn',
+      '--claim',
+      'Tea beats coffee',
+    ]);
+    expect(converse.code).toBe(2);
+    expect(converse.stderr).toContain('the defined variants are emotional, terse');
+
+    const correct = await runCli([
+      'run',
+      '--config',
+      config,
+      '--models',
+      'sim/eloquent+emotional,sim/stubborn',
+      '--claims',
+      'examples',
+      '--limit',
+      '1',
+      '--setting',
+      'single',
+      '--store',
+      join(folder, 'correct.db'),
+    ]);
+    expect(correct.code, correct.stderr).toBe(0);
+    expect(correct.stdout).toContain('sim/eloquent+emotional');
   });
 });

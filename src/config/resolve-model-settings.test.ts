@@ -43,6 +43,10 @@ describe('resolveModelSettings', () => {
     ['nosuch/model', 'unknown provider "nosuch" in "nosuch/model": use one of openai, azure'],
     ['openai-compatible/x', 'openai-compatible/x needs a base URL'],
     ['azure/dep', 'export AZURE_RESOURCE_NAME'],
+    // A "+" never reaches a provider as part of a model id: a typo'd variant, whatever the provider.
+    ['openai/gpt-4o-mini+emotionl', 'a "+" introduces a prompt variant'],
+    ['anthropic/claude-3-5-haiku-latest+x', 'a model id that contains "+" is named by an alias under models:'],
+    ['llama/models/a+b.gguf', 'a "+" introduces a prompt variant'],
   ])('rejects %s clearly', (name, message) => {
     expect(() => resolveModelSettings(name, config, {})).toThrow(InputError);
     expect(() => resolveModelSettings(name, config, {})).toThrow(message);

@@ -16,6 +16,12 @@ function splitModelName(name: string, config: PmiycConfig): { provider: Provider
       aliases.length > 0 ? aliasHint : ', or an alias defined under models: in a config file (./pmiyc.yaml, or the file --config or PMIYC_CONFIG names)';
     throw new InputError(`"${name}" is not a model name: write provider/model, e.g. openai/gpt-4o-mini or sim/eloquent${configHint}${variantHint}`);
   }
+  if (name.includes('+')) {
+    // Commands with prompt variants take model+variant apart first; a "+" left here is a typo or an id that needs an alias.
+    throw new InputError(
+      `"${name}" is not a model name: a "+" introduces a prompt variant (defined under variants: in the config, for pmiyc run and converse); a model id that contains "+" is named by an alias under models: in the config`,
+    );
+  }
   const providerName = name.slice(0, slash);
   const provider = findProvider(providerName);
   if (!provider) {

@@ -3,18 +3,40 @@ import type { ConversationSpec } from '../domain/conversation.js';
 import { deriveSeed } from '../domain/random.js';
 
 /**
- * The seed of one call, from what the call *is* (SPEC 6):
- * - the opening from (persuadee, claim): shared by every persuader, setting and repetition;
+ * For each role of a conversation, the name that stands for the prompts that role is asked with.
+ * It is the agent's own name unless its prompt variant leaves that role's prompts as pmiyc's own;
+ * then it is the plain model's, whose requests the agent's are, word for word.
+ */
+export interface SeedNames {
+  readonly persuader: string;
+  readonly persuadee: string;
+}
+
+/** The seed names of a conversation whose agents use their own prompts in both roles (the spec's names). */
+export function seedNamesOfSpec(spec: ConversationSpec): SeedNames {
+  return { persuader: spec.persuaderModel, persuadee: spec.persuadeeModel };
+}
+
+/**
+ * The seed of one call, from what the call *is* (SPEC 6): the run seed and, for each role, the
+ * name of the prompts it is asked with (`names`), so that two agents asking the same request ask
+ * it with the same seed:
+ * - the opening from (persuadee, claim, repetition): shared by every persuader and both settings;
  * - the first argument from (persuader, persuadee, claim, repetition): shared by both settings;
  * - later turns also from the planned turn count and the turn index;
  * - a re-sample also from its attempt number.
+ * Repetition 0 leaves the repetition out of the opening's seed, as before repetitions drew their
+ * own openings: a run with one repetition keeps its seeds, and its stored calls replay.
  * Shared calls are therefore literally the same request, and a re-run asks the same questions.
  */
-export function callSeed(spec: ConversationSpec, turnIndex: number, attempt: number): number {
+export function callSeed(spec: ConversationSpec, turnIndex: number, attempt: number, names: SeedNames = seedNamesOfSpec(spec)): number {
   const claim = claimKey(spec.claim);
-  if (turnIndex === 1) return deriveSeed(spec.runSeed, ['opening', spec.persuadeeModel, claim, attempt]);
-  if (turnIndex === 2) {
-    return deriveSeed(spec.runSeed, ['argument', spec.persuaderModel, spec.persuadeeModel, claim, spec.repetition, attempt]);
+  if (turnIndex === 1) {
+    const parts = ['opening', names.persuadee, claim, attempt];
+    return deriveSeed(spec.runSeed, spec.repetition === 0 ? parts : [...parts, spec.repetition]);
   }
-  return deriveSeed(spec.runSeed, ['turn', spec.persuaderModel, spec.persuadeeModel, claim, spec.repetition, spec.turns, turnIndex, attempt]);
+  if (turnIndex === 2) {
+    return deriveSeed(spec.runSeed, ['argument', names.persuader, names.persuadee, claim, spec.repetition, attempt]);
+  }
+  return deriveSeed(spec.runSeed, ['turn', names.persuader, names.persuadee, claim, spec.repetition, spec.turns, turnIndex, attempt]);
 }

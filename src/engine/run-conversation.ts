@@ -6,7 +6,7 @@ import { absoluteChange, normalizedChange } from '../metrics/normalized-change.j
 import { type ChatMessage, type ChatModel, DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_TEMPERATURE } from '../models/chat-model.js';
 import { type AgentPrompts, DEFAULT_PROMPTS } from '../protocol/prompt-variants.js';
 import { finalDecisionMessages, persuadeeMessages, persuaderMessages } from './agent-messages.js';
-import { callSeed } from './call-seed.js';
+import { callSeed, type SeedNames, seedNamesOfSpec } from './call-seed.js';
 import { type SamplingSettings, sampleTurn } from './sample-turn.js';
 
 export const DEFAULT_SAMPLING: SamplingSettings = {
@@ -22,6 +22,8 @@ export interface RunConversationInput {
   readonly sampling?: Partial<SamplingSettings>;
   /** Each agent's prompts (a prompt variant); pmiyc's own wording unless given. */
   readonly prompts?: { readonly persuader?: AgentPrompts; readonly persuadee?: AgentPrompts };
+  /** For each role, the name of the prompts it is asked with, which the calls' seeds derive from; the spec's names unless given. */
+  readonly seedNames?: SeedNames;
   /** Turns already accepted (a shared opening, or opening plus first argument) to continue from. */
   readonly prefix?: readonly Turn[];
   /** Stop with a `partial` outcome once this many turns exist (to build a shared prefix). */
@@ -97,13 +99,14 @@ export async function runConversation(input: RunConversationInput): Promise<Conv
   const prefix = input.prefix ?? [];
   assertUsablePrefix(spec, prefix);
   const turns: Turn[] = [...prefix];
+  const seedNames = input.seedNames ?? seedNamesOfSpec(spec);
 
   for (;;) {
     if (input.stopAfterTurn !== undefined && turns.length >= input.stopAfterTurn) return { status: 'partial', turns };
     const step = planNextStep(spec, turns, input.prompts);
     const index = turns.length + 1;
     const model = step.role === 'persuader' ? input.persuader : input.persuadee;
-    const sampled = await sampleTurn(model, step.messages, sampling, (attempt) => callSeed(spec, index, attempt), input.abortSignal);
+    const sampled = await sampleTurn(model, step.messages, sampling, (attempt) => callSeed(spec, index, attempt, seedNames), input.abortSignal);
     if (!sampled.ok) {
       return {
         status: 'failed',

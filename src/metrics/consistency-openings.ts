@@ -7,10 +7,10 @@ type OpeningRecord = Pick<ConversationRecord, 'persuadee' | 'domain' | 'claimInd
 
 /**
  * The openings of a tournament run for Match Rate and Avg Dif, each counted once: an opening is
- * shared by every persuader, both settings and every repetition (SPEC 1.4), so counting
+ * shared by every persuader and both settings (SPEC 1.4; each repetition draws its own), so counting
  * conversations would weight a claim by the number of opponents. An opening is identified by
  * (persuadee, claim, seed of its accepted attempt) and remembered as a 53-bit hash, so memory is
- * bounded by persuadees x claims. Conversations whose opening failed have no initial score and
+ * bounded by persuadees x claims x repetitions. Conversations whose opening failed have no initial score and
  * are skipped.
  */
 export function* openingScores(records: Iterable<OpeningRecord>): Generator<OpeningScore> {

@@ -1,13 +1,17 @@
 import { MULTI_TURN_TURNS, SINGLE_TURN_TURNS } from '../domain/conversation.js';
 import { formatCount, labelModel } from '../domain/text-labels.js';
-import type { TournamentDesign } from '../studies/tournament/plan.js';
+import type { PlannedConversation, TournamentDesign } from '../studies/tournament/plan.js';
 import {
   DEFAULT_EARLY_STOP_RATE,
   type EstimateAssumptions,
   estimatePlan,
   MIN_REPLIES_FOR_RATE,
   type ModelPrices,
+  NOTHING_STORED,
+  type PlanEstimate,
+  type StoredProgress,
 } from '../studies/tournament/plan-estimate.js';
+import type { StoredWork } from '../studies/tournament/stored-progress.js';
 import type { EarlyStopHistory } from '../studies/tournament/tournament-results.js';
 import { formatTextTable } from './text-table.js';
 
@@ -23,30 +27,52 @@ export interface DryRunBatching {
   readonly window: number;
 }
 
-/** `pmiyc run --dry-run`: the plan, its calls and what it will cost, with the assumptions said (the lines to print). */
+/** What the store holds of the plan, or why nothing in it is reused. */
+export type DryRunStore = { readonly reused: true; readonly work: StoredWork; readonly runName?: string } | { readonly reused: false; readonly why: string };
+
+/** A total cost: about $X, or at least $X when some model has no prices (named). */
+function costText(estimate: Pick<PlanEstimate, 'costUsd' | 'unpricedModels'>): string {
+  if (estimate.unpricedModels.length === 0) return `about $${estimate.costUsd.toFixed(2)}`;
+  return `at least $${estimate.costUsd.toFixed(2)} (no price for ${estimate.unpricedModels.map(labelModel).join(', ')})`;
+}
+
+/** What the store saves the run: the calls it replays, the conversations it needs no call for. */
+function storeLine(store: DryRunStore, conversations: number): string {
+  if (!store.reused) return `Nothing in the store is reused: ${store.why}.`;
+  const { work } = store;
+  const done = work.conversationsDone > 0 ? `; run ${store.runName} holds ${formatCount(work.conversationsDone)} of the conversations already, skipped` : '';
+  return (
+    `In the store already: ${formatCount(work.storedCalls)} calls, replayed for free, not counted below ` +
+    `(${formatCount(work.conversationsReplayed)} of the ${formatCount(conversations)} conversations need no new call${done}).`
+  );
+}
+
+/**
+ * `pmiyc run --dry-run`: the plan, the calls it will make (those the store holds are free) and what
+ * they will cost, with the assumptions said (the lines to print).
+ */
 export function dryRunText(
   design: TournamentDesign,
   maxOutputTokens: number,
   prices: (model: string) => ModelPrices | undefined,
   history: EarlyStopHistory,
-  batching?: DryRunBatching,
+  options: { readonly batching?: DryRunBatching; readonly store: DryRunStore },
 ): string[] {
+  const { batching, store } = options;
+  const progressOf = (planned: PlannedConversation) => (store.reused ? (store.work.progress.get(planned.id) ?? NOTHING_STORED) : NOTHING_STORED);
   const rateOf = (model: string) => {
     const seen = history.get(model);
     return seen && seen.replies >= MIN_REPLIES_FOR_RATE ? seen.stops / seen.replies : DEFAULT_EARLY_STOP_RATE;
   };
   const replyTokens = Math.round(maxOutputTokens / 2);
-  const estimate = estimatePlan(design, {
-    earlyStopRate: rateOf,
-    replyTokens,
-    prices,
-  });
+  const estimate = estimatePlan(design, { earlyStopRate: rateOf, replyTokens, prices }, progressOf);
   const lines: string[] = [];
   const out = (line = '') => lines.push(line);
   out(`Dry run: nothing is called. ${formatCount(estimate.conversations)} conversations:`);
   for (const [setting, count] of Object.entries(estimate.bySetting)) out(`  ${setting}: ${formatCount(count)}`);
+  out(storeLine(store, estimate.conversations));
   out(
-    `Calls: at most ${formatCount(estimate.callsUpperBound)} (shared openings and first arguments once, before re-samples); about ${formatCount(estimate.callsExpected)} with early stops.`,
+    `Calls to make: at most ${formatCount(estimate.callsUpperBound)} (shared openings and first arguments once, before re-samples); about ${formatCount(estimate.callsExpected)} with early stops.`,
   );
   out('');
   const rows = estimate.byModel.map((model) => [
@@ -57,15 +83,19 @@ export function dryRunText(
     model.costUsd === undefined ? 'no price set' : `$${model.costUsd.toFixed(2)}`,
     `${(rateOf(model.model) * 100).toFixed(0)}%${history.get(model.model) && history.get(model.model)!.replies >= MIN_REPLIES_FOR_RATE ? ' (stored runs)' : ' (assumed)'}`,
   ]);
-  out(formatTextTable(['model', 'calls', 'input tokens', 'output tokens', 'cost', 'early stop per reply'], rows));
+  out(
+    rows.length > 0
+      ? formatTextTable(['model', 'calls', 'input tokens', 'output tokens', 'cost', 'early stop per reply'], rows)
+      : 'Nothing to call: the store holds every call of the plan.',
+  );
   out('');
   out(
-    estimate.costUsd === undefined ? 'Total cost: unknown (set prices in the config for every model).' : `Total cost: about $${estimate.costUsd.toFixed(2)}.`,
+    `Total cost: ${costText(estimate)}.${estimate.unpricedModels.length > 0 ? ' Set inputUsdPerMillion and outputUsdPerMillion for them under models: in the config.' : ''}`,
   );
   if (batching && batching.models.length > 0)
-    for (const line of batchLines(design, batching, estimate.costUsd, { earlyStopRate: rateOf, replyTokens, prices })) out(line);
+    for (const line of batchLines(design, batching, estimate, { earlyStopRate: rateOf, replyTokens, prices }, progressOf)) out(line);
   out(
-    `Assumptions: replies of about ${replyTokens} tokens; early-stop rates from stored runs where a model has ${MIN_REPLIES_FOR_RATE}+ replies, else ${DEFAULT_EARLY_STOP_RATE * 100}% per reply. Calls already in the store are replayed for free.`,
+    `Assumptions: replies of about ${replyTokens} tokens; early-stop rates from stored runs where a model has ${MIN_REPLIES_FOR_RATE}+ replies, else ${DEFAULT_EARLY_STOP_RATE * 100}% per reply.`,
   );
   return lines;
 }
@@ -76,18 +106,24 @@ export function dryRunText(
  * model, answered within the provider's 24 h window), and conversations beyond the window wait for a
  * later round of waves.
  */
-function batchLines(design: TournamentDesign, batching: DryRunBatching, directUsd: number | undefined, assumptions: EstimateAssumptions): string[] {
-  const estimate = estimatePlan(design, {
-    ...assumptions,
-    prices: (agent) => (batching.isBatched(agent) ? batching.prices(agent) : assumptions.prices(agent)),
-  });
+function batchLines(
+  design: TournamentDesign,
+  batching: DryRunBatching,
+  direct: PlanEstimate,
+  assumptions: EstimateAssumptions,
+  progressOf: (planned: PlannedConversation) => StoredProgress,
+): string[] {
+  const estimate = estimatePlan(
+    design,
+    { ...assumptions, prices: (agent) => (batching.isBatched(agent) ? batching.prices(agent) : assumptions.prices(agent)) },
+    progressOf,
+  );
   const assumed = batching.models.filter((model) => batching.prices(model)?.assumed);
   const longest = Math.max(...design.settings.map((setting) => (setting === 'single' ? SINGLE_TURN_TURNS : (design.multiTurns ?? MULTI_TURN_TURNS))));
   const rounds = Math.ceil(estimate.conversations / Math.max(1, batching.window));
-  const cost = (usd: number | undefined) => (usd === undefined ? 'unknown' : `about $${usd.toFixed(2)}`);
   return [
     `Batched through the provider's batch service: ${batching.models.map(labelModel).join(', ')}.`,
-    `Cost at batch prices: ${cost(estimate.costUsd)} (direct: ${cost(directUsd)}).${assumed.length > 0 ? ` Batch prices assumed half the direct ones for ${assumed.map(labelModel).join(', ')} (set batchInputUsdPerMillion and batchOutputUsdPerMillion).` : ''}`,
+    `Cost at batch prices: ${costText(estimate)} (direct: ${costText(direct)}).${assumed.length > 0 ? ` Batch prices assumed half the direct ones for ${assumed.map(labelModel).join(', ')} (set batchInputUsdPerMillion and batchOutputUsdPerMillion).` : ''}`,
     `Waves: about ${formatCount(longest * rounds)} (${longest} turns in sequence per conversation${rounds > 1 ? `, ${rounds} rounds of ${formatCount(batching.window)} conversations` : ''}); each wave waits for its batches, which providers answer within 24 h.`,
   ];
 }

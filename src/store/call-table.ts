@@ -36,6 +36,8 @@ export class SqliteCallCache implements CallCache {
   /** Whether some call is stored under a hex-text hash (a store written before hashes were bytes). */
   private readonly hasTextHashes: boolean;
   private readonly reuseEarlierRuns: boolean;
+  /** False in a store opened to read (a dry run): lookups then change nothing. */
+  private readonly recordsReplays: boolean;
   private readonly insertReplay: Statement;
   private readonly remove: Statement<[Buffer | string, number]>;
   private readonly insert: Statement;
@@ -55,6 +57,7 @@ export class SqliteCallCache implements CallCache {
     // Text sorts before blobs: the smallest hash tells whether any is text.
     this.hasTextHashes = database.prepare("SELECT typeof(hash) = 'text' FROM calls ORDER BY hash LIMIT 1").pluck().get() === 1;
     this.reuseEarlierRuns = scope.reuseEarlierRuns;
+    this.recordsReplays = !database.readonly;
     this.messages = new CallMessages(database, commits);
     this.insertReplay = database.prepare('INSERT OR IGNORE INTO call_replays (run_id, hash, source_run_id) VALUES (?, ?, ?)');
     // Delete, then insert: what INSERT OR REPLACE did. A REPLACE may delete rows, so inside a batch's
@@ -85,7 +88,7 @@ export class SqliteCallCache implements CallCache {
       ...(row.cost_usd === null ? {} : { costUsd: row.cost_usd }),
     };
     // The first use of an earlier run's call in this run is its replay; later uses share it within the run.
-    if (row.run_id === this.runId || this.insertReplay.run(this.runId, key, row.run_id).changes === 0) return { reply };
+    if (row.run_id === this.runId || (this.recordsReplays && this.insertReplay.run(this.runId, key, row.run_id).changes === 0)) return { reply };
     return { reply, earlierRun: this.runName(row.run_id) };
   }
 

@@ -6,7 +6,7 @@ import { usageTotals } from '../../metrics/usage-totals.js';
 import { formatConversationHeader, formatOutcomeText, formatTurnText } from '../../report/dialogue-text.js';
 import { formatUsageText } from '../../report/usage-text.js';
 import { createModelRegistry } from '../../runner/model-registry.js';
-import { agentOf, promptsByAgent } from '../../studies/tournament/agents.js';
+import { agentOf, checkAgentNames, promptsByAgent, seedNamesOf } from '../../studies/tournament/agents.js';
 import { loadConfig } from '../load-config.js';
 import { type CliContext, formatDuration, labelModel, styleFor } from '../terminal.js';
 
@@ -37,7 +37,8 @@ export async function converseCommand(options: ConverseOptions, context: CliCont
   const registry = createModelRegistry(config, context.env, {
     onRetry: (_model, event) => context.stderr.write(`${event.error.message}; retrying in ${formatDuration(event.waitMs)}\n`),
   });
-  // Either side may be an agent under a prompt variant of the config (model+variant).
+  // Either side may be an agent under a prompt variant of the config (model+variant); a `+` names a defined one.
+  checkAgentNames([options.persuader, options.persuadee], config.variants);
   const persuaderAgent = agentOf(options.persuader, config.variants);
   const persuadeeAgent = agentOf(options.persuadee, config.variants);
   const persuader = registry.modelFor(persuaderAgent.model);
@@ -72,6 +73,11 @@ export async function converseCommand(options: ConverseOptions, context: CliCont
     persuader,
     persuadee,
     prompts: { persuader: promptsFor(persuaderAgent.name), persuadee: promptsFor(persuadeeAgent.name) },
+    // Seeded as a run seeds them: a persuader-only variant opens as its model does.
+    seedNames: {
+      persuader: seedNamesOf(spec.persuaderModel, config.variants).persuader,
+      persuadee: seedNamesOf(spec.persuadeeModel, config.variants).persuadee,
+    },
     sampling: { maxAttempts: options.maxAttempts, temperature: options.temperature, maxOutputTokens: options.maxTokens },
     abortSignal,
     ...(live ? { onTurn: (turn) => context.stdout.write(`${formatTurnText(turn, style)}\n`) } : {}),

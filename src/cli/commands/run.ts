@@ -1,22 +1,19 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { PmiycConfig } from '../../config/config-schema.js';
 import type { Claim } from '../../domain/claim.js';
 import { loadClaims } from '../../io/load-claims.js';
-import { batchPricesOf, batchSettingsOf } from '../../models/batch/with-batch.js';
-import { dryRunText } from '../../report/dry-run-text.js';
-import { checkBatching, checkModels } from '../../runner/check-models.js';
-import { createModelRegistry } from '../../runner/model-registry.js';
-import { ITEMS_PER_CALL_SLOT } from '../../runner/run-session.js';
+import { checkModels } from '../../runner/check-models.js';
+import type { RunInfo } from '../../runner/run-records.js';
 import { openStore, type Store } from '../../store/result-store.js';
-import { agentOf, modelsOfAgents } from '../../studies/tournament/agents.js';
-import { checkResumeFlags, checkResumeVariants, resolvedClaimsSource } from '../../studies/tournament/resume-check.js';
+import { modelsOfAgents } from '../../studies/tournament/agents.js';
+import { checkResumeFlags, checkResumeSeeds, checkResumeVariants, resolvedClaimsSource } from '../../studies/tournament/resume-check.js';
 import { type DesignOptions, designFromOptions, designOfStoredRun, type StoredDesign } from '../../studies/tournament/tournament-design.js';
 import { runTournament } from '../../studies/tournament/tournament-study.js';
 import { withExperiment } from '../experiment-options.js';
 import { loadConfig } from '../load-config.js';
 import { printRunOutcome } from '../run-outcome.js';
 import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
+import { dryRunCommand } from './dry-run.js';
 
 export interface RunOptions extends DesignOptions {
   readonly store: string;
@@ -50,6 +47,8 @@ interface Prepared {
   readonly configPath?: string;
   /** The stored run continued, by name. */
   readonly runName?: string;
+  /** The stored run continued, and whether it reuses earlier runs' calls (it was not started with --no-cache). */
+  readonly resumed?: { readonly run: RunInfo; readonly cache: boolean };
 }
 
 /** A new run's design, paths made absolute so that it resumes from anywhere, and its claims. */
@@ -65,46 +64,33 @@ async function prepareNew(options: RunOptions, config: PmiycConfig, context: Cli
 }
 
 /** A stored run to continue: its own design (flags given again must match it) and its claims. */
-async function prepareResume(store: Store, options: RunOptions, context: CliContext): Promise<Prepared> {
+async function prepareResume(store: Store, options: RunOptions, context: CliContext): Promise<Prepared & Required<Pick<Prepared, 'resumed'>>> {
   const run = store.findRun(options.run, 'tournament');
   const stored = designOfStoredRun(run.name, run.config);
   checkResumeFlags(run.name, { design: stored.design, seed: run.seed, settings: stored.settings ?? { concurrency: 16, cache: true } }, options, options.given);
   const configPath = options.config ? resolve(options.config) : stored.configPath;
   checkResumeVariants(run.name, stored.design, loadConfig(configPath).variants);
+  checkResumeSeeds(run.name, stored.design);
   const { claims } = await loadClaims(stored.design.claims.source, { ...stored.design.claims, seed: run.seed }, dataOf(context));
-  return { design: stored.design, claims, runName: run.name, ...(configPath ? { configPath } : {}) };
+  const resumed = { run, cache: stored.settings?.cache ?? true };
+  return { design: stored.design, claims, runName: run.name, resumed, ...(configPath ? { configPath } : {}) };
 }
 
-/** A dry run of a new run: nothing is created; the store, when there is one, only lends its early-stop history. */
-function dryRun(prepared: Prepared, options: RunOptions, context: CliContext): number {
-  const config = loadConfig(prepared.configPath);
-  const variants = prepared.design.variants ?? {};
-  const names = modelsOfAgents([...prepared.design.persuaders, ...prepared.design.persuadees], variants);
-  checkModels(config, context.env, names, options.maxCost);
-  const batched = checkBatching(config, context.env, names, options.batch === true);
-  let history = new Map<string, { replies: number; stops: number }>();
-  if (existsSync(options.store)) {
-    const store = openStore(options.store, { access: 'read' });
-    try {
-      history = new Map(store.earlyStopCounts());
-    } finally {
-      store.close();
-    }
+/** `--dry-run`: a new run's plan, or (with --resume or --retry-failed) what continuing a stored run would make; the store is only read. */
+async function dryRun(fresh: Prepared | undefined, options: RunOptions, context: CliContext): Promise<number> {
+  if (fresh) {
+    const plan = { design: fresh.design, claims: fresh.claims, runSeed: options.seed, ...(fresh.configPath ? { configPath: fresh.configPath } : {}) };
+    return dryRunCommand(plan, options, context);
   }
-  const plan = { ...prepared.design, claims: prepared.claims, runSeed: options.seed };
-  const registry = createModelRegistry(config, context.env);
-  const settingsOf = (agent: string) => registry.settingsFor(agentOf(agent, variants).model);
-  const batching = {
-    models: batched,
-    isBatched: (agent: string) => batched.includes(agentOf(agent, variants).model),
-    prices: (agent: string) => batchPricesOf(settingsOf(agent)),
-    window: Math.max(
-      options.concurrency * ITEMS_PER_CALL_SLOT,
-      ...batched.map((name) => batchSettingsOf(registry.settingsFor(name), options.batch === true)?.size ?? 0),
-    ),
-  };
-  context.stdout.write(`${dryRunText(plan, prepared.design.sampling.maxOutputTokens, settingsOf, history, batching).join('\n')}\n`);
-  return 0;
+  const store = openStore(options.store, { access: 'read' });
+  try {
+    const prepared = await prepareResume(store, options, context);
+    const { run, cache } = prepared.resumed;
+    const plan = { ...prepared, runSeed: run.seed, resumed: { run, cache, retryFailed: options.retryFailed } };
+    return await dryRunCommand(plan, options, context, store);
+  } finally {
+    store.close();
+  }
 }
 
 /** `pmiyc run`: a tournament (see studies/tournament/tournament-study.ts), then its table and how to go on. */
@@ -125,7 +111,7 @@ export async function runTournamentCommand(typed: RunOptions, context: CliContex
   }
   // A new run's input is checked before the store is opened: bad input never leaves an empty store behind.
   const fresh = continuing ? undefined : await prepareNew(options, typedConfig, context);
-  if (fresh && options.dryRun) return { exitCode: dryRun(fresh, options, context) };
+  if (options.dryRun) return { exitCode: await dryRun(fresh, options, context) };
   const freshConfig = fresh ? typedConfig : undefined;
   if (fresh && freshConfig) {
     checkModels(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Claim } from '../../domain/claim.js';
-import { agentOf, checkVariantsFitClaims, crossAgents, modelsOfAgents } from './agents.js';
+import { agentOf, checkAgentNames, checkCrossable, checkVariantsFitClaims, crossAgents, modelsOfAgents, seedNamesOf } from './agents.js';
 
 const claimOf = (claim: string): Claim => ({ index: 0, domain: 'subjective', claim, origin: 'test', license: 'MIT' });
 const variants = { emotional: { persuader: { system: '{{claim}} {{format}}' } } };
@@ -16,6 +16,33 @@ describe('agents: a model under a prompt variant', () => {
     expect(crossAgents(['a', 'b'], ['default', 'emotional'])).toEqual(['a', 'a+emotional', 'b', 'b+emotional']);
     expect(crossAgents(['a'], undefined)).toEqual(['a']);
     expect(modelsOfAgents(['a', 'a+emotional', 'b'], variants)).toEqual(['a', 'b']);
+  });
+
+  it('refuses a "+" that does not name a defined variant, naming the defined ones', () => {
+    expect(() => checkAgentNames(['alpha', 'openai/gpt-4o-mini+emotional'], variants)).not.toThrow();
+    expect(() => checkAgentNames(['openai/gpt-4o-mini+emotionl'], variants)).toThrow(
+      'openai/gpt-4o-mini+emotionl: "emotionl" after the "+" is not a prompt variant (the defined variants are emotional); a model id that contains "+" is named by an alias under models: in the config',
+    );
+    expect(() => checkAgentNames(['alpha+emotional'], {})).toThrow('(no variants are defined: define one under variants: in the config)');
+    expect(() => checkAgentNames(['alpha+emotional+emotional'], variants)).toThrow('has more than one "+"');
+    expect(() => checkAgentNames(['+emotional'], variants)).toThrow('names no model before the "+"');
+    expect(() => checkCrossable(['alpha+emotional'], ['default', 'emotional'], '--persuader-variants')).toThrow(
+      'alpha+emotional already names a prompt variant, so it cannot be crossed with --persuader-variants: list the plain model (alpha)',
+    );
+    expect(() => checkCrossable(['alpha+emotional'], ['default'], '--persuader-variants')).not.toThrow();
+  });
+
+  it("seeds a role by the model's name where the variant leaves that role's prompts alone", () => {
+    const book = {
+      ...variants,
+      doubtful: { persuadee: { opening: 'Your view on {{claim}}?' } },
+      both: { ...variants.emotional, persuadee: { final: '{{claim}}' } },
+    };
+    expect(seedNamesOf('alpha', book)).toEqual({ persuader: 'alpha', persuadee: 'alpha' });
+    expect(seedNamesOf('alpha+emotional', book)).toEqual({ persuader: 'alpha+emotional', persuadee: 'alpha' });
+    expect(seedNamesOf('alpha+doubtful', book)).toEqual({ persuader: 'alpha', persuadee: 'alpha+doubtful' });
+    expect(seedNamesOf('alpha+both', book)).toEqual({ persuader: 'alpha+both', persuadee: 'alpha+both' });
+    expect(seedNamesOf('alpha+emotional', {})).toEqual({ persuader: 'alpha+emotional', persuadee: 'alpha+emotional' });
   });
 
   it('refuses a variant that hides the question of misinformation items', () => {

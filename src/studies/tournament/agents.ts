@@ -1,5 +1,6 @@
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/input-error.js';
+import type { SeedNames } from '../../engine/call-seed.js';
 import { type AgentPrompts, DEFAULT_VARIANT, promptsOfVariant, templateShowsQuestion, type VariantTemplates } from '../../protocol/prompt-variants.js';
 
 /**
@@ -27,6 +28,45 @@ export function agentOf(name: string, variants: VariantBook): Agent {
   return { name, model: name, variant: DEFAULT_VARIANT };
 }
 
+/** The defined variants, for a message: their names, or how to define one. */
+function definedVariantsText(variants: VariantBook): string {
+  const names = Object.keys(variants);
+  return names.length > 0 ? `the defined variants are ${names.join(', ')}` : 'no variants are defined: define one under variants: in the config';
+}
+
+/**
+ * Refuses an agent name whose `+` does not introduce a variant the config defines (`alpha+emotinal`
+ * would otherwise be taken for a model id and asked for, or crossed into `alpha+emotinal+emotional`).
+ * In an agent name a `+` always separates the variant: a model whose id contains one is named through
+ * an alias under `models:` (aliases cannot contain `+`). See docs/design/variants.md.
+ */
+export function checkAgentNames(names: readonly string[], variants: VariantBook): void {
+  for (const name of names) {
+    const plus = name.lastIndexOf('+');
+    if (plus < 0) continue;
+    const [model, variant] = [name.slice(0, plus), name.slice(plus + 1)];
+    let problem: string;
+    if (!Object.hasOwn(variants, variant)) problem = `"${variant}" after the "+" is not a prompt variant (${definedVariantsText(variants)})`;
+    else if (model === '') problem = 'names no model before the "+"';
+    else if (model.includes('+')) problem = 'has more than one "+" (one model, one variant)';
+    else continue;
+    throw new InputError(`${name}: ${problem}; a model id that contains "+" is named by an alias under models: in the config`);
+  }
+}
+
+/**
+ * Refuses to cross a name that already has a variant (`alpha+x`) with another variant, which would
+ * make `alpha+x+y`; `flag` is the option that gave the variants, for the message.
+ */
+export function checkCrossable(names: readonly string[], variants: readonly string[] | undefined, flag: string): void {
+  if (!variants?.some((variant) => variant !== DEFAULT_VARIANT)) return;
+  const named = names.find((name) => name.includes('+'));
+  if (named === undefined) return;
+  throw new InputError(
+    `${named} already names a prompt variant, so it cannot be crossed with ${flag}: list the plain model (${named.slice(0, named.lastIndexOf('+'))}) and give all its variants with ${flag}`,
+  );
+}
+
 /** Every model crossed with every variant, in that order: `[a, b] x [default, x]` is `a, a+x, b, b+x`. */
 export function crossAgents(models: readonly string[], variants: readonly string[] | undefined): string[] {
   return models.flatMap((model) => (variants ?? [DEFAULT_VARIANT]).map((variant) => agentName(model, variant)));
@@ -48,6 +88,30 @@ export function promptsByAgent(variants: VariantBook): (agent: string) => AgentP
       made.set(variant, prompts);
     }
     return prompts;
+  };
+}
+
+/** Whether a variant replaces any prompt of a role (else that role is asked with pmiyc's own prompts). */
+function replacesPromptsOf(templates: VariantTemplates, role: keyof SeedNames): boolean {
+  if (role === 'persuader') return templates.persuader?.system !== undefined;
+  const persuadee = templates.persuadee;
+  return persuadee !== undefined && (persuadee.system !== undefined || persuadee.opening !== undefined || persuadee.final !== undefined);
+}
+
+/**
+ * For each role, the name that stands for the prompts an agent is asked with in it, from which its
+ * calls' seeds derive: the agent's own where its variant replaces a prompt of the role, else its
+ * model's. A persuader-only variant (`alpha+emotional`) is then asked, as a persuadee and for its
+ * stance, exactly what `alpha` is asked, seed included: the same request, made once. A persuadee
+ * variant keeps openings of its own. Without variants every name is the agent's, as it always was.
+ */
+export function seedNamesOf(name: string, variants: VariantBook): SeedNames {
+  const agent = agentOf(name, variants);
+  const templates = variants[agent.variant];
+  if (agent.variant === DEFAULT_VARIANT || templates === undefined) return { persuader: name, persuadee: name };
+  return {
+    persuader: replacesPromptsOf(templates, 'persuader') ? name : agent.model,
+    persuadee: replacesPromptsOf(templates, 'persuadee') ? name : agent.model,
   };
 }
 

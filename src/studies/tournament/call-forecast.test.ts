@@ -22,6 +22,13 @@ describe('CallForecast', () => {
     expect(Math.round(new CallForecast(design).expectedCalls())).toBe(estimate.callsExpected);
   });
 
+  it('counts the openings the dry run counts: one per opener and repetition, a persuader-only variant opening as its model', () => {
+    const variants = { x: { persuader: { system: '{{claim}} {{format}}' } } };
+    const withVariant: TournamentDesign = { ...design, persuaders: ['a', 'a+x', 'b'], repetitions: 2, variants };
+    const estimate = estimatePlan(withVariant, { earlyStopRate: () => 0.1, replyTokens: 100, prices: () => undefined });
+    expect(Math.round(new CallForecast(withVariant).expectedCalls())).toBe(estimate.callsExpected);
+  });
+
   it("learns each persuadee's early-stop rate from its replies, the prior weighing as 5 replies", () => {
     const forecast = new CallForecast(design);
     const conversation = find('multi', 'a');

@@ -6,6 +6,7 @@ import {
   SINGLE_TURN_TURNS,
   type Turn,
 } from '../../domain/conversation.js';
+import { seedNamesOf } from './agents.js';
 import type { PlannedConversation, TournamentDesign } from './plan.js';
 import { DEFAULT_EARLY_STOP_RATE, expectedCallsFrom } from './plan-estimate.js';
 
@@ -62,10 +63,13 @@ const cellOf = (persuadee: string, setting: Setting) => `${persuadee}\u0000${set
 export class CallForecast {
   private readonly repetitions: number;
   private readonly firstSetting: Setting | undefined;
-  /** Openings (one per agent and claim) and first arguments (one per pair, repetition and claim) of one claim. */
+  /** Openings (one per opener and repetition) and first arguments (one per pair and repetition) of one claim. */
   private readonly prefixCallsPerClaim: number;
-  /** Agents that open on a claim: every persuadee, and every persuader for its own stance. */
-  private readonly openers: number;
+  /**
+   * Openings of one claim: every persuadee, and every persuader for its own stance, in each
+   * repetition, named by the prompts they are asked with (a persuader-only variant opens as its model).
+   */
+  private readonly openingsPerClaim: number;
   private readonly replies = new Map<string, { replies: number; stops: number }>();
   private readonly tallies = new Map<string, Tally>();
   private readonly running = new Map<string, Running>();
@@ -84,8 +88,9 @@ export class CallForecast {
   ) {
     this.repetitions = design.repetitions ?? 1;
     this.firstSetting = [...design.settings].sort((a, b) => this.turnsOf(b) - this.turnsOf(a))[0];
-    this.openers = new Set([...design.persuadees, ...design.persuaders]).size;
-    this.prefixCallsPerClaim = this.openers + this.firstSettingPerClaim();
+    const openers = new Set([...design.persuadees, ...design.persuaders].map((agent) => seedNamesOf(agent, design.variants ?? {}).persuadee));
+    this.openingsPerClaim = openers.size * this.repetitions;
+    this.prefixCallsPerClaim = this.openingsPerClaim + this.firstSettingPerClaim();
   }
 
   /** Learns from one accepted turn of a conversation: how far it got, and (a reply) whether its persuadee stopped. */
@@ -137,7 +142,8 @@ export class CallForecast {
     const failureRate = this.failureRate();
     const runningPerCell = new Map<string, number>();
     // A claim's openings are asked unless all its conversations of the first setting are stored; a first argument, unless its own is.
-    let expected = this.design.claims.length * this.prefixCallsPerClaim - this.claimsWithoutPrefix * this.openers - this.skippedFirst + this.prefixCallsAgain;
+    let expected =
+      this.design.claims.length * this.prefixCallsPerClaim - this.claimsWithoutPrefix * this.openingsPerClaim - this.skippedFirst + this.prefixCallsAgain;
     for (const running of this.running.values()) {
       runningPerCell.set(running.cell, (runningPerCell.get(running.cell) ?? 0) + 1);
       expected += this.expectedAfterPrefix(running, failureRate);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Claim } from '../../domain/claim.js';
-import { estimatePlan, expectedCallsAfterPrefix, expectedCallsFrom } from './plan-estimate.js';
+import { estimatePlan, expectedCallsAfterPrefix, expectedCallsFrom, NOTHING_STORED, type StoredProgress } from './plan-estimate.js';
 
 const claim: Claim = { index: 0, domain: 'subjective', claim: 'A claim', origin: 'test', license: 'x' };
 const assumptions = { earlyStopRate: () => 0, replyTokens: 200, prices: () => undefined };
@@ -56,6 +56,46 @@ describe('estimatePlan', () => {
     expect(estimate.callsUpperBound).toBe(2 + 1 + 1);
     expect(estimate.byModel.find((model) => model.model === 'er')).toMatchObject({ calls: 2 });
     expect(estimate.byModel.find((model) => model.model === 'er')?.costUsd).toBeGreaterThan(0);
-    expect(estimate.costUsd).toBeUndefined(); // one model has no prices: no total pretends to know
+    // One model has no prices: the total is what the others cost, and says which model it leaves out.
+    expect(estimate.costUsd).toBe(estimate.byModel.find((model) => model.model === 'er')?.costUsd);
+    expect(estimate.unpricedModels).toEqual(['ee']);
+  });
+
+  const persuaderOnly = { x: { persuader: { system: '{{claim}} {{format}}' } } };
+
+  it("counts a persuader-only variant's openings and stance as its model's: asked once", () => {
+    const design = { persuaders: ['a', 'a+x'], persuadees: ['a'], claims: [claim], settings: ['single' as const], runSeed: 0 };
+    // One opening (a's, which is a+x's stance too), two first arguments, two final decisions.
+    expect(estimatePlan({ ...design, variants: persuaderOnly }, assumptions).callsUpperBound).toBe(1 + 2 + 2);
+    // Without the variant defined, a+x would be an agent of its own, with an opening of its own.
+    expect(estimatePlan(design, assumptions).callsUpperBound).toBe(2 + 2 + 2);
+    // As a persuadee, a+x asks what a asks: its conversations are a's.
+    const asPersuadee = { persuaders: ['b'], persuadees: ['a', 'a+x'], claims: [claim], settings: ['single' as const], runSeed: 0, variants: persuaderOnly };
+    expect(estimatePlan(asPersuadee, assumptions).callsUpperBound).toBe(2 + 1 + 1);
+  });
+
+  it('gives each repetition openings of its own', () => {
+    const estimate = estimatePlan(
+      { persuaders: ['a', 'b'], persuadees: ['a', 'b'], claims: [claim], settings: ['single'], repetitions: 2, runSeed: 0 },
+      assumptions,
+    );
+    expect(estimate.callsUpperBound).toBe(2 * (2 + 4 + 4));
+  });
+
+  it('leaves out what the store holds: a whole conversation, its prefix, or its stance', () => {
+    const design = { persuaders: ['er'], persuadees: ['ee'], claims: [claim], settings: ['multi' as const], runSeed: 0 };
+    const upper = (progress: Partial<StoredProgress>) => estimatePlan(design, assumptions, () => ({ ...NOTHING_STORED, ...progress })).callsUpperBound;
+    expect(upper({})).toBe(2 + 1 + 7);
+    expect(upper({ stanceStored: true })).toBe(1 + 1 + 7);
+    expect(upper({ stanceStored: true, storedTurns: 2 })).toBe(7);
+    expect(upper({ stanceStored: true, storedTurns: 6 })).toBe(3);
+    expect(upper({ stanceStored: true, storedTurns: 5, nextIsFinal: true })).toBe(1);
+    expect(upper({ stanceStored: true, complete: true })).toBe(0);
+    const none = estimatePlan(design, { ...assumptions, prices: () => ({ inputUsdPerMillion: 1 }) }, () => ({
+      ...NOTHING_STORED,
+      complete: true,
+      stanceStored: true,
+    }));
+    expect(none).toMatchObject({ callsExpected: 0, costUsd: 0, unpricedModels: [] });
   });
 });

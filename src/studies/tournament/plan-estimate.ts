@@ -1,6 +1,9 @@
+import { type Claim, claimKey } from '../../domain/claim.js';
 import { type Setting, SINGLE_TURN_TURNS } from '../../domain/conversation.js';
+import { hashString } from '../../domain/random.js';
 import { persuadeeSystemPrompt, persuaderSystemPrompt } from '../../protocol/prompts.js';
-import { countPlan, type TournamentDesign } from './plan.js';
+import { seedNamesOf } from './agents.js';
+import { countPlan, iteratePlan, type PlannedConversation, type TournamentDesign } from './plan.js';
 
 /** A model's prices, in US dollars per million tokens. */
 export interface ModelPrices {
@@ -29,13 +32,34 @@ export interface PlanEstimate {
   readonly conversations: number;
   /** Conversations per domain and setting, keyed "subjective multi". */
   readonly bySetting: Record<string, number>;
-  /** Every call the plan can make, shared calls once, before re-samples. */
+  /** Every call the plan can make, shared calls once, before re-samples (stored calls left out). */
   readonly callsUpperBound: number;
   /** The same with early stops at the assumed rates. */
   readonly callsExpected: number;
   readonly byModel: ModelEstimate[];
-  readonly costUsd?: number;
+  /** The cost of the calls of the models with prices: a lower bound when `unpricedModels` is not empty. */
+  readonly costUsd: number;
+  /** Models with calls to make and no prices, whose cost `costUsd` leaves out. */
+  readonly unpricedModels: string[];
 }
+
+/**
+ * How much of a planned conversation the store holds already: a dry run replays the stored calls
+ * (stored-progress.ts) and counts only the rest.
+ */
+export interface StoredProgress {
+  /** Nothing of it is asked: every call it needs is stored, or the run holds the conversation. */
+  readonly complete: boolean;
+  /** Its leading turns whose calls are stored: 1 its opening, 2 with the first argument, and so on. */
+  readonly storedTurns: number;
+  /** The first turn not stored is the final decision after an early stop. */
+  readonly nextIsFinal: boolean;
+  /** Its persuader's stance (that agent's opening as a persuadee) is stored. */
+  readonly stanceStored: boolean;
+}
+
+/** A conversation of which the store holds nothing. */
+export const NOTHING_STORED: StoredProgress = { complete: false, storedTurns: 0, nextIsFinal: false, stanceStored: false };
 
 /** Early-stop rate per reply assumed for a persuadee with no history (the dry run's and the live ETA's prior). */
 export const DEFAULT_EARLY_STOP_RATE = 0.1;
@@ -43,6 +67,8 @@ export const DEFAULT_EARLY_STOP_RATE = 0.1;
 export const MIN_REPLIES_FOR_RATE = 20;
 
 const CHARS_PER_TOKEN = 4;
+/** Turns 1 and 2 (the opening and the first argument) are shared between conversations. */
+const PREFIX_TURNS = 2;
 /** Tags, wrappers and the reminder around each message in a history. */
 const MESSAGE_OVERHEAD_TOKENS = 40;
 
@@ -69,76 +95,137 @@ export function expectedCallsFrom(turns: number, nextTurn: number, p: number, q 
   return fromHere;
 }
 
-/**
- * What a plan will cost, without running it: conversations per setting, calls (shared openings and
- * first arguments counted once) as an upper bound and as expected with early stops, and tokens and
- * cost per model from the assumptions. Pure: the same numbers for --dry-run and progress totals.
- */
-export function estimatePlan(design: TournamentDesign, assumptions: EstimateAssumptions): PlanEstimate {
-  const perModel = new Map<string, { calls: number; inputTokens: number; outputTokens: number }>();
-  const add = (model: string, calls: number, turnIndex: number, systemTokens: number) => {
-    const entry = perModel.get(model) ?? { calls: 0, inputTokens: 0, outputTokens: 0 };
+/** Calls and tokens per model (by the name that stands for the prompts it is asked with), from the assumptions. */
+class ModelTally {
+  private readonly perModel = new Map<string, { calls: number; inputTokens: number; outputTokens: number }>();
+
+  constructor(private readonly replyTokens: number) {}
+
+  add(model: string, calls: number, turnIndex: number, systemTokens: number): void {
+    const entry = this.perModel.get(model) ?? { calls: 0, inputTokens: 0, outputTokens: 0 };
     entry.calls += calls;
-    entry.inputTokens += calls * (systemTokens + turnIndex * (assumptions.replyTokens + MESSAGE_OVERHEAD_TOKENS));
-    entry.outputTokens += calls * assumptions.replyTokens;
-    perModel.set(model, entry);
-  };
-  const repetitions = design.repetitions ?? 1;
-  const multiTurns = design.multiTurns ?? 9;
-  const openers = new Set([...design.persuadees, ...design.persuaders]);
-  let upper = 0;
-  let expected = 0;
-  for (const claim of design.claims) {
-    const eeSystem = persuadeeSystemPrompt(claim).length / CHARS_PER_TOKEN;
-    const erSystem = persuaderSystemPrompt(claim).length / CHARS_PER_TOKEN;
-    for (const model of openers) add(model, 1, 0, eeSystem);
-    upper += openers.size;
-    expected += openers.size;
-    for (const persuader of design.persuaders) {
-      for (const persuadee of design.persuadees) {
-        add(persuader, repetitions, 1, erSystem);
-        upper += repetitions;
-        expected += repetitions;
-        for (const setting of design.settings) {
-          const turns = setting === 'single' ? SINGLE_TURN_TURNS : multiTurns;
-          const rest = expectedCallsAfterPrefix(turns, assumptions.earlyStopRate(persuadee));
-          upper += repetitions * (turns - 2);
-          expected += repetitions * rest;
-          // After the prefix, the persuadee speaks about half the calls and the persuader the rest.
-          const persuadeeShare = setting === 'single' ? rest : Math.ceil(rest / 2);
-          add(persuadee, repetitions * persuadeeShare, Math.ceil(turns / 2), eeSystem);
-          add(persuader, repetitions * (rest - persuadeeShare), Math.ceil(turns / 2), erSystem);
-        }
-      }
+    entry.inputTokens += calls * (systemTokens + turnIndex * (this.replyTokens + MESSAGE_OVERHEAD_TOKENS));
+    entry.outputTokens += calls * this.replyTokens;
+    this.perModel.set(model, entry);
+  }
+
+  priced(prices: EstimateAssumptions['prices']): ModelEstimate[] {
+    return [...this.perModel]
+      .filter(([, entry]) => entry.calls > 0)
+      .map(([model, entry]) => {
+        const price = prices(model);
+        const isPriced = price && (price.inputUsdPerMillion !== undefined || price.outputUsdPerMillion !== undefined);
+        const costUsd = isPriced
+          ? (entry.inputTokens * (price.inputUsdPerMillion ?? 0) + entry.outputTokens * (price.outputUsdPerMillion ?? 0)) / 1e6
+          : undefined;
+        return {
+          model,
+          calls: Math.round(entry.calls),
+          inputTokens: Math.round(entry.inputTokens),
+          outputTokens: Math.round(entry.outputTokens),
+          ...(costUsd === undefined ? {} : { costUsd }),
+        };
+      });
+  }
+}
+
+/** Pairs of agents whose conversations are another pair's, request for request (same seed names in both roles). */
+function pairsAskedBefore(design: TournamentDesign): Set<string> {
+  const names = (agent: string) => seedNamesOf(agent, design.variants ?? {});
+  const seen = new Set<string>();
+  const duplicates = new Set<string>();
+  for (const persuader of design.persuaders) {
+    for (const persuadee of design.persuadees) {
+      const key = `${names(persuader).persuader}\u0000${names(persuadee).persuadee}`;
+      if (seen.has(key)) duplicates.add(`${persuader}\u0000${persuadee}`);
+      seen.add(key);
     }
   }
-  const byModel = [...perModel].map(([model, entry]) => {
-    const prices = assumptions.prices(model);
-    const priced = prices && (prices.inputUsdPerMillion !== undefined || prices.outputUsdPerMillion !== undefined);
-    const costUsd = priced ? (entry.inputTokens * (prices.inputUsdPerMillion ?? 0) + entry.outputTokens * (prices.outputUsdPerMillion ?? 0)) / 1e6 : undefined;
-    return {
-      model,
-      calls: Math.round(entry.calls),
-      inputTokens: Math.round(entry.inputTokens),
-      outputTokens: Math.round(entry.outputTokens),
-      ...(costUsd === undefined ? {} : { costUsd }),
-    };
-  });
-  const pairs = design.persuaders.length * design.persuadees.length * repetitions;
+  return duplicates;
+}
+
+/** System prompts' tokens of a claim, by role (pmiyc's own prompts; a variant's are about as long). */
+function systemTokensOf(claim: Claim): { persuader: number; persuadee: number } {
+  return { persuader: persuaderSystemPrompt(claim).length / CHARS_PER_TOKEN, persuadee: persuadeeSystemPrompt(claim).length / CHARS_PER_TOKEN };
+}
+
+/**
+ * What a plan will cost, without running it: conversations per setting, calls as an upper bound and
+ * as expected with early stops, and tokens and cost per model from the assumptions. A request that
+ * several conversations or agents share is counted once: an opening per (persuadee, claim,
+ * repetition), the persuader's stance being its opening as a persuadee, a first argument per (pair,
+ * claim, repetition), each named by the prompts it is asked with (a persuader-only variant's
+ * openings are its model's). `progressOf` says what the store holds of a conversation already (a
+ * dry run replays it): those calls are free and left out. Pure: the same numbers for every caller.
+ */
+export function estimatePlan(
+  design: TournamentDesign,
+  assumptions: EstimateAssumptions,
+  progressOf: (planned: PlannedConversation) => StoredProgress = () => NOTHING_STORED,
+): PlanEstimate {
+  const tally = new ModelTally(assumptions.replyTokens);
+  const names = (agent: string) => seedNamesOf(agent, design.variants ?? {});
+  const duplicates = pairsAskedBefore(design);
+  // Shared requests already counted, as 53-bit hashes of what they are (memory: agents and pairs x claims x repetitions).
+  const counted = new Set<number>();
+  const isNew = (parts: readonly (string | number)[]) => {
+    const key = hashString(parts.join('\u001f'));
+    if (counted.has(key)) return false;
+    counted.add(key);
+    return true;
+  };
+  const calls = { upper: 0, expected: 0 };
+  const ask = (model: string, count: number, turnIndex: number, systemTokens: number) => {
+    tally.add(model, count, turnIndex, systemTokens);
+    calls.expected += count;
+  };
+  const askShared = (model: string, turnIndex: number, systemTokens: number) => {
+    ask(model, 1, turnIndex, systemTokens);
+    calls.upper += 1;
+  };
+  const systemTokens = new Map<number, { persuader: number; persuadee: number }>();
+  for (const planned of iteratePlan(design)) {
+    const { spec } = planned;
+    const stored = progressOf(planned);
+    const claim = claimKey(spec.claim);
+    const system = systemTokens.get(spec.claim.index) ?? systemTokensOf(spec.claim);
+    systemTokens.set(spec.claim.index, system);
+    const persuader = names(spec.persuaderModel).persuader;
+    const persuadee = names(spec.persuadeeModel).persuadee;
+    const stance = names(spec.persuaderModel).persuadee;
+    if (!stored.stanceStored && isNew(['opening', stance, claim, spec.repetition])) askShared(stance, 0, system.persuadee);
+    if (stored.complete || duplicates.has(`${spec.persuaderModel}\u0000${spec.persuadeeModel}`)) continue;
+    if (stored.storedTurns < 1 && isNew(['opening', persuadee, claim, spec.repetition])) askShared(persuadee, 0, system.persuadee);
+    if (stored.storedTurns < 2 && isNew(['argument', persuader, persuadee, claim, spec.repetition])) askShared(persuader, 1, system.persuader);
+    // After the prefix, the conversation's own calls: the persuadee speaks on odd turns, the persuader on even ones.
+    const next = Math.max(PREFIX_TURNS + 1, stored.storedTurns + 1);
+    const rest = stored.nextIsFinal ? 1 : expectedCallsFrom(spec.turns, next, assumptions.earlyStopRate(spec.persuadeeModel));
+    calls.upper += stored.nextIsFinal ? 1 : Math.max(0, spec.turns - next + 1);
+    const persuadeeShare = stored.nextIsFinal || spec.turns === SINGLE_TURN_TURNS ? rest : next % 2 === 1 ? Math.ceil(rest / 2) : Math.floor(rest / 2);
+    const context = Math.ceil(spec.turns / 2);
+    ask(persuadee, persuadeeShare, context, system.persuadee);
+    ask(persuader, rest - persuadeeShare, context, system.persuader);
+  }
+  const byModel = tally.priced(assumptions.prices);
+  return {
+    conversations: countPlan(design),
+    bySetting: conversationsBySetting(design),
+    callsUpperBound: calls.upper,
+    callsExpected: Math.round(calls.expected),
+    byModel,
+    costUsd: byModel.reduce((sum, model) => sum + (model.costUsd ?? 0), 0),
+    unpricedModels: byModel.filter((model) => model.costUsd === undefined && model.calls > 0).map((model) => model.model),
+  };
+}
+
+/** Conversations per domain and setting, keyed "subjective multi". */
+function conversationsBySetting(design: TournamentDesign): Record<string, number> {
+  const pairs = design.persuaders.length * design.persuadees.length * (design.repetitions ?? 1);
   const domains = [...new Set(design.claims.map((claim) => claim.domain))];
-  const bySetting = Object.fromEntries(
+  return Object.fromEntries(
     domains.flatMap((domain) => {
       const claims = design.claims.filter((claim) => claim.domain === domain).length;
       return design.settings.map((setting: Setting) => [`${domain} ${setting}`, claims * pairs]);
     }),
   );
-  const costs = byModel.map((model) => model.costUsd);
-  return {
-    conversations: countPlan(design),
-    bySetting,
-    callsUpperBound: upper,
-    callsExpected: Math.round(expected),
-    byModel,
-    ...(costs.every((cost) => cost !== undefined) ? { costUsd: costs.reduce((sum, cost) => sum! + cost!, 0) } : {}),
-  };
 }

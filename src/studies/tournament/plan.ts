@@ -1,6 +1,7 @@
 import type { Claim } from '../../domain/claim.js';
 import { type ConversationSpec, MULTI_TURN_TURNS, type Setting, SINGLE_TURN_TURNS } from '../../domain/conversation.js';
 import { conversationId } from '../../domain/conversation-record.js';
+import type { VariantBook } from './agents.js';
 
 export interface TournamentDesign {
   readonly persuaders: readonly string[];
@@ -12,6 +13,8 @@ export interface TournamentDesign {
   /** Independent repetitions of every conversation (the paper ran one). */
   readonly repetitions?: number;
   readonly runSeed: number;
+  /** The prompt variants the agents use: which requests two agents share follows from them (`seedNamesOf`). */
+  readonly variants?: VariantBook;
 }
 
 export interface PlannedConversation {

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { isBuiltInSet } from '../../datasets/claim-sets.js';
 import { InputError } from '../../domain/input-error.js';
 import type { VariantTemplates } from '../../protocol/prompt-variants.js';
-import { agentOf, crossAgents } from './agents.js';
+import { agentOf, crossAgents, seedNamesOf } from './agents.js';
 import type { DesignOptions, RunSettings, StoredDesign } from './tournament-design.js';
 
 /** Where a claims source or data folder is: built-in set names as they are, paths made absolute. */
@@ -134,5 +134,29 @@ export function checkResumeVariants(runName: string, design: StoredDesign, confi
   throw new InputError(
     `the config's prompt variant${changed.length > 1 ? 's' : ''} ${changed.join(', ')} differ${changed.length > 1 ? '' : 's'} from the one${changed.length > 1 ? 's' : ''} run ${runName} started with: ` +
       'a resume runs the prompts it started with; to use the edited templates start a new run (--run <name>), whose calls are new',
+  );
+}
+
+/**
+ * A run started before calls were seeded by request (`callSeeds` absent in its design) seeded every
+ * call by agent name and let its repetitions share their openings. Where that differs from today's
+ * seeds (a variant that leaves one role's prompts alone, or more than one repetition), continuing it
+ * would mix the two in one run: refused, with the way out. Other runs seed exactly as before.
+ */
+export function checkResumeSeeds(runName: string, design: StoredDesign): void {
+  if (design.callSeeds === 'by-request') return;
+  const variants = design.variants ?? {};
+  const sharing = [...new Set([...design.persuaders, ...design.persuadees])].filter((name) => {
+    const names = seedNamesOf(name, variants);
+    return names.persuader !== name || names.persuadee !== name;
+  });
+  const reasons = [
+    ...(sharing.length > 0 ? [`it asked ${sharing.join(', ')} for requests of their own where today they share their model's`] : []),
+    ...(design.repetitions > 1 ? [`its ${design.repetitions} repetitions share their openings where today each draws its own`] : []),
+  ];
+  if (reasons.length === 0) return;
+  throw new InputError(
+    `run ${runName} was started by an earlier pmiyc that seeded its calls differently: ${reasons.join('; ')}. ` +
+      'Continuing it would mix the two in one run: start a new run (--run <name>), which replays every call the two have in common',
   );
 }

@@ -1,5 +1,6 @@
 import type { AgreementScore } from '../../domain/agreement-score.js';
 import type { ConversationOutcome, Turn } from '../../domain/conversation.js';
+import type { SeedNames } from '../../engine/call-seed.js';
 import { runConversation } from '../../engine/run-conversation.js';
 import type { SamplingSettings } from '../../engine/sample-turn.js';
 import type { ChatModel } from '../../models/chat-model.js';
@@ -18,6 +19,11 @@ export interface RunConversationsInput {
   readonly modelFor: (modelName: string) => ChatModel;
   /** Each agent's prompts (its prompt variant); pmiyc's own wording unless given. */
   readonly promptsFor?: (agentName: string) => AgentPrompts;
+  /**
+   * For each role, the name an agent's calls are seeded by (`seedNamesOf`): its model's for a role
+   * its variant leaves as pmiyc's own, so that the same request is asked once. The agent's own unless given.
+   */
+  readonly seedNamesFor?: (agentName: string) => SeedNames;
   readonly sampling?: Partial<SamplingSettings>;
   /** Conversations in flight at once (each has at most one call on the wire). */
   readonly concurrency: number;
@@ -68,21 +74,27 @@ function tooManyFailures(maxFailures: number | undefined, failed: number, finish
 export async function runConversations(input: RunConversationsInput): Promise<ConversationsResult> {
   const gate = input.gate ?? new RunGate();
   const promptsFor = input.promptsFor ?? (() => DEFAULT_PROMPTS);
+  const seedNamesFor = input.seedNamesFor ?? ((name: string) => ({ persuader: name, persuadee: name }));
   const common = (planned: PlannedConversation) => ({
     persuader: input.modelFor(planned.spec.persuaderModel),
     persuadee: input.modelFor(planned.spec.persuadeeModel),
     prompts: { persuader: promptsFor(planned.spec.persuaderModel), persuadee: promptsFor(planned.spec.persuadeeModel) },
+    seedNames: { persuader: seedNamesFor(planned.spec.persuaderModel).persuader, persuadee: seedNamesFor(planned.spec.persuadeeModel).persuadee },
     ...(input.sampling ? { sampling: input.sampling } : {}),
     ...(input.abortSignal ? { abortSignal: input.abortSignal } : {}),
   });
 
-  /** The persuader's opening as a persuadee on the claim: the same request as its own opening there. */
+  /**
+   * The persuader's opening as a persuadee on the claim (in this repetition): the same request as
+   * its own opening there, or its model's when its variant leaves the persuadee's prompts alone.
+   */
   const persuaderStanceOf = async (planned: PlannedConversation): Promise<AgreementScore | null> => {
     const spec = { ...planned.spec, persuadeeModel: planned.spec.persuaderModel };
     const opening = await runConversation({
       ...common(planned),
       persuadee: input.modelFor(spec.persuadeeModel),
       prompts: { persuadee: promptsFor(spec.persuadeeModel) },
+      seedNames: seedNamesFor(spec.persuadeeModel),
       spec,
       stopAfterTurn: 1,
     });

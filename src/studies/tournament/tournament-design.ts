@@ -4,7 +4,7 @@ import type { Setting } from '../../domain/conversation.js';
 import { InputError } from '../../domain/input-error.js';
 import type { VariantTemplates } from '../../protocol/prompt-variants.js';
 import { samplingOf, samplingSchema, selectionOf, selectionSchema } from '../design-parts.js';
-import { agentOf, crossAgents, type VariantBook } from './agents.js';
+import { agentOf, checkAgentNames, checkCrossable, crossAgents, type VariantBook } from './agents.js';
 
 /** What a run is, as stored with it so that --resume can rebuild exactly the same plan. */
 const storedDesignSchema = z.object({
@@ -17,6 +17,12 @@ const storedDesignSchema = z.object({
   sampling: samplingSchema,
   /** The prompt variants the agents use, as they were when the run started (a resume runs the same prompts). */
   variants: z.record(z.string(), variantTemplatesSchema).optional(),
+  /**
+   * How the run's calls are seeded: `by-request`, each role by the name of the prompts it is asked
+   * with, each repetition with openings of its own (engine/call-seed.ts). Absent in runs started
+   * before: by agent name, the repetitions sharing their openings (resume-check.ts refuses to mix the two).
+   */
+  callSeeds: z.literal('by-request').optional(),
 });
 
 export type StoredDesign = z.infer<typeof storedDesignSchema>;
@@ -90,6 +96,10 @@ export function designFromOptions(options: DesignOptions): StoredDesign {
       );
     }
   }
+  // A `+` names a defined variant or is refused: a typo is never planned as a model id.
+  checkAgentNames([...persuaders, ...persuadees], defined);
+  checkCrossable(persuaders, options.persuaderVariants, '--persuader-variants');
+  checkCrossable(persuadees, options.persuadeeVariants, '--persuadee-variants');
   const persuaderAgents = crossAgents(persuaders, options.persuaderVariants);
   const persuadeeAgents = crossAgents(persuadees, options.persuadeeVariants);
   const variants = variantsUsed([...persuaderAgents, ...persuadeeAgents], defined);
@@ -102,6 +112,7 @@ export function designFromOptions(options: DesignOptions): StoredDesign {
     claims: selectionOf(options.claims, options),
     sampling: samplingOf(options),
     ...(Object.keys(variants).length > 0 ? { variants } : {}),
+    callSeeds: 'by-request',
   };
 }
 

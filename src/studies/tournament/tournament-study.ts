@@ -12,9 +12,10 @@ import type { RunMeter } from '../../runner/run-meter.js';
 import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionWorld, startRunSession } from '../../runner/run-session.js';
 import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
-import { agentOf, checkVariantsFitClaims, modelsOfAgents, promptsByAgent } from './agents.js';
+import { agentOf, checkVariantsFitClaims, modelsOfAgents, promptsByAgent, seedNamesOf } from './agents.js';
 import { CallForecast } from './call-forecast.js';
 import { countPlan, iteratePlan, type TournamentDesign } from './plan.js';
+import { checkResumeSeeds } from './resume-check.js';
 import { type ConversationsResult, runConversations } from './run-conversations.js';
 import { type DesignOptions, designFromOptions, designOfStoredRun, type RunSettings, type StoredDesign } from './tournament-design.js';
 import type { TournamentResults } from './tournament-results.js';
@@ -115,7 +116,7 @@ function designOf(input: RunTournamentInput): StoredDesign {
 }
 
 /** For --retry-failed: the stored calls of the turns that failed, which must be asked again. */
-function failedCallHashes(store: TournamentResults, runId: number): Set<string> {
+export function failedCallHashes(store: TournamentResults, runId: number): Set<string> {
   const hashes = new Set<string>();
   for (const record of store.conversations(runId, 'failed')) {
     for (const attempt of record.failedAttempts) if (attempt.callHash) hashes.add(attempt.callHash);
@@ -134,6 +135,7 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
   const continuing = input.resume === true || input.retryFailed === true;
   const existing = continuing ? (input.name === undefined ? store.latestRunOf('tournament') : store.findRun(input.name)) : undefined;
   const stored = existing ? designOfStoredRun(existing.name, existing.config) : undefined;
+  if (existing && stored) checkResumeSeeds(existing.name, stored.design);
   const design = input.design ?? stored?.design ?? designOf(input);
   const settings = settingsOf(input, stored?.settings);
   const config = input.config ?? { models: {}, variants: {} };
@@ -244,6 +246,7 @@ function runPlannedConversations(
     plan: iteratePlan(plan),
     modelFor: modelOf,
     promptsFor: promptsByAgent(variants),
+    seedNamesFor: (agent) => seedNamesOf(agent, variants),
     sampling: design.sampling,
     concurrency: window,
     gate,
