@@ -70,4 +70,30 @@ describe('usageTotals', () => {
     });
     expect(totals).toContainEqual({ model: 'er2', role: 'persuader', calls: 1, inputTokens: 0, outputTokens: 0, callsWithoutUsage: 1, callsWithoutCost: 1 });
   });
+
+  it('counts the later turns of two conversations that are the same requests once (an agent under a persuader-only variant as persuadee)', () => {
+    const hashed = (seed: number, callHash: string): Attempt => ({ ...attempt(seed, { inputTokens: 10, outputTokens: 1 }), callHash });
+    const conversation = (persuadee: string) => ({
+      ...record(persuadee, 'er', [
+        turn(1, 'persuadee', [hashed(1, 'h1')]),
+        turn(2, 'persuader', [hashed(2, 'h2')]),
+        turn(3, 'persuadee', [hashed(3, 'h3')]),
+        turn(4, 'persuader', [hashed(4, 'h4')]),
+        turn(5, 'persuadee', [hashed(5, 'h5')]),
+      ]),
+      persuadee,
+    });
+    const totals = usageTotals([conversation('ee'), conversation('ee+x')]);
+    const calls = (model: string, role: string) => totals.find((total) => total.model === model && total.role === role)?.calls ?? 0;
+    expect(calls('er', 'persuader') + calls('ee', 'persuadee') + calls('ee+x', 'persuadee')).toBe(5);
+  });
+
+  it('counts later turns of every conversation when their requests differ or were stored without hashes', () => {
+    const withHash = (seed: number, callHash?: string): Attempt => ({ ...attempt(seed), ...(callHash ? { callHash } : {}) });
+    const conversation = (id: string, third?: string) =>
+      record(id, 'er', [turn(1, 'persuadee', [withHash(1)]), turn(2, 'persuader', [withHash(2)]), turn(3, 'persuadee', [withHash(3, third)])]);
+    const calls = (records: ReturnType<typeof conversation>[]) => usageTotals(records).reduce((sum, total) => sum + total.calls, 0);
+    expect(calls([conversation('a', 'h3'), conversation('b', 'other')])).toBe(4);
+    expect(calls([conversation('a'), conversation('b')])).toBe(4);
+  });
 });
