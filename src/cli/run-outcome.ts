@@ -1,11 +1,11 @@
 import { formatCount as count } from '../domain/text-labels.js';
 import { DEFAULT_INTERVALS } from '../metrics/claim-estimates.js';
 import { summarizeTournament } from '../metrics/tournament-summary.js';
-import { usageTotals } from '../metrics/usage-totals.js';
+import { describeNothingAsked, formatCallsMadeText, formatRunTotals, type RunTotalsView } from '../report/run-totals-text.js';
 import { formatSummaryText } from '../report/summary-text.js';
-import { formatUsageText } from '../report/usage-text.js';
+import { describeRunState } from '../runner/run-lease.js';
 import { describeReplicaUse } from '../runner/replica-lines.js';
-import { describeCalls, describeFailures, describePendingBatches, describeSpend, describeStop } from '../runner/session-ending.js';
+import { describeFailures, describePendingBatches, describeStop } from '../runner/session-ending.js';
 import type { Store } from '../store/result-store.js';
 import type { TournamentOutcome } from '../studies/tournament/tournament-study.js';
 import { viewCommandLine } from './options.js';
@@ -19,6 +19,40 @@ function failureReasons(store: Store, runId: number): Map<string, number> {
   return reasons;
 }
 
+/**
+ * A model identity (what served it) named by the run's aliases for it, as the run recorded them
+ * (`servedBy`); simulated agents labelled. Identities the run does not name are shown as they are.
+ */
+function identityLabels(servedBy: unknown): (identity: string) => string {
+  const aliases = new Map<string, string[]>();
+  if (typeof servedBy === 'object' && servedBy !== null) {
+    for (const [alias, identity] of Object.entries(servedBy as Record<string, string>)) aliases.set(identity, [...(aliases.get(identity) ?? []), alias]);
+  }
+  return (identity) => {
+    const label = (aliases.get(identity) ?? [identity]).map(labelModel).join(', ');
+    return identity.startsWith('sim/') && !label.includes('[simulated]') ? `${label} [simulated]` : label;
+  };
+}
+
+/** What the closing lines total: this session's figures from the store's rows since the session began, the whole run's as `pmiyc runs` lists them. */
+function totalsOf(outcome: TournamentOutcome, store: Store): RunTotalsView & { failedWholeRun: number } {
+  const { run, result, meter } = outcome;
+  const listed = store.listRuns().find((candidate) => candidate.id === run.id);
+  const completed = listed?.completed ?? 0;
+  const failed = listed?.failed ?? 0;
+  return {
+    finished: { thisSession: result.finished, thisSessionFailed: result.failed, wholeRun: completed + failed, wholeRunFailed: failed },
+    ...(listed?.plannedConversations === undefined ? {} : { planned: listed.plannedConversations }),
+    calls: store.callTotals(run.id, outcome.callsMark),
+    replayedThisSession: meter.replayedFrom,
+    replayedWholeRun: listed?.replayed ?? [],
+    reusedThisSession: meter.callsShared,
+    failedCallsThisSession: meter.callsFailed,
+    modelsWithoutPrice: outcome.modelsWithoutPrice,
+    failedWholeRun: failed,
+  };
+}
+
 /** The end of a run: its table, what it called and replayed, where the results are, and how to go on. Returns the exit code. */
 export function printRunOutcome(
   outcome: TournamentOutcome,
@@ -29,20 +63,18 @@ export function printRunOutcome(
 ): number {
   const { run, result, ending, meter } = outcome;
   const out = (line = '') => context.stdout.write(`${line}\n`);
-  // The scores come from the store's columns, and the usage from what this session tallied as it
-  // stored each conversation, unless the run holds others (a resume): then from every record. Decoding
-  // every record again was most of the closing time (and of its compilation).
   const summary = summarizeTournament(store.conversationScores(run.id), { ...DEFAULT_INTERVALS, seed: run.seed });
-  const usage = store.countConversations(run.id) === meter.conversationsDone ? outcome.sessionUsage.result() : usageTotals(store.conversations(run.id));
+  const totals = totalsOf(outcome, store);
   out(formatSummaryText(summary, labelModel));
   out();
-  out(formatUsageText(usage, labelModel));
+  out(formatCallsMadeText(totals.calls, identityLabels((store.findRun(run.name).config as { servedBy?: unknown }).servedBy)));
   out();
-  const noCache = outcome.settings.cache ? '' : ' (--no-cache: nothing reused from earlier runs)';
-  out(
-    `Run ${run.name} in ${storePath}: ${count(result.finished)} conversations this session (${count(result.failed)} failed), ${count(result.skipped)} already done; ` +
-      `${describeCalls(meter)}${noCache}; spent ${describeSpend(store.spentUsd(run.id), outcome.modelsWithoutPrice)} on calls this run made.`,
-  );
+  const status = describeRunState({ status: ending.status, ...(ending.stopReason ? { why: ending.stopReason } : {}) }, totals.failedWholeRun);
+  out(`Run ${run.name} in ${storePath}: ${status}${result.skipped > 0 ? `; ${count(result.skipped)} conversations were already done` : ''}.`);
+  out(formatRunTotals(totals));
+  if (!outcome.settings.cache) out('--no-cache: this run reuses nothing from earlier runs.');
+  const nothingAsked = describeNothingAsked(totals);
+  if (nothingAsked) out(nothingAsked);
   for (const { model, replicas } of outcome.replicaUse) out(`${describeReplicaUse(model, replicas)}.`);
   const resume = `pmiyc run --store ${storePath} --run ${run.name} --resume`;
   if (ending.status === 'completed') {
@@ -52,13 +84,12 @@ export function printRunOutcome(
       out(`Report: pmiyc report --store ${storePath} --run ${run.name}`);
       out(`View:   ${viewCommandLine(storePath)}`);
     }
-    return ending.exitCode;
-  }
-  if (ending.status === 'failed') {
-    context.stderr.write(
-      `pmiyc: ${describeFailures(failureReasons(store, run.id), 'conversations')}: see why with pmiyc view --store ${storePath} (or pmiyc export --store ${storePath} --run ${run.name}); ` +
-        `run them again with: pmiyc run --store ${storePath} --run ${run.name} --retry-failed\n`,
-    );
+    if (totals.failedWholeRun > 0) {
+      context.stderr.write(
+        `pmiyc: ${describeFailures(failureReasons(store, run.id), 'conversations')}: see why with pmiyc view --store ${storePath} (or pmiyc export --store ${storePath} --run ${run.name}); ` +
+          `run them again with: pmiyc run --store ${storePath} --run ${run.name} --retry-failed\n`,
+      );
+    }
     return ending.exitCode;
   }
   const stop = describeStop(ending, {

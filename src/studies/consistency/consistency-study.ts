@@ -29,7 +29,11 @@ export interface ConsistencyOutcome {
   readonly result: StanceWorkResult;
   readonly ending: SessionEnding;
   readonly meter: RunMeter;
+  /** Where the call store stood when the session began: the calls stored after it are this session's. */
+  readonly callsMark: number;
   readonly blockedModels: ReadonlyMap<string, string>;
+  /** Models without prices in the config: the spend does not count them, and says so. */
+  readonly modelsWithoutPrice: readonly string[];
   /** The models served by several replicas, with what each replica did this session. */
   readonly replicaUse: ReadonlyArray<{ readonly model: string; readonly replicas: ReplicaPoolView }>;
 }
@@ -78,6 +82,7 @@ export async function runConsistencyStudy(input: RunConsistencyInput): Promise<C
           claims: claimsRecordOf(input.claims),
           models,
         },
+        plannedConversations: design.models.length * input.claims.length * design.samples,
       }),
     },
     names: design.models,
@@ -106,5 +111,14 @@ export async function runConsistencyStudy(input: RunConsistencyInput): Promise<C
   } finally {
     session.end(ending);
   }
-  return { run, result, ending, meter: session.meter, blockedModels: session.gate.blockedModels, replicaUse: session.replicaUse() };
+  return {
+    run,
+    result,
+    ending,
+    meter: session.meter,
+    callsMark: session.callsMark,
+    blockedModels: session.gate.blockedModels,
+    modelsWithoutPrice: session.modelsWithoutPrice,
+    replicaUse: session.replicaUse(),
+  };
 }

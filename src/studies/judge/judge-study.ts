@@ -26,6 +26,8 @@ export interface JudgeOutcome {
   readonly failures: ReadonlyMap<string, number>;
   readonly ending: SessionEnding;
   readonly meter: RunMeter;
+  /** Where the call store stood when the session began: the calls stored after it are this session's. */
+  readonly callsMark: number;
   readonly blockedModels: ReadonlyMap<string, string>;
   /** Judges without prices in the config: the spend does not count them, and says so. */
   readonly modelsWithoutPrice: readonly string[];
@@ -68,6 +70,7 @@ export async function runJudgeStudy(input: RunJudgeInput): Promise<JudgeOutcome>
           },
           models,
         },
+        plannedConversations: pairs.pairs.length * design.judges.length,
       }),
     },
     names: design.judges,
@@ -120,6 +123,7 @@ export async function runJudgeStudy(input: RunJudgeInput): Promise<JudgeOutcome>
     failures,
     ending,
     meter: session.meter,
+    callsMark: session.callsMark,
     blockedModels: session.gate.blockedModels,
     modelsWithoutPrice: session.modelsWithoutPrice,
     replicaUse: session.replicaUse(),

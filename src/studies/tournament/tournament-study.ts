@@ -72,6 +72,8 @@ export interface TournamentOutcome {
   /** How the session ended: what the store records, and the exit code a command should end with. */
   readonly ending: SessionEnding;
   readonly meter: RunMeter;
+  /** Where the call store stood when the session began: the calls stored after it are this session's. */
+  readonly callsMark: number;
   /** How the run was run this session (given now, else as stored). */
   readonly settings: RunSettings;
   /** Models whose calls stopped because their credentials were refused, with why. */
@@ -168,31 +170,39 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
       plannedConversations: countPlan(plan(seed)),
     }),
   });
-  if (resumed) store.recordRunConfig(run.id, 'settings', settings);
-  const refresh = input.retryFailed ? failedCallHashes(store, run.id) : undefined;
-  // What this session will skip: every stored conversation on a resume, the completed ones with --retry-failed.
-  const storedAtStart = resumed ? store.countConversations(run.id, input.retryFailed ? 'completed' : undefined) : 0;
-  const forecast = new CallForecast(plan(run.seed), storedAtStart);
-  const session = startRunSession(
-    {
-      records: store,
-      run,
-      resumed,
-      config,
-      names,
-      concurrency: settings.concurrency,
-      cache: settings.cache,
-      unit: 'conversations',
-      total: countPlan(plan(run.seed)),
-      command: input.retryFailed ? 'pmiyc run --retry-failed' : continuing ? 'pmiyc run --resume' : 'pmiyc run',
-      takeOver: input.takeOver === true,
-      callForecast: forecast,
-      ...(settings.batch ? { batch: true } : {}),
-      ...(refresh ? { refresh } : {}),
-      ...(settings.maxCost === undefined ? {} : { maxCostUsd: settings.maxCost }),
-    },
-    input.world,
-  );
+  let session: RunSession;
+  let forecast: CallForecast;
+  try {
+    if (resumed) store.recordRunConfig(run.id, 'settings', settings);
+    const refresh = input.retryFailed ? failedCallHashes(store, run.id) : undefined;
+    // What this session will skip: every stored conversation on a resume, the completed ones with --retry-failed.
+    const storedAtStart = resumed ? store.countConversations(run.id, input.retryFailed ? 'completed' : undefined) : 0;
+    forecast = new CallForecast(plan(run.seed), storedAtStart);
+    session = startRunSession(
+      {
+        records: store,
+        run,
+        resumed,
+        config,
+        names,
+        concurrency: settings.concurrency,
+        cache: settings.cache,
+        unit: 'conversations',
+        total: countPlan(plan(run.seed)),
+        command: input.retryFailed ? 'pmiyc run --retry-failed' : continuing ? 'pmiyc run --resume' : 'pmiyc run',
+        takeOver: input.takeOver === true,
+        callForecast: forecast,
+        ...(settings.batch ? { batch: true } : {}),
+        ...(refresh ? { refresh } : {}),
+        ...(settings.maxCost === undefined ? {} : { maxCostUsd: settings.maxCost }),
+      },
+      input.world,
+    );
+  } catch (error) {
+    // A start refused before any work leaves no run behind.
+    if (!resumed) store.discardRunIfEmpty(run.id);
+    throw error;
+  }
   let ending: SessionEnding | undefined;
   let result: ConversationsResult;
   const sessionUsage = new RecordUsageTally();
@@ -208,6 +218,7 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
     result,
     ending,
     meter: session.meter,
+    callsMark: session.callsMark,
     settings,
     blockedModels: session.gate.blockedModels,
     modelsWithoutPrice: session.modelsWithoutPrice,
