@@ -66,7 +66,8 @@ export interface RunTotalsView {
 
 /** Dollars are shown to 4 decimals: amounts in ten-thousandths, so that the shown figures add up. */
 const TEN_THOUSANDTHS = 1e4;
-const shown = (usd: number) => Math.round(usd * TEN_THOUSANDTHS);
+// Rounded as `toFixed` rounds what it shows (0.63935 shows $0.6393, where Math.round(6393.5) would say 6394).
+const shown = (usd: number) => Math.round(Number(usd.toFixed(4)) * TEN_THOUSANDTHS);
 
 /**
  * This session's cost as shown: the whole run's shown cost less what the earlier sessions' shown
