@@ -89,6 +89,30 @@ export interface RunSession {
   end(ending?: SessionEnding): void;
 }
 
+/** What a study's outcome tells of its session, the same for every study. */
+export interface SessionFacts {
+  readonly meter: RunMeter;
+  /** Where the call store stood when the session began: the calls stored after it are this session's. */
+  readonly callsMark: number;
+  /** Models whose calls stopped because their credentials were refused, with why. */
+  readonly blockedModels: ReadonlyMap<string, string>;
+  /** The run's models without prices in the config: the spend does not count them, and says so. */
+  readonly modelsWithoutPrice: readonly string[];
+  /** The models served by several replicas, with what each replica did this session. */
+  readonly replicaUse: ReadonlyArray<{ readonly model: string; readonly replicas: ReplicaPoolView }>;
+}
+
+/** A session's facts for its study's outcome, read once it has ended. */
+export function sessionFacts(session: RunSession): SessionFacts {
+  return {
+    meter: session.meter,
+    callsMark: session.callsMark,
+    blockedModels: session.gate.blockedModels,
+    modelsWithoutPrice: session.modelsWithoutPrice,
+    replicaUse: session.replicaUse(),
+  };
+}
+
 /** Work items in flight per model-call slot: an item waits on its own calls, so a few more keep every slot busy. */
 export const ITEMS_PER_CALL_SLOT = 4;
 

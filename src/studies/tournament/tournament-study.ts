@@ -5,12 +5,10 @@ import type { Claim } from '../../domain/claim.js';
 import { toConversationRecord } from '../../domain/conversation-record.js';
 import { RecordUsageTally } from '../../metrics/usage-totals.js';
 import { batchSettingsOf } from '../../models/batch/with-batch.js';
-import type { ReplicaPoolView } from '../../models/providers/replica-pool.js';
 import { checkBatching, checkModels } from '../../runner/check-models.js';
 import { openRun } from '../../runner/open-run.js';
-import type { RunMeter } from '../../runner/run-meter.js';
 import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
-import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionWorld, startRunSession } from '../../runner/run-session.js';
+import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, type SessionWorld, sessionFacts, startRunSession } from '../../runner/run-session.js';
 import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import { agentOf, checkVariantsFitClaims, modelsOfAgents, promptsByAgent } from './agents.js';
 import { CallForecast } from './call-forecast.js';
@@ -66,22 +64,13 @@ export interface RunTournamentInput extends Partial<Omit<DesignOptions, 'claims'
   readonly world: SessionWorld;
 }
 
-export interface TournamentOutcome {
+export interface TournamentOutcome extends SessionFacts {
   readonly run: RunInfo;
   readonly result: ConversationsResult;
   /** How the session ended: what the store records, and the exit code a command should end with. */
   readonly ending: SessionEnding;
-  readonly meter: RunMeter;
-  /** Where the call store stood when the session began: the calls stored after it are this session's. */
-  readonly callsMark: number;
   /** How the run was run this session (given now, else as stored). */
   readonly settings: RunSettings;
-  /** Models whose calls stopped because their credentials were refused, with why. */
-  readonly blockedModels: ReadonlyMap<string, string>;
-  /** The run's models without prices in the config: the spend does not count them, and says so. */
-  readonly modelsWithoutPrice: readonly string[];
-  /** The run's models served by several replicas, with what each replica did this session. */
-  readonly replicaUse: ReadonlyArray<{ readonly model: string; readonly replicas: ReplicaPoolView }>;
   /**
    * Calls, tokens and cost of the conversations this session stored (`meter.conversationsDone` of
    * them), tallied as each was stored: the whole run's when the run holds no other conversation.
@@ -213,18 +202,7 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
   } finally {
     session.end(ending);
   }
-  return {
-    run,
-    result,
-    ending,
-    meter: session.meter,
-    callsMark: session.callsMark,
-    settings,
-    blockedModels: session.gate.blockedModels,
-    modelsWithoutPrice: session.modelsWithoutPrice,
-    replicaUse: session.replicaUse(),
-    sessionUsage,
-  };
+  return { run, result, ending, settings, sessionUsage, ...sessionFacts(session) };
 }
 
 /**
