@@ -53,7 +53,45 @@ function totalsOf(outcome: TournamentOutcome, store: Store): RunTotalsView & { f
   };
 }
 
-/** The end of a run: its table, what it called and replayed, where the results are, and how to go on. Returns the exit code. */
+/** Where a completed run's results are, and its failed conversations with how to run them again. */
+function printCompleted(outcome: TournamentOutcome, store: Store, storePath: string, context: CliContext, reportFollows: boolean, failed: number): void {
+  const { run } = outcome;
+  const out = (line: string) => context.stdout.write(`${line}\n`);
+  out(`Export: pmiyc export --store ${storePath} --run ${run.name} --format jsonl`);
+  // The demo writes the report next and prints its path with the view command.
+  if (!reportFollows) {
+    out(`Report: pmiyc report --store ${storePath} --run ${run.name}`);
+    out(`View:   ${viewCommandLine(storePath)}`);
+  }
+  if (failed === 0) return;
+  context.stderr.write(
+    `pmiyc: ${describeFailures(failureReasons(store, run.id), 'conversations')}: see why with pmiyc view --store ${storePath} (or pmiyc export --store ${storePath} --run ${run.name}); ` +
+      `run them again with: pmiyc run --store ${storePath} --run ${run.name} --retry-failed\n`,
+  );
+}
+
+/** Why a session stopped early, what it leaves for the resume, and the command that resumes it. */
+function printStopped(outcome: TournamentOutcome, storePath: string, context: CliContext): void {
+  const { run, result, ending, meter } = outcome;
+  const stop = describeStop(ending, {
+    resume: `pmiyc run --store ${storePath} --run ${run.name} --resume`,
+    items: 'conversations',
+    blockedModels: outcome.blockedModels,
+    ...(outcome.settings.maxCost === undefined ? {} : { maxCost: outcome.settings.maxCost }),
+  });
+  const pending = describePendingBatches(meter.pendingBatches());
+  const leftOver = [
+    ...(result.abandoned > 0 ? [`${count(result.abandoned)} conversations in progress will be re-run from their stored calls`] : []),
+    ...(pending ? [`${pending}: the resumed run collects them, without paying again`] : []),
+  ];
+  context.stderr.write(`pmiyc: ${stop}${leftOver.length > 0 ? ` (${leftOver.join('; ')})` : ''}\n`);
+}
+
+/**
+ * The end of a run: its scores, the calls the whole run made per model, its status, this session's
+ * totals beside the whole run's (what `pmiyc runs` lists), and where the results are or how to go on.
+ * Returns the exit code.
+ */
 export function printRunOutcome(
   outcome: TournamentOutcome,
   store: Store,
@@ -61,7 +99,7 @@ export function printRunOutcome(
   context: CliContext,
   { reportFollows }: { readonly reportFollows: boolean } = { reportFollows: false },
 ): number {
-  const { run, result, ending, meter } = outcome;
+  const { run, result, ending } = outcome;
   const out = (line = '') => context.stdout.write(`${line}\n`);
   const summary = summarizeTournament(store.conversationScores(run.id), { ...DEFAULT_INTERVALS, seed: run.seed });
   const totals = totalsOf(outcome, store);
@@ -76,33 +114,7 @@ export function printRunOutcome(
   const nothingAsked = describeNothingAsked(totals);
   if (nothingAsked) out(nothingAsked);
   for (const { model, replicas } of outcome.replicaUse) out(`${describeReplicaUse(model, replicas)}.`);
-  const resume = `pmiyc run --store ${storePath} --run ${run.name} --resume`;
-  if (ending.status === 'completed') {
-    out(`Export: pmiyc export --store ${storePath} --run ${run.name} --format jsonl`);
-    // The demo writes the report next and prints its path with the view command.
-    if (!reportFollows) {
-      out(`Report: pmiyc report --store ${storePath} --run ${run.name}`);
-      out(`View:   ${viewCommandLine(storePath)}`);
-    }
-    if (totals.failedWholeRun > 0) {
-      context.stderr.write(
-        `pmiyc: ${describeFailures(failureReasons(store, run.id), 'conversations')}: see why with pmiyc view --store ${storePath} (or pmiyc export --store ${storePath} --run ${run.name}); ` +
-          `run them again with: pmiyc run --store ${storePath} --run ${run.name} --retry-failed\n`,
-      );
-    }
-    return ending.exitCode;
-  }
-  const stop = describeStop(ending, {
-    resume,
-    items: 'conversations',
-    blockedModels: outcome.blockedModels,
-    ...(outcome.settings.maxCost === undefined ? {} : { maxCost: outcome.settings.maxCost }),
-  });
-  const pending = describePendingBatches(meter.pendingBatches());
-  const leftOver = [
-    ...(result.abandoned > 0 ? [`${count(result.abandoned)} conversations in progress will be re-run from their stored calls`] : []),
-    ...(pending ? [`${pending}: the resumed run collects them, without paying again`] : []),
-  ];
-  context.stderr.write(`pmiyc: ${stop}${leftOver.length > 0 ? ` (${leftOver.join('; ')})` : ''}\n`);
+  if (ending.status === 'completed') printCompleted(outcome, store, storePath, context, reportFollows, totals.failedWholeRun);
+  else printStopped(outcome, storePath, context);
   return ending.exitCode;
 }
