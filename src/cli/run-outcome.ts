@@ -97,7 +97,7 @@ export function printRunOutcome(
   store: Store,
   storePath: string,
   context: CliContext,
-  { reportFollows }: { readonly reportFollows: boolean } = { reportFollows: false },
+  { reportFollows, askAfresh }: { readonly reportFollows: boolean; readonly askAfresh?: readonly string[] } = { reportFollows: false },
 ): number {
   const { run, result, ending } = outcome;
   const out = (line = '') => context.stdout.write(`${line}\n`);
@@ -111,7 +111,7 @@ export function printRunOutcome(
   out(`Run ${run.name} in ${storePath}: ${status}${result.skipped > 0 ? `; ${count(result.skipped)} conversations were already done` : ''}.`);
   out(formatRunTotals(totals));
   if (!outcome.settings.cache) out('--no-cache: this run reuses nothing from earlier runs.');
-  const nothingAsked = describeNothingAsked(totals);
+  const nothingAsked = describeNothingAsked(totals, askAfresh);
   if (nothingAsked) out(nothingAsked);
   for (const { model, replicas } of outcome.replicaUse) out(`${describeReplicaUse(model, replicas)}.`);
   if (ending.status === 'completed') printCompleted(outcome, store, storePath, context, reportFollows, totals.failedWholeRun);

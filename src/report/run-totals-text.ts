@@ -144,18 +144,22 @@ export function describeCallsMade(view: CallsView): string {
   );
 }
 
+/** The ways `pmiyc run` asks other requests of the same models; a command offers those it has. */
+const ASK_AFRESH = ['--repeat N (more repetitions)', '--seed N (other samples)', '--no-cache (reuse nothing from earlier runs)'];
+
 /**
  * When a session asked nothing of any model, says so and where its answers came from; with
- * answers replayed from earlier runs, how to ask afresh. Undefined when it made a call.
+ * answers replayed from earlier runs, how to ask afresh (`ways`: the command's flags for it, said
+ * as `ASK_AFRESH` says them). Undefined when it made a call.
  */
-export function describeNothingAsked(view: RunTotalsView): string | undefined {
+export function describeNothingAsked(view: RunTotalsView, ways: readonly string[] = ASK_AFRESH): string | undefined {
   if (view.calls.thisSession.calls > 0 || view.failedCallsThisSession > 0) return undefined;
   const replayed = sumOf(view.replayedThisSession.values());
   if (replayed > 0) {
     return (
       `Nothing was asked of any model this session: all ${count(replayed + view.reusedThisSession)} answers came from the store, ` +
       `${count(replayed)} of them replayed from earlier runs (${sourcesText([...view.replayedThisSession])}). ` +
-      'To ask the models afresh, run other requests: --repeat N (more repetitions), --seed N (other samples), or --no-cache (reuse nothing from earlier runs).'
+      `To ask the models afresh, run other requests: ${ways.length > 1 ? `${ways.slice(0, -1).join(', ')}, or ${ways.at(-1)}` : ways[0]}.`
     );
   }
   if (view.reusedThisSession > 0) return `Nothing was asked of any model this session: every answer came from the run's own stored calls.`;
