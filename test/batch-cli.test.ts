@@ -145,7 +145,7 @@ it('settles a line that failed for good: --resume does not read its batch again,
   // --max-failures 0: the run stops at the first failed conversation, with others still to do.
   const first = await runCli([...args, '--setting', 'single', '--max-failures', '0', '--store', store, '--run', 'r'], { env });
   expect(first.code, first.stderr).toBe(1);
-  expect(storedRun(store, 'r')).toMatchObject({ status: 'interrupted', stopReason: 'failures' });
+  expect(storedRun(store, 'r')).toMatchObject({ status: 'failed', stopReason: 'failures' });
   /** GETs of a batch (its state) that carried the failing line, from the fake's request log. */
   const readsOfFailingBatches = (from: number, batches: ReadonlyArray<{ id: string; lines: ReadonlyArray<{ custom_id: string }> }>) => {
     const ids = new Set(batches.filter((batch) => batch.lines.some((line) => line.custom_id === failing)).map((batch) => `/v1/batches/${batch.id}`));
@@ -159,9 +159,9 @@ it('settles a line that failed for good: --resume does not read its batch again,
   // The resumed run asked the provider for the rest in new batches, without reading again the batch that refused a line.
   expect(server.batches.length).toBeGreaterThan(earlier.length);
   expect(readsOfFailingBatches(before, earlier)).toEqual([]);
-  // It ends with the refused conversations failed.
+  // It goes through its plan and ends with the refused conversations failed: completed, exit 1.
   expect(resumed.code, resumed.stderr).toBe(1);
-  expect(storedRun(store, 'r').status).toBe('failed');
+  expect(storedRun(store, 'r').status).toBe('completed');
 
   refusing = false;
   before = server.requests.length;

@@ -83,7 +83,9 @@ describe('pmiyc consistency with simulated agents', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('sim/stubborn [simulated]');
     expect(result.stdout).toContain('Avg SD (paper) = mean variance');
-    expect(result.stdout).toContain('180 answers this session, 0 already stored; calls: 180 made, 0 reused within the run (shared or resumed), none replayed');
+    expect(result.stdout).toContain(
+      '180 answers this session, 0 already stored; calls made: 180 this session, 180 in the whole run, costing $0.0000 and $0.0000; this session also reused 0 answers within the run (shared or resumed), replayed 0 from earlier runs',
+    );
     const { samples, calls } = readStore(store(), 'first');
     expect(samples).toHaveLength(2 * 18 * 5);
     expect(calls).toBe(180);
@@ -96,7 +98,9 @@ describe('pmiyc consistency with simulated agents', () => {
     const before = readStore(store(), 'first');
     const result = await runCli(['consistency', '--store', store(), '--study', 'first', '--resume']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('0 answers this session, 180 already stored; calls: 0 made, 0 reused within the run (shared or resumed), none replayed');
+    expect(result.stdout).toContain(
+      '0 answers this session, 180 already stored; calls made: 0 this session, 180 in the whole run, costing $0.0000 and $0.0000; this session also reused 0 answers within the run (shared or resumed), replayed 0 from earlier runs',
+    );
     expect(readStore(store(), 'first')).toEqual(before);
   });
 
@@ -107,7 +111,9 @@ describe('pmiyc consistency with simulated agents', () => {
     database.close();
     const result = await runCli(['consistency', '--store', store(), '--resume']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('20 answers this session, 160 already stored; calls: 0 made, 20 reused within the run (shared or resumed), none replayed');
+    expect(result.stdout).toContain(
+      '20 answers this session, 160 already stored; calls made: 0 this session, 180 in the whole run, costing $0.0000 and $0.0000; this session also reused 20 answers within the run (shared or resumed), replayed 0 from earlier runs',
+    );
     expect(readStore(store(), 'first')).toEqual(before);
   });
 

@@ -31,7 +31,7 @@ describe('claims files with duplicates', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(`pmiyc: warning: ${claims}:3: the same claim as line 1: kept once`);
     // Three distinct claims, two persuaders, two persuadees: 12 conversations planned and done.
-    expect(run.stdout).toMatch(/12 conversations this session \(0 failed\)/);
+    expect(run.stdout).toMatch(/^conversations finished\s+12\s+12 of 12$/m);
     const runs = await runCli(['runs', '--store', store]);
     expect(runs.code).toBe(0);
     expect(runs.stdout).toMatch(/^dup\s+tournament\s+completed\s+.*\s12\/12\s/m);

@@ -144,6 +144,10 @@ describe('pmiyc judge on scripted judges with known answers', () => {
     expect(failing.stderr).toContain(`${failed} trials failed (api: ${failed}) and are not stored`);
     expect(failing.stderr).toContain(`pmiyc judge --store ${path} --study judge-1 --resume`);
     expect(trialsOf(path)).toHaveLength(100 - failed);
+    // Through its plan, with the trials it could not store counted as failed.
+    expect((await runInProcess(['runs', '--store', path])).stdout).toMatch(
+      new RegExp(`^judge-1\\s+judge\\s+completed \\(${failed} failed\\)\\s.*\\s${100 - failed}/100\\s`, 'm'),
+    );
 
     server.requests.length = 0;
     const resumed = await runInProcess(['judge', '--store', path, '--study', 'judge-1', '--resume', '--config', config]);
@@ -151,6 +155,7 @@ describe('pmiyc judge on scripted judges with known answers', () => {
     expect(server.requests).toHaveLength(failed);
     expect(trialsOf(path).every((trial) => trial.correct)).toBe(true);
     expect(trialsOf(path)).toHaveLength(100);
+    expect((await runInProcess(['runs', '--store', path])).stdout).toMatch(/^judge-1\s+judge\s+completed\s.*\s100\/100\s/m);
   });
 
   it('stops cleanly on Ctrl-C (exit 130), and the resumed run equals an uninterrupted one', async () => {

@@ -69,6 +69,12 @@ const runArgs = (server: FakeProviderServer) => [
 /** The block's rows: the items line, the calls line, one row per model. */
 const isBlockRow = (line: string) => /^\d+\/\d+ conversations \(|^calls \d|^ {2}(alpha|beta): \d+ on the wire/.test(line);
 const spendOf = (line: string) => /\$\d+\.\d{4}( \(no price for [^)]*\))?/.exec(line)?.[0];
+/** The whole run's cost in the closing lines, in the progress line's words: "$0.0210 (no price for beta)". */
+function closingSpendOf(text: string): string | undefined {
+  const cost = /^cost of the calls made\s+\S+\s+(\$\d+\.\d{4})$/m.exec(text)?.[1];
+  const unpriced = /^The cost leaves out (.*): no price set\.$/m.exec(text)?.[1];
+  return cost && unpriced ? `${cost} (no price for ${unpriced})` : cost;
+}
 
 describe.skipIf(!hasScript)('pmiyc run in a pseudo-terminal (util-linux script) against a server with faults', () => {
   it('prints every warning above the block, counts the retries and re-samples, leaves one clean block, and its spend is the final figure', async () => {
@@ -100,7 +106,7 @@ describe.skipIf(!hasScript)('pmiyc run in a pseudo-terminal (util-linux script) 
       expect(block.some((line) => / last error HTTP 429 [\d.]+ m?s ago/.test(line))).toBe(true);
 
       const live = spendOf(block[1]!);
-      const final = spendOf(lines.find((line) => line.includes(' on calls this run made'))!);
+      const final = closingSpendOf(lines.join('\n'));
       expect(live).toMatch(/^\$0\.\d{4} \(no price for beta\)$/);
       expect(final).toBe(live);
     } finally {
@@ -118,7 +124,7 @@ describe('pmiyc run without a terminal', () => {
       const progress = result.stderr.trimEnd().split('\n').at(-1)!;
       expect(progress).toMatch(/^pmiyc: 16\/16 conversations .* ETA done; calls .*; retries 0, re-samples 0$/);
       expect(spendOf(progress)).toMatch(/^\$0\.\d{4} \(no price for beta\)$/);
-      expect(spendOf(result.stdout.split('\n').find((line) => line.includes(' on calls this run made'))!)).toBe(spendOf(progress));
+      expect(closingSpendOf(result.stdout)).toBe(spendOf(progress));
     } finally {
       await server.close();
     }

@@ -231,13 +231,13 @@ describe('budgets and failures', () => {
       const limited = await runCli([...args, '--max-cost', '0.2']);
       expect(limited.code).toBe(1);
       expect(limited.stderr).toContain('stopped before the next call could take the spend past --max-cost $0.2');
-      const spent = /spent \$(\d+\.\d+)/.exec(limited.stdout);
+      const spent = /^cost of the calls made\s+\$\d+\.\d+\s+\$(\d+\.\d+)$/m.exec(limited.stdout);
       expect(Number(spent?.[1])).toBeLessThanOrEqual(0.2);
       expect(Number(spent?.[1])).toBeGreaterThan(0.1);
       const resumed = await runCli(['run', '--store', store, '--config', config, '--resume', '--max-cost', '100']);
       expect(resumed.code).toBe(0);
       // Conversations of both sessions: the closing tables read every record, and match a run made in one go.
-      expect(resumed.stdout).toMatch(/ [1-9]\d* already done/);
+      expect(resumed.stdout).toMatch(/; [1-9]\d* conversations were already done\.$/m);
       const whole = await runCli([...args.slice(0, -4), '--store', `${fresh('store')}.db`, '--concurrency', '2']);
       expect(whole.code).toBe(0);
       expect(closingTables(whole.stdout)).toMatch(/\$\d/);
@@ -292,7 +292,7 @@ describe('tournaments and studies in one store', () => {
 
     const runs = await runCli(['runs', '--store', store]);
     expect(runs.stdout).toMatch(/^demo-1\s+tournament\s+completed\s/m);
-    expect(runs.stdout).toMatch(/^consistency-1\s+consistency\s+completed\s.*\s-\s+-\s+6\s/m);
+    expect(runs.stdout).toMatch(/^consistency-1\s+consistency\s+completed\s.*\s-\s+-\s+6\/6\s/m);
     const exported = await exportOf(store);
     expect(exported.length).toBeGreaterThan(0);
     const report = await runCli(['report', '--store', store, '--out', join(cwd, 'report'), '--format', 'json'], { cwd });

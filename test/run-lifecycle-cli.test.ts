@@ -234,7 +234,7 @@ describe('store hygiene', () => {
     );
     for (const result of results) expect(result.stderr).not.toContain('already exists');
     expect(results.map((result) => result.code)).toEqual([0, 0, 0, 0, 0, 0]);
-    expect((await runCli(['runs', '--store', store])).stdout.match(/completed/g)).toHaveLength(6);
+    expect((await runCli(['runs', '--store', store])).stdout.match(/^r\d\s+tournament\s+completed\s/gm)).toHaveLength(6);
   });
 
   const canDropPrivileges = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;

@@ -40,7 +40,9 @@ describe('a store written before calls and records were stored compactly', () =>
     const resumed = await runCli(['run', '--store', store, '--resume']);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain('Run before in');
-    expect(resumed.stdout).toContain('6 conversations this session (0 failed), 10 already done; calls: 0 made');
+    expect(resumed.stdout).toContain('10 conversations were already done.');
+    expect(resumed.stdout).toMatch(/^conversations finished\s+6\s+16 of 16$/m);
+    expect(resumed.stdout).toMatch(/^calls made\s+0\s/m);
     const records = await exported(store, 'before');
     expect(records).toHaveLength(16);
     for (const record of records) {
@@ -51,7 +53,8 @@ describe('a store written before calls and records were stored compactly', () =>
     // A new run of the same design replays every call of the old one and ends with the same conversations.
     const again = await runCli(['run', '--store', store, '--run', 'again', ...DESIGN]);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/calls: 0 made, .* replayed from earlier runs/);
+    expect(again.stdout).toMatch(/^calls made\s+0\s+0$/m);
+    expect(again.stdout).toContain('Nothing was asked of any model this session');
     expect(await exported(store, 'again')).toEqual(records);
     expect((await runCli(['report', '--store', store, '--run', 'again', '--out', join(folder, 'report'), '--format', 'json'])).code).toBe(0);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeHeldRun, LEASE_STALE_MS, type LeaseHolder, type LeaseWorld, leaseLiveness, runState } from './run-lease.js';
+import { describeHeldRun, describeRunState, LEASE_STALE_MS, type LeaseHolder, type LeaseWorld, leaseLiveness, runState } from './run-lease.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const holder = (overrides: Partial<LeaseHolder> = {}): LeaseHolder => ({
@@ -39,6 +39,18 @@ describe('runState', () => {
   it('keeps stored endings with their reason', () => {
     expect(runState('interrupted', 'SIGTERM', undefined, world([]))).toEqual({ status: 'interrupted', why: 'SIGTERM' });
     expect(runState('completed', undefined, undefined, world([]))).toEqual({ status: 'completed' });
+  });
+});
+
+describe('describeRunState', () => {
+  it('says a completed run with its failed count, and why a failed or interrupted one stopped', () => {
+    expect(describeRunState({ status: 'completed' }, 0)).toBe('completed');
+    expect(describeRunState({ status: 'completed' }, 1_029)).toBe('completed (1,029 failed)');
+    expect(describeRunState({ status: 'failed', why: 'failures' }, 40)).toBe('failed (--max-failures)');
+    expect(describeRunState({ status: 'failed', why: 'error' }, 0)).toBe('failed (error)');
+    expect(describeRunState({ status: 'interrupted', why: 'budget' }, 3)).toBe('interrupted (budget)');
+    expect(describeRunState({ status: 'interrupted', why: 'crash' }, 0)).toBe('interrupted (crash)');
+    expect(describeRunState({ status: 'running' }, 2)).toBe('running');
   });
 });
 

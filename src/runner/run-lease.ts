@@ -1,3 +1,5 @@
+import { formatCount } from '../domain/text-labels.js';
+
 /**
  * Run ownership: one process writes a run at a time. The writer holds a lease in the store and
  * renews its heartbeat; a second writer is refused while the lease is alive, and takes over a
@@ -57,7 +59,7 @@ export type StoredRunStatus = 'running' | 'completed' | 'failed' | 'interrupted'
 
 export interface RunState {
   readonly status: StoredRunStatus;
-  /** Why an interrupted run stopped: a signal (SIGINT, SIGTERM, SIGHUP), budget, failures, auth, crash. */
+  /** Why a failed or interrupted run stopped: error, failures; a signal (SIGINT, SIGTERM, SIGHUP), budget, auth, lease, crash. */
   readonly why?: string;
 }
 
@@ -69,4 +71,17 @@ export function runState(stored: StoredRunStatus, stopReason: string | undefined
   if (stored !== 'running') return { status: stored, ...(stopReason ? { why: stopReason } : {}) };
   if (holder && leaseLiveness(holder, world).alive) return { status: 'running' };
   return { status: 'interrupted', why: 'crash' };
+}
+
+/** Stored reasons shown in other words: a stop on too many failed items is the flag's doing. */
+const WHY_SHOWN: Readonly<Record<string, string>> = { failures: '--max-failures' };
+
+/**
+ * A run's status in the words `pmiyc runs`, the closing lines of a session and the viewer share:
+ * "completed", "completed (29 failed)", "failed (--max-failures)", "failed (error)",
+ * "interrupted (budget)", "interrupted (crash)", "running".
+ */
+export function describeRunState(state: RunState, failedItems: number): string {
+  if (state.status === 'completed') return failedItems > 0 ? `completed (${formatCount(failedItems)} failed)` : 'completed';
+  return state.why ? `${state.status} (${WHY_SHOWN[state.why] ?? state.why})` : state.status;
 }

@@ -3,10 +3,11 @@ import type { CallCache } from '../models/call-cache.js';
 import type { LeaseHolder, StoredRunStatus } from './run-lease.js';
 
 /**
- * A run's status as stored: running, then completed (every item done), failed (the plan ran to
- * its end but some items failed: --retry-failed) or interrupted (a signal, the budget, too many
- * failures, refused credentials: resumable). A "running" run whose lease is dead was killed;
- * `runState` in run-lease.ts says so.
+ * A run's status as stored: running, then completed (the plan ran to its end; some items may have
+ * failed: exit 1, --retry-failed), failed (stopped on an error or on --max-failures) or interrupted
+ * (a signal, the budget, refused credentials, another process took it over: resumable). A
+ * "running" run whose lease is dead was killed; `runState` in run-lease.ts says so. Statuses
+ * stored by earlier versions are read in these words (store/run-rows.ts).
  */
 export type RunStatus = StoredRunStatus;
 
@@ -18,11 +19,12 @@ export interface RunInfo {
   readonly name: string;
   readonly createdAt: string;
   readonly status: RunStatus;
-  /** Why an interrupted run stopped, as stored (SIGINT, SIGTERM, SIGHUP, budget, failures, auth). */
+  /** Why a failed or interrupted run stopped, as stored (error, failures; SIGINT, SIGTERM, SIGHUP, budget, auth). */
   readonly stopReason?: string;
   readonly seed: number;
   readonly packageVersion: string;
   readonly gitRevision?: string;
+  /** The items the run plans: a tournament's conversations, a consistency study's answers, a judge run's trials. */
   readonly plannedConversations?: number;
   readonly claimsChecksum?: string;
   /** The fully resolved configuration the run was started with (no keys). */
@@ -48,17 +50,54 @@ export interface NewRun {
   readonly claimsChecksum?: string;
 }
 
+/**
+ * A run's totals over all its sessions, as `pmiyc runs`, the viewer and the closing lines of a
+ * session show them.
+ */
 export interface RunSummary extends RunInfo {
   readonly kind: RunKind;
   /** Consistency samples or judge trials stored for a study. */
   readonly studyItems: number;
+  /** Conversations finished and stored as completed, and as failed (a tournament's). */
   readonly completed: number;
   readonly failed: number;
-  /** Calls this run made itself (not replayed). */
+  /** Calls this run made itself, paid for and stored, whether or not their conversation finished (not replayed). */
   readonly callsMade: number;
+  /** What the calls made cost (the models with prices). */
   readonly costUsd: number;
   /** Earlier runs whose calls this run replayed, with counts, most first. */
   readonly replayed: ReadonlyArray<{ readonly run: string; readonly calls: number }>;
+}
+
+/**
+ * Failed items of a run: a tournament's failed conversations (stored, with their reasons); for a
+ * study whose run went through its plan, the planned items it could not store (a resume asks them again).
+ */
+export function failedItemsOf(run: Pick<RunSummary, 'kind' | 'status' | 'failed' | 'studyItems' | 'plannedConversations'>): number {
+  if (run.kind === 'tournament') return run.failed;
+  if (run.status !== 'completed' || run.plannedConversations === undefined) return 0;
+  return Math.max(0, run.plannedConversations - run.studyItems);
+}
+
+/** Calls, tokens and cost of calls a run made (its own stored calls; replays cost nothing and are not counted). */
+export interface CallTotal {
+  readonly calls: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Calls whose provider reported no token counts: the token totals leave them out. */
+  readonly callsWithoutUsage: number;
+  /** Over the calls with a known cost. */
+  readonly costUsd: number;
+  /** Calls with no known cost (no price set for the model, or no usage reported). */
+  readonly callsWithoutCost: number;
+}
+
+/** A run's calls made, in all its sessions and in the session that began at a mark (see `RunRecords.callsMark`). */
+export interface RunCallTotals {
+  readonly inAll: CallTotal;
+  readonly thisSession: CallTotal;
+  /** Per model identity (what served the model: models/model-identity.ts), most calls first. */
+  readonly byModel: ReadonlyArray<{ readonly identity: string; readonly inAll: CallTotal; readonly thisSession: CallTotal }>;
 }
 
 /** What a run's call cache may reuse: `--no-cache` is `{ reuseEarlierRuns: false }` (only the run's own calls). */
@@ -102,6 +141,15 @@ export interface RunRecords {
   /** What a run spent on calls it made itself (replays cost nothing). */
   spentUsd(runId: number): number;
   callsMadeBy(runId: number): number;
+  /** A mark in the call store: the calls stored after it are those of the session that took it as it started. */
+  callsMark(): number;
+  /** The calls a run made, in all and since a mark, per model identity. */
+  callTotals(runId: number, sinceMark: number): RunCallTotals;
+  /**
+   * Removes a run that holds nothing (no call made or failed, no replay, no item, no batch), with its
+   * lease and claims: a start refused before any work leaves no run. True when it was removed.
+   */
+  discardRunIfEmpty(runId: number): boolean;
   replaysOf(runId: number): Array<{ run: string; calls: number }>;
   /** A model file's sha256 computed earlier, if the file has the same size and modification time. */
   knownFileSha256(path: string, sizeBytes: number, mtimeMs: number): string | undefined;

@@ -71,6 +71,8 @@ export interface RunSessionOptions {
 
 export interface RunSession {
   readonly run: RunInfo;
+  /** Where the call store stood when the session began: the calls stored after it are this session's (`RunRecords.callTotals`). */
+  readonly callsMark: number;
   readonly registry: ModelRegistry;
   readonly gate: RunGate;
   readonly meter: RunMeter;
@@ -81,9 +83,34 @@ export interface RunSession {
   replicaUse(): Array<{ readonly model: string; readonly replicas: ReplicaPoolView }>;
   /**
    * Stops the progress display, the heartbeat and listening for signals; records how the session
-   * ended (an exception without an ending records an interruption by error) and frees the run.
+   * ended (an exception without an ending: failed, by error) and frees the run. A run this session
+   * created that holds nothing yet is removed instead: a start refused before any work leaves no run.
    */
   end(ending?: SessionEnding): void;
+}
+
+/** What a study's outcome tells of its session, the same for every study. */
+export interface SessionFacts {
+  readonly meter: RunMeter;
+  /** Where the call store stood when the session began: the calls stored after it are this session's. */
+  readonly callsMark: number;
+  /** Models whose calls stopped because their credentials were refused, with why. */
+  readonly blockedModels: ReadonlyMap<string, string>;
+  /** The run's models without prices in the config: the spend does not count them, and says so. */
+  readonly modelsWithoutPrice: readonly string[];
+  /** The models served by several replicas, with what each replica did this session. */
+  readonly replicaUse: ReadonlyArray<{ readonly model: string; readonly replicas: ReplicaPoolView }>;
+}
+
+/** A session's facts for its study's outcome, read once it has ended. */
+export function sessionFacts(session: RunSession): SessionFacts {
+  return {
+    meter: session.meter,
+    callsMark: session.callsMark,
+    blockedModels: session.gate.blockedModels,
+    modelsWithoutPrice: session.modelsWithoutPrice,
+    replicaUse: session.replicaUse(),
+  };
 }
 
 /** Work items in flight per model-call slot: an item waits on its own calls, so a few more keep every slot busy. */
@@ -137,36 +164,18 @@ function servedBy(options: RunSessionOptions, world: SessionWorld): Record<strin
 }
 
 /**
- * The one session every run works in (tournaments and studies alike): the run's lease (one
- * writer; a heartbeat; a run taken over stops), models behind the run's call cache (every call
- * committed before use, replayed on resume; scoped by --no-cache), identified by what serves them,
- * the run gate (signals, budget, refused credentials), the global concurrency, and the progress display.
+ * What a session checks and builds before any work, each step of which may refuse the start: what
+ * serves each model (recorded), the run marked running, the gate, and the run's models.
  */
-export function startRunSession(options: RunSessionOptions, world: SessionWorld): RunSession {
+function beginSession(options: RunSessionOptions, world: SessionWorld, meter: RunMeter) {
   const { records, run } = options;
-  const holder = takeRun(options, world);
-  const meter = new RunMeter();
-  const releaseSignals = world.holdGracefulStop?.(() => describePendingBatches(meter.pendingBatches())) ?? (() => {});
-  let heartbeat: ReturnType<typeof setInterval> | undefined;
-  const release = () => {
-    clearInterval(heartbeat);
-    releaseSignals();
-    records.releaseLease(run.id, holder);
-  };
-  let identities: Record<string, string>;
-  try {
-    identities = servedBy(options, world);
-    records.recordRunConfig(run.id, 'servedBy', identities);
-    records.setRunStatus(run.id, 'running');
-  } catch (error) {
-    release();
-    throw error;
-  }
-
+  const identities = servedBy(options, world);
+  records.recordRunConfig(run.id, 'servedBy', identities);
+  records.setRunStatus(run.id, 'running');
+  const callsMark = records.callsMark();
   const gate = new RunGate(options.maxCostUsd, options.resumed ? records.spentUsd(run.id) : 0);
   // Every waiting call listens to these: thousands may wait at once in a big run.
   setMaxListeners(0, world.signals.stop, world.signals.abort, gate.stopped);
-  const nowMs = () => world.now().getTime();
   const registry = createRunModels(options.config, world.env, {
     cache: records.callCache(run.id, { reuseEarlierRuns: options.cache }),
     gate,
@@ -183,8 +192,46 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
           ? `${event.error.message}; replica ${event.endpoint} of ${model} is out for ${formatDuration(event.outForMs)}, its calls go to the others`
           : `${model}: replica ${event.endpoint} answers again`,
       ),
-    now: nowMs,
+    now: () => world.now().getTime(),
   });
+  // Simulated agents cost nothing: only real models can lack a price.
+  const modelsWithoutPrice = options.names.filter((name) => {
+    const settings = registry.settingsFor(name);
+    return settings.provider !== 'sim' && settings.inputUsdPerMillion === undefined && settings.outputUsdPerMillion === undefined;
+  });
+  return { gate, registry, callsMark, modelsWithoutPrice };
+}
+
+/**
+ * The one session every run works in (tournaments and studies alike): the run's lease (one
+ * writer; a heartbeat; a run taken over stops), models behind the run's call cache (every call
+ * committed before use, replayed on resume; scoped by --no-cache), identified by what serves them,
+ * the run gate (signals, budget, refused credentials), the global concurrency, and the progress display.
+ */
+export function startRunSession(options: RunSessionOptions, world: SessionWorld): RunSession {
+  const { records, run } = options;
+  const holder = takeRun(options, world);
+  const meter = new RunMeter();
+  const releaseSignals = world.holdGracefulStop?.(() => describePendingBatches(meter.pendingBatches())) ?? (() => {});
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  const release = () => {
+    clearInterval(heartbeat);
+    releaseSignals();
+    records.releaseLease(run.id, holder);
+  };
+  // A new run refused before any work (a model file that is missing, ...) is removed, not left as a crash.
+  const discardIfNew = () => !options.resumed && records.discardRunIfEmpty(run.id);
+  let started: ReturnType<typeof beginSession>;
+  try {
+    started = beginSession(options, world, meter);
+  } catch (error) {
+    // A refused resume leaves the run as it was.
+    if (!discardIfNew()) records.setRunStatus(run.id, run.status, run.stopReason);
+    release();
+    throw error;
+  }
+  const { gate, registry, callsMark, modelsWithoutPrice } = started;
+  const nowMs = () => world.now().getTime();
   heartbeat = setInterval(() => {
     if (records.renewLease(run.id, holder, world.now().toISOString())) return;
     world.tell(`run ${run.name} was taken over by another process: starting nothing new`);
@@ -193,10 +240,6 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
   (heartbeat as { unref?: () => void }).unref?.();
   const onStop = () => gate.stop('interrupted');
   world.signals.stop.addEventListener('abort', onStop, { once: true });
-  const modelsWithoutPrice = options.names.filter((name) => {
-    const settings = registry.settingsFor(name);
-    return settings.inputUsdPerMillion === undefined && settings.outputUsdPerMillion === undefined;
-  });
   const progress = world.progress
     ? startProgressDisplay(
         world.progress,
@@ -221,6 +264,7 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
     : undefined;
   return {
     run,
+    callsMark,
     registry,
     gate,
     meter,
@@ -236,10 +280,9 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
       progress?.stop();
       clearInterval(heartbeat);
       releaseSignals();
-      if (gate.stopReason !== 'lease') {
-        records.setRunStatus(run.id, ending?.status ?? 'interrupted', ending ? ending.stopReason : 'error');
-        release();
-      }
+      if (gate.stopReason === 'lease') return;
+      if (ending !== undefined || !discardIfNew()) records.setRunStatus(run.id, ending?.status ?? 'failed', ending ? ending.stopReason : 'error');
+      release();
     },
   };
 }

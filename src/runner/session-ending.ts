@@ -2,7 +2,6 @@ import { formatCount as count, formatCount } from '../domain/text-labels.js';
 import type { BatchView } from '../models/batch/batch-queue.js';
 import type { StopReason } from './run-gate.js';
 import type { StoredRunStatus } from './run-lease.js';
-import type { RunMeter } from './run-meter.js';
 import { type RunSignals, STOPPING_SIGNALS, stoppingSignal } from './run-signals.js';
 
 /** Exit codes (SPEC 4): 0 done, 1 a failed item or a stop that needs the user, 2 bad input; a signal: 128 + its number. */
@@ -12,24 +11,26 @@ export const EXIT_FAILED = 1;
 /** How a session of a run ended: what the store records, and the exit code. */
 export interface SessionEnding {
   readonly status: StoredRunStatus;
-  /** Why an interrupted run stopped: SIGINT, SIGTERM, SIGHUP, budget, failures, auth, lease. */
+  /** Why a failed or interrupted run stopped: failures (--max-failures); SIGINT, SIGTERM, SIGHUP, budget, auth, lease. */
   readonly stopReason?: string;
   readonly exitCode: number;
 }
 
 /**
  * From the scheduler's result and the failed items the run holds now (this session's and earlier
- * ones'): completed only when every item is done and none failed; failed when the plan ran to its
- * end with failures (exit 1, `--retry-failed`); interrupted when it stopped early (a signal exits
- * 128 + its number, anything else 1).
+ * ones'): completed when the plan ran to its end, failed items or not (with some, exit 1 and
+ * `--retry-failed` or a resume asks them again); failed when too many items failed
+ * (--max-failures); interrupted when it stopped early otherwise (a signal exits 128 + its number,
+ * anything else 1). A session that ends on an exception is recorded as failed (error) by the session.
  */
 export function sessionEnding(result: { status: 'completed' | 'stopped'; stopReason?: StopReason }, failedInRun: number, signals: RunSignals): SessionEnding {
-  if (result.status === 'completed') return failedInRun > 0 ? { status: 'failed', exitCode: EXIT_FAILED } : { status: 'completed', exitCode: EXIT_DONE };
+  if (result.status === 'completed') return { status: 'completed', exitCode: failedInRun > 0 ? EXIT_FAILED : EXIT_DONE };
   const reason = result.stopReason ?? 'interrupted';
   if (reason === 'interrupted') {
     const signal = stoppingSignal(signals);
     return { status: 'interrupted', stopReason: signal, exitCode: STOPPING_SIGNALS[signal] };
   }
+  if (reason === 'failures') return { status: 'failed', stopReason: reason, exitCode: EXIT_FAILED };
   return { status: 'interrupted', stopReason: reason, exitCode: EXIT_FAILED };
 }
 
@@ -75,14 +76,6 @@ export function describeFailures(failures: ReadonlyMap<string, number>, items: s
   const total = [...failures.values()].reduce((sum, count) => sum + count, 0);
   const reasons = [...failures].sort((a, b) => b[1] - a[1]).map(([reason, count]) => `${reason}: ${count}`);
   return `${formatCount(total)} ${items} failed (${reasons.join(', ')})`;
-}
-
-/** "calls: 1,204 made, 312 reused within the run (shared or resumed), 88 replayed from earlier runs (run-1: 80, run-2: 8), 0 failed" */
-export function describeCalls(meter: RunMeter): string {
-  const sources = [...meter.replayedFrom].sort((a, b) => b[1] - a[1]).map(([run, calls]) => `${run}: ${count(calls)}`);
-  const replayed =
-    meter.callsReplayed > 0 ? `${count(meter.callsReplayed)} replayed from earlier runs (${sources.join(', ')})` : 'none replayed from earlier runs';
-  return `calls: ${count(meter.callsMade)} made, ${count(meter.callsShared)} reused within the run (shared or resumed), ${replayed}, ${count(meter.callsFailed)} failed`;
 }
 
 /** Models named in "no price for ..." before the rest are counted. */

@@ -3,7 +3,7 @@ import type { ConversationRecord, ConversationScore } from '../domain/conversati
 import { StoreError } from '../domain/errors/store-error.js';
 import { InputError } from '../domain/input-error.js';
 import type { LeaseHolder } from '../runner/run-lease.js';
-import type { CallCacheScope, NewRun, RunInfo, RunKind, RunRecords, RunStatus, RunSummary } from '../runner/run-records.js';
+import type { CallCacheScope, NewRun, RunCallTotals, RunInfo, RunKind, RunRecords, RunStatus, RunSummary } from '../runner/run-records.js';
 import type { AnnotationResults } from '../studies/annotation/annotation-results.js';
 import type { ConsistencyResults } from '../studies/consistency/consistency-results.js';
 import type { JudgeResults } from '../studies/judge/judge-results.js';
@@ -21,6 +21,7 @@ import { LeaseTable } from './lease-table.js';
 import { closeStoreDatabase, openStoreDatabase, type StoreAccess } from './open-database.js';
 import { decodeRecord, encodeRecord } from './record-codec.js';
 import { RUN_COLUMNS, RUN_KIND_SQL, type RunRow, toRunInfo } from './run-rows.js';
+import { callsMark, discardRunIfEmpty, runCallTotals } from './run-totals.js';
 import { toStoreError } from './store-errors.js';
 
 export type { CallCacheScope, NewRun, RunInfo, RunKind, RunStatus, RunSummary } from '../runner/run-records.js';
@@ -215,7 +216,7 @@ export class ResultStore implements Store {
         ? this.database.prepare(`SELECT ${RUN_COLUMNS} FROM runs ${kindFilter} ORDER BY id DESC LIMIT 1`).get()
         : this.database.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE name = ?`).get(name)
     ) as RunRow | undefined;
-    if (row) return toRunInfo(row);
+    if (row) return this.runInfo(row);
     const names = this.database.prepare('SELECT name FROM runs ORDER BY id').pluck().all() as string[];
     if (name === undefined && kind !== undefined && names.length > 0) {
       throw new InputError(`${this.path} has no ${kind} run (it has ${names.join(', ')}): run \`pmiyc run\` first, or name a run with --run`);
@@ -227,7 +228,11 @@ export class ResultStore implements Store {
 
   latestRunOf(kind: RunKind): RunInfo | undefined {
     const row = this.database.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE ${RUN_KIND_SQL} = ? ORDER BY id DESC LIMIT 1`).get(kind) as RunRow | undefined;
-    return row ? toRunInfo(row) : undefined;
+    return row ? this.runInfo(row) : undefined;
+  }
+
+  private runInfo(row: RunRow): RunInfo {
+    return toRunInfo(row, () => this.countConversations(row.id));
   }
 
   hasRun(name: string): boolean {
@@ -251,7 +256,7 @@ export class ResultStore implements Store {
       )
       .all() as Array<RunRow & { kind: RunKind; study_items: number; completed: number; failed: number; calls_made: number; cost_usd: number | null }>;
     return rows.map((row) => ({
-      ...toRunInfo(row),
+      ...toRunInfo(row, () => row.completed + row.failed),
       kind: row.kind,
       studyItems: row.study_items,
       completed: row.completed,
@@ -283,6 +288,21 @@ export class ResultStore implements Store {
   /** How many calls a run made itself (its own rows; replays are not counted). */
   callsMadeBy(runId: number): number {
     return this.database.prepare('SELECT count(*) FROM calls WHERE run_id = ?').pluck().get(runId) as number;
+  }
+
+  callsMark(): number {
+    this.commits.flush();
+    return callsMark(this.database);
+  }
+
+  callTotals(runId: number, sinceMark: number): RunCallTotals {
+    this.commits.flush();
+    return runCallTotals(this.database, runId, sinceMark);
+  }
+
+  discardRunIfEmpty(runId: number): boolean {
+    this.commits.flush();
+    return discardRunIfEmpty(this.database, runId);
   }
 
   /** The call cache of a run: new calls recorded as this run's; lookups in this run, and in earlier runs unless `--no-cache`. */

@@ -1,4 +1,4 @@
-import type { RunInfo, RunStatus } from '../runner/run-records.js';
+import type { RunInfo, RunKind, RunStatus } from '../runner/run-records.js';
 
 /**
  * The kind of a run, from the command stored in its config (older demo runs say 'demo'). An
@@ -22,13 +22,43 @@ export interface RunRow {
   config: string;
 }
 
-export function toRunInfo(row: RunRow): RunInfo {
+/** A run's kind from its config, as `RUN_KIND_SQL` says it. */
+function kindOf(config: unknown): RunKind {
+  const command = (config as { command?: unknown }).command;
+  return command === undefined || command === 'run' || command === 'demo' || command === 'import' ? 'tournament' : (command as RunKind);
+}
+
+/**
+ * A stored status in today's words (runner/run-records.ts). pmiyc 0.1 before this change stored
+ * `failed` without a reason for a run whose plan ran to its end with failed items (now `completed`),
+ * and `interrupted` with `failures` or `error` for what is now `failed`. Stores older still used a
+ * tournament's `failed` for a --max-failures stop: a tournament's stored conversations against its
+ * plan tell the two apart (all stored: it went through its plan); without a plan it stays `failed`.
+ */
+export function currentStatus(
+  row: Pick<RunRow, 'status' | 'stop_reason' | 'planned_conversations' | 'config'>,
+  storedConversations: () => number,
+): {
+  status: RunStatus;
+  stopReason?: string;
+} {
+  const reason = row.stop_reason ?? undefined;
+  if (row.status === 'interrupted' && (reason === 'failures' || reason === 'error')) return { status: 'failed', stopReason: reason };
+  if (row.status !== 'failed' || reason !== undefined) return { status: row.status, ...(reason === undefined ? {} : { stopReason: reason }) };
+  if (kindOf(JSON.parse(row.config)) !== 'tournament') return { status: 'completed' };
+  if (row.planned_conversations === null) return { status: 'failed' };
+  return storedConversations() >= row.planned_conversations ? { status: 'completed' } : { status: 'failed', stopReason: 'failures' };
+}
+
+/** A stored run, its status in today's words (`storedConversations` is asked only for a status an older pmiyc stored). */
+export function toRunInfo(row: RunRow, storedConversations: () => number): RunInfo {
+  const { status, stopReason } = currentStatus(row, storedConversations);
   return {
     id: row.id,
     name: row.name,
     createdAt: row.created_at,
-    status: row.status,
-    ...(row.stop_reason === null ? {} : { stopReason: row.stop_reason }),
+    status,
+    ...(stopReason === undefined ? {} : { stopReason }),
     seed: row.seed,
     packageVersion: row.package_version,
     ...(row.git_revision === null ? {} : { gitRevision: row.git_revision }),

@@ -3,8 +3,8 @@ import type { Setting } from '../domain/conversation.js';
 import { StoreError } from '../domain/errors/store-error.js';
 import { InputError } from '../domain/input-error.js';
 import type { LeaseWorld } from '../runner/run-lease.js';
-import { runState } from '../runner/run-lease.js';
-import type { RunInfo, RunRecords, RunSummary } from '../runner/run-records.js';
+import { describeRunState, runState } from '../runner/run-lease.js';
+import { failedItemsOf, type RunInfo, type RunRecords, type RunSummary } from '../runner/run-records.js';
 import { isImportedRun } from '../studies/tournament/imported-run.js';
 import type { ClaimCell, PairCell, TournamentBrowse } from '../studies/tournament/tournament-browse.js';
 import type { TournamentResults } from '../studies/tournament/tournament-results.js';
@@ -25,8 +25,10 @@ export interface ViewRun {
   readonly name: string;
   readonly kind: RunSummary['kind'];
   readonly status: string;
-  /** Why an interrupted run stopped (a signal, budget, failures, crash). */
+  /** Why a failed or interrupted run stopped (error, failures; a signal, budget, auth, lease, crash). */
   readonly why: string | null;
+  /** The status in the words of `pmiyc runs`: "completed (29 failed)", "interrupted (budget)". */
+  readonly statusText: string;
   /** Being written by a live process now: its numbers change. */
   readonly live: boolean;
   readonly createdAt: string;
@@ -109,6 +111,7 @@ export class ViewApi {
         kind: run.kind,
         status: state.status,
         why: state.why ?? null,
+        statusText: describeRunState(state, failedItemsOf(run)),
         live: state.status === 'running',
         createdAt: run.createdAt,
         plannedConversations: run.plannedConversations ?? null,

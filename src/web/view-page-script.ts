@@ -68,7 +68,7 @@ export const VIEW_PAGE_SCRIPT = String.raw`
   }
   function statusBadge(run) {
     if (run.live) return badge('live', 'live');
-    return badge(run.why ? run.status + ' (' + run.why + ')' : run.status, run.status);
+    return badge(run.statusText || (run.why ? run.status + ' (' + run.why + ')' : run.status), run.status);
   }
 
   // ---- imported results (pmiyc import official): their source, no seed, disputed turns ----

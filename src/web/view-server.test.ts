@@ -37,6 +37,7 @@ const RUN_KEYS = [
   'plannedConversations',
   'replayed',
   'status',
+  'statusText',
   'studyItems',
   'why',
 ];

@@ -5,11 +5,12 @@ import { InputError } from '../../domain/input-error.js';
 import { formatCount as count } from '../../domain/text-labels.js';
 import { loadClaims } from '../../io/load-claims.js';
 import { readTextFile } from '../../io/read-text-file.js';
+import { describeCallsMade } from '../../report/run-totals-text.js';
 import { analyzeStudy } from '../../report/studies/consistency-study-source.js';
 import { formatConsistencyText } from '../../report/studies/consistency-text.js';
 import { checkModels } from '../../runner/check-models.js';
 import { describeReplicaUse } from '../../runner/replica-lines.js';
-import { describeCalls, describeStop } from '../../runner/session-ending.js';
+import { describeStop } from '../../runner/session-ending.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import {
   type ConsistencyDesign,
@@ -99,16 +100,22 @@ function printStudy(store: Store, runName: string, context: CliContext): void {
 function printSession(outcome: ConsistencyOutcome, options: ConsistencyOptions, store: Store, context: CliContext): number {
   const { run, result, ending } = outcome;
   context.stdout.write(
-    `Study ${run.name} in ${store.path}: ${count(result.answered)} answers this session, ${count(result.skipped)} already stored; ${describeCalls(outcome.meter)}.\n`,
+    `Study ${run.name} in ${store.path}: ${count(result.answered)} answers this session, ${count(result.skipped)} already stored; ${describeCallsMade({
+      calls: store.callTotals(run.id, outcome.callsMark),
+      modelsWithoutPrice: outcome.modelsWithoutPrice,
+      replayedThisSession: outcome.meter.replayedFrom,
+      reusedThisSession: outcome.meter.callsShared,
+      failedCallsThisSession: outcome.meter.callsFailed,
+    })}.\n`,
   );
   for (const { model, replicas } of outcome.replicaUse) context.stdout.write(`${describeReplicaUse(model, replicas)}.\n`);
   context.stdout.write('\n');
   const resume = `pmiyc consistency --store ${options.store} --study ${run.name} --resume`;
-  if (ending.status === 'failed')
+  if (ending.status === 'completed' && result.failed > 0)
     context.stderr.write(
       `pmiyc: ${result.failed} answers could not be had (the provider kept failing); the rest is stored. Ask for them again with: ${resume}\n`,
     );
-  if (ending.status === 'interrupted')
+  if (ending.status !== 'completed')
     context.stderr.write(
       `pmiyc: ${describeStop(ending, { resume, items: 'answers', blockedModels: outcome.blockedModels, ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }) })}\n`,
     );

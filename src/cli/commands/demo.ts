@@ -49,6 +49,8 @@ export async function demoCommand(options: DemoOptions, context: CliContext, sig
       takeOver: false,
       given: new Set(),
       reportFollows: true,
+      // The demo's one way to ask its agents other requests.
+      askAfresh: ['--seed N (other samples)'],
     },
     context,
     signals,

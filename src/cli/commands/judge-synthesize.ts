@@ -2,8 +2,9 @@ import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/input-error.js';
 import { loadClaims } from '../../io/load-claims.js';
 import { writeFileAtomically } from '../../io/write-file-atomically.js';
+import { describeCallsMade } from '../../report/run-totals-text.js';
 import { checkModels } from '../../runner/check-models.js';
-import { describeSpend, EXIT_FAILED } from '../../runner/session-ending.js';
+import { EXIT_FAILED } from '../../runner/session-ending.js';
 import { openStore } from '../../store/result-store.js';
 import { samplingOf, selectionOf } from '../../studies/design-parts.js';
 import type { PreferenceExample } from '../../studies/judge/judge-synthesis.js';
@@ -97,7 +98,7 @@ export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, co
     });
     const { run, examples, problems, result, ending } = outcome;
     for (const problem of problems) context.stderr.write(`pmiyc: ${problem}\n`);
-    if (ending.status === 'interrupted') {
+    if (ending.status !== 'completed') {
       const why = ending.stopReason === 'budget' ? ` (--max-cost $${options.maxCost} reached)` : ending.stopReason ? ` (${ending.stopReason})` : '';
       context.stderr.write(
         `pmiyc: stopped before every claim was done${why}; nothing was written. Run the same command again (with a new --study name, if you gave one): what was done is replayed from ${options.store}.\n`,
@@ -107,7 +108,7 @@ export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, co
     await writeDataset(examples, options.out, context);
     const say = (line: string) => (options.out === undefined ? context.stderr : context.stdout).write(`${line}\n`);
     say(
-      `Run ${run.name}: ${examples.length} preference pairs from ${claims.length} claims${options.out ? ` written to ${options.out}` : ''}; ${result.failed} claims without a usable pair; spent ${describeSpend(store.spentUsd(run.id), outcome.modelsWithoutPrice)} on calls this run made.`,
+      `Run ${run.name}: ${examples.length} preference pairs from ${claims.length} claims${options.out ? ` written to ${options.out}` : ''}; ${result.failed} claims without a usable pair; ${describeCallsMade({ calls: store.callTotals(run.id, outcome.callsMark), modelsWithoutPrice: outcome.modelsWithoutPrice })}.`,
     );
     return result.failed > 0 ? EXIT_FAILED : 0;
   } finally {

@@ -2,10 +2,11 @@ import { resolve } from 'node:path';
 import { formatCount, labelModel } from '../../domain/text-labels.js';
 import { loadJudgePairs } from '../../io/load-judge-pairs.js';
 import { judgeAccuracy } from '../../metrics/judge-accuracy.js';
+import { describeCallsMade } from '../../report/run-totals-text.js';
 import { formatJudgeText } from '../../report/studies/judge-text.js';
 import { checkModels } from '../../runner/check-models.js';
 import { describeReplicaUse } from '../../runner/replica-lines.js';
-import { describeFailures, describeSpend, describeStop, EXIT_FAILED } from '../../runner/session-ending.js';
+import { describeFailures, describeStop, EXIT_FAILED } from '../../runner/session-ending.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import {
   type JudgeDesignOptions,
@@ -77,11 +78,17 @@ function printOutcome(outcome: JudgeOutcome, prepared: PreparedJudgeRun, store: 
   out(formatJudgeText(judgeAccuracy(store.judge.trials(run.id), { bootstrap: { replicates: 2000, confidence: 0.95, seed: run.seed } }), labelModel));
   out();
   out(
-    `${result.done} trials this session, ${result.skipped} already done, ${result.failed} failed; spent ${describeSpend(store.spentUsd(run.id), outcome.modelsWithoutPrice)} on calls this run made. Stored in ${options.store}.`,
+    `${result.done} trials this session, ${result.skipped} already done, ${result.failed} failed; ${describeCallsMade({
+      calls: store.callTotals(run.id, outcome.callsMark),
+      modelsWithoutPrice: outcome.modelsWithoutPrice,
+      replayedThisSession: outcome.meter.replayedFrom,
+      reusedThisSession: outcome.meter.callsShared,
+      failedCallsThisSession: outcome.meter.callsFailed,
+    })}. Stored in ${options.store}.`,
   );
   for (const { model, replicas } of outcome.replicaUse) out(`${describeReplicaUse(model, replicas)}.`);
   const resume = `pmiyc judge --store ${options.store} --study ${run.name} --resume`;
-  if (ending.status === 'interrupted') {
+  if (ending.status !== 'completed') {
     const maxCost = options.maxCost === undefined ? {} : { maxCost: options.maxCost };
     context.stderr.write(`pmiyc: ${describeStop(ending, { resume, items: 'trials', blockedModels: outcome.blockedModels, ...maxCost })}\n`);
     return ending.exitCode;

@@ -19,6 +19,8 @@ export interface RunOptions extends DesignOptions {
   readonly store: string;
   /** The caller writes the report and prints where it is and how to view the run (the demo). */
   readonly reportFollows?: boolean;
+  /** The flags that ask other requests of the models, named when a run replays everything (default: those of pmiyc run). */
+  readonly askAfresh?: readonly string[];
   readonly run?: string;
   readonly config?: string;
   readonly seed: number;
@@ -144,7 +146,13 @@ export async function runTournamentCommand(typed: RunOptions, context: CliContex
       about: aboutRun(context, options.gitRevision, prepared.configPath),
       world: sessionWorldOf(context, signals, store, options.progressIntervalMs),
     });
-    return { exitCode: printRunOutcome(outcome, store, options.store, context, { reportFollows: options.reportFollows === true }), runName: outcome.run.name };
+    return {
+      exitCode: printRunOutcome(outcome, store, options.store, context, {
+        reportFollows: options.reportFollows === true,
+        ...(options.askAfresh ? { askAfresh: options.askAfresh } : {}),
+      }),
+      runName: outcome.run.name,
+    };
   } finally {
     store.close();
   }

@@ -1,6 +1,8 @@
 import { thisProcess } from '../../io/process-world.js';
+import { CALLS_MADE_MEANS } from '../../report/run-totals-text.js';
 import { formatTextTable } from '../../report/text-table.js';
-import { runState } from '../../runner/run-lease.js';
+import { describeRunState, runState } from '../../runner/run-lease.js';
+import { failedItemsOf } from '../../runner/run-records.js';
 import { openStore, type RunSummary } from '../../store/result-store.js';
 import type { CliContext } from '../terminal.js';
 
@@ -11,10 +13,14 @@ function replayedText(run: RunSummary): string {
   return `${total} (${run.replayed.map((source) => `${source.run}: ${source.calls}`).join(', ')})`;
 }
 
+/** "170" or, when the run says how many it plans, "170/180". */
+const ofPlanned = (stored: number, planned: number | undefined) => `${stored}${planned === undefined ? '' : `/${planned}`}`;
+
 /**
  * `pmiyc runs`: every run in a store (tournaments and studies) with its honest status (a run whose
- * process died is interrupted, not running), its counts, the calls it made and those it replayed
- * from earlier runs. Opens the store read-only.
+ * process died is interrupted, not running; a run that went through its plan is completed, with
+ * its failed count), and the whole run's totals in the words of a session's closing lines:
+ * conversations finished, calls made, replayed, cost. Opens the store read-only.
  */
 export function runsCommand(options: { store: string }, context: CliContext): number {
   const store = openStore(options.store, { access: 'read' });
@@ -27,11 +33,11 @@ export function runsCommand(options: { store: string }, context: CliContext): nu
       return [
         run.name,
         run.kind,
-        state.why ? `${state.status} (${state.why})` : state.status,
+        describeRunState(state, failedItemsOf(run)),
         run.createdAt.replace('T', ' ').slice(0, 19),
-        tournament ? `${run.completed + run.failed}${run.plannedConversations === undefined ? '' : `/${run.plannedConversations}`}` : '-',
+        tournament ? ofPlanned(run.completed + run.failed, run.plannedConversations) : '-',
         tournament ? String(run.failed) : '-',
-        tournament ? '-' : String(run.studyItems),
+        tournament ? '-' : ofPlanned(run.studyItems, run.plannedConversations),
         String(run.callsMade),
         replayedText(run),
         `$${run.costUsd.toFixed(4)}`,
@@ -41,8 +47,11 @@ export function runsCommand(options: { store: string }, context: CliContext): nu
       context.stdout.write(`${options.store} has no runs yet.\n`);
       return 0;
     }
+    const header = ['run', 'kind', 'status', 'started (UTC)', 'conversations finished', 'failed', 'samples/trials', 'calls made', 'replayed', 'cost'];
     context.stdout.write(
-      `${formatTextTable(['run', 'kind', 'status', 'started (UTC)', 'conversations', 'failed', 'samples/trials', 'calls made', 'replayed from', 'cost'], rows)}\n`,
+      `${formatTextTable(header, rows)}\n` +
+        `Whole runs, all sessions: conversations finished are stored, completed or failed (of those planned); calls made are ${CALLS_MADE_MEANS}; ` +
+        'replayed are answers taken from earlier runs, free; cost is of the calls made.\n',
     );
     return 0;
   } finally {

@@ -1,12 +1,10 @@
 import { claimsChecksum } from '../../datasets/claims-checksum.js';
 import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
-import type { ReplicaPoolView } from '../../models/providers/replica-pool.js';
 import { checkModels } from '../../runner/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
-import type { RunMeter } from '../../runner/run-meter.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
-import { ITEMS_PER_CALL_SLOT, type RunSession } from '../../runner/run-session.js';
+import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts } from '../../runner/run-session.js';
 import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import { askStance, type StanceOutcome, type StanceTask } from './ask-stance.js';
 import type { ConsistencyDesign } from './consistency-design.js';
@@ -24,14 +22,10 @@ export interface RunConsistencyInput extends StudyRunInput {
   readonly onFailedAnswer?: (task: StanceTask, outcome: Extract<StanceOutcome, { status: 'failed' }>) => void;
 }
 
-export interface ConsistencyOutcome {
+export interface ConsistencyOutcome extends SessionFacts {
   readonly run: RunInfo;
   readonly result: StanceWorkResult;
   readonly ending: SessionEnding;
-  readonly meter: RunMeter;
-  readonly blockedModels: ReadonlyMap<string, string>;
-  /** The models served by several replicas, with what each replica did this session. */
-  readonly replicaUse: ReadonlyArray<{ readonly model: string; readonly replicas: ReplicaPoolView }>;
 }
 
 /** Stores an answer as it arrives; a failed call is reported and left for the next session. */
@@ -78,6 +72,7 @@ export async function runConsistencyStudy(input: RunConsistencyInput): Promise<C
           claims: claimsRecordOf(input.claims),
           models,
         },
+        plannedConversations: design.models.length * input.claims.length * design.samples,
       }),
     },
     names: design.models,
@@ -106,5 +101,5 @@ export async function runConsistencyStudy(input: RunConsistencyInput): Promise<C
   } finally {
     session.end(ending);
   }
-  return { run, result, ending, meter: session.meter, blockedModels: session.gate.blockedModels, replicaUse: session.replicaUse() };
+  return { run, result, ending, ...sessionFacts(session) };
 }

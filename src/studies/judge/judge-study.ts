@@ -1,10 +1,8 @@
 import { type JudgePair, judgePairsChecksum } from '../../datasets/judge-pairs.js';
-import type { ReplicaPoolView } from '../../models/providers/replica-pool.js';
 import { checkModels } from '../../runner/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
-import type { RunMeter } from '../../runner/run-meter.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
-import { ITEMS_PER_CALL_SLOT } from '../../runner/run-session.js';
+import { ITEMS_PER_CALL_SLOT, type SessionFacts, sessionFacts } from '../../runner/run-session.js';
 import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
 import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import type { LoadedPairs, StoredJudgeDesign } from './judge-design.js';
@@ -19,18 +17,12 @@ export interface RunJudgeInput extends StudyRunInput {
   readonly onFailedTrial?: (judge: string, pair: JudgePair, detail: string) => void;
 }
 
-export interface JudgeOutcome {
+export interface JudgeOutcome extends SessionFacts {
   readonly run: RunInfo;
   readonly result: TasksResult;
   /** Failed trials by reason. */
   readonly failures: ReadonlyMap<string, number>;
   readonly ending: SessionEnding;
-  readonly meter: RunMeter;
-  readonly blockedModels: ReadonlyMap<string, string>;
-  /** Judges without prices in the config: the spend does not count them, and says so. */
-  readonly modelsWithoutPrice: readonly string[];
-  /** The models served by several replicas, with what each replica did this session. */
-  readonly replicaUse: ReadonlyArray<{ readonly model: string; readonly replicas: ReplicaPoolView }>;
 }
 
 /** Trials in order: pair by pair, every judge on a pair before the next, so all judges progress together. */
@@ -68,6 +60,7 @@ export async function runJudgeStudy(input: RunJudgeInput): Promise<JudgeOutcome>
           },
           models,
         },
+        plannedConversations: pairs.pairs.length * design.judges.length,
       }),
     },
     names: design.judges,
@@ -114,14 +107,5 @@ export async function runJudgeStudy(input: RunJudgeInput): Promise<JudgeOutcome>
   } finally {
     session.end(ending);
   }
-  return {
-    run,
-    result,
-    failures,
-    ending,
-    meter: session.meter,
-    blockedModels: session.gate.blockedModels,
-    modelsWithoutPrice: session.modelsWithoutPrice,
-    replicaUse: session.replicaUse(),
-  };
+  return { run, result, failures, ending, ...sessionFacts(session) };
 }

@@ -31,6 +31,8 @@ export interface SynthesisStudyOutcome {
   readonly problems: string[];
   readonly result: TasksResult;
   readonly ending: SessionEnding;
+  /** Where the call store stood when the session began: the calls stored after it are this session's. */
+  readonly callsMark: number;
   /** Models without prices in the config: the spend does not count them, and says so. */
   readonly modelsWithoutPrice: readonly string[];
 }
@@ -101,5 +103,5 @@ export async function runSynthesis(input: RunSynthesisInput): Promise<SynthesisS
     session.end(ending);
   }
   const ordered = [...examples].sort(([a], [b]) => a - b).map(([, example]) => example);
-  return { run, examples: ordered, problems, result, ending, modelsWithoutPrice: session.modelsWithoutPrice };
+  return { run, examples: ordered, problems, result, ending, callsMark: session.callsMark, modelsWithoutPrice: session.modelsWithoutPrice };
 }

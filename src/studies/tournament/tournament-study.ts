@@ -5,12 +5,10 @@ import type { Claim } from '../../domain/claim.js';
 import { toConversationRecord } from '../../domain/conversation-record.js';
 import { RecordUsageTally } from '../../metrics/usage-totals.js';
 import { batchSettingsOf } from '../../models/batch/with-batch.js';
-import type { ReplicaPoolView } from '../../models/providers/replica-pool.js';
 import { checkBatching, checkModels } from '../../runner/check-models.js';
 import { openRun } from '../../runner/open-run.js';
-import type { RunMeter } from '../../runner/run-meter.js';
 import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
-import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionWorld, startRunSession } from '../../runner/run-session.js';
+import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, type SessionWorld, sessionFacts, startRunSession } from '../../runner/run-session.js';
 import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import { agentOf, checkVariantsFitClaims, modelsOfAgents, promptsByAgent, seedNamesOf } from './agents.js';
 import { CallForecast } from './call-forecast.js';
@@ -67,20 +65,13 @@ export interface RunTournamentInput extends Partial<Omit<DesignOptions, 'claims'
   readonly world: SessionWorld;
 }
 
-export interface TournamentOutcome {
+export interface TournamentOutcome extends SessionFacts {
   readonly run: RunInfo;
   readonly result: ConversationsResult;
   /** How the session ended: what the store records, and the exit code a command should end with. */
   readonly ending: SessionEnding;
-  readonly meter: RunMeter;
   /** How the run was run this session (given now, else as stored). */
   readonly settings: RunSettings;
-  /** Models whose calls stopped because their credentials were refused, with why. */
-  readonly blockedModels: ReadonlyMap<string, string>;
-  /** The run's models without prices in the config: the spend does not count them, and says so. */
-  readonly modelsWithoutPrice: readonly string[];
-  /** The run's models served by several replicas, with what each replica did this session. */
-  readonly replicaUse: ReadonlyArray<{ readonly model: string; readonly replicas: ReplicaPoolView }>;
   /**
    * Calls, tokens and cost of the conversations this session stored (`meter.conversationsDone` of
    * them), tallied as each was stored: the whole run's when the run holds no other conversation.
@@ -170,31 +161,39 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
       plannedConversations: countPlan(plan(seed)),
     }),
   });
-  if (resumed) store.recordRunConfig(run.id, 'settings', settings);
-  const refresh = input.retryFailed ? failedCallHashes(store, run.id) : undefined;
-  // What this session will skip: every stored conversation on a resume, the completed ones with --retry-failed.
-  const storedAtStart = resumed ? store.countConversations(run.id, input.retryFailed ? 'completed' : undefined) : 0;
-  const forecast = new CallForecast(plan(run.seed), storedAtStart);
-  const session = startRunSession(
-    {
-      records: store,
-      run,
-      resumed,
-      config,
-      names,
-      concurrency: settings.concurrency,
-      cache: settings.cache,
-      unit: 'conversations',
-      total: countPlan(plan(run.seed)),
-      command: input.retryFailed ? 'pmiyc run --retry-failed' : continuing ? 'pmiyc run --resume' : 'pmiyc run',
-      takeOver: input.takeOver === true,
-      callForecast: forecast,
-      ...(settings.batch ? { batch: true } : {}),
-      ...(refresh ? { refresh } : {}),
-      ...(settings.maxCost === undefined ? {} : { maxCostUsd: settings.maxCost }),
-    },
-    input.world,
-  );
+  let session: RunSession;
+  let forecast: CallForecast;
+  try {
+    if (resumed) store.recordRunConfig(run.id, 'settings', settings);
+    const refresh = input.retryFailed ? failedCallHashes(store, run.id) : undefined;
+    // What this session will skip: every stored conversation on a resume, the completed ones with --retry-failed.
+    const storedAtStart = resumed ? store.countConversations(run.id, input.retryFailed ? 'completed' : undefined) : 0;
+    forecast = new CallForecast(plan(run.seed), storedAtStart);
+    session = startRunSession(
+      {
+        records: store,
+        run,
+        resumed,
+        config,
+        names,
+        concurrency: settings.concurrency,
+        cache: settings.cache,
+        unit: 'conversations',
+        total: countPlan(plan(run.seed)),
+        command: input.retryFailed ? 'pmiyc run --retry-failed' : continuing ? 'pmiyc run --resume' : 'pmiyc run',
+        takeOver: input.takeOver === true,
+        callForecast: forecast,
+        ...(settings.batch ? { batch: true } : {}),
+        ...(refresh ? { refresh } : {}),
+        ...(settings.maxCost === undefined ? {} : { maxCostUsd: settings.maxCost }),
+      },
+      input.world,
+    );
+  } catch (error) {
+    // A start refused before any work leaves no run behind.
+    if (!resumed) store.discardRunIfEmpty(run.id);
+    throw error;
+  }
   let ending: SessionEnding | undefined;
   let result: ConversationsResult;
   const sessionUsage = new RecordUsageTally();
@@ -205,17 +204,7 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
   } finally {
     session.end(ending);
   }
-  return {
-    run,
-    result,
-    ending,
-    meter: session.meter,
-    settings,
-    blockedModels: session.gate.blockedModels,
-    modelsWithoutPrice: session.modelsWithoutPrice,
-    replicaUse: session.replicaUse(),
-    sessionUsage,
-  };
+  return { run, result, ending, settings, sessionUsage, ...sessionFacts(session) };
 }
 
 /**
