@@ -258,4 +258,34 @@ describe('batching one model', () => {
     await expect(asked).rejects.toThrow('stopped');
     expect(ledger.openBatches().map((batch) => batch.providerBatchId)).toEqual(['batch-1']);
   });
+
+  it('writes nothing to the ledger when a poll comes back after the run stopped (the store may be closed by then)', async () => {
+    const provider = new MemoryBatchProvider();
+    let answerPoll: (state: { ended: boolean; providerStatus: string }) => void = () => {};
+    let pollsOut = 0;
+    provider.poll = () => {
+      pollsOut += 1;
+      return new Promise((resolve) => {
+        answerPoll = resolve;
+      });
+    };
+    const ledger = new MemoryLedger();
+    const stop = new AbortController();
+    const queue = queueOf(provider, { ledger, waitSignal: stop.signal });
+    const asked = queue.ask(request(1));
+    while (pollsOut === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    stop.abort(new Error('stopped'));
+    await expect(asked).rejects.toThrow('stopped');
+    ledger.batchStatus = () => {
+      throw new TypeError('The database connection is not open');
+    };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    answerPoll({ ended: true, providerStatus: 'completed' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    process.off('unhandledRejection', onUnhandled);
+    expect(unhandled).toEqual([]);
+    expect(ledger.openBatches().map((batch) => batch.providerBatchId)).toEqual(['batch-1']);
+  });
 });

@@ -246,15 +246,19 @@ export class BatchQueue {
       let results = new Map<string, LineResult>();
       try {
         const state = await this.options.provider.poll(batchId);
+        // The run stopped while the poll was out: its store may be closed, and the batch stays pending for --resume.
+        if (this.options.waitSignal?.aborted) return;
         providerStatus = state.providerStatus;
         this.options.ledger.batchStatus(batch.localId, { providerStatus: state.providerStatus });
         this.report({ ...view, providerStatus: state.providerStatus, open: !state.ended });
         if (state.ended) {
           results = await this.options.provider.download(batchId);
+          if (this.options.waitSignal?.aborted) return;
           ended = true;
         }
       } catch (error) {
         const failure = asCallError(error);
+        if (this.options.waitSignal?.aborted) return;
         if (failure.retryable) return this.later(batch.localId, tick, batch.hashes);
         // The batch cannot be read (gone, refused): its lines are asked again, as lines it left
         // unanswered are (a refused key then fails them at submission, as a direct call would fail).
