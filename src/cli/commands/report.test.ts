@@ -375,6 +375,17 @@ describe('pmiyc report --compare and --intervals', () => {
     expect(unchanged.difference).toBe(0);
   });
 
+  it('refuses with exit 2 and a reason when the runs hold no (opponent, claim) cell in common', async () => {
+    const elsewhere = HAND.map((spec): HandConversation => ({ ...spec, claim: `other ${spec.claim}` })).map(handRecord);
+    const other = join(folder, 'no-shared-cell.db');
+    storeWith(other, { base: HAND.map(handRecord), elsewhere });
+    const attempt = writeReport({ store: other, compare: ['base', 'elsewhere'], format: ['json'], out: join(folder, 'nothing') }, context);
+    await expect(attempt).rejects.toBeInstanceOf(InputError);
+    await expect(attempt).rejects.toThrow(
+      'runs base and elsewhere hold no (opponent, claim) cell in common, so no model can be compared: the models both runs have met other opponents or argued other claims',
+    );
+  });
+
   it('refuses --run together with --compare, and --compare with other than two runs', async () => {
     await expect(writeReport({ store: path, run: ['base'], compare: ['base', 'next'], format: ['json'] }, context)).rejects.toThrow(InputError);
     expect(() => parseComparedRuns('base')).toThrow('--compare takes two runs');

@@ -1,6 +1,6 @@
 import type { Setting } from '../../domain/conversation.js';
 import { conditionLabel } from '../charts/chart-theme.js';
-import { claimSpreadTable, modelComparisonTable, powerTable, runComparisonTable, settingComparisonTable } from '../comparison-tables.js';
+import { claimSpreadTable, modelComparisonTable, powerTable, runComparisonIntro, runComparisonTable, settingComparisonTable } from '../comparison-tables.js';
 import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, usageTable } from '../operation-tables.js';
@@ -47,7 +47,9 @@ const COMPARISON_INTRO =
 function comparisonSection({ document, labels }: Parts): SafeHtml {
   const { models, settings } = document.comparisons;
   const settingsPart = settings.length === 0 ? [] : [html`<h3>Single-turn against multi-turn</h3>`, tableHtml(settingComparisonTable(document), labels)];
-  const runsPart = document.comparisons.runs ? [html`<h3>Against the baseline run</h3>`, tableHtml(runComparisonTable(document), labels)] : [];
+  const runsPart = document.comparisons.runs
+    ? [html`<h3>Against the baseline run</h3><p class="intro">${runComparisonIntro(document)}</p>`, tableHtml(runComparisonTable(document), labels)]
+    : [];
   const powerPart =
     document.power.length === 0
       ? []
