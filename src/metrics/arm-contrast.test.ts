@@ -68,7 +68,13 @@ describe('ArmContrast', () => {
     for (const entry of comparisons) {
       expect(entry.difference).toBe(0);
       expect(entry.first).toBe(entry.second);
-      expect(entry).toMatchObject({ claims: 12, cells: 24, p: 1, pHolm: 1, leftOut: { opponents: [{ model: 'gamma', onlyIn: 'baseline' }], claims: 0, cells: 12 } });
+      expect(entry).toMatchObject({
+        claims: 12,
+        cells: 24,
+        p: 1,
+        pHolm: 1,
+        leftOut: { opponents: [{ model: 'gamma', onlyIn: 'baseline' }], claims: 0, cells: 12 },
+      });
     }
     // alpha persuading alpha and beta: mean over claims of (0.5 x (k mod 4 + 1) / 4) = 0.3125, minus (0.5 + 0.25) / 2 / 8.
     expect(comparisons[0]!.second).toBeCloseTo(0.3125 - 0.75 / 16, 12);
@@ -92,8 +98,8 @@ describe('ArmContrast', () => {
     expect(effectiveness).toMatchObject({ model: 'a', first: 0.375, second: 0.875, difference: 0.5, claims: 4, cells: 4 });
     expect(effectiveness.leftOut).toEqual({ opponents: [{ model: 'y', onlyIn: 'single' }], claims: 2, cells: 3 });
     expect(contrast.pairs()).toEqual([
-      { group: 'subjective', persuader: 'a', persuadee: 'x', first: 0.375, second: 0.875, difference: 0.5, claims: 4 },
-      { group: 'subjective', persuader: 'a', persuadee: 'y', first: 1, second: null, difference: null, claims: 0 },
+      { group: 'subjective', persuader: 'a', persuadee: 'x', first: 0.375, second: 0.875, difference: 0.5, claims: 4, firstCount: 4, secondCount: 6 },
+      { group: 'subjective', persuader: 'a', persuadee: 'y', first: 1, second: null, difference: null, claims: 0, firstCount: 1, secondCount: 0 },
     ]);
   });
 });

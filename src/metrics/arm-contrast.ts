@@ -59,6 +59,9 @@ export interface ArmPairComparison {
   readonly difference: number | null;
   /** Claims both arms hold for the pair. */
   readonly claims: number;
+  /** The pair's conversations in each arm, on every claim. */
+  readonly firstCount: number;
+  readonly secondCount: number;
 }
 
 /** What one group's comparison rests on: the claims paired, and the claims and cells held by one arm only. */
@@ -95,9 +98,9 @@ class GroupArms {
   readonly cells: Cell[] = [];
 
   add(arm: 0 | 1, persuader: string, persuadee: string, claimKey: string, sum: number, count: number): void {
-    const name = `${arm}\u0000${persuader}\u0000${persuadee}`;
-    if (this.table.cellIndex(name) === undefined) this.cells.push({ arm, persuader, persuadee });
-    this.table.addTotal(name, claimKey, sum, count);
+    this.table.addTotal(`${arm}\u0000${persuader}\u0000${persuadee}`, claimKey, sum, count);
+    // A new cell was made: cells and the table's cell indexes grow together.
+    if (this.table.cells.length > this.cells.length) this.cells.push({ arm, persuader, persuadee });
   }
 
   /** Each cell of arm 0 with the same pair's cell of arm 1. */
@@ -204,7 +207,14 @@ function compareModels(
     .map((model) => ({ group, measure, model, onlyIn: onlyIn(cellsOf(model, 0, allSlots).length > 0, cellsOf(model, 1, allSlots).length > 0, armNames) }));
   const statistics: CellStatistic[] = compared.flatMap((model) => {
     const [first, second] = [cellsOf(model, 0, sharedSlots), cellsOf(model, 1, sharedSlots)];
-    return [[{ cells: first, weight: 1 }], [{ cells: second, weight: 1 }], [{ cells: second, weight: 1 }, { cells: first, weight: -1 }]];
+    return [
+      [{ cells: first, weight: 1 }],
+      [{ cells: second, weight: 1 }],
+      [
+        { cells: second, weight: 1 },
+        { cells: first, weight: -1 },
+      ],
+    ];
   });
   const estimates = estimateOverClaims(shared, statistics, options);
   const adjusted = holmAdjust(compared.map((_, index) => estimates[3 * index + 2]!.p));
@@ -282,10 +292,15 @@ function comparePairs(group: string, entry: GroupArms): ArmPairComparison[] {
   const means = entry.table.cellMeans();
   return entry.cells.flatMap((cell, index): ArmPairComparison[] => {
     if (cell.arm === 1 && matchedSecond.has(index)) return [];
-    const where = { group, persuader: cell.persuader, persuadee: cell.persuadee };
-    const both = onShared.get(index);
-    if (both) return [{ ...where, first: both.first.value, second: both.second.value, difference: both.second.value - both.first.value, claims: both.first.claims }];
     const other = counterpart.get(index);
+    const counts =
+      cell.arm === 1
+        ? { firstCount: 0, secondCount: means[index]!.n }
+        : { firstCount: means[index]!.n, secondCount: other === undefined ? 0 : means[other]!.n };
+    const where = { group, persuader: cell.persuader, persuadee: cell.persuadee, ...counts };
+    const both = onShared.get(index);
+    if (both)
+      return [{ ...where, first: both.first.value, second: both.second.value, difference: both.second.value - both.first.value, claims: both.first.claims }];
     const value = means[index]!.mean;
     if (cell.arm === 1) return [{ ...where, first: null, second: value, difference: null, claims: 0 }];
     return [{ ...where, first: value, second: other === undefined ? null : means[other]!.mean, difference: null, claims: 0 }];

@@ -136,7 +136,16 @@ export class PairEstimator {
       comparisons: differences.map(({ measure, first, second }, position) => {
         const estimate = differenceEstimates[position]!;
         const { claimsLeftOut } = paired[position]!;
-        return { measure, first, second, difference: estimate.value, p: estimate.p, pHolm: holm.get(position)!, ...clipped(estimate, 2 * this.range), claimsLeftOut };
+        return {
+          measure,
+          first,
+          second,
+          difference: estimate.value,
+          p: estimate.p,
+          pHolm: holm.get(position)!,
+          ...clipped(estimate, 2 * this.range),
+          claimsLeftOut,
+        };
       }),
       claims: this.table.claimCount,
       options,
@@ -176,10 +185,12 @@ function pairedDifferences(
   const estimates = new Array<ClaimEstimate>(sides.length);
   for (const [key, { shared, positions }] of byShared) {
     const narrowed = key === 'all' ? slices : keepClaims(slices, shared);
-    const statistics = positions.map((position): CellStatistic => [
-      { cells: sides[position]![0], weight: 1 },
-      { cells: sides[position]![1], weight: -1 },
-    ]);
+    const statistics = positions.map(
+      (position): CellStatistic => [
+        { cells: sides[position]![0], weight: 1 },
+        { cells: sides[position]![1], weight: -1 },
+      ],
+    );
     estimateOverClaims(narrowed, statistics, options).forEach((estimate, index) => {
       estimates[positions[index]!] = estimate;
     });

@@ -25,14 +25,18 @@ function modelReading(comparison: ReportDocument['comparisons']['models'][number
   const reading = verdict(comparison.pHolm, comparison.thin);
   const notes = (['first', 'second'] as const).flatMap((side) => {
     const claims = comparison.claimsLeftOut[side];
-    return claims > 0 ? [`${comparison[side]}'s ${comparison.measure} shown also rests on ${formatCount(claims)} ${claims === 1 ? 'claim' : 'claims'} not paired here`] : [];
+    return claims > 0
+      ? [`${comparison[side]}'s ${comparison.measure} shown also rests on ${formatCount(claims)} ${claims === 1 ? 'claim' : 'claims'} not paired here`]
+      : [];
   });
   return notes.length === 0 ? reading : `${reading} (${notes.join('; ')})`;
 }
 
 /** What a comparison between arms left out: "gamma (baseline only); 2 claims; 26 cells", or "nothing". */
 function leftOutText(leftOut: ArmLeftOut, arms: Readonly<Record<string, string>>): string {
-  const opponents = leftOut.opponents.map((opponent) => `${opponent.model} (${opponent.onlyIn === null ? 'no common claim' : `${arms[opponent.onlyIn] ?? opponent.onlyIn} only`})`);
+  const opponents = leftOut.opponents.map(
+    (opponent) => `${opponent.model} (${opponent.onlyIn === null ? 'no common claim' : `${arms[opponent.onlyIn] ?? opponent.onlyIn} only`})`,
+  );
   const parts = [
     ...(opponents.length > 0 ? [`${opponents.length === 1 ? 'opponent' : 'opponents'} ${opponents.join(', ')}`] : []),
     ...(leftOut.claims > 0 ? [`${formatCount(leftOut.claims)} ${leftOut.claims === 1 ? 'claim' : 'claims'}`] : []),
@@ -131,7 +135,11 @@ export function powerTable(document: ReportDocument): ReportTable {
 export function runComparisonIntro(document: ReportDocument): string {
   const over =
     "Each model's change is over the (opponent, claim) cells both runs hold: the same opponents and the same claims on both sides, paired by claim, so the baseline and this run's values here are over those cells too";
-  const parts = leftOutParts({ baseline: 'the baseline', reported: 'this run' }, document.comparisons.runs ?? [], document.comparisons.runsLeftOut ?? { conditions: [], models: [] });
+  const parts = leftOutParts(
+    { baseline: 'the baseline', reported: 'this run' },
+    document.comparisons.runs ?? [],
+    document.comparisons.runsLeftOut ?? { conditions: [], models: [] },
+  );
   return parts.length === 0 ? `${over}. Nothing was left out.` : `${over}. Left out: ${parts.join('; ')}.`;
 }
 

@@ -56,11 +56,14 @@ export function runComparisonSentence(runs: ComparedRuns, comparisons: readonly 
   return parts.length === 0 ? `${over}; nothing was left out` : `${over}; left out: ${parts.join('; ')}`;
 }
 
-/** Why two runs of `report --compare` have nothing to compare, for the one line of exit code 2. */
-export function nothingSharedReason(runs: ComparedRuns, leftOut: RunsLeftOut): string {
+/**
+ * Why two runs of `report --compare` (or of the viewer's compare page) have nothing to compare, for
+ * the one line of exit code 2. `arms` are the names the comparison gave the two runs' data.
+ */
+export function nothingSharedReason(runs: ComparedRuns, leftOut: RunsLeftOut, arms: readonly [string, string] = ['baseline', 'reported']): string {
   const conditionsOf = (arm: string) =>
     new Set(leftOut.models.filter((model) => model.onlyIn === arm || model.onlyIn === null).map((model) => conditionLabel(model.domain, model.setting)));
-  const [baseline, reported] = [conditionsOf('baseline'), conditionsOf('reported')];
+  const [baseline, reported] = [conditionsOf(arms[0]), conditionsOf(arms[1])];
   const prefix = `runs ${runs.baseline} and ${runs.reported} hold no (opponent, claim) cell in common, so no model can be compared`;
   if (baseline.size === 0) return `${prefix}: run ${runs.baseline} has no completed conversation; compare runs that both have some`;
   if (reported.size === 0) return `${prefix}: run ${runs.reported} has no completed conversation; compare runs that both have some`;
