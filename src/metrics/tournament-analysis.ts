@@ -16,6 +16,7 @@ import { type ResampleCount, ResampleTally } from './resample-counts.js';
 import { type SuccessRate, SuccessRateTally } from './success-rates.js';
 import { type TurnCurve, TurnCurveTally } from './turn-curves.js';
 import { UsageTally, type UsageTotal } from './usage-totals.js';
+import { NO_VARIANTS, type VariantContrast, type VariantOf, variantContrasts } from './variant-contrast.js';
 
 /** A model that took part, and whether it is a simulated agent. */
 export interface ModelSeen {
@@ -103,12 +104,16 @@ export interface TournamentAnalysis {
   readonly claims: { readonly spread: ClaimSpread[]; readonly perClaim: ClaimResult[]; readonly pairs: ClaimPairRows };
   /** Read as a pilot: the claims a full run needs to tell two models apart (docs/design/statistics.md). */
   readonly power: PowerPlan[];
+  /** Each prompt variant against the default prompts, per role and condition (empty without variants). */
+  readonly variants: VariantContrast[];
 }
 
 export interface AnalysisOptions {
   readonly intervals: IntervalOptions;
   /** Conversations of each sample kind kept per domain and setting. */
   readonly samplesPerKind: number;
+  /** Which agents are prompt variants of which model (the runs' variants); none when absent. */
+  readonly variantOf?: VariantOf;
 }
 
 const GROUP_ORDER = (domain: Domain, setting: Setting) => (domain === 'subjective' ? 0 : 2) + (setting === 'single' ? 0 : 1);
@@ -246,6 +251,9 @@ export class TournamentAnalyzer {
         ...(this.baselineSeen ? this.runComparisons() : {}),
       },
       power: powerPlans(groups.flatMap((group) => group.comparisons)),
+      variants: tallies.flatMap((group) =>
+        variantContrasts({ domain: group.domain, setting: group.setting }, group.claimTable, this.options.variantOf ?? NO_VARIANTS, this.options.intervals),
+      ),
       claims: {
         spread: claims.map((claim) => claim.spread),
         perClaim: claims.flatMap((claim) => claim.claims),

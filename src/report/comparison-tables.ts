@@ -163,3 +163,31 @@ export function runComparisonTable(document: ReportDocument): ReportTable {
     ]),
   };
 }
+
+/** The paragraph above the variants table. */
+export const VARIANTS_INTRO =
+  "Each prompt variant against pmiyc's own prompts: model+variant minus model, pooled over the models run under both (each counts equally), " +
+  'over the partners and claims both hold, paired by claim. p-values are Holm-adjusted over the variants of one role and condition, a family apart from the comparisons between models.';
+
+/** report.json `variants`: per condition, variant and role, the pooled contrast with the default prompts. */
+export function variantTable(document: ReportDocument): ReportTable {
+  const persuaderFirst = (entry: { role: string }) => (entry.role === 'persuader' ? 0 : 1);
+  const rows = [...document.variants].sort(
+    (a, b) => conditionOrder(a) - conditionOrder(b) || a.variant.localeCompare(b.variant) || persuaderFirst(a) - persuaderFirst(b),
+  );
+  return {
+    header: ['condition', 'variant', 'measure', 'models', 'default prompts', 'variant', 'variant minus default', 'p', 'p (Holm)', 'reading'],
+    rows: rows.map((contrast) => [
+      conditionLabel(contrast.domain, contrast.setting),
+      contrast.variant,
+      contrast.measure,
+      contrast.models.join(', '),
+      formatNumber(contrast.defaultValue),
+      formatNumber(contrast.variantValue),
+      { estimate: contrast.value, ciLow: contrast.ciLow, ciHigh: contrast.ciHigh, n: contrast.claims, thin: contrast.thin },
+      formatP(contrast.p),
+      formatP(contrast.pHolm),
+      verdict(contrast.pHolm, contrast.thin),
+    ]),
+  };
+}

@@ -3,6 +3,7 @@ import { hashString } from '../domain/random.js';
 import { DEFAULT_INTERVALS, type IntervalOptions } from '../metrics/claim-estimates.js';
 import { type TournamentAnalysis, TournamentAnalyzer } from '../metrics/tournament-analysis.js';
 import type { RunInfo } from '../runner/run-records.js';
+import { agentPartsOf } from './agent-variants.js';
 import { buildReportDocument } from './build-report-document.js';
 import { ImportedTally } from './imported-notes.js';
 import type { ReportDocument, ReportDuplicates, ReportStudies } from './report-document.js';
@@ -23,7 +24,8 @@ interface Collected {
 
 /** Streams every conversation of the runs through one analyzer; nothing else is kept per record. */
 function collect(store: Pick<ReportSource, 'conversations'>, runs: readonly RunInfo[], intervals: IntervalOptions, baseline?: RunInfo): Collected {
-  const analyzer = new TournamentAnalyzer({ intervals, samplesPerKind: 1 });
+  const { variantOf } = agentPartsOf([...runs, ...(baseline ? [baseline] : [])].map((run) => run.config));
+  const analyzer = new TournamentAnalyzer({ intervals, samplesPerKind: 1, variantOf });
   if (baseline) for (const record of store.conversations(baseline.id)) analyzer.addBaseline(record);
   const modelsByRun = runs.map(() => new Set<string>());
   // Only combined runs can repeat a conversation id; ids are kept as 53-bit hashes, each with the

@@ -243,14 +243,19 @@ describe('pmiyc report on a hand-checked store', () => {
     const pairs = readFileSync(join(folder, 'out', 'claim-pairs.csv'), 'utf8')
       .trim()
       .split('\n');
-    expect(pairs[0]).toBe('domain,setting,claimIndex,claim,question,persuader,persuadee,persuaderSimulated,persuadeeSimulated,n,meanNC');
-    // Three pairs on c1, three on c2, two on m1.
+    expect(pairs[0]).toBe(
+      'domain,setting,claimIndex,claim,question,persuader,persuadee,persuaderSimulated,persuadeeSimulated,n,meanNC,persuaderBaseModel,persuaderVariant,persuadeeBaseModel,persuadeeVariant',
+    );
+    // Three pairs on c1, three on c2, two on m1. A run without variants: each agent is its model under `default`.
     expect(pairs).toHaveLength(1 + 8);
-    expect(pairs).toContain('subjective,multi,2,c2,,B,B,false,false,1,1');
+    expect(pairs).toContain('subjective,multi,2,c2,,B,B,false,false,1,1,B,default,B,default');
     const claims = readFileSync(join(folder, 'out', 'claims.csv'), 'utf8')
       .trim()
       .split('\n');
+    expect(claims[0]).toBe('domain,setting,claimIndex,claim,question,role,model,simulated,n,meanNC,baseModel,variant');
     expect(claims.filter((line) => line.startsWith('subjective,multi,2,c2,,'))).toHaveLength(1 + 2 + 2);
+    expect(claims).toContain('subjective,multi,2,c2,,persuader,B,false,2,0.6666666666666666,B,default');
+    expect(claims.find((line) => line.startsWith('subjective,multi,2,c2,,all,'))).toMatch(/,,$/);
   });
 
   it('writes pairs.csv and models.csv with the same numbers', () => {
@@ -258,10 +263,10 @@ describe('pmiyc report on a hand-checked store', () => {
       .trim()
       .split('\n');
     expect(pairs[0]).toBe(
-      'domain,setting,persuader,persuadee,persuaderSimulated,persuadeeSimulated,n,failed,meanNC,ciLow,ciHigh,meanAbsoluteChange,absoluteCiLow,absoluteCiHigh,claims,thin',
+      'domain,setting,persuader,persuadee,persuaderSimulated,persuadeeSimulated,n,failed,meanNC,ciLow,ciHigh,meanAbsoluteChange,absoluteCiLow,absoluteCiHigh,claims,thin,persuaderBaseModel,persuaderVariant,persuadeeBaseModel,persuadeeVariant',
     );
     expect(pairs).toHaveLength(1 + 6);
-    expect(pairs.find((line) => line.startsWith('subjective,multi,B,B,'))).toMatch(/^subjective,multi,B,B,false,false,1,1,1,,,1,,,1,true$/);
+    expect(pairs.find((line) => line.startsWith('subjective,multi,B,B,'))).toMatch(/^subjective,multi,B,B,false,false,1,1,1,,,1,,,1,true,B,default,B,default$/);
     const models = readFileSync(join(folder, 'out', 'models.csv'), 'utf8')
       .trim()
       .split('\n');
@@ -276,6 +281,13 @@ describe('pmiyc report on a hand-checked store', () => {
       'effectivenessN',
     ]);
     expect(models.find((line) => line.startsWith('misinformation,single,B,'))!.split(',')[4]).toBe('-1');
+    expect(models[0]!.split(',').slice(-2)).toEqual(['baseModel', 'variant']);
+    expect(
+      models
+        .find((line) => line.startsWith('misinformation,single,B,'))!
+        .split(',')
+        .slice(-2),
+    ).toEqual(['B', 'default']);
   });
 });
 
