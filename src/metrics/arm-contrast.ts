@@ -65,7 +65,7 @@ export interface ArmPairComparison {
 }
 
 /** What one group's comparison rests on: the claims paired, and the claims and cells held by one arm only. */
-export interface ArmDesign {
+interface ArmDesign {
   readonly group: string;
   /** Claims with a (pair, claim) cell both arms hold. */
   readonly claims: number;

@@ -56,7 +56,7 @@ export interface Arm {
 }
 
 /** The same pair in both arms: its mean NC over the claims both arms hold, `b - a`, and the claims that is over. */
-export interface ComparedPair {
+interface ComparedPair {
   readonly domain: Domain;
   /** The condition when two runs are compared setting by setting; null when the arms are settings. */
   readonly setting: Setting | null;
@@ -76,7 +76,7 @@ export interface ComparedPair {
  * --compare` computes it (the same `ArmContrast`): values, `b - a` with its t interval over claims
  * and Holm-adjusted p, the claims and cells it rests on, and what it leaves out.
  */
-export interface ComparedModel extends Omit<ArmComparison, 'group' | 'measure' | 'model' | 'first' | 'second'> {
+interface ComparedModel extends Omit<ArmComparison, 'group' | 'measure' | 'model' | 'first' | 'second'> {
   readonly domain: Domain;
   readonly setting: Setting | null;
   readonly model: string;
@@ -86,7 +86,7 @@ export interface ComparedModel extends Omit<ArmComparison, 'group' | 'measure' |
 }
 
 /** A model with data in one arm only (or in both, on no common cell): not compared. */
-export interface UncomparedModel {
+interface UncomparedModel {
   readonly domain: Domain;
   readonly setting: Setting | null;
   readonly model: string;

@@ -2,13 +2,13 @@ import type { Domain } from '../domain/claim.js';
 import type { Setting } from '../domain/conversation.js';
 import { StoreError } from '../domain/errors/store-error.js';
 import { InputError } from '../domain/input-error.js';
+import { nothingSharedReason } from '../report/run-comparison-text.js';
 import type { LeaseWorld } from '../runner/run-lease.js';
 import { runState } from '../runner/run-lease.js';
 import type { RunInfo, RunRecords, RunSummary } from '../runner/run-records.js';
 import type { ClaimCell, PairCell, PairClaimTotal, TournamentBrowse } from '../studies/tournament/tournament-browse.js';
 import type { TournamentResults } from '../studies/tournament/tournament-results.js';
 import { parseConversationQuery } from './conversation-query-params.js';
-import { nothingSharedReason } from '../report/run-comparison-text.js';
 import { type Arm, type ArmsCompared, compareArms, modelMeans } from './run-overview.js';
 
 /** What `pmiyc view` reads: a store opened read-only. */
