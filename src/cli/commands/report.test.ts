@@ -351,6 +351,36 @@ describe('pmiyc report options and combined runs', () => {
     ).toEqual([]);
   });
 
+  it('pairs a comparison over the claims both models have and says on the row when a value shown rests on others', async () => {
+    // A persuades B on c1 (NC 1/2) and c2 (NC 1); B persuades A on c1 (NC 0) only: its c2 conversation failed.
+    const path = join(folder, 'left-out.db');
+    const single = (spec: Omit<HandConversation, 'turns'>): HandConversation => ({ turns: 3, ...spec });
+    storeWith(path, {
+      one: [
+        single({ persuader: 'A', persuadee: 'B', claim: 'c1', persuadeeScores: [3], final: 4 }),
+        single({ persuader: 'A', persuadee: 'B', claim: 'c2', persuadeeScores: [3], final: 5 }),
+        single({ persuader: 'B', persuadee: 'A', claim: 'c1', persuadeeScores: [3], final: 3 }),
+        single({ persuader: 'B', persuadee: 'A', claim: 'c2', persuadeeScores: [3], failure: { reason: 'format', attempts: 3 } }),
+      ].map(handRecord),
+    });
+    const out = join(folder, 'left-out');
+    await writeReport({ store: path, out, format: ['json', 'md'] }, context);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as ReportDocument;
+    expect(report.effectiveness.map(({ model, value, claims }) => ({ model, value, claims }))).toEqual([
+      { model: 'A', value: 0.75, claims: 2 },
+      { model: 'B', value: 0, claims: 1 },
+    ]);
+    // Over c1 only: 1/2 - 0, not 0.75 - 0.
+    expect(report.comparisons.models.find((entry) => entry.measure === 'effectiveness')).toMatchObject({
+      first: 'A',
+      second: 'B',
+      difference: 0.5,
+      claims: 1,
+      claimsLeftOut: { first: 1, second: 0 },
+    });
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain("too few claims (A's effectiveness shown also rests on 1 claim not paired here) |");
+  });
+
   it('refuses to combine runs without a model in common', async () => {
     const path = join(folder, 'disjoint.db');
     storeWith(path, {
