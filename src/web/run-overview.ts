@@ -1,6 +1,7 @@
 import type { Domain } from '../domain/claim.js';
 import type { Setting } from '../domain/conversation.js';
-import { type ArmComparison, ArmContrast } from '../metrics/arm-contrast.js';
+import type { ArmComparison } from '../metrics/arm-comparisons.js';
+import { ArmContrast } from '../metrics/arm-contrast.js';
 import { DEFAULT_INTERVALS, type IntervalOptions } from '../metrics/claim-estimates.js';
 import type { PairCell, PairClaimTotal } from '../studies/tournament/tournament-browse.js';
 
