@@ -35,7 +35,7 @@ describe('pmiyc report --compare and the viewer compare a run with a model fewer
     store = join(folder, 'store.db');
     const config = writeConfig(join(folder, 'pmiyc.yaml'));
     const claims = writeClaims(join(folder, 'claims.jsonl'), 6);
-    const run = (name: string, models: string, ...extra: string[]) =>
+    const run = (name: string, models: string, extra: string[] = [], claimFile = claims) =>
       runCli([
         'run',
         '--config',
@@ -47,7 +47,7 @@ describe('pmiyc report --compare and the viewer compare a run with a model fewer
         '--models',
         models,
         '--claims',
-        claims,
+        claimFile,
         '--setting',
         'multi',
         '--turns',
@@ -56,9 +56,12 @@ describe('pmiyc report --compare and the viewer compare a run with a model fewer
       ]);
     expect((await run('three', 'alpha,beta,gamma')).code).toBe(0);
     const asked = server.requests.length;
-    expect((await run('two', 'alpha,beta', '--no-cache')).code).toBe(0);
+    expect((await run('two', 'alpha,beta', ['--no-cache'])).code).toBe(0);
     // The second run asked the server again rather than replaying the first.
     expect(server.requests.length).toBeGreaterThan(asked);
+    const otherClaims = join(folder, 'other-claims.jsonl');
+    writeFileSync(otherClaims, ['An unrelated claim', 'Another unrelated claim'].map((claim) => JSON.stringify({ claim })).join('\n'));
+    expect((await run('elsewhere', 'alpha,beta', [], otherClaims)).code).toBe(0);
   }, 120_000);
   afterAll(async () => {
     await server.close();
@@ -94,6 +97,14 @@ describe('pmiyc report --compare and the viewer compare a run with a model fewer
     expect(section).toContain('Left out: models not compared: gamma (only in the baseline)');
     expect(section).toMatch(/\| opponent gamma \(baseline only\); 6 cells \|/);
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('opponent gamma (baseline only); 6 cells');
+  });
+
+  it('report --compare refuses two runs with no (opponent, claim) cell in common: exit 2 and one line saying why', async () => {
+    const result = await runCli(['report', '--store', store, '--compare', 'three,elsewhere', '--format', 'json', '--out', join(folder, 'none')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'pmiyc: runs three and elsewhere hold no (opponent, claim) cell in common, so no model can be compared: the models both runs have met other opponents or argued other claims in each; compare runs that share pairs and claims (the same claim file and --limit or --sample)',
+    ]);
   });
 
   it("the viewer's compare API and page: every shared model changes by exactly 0, with n, and gamma is not compared", async () => {
