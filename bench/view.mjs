@@ -177,6 +177,8 @@ try {
     ['one conversation', `${url}api/conversations/c37mm1`],
     ['runs list', `${url}api/runs`],
     ['run page (matrices, claims)', `${url}api/runs/bench`],
+    ['compare the run with itself (every pair on every claim, twice)', `${url}api/compare?a=bench&b=bench`],
+    ['compare single-turn with multi-turn', `${url}api/compare?a=bench&aSetting=single&b=bench&bSetting=multi`],
   ];
   const rows = [];
   for (const [what, address] of requests) {

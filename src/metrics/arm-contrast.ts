@@ -1,79 +1,73 @@
-import { ClaimCellTable } from './claim-cell-table.js';
-import { type CellStatistic, estimateOverClaims, type IntervalOptions, isThin } from './claim-estimates.js';
-import { holmAdjust } from './holm.js';
+import { GroupArms, sharedSlices } from './arm-cells.js';
+import { type ArmComparison, compareModels, MEASURES, type UncomparedModel } from './arm-comparisons.js';
+import { type ArmPairComparison, comparePairs } from './arm-pairs.js';
+import type { IntervalOptions } from './claim-estimates.js';
 
-/** A model's value in the second arm minus the first, in one group, paired over the claims both arms share. */
-export interface ArmComparison {
+/** What one group's comparison rests on: the claims paired, and the claims and cells held by one arm only. */
+interface ArmDesign {
   readonly group: string;
-  readonly measure: 'effectiveness' | 'susceptibility';
-  readonly model: string;
-  readonly first: number;
-  readonly second: number;
-  /** second - first. */
-  readonly difference: number;
-  readonly ciLow: number;
-  readonly ciHigh: number;
+  /** Claims with a (pair, claim) cell both arms hold. */
   readonly claims: number;
-  readonly thin: boolean;
-  readonly p: number;
-  /** Holm-adjusted over the models of the same measure and group. */
-  readonly pHolm: number;
+  /** Claims with data in an arm and no cell both arms hold. */
+  readonly claimsLeftOut: number;
+  /** (pair, claim) cells held by one arm only. */
+  readonly cellsLeftOut: number;
 }
 
-type Cell = { arm: 0 | 1; persuader: string; persuadee: string };
+export interface ArmContrastResult {
+  readonly comparisons: ArmComparison[];
+  readonly uncompared: UncomparedModel[];
+  readonly designs: ArmDesign[];
+}
 
 /**
- * Two arms of the same claims compared model by model: single-turn against multi-turn (does a
+ * Two arms of the same design compared model by model: single-turn against multi-turn (does a
  * second chance help a persuader?), or one run against another (did a new model version change?).
- * The same claims are argued in both arms, so each difference is paired over claims, with the same
- * intervals and test as between models. Memory: claims x pairs x 2 per group.
+ * Each model is compared over the (opponent, claim) cells both arms hold, so a model's change is
+ * never the effect of an opponent or a claim that only one arm has; what is left out is named. The
+ * differences are paired over claims, with the same intervals and test as between models. The
+ * report feeds it conversation by conversation, the viewer with the store's per-cell sums.
+ * Memory: claims x pairs x 2 per group.
  */
 export class ArmContrast {
-  private readonly tables = new Map<string, { table: ClaimCellTable; cells: Cell[] }>();
+  private readonly groups = new Map<string, GroupArms>();
+
+  /** @param armNames - what each arm is called where something is only in one ("baseline", "single") */
+  constructor(private readonly armNames: readonly [string, string] = ['first', 'second']) {}
 
   add(group: string, arm: 0 | 1, persuader: string, persuadee: string, claimKey: string, nc: number): void {
-    const entry = this.tables.get(group) ?? { table: new ClaimCellTable(), cells: [] };
-    this.tables.set(group, entry);
-    const name = `${arm}\u0000${persuader}\u0000${persuadee}`;
-    if (entry.table.cellIndex(name) === undefined) entry.cells.push({ arm, persuader, persuadee });
-    entry.table.add(name, claimKey, nc);
+    this.addTotal(group, arm, persuader, persuadee, claimKey, nc, 1);
   }
 
-  result(options: IntervalOptions): ArmComparison[] {
-    return [...this.tables].flatMap(([group, { table, cells }]) =>
-      (['effectiveness', 'susceptibility'] as const).flatMap((measure) => compare(group, measure, table, cells, options)),
-    );
+  /** `count` conversations of one pair on one claim whose NC sums to `sum`. */
+  addTotal(group: string, arm: 0 | 1, persuader: string, persuadee: string, claimKey: string, sum: number, count: number): void {
+    const entry = this.groups.get(group) ?? new GroupArms();
+    this.groups.set(group, entry);
+    entry.add(arm, persuader, persuadee, claimKey, sum, count);
   }
-}
 
-function compare(group: string, measure: ArmComparison['measure'], table: ClaimCellTable, cells: readonly Cell[], options: IntervalOptions): ArmComparison[] {
-  const role = measure === 'effectiveness' ? 'persuader' : 'persuadee';
-  const cellsOf = (arm: 0 | 1, model: string) => cells.flatMap((cell, index) => (cell.arm === arm && cell[role] === model ? [index] : []));
-  const models = [...new Set(cells.map((cell) => cell[role]))].filter((model) => cellsOf(0, model).length > 0 && cellsOf(1, model).length > 0);
-  const term = (list: number[], weight: number) => ({ cells: list, weight });
-  const statistics: CellStatistic[] = models.flatMap((model) => [
-    [term(cellsOf(0, model), 1)],
-    [term(cellsOf(1, model), 1)],
-    [term(cellsOf(1, model), 1), term(cellsOf(0, model), -1)],
-  ]);
-  const estimates = estimateOverClaims(table.slices(), statistics, options);
-  const differences = models.map((_, index) => estimates[3 * index + 2]!);
-  const adjusted = holmAdjust(differences.map((estimate) => estimate.p));
-  return models.map((model, index) => {
-    const estimate = differences[index]!;
+  result(options: IntervalOptions): ArmContrastResult {
+    const parts = [...this.groups].map(([group, entry]) => {
+      const slices = sharedSlices(entry);
+      return {
+        models: MEASURES.map((measure) => compareModels(group, measure, entry, slices, this.armNames, options)),
+        design: {
+          group,
+          claims: slices.shared.claims,
+          claimsLeftOut: slices.all.claims - slices.shared.claims,
+          cellsLeftOut: slices.all.order.length - slices.shared.order.length,
+        },
+      };
+    });
     return {
-      group,
-      measure,
-      model,
-      first: estimates[3 * index]!.value,
-      second: estimates[3 * index + 1]!.value,
-      difference: estimate.value,
-      ciLow: Math.max(-2, estimate.ciLow),
-      ciHigh: Math.min(2, estimate.ciHigh),
-      claims: estimate.claims,
-      thin: isThin(estimate),
-      p: estimate.p,
-      pHolm: adjusted[index]!,
+      comparisons: parts.flatMap((part) => part.models.flatMap((models) => models.comparisons)),
+      uncompared: parts.flatMap((part) => part.models.flatMap((models) => models.uncompared)),
+      designs: parts.map((part) => part.design),
     };
-  });
+  }
+
+  /** Each pair's mean in both arms over the claims both hold (what the viewer lists under the models). */
+  pairs(): ArmPairComparison[] {
+    return [...this.groups].flatMap(([group, entry]) => comparePairs(group, entry));
+  }
 }

@@ -123,6 +123,11 @@ export class ClaimCellTable {
 
   /** Adds one observation of `value` in `cell` on the claim identified by `claim`. */
   add(cell: string, claim: string, value: number): void {
+    this.addTotal(cell, claim, value, 1);
+  }
+
+  /** Adds `count` observations whose values sum to `sum` (a store's aggregate of one cell on one claim). */
+  addTotal(cell: string, claim: string, sum: number, count: number): void {
     const cellId = this.cellIdOf(cell);
     let claimId = this.claimIds.get(claim);
     if (claimId === undefined) {
@@ -132,10 +137,10 @@ export class ClaimCellTable {
     const key = claimId * CELL_SPACE + cellId;
     let slot = this.slotOf.get(key);
     if (slot < 0) slot = this.newSlot(key, claimId, cellId);
-    this.slotSum[slot]! += value;
-    this.slotCount[slot]! += 1;
-    this.cellSum[cellId]! += value;
-    this.cellCount[cellId]! += 1;
+    this.slotSum[slot]! += sum;
+    this.slotCount[slot]! += count;
+    this.cellSum[cellId]! += sum;
+    this.cellCount[cellId]! += count;
   }
 
   private cellIdOf(cell: string): number {

@@ -90,11 +90,44 @@ function coefficientsOf(statistic: CellStatistic, counts: ArrayLike<number>, cel
   return coefficients;
 }
 
+/** Each cell's slots in claim order: entries `cellStarts[cell]` to `cellStarts[cell + 1] - 1` of `entryClaim` / `entrySlot`. */
+interface SlotsByCell {
+  readonly cellStarts: Int32Array;
+  readonly entryClaim: Int32Array;
+  readonly entrySlot: Int32Array;
+}
+
+const slotsByCellCache = new WeakMap<ClaimSlices, SlotsByCell>();
+
+/** The slices' slots regrouped by cell (counting sort), made once per slices: a statistic then reads only its own cells. */
+function slotsByCell(slices: ClaimSlices): SlotsByCell {
+  const cached = slotsByCellCache.get(slices);
+  if (cached) return cached;
+  const cellStarts = new Int32Array(slices.cells + 1);
+  for (const slot of slices.order) cellStarts[slices.slotCell[slot]! + 1]! += 1;
+  for (let cell = 0; cell < slices.cells; cell++) cellStarts[cell + 1]! += cellStarts[cell]!;
+  const next = cellStarts.slice(0, slices.cells);
+  const entryClaim = new Int32Array(slices.order.length);
+  const entrySlot = new Int32Array(slices.order.length);
+  for (let claim = 0; claim < slices.claims; claim++) {
+    for (let position = slices.starts[claim]!; position < slices.starts[claim + 1]!; position++) {
+      const slot = slices.order[position]!;
+      const entry = next[slices.slotCell[slot]!]!++;
+      entryClaim[entry] = claim;
+      entrySlot[entry] = slot;
+    }
+  }
+  const made = { cellStarts, entryClaim, entrySlot };
+  slotsByCellCache.set(slices, made);
+  return made;
+}
+
 /**
  * The linearized standard error over claims and the claims with data: each claim's influence is
  * Σ over its slots of coefficient x (slot sum - cell mean x slot count); the variance is
  * K / (K - 1) x Σ influence², the cluster-robust (CR1) sandwich. For one value per claim and
- * cell it is the textbook standard error of a mean of claim means.
+ * cell it is the textbook standard error of a mean of claim means. Reads only the slots of the
+ * statistic's own cells, so a statistic of few cells costs little in a table of many.
  */
 function linearized(
   slices: ClaimSlices,
@@ -104,24 +137,31 @@ function linearized(
   claimWeights?: ArrayLike<number>,
 ): { se: number; claims: number; influence: Float64Array; varyingClaims: number } {
   const coefficients = coefficientsOf(statistic, counts, slices.cells);
+  const { cellStarts, entryClaim, entrySlot } = slotsByCell(slices);
   const influence = new Float64Array(slices.claims);
+  const touched = new Uint8Array(slices.claims);
+  const cells = [...new Set(statistic.flatMap((term) => term.cells))].sort((a, b) => a - b);
+  for (const cell of cells) {
+    const coefficient = coefficients[cell]!;
+    if (coefficient === 0) continue;
+    const mean = sums[cell]! / counts[cell]!;
+    for (let entry = cellStarts[cell]!; entry < cellStarts[cell + 1]!; entry++) {
+      const slot = entrySlot[entry]!;
+      const claim = entryClaim[entry]!;
+      influence[claim]! += coefficient * (slices.slotSum[slot]! - mean * slices.slotCount[slot]!);
+      touched[claim] = 1;
+    }
+  }
   let claims = 0;
   let squares = 0;
   const contributions = new Map<number, number>();
   for (let claim = 0; claim < slices.claims; claim++) {
     const weight = claimWeights ? claimWeights[claim]! : 1;
-    if (weight === 0) continue;
-    let value = 0;
-    let touched = false;
-    for (let position = slices.starts[claim]!; position < slices.starts[claim + 1]!; position++) {
-      const slot = slices.order[position]!;
-      const cell = slices.slotCell[slot]!;
-      if (coefficients[cell] === 0) continue;
-      touched = true;
-      value += coefficients[cell]! * (slices.slotSum[slot]! - (sums[cell]! / counts[cell]!) * slices.slotCount[slot]!);
+    if (touched[claim] === 0 || weight === 0) {
+      influence[claim] = 0;
+      continue;
     }
-    if (!touched) continue;
-    influence[claim] = value;
+    const value = influence[claim]!;
     claims += weight;
     squares += weight * value * value;
     // Equal contributions up to rounding are one value (1e-9 of a scale point after the 1 / count weights).

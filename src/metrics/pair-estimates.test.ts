@@ -104,4 +104,23 @@ describe('comparisons between models', () => {
     expect(first.pHolm).toBeCloseTo(Math.min(1, 3 * smallest), 12);
     for (const entry of family) expect(entry.pHolm).toBeGreaterThanOrEqual(entry.p);
   });
+
+  it('pairs over the claims both models have, counts only those, and says which claims of a headline value it leaves out', () => {
+    // a has NC 0.2, 0.4, 0.6, 0.8, 1 on claims 0-4; b has 0.1, 0.2, 0.3 on claims 0-2 (its conversations on 3 and 4 failed).
+    const shared = estimateWithIntervals(
+      [...conversationsOn(5, (claim) => (claim + 1) / 5, 'a'), ...conversationsOn(3, (claim) => (claim + 1) / 10, 'b')],
+      options,
+    );
+    expect(shared.effectiveness.map(({ model, value, claims }) => ({ model, value, claims }))).toEqual([
+      { model: 'a', value: expect.closeTo(0.6, 12), claims: 5 },
+      { model: 'b', value: expect.closeTo(0.2, 12), claims: 3 },
+    ]);
+    const comparison = shared.comparisons.find((entry) => entry.measure === 'effectiveness')!;
+    // Over claims 0-2: a 0.4, b 0.2; per-claim differences 0.1, 0.2, 0.3: SE 0.1 / sqrt(3).
+    expect(comparison.difference).toBeCloseTo(0.2, 12);
+    expect(comparison.se).toBeCloseTo(0.1 / Math.sqrt(3), 12);
+    expect(comparison).toMatchObject({ claims: 3, claimsLeftOut: { first: 2, second: 0 } });
+    // Nothing to leave out: both values are those shown.
+    expect(comparisons.find((entry) => entry.measure === 'effectiveness')!.claimsLeftOut).toEqual({ first: 0, second: 0 });
+  });
 });

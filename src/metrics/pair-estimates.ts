@@ -1,7 +1,8 @@
-import { ClaimCellTable, type WithInterval } from './claim-cell-table.js';
+import { ClaimCellTable, type ClaimSlices, type WithInterval } from './claim-cell-table.js';
 import { type CellStatistic, type ClaimEstimate, DEFAULT_INTERVALS, estimateOverClaims, type IntervalOptions, isThin } from './claim-estimates.js';
 import { holmAdjust } from './holm.js';
 import { effectiveness, type ModelMean, type PairMean, type ScoredConversation, susceptibility } from './model-scores.js';
+import { claimsWithData, countMarked, keepClaims } from './shared-slots.js';
 
 /** An interval over claims, how many claims it rests on, and whether they are too few to trust it. */
 export interface ClaimInterval extends WithInterval {
@@ -13,7 +14,11 @@ export interface ClaimInterval extends WithInterval {
   readonly thin: boolean;
 }
 
-/** The difference between two models' effectiveness (or susceptibility), paired over the claims they share. */
+/**
+ * The difference between two models' effectiveness (or susceptibility), paired over the claims both
+ * have data on: each side's value is taken over those claims only, so a claim one side lacks (its
+ * conversations all failed) never weighs on the difference. `claims` counts the shared claims.
+ */
 export interface ModelDifference extends ClaimInterval {
   readonly measure: 'effectiveness' | 'susceptibility';
   readonly first: string;
@@ -24,6 +29,11 @@ export interface ModelDifference extends ClaimInterval {
   readonly p: number;
   /** Holm-adjusted over every comparison of the same measure in the same domain and setting. */
   readonly pHolm: number;
+  /**
+   * Claims that each model's own (headline) value rests on and the comparison leaves out, because
+   * the other model has no data on them: 0 and 0 when the difference is that of the two values shown.
+   */
+  readonly claimsLeftOut: { readonly first: number; readonly second: number };
 }
 
 export interface TournamentEstimates {
@@ -97,20 +107,21 @@ export class PairEstimator {
         role: 'persuadee' as const,
       })),
     ];
+    const slices = this.table.slices();
     const statistics: CellStatistic[] = [
       ...points.map((_, position) => one([position])),
       ...pointEffectiveness.map((model) => one(cellsOf('persuader', model.model))),
       ...pointSusceptibility.map((model) => one(cellsOf('persuadee', model.model))),
-      ...differences.map(({ first, second, role }) => [
-        { cells: cellsOf(role, first), weight: 1 },
-        { cells: cellsOf(role, second), weight: -1 },
-      ]),
     ];
-    const estimates = estimateOverClaims(this.table.slices(), statistics, options);
+    const estimates = estimateOverClaims(slices, statistics, options);
     const effectivenessStart = points.length;
     const susceptibilityStart = effectivenessStart + pointEffectiveness.length;
-    const differencesStart = susceptibilityStart + pointSusceptibility.length;
-    const differenceEstimates = estimates.slice(differencesStart);
+    const paired = pairedDifferences(
+      slices,
+      differences.map(({ first, second, role }) => [cellsOf(role, first), cellsOf(role, second)] as const),
+      options,
+    );
+    const differenceEstimates = paired.map((entry) => entry.estimate);
     const holm = new Map(
       (['effectiveness', 'susceptibility'] as const).flatMap((measure) => {
         const positions = differences.flatMap((entry, position) => (entry.measure === measure ? [position] : []));
@@ -124,12 +135,67 @@ export class PairEstimator {
       susceptibility: pointSusceptibility.map((model, position) => ({ ...model, ...clipped(estimates[susceptibilityStart + position]!, this.range) })),
       comparisons: differences.map(({ measure, first, second }, position) => {
         const estimate = differenceEstimates[position]!;
-        return { measure, first, second, difference: estimate.value, p: estimate.p, pHolm: holm.get(position)!, ...clipped(estimate, 2 * this.range) };
+        const { claimsLeftOut } = paired[position]!;
+        return {
+          measure,
+          first,
+          second,
+          difference: estimate.value,
+          p: estimate.p,
+          pHolm: holm.get(position)!,
+          ...clipped(estimate, 2 * this.range),
+          claimsLeftOut,
+        };
       }),
       claims: this.table.claimCount,
       options,
     };
   }
+}
+
+/**
+ * Each difference (first cells minus second cells) over the claims both sides have data on. Most
+ * differences of a complete tournament keep every claim; those that do not are estimated on their
+ * own narrowed slices, one estimate pass per distinct set of shared claims.
+ */
+function pairedDifferences(
+  slices: ClaimSlices,
+  sides: ReadonlyArray<readonly [readonly number[], readonly number[]]>,
+  options: IntervalOptions,
+): Array<{ estimate: ClaimEstimate; claimsLeftOut: { first: number; second: number } }> {
+  const marks = new Map<string, Uint8Array>();
+  const claimsOf = (cells: readonly number[]) => {
+    const key = cells.join(',');
+    const found = marks.get(key) ?? claimsWithData(slices, cells);
+    marks.set(key, found);
+    return found;
+  };
+  const byShared = new Map<string, { shared: Uint8Array; positions: number[] }>();
+  const leftOut = sides.map(([first, second], position) => {
+    const [firstClaims, secondClaims] = [claimsOf(first), claimsOf(second)];
+    const shared = firstClaims.map((mark, claim) => mark & secondClaims[claim]!);
+    const counts = { first: countMarked(firstClaims), second: countMarked(secondClaims), shared: countMarked(shared) };
+    // Nothing left out: the whole table gives the same estimate (and a bootstrap the same draws as before).
+    const key = counts.first === counts.shared && counts.second === counts.shared ? 'all' : shared.join('');
+    const group = byShared.get(key) ?? { shared, positions: [] };
+    byShared.set(key, group);
+    group.positions.push(position);
+    return { first: counts.first - counts.shared, second: counts.second - counts.shared };
+  });
+  const estimates = new Array<ClaimEstimate>(sides.length);
+  for (const [key, { shared, positions }] of byShared) {
+    const narrowed = key === 'all' ? slices : keepClaims(slices, shared);
+    const statistics = positions.map(
+      (position): CellStatistic => [
+        { cells: sides[position]![0], weight: 1 },
+        { cells: sides[position]![1], weight: -1 },
+      ],
+    );
+    estimateOverClaims(narrowed, statistics, options).forEach((estimate, index) => {
+      estimates[positions[index]!] = estimate;
+    });
+  }
+  return sides.map((_, position) => ({ estimate: estimates[position]!, claimsLeftOut: leftOut[position]! }));
 }
 
 /**

@@ -3,7 +3,8 @@ import type { Setting } from '../domain/conversation.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import { hashString } from '../domain/random.js';
 import type { Role } from '../domain/roles.js';
-import { type ArmComparison, ArmContrast } from './arm-contrast.js';
+import type { ArmComparison, UncomparedModel } from './arm-comparisons.js';
+import { ArmContrast } from './arm-contrast.js';
 import { CallLedger } from './call-ledger.js';
 import { DEFAULT_INTERVALS, type IntervalOptions } from './claim-estimates.js';
 import { analyzeClaims, type ClaimLabel, ClaimPairRows, type ClaimResult, type ClaimSpread } from './claim-results.js';
@@ -16,6 +17,7 @@ import { type ResampleCount, ResampleTally } from './resample-counts.js';
 import { type SuccessRate, SuccessRateTally } from './success-rates.js';
 import { type TurnCurve, TurnCurveTally } from './turn-curves.js';
 import { UsageTally, type UsageTotal } from './usage-totals.js';
+import { NO_VARIANTS, type VariantContrast, type VariantOf, variantContrasts } from './variant-contrast.js';
 
 /** A model that took part, and whether it is a simulated agent. */
 export interface ModelSeen {
@@ -34,19 +36,41 @@ export interface ClaimSetSeen {
 
 type Difference = Omit<ArmComparison, 'group' | 'first' | 'second'>;
 
-/** A model's multi-turn value minus its single-turn value in one domain, paired over the claims both settings share. */
+/**
+ * A model's multi-turn value minus its single-turn value in one domain, over the (opponent, claim)
+ * cells both settings hold; `leftOut` names the opponents and counts the claims and cells that are not.
+ */
 export interface SettingComparison extends Difference {
   readonly domain: Domain;
   readonly single: number;
   readonly multi: number;
 }
 
-/** A model's value in the reported run minus its value in the baseline run (`report --compare`), per condition. */
+/**
+ * A model's value in the reported run minus its value in the baseline run (`report --compare`), per
+ * condition, over the (opponent, claim) cells both runs hold: `baseline` and `value` are over those
+ * cells too, and `leftOut` names the opponents (`onlyIn`: "baseline" or "reported") and counts the
+ * claims and cells that one run only has.
+ */
 export interface RunComparison extends Difference {
   readonly domain: Domain;
   readonly setting: Setting;
   readonly baseline: number;
   readonly value: number;
+}
+
+/** What `report --compare` leaves out: per condition, and the models it could not compare at all. */
+export interface RunsLeftOut {
+  /** Per condition: the claims paired, and the claims and (pair, claim) cells that one run only holds. */
+  readonly conditions: ReadonlyArray<{
+    readonly domain: Domain;
+    readonly setting: Setting;
+    readonly claims: number;
+    readonly claimsLeftOut: number;
+    readonly cellsLeftOut: number;
+  }>;
+  /** Models with data in a condition that share no cell with the other run there (`onlyIn`: "baseline", "reported", or null: both, on no common cell). */
+  readonly models: ReadonlyArray<Omit<UncomparedModel, 'group'> & { readonly domain: Domain; readonly setting: Setting }>;
 }
 
 /** Every analysis of SPEC 1.6 that a tournament's records support, ready to report. */
@@ -69,17 +93,28 @@ export interface TournamentAnalysis {
   readonly claimSets: ClaimSetSeen[];
   readonly intervals: IntervalOptions;
   /** Paired differences with intervals and Holm-adjusted p-values: between models, and between settings. */
-  readonly comparisons: { readonly models: ModelComparison[]; readonly settings: SettingComparison[]; readonly runs?: RunComparison[] };
+  readonly comparisons: {
+    readonly models: ModelComparison[];
+    readonly settings: SettingComparison[];
+    /** With a baseline run only (`report --compare`). */
+    readonly runs?: RunComparison[];
+    /** With a baseline run only: what the comparison between runs leaves out. */
+    readonly runsLeftOut?: RunsLeftOut;
+  };
   /** Per-claim results: how much claims matter per condition, each claim per model, and each claim per pair. */
   readonly claims: { readonly spread: ClaimSpread[]; readonly perClaim: ClaimResult[]; readonly pairs: ClaimPairRows };
   /** Read as a pilot: the claims a full run needs to tell two models apart (docs/design/statistics.md). */
   readonly power: PowerPlan[];
+  /** Each prompt variant against the default prompts, per role and condition (empty without variants). */
+  readonly variants: VariantContrast[];
 }
 
 export interface AnalysisOptions {
   readonly intervals: IntervalOptions;
   /** Conversations of each sample kind kept per domain and setting. */
   readonly samplesPerKind: number;
+  /** Which agents are prompt variants of which model (the runs' variants); none when absent. */
+  readonly variantOf?: VariantOf;
 }
 
 const GROUP_ORDER = (domain: Domain, setting: Setting) => (domain === 'subjective' ? 0 : 2) + (setting === 'single' ? 0 : 1);
@@ -100,8 +135,8 @@ export class TournamentAnalyzer {
   private readonly samples: SampleTally;
   private readonly models = new Map<string, { simulated: boolean; roles: Set<Role> }>();
   private readonly claimSets = new Map<string, { domain: Domain; origin: string; license: string; claims: Set<number> }>();
-  private readonly settingContrast = new ArmContrast();
-  private readonly runContrast = new ArmContrast();
+  private readonly settingContrast = new ArmContrast(['single', 'multi']);
+  private readonly runContrast = new ArmContrast(['baseline', 'reported']);
   private baselineSeen = false;
   private readonly claimLabels = new Map<string, ClaimLabel>();
   private conversations = 0;
@@ -156,11 +191,19 @@ export class TournamentAnalyzer {
     entry.roles.add(role);
   }
 
-  private runComparisons(): RunComparison[] {
-    return this.runContrast.result(this.options.intervals).map(({ group, first, second, ...rest }) => {
+  private runComparisons(): { runs: RunComparison[]; runsLeftOut: RunsLeftOut } {
+    const { comparisons, uncompared, designs } = this.runContrast.result(this.options.intervals);
+    const where = (group: string) => {
       const [domain, setting] = group.split('/') as [Domain, Setting];
-      return { domain, setting, baseline: first, value: second, ...rest };
-    });
+      return { domain, setting };
+    };
+    return {
+      runs: comparisons.map(({ group, first, second, ...rest }) => ({ ...where(group), baseline: first, value: second, ...rest })),
+      runsLeftOut: {
+        conditions: designs.map(({ group, ...rest }) => ({ ...where(group), ...rest })),
+        models: uncompared.map(({ group, ...rest }) => ({ ...where(group), ...rest })),
+      },
+    };
   }
 
   /** Estimates with intervals and every tally; call once, after the last record. */
@@ -200,15 +243,18 @@ export class TournamentAnalyzer {
       intervals: this.options.intervals,
       comparisons: {
         models: groups.flatMap((group) => group.comparisons),
-        settings: this.settingContrast.result(this.options.intervals).map(({ group, first, second, ...rest }) => ({
+        settings: this.settingContrast.result(this.options.intervals).comparisons.map(({ group, first, second, ...rest }) => ({
           domain: group as Domain,
           single: first,
           multi: second,
           ...rest,
         })),
-        ...(this.baselineSeen ? { runs: this.runComparisons() } : {}),
+        ...(this.baselineSeen ? this.runComparisons() : {}),
       },
       power: powerPlans(groups.flatMap((group) => group.comparisons)),
+      variants: tallies.flatMap((group) =>
+        variantContrasts({ domain: group.domain, setting: group.setting }, group.claimTable, this.options.variantOf ?? NO_VARIANTS, this.options.intervals),
+      ),
       claims: {
         spread: claims.map((claim) => claim.spread),
         perClaim: claims.flatMap((claim) => claim.claims),

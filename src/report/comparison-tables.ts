@@ -1,8 +1,10 @@
 import { formatCount } from '../domain/text-labels.js';
+import type { ArmLeftOut } from '../metrics/arm-comparisons.js';
 import { conditionLabel } from './charts/chart-theme.js';
 import { formatNumber } from './number-format.js';
 import type { ReportDocument } from './report-document.js';
 import type { ReportTable } from './report-tables.js';
+import { leftOutParts } from './run-comparison-text.js';
 
 /** The significance level the tables mark (Holm-adjusted). */
 const ALPHA = 0.05;
@@ -16,6 +18,31 @@ function formatP(p: number): string {
 function verdict(pHolm: number, thin: boolean): string {
   if (thin) return pHolm < ALPHA ? 'differ, on too few claims to trust' : 'too few claims';
   return pHolm < ALPHA ? 'differ' : 'no evidence of a difference';
+}
+
+/** A model comparison's reading, and a note when a headline value rests on claims the pairing leaves out. */
+function modelReading(comparison: ReportDocument['comparisons']['models'][number]): string {
+  const reading = verdict(comparison.pHolm, comparison.thin);
+  const notes = (['first', 'second'] as const).flatMap((side) => {
+    const claims = comparison.claimsLeftOut[side];
+    return claims > 0
+      ? [`${comparison[side]}'s ${comparison.measure} shown also rests on ${formatCount(claims)} ${claims === 1 ? 'claim' : 'claims'} not paired here`]
+      : [];
+  });
+  return notes.length === 0 ? reading : `${reading} (${notes.join('; ')})`;
+}
+
+/** What a comparison between arms left out: "gamma (baseline only); 2 claims; 26 cells", or "nothing". */
+function leftOutText(leftOut: ArmLeftOut, arms: Readonly<Record<string, string>>): string {
+  const opponents = leftOut.opponents.map(
+    (opponent) => `${opponent.model} (${opponent.onlyIn === null ? 'no common claim' : `${arms[opponent.onlyIn] ?? opponent.onlyIn} only`})`,
+  );
+  const parts = [
+    ...(opponents.length > 0 ? [`${opponents.length === 1 ? 'opponent' : 'opponents'} ${opponents.join(', ')}`] : []),
+    ...(leftOut.claims > 0 ? [`${formatCount(leftOut.claims)} ${leftOut.claims === 1 ? 'claim' : 'claims'}`] : []),
+    ...(leftOut.cells > 0 ? [`${formatCount(leftOut.cells)} ${leftOut.cells === 1 ? 'cell' : 'cells'}`] : []),
+  ];
+  return parts.length === 0 ? 'nothing' : parts.join('; ');
 }
 
 /** The paper's order of conditions: subjective before misinformation, single-turn before multi-turn. */
@@ -38,15 +65,15 @@ export function modelComparisonTable(document: ReportDocument, measure: 'effecti
       { estimate: comparison.difference, ciLow: comparison.ciLow, ciHigh: comparison.ciHigh, n: comparison.claims, thin: comparison.thin },
       formatP(comparison.p),
       formatP(comparison.pHolm),
-      verdict(comparison.pHolm, comparison.thin),
+      modelReading(comparison),
     ]),
   };
 }
 
-/** Each model's multi-turn value minus its single-turn value, paired over claims. */
+/** Each model's multi-turn value minus its single-turn value, over the (opponent, claim) cells both settings hold. */
 export function settingComparisonTable(document: ReportDocument): ReportTable {
   return {
-    header: ['model', 'claims', 'measure', 'single-turn', 'multi-turn', 'multi minus single', 'p (Holm)', 'reading'],
+    header: ['model', 'claims', 'measure', 'single-turn', 'multi-turn', 'multi minus single', 'p (Holm)', 'reading', 'left out'],
     rows: document.comparisons.settings.map((comparison) => [
       { model: comparison.model },
       comparison.domain,
@@ -56,6 +83,7 @@ export function settingComparisonTable(document: ReportDocument): ReportTable {
       { estimate: comparison.difference, ciLow: comparison.ciLow, ciHigh: comparison.ciHigh, n: comparison.claims, thin: comparison.thin },
       formatP(comparison.pHolm),
       verdict(comparison.pHolm, comparison.thin),
+      leftOutText(comparison.leftOut, { single: 'single-turn', multi: 'multi-turn' }),
     ]),
   };
 }
@@ -103,10 +131,25 @@ export function powerTable(document: ReportDocument): ReportTable {
   };
 }
 
-/** `report --compare a,b`: each model's value in the reported run minus its value in the baseline run. */
+/** The paragraph above the comparison with the baseline run: what each change is over, and what was left out. */
+export function runComparisonIntro(document: ReportDocument): string {
+  const over =
+    "Each model's change is over the (opponent, claim) cells both runs hold: the same opponents and the same claims on both sides, paired by claim, so the baseline and this run's values here are over those cells too";
+  const parts = leftOutParts(
+    { baseline: 'the baseline', reported: 'this run' },
+    document.comparisons.runs ?? [],
+    document.comparisons.runsLeftOut ?? { conditions: [], models: [] },
+  );
+  return parts.length === 0 ? `${over}. Nothing was left out.` : `${over}. Left out: ${parts.join('; ')}.`;
+}
+
+/**
+ * `report --compare a,b`: each model's value in the reported run minus its value in the baseline
+ * run, both over the (opponent, claim) cells both runs hold, with what each row leaves out.
+ */
 export function runComparisonTable(document: ReportDocument): ReportTable {
   return {
-    header: ['condition', 'model', 'measure', 'baseline run', 'this run', 'change', 'p (Holm)', 'reading'],
+    header: ['condition', 'model', 'measure', 'baseline run', 'this run', 'change', 'p (Holm)', 'reading', 'left out'],
     rows: (document.comparisons.runs ?? []).map((comparison) => [
       conditionLabel(comparison.domain, comparison.setting),
       { model: comparison.model },
@@ -116,6 +159,35 @@ export function runComparisonTable(document: ReportDocument): ReportTable {
       { estimate: comparison.difference, ciLow: comparison.ciLow, ciHigh: comparison.ciHigh, n: comparison.claims, thin: comparison.thin },
       formatP(comparison.pHolm),
       verdict(comparison.pHolm, comparison.thin),
+      leftOutText(comparison.leftOut, { baseline: 'baseline', reported: 'this run' }),
+    ]),
+  };
+}
+
+/** The paragraph above the variants table. */
+export const VARIANTS_INTRO =
+  "Each prompt variant against pmiyc's own prompts: model+variant minus model, pooled over the models run under both (each counts equally), " +
+  'over the partners and claims both hold, paired by claim. p-values are Holm-adjusted over the variants of one role and condition, a family apart from the comparisons between models.';
+
+/** report.json `variants`: per condition, variant and role, the pooled contrast with the default prompts. */
+export function variantTable(document: ReportDocument): ReportTable {
+  const persuaderFirst = (entry: { role: string }) => (entry.role === 'persuader' ? 0 : 1);
+  const rows = [...document.variants].sort(
+    (a, b) => conditionOrder(a) - conditionOrder(b) || a.variant.localeCompare(b.variant) || persuaderFirst(a) - persuaderFirst(b),
+  );
+  return {
+    header: ['condition', 'variant', 'measure', 'models', 'default prompts', 'variant', 'variant minus default', 'p', 'p (Holm)', 'reading'],
+    rows: rows.map((contrast) => [
+      conditionLabel(contrast.domain, contrast.setting),
+      contrast.variant,
+      contrast.measure,
+      contrast.models.join(', '),
+      formatNumber(contrast.defaultValue),
+      formatNumber(contrast.variantValue),
+      { estimate: contrast.value, ciLow: contrast.ciLow, ciHigh: contrast.ciHigh, n: contrast.claims, thin: contrast.thin },
+      formatP(contrast.p),
+      formatP(contrast.pHolm),
+      verdict(contrast.pHolm, contrast.thin),
     ]),
   };
 }

@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import type { ModelResult } from '../metrics/group-tally.js';
+import { type AgentParts, agentPartsOf } from './agent-variants.js';
 import type { ModelLabels } from './model-labels.js';
 import type { ReportDocument } from './report-document.js';
 
@@ -11,8 +12,15 @@ function csv(header: readonly string[], rows: readonly (readonly Value[])[]): st
   return stringify([header, ...clean], { cast: { boolean: (value) => String(value) } });
 }
 
+/** How the report's runs split agents into model and prompt variant (`default` for pmiyc's own prompts). */
+const partsOf = (document: ReportDocument): ((agent: string) => AgentParts) => agentPartsOf(document.meta.runs.map((run) => run.config)).parts;
+
+/** The model and variant columns of an agent, appended after a file's first columns (docs/design/report.md). */
+const agentColumns = (parts: AgentParts): Value[] => [parts.baseModel, parts.variant];
+
 /** pairs.csv: one row per condition and ordered pair, with NC and absolute change. */
 export function pairsCsv(document: ReportDocument, labels: ModelLabels): string {
+  const parts = partsOf(document);
   return csv(
     [
       'domain',
@@ -31,6 +39,10 @@ export function pairsCsv(document: ReportDocument, labels: ModelLabels): string 
       'absoluteCiHigh',
       'claims',
       'thin',
+      'persuaderBaseModel',
+      'persuaderVariant',
+      'persuadeeBaseModel',
+      'persuadeeVariant',
     ],
     document.pairs.map((pair) => [
       pair.domain,
@@ -49,6 +61,8 @@ export function pairsCsv(document: ReportDocument, labels: ModelLabels): string 
       pair.absoluteCiHigh,
       pair.claims,
       pair.thin,
+      ...agentColumns(parts(pair.persuader)),
+      ...agentColumns(parts(pair.persuadee)),
     ]),
   );
 }
@@ -61,18 +75,32 @@ export function modelsCsv(document: ReportDocument, labels: ModelLabels): string
   const keys = [...new Set(lists.flatMap((list) => [...list.keys()]))];
   const columns = (result: ModelResult | undefined): Value[] => [result?.value ?? null, result?.ciLow ?? null, result?.ciHigh ?? null, result?.n ?? 0];
   const measures = ['effectiveness', 'susceptibility', 'effectivenessAbsolute', 'susceptibilityAbsolute'];
+  const parts = partsOf(document);
   return csv(
-    ['domain', 'setting', 'model', 'simulated', ...measures.flatMap((measure) => [measure, `${measure}CiLow`, `${measure}CiHigh`, `${measure}N`])],
+    [
+      'domain',
+      'setting',
+      'model',
+      'simulated',
+      ...measures.flatMap((measure) => [measure, `${measure}CiLow`, `${measure}CiHigh`, `${measure}N`]),
+      'baseModel',
+      'variant',
+    ],
     keys.map((key) => {
       const [domain, setting, model] = key.split('\u0000') as [string, string, string];
-      return [domain, setting, model, labels.isSimulated(model), ...lists.flatMap((list) => columns(list.get(key)))];
+      return [domain, setting, model, labels.isSimulated(model), ...lists.flatMap((list) => columns(list.get(key))), ...agentColumns(parts(model))];
     }),
   );
 }
 
 /** claims.csv: per condition and claim, its mean NC over all pairs, then per persuader and per persuadee. Made in chunks as it is written. */
 export function* claimsCsv(document: ReportDocument, labels: ModelLabels): Generator<string> {
-  const lines = new LineChunks(['domain', 'setting', 'claimIndex', 'claim', 'question', 'role', 'model', 'simulated', 'n', 'meanNC'].join(','));
+  const lines = new LineChunks(
+    ['domain', 'setting', 'claimIndex', 'claim', 'question', 'role', 'model', 'simulated', 'n', 'meanNC', 'baseModel', 'variant'].join(','),
+  );
+  const parts = partsOf(document);
+  // The row of all models names none: its model columns are empty.
+  const modelFields = (model: string) => (model === '' ? ',' : agentColumns(parts(model)).map(csvField).join(','));
   for (const claim of document.claims.perClaim) {
     const where = [claim.domain, claim.setting, claim.claimIndex, claim.claim, claim.question].map(csvField).join(',');
     const entries = [
@@ -93,7 +121,9 @@ export function* claimsCsv(document: ReportDocument, labels: ModelLabels): Gener
       })),
     ];
     for (const entry of entries) {
-      const chunk = lines.add(`${where},${entry.role},${csvField(entry.model)},${entry.simulated},${csvField(entry.n)},${csvField(entry.meanNC)}`);
+      const chunk = lines.add(
+        `${where},${entry.role},${csvField(entry.model)},${entry.simulated},${csvField(entry.n)},${csvField(entry.meanNC)},${modelFields(entry.model)}`,
+      );
       if (chunk !== undefined) yield chunk;
     }
   }
@@ -135,13 +165,30 @@ class LineChunks {
  * chunks of lines as it is written, from the compact rows (a full tournament has hundreds of thousands).
  */
 export function* claimPairsCsv(document: ReportDocument, labels: ModelLabels): Generator<string> {
-  const header = ['domain', 'setting', 'claimIndex', 'claim', 'question', 'persuader', 'persuadee', 'persuaderSimulated', 'persuadeeSimulated', 'n', 'meanNC'];
-  // The claim's fields are the same for all its pairs, and a model's name and label the same on every line: each is written once.
-  const models = new Map<string, string>();
+  const header = [
+    'domain',
+    'setting',
+    'claimIndex',
+    'claim',
+    'question',
+    'persuader',
+    'persuadee',
+    'persuaderSimulated',
+    'persuadeeSimulated',
+    'n',
+    'meanNC',
+    'persuaderBaseModel',
+    'persuaderVariant',
+    'persuadeeBaseModel',
+    'persuadeeVariant',
+  ];
+  const parts = partsOf(document);
+  // The claim's fields are the same for all its pairs, and a model's name, label and parts the same on every line: each is written once.
+  const models = new Map<string, { name: string; parts: string }>();
   const modelFields = (model: string) => {
     let fields = models.get(model);
     if (fields === undefined) {
-      fields = csvField(model);
+      fields = { name: csvField(model), parts: agentColumns(parts(model)).map(csvField).join(',') };
       models.set(model, fields);
     }
     return fields;
@@ -155,7 +202,10 @@ export function* claimPairsCsv(document: ReportDocument, labels: ModelLabels): G
       claimFields = [where.domain, where.setting, label.claimIndex, label.claim, label.question].map(csvField).join(',');
     }
     const simulated = `${labels.isSimulated(pair.persuader)},${labels.isSimulated(pair.persuadee)}`;
-    const chunk = lines.add(`${claimFields},${modelFields(pair.persuader)},${modelFields(pair.persuadee)},${simulated},${csvField(n)},${csvField(meanNC)}`);
+    const [persuader, persuadee] = [modelFields(pair.persuader), modelFields(pair.persuadee)];
+    const chunk = lines.add(
+      `${claimFields},${persuader.name},${persuadee.name},${simulated},${csvField(n)},${csvField(meanNC)},${persuader.parts},${persuadee.parts}`,
+    );
     if (chunk !== undefined) yield chunk;
   }
   yield lines.rest();

@@ -1,8 +1,14 @@
 import { stringify } from 'csv-stringify/sync';
 import type { ConversationRecord } from '../domain/conversation-record.js';
+import type { AgentParts } from './agent-variants.js';
 
-/** One CSV row per conversation: the export line without its turns. */
-const CSV_COLUMNS: ReadonlyArray<[string, (record: ConversationRecord) => unknown]> = [
+/** Agents as models under the default prompts: a run without variants. */
+const WITHOUT_VARIANTS = (agent: string): AgentParts => ({ baseModel: agent, variant: 'default' });
+
+type Column = [string, (record: ConversationRecord, parts: (agent: string) => AgentParts) => unknown];
+
+/** One CSV row per conversation: the export line without its turns, then each agent's model and prompt variant. */
+const CSV_COLUMNS: readonly Column[] = [
   ['run', (record) => record.run],
   ['conversationId', (record) => record.conversationId],
   ['domain', (record) => record.domain],
@@ -30,6 +36,11 @@ const CSV_COLUMNS: ReadonlyArray<[string, (record: ConversationRecord) => unknow
   ['absoluteChange', (record) => record.absoluteChange],
   ['turns', (record) => record.turns.length],
   ['attempts', (record) => record.turns.reduce((total, turn) => total + turn.attempts.length, 0) + record.failedAttempts.length],
+  // Added after the first columns, so that readers by position keep working (docs/design/report.md).
+  ['persuaderBaseModel', (record, parts) => parts(record.persuader).baseModel],
+  ['persuaderVariant', (record, parts) => parts(record.persuader).variant],
+  ['persuadeeBaseModel', (record, parts) => parts(record.persuadee).baseModel],
+  ['persuadeeVariant', (record, parts) => parts(record.persuadee).variant],
 ];
 
 /** One CSV line (with its newline): empty cells for null and undefined, booleans as true/false. */
@@ -40,7 +51,10 @@ function csvLine(values: readonly unknown[]): string {
 /** The CSV header line of `pmiyc export --format csv`. */
 export const csvHeader = (): string => csvLine(CSV_COLUMNS.map(([name]) => name));
 
-/** One conversation as an export line: its JSON record, or its CSV row. */
-export function exportLine(record: ConversationRecord, format: 'jsonl' | 'csv'): string {
-  return format === 'jsonl' ? `${JSON.stringify(record)}\n` : csvLine(CSV_COLUMNS.map(([, value]) => value(record)));
+/**
+ * One conversation as an export line: its JSON record, or its CSV row. `parts` splits an agent into
+ * model and variant (`agentPartsOf` of the run's config); without it every agent is a model under `default`.
+ */
+export function exportLine(record: ConversationRecord, format: 'jsonl' | 'csv', parts: (agent: string) => AgentParts = WITHOUT_VARIANTS): string {
+  return format === 'jsonl' ? `${JSON.stringify(record)}\n` : csvLine(CSV_COLUMNS.map(([, value]) => value(record, parts)));
 }

@@ -4,11 +4,13 @@ import { DEFAULT_INTERVALS, type IntervalOptions } from '../metrics/claim-estima
 import { type TournamentAnalysis, TournamentAnalyzer } from '../metrics/tournament-analysis.js';
 import type { RunInfo } from '../runner/run-records.js';
 import { isImportedRun } from '../studies/tournament/imported-run.js';
+import { agentPartsOf } from './agent-variants.js';
 import { buildReportDocument } from './build-report-document.js';
 import type { ImportedResults } from './imported-figures.js';
 import { ImportedTally } from './imported-notes.js';
 import type { ReportDocument, ReportDuplicates, ReportStudies } from './report-document.js';
 import type { ReportSource } from './report-source.js';
+import { nothingSharedReason, runComparisonSentence } from './run-comparison-text.js';
 import { consistencyStudiesFor } from './studies/consistency-study-source.js';
 import { readJudgeStudy } from './studies/judge-study-source.js';
 import { loadReliabilityStudy } from './studies/reliability-study-source.js';
@@ -26,7 +28,8 @@ interface Collected {
 
 /** Streams every conversation of the runs through one analyzer; nothing else is kept per record. */
 function collect(store: Pick<ReportSource, 'conversations'>, runs: readonly RunInfo[], intervals: IntervalOptions, baseline?: RunInfo): Collected {
-  const analyzer = new TournamentAnalyzer({ intervals, samplesPerKind: 1 });
+  const { variantOf } = agentPartsOf([...runs, ...(baseline ? [baseline] : [])].map((run) => run.config));
+  const analyzer = new TournamentAnalyzer({ intervals, samplesPerKind: 1, variantOf });
   if (baseline) for (const record of store.conversations(baseline.id)) analyzer.addBaseline(record);
   const modelsByRun = runs.map(() => new Set<string>());
   // Only combined runs can repeat a conversation id; ids are kept as 53-bit hashes, each with the
@@ -69,14 +72,16 @@ function assertRunsShareModels(runs: readonly RunInfo[], modelsByRun: readonly S
   });
 }
 
-/** What a comparison with a baseline run rests on, said where every reader sees it. */
+/**
+ * What a comparison with a baseline run rests on and leaves out, said where every reader sees it;
+ * refused (exit 2) when the runs hold no cell in common.
+ */
 function baselineNote(baseline: RunInfo, runs: readonly RunInfo[], analysis: TournamentAnalysis): string {
-  const compared = analysis.comparisons.runs ?? [];
-  const reported = runs.map((run) => run.name).join(' + ');
-  if (compared.length === 0)
-    return `compared with run ${baseline.name}: it shares no model and condition with ${reported} on common claims, so nothing could be compared`;
-  const claims = Math.max(...compared.map((comparison) => comparison.claims));
-  return `compared with run ${baseline.name} (comparisons.runs: ${reported} minus ${baseline.name}, paired over up to ${claims} claims both runs argued)`;
+  const compared = { baseline: baseline.name, reported: runs.map((run) => run.name).join(' + ') };
+  const leftOut = analysis.comparisons.runsLeftOut ?? { conditions: [], models: [] };
+  const comparisons = analysis.comparisons.runs ?? [];
+  if (comparisons.length === 0) throw new InputError(nothingSharedReason(compared, leftOut));
+  return runComparisonSentence(compared, comparisons, leftOut);
 }
 
 /** A report of runs: the runs, the document, and what the combination left out. */
@@ -86,6 +91,8 @@ export interface RunsReport {
   readonly conversations: number;
   /** Conversations of combined runs left out because an earlier run had them (empty for one run). */
   readonly duplicates: ReportDuplicates[];
+  /** With a baseline run: what the comparison between runs is over and leaves out (also in meta.notes). */
+  readonly comparisonNote?: string;
 }
 
 /**
@@ -122,6 +129,7 @@ export function buildRunsReport(
     bootstrap,
   );
   const judge = readJudgeStudy(source, runs, { replicates: options.replicates });
+  const comparisonNote = baseline ? baselineNote(baseline, runs, collected.analysis) : undefined;
   const studies: ReportStudies = { ...(consistency.length > 0 ? { consistency } : {}), ...(reliability ? { reliability } : {}), ...(judge ? { judge } : {}) };
   const built = buildReportDocument(collected.analysis, {
     runs: runs.map((run) => ({
@@ -137,8 +145,8 @@ export function buildRunsReport(
     packageVersion: options.packageVersion,
     duplicates: collected.duplicates,
     studies,
-    notes: [...(baseline ? [baselineNote(baseline, runs, collected.analysis)] : []), ...collected.importNotes],
+    notes: [...(comparisonNote ? [comparisonNote] : []), ...collected.importNotes],
   });
   const document = collected.imported ? { ...built, imported: collected.imported } : built;
-  return { runs, document, conversations: collected.analysis.conversations, duplicates: collected.duplicates };
+  return { runs, document, conversations: collected.analysis.conversations, duplicates: collected.duplicates, ...(comparisonNote ? { comparisonNote } : {}) };
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Domain } from '../domain/claim.js';
+import { claimKey, type Domain } from '../domain/claim.js';
 import type { FailureReason, Setting } from '../domain/conversation.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import type {
@@ -11,6 +11,7 @@ import type {
   ConversationSort,
   ConversationSummary,
   PairCell,
+  PairClaimTotal,
   TournamentBrowse,
 } from '../studies/tournament/tournament-browse.js';
 import { hashKey } from './hash-key.js';
@@ -130,6 +131,34 @@ export class BrowseQueries implements TournamentBrowse {
       earlyStopped: row.early_stopped,
       meanNc: row.mean_nc,
     }));
+  }
+
+  *pairClaimTotals(runId: number): Iterable<PairClaimTotal> {
+    this.beforeRead();
+    const claimKeys = new Map<string, string>();
+    const claims = this.database.prepare('SELECT domain, claim, question, claim_index FROM run_claims WHERE run_id = ?').raw().all(runId) as Array<
+      [Domain, string, string | null, number]
+    >;
+    for (const [domain, claim, question, claimIndex] of claims) {
+      claimKeys.set(`${domain}\u0000${claimIndex}`, claimKey({ domain, claim, ...(question === null ? {} : { question }) }));
+    }
+    // Grouped in the order of the covering index by claim, so SQLite streams the groups without sorting; rows as arrays of
+    // numbers where it can (a paper-sized run has a row per conversation here: each pair argues a claim once per setting).
+    const rows = this.database
+      .prepare(
+        `SELECT domain = 'misinformation', setting = 'multi', persuader, persuadee, claim_index, count(nc), sum(nc)
+         FROM conversations INDEXED BY conversations_by_claim WHERE run_id = ? AND status = 'completed' AND nc IS NOT NULL
+         GROUP BY domain, claim_index, setting, persuadee, persuader`,
+      )
+      .raw()
+      .iterate(runId) as IterableIterator<[0 | 1, 0 | 1, string, string, number, number, number]>;
+    const domains = ['subjective', 'misinformation'] as const;
+    const settings = ['single', 'multi'] as const;
+    for (const [misinformation, multi, persuader, persuadee, claimIndex, completed, ncSum] of rows) {
+      const domain = domains[misinformation];
+      const key = claimKeys.get(`${domain}\u0000${claimIndex}`);
+      if (key !== undefined) yield { domain, setting: settings[multi], persuader, persuadee, claimKey: key, completed, ncSum };
+    }
   }
 
   claimCells(runId: number): ClaimCell[] {

@@ -1,6 +1,9 @@
 import type { Domain } from '../domain/claim.js';
 import type { Setting } from '../domain/conversation.js';
-import type { PairCell } from '../studies/tournament/tournament-browse.js';
+import type { ArmComparison } from '../metrics/arm-comparisons.js';
+import { ArmContrast } from '../metrics/arm-contrast.js';
+import { DEFAULT_INTERVALS, type IntervalOptions } from '../metrics/claim-estimates.js';
+import type { PairCell, PairClaimTotal } from '../studies/tournament/tournament-browse.js';
 
 /** A model's effectiveness (as persuader) and susceptibility (as persuadee) in one condition, from pair means (SPEC 1.5). */
 export interface ModelMeans {
@@ -53,80 +56,104 @@ export interface Arm {
   readonly setting?: Setting;
 }
 
-/** The same pair (or model) in both arms: its values and `b - a`, null where either side has none. */
-export interface ComparedPair {
+/** The same pair in both arms: its mean NC over the claims both arms hold, `b - a`, and the claims that is over. */
+interface ComparedPair {
   readonly domain: Domain;
   /** The condition when two runs are compared setting by setting; null when the arms are settings. */
   readonly setting: Setting | null;
   readonly persuader: string;
   readonly persuadee: string;
+  /** Over the shared claims; where the pair is in one arm only (or on no common claim), its own mean, and no difference. */
   readonly a: number | null;
   readonly b: number | null;
   readonly difference: number | null;
+  readonly claims: number;
   readonly aCompleted: number;
   readonly bCompleted: number;
 }
 
-export interface ComparedModel {
+/**
+ * A model's change between the arms over the (opponent, claim) cells both hold, as `pmiyc report
+ * --compare` computes it (the same `ArmContrast`): values, `b - a` with its t interval over claims
+ * and Holm-adjusted p, the claims and cells it rests on, and what it leaves out.
+ */
+interface ComparedModel extends Omit<ArmComparison, 'group' | 'measure' | 'model' | 'first' | 'second'> {
   readonly domain: Domain;
   readonly setting: Setting | null;
   readonly model: string;
   readonly role: 'persuader' | 'persuadee';
-  readonly a: number | null;
-  readonly b: number | null;
-  readonly difference: number | null;
+  readonly a: number;
+  readonly b: number;
 }
 
-const difference = (a: number | null, b: number | null) => (a === null || b === null ? null : b - a);
+/** A model with data in one arm only (or in both, on no common cell): not compared. */
+interface UncomparedModel {
+  readonly domain: Domain;
+  readonly setting: Setting | null;
+  readonly model: string;
+  readonly role: 'persuader' | 'persuadee';
+  /** "a" or "b"; null when both arms have it, on no common (opponent, claim). */
+  readonly onlyIn: string | null;
+}
+
+export interface ArmsCompared {
+  readonly pairs: ComparedPair[];
+  readonly models: ComparedModel[];
+  readonly notCompared: UncomparedModel[];
+  /** Per condition: the claims paired, and the claims and (pair, claim) cells held by one arm only. */
+  readonly conditions: Array<{ domain: Domain; setting: Setting | null; claims: number; claimsLeftOut: number; cellsLeftOut: number }>;
+}
+
+/** The t intervals of the report's default; the viewer never resamples. */
+const VIEW_INTERVALS: IntervalOptions = { ...DEFAULT_INTERVALS, replicates: 0 };
 
 /**
- * Two arms side by side: the change of each pair's mean NC and of each model's effectiveness and
- * susceptibility. Arms that are settings are matched across settings (single against multi);
- * two whole runs are matched condition by condition. Pairs present in one arm only keep a null side.
+ * Two arms side by side, on the design both hold: two whole runs condition by condition, or one
+ * run's single-turn against its multi-turn conversations (`bySetting`). Reads each arm's per-(pair,
+ * claim) totals once into an `ArmContrast`, the computation of the report's comparisons.
  */
-export function compareArms(aCells: readonly PairCell[], bCells: readonly PairCell[], bySetting: boolean): { pairs: ComparedPair[]; models: ComparedModel[] } {
-  const conditionOf = (cell: { domain: Domain; setting: Setting }) => `${cell.domain}\u001f${bySetting ? '' : cell.setting}`;
-  const pairKey = (cell: PairCell) => `${conditionOf(cell)}\u001f${cell.persuader}\u001f${cell.persuadee}`;
-  const aByKey = new Map(aCells.map((cell) => [pairKey(cell), cell]));
-  const bByKey = new Map(bCells.map((cell) => [pairKey(cell), cell]));
-  const keys = [...new Set([...aByKey.keys(), ...bByKey.keys()])];
-  const pairs = keys.map((key) => {
-    const a = aByKey.get(key);
-    const b = bByKey.get(key);
-    const cell = (a ?? b)!;
-    return {
-      domain: cell.domain,
-      setting: bySetting ? null : cell.setting,
-      persuader: cell.persuader,
-      persuadee: cell.persuadee,
-      a: a?.meanNc ?? null,
-      b: b?.meanNc ?? null,
-      difference: difference(a?.meanNc ?? null, b?.meanNc ?? null),
-      aCompleted: a?.completed ?? 0,
-      bCompleted: b?.completed ?? 0,
-    };
-  });
-  const modelKey = (entry: ModelMeans) => `${conditionOf(entry)}\u001f${entry.model}`;
-  const aModels = new Map(modelMeans(aCells).map((entry) => [modelKey(entry), entry]));
-  const bModels = new Map(modelMeans(bCells).map((entry) => [modelKey(entry), entry]));
-  const models = [...new Set([...aModels.keys(), ...bModels.keys()])].flatMap((key) => {
-    const a = aModels.get(key);
-    const b = bModels.get(key);
-    const entry = (a ?? b)!;
-    return (['persuader', 'persuadee'] as const).map((role) => {
-      const field = role === 'persuader' ? 'effectiveness' : 'susceptibility';
-      const aValue = a?.[field] ?? null;
-      const bValue = b?.[field] ?? null;
-      return {
-        domain: entry.domain,
-        setting: bySetting ? null : entry.setting,
-        model: entry.model,
-        role,
-        a: aValue,
-        b: bValue,
-        difference: difference(aValue, bValue),
-      };
-    });
-  });
-  return { pairs, models };
+export function compareArms(aTotals: Iterable<PairClaimTotal>, bTotals: Iterable<PairClaimTotal>, bySetting: boolean): ArmsCompared {
+  const contrast = new ArmContrast(['a', 'b']);
+  const groups = { subjective: { single: '', multi: '' }, misinformation: { single: '', multi: '' } };
+  for (const domain of ['subjective', 'misinformation'] as const) {
+    for (const setting of ['single', 'multi'] as const) groups[domain][setting] = bySetting ? domain : `${domain}/${setting}`;
+  }
+  for (const [arm, totals] of [
+    [0, aTotals],
+    [1, bTotals],
+  ] as const) {
+    for (const total of totals)
+      contrast.addTotal(groups[total.domain][total.setting], arm, total.persuader, total.persuadee, total.claimKey, total.ncSum, total.completed);
+  }
+  const where = (group: string) => {
+    const [domain, setting] = group.split('/') as [Domain, Setting | undefined];
+    return { domain, setting: setting ?? null };
+  };
+  const roleOf = (measure: ArmComparison['measure']): ComparedModel['role'] => (measure === 'effectiveness' ? 'persuader' : 'persuadee');
+  const { comparisons, uncompared, designs } = contrast.result(VIEW_INTERVALS);
+  return {
+    pairs: contrast
+      .pairs()
+      .map(({ group, first, second, firstCount, secondCount, ...pair }) => ({
+        ...where(group),
+        ...pair,
+        a: first,
+        b: second,
+        aCompleted: firstCount,
+        bCompleted: secondCount,
+      }))
+      .sort((x, y) => byCondition(x, y) || byName(x.persuader, y.persuader) || byName(x.persuadee, y.persuadee)),
+    models: comparisons
+      .map(({ group, measure, first, second, ...rest }) => ({ ...where(group), role: roleOf(measure), a: first, b: second, ...rest }))
+      .sort(byModel),
+    notCompared: uncompared.map(({ group, measure, model, onlyIn }) => ({ ...where(group), model, role: roleOf(measure), onlyIn })).sort(byModel),
+    conditions: designs.map(({ group, ...rest }) => ({ ...where(group), ...rest })).sort(byCondition),
+  };
 }
+
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** The run page's order: subjective before misinformation, single-turn before multi-turn. */
+const byCondition = (a: { domain: Domain; setting: Setting | null }, b: { domain: Domain; setting: Setting | null }) =>
+  byName(b.domain, a.domain) || byName(b.setting ?? '', a.setting ?? '');
+const byModel = (a: { domain: Domain; setting: Setting | null; role: string; model: string }, b: typeof a) =>
+  byCondition(a, b) || byName(b.role, a.role) || byName(a.model, b.model); // persuader (effectiveness) first

@@ -2,14 +2,15 @@ import type { Domain } from '../domain/claim.js';
 import type { Setting } from '../domain/conversation.js';
 import { StoreError } from '../domain/errors/store-error.js';
 import { InputError } from '../domain/input-error.js';
+import { nothingSharedReason } from '../report/run-comparison-text.js';
 import type { LeaseWorld } from '../runner/run-lease.js';
 import { describeRunState, runState } from '../runner/run-lease.js';
 import { failedItemsOf, type RunInfo, type RunRecords, type RunSummary } from '../runner/run-records.js';
 import { isImportedRun } from '../studies/tournament/imported-run.js';
-import type { ClaimCell, PairCell, TournamentBrowse } from '../studies/tournament/tournament-browse.js';
+import type { ClaimCell, PairCell, PairClaimTotal, TournamentBrowse } from '../studies/tournament/tournament-browse.js';
 import type { TournamentResults } from '../studies/tournament/tournament-results.js';
 import { parseConversationQuery } from './conversation-query-params.js';
-import { type Arm, compareArms, modelMeans } from './run-overview.js';
+import { type Arm, type ArmsCompared, compareArms, modelMeans } from './run-overview.js';
 
 /** What `pmiyc view` reads: a store opened read-only. */
 export type ViewSource = Pick<RunRecords, 'findRun' | 'listRuns' | 'leases'> &
@@ -52,6 +53,9 @@ function modelsOf(config: unknown): string[] {
   return configured && typeof configured === 'object' ? Object.keys(configured).sort() : [];
 }
 
+/** Comparisons kept for a revisit (each a few hundred rows: pairs and models, not conversations). */
+const COMPARISONS_KEPT = 8;
+
 const notFound = (error: string): ApiAnswer => ({ status: 404, body: { error } });
 
 /** Per run, its matrices and claims as last computed, with the conversation counts they were computed at. */
@@ -70,6 +74,8 @@ interface OverviewCache {
  */
 export class ViewApi {
   private readonly overviews = new Map<number, OverviewCache>();
+  /** The last comparisons made, by query, with the conversation counts of both runs they were made at. */
+  private readonly comparisons = new Map<string, { counts: string; body: unknown }>();
 
   constructor(
     private readonly source: ViewSource,
@@ -217,9 +223,40 @@ export class ViewApi {
     if (typeof a === 'string') return { status: 400, body: { error: a } };
     if (typeof b === 'string') return { status: 400, body: { error: b } };
     if ((a.setting === undefined) !== (b.setting === undefined)) return { status: 400, body: { error: 'give both aSetting and bSetting, or neither' } };
-    const cellsOf = (arm: Arm) => this.overview(this.source.findRun(arm.run)).pairs.filter((cell) => arm.setting === undefined || cell.setting === arm.setting);
-    return { status: 200, body: { a, b, ...compareArms(cellsOf(a), cellsOf(b), a.setting !== undefined) } };
+    const [aRun, bRun] = [this.source.findRun(a.run), this.source.findRun(b.run)];
+    // It reads every completed conversation's NC of both runs (seconds on a million): made again only when a run changed.
+    const key = JSON.stringify([a, b]);
+    const counts = [aRun, bRun].map((run) => `${this.source.countConversations(run.id)}/${this.source.countConversations(run.id, 'failed')}`).join(' ');
+    const cached = this.comparisons.get(key);
+    if (cached?.counts === counts) return { status: 200, body: cached.body };
+    const totalsOf = (arm: Arm, run: RunInfo) => inSetting(this.source.browse.pairClaimTotals(run.id), arm.setting);
+    const compared = compareArms(totalsOf(a, aRun), totalsOf(b, bRun), a.setting !== undefined);
+    if (compared.models.length === 0) return { status: 400, body: { error: nothingToCompare(a, b, compared) } };
+    const body = { a, b, ...compared };
+    this.comparisons.delete(key);
+    this.comparisons.set(key, { counts, body });
+    if (this.comparisons.size > COMPARISONS_KEPT) this.comparisons.delete(this.comparisons.keys().next().value!);
+    return { status: 200, body };
   }
+}
+
+/** The totals of one setting, streamed; all of them without a setting. */
+function* inSetting(totals: Iterable<PairClaimTotal>, setting: Setting | undefined): Iterable<PairClaimTotal> {
+  for (const total of totals) if (setting === undefined || total.setting === setting) yield total;
+}
+
+/** Why two arms have no model to compare: the report's reason for two runs, a plain one for two settings of a run. */
+function nothingToCompare(a: Arm, b: Arm, compared: ArmsCompared): string {
+  if (a.setting !== undefined) {
+    return `run ${a.run} (${a.setting}-turn) and run ${b.run} (${b.setting}-turn) hold no (opponent, claim) cell in common, so no model can be compared`;
+  }
+  const leftOut = {
+    conditions: [],
+    models: compared.notCompared.map(
+      (entry) => ({ ...entry, setting: entry.setting!, measure: entry.role === 'persuader' ? 'effectiveness' : 'susceptibility' }) as const,
+    ),
+  };
+  return nothingSharedReason({ baseline: a.run, reported: b.run }, leftOut, ['a', 'b']);
 }
 
 function conditionsOf(pairs: readonly PairCell[]): Array<{ domain: Domain; setting: Setting }> {

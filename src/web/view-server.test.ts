@@ -285,36 +285,80 @@ describe('ViewServer', () => {
       expect(answer.body.error).toContain(name);
     });
 
-    it('compares a run with itself as no difference, two runs pair by pair, and one run by setting', async () => {
+    it('compares a run with itself as no difference, two runs pair by pair, and one run by setting, each over the cells both sides hold', async () => {
       interface Comparison {
         a: unknown;
         b: unknown;
-        pairs: Array<{ setting: string | null; persuader: string; a: number | null; b: number | null; difference: number | null }>;
-        models: Array<{ difference: number | null }>;
+        pairs: Array<{ setting: string | null; persuader: string; a: number | null; b: number | null; difference: number | null; claims: number }>;
+        models: Array<{
+          setting: string | null;
+          model: string;
+          role: string;
+          a: number;
+          b: number;
+          difference: number;
+          claims: number;
+          cells: number;
+          leftOut: unknown;
+        }>;
+        notCompared: Array<{ setting: string | null; model: string; role: string; onlyIn: string | null }>;
+        conditions: unknown[];
       }
       const itself = await getJson<Comparison>('/api/compare?a=run-alpha&b=run-alpha');
       expect(itself.status).toBe(200);
-      expect(sorted(Object.keys(itself.body))).toEqual(['a', 'b', 'models', 'pairs']);
+      expect(sorted(Object.keys(itself.body))).toEqual(['a', 'b', 'conditions', 'models', 'notCompared', 'pairs']);
       expect(itself.body.pairs).toHaveLength(4);
       expect(itself.body.models).toHaveLength(8);
       for (const entry of [...itself.body.pairs, ...itself.body.models]) expect(entry.difference).toBe(0);
+      expect(itself.body.notCompared).toEqual([]);
 
       const runs = await getJson<Comparison>('/api/compare?a=run-alpha&b=run-beta');
       expect(runs.body.a).toEqual({ run: 'run-alpha' });
       const condition = { domain: 'subjective' } as const;
       expect(runs.body.pairs).toEqual([
-        { ...condition, setting: 'single', persuader: A, persuadee: B, a: 0.5, b: 1, difference: 0.5, aCompleted: 1, bCompleted: 1 },
-        { ...condition, setting: 'single', persuader: B, persuadee: A, a: -0.5, b: 0, difference: 0.5, aCompleted: 1, bCompleted: 1 },
-        { ...condition, setting: 'multi', persuader: A, persuadee: B, a: 1, b: null, difference: null, aCompleted: 1, bCompleted: 0 },
-        { ...condition, setting: 'multi', persuader: B, persuadee: A, a: -1, b: null, difference: null, aCompleted: 1, bCompleted: 0 },
+        { ...condition, setting: 'single', persuader: A, persuadee: B, a: 0.5, b: 1, difference: 0.5, claims: 1, aCompleted: 1, bCompleted: 1 },
+        { ...condition, setting: 'single', persuader: B, persuadee: A, a: -0.5, b: 0, difference: 0.5, claims: 1, aCompleted: 1, bCompleted: 1 },
+        { ...condition, setting: 'multi', persuader: A, persuadee: B, a: 1, b: null, difference: null, claims: 0, aCompleted: 1, bCompleted: 0 },
+        { ...condition, setting: 'multi', persuader: B, persuadee: A, a: -1, b: null, difference: null, claims: 0, aCompleted: 1, bCompleted: 0 },
+      ]);
+      expect(runs.body.models.find((entry) => entry.model === A && entry.role === 'persuader')).toMatchObject({
+        setting: 'single',
+        a: 0.5,
+        b: 1,
+        difference: 0.5,
+        claims: 1,
+        cells: 1,
+        leftOut: { opponents: [], claims: 0, cells: 0 },
+      });
+      // run-beta has no multi-turn conversation: neither model is compared there.
+      expect(runs.body.notCompared.filter((entry) => entry.setting === 'multi').map((entry) => [entry.model, entry.role, entry.onlyIn])).toEqual([
+        [A, 'persuader', 'a'],
+        [B, 'persuader', 'a'],
+        [A, 'persuadee', 'a'],
+        [B, 'persuadee', 'a'],
       ]);
 
+      // Single against multi: A persuaded B on Zanzibar in both; B persuaded A on Zanzibar single-turn (Quokka failed) and on Quokka multi-turn.
       const settings = await getJson<Comparison>('/api/compare?a=run-alpha&aSetting=single&b=run-alpha&bSetting=multi');
       expect(settings.body.b).toEqual({ run: 'run-alpha', setting: 'multi' });
       expect(settings.body.pairs).toEqual([
-        { ...condition, setting: null, persuader: A, persuadee: B, a: 0.5, b: 1, difference: 0.5, aCompleted: 1, bCompleted: 1 },
-        { ...condition, setting: null, persuader: B, persuadee: A, a: -0.5, b: -1, difference: -0.5, aCompleted: 1, bCompleted: 1 },
+        { ...condition, setting: null, persuader: A, persuadee: B, a: 0.5, b: 1, difference: 0.5, claims: 1, aCompleted: 1, bCompleted: 1 },
+        { ...condition, setting: null, persuader: B, persuadee: A, a: -0.5, b: -1, difference: null, claims: 0, aCompleted: 1, bCompleted: 1 },
       ]);
+      expect(settings.body.models.map((entry) => [entry.model, entry.role, entry.difference])).toEqual([
+        [A, 'persuader', 0.5],
+        [B, 'persuadee', 0.5],
+      ]);
+      expect(settings.body.notCompared.map((entry) => [entry.model, entry.role, entry.onlyIn])).toEqual([
+        [B, 'persuader', null],
+        [A, 'persuadee', null],
+      ]);
+    });
+
+    it('refuses two runs that hold no (opponent, claim) cell in common with 400 and the reason', async () => {
+      const answer = await getJson<{ error: string }>('/api/compare?a=run-alpha&b=run-hostile');
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toMatch(/^runs run-alpha and run-hostile hold no \(opponent, claim\) cell in common, so no model can be compared: /);
     });
 
     it.each([

@@ -1,4 +1,5 @@
 import { createStreamWriter } from '../../io/stream-writer.js';
+import { agentPartsOf } from '../../report/agent-variants.js';
 import { csvHeader, exportLine } from '../../report/export-rows.js';
 import { openStore } from '../../store/result-store.js';
 import type { ExportFormat } from '../options.js';
@@ -25,7 +26,8 @@ export async function exportCommand(options: ExportOptions, context: CliContext)
   try {
     const run = store.findRun(options.run, 'tournament');
     if (options.format === 'csv' && !(await output.write(csvHeader()))) return 0;
-    for (const record of store.conversations(run.id)) if (!(await output.write(exportLine(record, options.format)))) return 0;
+    const { parts } = agentPartsOf([run.config]);
+    for (const record of store.conversations(run.id)) if (!(await output.write(exportLine(record, options.format, parts)))) return 0;
     await output.flush();
     return 0;
   } finally {

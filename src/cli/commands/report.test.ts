@@ -243,14 +243,19 @@ describe('pmiyc report on a hand-checked store', () => {
     const pairs = readFileSync(join(folder, 'out', 'claim-pairs.csv'), 'utf8')
       .trim()
       .split('\n');
-    expect(pairs[0]).toBe('domain,setting,claimIndex,claim,question,persuader,persuadee,persuaderSimulated,persuadeeSimulated,n,meanNC');
-    // Three pairs on c1, three on c2, two on m1.
+    expect(pairs[0]).toBe(
+      'domain,setting,claimIndex,claim,question,persuader,persuadee,persuaderSimulated,persuadeeSimulated,n,meanNC,persuaderBaseModel,persuaderVariant,persuadeeBaseModel,persuadeeVariant',
+    );
+    // Three pairs on c1, three on c2, two on m1. A run without variants: each agent is its model under `default`.
     expect(pairs).toHaveLength(1 + 8);
-    expect(pairs).toContain('subjective,multi,2,c2,,B,B,false,false,1,1');
+    expect(pairs).toContain('subjective,multi,2,c2,,B,B,false,false,1,1,B,default,B,default');
     const claims = readFileSync(join(folder, 'out', 'claims.csv'), 'utf8')
       .trim()
       .split('\n');
+    expect(claims[0]).toBe('domain,setting,claimIndex,claim,question,role,model,simulated,n,meanNC,baseModel,variant');
     expect(claims.filter((line) => line.startsWith('subjective,multi,2,c2,,'))).toHaveLength(1 + 2 + 2);
+    expect(claims).toContain('subjective,multi,2,c2,,persuader,B,false,2,0.6666666666666666,B,default');
+    expect(claims.find((line) => line.startsWith('subjective,multi,2,c2,,all,'))).toMatch(/,,$/);
   });
 
   it('writes pairs.csv and models.csv with the same numbers', () => {
@@ -258,10 +263,10 @@ describe('pmiyc report on a hand-checked store', () => {
       .trim()
       .split('\n');
     expect(pairs[0]).toBe(
-      'domain,setting,persuader,persuadee,persuaderSimulated,persuadeeSimulated,n,failed,meanNC,ciLow,ciHigh,meanAbsoluteChange,absoluteCiLow,absoluteCiHigh,claims,thin',
+      'domain,setting,persuader,persuadee,persuaderSimulated,persuadeeSimulated,n,failed,meanNC,ciLow,ciHigh,meanAbsoluteChange,absoluteCiLow,absoluteCiHigh,claims,thin,persuaderBaseModel,persuaderVariant,persuadeeBaseModel,persuadeeVariant',
     );
     expect(pairs).toHaveLength(1 + 6);
-    expect(pairs.find((line) => line.startsWith('subjective,multi,B,B,'))).toMatch(/^subjective,multi,B,B,false,false,1,1,1,,,1,,,1,true$/);
+    expect(pairs.find((line) => line.startsWith('subjective,multi,B,B,'))).toMatch(/^subjective,multi,B,B,false,false,1,1,1,,,1,,,1,true,B,default,B,default$/);
     const models = readFileSync(join(folder, 'out', 'models.csv'), 'utf8')
       .trim()
       .split('\n');
@@ -276,6 +281,13 @@ describe('pmiyc report on a hand-checked store', () => {
       'effectivenessN',
     ]);
     expect(models.find((line) => line.startsWith('misinformation,single,B,'))!.split(',')[4]).toBe('-1');
+    expect(models[0]!.split(',').slice(-2)).toEqual(['baseModel', 'variant']);
+    expect(
+      models
+        .find((line) => line.startsWith('misinformation,single,B,'))!
+        .split(',')
+        .slice(-2),
+    ).toEqual(['B', 'default']);
   });
 });
 
@@ -339,6 +351,36 @@ describe('pmiyc report options and combined runs', () => {
     ).toEqual([]);
   });
 
+  it('pairs a comparison over the claims both models have and says on the row when a value shown rests on others', async () => {
+    // A persuades B on c1 (NC 1/2) and c2 (NC 1); B persuades A on c1 (NC 0) only: its c2 conversation failed.
+    const path = join(folder, 'left-out.db');
+    const single = (spec: Omit<HandConversation, 'turns'>): HandConversation => ({ turns: 3, ...spec });
+    storeWith(path, {
+      one: [
+        single({ persuader: 'A', persuadee: 'B', claim: 'c1', persuadeeScores: [3], final: 4 }),
+        single({ persuader: 'A', persuadee: 'B', claim: 'c2', persuadeeScores: [3], final: 5 }),
+        single({ persuader: 'B', persuadee: 'A', claim: 'c1', persuadeeScores: [3], final: 3 }),
+        single({ persuader: 'B', persuadee: 'A', claim: 'c2', persuadeeScores: [3], failure: { reason: 'format', attempts: 3 } }),
+      ].map(handRecord),
+    });
+    const out = join(folder, 'left-out');
+    await writeReport({ store: path, out, format: ['json', 'md'] }, context);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as ReportDocument;
+    expect(report.effectiveness.map(({ model, value, claims }) => ({ model, value, claims }))).toEqual([
+      { model: 'A', value: 0.75, claims: 2 },
+      { model: 'B', value: 0, claims: 1 },
+    ]);
+    // Over c1 only: 1/2 - 0, not 0.75 - 0.
+    expect(report.comparisons.models.find((entry) => entry.measure === 'effectiveness')).toMatchObject({
+      first: 'A',
+      second: 'B',
+      difference: 0.5,
+      claims: 1,
+      claimsLeftOut: { first: 1, second: 0 },
+    });
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain("too few claims (A's effectiveness shown also rests on 1 claim not paired here) |");
+  });
+
   it('refuses to combine runs without a model in common', async () => {
     const path = join(folder, 'disjoint.db');
     storeWith(path, {
@@ -373,6 +415,17 @@ describe('pmiyc report --compare and --intervals', () => {
     expect(change).toMatchObject({ claims: 2, thin: true });
     const unchanged = report.comparisons.runs!.find((entry) => entry.domain === 'subjective' && entry.measure === 'effectiveness' && entry.model === 'B')!;
     expect(unchanged.difference).toBe(0);
+  });
+
+  it('refuses with exit 2 and a reason when the runs hold no (opponent, claim) cell in common', async () => {
+    const elsewhere = HAND.map((spec): HandConversation => ({ ...spec, claim: `other ${spec.claim}` })).map(handRecord);
+    const other = join(folder, 'no-shared-cell.db');
+    storeWith(other, { base: HAND.map(handRecord), elsewhere });
+    const attempt = writeReport({ store: other, compare: ['base', 'elsewhere'], format: ['json'], out: join(folder, 'nothing') }, context);
+    await expect(attempt).rejects.toBeInstanceOf(InputError);
+    await expect(attempt).rejects.toThrow(
+      'runs base and elsewhere hold no (opponent, claim) cell in common, so no model can be compared: the models both runs have met other opponents or argued other claims',
+    );
   });
 
   it('refuses --run together with --compare, and --compare with other than two runs', async () => {

@@ -46,6 +46,8 @@ export interface WrittenReport {
   readonly conversations: number;
   /** Conversations of combined runs left out because an earlier run had them (empty for one run). */
   readonly duplicates: ReportDuplicates[];
+  /** With `--compare`: what each model's change is over and what it leaves out. */
+  readonly comparisonNote?: string;
 }
 
 /**
@@ -70,28 +72,30 @@ export async function writeReport(options: ReportOptions, context: CliContext, f
   } finally {
     store.close();
   }
-  const { runs, document, conversations, duplicates } = built;
+  const { runs, document, conversations, duplicates, comparisonNote } = built;
   const folder = options.out ?? (baseline === undefined ? defaultFolder(runs) : `${defaultFolder(runs)}-vs-${baseline.replace(/[^A-Za-z0-9._+-]/g, '_')}`);
   const files = (await buildReportFiles(document, options.format)).map((file) => ({ path: join(folder, file.path), content: file.content }));
   await writeFilesAtomically(files, {
     advice: { again: 'run the report again', elsewhere: 'another folder with --out' },
     ...(fileSystem ? { fileSystem } : {}),
   });
-  return { folder, files: files.map((file) => file.path), conversations, duplicates };
+  return { folder, files: files.map((file) => file.path), conversations, duplicates, ...(comparisonNote ? { comparisonNote } : {}) };
 }
 
 /**
- * `pmiyc report`: writes the report of the latest run (or of `--run a,b`) and prints where, and on
- * standard error which conversations of combined runs were counted once.
+ * `pmiyc report`: writes the report of the latest run (or of `--run a,b`) and prints where (with
+ * `--compare`, what the comparison is over and leaves out), and on standard error which
+ * conversations of combined runs were counted once.
  */
 export async function reportCommand(options: ReportOptions, context: CliContext): Promise<number> {
-  const { folder, files, conversations, duplicates } = await writeReport(options, context);
+  const { folder, files, conversations, duplicates, comparisonNote } = await writeReport(options, context);
   const main = files.find((file) => file.endsWith('index.html')) ?? files.find((file) => file.endsWith('report.md')) ?? files[0];
   const charts = files.filter((file) => file.endsWith('.svg')).length;
   const listed = files.filter((file) => !file.endsWith('.svg')).map((file) => file.slice(folder.length + 1));
   context.stdout.write(
     `Report of ${formatCount(conversations)} conversations written to ${folder}: ${listed.join(', ')}${charts > 0 ? ` and ${charts} charts` : ''}\n` +
-      (main ? `Open: ${main}\n` : ''),
+      (main ? `Open: ${main}\n` : '') +
+      (comparisonNote ? `${comparisonNote.charAt(0).toUpperCase()}${comparisonNote.slice(1)}.\n` : ''),
   );
   if (duplicates.length > 0) context.stderr.write(`pmiyc: ${duplicatesSentence(duplicates)}\n`);
   return 0;

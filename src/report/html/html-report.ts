@@ -1,6 +1,15 @@
 import type { Setting } from '../../domain/conversation.js';
 import { conditionLabel } from '../charts/chart-theme.js';
-import { claimSpreadTable, modelComparisonTable, powerTable, runComparisonTable, settingComparisonTable } from '../comparison-tables.js';
+import {
+  claimSpreadTable,
+  modelComparisonTable,
+  powerTable,
+  runComparisonIntro,
+  runComparisonTable,
+  settingComparisonTable,
+  VARIANTS_INTRO,
+  variantTable,
+} from '../comparison-tables.js';
 import { IMPORTED_TOC_ENTRY, importedSectionHtml } from '../imported-section.js';
 import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
@@ -48,7 +57,11 @@ const COMPARISON_INTRO =
 function comparisonSection({ document, labels }: Parts): SafeHtml {
   const { models, settings } = document.comparisons;
   const settingsPart = settings.length === 0 ? [] : [html`<h3>Single-turn against multi-turn</h3>`, tableHtml(settingComparisonTable(document), labels)];
-  const runsPart = document.comparisons.runs ? [html`<h3>Against the baseline run</h3>`, tableHtml(runComparisonTable(document), labels)] : [];
+  const runsPart = document.comparisons.runs
+    ? [html`<h3>Against the baseline run</h3><p class="intro">${runComparisonIntro(document)}</p>`, tableHtml(runComparisonTable(document), labels)]
+    : [];
+  const variantsPart =
+    document.variants.length > 0 ? [html`<h3>Prompt variants</h3><p class="intro">${VARIANTS_INTRO}</p>`, tableHtml(variantTable(document), labels)] : [];
   const powerPart =
     document.power.length === 0
       ? []
@@ -61,6 +74,7 @@ function comparisonSection({ document, labels }: Parts): SafeHtml {
     asTable('Effectiveness: every two persuaders', tableHtml(modelComparisonTable(document, 'effectiveness'), labels)),
     asTable('Susceptibility: every two persuadees', tableHtml(modelComparisonTable(document, 'susceptibility'), labels)),
     ...runsPart,
+    ...variantsPart,
     ...settingsPart,
     ...powerPart,
   ]);

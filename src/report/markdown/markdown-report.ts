@@ -1,7 +1,16 @@
 import { agreementLabel } from '../../domain/agreement-score.js';
 import type { Setting } from '../../domain/conversation.js';
 import { conditionLabel } from '../charts/chart-theme.js';
-import { claimSpreadTable, modelComparisonTable, powerTable, runComparisonTable, settingComparisonTable } from '../comparison-tables.js';
+import {
+  claimSpreadTable,
+  modelComparisonTable,
+  powerTable,
+  runComparisonIntro,
+  runComparisonTable,
+  settingComparisonTable,
+  VARIANTS_INTRO,
+  variantTable,
+} from '../comparison-tables.js';
 import { duplicatesSentence } from '../duplicates-text.js';
 import { importedSectionMarkdown } from '../imported-section.js';
 import { intervalsSentence } from '../intervals-text.js';
@@ -81,7 +90,7 @@ export function markdownReport(document: ReportDocument, labels: ModelLabels, ch
     `## Summary\n\n${summaryTable(document, labels)}`,
     `## Effectiveness and susceptibility (paper Fig. 3)\n\n${image('effectiveness')}\n\n${table(modelTable(document, document.effectiveness))}\n\n${image('susceptibility')}\n\n${table(modelTable(document, document.susceptibility))}`,
     importedSectionMarkdown(document, labels),
-    `## Which differences are real\n\nEach difference is paired over the claims both models share; p-values are Holm-adjusted per measure and condition.\n\n### Effectiveness\n\n${table(modelComparisonTable(document, 'effectiveness'))}\n\n### Susceptibility\n\n${table(modelComparisonTable(document, 'susceptibility'))}${document.comparisons.runs ? `\n\n### Against the baseline run\n\n${table(runComparisonTable(document))}` : ''}${document.comparisons.settings.length > 0 ? `\n\n### Single-turn against multi-turn\n\n${table(settingComparisonTable(document))}` : ''}${document.power.length > 0 ? `\n\n### How many claims would settle it\n\nRead as a pilot: the claims a full run needs for 80% power to detect each difference between two models, from the spread of this run's paired differences, every two models compared at 0.05 over the number of comparisons.\n\n${table(powerTable(document))}` : ''}`,
+    `## Which differences are real\n\nEach difference is paired over the claims both models share; p-values are Holm-adjusted per measure and condition.\n\n### Effectiveness\n\n${table(modelComparisonTable(document, 'effectiveness'))}\n\n### Susceptibility\n\n${table(modelComparisonTable(document, 'susceptibility'))}${document.comparisons.runs ? `\n\n### Against the baseline run\n\n${escapeMarkdown(runComparisonIntro(document))}\n\n${table(runComparisonTable(document))}` : ''}${document.variants.length > 0 ? `\n\n### Prompt variants\n\n${escapeMarkdown(VARIANTS_INTRO)}\n\n${table(variantTable(document))}` : ''}${document.comparisons.settings.length > 0 ? `\n\n### Single-turn against multi-turn\n\n${table(settingComparisonTable(document))}` : ''}${document.power.length > 0 ? `\n\n### How many claims would settle it\n\nRead as a pilot: the claims a full run needs for 80% power to detect each difference between two models, from the spread of this run's paired differences, every two models compared at 0.05 over the number of comparisons.\n\n${table(powerTable(document))}` : ''}`,
     `## Pair matrices (paper Figs. 2, 4, 5)\n\n${conditionsOf(document)
       .map(
         (condition) =>

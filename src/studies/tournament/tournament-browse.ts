@@ -67,6 +67,19 @@ export interface ClaimCell {
   readonly meanNc: number | null;
 }
 
+/** One ordered pair on one claim in one condition: what comparisons on the shared design are computed from. */
+export interface PairClaimTotal {
+  readonly domain: Domain;
+  readonly setting: Setting;
+  readonly persuader: string;
+  readonly persuadee: string;
+  /** The claim by its content (`claimKey` of domain/claim.ts): the same in every run that argued it, whatever its index. */
+  readonly claimKey: string;
+  /** Completed conversations with an NC, and the sum of their NC. */
+  readonly completed: number;
+  readonly ncSum: number;
+}
+
 /** A stored call behind one attempt: which run made it, what it took, and who else used it. */
 export interface CallDetail {
   readonly callHash: string;
@@ -89,6 +102,8 @@ export interface TournamentBrowse {
   queryConversations(runId: number, query: ConversationQuery): ConversationPage;
   pairCells(runId: number): PairCell[];
   claimCells(runId: number): ClaimCell[];
+  /** Per condition, ordered pair and claim, the completed conversations' NC, streamed (claims x pairs rows). */
+  pairClaimTotals(runId: number): Iterable<PairClaimTotal>;
   /** The models (agents) of a run's conversations, as persuader or persuadee. */
   modelsOf(runId: number): string[];
   /** The reasons a run's failed conversations failed for, for a filter's choices. */
