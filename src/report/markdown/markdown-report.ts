@@ -20,7 +20,7 @@ function leaderText(leader: Leader | undefined, labels: ModelLabels): string {
   if (!leader) return 'n/a';
   const { result, overlaps, runnerUp } = leader;
   const caveat = runnerUp && overlaps ? ' (overlaps the next)' : '';
-  return `${escapeCell(labels.text(result.model))}: ${estimateText(result.value, result.ciLow, result.ciHigh, result.n)}${caveat}`;
+  return `${escapeCell(labels.text(result.model))}: ${estimateText(result.value, result.ciLow, result.ciHigh, result.n, result.thin)}${caveat}`;
 }
 
 function summaryTable(document: ReportDocument, labels: ModelLabels): string {
