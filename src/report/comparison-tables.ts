@@ -30,7 +30,7 @@ export function modelComparisonTable(document: ReportDocument, measure: 'effecti
     .filter((comparison) => comparison.measure === measure)
     .sort((a, b) => conditionOrder(a) - conditionOrder(b) || a.pHolm - b.pHolm || a.first.localeCompare(b.first) || a.second.localeCompare(b.second));
   return {
-    header: ['condition', 'model', 'minus model', 'difference', 'p', 'p (Holm)', 'reading'],
+    header: ['condition', 'model', 'minus model', 'difference (n = claims)', 'p', 'p (Holm)', 'reading'],
     rows: rows.map((comparison) => [
       conditionLabel(comparison.domain, comparison.setting),
       { model: comparison.first },
@@ -46,7 +46,7 @@ export function modelComparisonTable(document: ReportDocument, measure: 'effecti
 /** Each model's multi-turn value minus its single-turn value, paired over claims. */
 export function settingComparisonTable(document: ReportDocument): ReportTable {
   return {
-    header: ['model', 'claims', 'measure', 'single-turn', 'multi-turn', 'multi minus single', 'p (Holm)', 'reading'],
+    header: ['model', 'domain', 'measure', 'single-turn', 'multi-turn', 'multi minus single (n = claims)', 'p (Holm)', 'reading'],
     rows: document.comparisons.settings.map((comparison) => [
       { model: comparison.model },
       comparison.domain,
@@ -106,7 +106,7 @@ export function powerTable(document: ReportDocument): ReportTable {
 /** `report --compare a,b`: each model's value in the reported run minus its value in the baseline run. */
 export function runComparisonTable(document: ReportDocument): ReportTable {
   return {
-    header: ['condition', 'model', 'measure', 'baseline run', 'this run', 'change', 'p (Holm)', 'reading'],
+    header: ['condition', 'model', 'measure', 'baseline run', 'this run', 'change (n = claims)', 'p (Holm)', 'reading'],
     rows: (document.comparisons.runs ?? []).map((comparison) => [
       conditionLabel(comparison.domain, comparison.setting),
       { model: comparison.model },

@@ -31,3 +31,42 @@ describe('the summary at the top of the report', () => {
     expect(sectionText(html, 'summary')).toMatch(/n = 24 conversations/);
   });
 });
+
+/** The Markdown tables of a page: header cells and body rows. */
+function markdownTables(markdown: string): Array<{ header: string[]; rows: string[][] }> {
+  const cells = (line: string) => line.slice(2, -2).split(' | ');
+  return markdown
+    .split(/\n\n+/)
+    .filter((block) => block.startsWith('| ') && block.split('\n')[1]?.startsWith('| ---'))
+    .map((block) => {
+      const [header, , ...rows] = block.split('\n');
+      return { header: cells(header!), rows: rows.map(cells) };
+    });
+}
+
+describe('n in the report', () => {
+  const { markdown, html } = reportOf(roundRobinRecords(['alpha', 'beta', 'gamma']));
+
+  it('means one thing in each table, and its header says which', () => {
+    const tables = markdownTables(markdown).filter((table) => table.rows.some((row) => row.some((cell) => /\(n = \d+\)/.test(cell))));
+    expect(tables.length).toBeGreaterThanOrEqual(8);
+    for (const table of tables) {
+      const meanings = new Set(table.header.flatMap((title) => [...title.matchAll(/\(n = ([a-z ]+)\)/g)].map((match) => match[1])));
+      expect([...meanings], table.header.join(' | ')).toHaveLength(1);
+    }
+    const headerOf = (start: string) => tables.find((table) => table.header[0] === start || table.header.join(' | ').startsWith(start))!.header.join(' | ');
+    expect(headerOf('model | subjective')).toContain('subjective · multi-turn (n = conversations)');
+    expect(headerOf('condition | model | minus model')).toContain('difference (n = claims)');
+    expect(headerOf('persuader \\\\ persuadee')).toContain('(n = conversations)');
+    expect(headerOf("persuader's stance")).toContain('(n = conversations)');
+  });
+
+  it('names the domain "domain" and counts openings as openings', () => {
+    const initial = markdownTables(markdown).find((table) => table.header[0] === 'persuadee')!;
+    expect(initial.header).toEqual(['persuadee', 'domain', '1', '2', '3', '4', '5', 'openings', 'mean']);
+    expect(initial.rows[0]![1]).toMatch(/^(subjective|misinformation)$/);
+    const curves = markdownTables(markdown).find((table) => table.header[0] === 'persuader' && table.header[1] === 'domain');
+    expect(curves?.header[2]).toBe('turn 1 (n = conversations)');
+    expect(html).toContain('<th scope="col">domain</th><th scope="col">setting</th>');
+  });
+});

@@ -20,7 +20,7 @@ function leaderText(leader: Leader | undefined, labels: ModelLabels): string {
   if (!leader) return 'n/a';
   const { result, overlaps, runnerUp } = leader;
   const caveat = runnerUp && overlaps ? ' (overlaps the next)' : '';
-  return `${escapeCell(labels.text(result.model))}: ${estimateText(result.value, result.ciLow, result.ciHigh, result.n, result.thin)}${caveat}`;
+  return `${escapeCell(labels.text(result.model))}: ${estimateText(result.value, result.ciLow, result.ciHigh, result.n, result.thin, 'conversations')}${caveat}`;
 }
 
 function summaryTable(document: ReportDocument, labels: ModelLabels): string {
@@ -76,7 +76,7 @@ export function markdownReport(document: ReportDocument, labels: ModelLabels, ch
       : '';
   const settings = (['single', 'multi'] as Setting[]).filter((setting) => document.turnCurves.some((curve) => curve.setting === setting));
   const sections = [
-    `# pmiyc report: ${escapeMarkdown(meta.runs.map((run) => run.name).join(' + '))}\n\n${simulated}${duplicates}\n${meta.conversations} conversations; ${escapeMarkdown(meta.generatedBy)}, ${formatTimestamp(meta.generatedAt)}. Estimates are mean [95% interval over claims] (n conversations); ~ marks an interval that rests on too few claims to be trusted.`,
+    `# pmiyc report: ${escapeMarkdown(meta.runs.map((run) => run.name).join(' + '))}\n\n${simulated}${duplicates}\n${meta.conversations} conversations; ${escapeMarkdown(meta.generatedBy)}, ${formatTimestamp(meta.generatedAt)}. Estimates are mean [95% interval over claims] (n), where each table's header says what n counts (conversations or claims); ~ marks an interval that rests on too few claims to be trusted.`,
     `## Summary\n\n${summaryTable(document, labels)}`,
     `## Effectiveness and susceptibility (paper Fig. 3)\n\n${image('effectiveness')}\n\n${table(modelTable(document, document.effectiveness))}\n\n${image('susceptibility')}\n\n${table(modelTable(document, document.susceptibility))}`,
     `## Which differences are real\n\nEach difference is paired over the claims both models share; p-values are Holm-adjusted per measure and condition.\n\n### Effectiveness\n\n${table(modelComparisonTable(document, 'effectiveness'))}\n\n### Susceptibility\n\n${table(modelComparisonTable(document, 'susceptibility'))}${document.comparisons.runs ? `\n\n### Against the baseline run\n\n${table(runComparisonTable(document))}` : ''}${document.comparisons.settings.length > 0 ? `\n\n### Single-turn against multi-turn\n\n${table(settingComparisonTable(document))}` : ''}${document.power.length > 0 ? `\n\n### How many claims would settle it\n\nRead as a pilot: the claims a full run needs for 80% power to detect each difference between two models, from the spread of this run's paired differences, every two models compared at 0.05 over the number of comparisons.\n\n${table(powerTable(document))}` : ''}`,
