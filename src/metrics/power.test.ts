@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimsForPower, pairedPower, powerPlans } from './power.js';
+import { capToClaimSet, claimsForPower, pairedPower, powerPlans } from './power.js';
 
 describe('claimsForPower', () => {
   // A paired t test at alpha 0.05 and 80% power needs 199, 34, 15 and 10 pairs for effect sizes
@@ -53,5 +53,38 @@ describe('powerPlans', () => {
     expect(needed[0]).toBeGreaterThan(needed[1]!);
     expect(needed[1]).toBeGreaterThan(needed[2]!);
     expect(needed[1]).toBe(claimsForPower({ difference: 0.1, sd: 0.15, alpha: 0.05 / 3, power: 0.8 }));
+  });
+});
+
+describe('capToClaimSet', () => {
+  const plan = {
+    domain: 'subjective',
+    setting: 'multi',
+    measure: 'effectiveness',
+    comparisons: 1,
+    alpha: 0.05,
+    power: 0.8,
+    pairedSd: 1,
+    pilotClaims: 12,
+    claimsNeeded: [
+      { difference: 0.2, claims: 199 },
+      { difference: 1, claims: 10 },
+      { difference: 0, claims: Number.NaN },
+    ],
+  } as const;
+
+  it('says which differences the claim set cannot reach, with the power all its claims give (SciPy)', () => {
+    const capped = capToClaimSet(plan, { claims: 150, source: 'a set' });
+    expect(capped.claimSet).toEqual({ claims: 150, source: 'a set' });
+    const [small, large, undefinedSd] = capped.claimsNeeded;
+    expect(small).toMatchObject({ difference: 0.2, claims: 199, withinClaimSet: false });
+    expect(small!.powerWithClaimSet).toBeCloseTo(0.6821529719887242, 10);
+    expect(large).toEqual({ difference: 1, claims: 10, withinClaimSet: true, powerWithClaimSet: null });
+    expect(undefinedSd).toMatchObject({ withinClaimSet: null, powerWithClaimSet: null });
+  });
+
+  it('reaches a difference that needs exactly the whole set, and checks nothing against a set of unknown size', () => {
+    expect(capToClaimSet(plan, { claims: 199, source: 'a set' }).claimsNeeded[0]).toMatchObject({ withinClaimSet: true, powerWithClaimSet: null });
+    expect(capToClaimSet(plan, null).claimsNeeded[0]).toMatchObject({ claims: 199, withinClaimSet: null, powerWithClaimSet: null });
   });
 });

@@ -110,3 +110,38 @@ export function powerPlans(comparisons: readonly PilotComparison[], power = 0.8)
     ];
   });
 }
+
+/** The claims a run can argue in a domain at most: its whole claim set, and where that number comes from. */
+export interface ClaimSetBound {
+  readonly claims: number;
+  /** "the paper's subjective set", "every claim the run argued". */
+  readonly source: string;
+}
+
+/** A plan read against the claim set: whether each difference can be reached within it, and the power the whole set gives when not. */
+export interface CappedPowerPlan extends Omit<PowerPlan, 'claimsNeeded'> {
+  /** Null when the set's size is not known (a sample of a file, claims an import could not place): nothing is capped. */
+  readonly claimSet: ClaimSetBound | null;
+  readonly claimsNeeded: ReadonlyArray<{
+    readonly difference: number;
+    /** The claims needed, as the noncentral t gives them (Infinity past 100,000; NaN without a usable SD). */
+    readonly claims: number;
+    /** False when the claim set has fewer claims than needed; null when either is unknown. */
+    readonly withinClaimSet: boolean | null;
+    /** When not within the set: the power that every claim of the set gives. */
+    readonly powerWithClaimSet: number | null;
+  }>;
+}
+
+/** Reads a plan against the claim set a full run would draw from: a run cannot argue more claims than its set has. */
+export function capToClaimSet(plan: PowerPlan, claimSet: ClaimSetBound | null): CappedPowerPlan {
+  return {
+    ...plan,
+    claimSet,
+    claimsNeeded: plan.claimsNeeded.map(({ difference, claims }) => {
+      const withinClaimSet = claimSet === null || Number.isNaN(claims) ? null : claims <= claimSet.claims;
+      const powerWithClaimSet = withinClaimSet === false ? pairedPower(claimSet!.claims, { difference, sd: plan.pairedSd, alpha: plan.alpha }) : null;
+      return { difference, claims, withinClaimSet, powerWithClaimSet };
+    }),
+  };
+}

@@ -1,6 +1,8 @@
 import { THIN_LIMITS } from '../metrics/claim-estimates.js';
 import type { ConversationSample } from '../metrics/conversation-samples.js';
+import { capToClaimSet } from '../metrics/power.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
+import { claimSetBounds } from './claim-set-bounds.js';
 import { duplicatesSentence } from './duplicates-text.js';
 import { createModelLabels } from './model-labels.js';
 import {
@@ -75,6 +77,7 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
   const { models, claimSets, intervals, conversations, samples, ...results } = analysis;
   const resampled = intervals.method !== 't';
   const duplicates = (context.duplicates ?? []).filter((entry) => entry.conversations > 0);
+  const claimSetOf = claimSetBounds(claimSets, context.runs);
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     meta: {
@@ -101,6 +104,7 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
       notes: [...(duplicates.length > 0 ? [duplicatesSentence(duplicates)] : []), ...(context.notes ?? []), ...notesOf(analysis)],
     },
     ...results,
+    power: results.power.map((plan) => capToClaimSet(plan, claimSetOf.get(plan.domain) ?? null)),
     samples: samples.map(toDialogue),
     studies: context.studies ?? {},
   };

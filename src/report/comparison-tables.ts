@@ -1,4 +1,3 @@
-import { formatCount } from '../domain/text-labels.js';
 import { conditionLabel } from './charts/chart-theme.js';
 import { formatNumber } from './number-format.js';
 import type { ReportDocument } from './report-document.js';
@@ -76,29 +75,6 @@ export function claimSpreadTable(document: ReportDocument, shown = 3): ReportTab
       `${formatNumber(spread.betweenClaimSd)} / ${formatNumber(spread.withinClaimSd)}`,
       claimList(spread.mostMoving),
       claimList(spread.leastMoving),
-    ]),
-  };
-}
-
-const claimCount = (claims: number) => (Number.isNaN(claims) ? 'n/a' : Number.isFinite(claims) ? formatCount(claims) : '> 100,000');
-
-/** Read as a pilot: per condition and measure, the claims a full run needs to detect each difference. */
-export function powerTable(document: ReportDocument): ReportTable {
-  const differences = [...new Set(document.power.flatMap((plan) => plan.claimsNeeded.map((entry) => entry.difference)))];
-  return {
-    header: [
-      'condition',
-      'measure',
-      'claims now',
-      'SD of a paired difference',
-      ...differences.map((difference) => `claims to detect ${formatNumber(difference)}`),
-    ],
-    rows: document.power.map((plan) => [
-      conditionLabel(plan.domain, plan.setting),
-      plan.measure,
-      plan.pilotClaims,
-      formatNumber(plan.pairedSd, 3),
-      ...differences.map((difference) => claimCount(plan.claimsNeeded.find((entry) => entry.difference === difference)?.claims ?? Number.NaN)),
     ]),
   };
 }

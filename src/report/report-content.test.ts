@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reportOf, roundRobinRecords } from '../../test/support/report-fixture.js';
+import { pairedPower } from '../metrics/power.js';
 
 /** The text of the HTML element with this id, tags removed, spaces collapsed. */
 function sectionText(page: string, id: string): string {
@@ -68,5 +69,34 @@ describe('n in the report', () => {
     const curves = markdownTables(markdown).find((table) => table.header[0] === 'persuader' && table.header[1] === 'domain');
     expect(curves?.header[2]).toBe('turn 1 (n = conversations)');
     expect(html).toContain('<th scope="col">domain</th><th scope="col">setting</th>');
+  });
+});
+
+describe('the power table', () => {
+  const examples = roundRobinRecords(['alpha', 'beta', 'gamma']).map((record) => ({ ...record, origin: 'examples', license: 'MIT' }));
+  const demoRun = { name: 'demo-1', createdAt: 'now', seed: 0, packageVersion: 'test', config: { command: 'run', design: { claims: { source: 'examples' } } } };
+
+  it('never asks for more claims than the set has, and says what all of them would give', () => {
+    const { document, markdown } = reportOf(examples, [demoRun]);
+    const plan = document.power.find((entry) => entry.domain === 'subjective' && entry.measure === 'effectiveness')!;
+    expect(plan.claimSet).toEqual({ claims: 12, source: 'every claim the run argued' });
+    const needed = plan.claimsNeeded.find((entry) => entry.difference === 0.05)!;
+    expect(needed).toMatchObject({ withinClaimSet: false });
+    expect(needed.powerWithClaimSet).toBeCloseTo(pairedPower(12, { difference: 0.05, sd: plan.pairedSd, alpha: plan.alpha }), 12);
+    const row = markdown.split('\n').find((line) => line.startsWith('| subjective · multi-turn | effectiveness'))!;
+    expect(row).toContain(`| over 12: all 12 give ${Math.round(needed.powerWithClaimSet! * 100)}% |`);
+    expect(markdown).toContain(
+      'A run cannot argue more claims than its set has: subjective 12 (every claim the run argued), misinformation 6 (every claim the run argued).',
+    );
+  });
+
+  it("reads a paper-set run against the paper's 961 and 817 claims, and says when it cannot check", () => {
+    expect(reportOf(roundRobinRecords(['alpha', 'beta'])).markdown).toContain(
+      "subjective 961 (the paper's subjective set), misinformation 817 (the paper's misinformation set).",
+    );
+    const sampled = { ...demoRun, config: { command: 'run', design: { claims: { source: '/data/mine.csv', sample: 18 } } } };
+    const { document, markdown } = reportOf(examples, [sampled]);
+    expect(document.power.every((plan) => plan.claimSet === null)).toBe(true);
+    expect(markdown).toContain('The size of the subjective and misinformation claim set is not known');
   });
 });

@@ -5,6 +5,7 @@ import type { Role } from '../domain/roles.js';
 import type { ReliabilityAnalysis } from '../metrics/annotation-agreement.js';
 import type { IntervalMethod } from '../metrics/claim-estimates.js';
 import type { SampleKind } from '../metrics/conversation-samples.js';
+import type { CappedPowerPlan } from '../metrics/power.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
 import type { ConsistencyStudyReport } from './studies/consistency-study.js';
 import type { JudgeStudySection } from './studies/judge-study.js';
@@ -102,8 +103,10 @@ export interface ReportStudies {
  * public (other tools read them). Missing values (no data, no interval) are null. `claims.pairs`
  * (each pair on each claim) is written to claim-pairs.csv only: in JSON it would outweigh the rest.
  */
-export interface ReportDocument extends Omit<TournamentAnalysis, 'models' | 'claimSets' | 'intervals' | 'conversations' | 'samples'> {
+export interface ReportDocument extends Omit<TournamentAnalysis, 'models' | 'claimSets' | 'intervals' | 'conversations' | 'samples' | 'power'> {
   readonly schemaVersion: number;
+  /** The analysis' power plans, read against each domain's claim set (docs/design/statistics.md). */
+  readonly power: CappedPowerPlan[];
   readonly meta: ReportMeta;
   readonly samples: SampleDialogue[];
   readonly studies: ReportStudies;

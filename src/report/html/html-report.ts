@@ -1,9 +1,10 @@
 import type { Setting } from '../../domain/conversation.js';
 import { conditionLabel } from '../charts/chart-theme.js';
-import { claimSpreadTable, modelComparisonTable, powerTable, runComparisonTable, settingComparisonTable } from '../comparison-tables.js';
+import { claimSpreadTable, modelComparisonTable, runComparisonTable, settingComparisonTable } from '../comparison-tables.js';
 import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, usageTable } from '../operation-tables.js';
+import { powerNote, powerTable } from '../power-table.js';
 import type { RenderedChart } from '../render-svg.js';
 import type { ReportDocument } from '../report-document.js';
 import { conditionsOf, initialScoresTable, modelTable, pairMatrixTable, stanceTable, turnCurveTable } from '../report-tables.js';
@@ -54,6 +55,7 @@ function comparisonSection({ document, labels }: Parts): SafeHtml {
       : [
           html`<h3>How many claims would settle it</h3><p class="intro">Read as a pilot: the claims a full run needs for 80% power to detect each difference between two models, from the spread of this run's paired differences, every two models compared at 0.05 over the number of comparisons.</p>`,
           tableHtml(powerTable(document), labels),
+          html`<p class="intro">${powerNote(document)}</p>`,
         ];
   return sectionHtml('comparisons', 'Which differences are real', '', COMPARISON_INTRO, [
     models.length === 0 ? html`<p class="na">One model per role: nothing to compare.</p>` : html``,

@@ -1,12 +1,13 @@
 import { agreementLabel } from '../../domain/agreement-score.js';
 import type { Setting } from '../../domain/conversation.js';
 import { conditionLabel } from '../charts/chart-theme.js';
-import { claimSpreadTable, modelComparisonTable, powerTable, runComparisonTable, settingComparisonTable } from '../comparison-tables.js';
+import { claimSpreadTable, modelComparisonTable, runComparisonTable, settingComparisonTable } from '../comparison-tables.js';
 import { duplicatesSentence } from '../duplicates-text.js';
 import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber, formatTimestamp } from '../number-format.js';
 import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, usageTable } from '../operation-tables.js';
+import { powerNote, powerTable } from '../power-table.js';
 import type { RenderedChart } from '../render-svg.js';
 import type { ReportDocument, SampleDialogue } from '../report-document.js';
 import { conditionsOf, initialScoresTable, modelTable, pairMatrixTable, type ReportTable, stanceTable, turnCurveTable } from '../report-tables.js';
@@ -79,7 +80,7 @@ export function markdownReport(document: ReportDocument, labels: ModelLabels, ch
     `# pmiyc report: ${escapeMarkdown(meta.runs.map((run) => run.name).join(' + '))}\n\n${simulated}${duplicates}\n${meta.conversations} conversations; ${escapeMarkdown(meta.generatedBy)}, ${formatTimestamp(meta.generatedAt)}. Estimates are mean [95% interval over claims] (n), where each table's header says what n counts (conversations or claims); ~ marks an interval that rests on too few claims to be trusted.`,
     `## Summary\n\n${summaryTable(document, labels)}`,
     `## Effectiveness and susceptibility (paper Fig. 3)\n\n${image('effectiveness')}\n\n${table(modelTable(document, document.effectiveness))}\n\n${image('susceptibility')}\n\n${table(modelTable(document, document.susceptibility))}`,
-    `## Which differences are real\n\nEach difference is paired over the claims both models share; p-values are Holm-adjusted per measure and condition.\n\n### Effectiveness\n\n${table(modelComparisonTable(document, 'effectiveness'))}\n\n### Susceptibility\n\n${table(modelComparisonTable(document, 'susceptibility'))}${document.comparisons.runs ? `\n\n### Against the baseline run\n\n${table(runComparisonTable(document))}` : ''}${document.comparisons.settings.length > 0 ? `\n\n### Single-turn against multi-turn\n\n${table(settingComparisonTable(document))}` : ''}${document.power.length > 0 ? `\n\n### How many claims would settle it\n\nRead as a pilot: the claims a full run needs for 80% power to detect each difference between two models, from the spread of this run's paired differences, every two models compared at 0.05 over the number of comparisons.\n\n${table(powerTable(document))}` : ''}`,
+    `## Which differences are real\n\nEach difference is paired over the claims both models share; p-values are Holm-adjusted per measure and condition.\n\n### Effectiveness\n\n${table(modelComparisonTable(document, 'effectiveness'))}\n\n### Susceptibility\n\n${table(modelComparisonTable(document, 'susceptibility'))}${document.comparisons.runs ? `\n\n### Against the baseline run\n\n${table(runComparisonTable(document))}` : ''}${document.comparisons.settings.length > 0 ? `\n\n### Single-turn against multi-turn\n\n${table(settingComparisonTable(document))}` : ''}${document.power.length > 0 ? `\n\n### How many claims would settle it\n\nRead as a pilot: the claims a full run needs for 80% power to detect each difference between two models, from the spread of this run's paired differences, every two models compared at 0.05 over the number of comparisons.\n\n${table(powerTable(document))}\n\n${escapeMarkdown(powerNote(document))}` : ''}`,
     `## Pair matrices (paper Figs. 2, 4, 5)\n\n${conditionsOf(document)
       .map(
         (condition) =>
