@@ -13,6 +13,7 @@ import {
   type ReportStudies,
   type SampleDialogue,
 } from './report-document.js';
+import { runAliases } from './run-aliases.js';
 
 /** What the report knows besides the records: the runs, and when and by what it is written. */
 export interface ReportContext {
@@ -78,6 +79,7 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
   const resampled = intervals.method !== 't';
   const duplicates = (context.duplicates ?? []).filter((entry) => entry.conversations > 0);
   const claimSetOf = claimSetBounds(claimSets, context.runs);
+  const modelsSeen = models.map((entry) => ({ model: entry.model, simulated: labels.isSimulated(entry.model) }));
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     meta: {
@@ -90,6 +92,7 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
       models: [...models]
         .sort((a, b) => a.model.localeCompare(b.model))
         .map((entry) => ({ ...entry, simulated: labels.isSimulated(entry.model), label: labels.text(entry.model) })),
+      aliases: runAliases(context.runs, modelsSeen),
       simulatedAgents: models.some((entry) => labels.isSimulated(entry.model)),
       settings: analysis.groups.map((group) => ({ domain: group.domain, setting: group.setting, turnsPlanned: group.turnsPlanned })),
       claimSets: claimSets.map((set) => ({ ...set, nonCommercial: isNonCommercial(set.license) })),

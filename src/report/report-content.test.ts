@@ -100,3 +100,37 @@ describe('the power table', () => {
     expect(markdown).toContain('The size of the subjective and misinformation claim set is not known');
   });
 });
+
+describe('What ran', () => {
+  const config = {
+    command: 'run',
+    design: { claims: { source: 'subjective' }, sampling: { temperature: 0.7, maxOutputTokens: 400, maxAttempts: 3 } },
+    models: {
+      alpha: { name: 'alpha', provider: 'vllm', model: 'Qwen/Qwen3-8B', baseURL: 'http://gpu-1:8000/v1', revision: 'ckpt-7', timeoutMs: 1, maxRetries: 0 },
+      beta: { name: 'beta', provider: 'openai', model: 'gpt-4o-mini', temperature: null, maxTokens: 900, timeoutMs: 1, maxRetries: 0 },
+    },
+    servedBy: { alpha: 'vllm/Qwen/Qwen3-8B@ckpt-7', beta: 'openai/gpt-4o-mini' },
+  };
+  const { document, markdown, html } = reportOf(roundRobinRecords(['alpha', 'beta']), [
+    { name: 'main', createdAt: 'now', seed: 0, packageVersion: 'test', config },
+  ]);
+
+  it('says which model each alias is: provider, model id, endpoint host, revision, temperature and max tokens', () => {
+    expect(document.meta.aliases.map((alias) => alias.alias)).toEqual(['alpha', 'beta']);
+    const section = markdown.slice(markdown.indexOf('## What ran'));
+    expect(section).toContain('| alias | provider | model id | endpoint | revision | temperature | max tokens |');
+    expect(section).toContain('| alpha | vllm | Qwen/Qwen3-8B | gpu-1:8000 | ckpt-7 | 0\\.7 | 400 |');
+    expect(section).toContain('| beta | openai | gpt-4o-mini | api.openai.com | \\- | not sent | 900 |');
+    expect(sectionText(html, 'provenance')).toContain('alpha vllm Qwen/Qwen3-8B gpu-1:8000 ckpt-7 0.7 400');
+  });
+
+  it('labels simulated agents and says what is not known of an imported run', () => {
+    const imported = reportOf(roundRobinRecords(['sim/weak', 'Llama-3.3-70B']), [
+      { name: 'official', createdAt: 'now', seed: 0, packageVersion: 'test', config: { command: 'import', imports: [] } },
+    ]);
+    const section = imported.markdown.slice(imported.markdown.indexOf('## What ran'));
+    expect(section).toContain('| Llama-3.3-70B | not recorded | not recorded | not recorded | not recorded | not recorded | not recorded |');
+    expect(section).toContain('sim/weak \\[simulated\\] | not recorded');
+    expect(section).toContain('Run official: imported results, which name their models only; what served it is not known.');
+  });
+});

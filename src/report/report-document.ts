@@ -7,6 +7,7 @@ import type { IntervalMethod } from '../metrics/claim-estimates.js';
 import type { SampleKind } from '../metrics/conversation-samples.js';
 import type { CappedPowerPlan } from '../metrics/power.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
+import type { AliasIdentity } from './run-aliases.js';
 import type { ConsistencyStudyReport } from './studies/consistency-study.js';
 import type { JudgeStudySection } from './studies/judge-study.js';
 
@@ -49,6 +50,8 @@ export interface ReportMeta {
   /** The same, per run left out and run counted; empty when nothing was left out. */
   readonly duplicates: ReportDuplicates[];
   readonly models: ReadonlyArray<{ model: string; label: string; simulated: boolean; roles: Role[] }>;
+  /** What each alias of the runs was: provider, model id, endpoint host, revision, temperature and output limit, as the runs recorded them. */
+  readonly aliases: AliasIdentity[];
   readonly simulatedAgents: boolean;
   readonly settings: ReadonlyArray<{ domain: Domain; setting: Setting; turnsPlanned: number[] }>;
   readonly claimSets: ReadonlyArray<{ domain: Domain; origin: string; license: string; claims: number; nonCommercial: boolean }>;

@@ -12,6 +12,7 @@ import { annotationSectionHtml, CONFUSION_CHART_ID, RELIABILITY_TOC_ENTRY } from
 import { CONSISTENCY_SECTION_ID, consistencySectionHtml } from '../studies/consistency-section.js';
 import { JUDGE_CHART_ID, JUDGE_SECTION_ID, judgeSectionHtml } from '../studies/judge-section.js';
 import { summaryHighlights } from '../summary-highlights.js';
+import { aliasesNote, aliasesTable } from '../what-ran-table.js';
 import { figureHtml, sectionHtml, tableHtml } from './html-blocks.js';
 import { dialogueHtml } from './html-dialogue.js';
 import { mastheadHtml, summaryCardsHtml } from './html-summary.js';
@@ -193,6 +194,9 @@ function provenanceSection({ document, labels }: Parts): SafeHtml {
   const notes = meta.notes.length === 0 ? html`` : html`<h3>Notes</h3><ul class="notes">${meta.notes.map((note) => html`<li>${note}</li>`)}</ul>`;
   return sectionHtml('provenance', 'What ran', '', intervalsSentence(meta.intervals), [
     tableHtml(runsTable(document), labels),
+    html`<h3>Models</h3>`,
+    tableHtml(aliasesTable(document), labels),
+    aliasesNote(document) ? html`<p class="intro">${aliasesNote(document)}</p>` : html``,
     ...configurations(document),
     tableHtml(modelsTable(document), labels),
     tableHtml(conditionsTable(document), labels),

@@ -15,6 +15,7 @@ import { annotationSectionMarkdown } from '../studies/annotation-section.js';
 import { consistencySectionMarkdown } from '../studies/consistency-section.js';
 import { judgeSectionMarkdown } from '../studies/judge-section.js';
 import { type Leader, summaryHighlights } from '../summary-highlights.js';
+import { aliasesNote, aliasesTable } from '../what-ran-table.js';
 import { escapeCell, escapeMarkdown, estimateText, markdownTable, quote } from './markdown-text.js';
 
 function leaderText(leader: Leader | undefined, labels: ModelLabels): string {
@@ -98,7 +99,7 @@ export function markdownReport(document: ReportDocument, labels: ModelLabels, ch
     consistencySectionMarkdown(document.studies.consistency ?? []),
     document.studies.judge ? judgeSectionMarkdown(document.studies.judge, labels, image) : '',
     `## Conversations to read\n\n${document.samples.map((dialogue) => dialogueMarkdown(dialogue, labels)).join('\n\n---\n\n') || '_None._'}`,
-    `## What ran\n\n${table(runsTable(document))}\n\n${table(modelsTable(document))}\n\n${table(conditionsTable(document))}\n\n${table(claimSetsTable(document))}\n\n${escapeMarkdown(intervalsSentence(meta.intervals))}${meta.notes.length > 0 ? `\n\n${meta.notes.map((note) => `- ${escapeMarkdown(note)}`).join('\n')}` : ''}`,
+    `## What ran\n\n${table(runsTable(document))}\n\n### Models\n\n${table(aliasesTable(document))}${aliasesNote(document) ? `\n\n${escapeMarkdown(aliasesNote(document))}` : ''}\n\n${table(modelsTable(document))}\n\n${table(conditionsTable(document))}\n\n${table(claimSetsTable(document))}\n\n${escapeMarkdown(intervalsSentence(meta.intervals))}${meta.notes.length > 0 ? `\n\n${meta.notes.map((note) => `- ${escapeMarkdown(note)}`).join('\n')}` : ''}`,
   ];
   return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
 }
