@@ -134,3 +134,13 @@ describe('What ran', () => {
     expect(section).toContain('Run official: imported results, which name their models only; what served it is not known.');
   });
 });
+
+describe('the sampled conversations', () => {
+  it('point to pmiyc show and pmiyc view to open them', () => {
+    const { markdown, html } = reportOf(roundRobinRecords(['alpha', 'beta']));
+    for (const page of [markdown, sectionText(html, 'dialogues')]) {
+      expect(page).toMatch(/pmiyc show ID\b.*pmiyc view/);
+      expect(page).not.toContain('pmiyc export');
+    }
+  });
+});

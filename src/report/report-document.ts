@@ -72,7 +72,7 @@ export interface ReportMeta {
   readonly notes: string[];
 }
 
-/** A sampled conversation as a dialogue, with its id to look it up with `pmiyc export`. */
+/** A sampled conversation as a dialogue, with its id to open it with `pmiyc show ID` (or find it in `pmiyc view`). */
 export interface SampleDialogue {
   readonly kind: SampleKind;
   readonly run: string | null;

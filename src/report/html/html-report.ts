@@ -181,7 +181,7 @@ function dialogueSection({ document, labels }: Parts): SafeHtml {
     'dialogues',
     'Conversations to read',
     '',
-    'Per condition: the most successful conversation, one where the persuader got nowhere, and the strongest backfire. Model text is shown exactly as written (escaped). Look any of them up with pmiyc export.',
+    'Per condition: the most successful conversation, one where the persuader got nowhere, and the strongest backfire. Model text is shown exactly as written (escaped). Open any of them, with every attempt and what it cost, with pmiyc show ID (add --run RUN when several runs have the id), or browse the run with pmiyc view.',
     body,
   );
 }
