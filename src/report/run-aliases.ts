@@ -1,6 +1,5 @@
 import type { ModelSettings } from '../models/model-settings.js';
 import { findProvider } from '../models/providers/provider-catalog.js';
-import type { ReportRun } from './report-document.js';
 
 /**
  * What one alias of a run was: which provider and model, where it was served (the host only: never
@@ -23,6 +22,12 @@ export interface AliasIdentity {
   readonly temperature: number | null;
   readonly temperatureSent: boolean | null;
   readonly maxOutputTokens: number | null;
+}
+
+/** A run of the report (report-document.ts's ReportRun): its name and the configuration it stored. */
+interface ReportRun {
+  readonly name: string;
+  readonly config?: unknown;
 }
 
 /** What a `pmiyc run` stores with its models (see studies/tournament/tournament-study.ts and runner/run-session.ts). */
