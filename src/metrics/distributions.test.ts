@@ -63,6 +63,14 @@ describe('the noncentral t', () => {
     expect(noncentralTCdf(t, df, noncentrality)).toBeCloseTo(expected, digits);
   });
 
+  it('answers at once for a huge noncentrality (a pilot whose SD is near 0), with the normal approximation', () => {
+    // SciPy: nct.cdf(3, 30, 250) = 0 and nct.cdf(300, 30, 250) = 0.8929.
+    expect(noncentralTCdf(3, 30, 250)).toBe(0);
+    expect(noncentralTCdf(300, 30, 250)).toBeCloseTo(0.8929442480917584, 2);
+    expect(noncentralTCdf(3, 5, 1e12)).toBe(0);
+    expect(noncentralTCdf(-3, 5, -1e12)).toBe(1);
+  });
+
   it('is Student t without noncentrality, a shifted normal with infinite df, and NaN where undefined', () => {
     expect(noncentralTCdf(-1.5, 3, 0)).toBe(studentTCdf(-1.5, 3));
     expect(noncentralTCdf(1.2, Number.POSITIVE_INFINITY, 0.5)).toBeCloseTo(normalCdf(0.7), 14);

@@ -90,6 +90,13 @@ export function studentTQuantile(q: number, df: number): number {
 /** Terms of the noncentral t series smaller than this (with everything after them) are left out. */
 const SERIES_TOLERANCE = 1e-16;
 
+/**
+ * Past this noncentrality the series needs thousands of terms (about 10 sqrt(d^2 / 2) of them): the
+ * normal approximation takes over (Abramowitz and Stegun 26.7.10). A paired test is that far from
+ * its null only when a pilot's SD is near 0; its power is then 1 at any df above a handful.
+ */
+const LARGEST_SERIES_NONCENTRALITY = 200;
+
 /** x^a (1 - x)^b / (a B(a, b)): the step between I_x(a, b) and I_x(a + 1, b). */
 function betaStep(x: number, a: number, b: number): number {
   return Math.exp(logGamma(a + b) - logGamma(a + 1) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x));
@@ -144,6 +151,7 @@ export function noncentralTCdf(t: number, df: number, noncentrality: number): nu
   if ((noncentrality * noncentrality) / 2 === 0) return studentTCdf(t, df);
   if (!Number.isFinite(t)) return t > 0 ? 1 : 0;
   if (!Number.isFinite(df)) return normalCdf(t - noncentrality);
+  if (Math.abs(noncentrality) > LARGEST_SERIES_NONCENTRALITY) return normalCdf((t * (1 - 1 / (4 * df)) - noncentrality) / Math.sqrt(1 + (t * t) / (2 * df)));
   // T with noncentrality -d is -T with d: the series is for t >= 0 only.
   const probability =
     t < 0 ? 1 - normalCdf(noncentrality) - noncentralSeries(-t, df, -noncentrality) : normalCdf(-noncentrality) + noncentralSeries(t, df, noncentrality);

@@ -35,6 +35,10 @@ describe('claimsForPower', () => {
     expect(pairedPower(1, { difference: 1, sd: 1, alpha: 0.05 })).toBeNaN();
   });
 
+  it('needs two claims, found at once, when a pilot paired SD is nearly 0', () => {
+    expect(claimsForPower({ difference: 0.05, sd: 1e-12, alpha: 0.05 / 78, power: 0.8 })).toBe(2);
+  });
+
   it('scales with the spread, and says when a difference is out of reach or undefined', () => {
     expect(claimsForPower({ difference: 0.1, sd: 0.2, alpha: 0.05, power: 0.8 })).toBe(34);
     expect(claimsForPower({ difference: 1e-6, sd: 1, alpha: 0.05, power: 0.8 })).toBe(Number.POSITIVE_INFINITY);
