@@ -53,9 +53,13 @@ describe('pmiyc demo and export', () => {
       expect(rows).toHaveLength(2);
       for (const row of rows) {
         expect(row).toContain(`${agent} [simulated]`);
-        expect(row.match(/-?\d\.\d\d \[-?\d\.\d\d, -?\d\.\d\d\]/g)).toHaveLength(4);
+        expect(row.match(/-?\d\.\d\d ~?\[-?\d\.\d\d, -?\d\.\d\d\]/g)).toHaveLength(4);
+        // The misinformation columns rest on 6 claims: marked thin, as in the report; the subjective ones on 12 are not.
+        expect(row.match(/ ~\[/g)).toHaveLength(2);
+        expect(row).toMatch(/~\[[^\]]+\] +-?\d\.\d\d ~\[[^\]]+\]$/);
       }
     }
+    expect(demo.stdout).toContain('~ marks an interval on fewer than 10 claims, or fewer than 5 that differ');
     expect(demo.stdout).toContain('Run demo-1 in');
     // It ends with where the report is and how to look inside the run, next to each other.
     expect(demo.stdout.trimEnd().split('\n').slice(-2)).toEqual(['Report:  pmiyc-report/demo-1/index.html', `View:    pmiyc view --store ${store}`]);

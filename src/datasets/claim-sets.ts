@@ -1,5 +1,6 @@
 import type { Claim } from '../domain/claim.js';
 import { InputError } from '../domain/input-error.js';
+import { PAPER_CLAIM_SETS } from '../domain/paper-claim-sets.js';
 import { DATA_SOURCES, type DataFiles } from './data-sources.js';
 import { EXAMPLE_CLAIMS } from './example-claims.js';
 import { anthropicSubjectiveClaims, perspectrumClaims, pmiycPublishedClaims, truthfulQaItems } from './source-parsers.js';
@@ -18,7 +19,7 @@ export interface ClaimSet {
   readonly notes: readonly string[];
 }
 
-const SUBJECTIVE_COUNT = 961;
+const SUBJECTIVE_COUNT = PAPER_CLAIM_SETS.subjective.claims;
 const ANTHROPIC_COUNT = 56;
 
 async function required(files: DataFiles, source: (typeof DATA_SOURCES)[keyof typeof DATA_SOURCES]): Promise<string> {

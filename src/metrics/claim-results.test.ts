@@ -28,6 +28,59 @@ describe('analyzeClaims', () => {
     expect(spread.withinClaimSd).toBeCloseTo(0, 8);
   });
 
+  // Three claims x four pairs, every pair on every claim: the two-way ANOVA without replication
+  // (claims random, pairs fixed), whose error mean square has (K - 1)(P - 1) = 6 degrees of freedom.
+  const planted = [
+    [0.5, 0.2, 0.0, 0.3],
+    [0.1, -0.2, 0.4, 0.0],
+    [0.9, 0.5, 0.3, 0.6],
+  ];
+
+  it('splits the variance as the two-way ANOVA does, within claims on N - K - P + 1 degrees of freedom', () => {
+    const { spread } = analysisOf((claim, pair) => planted[claim]![pair]!, 3);
+    expect(spread.betweenClaimShare).toBeCloseTo(0.4906666666666666, 12);
+    expect(spread.betweenClaimSd).toBeCloseTo(0.22607766610417557, 12);
+    expect(spread.withinClaimSd).toBeCloseTo(0.23033791601808756, 12);
+  });
+
+  it('spends one degree of freedom per pair mean when a cell is missing too', () => {
+    const table = new ClaimCellTable();
+    planted.forEach((row, claim) => {
+      row.forEach((value, pair) => {
+        if (!(claim === 1 && pair === 2)) table.add(pairs[pair]!, `claim ${claim}`, value);
+      });
+    });
+    const { spread } = analyzeClaims(
+      where,
+      table,
+      (cell) => ({ persuader: cell[0]!, persuadee: cell[2]! }),
+      (key) => ({ claimIndex: Number(key.split(' ')[1]), claim: key, question: null }),
+    );
+    expect(spread.betweenClaimShare).toBeCloseTo(0.892155087422788, 12);
+    expect(spread.betweenClaimSd).toBeCloseTo(0.3122645409240673, 12);
+    expect(spread.withinClaimSd).toBeCloseTo(0.10856812164275974, 12);
+  });
+
+  it('has no within-claim spread to estimate when the pair means use up every degree of freedom', () => {
+    // Two claims argued by different pairs: each pair's mean is its one value, nothing is left.
+    const table = new ClaimCellTable();
+    for (const [pair, claim, value] of [
+      ['a|x', 0, 0.4],
+      ['a|y', 0, 0.1],
+      ['b|x', 1, -0.3],
+      ['b|y', 1, 0.6],
+    ] as const)
+      table.add(pair, `claim ${claim}`, value);
+    const { spread } = analyzeClaims(
+      where,
+      table,
+      (cell) => ({ persuader: cell[0]!, persuadee: cell[2]! }),
+      (key) => ({ claimIndex: Number(key.split(' ')[1]), claim: key, question: null }),
+    );
+    expect(spread.withinClaimSd).toBeNaN();
+    expect(spread.betweenClaimShare).toBeNaN();
+  });
+
   it('finds almost none between claims when the values are noise around pair means', () => {
     const random = createRandom(9);
     const { spread } = analysisOf((_, pair) => pair / 10 + randomNormal(random, 0, 0.2), 400);

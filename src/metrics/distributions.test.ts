@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalCdf, normalQuantile, studentTCdf, studentTQuantile, twoSidedP } from './distributions.js';
+import { noncentralTCdf, normalCdf, normalQuantile, studentTCdf, studentTQuantile, twoSidedP } from './distributions.js';
 
 // Reference values from SciPy 1.17 (scipy.stats.t and scipy.stats.norm).
 describe('Student t', () => {
@@ -40,5 +40,43 @@ describe('the normal distribution', () => {
   it('is the limit of Student t', () => {
     expect(studentTQuantile(0.975, Number.POSITIVE_INFINITY)).toBeCloseTo(1.9599639845400536, 10);
     expect(studentTQuantile(0.975, 1e6)).toBeCloseTo(1.96, 4);
+  });
+});
+
+// Reference values from SciPy 1.17 (scipy.stats.nct.cdf, Boost's noncentral t).
+describe('the noncentral t', () => {
+  it.each([
+    [1.5, 10, 1, 0.6695168482153548, 13],
+    [2, 5, 2.5, 0.30336444060631584, 13],
+    [-1, 8, 0.5, 0.07672309311130024, 13],
+    [0, 3, 1, 0.15865525393145707, 13],
+    [3, 30, 4, 0.1694528942597737, 13],
+    [2.5, 199, 2.8, 0.38178206620530564, 12],
+    [-2, 20, -1.5, 0.3253700858619651, 13],
+    [1, 1, 0.3, 0.6589463526823623, 13],
+    [0.5, 2.5, -0.7, 0.8705368116462504, 13],
+    // Large noncentralities, where a series summed from its first term underflows.
+    [40, 500, 38, 0.8905434799268236, 11],
+    [60, 20_000, 55, 0.9999991612979254, 10],
+    [4.5, 99_999, 5, 0.3085424891178007, 10],
+  ])('has the CDF of SciPy at t = %f, df = %f, noncentrality %f', (t, df, noncentrality, expected, digits) => {
+    expect(noncentralTCdf(t, df, noncentrality)).toBeCloseTo(expected, digits);
+  });
+
+  it('answers at once for a huge noncentrality (a pilot whose SD is near 0), with the normal approximation', () => {
+    // SciPy: nct.cdf(3, 30, 250) = 0 and nct.cdf(300, 30, 250) = 0.8929.
+    expect(noncentralTCdf(3, 30, 250)).toBe(0);
+    expect(noncentralTCdf(300, 30, 250)).toBeCloseTo(0.8929442480917584, 2);
+    expect(noncentralTCdf(3, 5, 1e12)).toBe(0);
+    expect(noncentralTCdf(-3, 5, -1e12)).toBe(1);
+  });
+
+  it('is Student t without noncentrality, a shifted normal with infinite df, and NaN where undefined', () => {
+    expect(noncentralTCdf(-1.5, 3, 0)).toBe(studentTCdf(-1.5, 3));
+    expect(noncentralTCdf(1.2, Number.POSITIVE_INFINITY, 0.5)).toBeCloseTo(normalCdf(0.7), 14);
+    expect(noncentralTCdf(1.96, 1000, 10)).toBeLessThan(1e-15);
+    expect(noncentralTCdf(Number.POSITIVE_INFINITY, 5, 2)).toBe(1);
+    expect(noncentralTCdf(1, 0, 2)).toBeNaN();
+    expect(noncentralTCdf(1, 5, Number.NaN)).toBeNaN();
   });
 });

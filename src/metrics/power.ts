@@ -1,16 +1,27 @@
 import type { Domain } from '../domain/claim.js';
 import type { Setting } from '../domain/conversation.js';
-import { studentTCdf, studentTQuantile } from './distributions.js';
+import { noncentralTCdf, studentTQuantile } from './distributions.js';
 
 /** The largest claim count `claimsForPower` searches; beyond it a difference is out of reach. */
 const MOST_CLAIMS = 100_000;
 
-/** Power of a two-sided paired t test over `claims` claims (the shifted central t: within a claim of the noncentral t at these sizes). */
-function pairedPower(claims: number, difference: number, sd: number, alpha: number): number {
+/** What a paired t test over claims is asked to detect: a difference, the SD of a per-claim difference, and the level. */
+interface PowerQuestion {
+  readonly difference: number;
+  readonly sd: number;
+  readonly alpha: number;
+}
+
+/**
+ * Power of a two-sided paired t test over `claims` claims: the chance that |T| passes the
+ * critical value when T follows the noncentral t with noncentrality difference x sqrt(claims) / sd.
+ */
+export function pairedPower(claims: number, { difference, sd, alpha }: PowerQuestion): number {
+  if (!(claims >= 2) || !(sd > 0) || !Number.isFinite(sd)) return Number.NaN;
   const df = claims - 1;
   const critical = studentTQuantile(1 - alpha / 2, df);
-  const shift = (Math.abs(difference) * Math.sqrt(claims)) / sd;
-  return 1 - studentTCdf(critical - shift, df) + studentTCdf(-critical - shift, df);
+  const noncentrality = (Math.abs(difference) * Math.sqrt(claims)) / sd;
+  return 1 - noncentralTCdf(critical, df, noncentrality) + noncentralTCdf(-critical, df, noncentrality);
 }
 
 /**
@@ -18,10 +29,10 @@ function pairedPower(claims: number, difference: number, sd: number, alpha: numb
  * when the per-claim difference has standard deviation `sd`; Infinity past 100,000 claims, NaN
  * without a usable SD.
  */
-export function claimsForPower(input: { readonly difference: number; readonly sd: number; readonly alpha: number; readonly power: number }): number {
-  const { difference, sd, alpha, power } = input;
+export function claimsForPower(input: PowerQuestion & { readonly power: number }): number {
+  const { difference, sd, power } = input;
   if (!(sd > 0) || !(difference !== 0) || !Number.isFinite(sd)) return Number.NaN;
-  const enough = (claims: number) => pairedPower(claims, difference, sd, alpha) >= power;
+  const enough = (claims: number) => pairedPower(claims, input) >= power;
   if (!enough(MOST_CLAIMS)) return Number.POSITIVE_INFINITY;
   let low = 2;
   let high = MOST_CLAIMS;
@@ -98,4 +109,39 @@ export function powerPlans(comparisons: readonly PilotComparison[], power = 0.8)
       },
     ];
   });
+}
+
+/** The claims a run can argue in a domain at most: its whole claim set, and where that number comes from. */
+export interface ClaimSetBound {
+  readonly claims: number;
+  /** "the paper's subjective set", "every claim the run argued". */
+  readonly source: string;
+}
+
+/** A plan read against the claim set: whether each difference can be reached within it, and the power the whole set gives when not. */
+export interface CappedPowerPlan extends Omit<PowerPlan, 'claimsNeeded'> {
+  /** Null when the set's size is not known (a sample of a file, claims an import could not place): nothing is capped. */
+  readonly claimSet: ClaimSetBound | null;
+  readonly claimsNeeded: ReadonlyArray<{
+    readonly difference: number;
+    /** The claims needed, as the noncentral t gives them (Infinity past 100,000; NaN without a usable SD). */
+    readonly claims: number;
+    /** False when the claim set has fewer claims than needed; null when either is unknown. */
+    readonly withinClaimSet: boolean | null;
+    /** When not within the set: the power that every claim of the set gives. */
+    readonly powerWithClaimSet: number | null;
+  }>;
+}
+
+/** Reads a plan against the claim set a full run would draw from: a run cannot argue more claims than its set has. */
+export function capToClaimSet(plan: PowerPlan, claimSet: ClaimSetBound | null): CappedPowerPlan {
+  return {
+    ...plan,
+    claimSet,
+    claimsNeeded: plan.claimsNeeded.map(({ difference, claims }) => {
+      const withinClaimSet = claimSet === null || Number.isNaN(claims) ? null : claims <= claimSet.claims;
+      const powerWithClaimSet = withinClaimSet === false ? pairedPower(claimSet!.claims, { difference, sd: plan.pairedSd, alpha: plan.alpha }) : null;
+      return { difference, claims, withinClaimSet, powerWithClaimSet };
+    }),
+  };
 }

@@ -1,6 +1,8 @@
 import { THIN_LIMITS } from '../metrics/claim-estimates.js';
 import type { ConversationSample } from '../metrics/conversation-samples.js';
+import { capToClaimSet } from '../metrics/power.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
+import { claimSetBounds } from './claim-set-bounds.js';
 import { duplicatesSentence } from './duplicates-text.js';
 import { createModelLabels } from './model-labels.js';
 import {
@@ -11,6 +13,7 @@ import {
   type ReportStudies,
   type SampleDialogue,
 } from './report-document.js';
+import { runAliases } from './run-aliases.js';
 
 /** What the report knows besides the records: the runs, and when and by what it is written. */
 export interface ReportContext {
@@ -75,6 +78,8 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
   const { models, claimSets, intervals, conversations, samples, ...results } = analysis;
   const resampled = intervals.method !== 't';
   const duplicates = (context.duplicates ?? []).filter((entry) => entry.conversations > 0);
+  const claimSetOf = claimSetBounds(claimSets, context.runs);
+  const modelsSeen = models.map((entry) => ({ model: entry.model, simulated: labels.isSimulated(entry.model) }));
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     meta: {
@@ -87,6 +92,7 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
       models: [...models]
         .sort((a, b) => a.model.localeCompare(b.model))
         .map((entry) => ({ ...entry, simulated: labels.isSimulated(entry.model), label: labels.text(entry.model) })),
+      aliases: runAliases(context.runs, modelsSeen),
       simulatedAgents: models.some((entry) => labels.isSimulated(entry.model)),
       settings: analysis.groups.map((group) => ({ domain: group.domain, setting: group.setting, turnsPlanned: group.turnsPlanned })),
       claimSets: claimSets.map((set) => ({ ...set, nonCommercial: isNonCommercial(set.license) })),
@@ -101,6 +107,7 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
       notes: [...(duplicates.length > 0 ? [duplicatesSentence(duplicates)] : []), ...(context.notes ?? []), ...notesOf(analysis)],
     },
     ...results,
+    power: results.power.map((plan) => capToClaimSet(plan, claimSetOf.get(plan.domain) ?? null)),
     samples: samples.map(toDialogue),
     studies: context.studies ?? {},
   };

@@ -57,7 +57,7 @@ export function modelComparisonTable(document: ReportDocument, measure: 'effecti
     .filter((comparison) => comparison.measure === measure)
     .sort((a, b) => conditionOrder(a) - conditionOrder(b) || a.pHolm - b.pHolm || a.first.localeCompare(b.first) || a.second.localeCompare(b.second));
   return {
-    header: ['condition', 'model', 'minus model', 'difference', 'p', 'p (Holm)', 'reading'],
+    header: ['condition', 'model', 'minus model', 'difference (n = claims)', 'p', 'p (Holm)', 'reading'],
     rows: rows.map((comparison) => [
       conditionLabel(comparison.domain, comparison.setting),
       { model: comparison.first },
@@ -73,7 +73,7 @@ export function modelComparisonTable(document: ReportDocument, measure: 'effecti
 /** Each model's multi-turn value minus its single-turn value, over the (opponent, claim) cells both settings hold. */
 export function settingComparisonTable(document: ReportDocument): ReportTable {
   return {
-    header: ['model', 'claims', 'measure', 'single-turn', 'multi-turn', 'multi minus single', 'p (Holm)', 'reading', 'left out'],
+    header: ['model', 'domain', 'measure', 'single-turn', 'multi-turn', 'multi minus single (n = claims)', 'p (Holm)', 'reading', 'left out'],
     rows: document.comparisons.settings.map((comparison) => [
       { model: comparison.model },
       comparison.domain,
@@ -108,29 +108,6 @@ export function claimSpreadTable(document: ReportDocument, shown = 3): ReportTab
   };
 }
 
-const claimCount = (claims: number) => (Number.isNaN(claims) ? 'n/a' : Number.isFinite(claims) ? formatCount(claims) : '> 100,000');
-
-/** Read as a pilot: per condition and measure, the claims a full run needs to detect each difference. */
-export function powerTable(document: ReportDocument): ReportTable {
-  const differences = [...new Set(document.power.flatMap((plan) => plan.claimsNeeded.map((entry) => entry.difference)))];
-  return {
-    header: [
-      'condition',
-      'measure',
-      'claims now',
-      'SD of a paired difference',
-      ...differences.map((difference) => `claims to detect ${formatNumber(difference)}`),
-    ],
-    rows: document.power.map((plan) => [
-      conditionLabel(plan.domain, plan.setting),
-      plan.measure,
-      plan.pilotClaims,
-      formatNumber(plan.pairedSd, 3),
-      ...differences.map((difference) => claimCount(plan.claimsNeeded.find((entry) => entry.difference === difference)?.claims ?? Number.NaN)),
-    ]),
-  };
-}
-
 /** The paragraph above the comparison with the baseline run: what each change is over, and what was left out. */
 export function runComparisonIntro(document: ReportDocument): string {
   const over =
@@ -149,7 +126,7 @@ export function runComparisonIntro(document: ReportDocument): string {
  */
 export function runComparisonTable(document: ReportDocument): ReportTable {
   return {
-    header: ['condition', 'model', 'measure', 'baseline run', 'this run', 'change', 'p (Holm)', 'reading', 'left out'],
+    header: ['condition', 'model', 'measure', 'baseline run', 'this run', 'change (n = claims)', 'p (Holm)', 'reading', 'left out'],
     rows: (document.comparisons.runs ?? []).map((comparison) => [
       conditionLabel(comparison.domain, comparison.setting),
       { model: comparison.model },
@@ -176,7 +153,7 @@ export function variantTable(document: ReportDocument): ReportTable {
     (a, b) => conditionOrder(a) - conditionOrder(b) || a.variant.localeCompare(b.variant) || persuaderFirst(a) - persuaderFirst(b),
   );
   return {
-    header: ['condition', 'variant', 'measure', 'models', 'default prompts', 'variant', 'variant minus default', 'p', 'p (Holm)', 'reading'],
+    header: ['condition', 'variant', 'measure', 'models', 'default prompts', 'variant', 'variant minus default (n = claims)', 'p', 'p (Holm)', 'reading'],
     rows: rows.map((contrast) => [
       conditionLabel(contrast.domain, contrast.setting),
       contrast.variant,

@@ -5,9 +5,9 @@ export function formatNumber(value: number | null | undefined, digits = 2): stri
   return text === `-${(0).toFixed(digits)}` ? (0).toFixed(digits) : text;
 }
 
-/** "0.42 [0.31, 0.55]" */
-export function formatEstimate(value: number, ciLow: number, ciHigh: number): string {
-  return `${formatNumber(value)} [${formatNumber(ciLow)}, ${formatNumber(ciHigh)}]`;
+/** "0.42 [0.31, 0.55]", or "0.42 ~[0.31, 0.55]" when the interval rests on too few claims to be trusted. */
+export function formatEstimate(value: number, ciLow: number, ciHigh: number, thin = false): string {
+  return `${formatNumber(value)} ${thin ? '~' : ''}[${formatNumber(ciLow)}, ${formatNumber(ciHigh)}]`;
 }
 
 /** "2026-11-30 12:00 UTC" from an ISO timestamp; other text is shown as it is. */

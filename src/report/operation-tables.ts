@@ -96,7 +96,7 @@ export function modelsTable(document: ReportDocument): ReportTable {
 /** Conversations per condition. */
 export function conditionsTable(document: ReportDocument): ReportTable {
   return {
-    header: ['claims', 'setting', 'turns', 'conversations', 'completed', 'failed', 'stopped early', 'claims scored'],
+    header: ['domain', 'setting', 'turns', 'conversations', 'completed', 'failed', 'stopped early', 'claims scored'],
     rows: document.groups.map((group) => [
       group.domain,
       group.setting,

@@ -5,8 +5,10 @@ import type { Role } from '../domain/roles.js';
 import type { ReliabilityAnalysis } from '../metrics/annotation-agreement.js';
 import type { IntervalMethod } from '../metrics/claim-estimates.js';
 import type { SampleKind } from '../metrics/conversation-samples.js';
+import type { CappedPowerPlan } from '../metrics/power.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
 import type { ImportedResults } from './imported-figures.js';
+import type { AliasIdentity } from './run-aliases.js';
 import type { ConsistencyStudyReport } from './studies/consistency-study.js';
 import type { JudgeStudySection } from './studies/judge-study.js';
 
@@ -50,6 +52,8 @@ export interface ReportMeta {
   /** The same, per run left out and run counted; empty when nothing was left out. */
   readonly duplicates: ReportDuplicates[];
   readonly models: ReadonlyArray<{ model: string; label: string; simulated: boolean; roles: Role[] }>;
+  /** What each alias of the runs was: provider, model id, endpoint host, revision, temperature and output limit, as the runs recorded them. */
+  readonly aliases: AliasIdentity[];
   readonly simulatedAgents: boolean;
   readonly settings: ReadonlyArray<{ domain: Domain; setting: Setting; turnsPlanned: number[] }>;
   readonly claimSets: ReadonlyArray<{ domain: Domain; origin: string; license: string; claims: number; nonCommercial: boolean }>;
@@ -70,7 +74,7 @@ export interface ReportMeta {
   readonly notes: string[];
 }
 
-/** A sampled conversation as a dialogue, with its id to look it up with `pmiyc export`. */
+/** A sampled conversation as a dialogue, with its id to open it with `pmiyc show ID` (or find it in `pmiyc view`). */
 export interface SampleDialogue {
   readonly kind: SampleKind;
   readonly run: string | null;
@@ -104,8 +108,10 @@ export interface ReportStudies {
  * public (other tools read them). Missing values (no data, no interval) are null. `claims.pairs`
  * (each pair on each claim) is written to claim-pairs.csv only: in JSON it would outweigh the rest.
  */
-export interface ReportDocument extends Omit<TournamentAnalysis, 'models' | 'claimSets' | 'intervals' | 'conversations' | 'samples'> {
+export interface ReportDocument extends Omit<TournamentAnalysis, 'models' | 'claimSets' | 'intervals' | 'conversations' | 'samples' | 'power'> {
   readonly schemaVersion: number;
+  /** The analysis' power plans, read against each domain's claim set (docs/design/statistics.md). */
+  readonly power: CappedPowerPlan[];
   readonly meta: ReportMeta;
   readonly samples: SampleDialogue[];
   readonly studies: ReportStudies;

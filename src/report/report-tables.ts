@@ -6,7 +6,10 @@ import { conditionLabel } from './charts/chart-theme.js';
 import { formatNumber } from './number-format.js';
 import type { ReportDocument } from './report-document.js';
 
-/** An estimate cell: value, interval and n, shown "0.42 [0.31, 0.55] n = 36" or "n/a". */
+/**
+ * An estimate cell: value, interval and n, shown "0.42 [0.31, 0.55] n = 36" or "n/a". n means one
+ * thing in a table (conversations, claims, ...): the table's header says which.
+ */
 export interface EstimateCell {
   readonly estimate: number;
   readonly ciLow: number;
@@ -54,7 +57,7 @@ export function modelsOf(results: ReadonlyArray<{ model: string }>): string[] {
 export function modelTable(document: ReportDocument, results: readonly ModelResult[]): ReportTable {
   const conditions = conditionsOf(document);
   return {
-    header: ['model', ...conditions.map((condition) => conditionLabel(condition.domain, condition.setting))],
+    header: ['model', ...conditions.map((condition) => `${conditionLabel(condition.domain, condition.setting)} (n = conversations)`)],
     rows: modelsOf(results).map((model) => [
       { model },
       ...conditions.map((condition): EstimateCell => {
@@ -70,7 +73,7 @@ export function pairMatrixTable(pairs: readonly PairResult[], measure: 'nc' | 'a
   const persuaders = [...new Set(pairs.map((pair) => pair.persuader))].sort();
   const persuadees = [...new Set(pairs.map((pair) => pair.persuadee))].sort();
   return {
-    header: ['persuader \\ persuadee', ...persuadees.map((model): ModelCell => ({ model }))],
+    header: ['persuader \\ persuadee (n = conversations)', ...persuadees.map((model): ModelCell => ({ model }))],
     rows: persuaders.map((persuader) => [
       { model: persuader },
       ...persuadees.map((persuadee): EstimateCell => {
@@ -89,7 +92,7 @@ export function turnCurveTable(document: ReportDocument, setting: Setting): Repo
   const curves = document.turnCurves.filter((curve) => curve.setting === setting);
   const turns = [...new Set(curves.flatMap((curve) => curve.points.map((point) => point.turn)))].sort((a, b) => a - b);
   return {
-    header: ['persuader', 'claims', ...turns.map((turn) => `turn ${turn}`)],
+    header: ['persuader', 'domain', ...turns.map((turn) => `turn ${turn} (n = conversations)`)],
     rows: curves.map((curve) => [
       { model: curve.persuader },
       curve.domain,
@@ -105,7 +108,7 @@ export function turnCurveTable(document: ReportDocument, setting: Setting): Repo
 export function stanceTable(document: ReportDocument): ReportTable {
   const conditions = conditionsOf(document);
   return {
-    header: ["persuader's stance", ...conditions.map((condition) => conditionLabel(condition.domain, condition.setting))],
+    header: ["persuader's stance", ...conditions.map((condition) => `${conditionLabel(condition.domain, condition.setting)} (n = conversations)`)],
     rows: (conditions.length === 0 ? [] : ['opposing', 'neutral', 'supporting']).map((group) => [
       group,
       ...conditions.map((condition): EstimateCell => {
@@ -116,11 +119,11 @@ export function stanceTable(document: ReportDocument): ReportTable {
   };
 }
 
-/** Appendix A as numbers. */
+/** Appendix A as numbers: an opening is one persuadee's first score on one claim, counted once. */
 export function initialScoresTable(document: ReportDocument): ReportTable {
   const rows = [...document.initialScores].sort((a, b) => a.domain.localeCompare(b.domain) * -1 || a.persuadee.localeCompare(b.persuadee));
   return {
-    header: ['persuadee', 'claims', ...AGREEMENT_SCORES.map(String), 'n', 'mean'],
+    header: ['persuadee', 'domain', ...AGREEMENT_SCORES.map(String), 'openings', 'mean'],
     rows: rows.map((entry) => [
       { model: entry.persuadee },
       entry.domain,

@@ -1,3 +1,4 @@
+import { THIN_LIMITS } from '../metrics/claim-estimates.js';
 import type { GroupSummary } from '../metrics/tournament-summary.js';
 import { formatEstimate } from './number-format.js';
 import { formatTextTable } from './text-table.js';
@@ -5,18 +6,16 @@ import { formatTextTable } from './text-table.js';
 /** How a model is shown: simulated agents always carry a label. */
 export type ModelLabel = (model: string) => string;
 
-function modelTable(
-  groups: readonly GroupSummary[],
-  pick: (group: GroupSummary) => ReadonlyArray<{ model: string; value: number; ciLow: number; ciHigh: number }>,
-  labelOf: ModelLabel,
-): string {
+type ModelEstimate = { model: string; value: number; ciLow: number; ciHigh: number; thin: boolean };
+
+function modelTable(groups: readonly GroupSummary[], pick: (group: GroupSummary) => readonly ModelEstimate[], labelOf: ModelLabel): string {
   const models = [...new Set(groups.flatMap((group) => pick(group).map((entry) => entry.model)))];
   const header = ['model', ...groups.map((group) => `${group.domain} ${group.setting}`)];
   const rows = models.map((model) => [
     labelOf(model),
     ...groups.map((group) => {
       const entry = pick(group).find((candidate) => candidate.model === model);
-      return entry ? formatEstimate(entry.value, entry.ciLow, entry.ciHigh) : 'n/a';
+      return entry ? formatEstimate(entry.value, entry.ciLow, entry.ciHigh, entry.thin) : 'n/a';
     }),
   ]);
   return formatTextTable(header, rows);
@@ -24,7 +23,8 @@ function modelTable(
 
 /**
  * The demo's and the run's closing summary: effectiveness and susceptibility per model, one
- * column per domain and setting, each with its interval over claims, then the counts.
+ * column per domain and setting, each with its interval over claims (~ before an interval that
+ * rests on too few claims, as in the report), then the counts.
  */
 export function formatSummaryText(groups: readonly GroupSummary[], labelOf: ModelLabel): string {
   if (groups.length === 0) return 'No conversations to summarise.';
@@ -32,6 +32,12 @@ export function formatSummaryText(groups: readonly GroupSummary[], labelOf: Mode
   const counts = groups.map(
     (group) => `${group.domain} ${group.setting}: ${group.completed} completed, ${group.failed} failed, ${group.estimates.claims} claims`,
   );
+  const thin = groups.some((group) => [...group.estimates.effectiveness, ...group.estimates.susceptibility].some((entry) => entry.thin));
+  const thinNote = thin
+    ? [
+        `~ marks an interval on fewer than ${THIN_LIMITS.claims} claims, or fewer than ${THIN_LIMITS.varyingClaims} that differ: too few to trust it (docs/design/statistics.md).`,
+      ]
+    : [];
   return [
     `Effectiveness: mean normalized change as persuader [${confidence}% interval over claims]`,
     modelTable(groups, (group) => group.estimates.effectiveness, labelOf),
@@ -39,6 +45,7 @@ export function formatSummaryText(groups: readonly GroupSummary[], labelOf: Mode
     `Susceptibility: mean normalized change as persuadee [${confidence}% interval over claims]`,
     modelTable(groups, (group) => group.estimates.susceptibility, labelOf),
     '',
+    ...thinNote,
     ...counts,
   ].join('\n');
 }

@@ -10,12 +10,21 @@ export function modelName(model: string, labels: ModelLabels): SafeHtml {
   return labels.isSimulated(model) ? html`${model}<span class="badge sim" title="simulated agent, not a real model">simulated</span>` : html`${model}`;
 }
 
-/** "0.42 [0.31, 0.55] n = 36", "0.42 ~[0.31, 0.55]" when too few claims back the interval, or "n/a" when there is no data. */
-export function estimateHtml(estimate: number, ciLow: number, ciHigh: number, n: number, thin = false): SafeHtml {
-  if (!Number.isFinite(estimate)) return html`<span class="na">n/a</span><span class="n">n = ${n}</span>`;
-  const mark = thin ? html`<span class="thin" title="too few claims, or too few that differ, to trust this interval">~</span>` : '';
+/** The ~ before an interval that rests on too few claims (or too few that differ) to be trusted. */
+export function thinMarkHtml(thin: boolean): SafeHtml | '' {
+  return thin ? html`<span class="thin" title="too few claims, or too few that differ, to trust this interval">~</span>` : '';
+}
+
+/**
+ * "0.42 [0.31, 0.55] n = 36", "0.42 ~[0.31, 0.55]" when too few claims back the interval, or "n/a"
+ * when there is no data. What n counts is said by the table's header, or by `nCounts` ("n = 36 conversations").
+ */
+export function estimateHtml(estimate: number, ciLow: number, ciHigh: number, n: number, thin = false, nCounts = ''): SafeHtml {
+  const count = html`<span class="n">n = ${n}${nCounts ? ` ${nCounts}` : ''}</span>`;
+  if (!Number.isFinite(estimate)) return html`<span class="na">n/a</span>${count}`;
+  const mark = thinMarkHtml(thin);
   const interval = Number.isFinite(ciLow) ? html` ${mark}<span class="ci">[${formatNumber(ciLow)}, ${formatNumber(ciHigh)}]</span>` : mark;
-  return html`<span class="est">${formatNumber(estimate)}</span>${interval}<span class="n">n = ${n}</span>`;
+  return html`<span class="est">${formatNumber(estimate)}</span>${interval}${count}`;
 }
 
 function cellHtml(cell: TableCell, labels: ModelLabels): { content: SafeHtml; numeric: boolean } {

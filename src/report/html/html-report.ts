@@ -3,7 +3,6 @@ import { conditionLabel } from '../charts/chart-theme.js';
 import {
   claimSpreadTable,
   modelComparisonTable,
-  powerTable,
   runComparisonIntro,
   runComparisonTable,
   settingComparisonTable,
@@ -14,6 +13,7 @@ import { IMPORTED_TOC_ENTRY, importedSectionHtml } from '../imported-section.js'
 import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, usageTable } from '../operation-tables.js';
+import { powerNote, powerTable } from '../power-table.js';
 import type { RenderedChart } from '../render-svg.js';
 import type { ReportDocument } from '../report-document.js';
 import { conditionsOf, initialScoresTable, modelTable, pairMatrixTable, stanceTable, turnCurveTable } from '../report-tables.js';
@@ -21,6 +21,7 @@ import { annotationSectionHtml, CONFUSION_CHART_ID, RELIABILITY_TOC_ENTRY } from
 import { CONSISTENCY_SECTION_ID, consistencySectionHtml } from '../studies/consistency-section.js';
 import { JUDGE_CHART_ID, JUDGE_SECTION_ID, judgeSectionHtml } from '../studies/judge-section.js';
 import { summaryHighlights } from '../summary-highlights.js';
+import { aliasesNote, aliasesTable } from '../what-ran-table.js';
 import { figureHtml, sectionHtml, tableHtml } from './html-blocks.js';
 import { dialogueHtml } from './html-dialogue.js';
 import { mastheadHtml, summaryCardsHtml } from './html-summary.js';
@@ -68,6 +69,7 @@ function comparisonSection({ document, labels }: Parts): SafeHtml {
       : [
           html`<h3>How many claims would settle it</h3><p class="intro">Read as a pilot: the claims a full run needs for 80% power to detect each difference between two models, from the spread of this run's paired differences, every two models compared at 0.05 over the number of comparisons.</p>`,
           tableHtml(powerTable(document), labels),
+          html`<p class="intro">${powerNote(document)}</p>`,
         ];
   return sectionHtml('comparisons', 'Which differences are real', '', COMPARISON_INTRO, [
     models.length === 0 ? html`<p class="na">One model per role: nothing to compare.</p>` : html``,
@@ -193,7 +195,7 @@ function dialogueSection({ document, labels }: Parts): SafeHtml {
     'dialogues',
     'Conversations to read',
     '',
-    'Per condition: the most successful conversation, one where the persuader got nowhere, and the strongest backfire. Model text is shown exactly as written (escaped). Look any of them up with pmiyc export.',
+    'Per condition: the most successful conversation, one where the persuader got nowhere, and the strongest backfire. Model text is shown exactly as written (escaped). Open any of them, with every attempt and what it cost, with pmiyc show ID (add --run RUN when several runs have the id), or browse the run with pmiyc view.',
     body,
   );
 }
@@ -206,6 +208,9 @@ function provenanceSection({ document, labels }: Parts): SafeHtml {
   const notes = meta.notes.length === 0 ? html`` : html`<h3>Notes</h3><ul class="notes">${meta.notes.map((note) => html`<li>${note}</li>`)}</ul>`;
   return sectionHtml('provenance', 'What ran', '', intervalsSentence(meta.intervals), [
     tableHtml(runsTable(document), labels),
+    html`<h3>Models</h3>`,
+    tableHtml(aliasesTable(document), labels),
+    aliasesNote(document) ? html`<p class="intro">${aliasesNote(document)}</p>` : html``,
     ...configurations(document),
     tableHtml(modelsTable(document), labels),
     tableHtml(conditionsTable(document), labels),

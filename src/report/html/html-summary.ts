@@ -6,7 +6,7 @@ import type { ModelLabels } from '../model-labels.js';
 import { formatNumber, formatTimestamp } from '../number-format.js';
 import type { ReportDocument } from '../report-document.js';
 import type { ConditionHighlights, Leader } from '../summary-highlights.js';
-import { estimateHtml, modelName } from './html-blocks.js';
+import { estimateHtml, modelName, thinMarkHtml } from './html-blocks.js';
 import { html, type SafeHtml } from './safe-html.js';
 
 /** The dark band at the top: what this report is about, and warnings when agents are simulated or combined runs shared conversations. */
@@ -37,9 +37,9 @@ function leaderHtml(title: string, leader: Leader | undefined, labels: ModelLabe
   if (!leader) return html`<dt>${title}</dt><dd class="na">n/a</dd>`;
   const { result, runnerUp, overlaps } = leader;
   const caveat = runnerUp
-    ? html`<dd class="caveat">next: ${labels.text(runnerUp.model)} ${formatNumber(runnerUp.value)} · ${overlaps ? 'intervals overlap: order not established' : 'intervals apart'}</dd>`
+    ? html`<dd class="caveat">next: ${labels.text(runnerUp.model)} ${thinMarkHtml(runnerUp.thin)}${formatNumber(runnerUp.value)} · ${overlaps ? 'intervals overlap: order not established' : 'intervals apart'}</dd>`
     : '';
-  return html`<dt>${title}</dt><dd><span class="who">${modelName(result.model, labels)}</span></dd><dd>${estimateHtml(result.value, result.ciLow, result.ciHigh, result.n)}</dd>${caveat}`;
+  return html`<dt>${title}</dt><dd><span class="who">${modelName(result.model, labels)}</span></dd><dd>${estimateHtml(result.value, result.ciLow, result.ciHigh, result.n, result.thin, 'conversations')}</dd>${caveat}`;
 }
 
 function cardHtml(highlights: ConditionHighlights, labels: ModelLabels): SafeHtml {

@@ -4,7 +4,6 @@ import { conditionLabel } from '../charts/chart-theme.js';
 import {
   claimSpreadTable,
   modelComparisonTable,
-  powerTable,
   runComparisonIntro,
   runComparisonTable,
   settingComparisonTable,
@@ -17,6 +16,7 @@ import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber, formatTimestamp } from '../number-format.js';
 import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, usageTable } from '../operation-tables.js';
+import { powerNote, powerTable } from '../power-table.js';
 import type { RenderedChart } from '../render-svg.js';
 import type { ReportDocument, SampleDialogue } from '../report-document.js';
 import { conditionsOf, initialScoresTable, modelTable, pairMatrixTable, type ReportTable, stanceTable, turnCurveTable } from '../report-tables.js';
@@ -24,13 +24,14 @@ import { annotationSectionMarkdown } from '../studies/annotation-section.js';
 import { consistencySectionMarkdown } from '../studies/consistency-section.js';
 import { judgeSectionMarkdown } from '../studies/judge-section.js';
 import { type Leader, summaryHighlights } from '../summary-highlights.js';
+import { aliasesNote, aliasesTable } from '../what-ran-table.js';
 import { escapeCell, escapeMarkdown, estimateText, markdownTable, quote } from './markdown-text.js';
 
 function leaderText(leader: Leader | undefined, labels: ModelLabels): string {
   if (!leader) return 'n/a';
   const { result, overlaps, runnerUp } = leader;
   const caveat = runnerUp && overlaps ? ' (overlaps the next)' : '';
-  return `${escapeCell(labels.text(result.model))}: ${estimateText(result.value, result.ciLow, result.ciHigh, result.n)}${caveat}`;
+  return `${escapeCell(labels.text(result.model))}: ${estimateText(result.value, result.ciLow, result.ciHigh, result.n, result.thin, 'conversations')}${caveat}`;
 }
 
 function summaryTable(document: ReportDocument, labels: ModelLabels): string {
@@ -86,11 +87,11 @@ export function markdownReport(document: ReportDocument, labels: ModelLabels, ch
       : '';
   const settings = (['single', 'multi'] as Setting[]).filter((setting) => document.turnCurves.some((curve) => curve.setting === setting));
   const sections = [
-    `# pmiyc report: ${escapeMarkdown(meta.runs.map((run) => run.name).join(' + '))}\n\n${simulated}${duplicates}\n${meta.conversations} conversations; ${escapeMarkdown(meta.generatedBy)}, ${formatTimestamp(meta.generatedAt)}. Estimates are mean [95% interval over claims] (n conversations); ~ marks an interval that rests on too few claims to be trusted.`,
+    `# pmiyc report: ${escapeMarkdown(meta.runs.map((run) => run.name).join(' + '))}\n\n${simulated}${duplicates}\n${meta.conversations} conversations; ${escapeMarkdown(meta.generatedBy)}, ${formatTimestamp(meta.generatedAt)}. Estimates are mean [95% interval over claims] (n), where each table's header says what n counts (conversations or claims); ~ marks an interval that rests on too few claims to be trusted.`,
     `## Summary\n\n${summaryTable(document, labels)}`,
     `## Effectiveness and susceptibility (paper Fig. 3)\n\n${image('effectiveness')}\n\n${table(modelTable(document, document.effectiveness))}\n\n${image('susceptibility')}\n\n${table(modelTable(document, document.susceptibility))}`,
     importedSectionMarkdown(document, labels),
-    `## Which differences are real\n\nEach difference is paired over the claims both models share; p-values are Holm-adjusted per measure and condition.\n\n### Effectiveness\n\n${table(modelComparisonTable(document, 'effectiveness'))}\n\n### Susceptibility\n\n${table(modelComparisonTable(document, 'susceptibility'))}${document.comparisons.runs ? `\n\n### Against the baseline run\n\n${escapeMarkdown(runComparisonIntro(document))}\n\n${table(runComparisonTable(document))}` : ''}${document.variants.length > 0 ? `\n\n### Prompt variants\n\n${escapeMarkdown(VARIANTS_INTRO)}\n\n${table(variantTable(document))}` : ''}${document.comparisons.settings.length > 0 ? `\n\n### Single-turn against multi-turn\n\n${table(settingComparisonTable(document))}` : ''}${document.power.length > 0 ? `\n\n### How many claims would settle it\n\nRead as a pilot: the claims a full run needs for 80% power to detect each difference between two models, from the spread of this run's paired differences, every two models compared at 0.05 over the number of comparisons.\n\n${table(powerTable(document))}` : ''}`,
+    `## Which differences are real\n\nEach difference is paired over the claims both models share; p-values are Holm-adjusted per measure and condition.\n\n### Effectiveness\n\n${table(modelComparisonTable(document, 'effectiveness'))}\n\n### Susceptibility\n\n${table(modelComparisonTable(document, 'susceptibility'))}${document.comparisons.runs ? `\n\n### Against the baseline run\n\n${escapeMarkdown(runComparisonIntro(document))}\n\n${table(runComparisonTable(document))}` : ''}${document.variants.length > 0 ? `\n\n### Prompt variants\n\n${escapeMarkdown(VARIANTS_INTRO)}\n\n${table(variantTable(document))}` : ''}${document.comparisons.settings.length > 0 ? `\n\n### Single-turn against multi-turn\n\n${table(settingComparisonTable(document))}` : ''}${document.power.length > 0 ? `\n\n### How many claims would settle it\n\nRead as a pilot: the claims a full run needs for 80% power to detect each difference between two models, from the spread of this run's paired differences, every two models compared at 0.05 over the number of comparisons.\n\n${table(powerTable(document))}\n\n${escapeMarkdown(powerNote(document))}` : ''}`,
     `## Pair matrices (paper Figs. 2, 4, 5)\n\n${conditionsOf(document)
       .map(
         (condition) =>
@@ -107,8 +108,8 @@ export function markdownReport(document: ReportDocument, labels: ModelLabels, ch
     annotationSectionMarkdown(document.studies.reliability ?? null, labels, image),
     consistencySectionMarkdown(document.studies.consistency ?? []),
     document.studies.judge ? judgeSectionMarkdown(document.studies.judge, labels, image) : '',
-    `## Conversations to read\n\n${document.samples.map((dialogue) => dialogueMarkdown(dialogue, labels)).join('\n\n---\n\n') || '_None._'}`,
-    `## What ran\n\n${table(runsTable(document))}\n\n${table(modelsTable(document))}\n\n${table(conditionsTable(document))}\n\n${table(claimSetsTable(document))}\n\n${escapeMarkdown(intervalsSentence(meta.intervals))}${meta.notes.length > 0 ? `\n\n${meta.notes.map((note) => `- ${escapeMarkdown(note)}`).join('\n')}` : ''}`,
+    `## Conversations to read\n\nOpen any of them, with every attempt and what it cost, with \`pmiyc show ID\` (add \`--run RUN\` when several runs have the id), or browse the run with \`pmiyc view\`.\n\n${document.samples.map((dialogue) => dialogueMarkdown(dialogue, labels)).join('\n\n---\n\n') || '_None._'}`,
+    `## What ran\n\n${table(runsTable(document))}\n\n### Models\n\n${table(aliasesTable(document))}${aliasesNote(document) ? `\n\n${escapeMarkdown(aliasesNote(document))}` : ''}\n\n${table(modelsTable(document))}\n\n${table(conditionsTable(document))}\n\n${table(claimSetsTable(document))}\n\n${escapeMarkdown(intervalsSentence(meta.intervals))}${meta.notes.length > 0 ? `\n\n${meta.notes.map((note) => `- ${escapeMarkdown(note)}`).join('\n')}` : ''}`,
   ];
   return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
 }

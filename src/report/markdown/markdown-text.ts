@@ -25,12 +25,16 @@ export function escapeCell(text: string): string {
   return escapeMarkdown(text.replace(/\s*\n\s*/g, ' '));
 }
 
-/** "0.42 [0.31, 0.55] (n = 36)", "0.42 ~[0.31, 0.55] (n = 6)" when the interval is thin, or "n/a (n = 0)". */
-export function estimateText(estimate: number, ciLow: number, ciHigh: number, n: number, thin = false): string {
-  if (!Number.isFinite(estimate)) return `n/a (n = ${n})`;
+/**
+ * "0.42 [0.31, 0.55] (n = 36)", "0.42 ~[0.31, 0.55] (n = 6)" when the interval is thin, or "n/a (n = 0)".
+ * What n counts is said by the table's header, or by `nCounts` ("(n = 36 conversations)").
+ */
+export function estimateText(estimate: number, ciLow: number, ciHigh: number, n: number, thin = false, nCounts = ''): string {
+  const count = `(n = ${n}${nCounts ? ` ${nCounts}` : ''})`;
+  if (!Number.isFinite(estimate)) return `n/a ${count}`;
   const mark = thin ? '~' : '';
   const interval = Number.isFinite(ciLow) ? ` ${mark}[${formatNumber(ciLow)}, ${formatNumber(ciHigh)}]` : mark;
-  return `${formatNumber(estimate)}${interval} (n = ${n})`;
+  return `${formatNumber(estimate)}${interval} ${count}`;
 }
 
 function cellText(cell: TableCell, labels: ModelLabels): string {

@@ -13,29 +13,33 @@ export function reliabilityTable(study: ReliabilityAnalysis): ReportTable {
   const alpha = interAnnotator.alphaOrdinal;
   const rows: TableCell[][] = [
     [
-      'Labels equal to the model\u2019s own score (exact match, share)',
+      'Labels equal to the model\u2019s own score (exact match, share; n = labels)',
       { estimate: exactMatch.value, ciLow: exactMatch.ciLow, ciHigh: exactMatch.ciHigh, n: exactMatch.n },
     ],
     [
-      'Mean absolute difference, model vs label (points)',
+      'Mean absolute difference, model vs label (points; n = labels)',
       { estimate: meanAbsoluteDifference.value, ciLow: meanAbsoluteDifference.ciLow, ciHigh: meanAbsoluteDifference.ciHigh, n: meanAbsoluteDifference.n },
     ],
-    ['Mean signed difference, model minus label (points; above 0: the model reports more agreement)', plain(study.meanSignedDifference, study.labels)],
-    ['Labels within one point of the model\u2019s score (share)', plain(study.withinOne, study.labels)],
     [
-      `Turns whose majority label equals the model\u2019s score (share; ${consensus.ties} tied turns left out)`,
+      'Mean signed difference, model minus label (points; above 0: the model reports more agreement; n = labels)',
+      plain(study.meanSignedDifference, study.labels),
+    ],
+    ['Labels within one point of the model\u2019s score (share; n = labels)', plain(study.withinOne, study.labels)],
+    [
+      `Turns whose majority label equals the model\u2019s score (share; n = turns; ${consensus.ties} tied turns left out)`,
       plain(consensus.majorityExactMatch, consensus.majorityTurns),
     ],
-    ['Mean absolute difference, model vs the mean label of a turn (points)', plain(consensus.meanAbsoluteDifferenceFromMean, consensus.turns)],
+    ['Mean absolute difference, model vs the mean label of a turn (points; n = turns)', plain(consensus.meanAbsoluteDifferenceFromMean, consensus.turns)],
     [
       'Agreement between annotators: Krippendorff\u2019s alpha, ordinal (n = turns labelled by two or more)',
       { estimate: alpha.value, ciLow: alpha.ciLow, ciHigh: alpha.ciHigh, n: alpha.n },
     ],
-    ['Krippendorff\u2019s alpha, interval', plain(interAnnotator.alphaInterval, alpha.n)],
-    ['Krippendorff\u2019s alpha, nominal', plain(interAnnotator.alphaNominal, alpha.n)],
+    ['Krippendorff\u2019s alpha, interval (n = the same turns)', plain(interAnnotator.alphaInterval, alpha.n)],
+    ['Krippendorff\u2019s alpha, nominal (n = the same turns)', plain(interAnnotator.alphaNominal, alpha.n)],
     ['Annotator pairs giving the same label to a turn (share; n = pairs)', plain(interAnnotator.pairwiseExactAgreement, interAnnotator.pairs)],
   ];
-  return { header: ['measure', 'value'], rows };
+  // Each measure counts its own n (labels, turns or annotator pairs): its row says which.
+  return { header: ['measure', 'value (n as the measure says)'], rows };
 }
 
 /** Figure 8 as a table: rows the model's score, columns the annotator's label, counts of labels. */
@@ -58,7 +62,7 @@ function summaryCells(summary: DifferenceSummary): TableCell[] {
   ];
 }
 
-const SUMMARY_HEADER = ['labels', 'exact match', 'mean abs. difference', 'mean signed difference'];
+const SUMMARY_HEADER = ['labels', 'exact match (n = labels)', 'mean abs. difference (n = labels)', 'mean signed difference'];
 
 /** Model self-reports against each annotator. */
 export function annotatorsTable(study: ReliabilityAnalysis): ReportTable {

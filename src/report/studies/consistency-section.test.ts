@@ -55,15 +55,15 @@ describe('the consistency section', () => {
     const table = consistencyTable(study(true));
     expect(table.header).toEqual(
       expect.arrayContaining([
-        'mean SD',
-        'Avg SD as in the paper (mean variance)',
-        'Match Rate % (usable answers)',
-        'Match Rate % (paper: all openings)',
-        'Avg Dif',
+        'mean SD (n = claims)',
+        'Avg SD as in the paper (mean variance; n = claims)',
+        'Match Rate % (usable answers; n = openings)',
+        'Match Rate % (paper: all openings; n = openings)',
+        'Avg Dif (n = openings)',
       ]),
     );
     expect(table.rows[0]).toHaveLength(table.header.length);
-    const column = table.header.indexOf('Match Rate % (paper: all openings)');
+    const column = table.header.indexOf('Match Rate % (paper: all openings; n = openings)');
     expect(table.rows[0]![column]).toMatchObject({ estimate: 14.61, n: 10 });
   });
 

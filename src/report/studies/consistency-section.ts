@@ -29,9 +29,16 @@ export function consistencyTable(study: ConsistencyStudyReport): ReportTable {
     'model',
     'domain',
     'claims',
-    'mean SD',
-    'Avg SD as in the paper (mean variance)',
-    ...(compared ? ['Match Rate % (usable answers)', 'Match Rate % (paper: all openings)', 'Match Rate % (any tied mode)', 'Avg Dif'] : []),
+    'mean SD (n = claims)',
+    'Avg SD as in the paper (mean variance; n = claims)',
+    ...(compared
+      ? [
+          'Match Rate % (usable answers; n = openings)',
+          'Match Rate % (paper: all openings; n = openings)',
+          'Match Rate % (any tied mode; n = openings)',
+          'Avg Dif (n = openings)',
+        ]
+      : []),
     'answers',
     'unusable replies',
   ];

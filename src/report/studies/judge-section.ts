@@ -49,7 +49,13 @@ const cell = (estimate: ProportionEstimate): EstimateCell => ({ estimate: estima
 /** One row per judge: accuracy overall and on large differences, unusable replies, first-shown rate. */
 function judgeTable(section: JudgeStudySection): ReportTable {
   return {
-    header: ['judge', 'accuracy', `accuracy, difference > ${section.threshold}`, 'unusable replies', 'chose the first shown'],
+    header: [
+      'judge',
+      'accuracy (n = usable answers)',
+      `accuracy, difference > ${section.threshold} (n = usable answers)`,
+      'unusable replies',
+      'chose the first shown (n = usable answers)',
+    ],
     rows: section.judges.map((judge) => [
       { model: judge.model },
       cell(judge.overall),

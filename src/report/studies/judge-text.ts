@@ -29,7 +29,16 @@ export function formatJudgeText(summary: JudgeAccuracySummary, labelModel: (mode
     unusableText(judge.overall),
     proportionText(judge.firstChosen),
   ]);
-  const table = formatTextTable(['judge', 'accuracy', `accuracy, difference > ${threshold}`, 'unusable', 'chose the first shown'], rows);
+  const table = formatTextTable(
+    [
+      'judge',
+      'accuracy (n = usable answers)',
+      `accuracy, difference > ${threshold} (n = usable answers)`,
+      'unusable',
+      'chose the first shown (n = usable answers)',
+    ],
+    rows,
+  );
   const { replicates, confidence } = summary.bootstrap;
   return `${table}\n\nAccuracy over usable replies; chance is 50%. ${Math.round(confidence * 100)}% percentile bootstrap intervals over claims (${formatCount(replicates)} replicates).`;
 }
