@@ -16,7 +16,7 @@ export interface GenerateRequest {
   readonly temperature?: number;
   /** Upper bound on output tokens; 400 unless configured (the paper's code). */
   readonly maxOutputTokens: number;
-  /** Deterministic per call, derived from the run seed and the call's place (never the clock). */
+  /** Deterministic per call, derived from the run seed and what the call asks (never the clock): engine/call-seed.ts. */
   readonly seed: number;
   readonly abortSignal?: AbortSignal;
 }
