@@ -89,12 +89,12 @@ describe('pmiyc report --compare and the viewer compare a run with a model fewer
       ['gamma', 'effectiveness', 'baseline'],
       ['gamma', 'susceptibility', 'baseline'],
     ]);
-    const note = 'models not compared: gamma (only in run three)';
+    const note = 'models not compared: gamma (only in run three: subjective · multi-turn)';
     expect(report.meta.notes.join('\n')).toContain(note);
     expect(result.stdout).toContain(`left out: ${note}`);
     const markdown = readFileSync(join(out, 'report.md'), 'utf8');
     const section = markdown.slice(markdown.indexOf('### Against the baseline run'));
-    expect(section).toContain('Left out: models not compared: gamma (only in the baseline)');
+    expect(section).toContain('Left out: models not compared: gamma (only in the baseline: subjective · multi-turn)');
     expect(section).toMatch(/\| opponent gamma \(baseline only\); 6 cells \|/);
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('opponent gamma (baseline only); 6 cells');
   });

@@ -286,7 +286,7 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
         .argParser(parseReportFormats)
         .default([...REPORT_FORMATS], REPORT_FORMATS.join(',')),
     )
-    .option('--compare <a,b>', 'report run b with the change of every model from run a, paired over the claims both argued', parseComparedRuns)
+    .option('--compare <a,b>', 'report run b with the change of every model from run a, over the (opponent, claim) cells both runs hold', parseComparedRuns)
     .addOption(
       new Option('--intervals <method>', 'how the 95% intervals are made (t is calibrated best: docs/design/statistics.md)')
         .choices([...INTERVAL_METHODS])

@@ -1,3 +1,5 @@
+import type { Domain } from '../domain/claim.js';
+import type { Setting } from '../domain/conversation.js';
 import { formatCount as count } from '../domain/text-labels.js';
 import type { RunComparison, RunsLeftOut } from '../metrics/tournament-analysis.js';
 import { conditionLabel } from './charts/chart-theme.js';
@@ -15,11 +17,19 @@ function whereOnly(onlyIn: string | null, runs: ComparedRuns): string {
   return 'in both, on no common cell';
 }
 
-/** "gamma (only in run a)" for each distinct name, in order. */
-function namesWithRuns(entries: ReadonlyArray<{ model: string; onlyIn: string | null }>, runs: ComparedRuns): string {
-  const seen = new Map<string, string>();
-  for (const entry of entries) if (!seen.has(entry.model)) seen.set(entry.model, `${entry.model} (${whereOnly(entry.onlyIn, runs)})`);
-  return [...seen.values()].join(', ');
+/**
+ * "gamma (only in run a: subjective single, subjective multi)" for each distinct name and place, with
+ * the conditions it was left out of: a model may be in both runs and left out of one condition only.
+ */
+function namesWithRuns(entries: ReadonlyArray<{ model: string; onlyIn: string | null; domain: Domain; setting: Setting }>, runs: ComparedRuns): string {
+  const seen = new Map<string, { label: string; conditions: Set<string> }>();
+  for (const entry of entries) {
+    const key = `${entry.model}\u0000${entry.onlyIn}`;
+    const named = seen.get(key) ?? { label: `${entry.model} (${whereOnly(entry.onlyIn, runs)}`, conditions: new Set<string>() };
+    seen.set(key, named);
+    named.conditions.add(conditionLabel(entry.domain, entry.setting));
+  }
+  return [...seen.values()].map(({ label, conditions }) => `${label}: ${[...conditions].join(', ')})`).join(', ');
 }
 
 /**
@@ -30,7 +40,9 @@ function namesWithRuns(entries: ReadonlyArray<{ model: string; onlyIn: string | 
 export function leftOutParts(runs: ComparedRuns, comparisons: readonly RunComparison[], leftOut: RunsLeftOut): string[] {
   const models = namesWithRuns(leftOut.models, runs);
   const opponents = namesWithRuns(
-    comparisons.flatMap((comparison) => comparison.leftOut.opponents),
+    comparisons.flatMap((comparison) =>
+      comparison.leftOut.opponents.map((opponent) => ({ ...opponent, domain: comparison.domain, setting: comparison.setting })),
+    ),
     runs,
   );
   return [

@@ -402,7 +402,7 @@ describe('pmiyc report --compare and --intervals', () => {
     storeWith(path, { base: HAND.map(handRecord), next: nextRecords });
   });
 
-  it('reports run b with the change of every model from run a, paired over the claims both argued', async () => {
+  it('reports run b with the change of every model from run a, over the (opponent, claim) cells both runs hold', async () => {
     const { folder: out } = await writeReport({ store: path, compare: ['base', 'next'], format: ['json'], out: join(folder, 'compare') }, context);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as ReportDocument;
     expect(report.meta.runs.map((run) => run.name)).toEqual(['next']);

@@ -1,3 +1,4 @@
+import { formatCount as count } from '../../domain/text-labels.js';
 import { thisProcess } from '../../io/process-world.js';
 import { CALLS_MADE_MEANS } from '../../report/run-totals-text.js';
 import { formatTextTable } from '../../report/text-table.js';
@@ -6,15 +7,15 @@ import { failedItemsOf } from '../../runner/run-records.js';
 import { openStore, type RunSummary } from '../../store/result-store.js';
 import type { CliContext } from '../terminal.js';
 
-/** "88 (run-1: 80, run-2: 8)" */
+/** "1,088 (run-1: 1,080, run-2: 8)" */
 function replayedText(run: RunSummary): string {
   const total = run.replayed.reduce((sum, source) => sum + source.calls, 0);
   if (total === 0) return '0';
-  return `${total} (${run.replayed.map((source) => `${source.run}: ${source.calls}`).join(', ')})`;
+  return `${count(total)} (${run.replayed.map((source) => `${source.run}: ${count(source.calls)}`).join(', ')})`;
 }
 
-/** "170" or, when the run says how many it plans, "170/180". */
-const ofPlanned = (stored: number, planned: number | undefined) => `${stored}${planned === undefined ? '' : `/${planned}`}`;
+/** "1,170" or, when the run says how many it plans, "170/180". */
+const ofPlanned = (stored: number, planned: number | undefined) => `${count(stored)}${planned === undefined ? '' : `/${count(planned)}`}`;
 
 /**
  * `pmiyc runs`: every run in a store (tournaments and studies) with its honest status (a run whose
@@ -36,9 +37,9 @@ export function runsCommand(options: { store: string }, context: CliContext): nu
         describeRunState(state, failedItemsOf(run)),
         run.createdAt.replace('T', ' ').slice(0, 19),
         tournament ? ofPlanned(run.completed + run.failed, run.plannedConversations) : '-',
-        tournament ? String(run.failed) : '-',
+        tournament ? count(run.failed) : '-',
         tournament ? '-' : ofPlanned(run.studyItems, run.plannedConversations),
-        String(run.callsMade),
+        count(run.callsMade),
         replayedText(run),
         `$${run.costUsd.toFixed(4)}`,
       ];
