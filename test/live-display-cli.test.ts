@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, runCli } from './cli-helpers.js';
+import { CLI, runCli, spawnCli } from './cli-helpers.js';
 import { isFirstArgument, isOpening, startFakeChatServer } from './support/fake-chat-server.js';
 import { type FakeProviderServer, type FakeResponse, RESPONSE_SHAPES } from './support/fake-provider-server.js';
 import { hasScript, runInPseudoTerminal } from './support/pseudo-terminal.js';
@@ -103,6 +105,90 @@ describe.skipIf(!hasScript)('pmiyc run in a pseudo-terminal (util-linux script) 
       const final = spendOf(lines.find((line) => line.includes(' on calls this run made'))!);
       expect(live).toMatch(/^\$0\.\d{4} \(no price for beta\)$/);
       expect(final).toBe(live);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe.skipIf(!hasScript)('pmiyc run in a pseudo-terminal 80 columns wide', () => {
+  it('keeps the spend and the last errors in every row of the block, each cut to the screen, other fields dropped first', async () => {
+    const server = await faultyServer();
+    try {
+      const { code, output, lines } = await runInPseudoTerminal(CLI, runArgs(server), 80);
+      expect(code, output).toBe(0);
+      const block = lines.filter(isBlockRow);
+      expect(block, lines.join('\n')).toHaveLength(4);
+      for (const line of block) expect(line.length).toBeLessThan(80);
+      expect(spendOf(block[1]!)).toMatch(/^\$0\.\d{4} \(no price for beta\)$/);
+      expect(block[1]).not.toContain('tokens');
+      expect(block.some((line) => / last error HTTP 429 [\d.]+ m?s ago/.test(line))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** A provider on loopback that holds every request until the test answers it. */
+async function holdingServer() {
+  const held: Array<(response: unknown) => void> = [];
+  const server = createServer((request, response: ServerResponse) => {
+    request.resume();
+    request.on('end', () => held.push((body) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body))));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    held,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe('pmiyc run stopped by Ctrl-C while calls are out', () => {
+  it('shows the calls left to drain instead of an ETA, down to none', async () => {
+    const server = await holdingServer();
+    try {
+      const config = `${fresh('config')}.yaml`;
+      writeFileSync(config, `models:\n  alpha: { provider: openai-compatible, model: alpha-model, baseURL: "${server.url}/v1", maxRetries: 0 }\n`);
+      const running = spawnCli(
+        [
+          'run',
+          '--config',
+          config,
+          '--models',
+          'alpha',
+          '--claims',
+          writeClaims(`${fresh('claims')}.jsonl`, 3),
+          '--store',
+          `${fresh('store')}.db`,
+          '--concurrency',
+          '3',
+        ],
+        { env: { PMIYC_PROGRESS_INTERVAL_MS: '20' } },
+      );
+      const stderr = () => running.output().stderr;
+      await waitFor(() => server.held.length === 3);
+      await waitFor(() => / · ETA /.test(stderr()));
+      running.child.kill('SIGINT');
+      await waitFor(() => stderr().includes('stopping (Ctrl-C): 3 calls left to drain'));
+      const reply = RESPONSE_SHAPES.openaiChat('<message>Fine.</message>\n<support_ranking>Neutral</support_ranking>');
+      server.held.shift()!(reply);
+      await waitFor(() => stderr().includes('stopping (Ctrl-C): 2 calls left to drain'));
+      for (const answer of server.held.splice(0)) answer(reply);
+      const stopped = await running.done;
+      expect(stopped.code).toBe(130);
+      const progress = stopped.stderr.split('\n').filter((line) => /^pmiyc: \d+\/\d+ conversations/.test(line));
+      const afterSignal = progress.slice(progress.findIndex((line) => line.includes('stopping (Ctrl-C)')));
+      // No ETA once the signal came, and the last line says the run stopped.
+      expect(
+        afterSignal.every((line) => !line.includes('ETA')),
+        afterSignal.join('\n'),
+      ).toBe(true);
+      expect(afterSignal.at(-1)).toMatch(/ · stopped \(Ctrl-C\); calls /);
     } finally {
       await server.close();
     }

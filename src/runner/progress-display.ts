@@ -1,8 +1,9 @@
 import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
 import type { LimiterState } from '../models/wrappers/with-rate-limit.js';
+import { etaFloors, type ModelPace } from './eta-floors.js';
 import { LiveBlock } from './live-block.js';
 import { type ProgressView, progressBlock, progressLogLine } from './progress-lines.js';
-import { estimateEta, WorkWindow } from './run-eta.js';
+import { type Eta, estimateEta, WorkWindow } from './run-eta.js';
 import type { RunMeter } from './run-meter.js';
 
 /** A study's forecast of the calls its session makes (the tournament's `CallForecast`), for a calls-remaining ETA. */
@@ -27,6 +28,13 @@ export interface ProgressSource {
   readonly modelsWithoutPrice?: readonly string[];
   /** Without one, the ETA counts items instead of calls. */
   readonly forecast?: CallForecastView;
+  /**
+   * The share of the plan's calls each model makes (a tournament's `callSharesOf`): with it, a model
+   * held back by its own limits (requests per minute, calls at once) holds the ETA up.
+   */
+  readonly callShares?: ReadonlyMap<string, number>;
+  /** Why the run is stopping ("Ctrl-C", "the budget"), once it is: then the display counts the calls left to drain. */
+  readonly stopping?: () => string | undefined;
 }
 
 /** Where progress goes: a terminal (redrawn in place) or a log (a line now and then). */
@@ -45,34 +53,92 @@ export interface ProgressDisplay {
   stop(): void;
 }
 
-/** What the lines show now; the ETA from the work window, which this reading adds a sample to. */
-function viewOf(source: ProgressSource, startedMs: number, window: WorkWindow): ProgressView {
-  const { meter } = source;
-  const nowMs = source.nowMs();
-  const byCalls = source.forecast !== undefined;
-  const done = byCalls ? meter.planCallsDone : meter.conversationsDone;
+type ModelsOfSource = ReturnType<ProgressSource['limiters']>;
+
+/** Each limited model's pace for its share of the calls left (only with shares, which a tournament gives). */
+function pacesOf(source: ProgressSource, models: ModelsOfSource, expected: number): ModelPace[] {
+  const { meter, callShares } = source;
+  if (!callShares) return [];
+  return models.flatMap(({ model, state }) => {
+    const share = callShares.get(model);
+    const requestsNow = state?.effectiveRequestsPerMinute;
+    const requestLimit = requestsNow === undefined ? undefined : { now: requestsNow, configured: state?.configured?.requestsPerMinute ?? requestsNow };
+    // Calls at once as configured: after a 429 the limiter lowers it, and grows it back within a few calls.
+    const concurrency = state?.configured?.maxConcurrency;
+    if (share === undefined || (requestLimit === undefined && concurrency === undefined)) return [];
+    const remainingCalls = Math.max(0, share * expected - meter.trafficOf(model).planCalls);
+    const startedAgoMs = state?.startedAgoMs;
+    return [
+      {
+        model,
+        remainingCalls,
+        service: meter.serviceOf(model),
+        ...(requestLimit ? { requestLimit } : {}),
+        ...(concurrency ? { concurrency } : {}),
+        ...(startedAgoMs ? { startedAgoMs } : {}),
+      },
+    ];
+  });
+}
+
+/** The ETA now, from the work window (which this reading adds a sample to) and what holds the rest up. */
+function etaOf(
+  source: ProgressSource,
+  models: ModelsOfSource,
+  oldestCallAgeMs: Array<{ model: string; ageMs: number }>,
+  nowMs: number,
+  window: WorkWindow,
+): Eta {
+  const { meter, forecast } = source;
+  const done = forecast ? meter.planCallsDone : meter.conversationsDone;
   window.add({ atMs: nowMs, done });
-  const meanCallMs = meter.meanCallMs;
-  const eta = estimateEta({
-    expected: source.forecast ? source.forecast.expectedCalls() : source.total - meter.conversationsSkipped,
+  const stall = window.stallAt(nowMs);
+  const expected = forecast ? forecast.expectedCalls() : source.total - meter.conversationsSkipped;
+  return estimateEta({
+    expected,
     done,
     ratePerMs: window.ratePerMs(),
     finished: meter.conversationsDone + meter.conversationsSkipped >= source.total,
-    ...(source.forecast && meanCallMs !== undefined ? { criticalPathMs: source.forecast.longestRemainingCalls() * meanCallMs } : {}),
+    ...(stall ? { stall } : {}),
+    floors: etaFloors({
+      ...(forecast ? { longestRemainingCalls: forecast.longestRemainingCalls() } : {}),
+      service: meter.callService,
+      paces: forecast ? pacesOf(source, models, expected) : [],
+      oldestCallAgeMs,
+    }),
   });
+}
+
+/** What the lines show now. */
+function viewOf(source: ProgressSource, startedMs: number, window: WorkWindow): ProgressView {
+  const { meter } = source;
+  const nowMs = source.nowMs();
+  const models = source.limiters();
+  const oldestCallAgeMs = models.flatMap(({ model }) => {
+    const oldestMs = meter.oldestOnTheWireMs(model);
+    return oldestMs === undefined ? [] : [{ model, ageMs: Math.max(0, nowMs - oldestMs) }];
+  });
+  const eta = etaOf(source, models, oldestCallAgeMs, nowMs, window);
+  const stoppingWhy = source.stopping?.();
+  const callsLeft = models.reduce((sum, { model }) => sum + meter.trafficOf(model).started, 0);
   return {
     meter,
     total: source.total,
     unit: source.unit ?? 'conversations',
-    models: source.limiters().map(({ model, state, replicas }) => ({
-      model,
-      ...(state?.effectiveConcurrency === undefined ? {} : { concurrencyLimit: state.effectiveConcurrency }),
-      ...(replicas ? { replicas } : {}),
-    })),
+    models: models.map(({ model, state, replicas }) => {
+      const oldest = oldestCallAgeMs.find((entry) => entry.model === model);
+      return {
+        model,
+        ...(state?.effectiveConcurrency === undefined ? {} : { concurrencyLimit: state.effectiveConcurrency }),
+        ...(replicas ? { replicas } : {}),
+        ...(oldest ? { oldestCallAgeMs: oldest.ageMs } : {}),
+      };
+    }),
     elapsedMs: nowMs - startedMs,
     nowMs,
     eta,
-    etaUnit: byCalls ? 'calls' : 'items',
+    etaUnit: source.forecast ? 'calls' : 'items',
+    ...(stoppingWhy === undefined ? {} : { stopping: { why: stoppingWhy, callsLeft } }),
     spentUsd: source.spentUsd?.() ?? meter.costUsd,
     modelsWithoutPrice: source.modelsWithoutPrice ?? [],
   };
@@ -131,7 +197,8 @@ export function startProgressDisplay(stream: ProgressStream, source: ProgressSou
     ...(stream.columns === undefined ? {} : { columns: stream.columns }),
     ...(stream.rows === undefined ? {} : { rows: stream.rows }),
   }));
-  const lines = () => progressBlock(view());
+  // The width a line may take: the block leaves the last column free (see LiveBlock).
+  const lines = () => progressBlock(view(), { ...(stream.columns === undefined ? {} : { width: stream.columns - 1 }) });
   const giveBack = ownStream(stream, block, lines);
   const timer = setInterval(() => block.draw(lines()), intervalMs ?? 500);
   timer.unref();

@@ -14,6 +14,7 @@ import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionWorld, startRunSessio
 import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import { agentOf, checkVariantsFitClaims, modelsOfAgents, promptsByAgent } from './agents.js';
 import { CallForecast } from './call-forecast.js';
+import { callSharesOf } from './call-shares.js';
 import { countPlan, iteratePlan, type TournamentDesign } from './plan.js';
 import { type ConversationsResult, runConversations } from './run-conversations.js';
 import { type DesignOptions, designFromOptions, designOfStoredRun, type RunSettings, type StoredDesign } from './tournament-design.js';
@@ -187,6 +188,7 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
       command: input.retryFailed ? 'pmiyc run --retry-failed' : continuing ? 'pmiyc run --resume' : 'pmiyc run',
       takeOver: input.takeOver === true,
       callForecast: forecast,
+      callShares: callSharesOf(design, variants),
       ...(settings.batch ? { batch: true } : {}),
       ...(refresh ? { refresh } : {}),
       ...(settings.maxCost === undefined ? {} : { maxCostUsd: settings.maxCost }),
