@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,20 +132,33 @@ describe.skipIf(!hasScript)('pmiyc run in a pseudo-terminal 80 columns wide', ()
 /** A provider on loopback that holds every request until the test answers it. */
 async function holdingServer() {
   const held: Array<(response: unknown) => void> = [];
+  const sockets = new Set<Socket>();
   const server = createServer((request, response: ServerResponse) => {
     request.resume();
     request.on('end', () => held.push((body) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body))));
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     held,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+/** Waits until `condition` holds; after a minute fails with what the run wrote (not a timing assertion: a guard against hanging). */
+async function waitFor(condition: () => boolean, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`never came; the run wrote:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 describe('pmiyc run stopped by Ctrl-C while calls are out', () => {
@@ -171,14 +184,19 @@ describe('pmiyc run stopped by Ctrl-C while calls are out', () => {
         { env: { PMIYC_PROGRESS_INTERVAL_MS: '20' } },
       );
       const stderr = () => running.output().stderr;
-      await waitFor(() => server.held.length === 3);
-      await waitFor(() => / · ETA /.test(stderr()));
-      running.child.kill('SIGINT');
-      await waitFor(() => stderr().includes('stopping (Ctrl-C): 3 calls left to drain'));
-      const reply = RESPONSE_SHAPES.openaiChat('<message>Fine.</message>\n<support_ranking>Neutral</support_ranking>');
-      server.held.shift()!(reply);
-      await waitFor(() => stderr().includes('stopping (Ctrl-C): 2 calls left to drain'));
-      for (const answer of server.held.splice(0)) answer(reply);
+      try {
+        await waitFor(() => server.held.length === 3, stderr);
+        await waitFor(() => / · ETA /.test(stderr()), stderr);
+        running.child.kill('SIGINT');
+        await waitFor(() => stderr().includes('stopping (Ctrl-C): 3 calls left to drain'), stderr);
+        const reply = RESPONSE_SHAPES.openaiChat('<message>Fine.</message>\n<support_ranking>Neutral</support_ranking>');
+        server.held.shift()!(reply);
+        await waitFor(() => stderr().includes('stopping (Ctrl-C): 2 calls left to drain'), stderr);
+        for (const answer of server.held.splice(0)) answer(reply);
+      } catch (error) {
+        running.child.kill('SIGKILL');
+        throw error;
+      }
       const stopped = await running.done;
       expect(stopped.code).toBe(130);
       const progress = stopped.stderr.split('\n').filter((line) => /^pmiyc: \d+\/\d+ conversations/.test(line));
