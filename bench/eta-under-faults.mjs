@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const CLAIMS = Number(process.env.CLAIMS ?? 8);
@@ -149,6 +149,13 @@ async function runOnce(main, baseURL) {
   return { startedMs, endedMs: samples.at(-1).atMs, samples };
 }
 
+/** Every sample of a run: when, the time really left, and the progress line. */
+function traceOf(run) {
+  return run.samples
+    .map(({ atMs, line }) => `${((atMs - run.startedMs) / 1000).toFixed(1)} s, left ${((run.endedMs - atMs) / 1000).toFixed(1)} s: ${line}`)
+    .join('\n');
+}
+
 /** The worst (largest in size, sign kept) and the median relative error of the ETAs from 20 % to 90 % of the run. */
 function errorsOf(run) {
   const durationMs = run.endedMs - run.startedMs;
@@ -161,11 +168,10 @@ function errorsOf(run) {
     errors.push((etaMs - leftMs) / leftMs);
   }
   // TRACE=1: every sample, to see where the ETA goes wrong.
-  if (process.env.TRACE)
-    for (const { atMs, line } of run.samples)
-      console.log(`${((atMs - run.startedMs) / 1000).toFixed(1)} s, left ${((run.endedMs - atMs) / 1000).toFixed(1)} s: ${line}`);
+  if (process.env.TRACE) console.log(traceOf(run));
   const worst = errors.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a), 0);
-  return { durationMs, worst, median: median(errors), samples: errors.length };
+  const within25 = errors.filter((error) => Math.abs(error) <= 0.25).length / errors.length;
+  return { durationMs, worst, median: median(errors), within25, samples: errors.length };
 }
 
 const median = (values) => {
@@ -186,10 +192,12 @@ for (let round = 1; round <= RUNS; round++) {
     const run = await runOnce(resolve(build, 'cli/main.js'), baseURL);
     const errors = errorsOf(run);
     results.get(build).push(errors);
+    // TRACE_DIR=<folder>: each run's samples in a file of its own, to look into a bad run afterwards.
+    if (process.env.TRACE_DIR) writeFileSync(join(process.env.TRACE_DIR, `run-${round}-${basename(build)}.txt`), `${traceOf(run)}\n`);
     loads.push(loadavg()[0]);
     console.log(
       `run ${round} ${build}: ${(errors.durationMs / 1000).toFixed(1)} s, ${server.requests()} requests, ${errors.samples} ETAs from 20 to 90 %: ` +
-        `worst ${percent(errors.worst)}, median ${percent(errors.median)}`,
+        `worst ${percent(errors.worst)}, median ${percent(errors.median)}, ${(errors.within25 * 100).toFixed(0)} % of them within 25 %`,
     );
   }
 }
@@ -198,12 +206,13 @@ console.log(
   `\nnode ${process.version}, ${RUNS} interleaved runs per build, ${CLAIMS} claims x 3 models, concurrency ${CONCURRENCY}, latency ~${LATENCY_MS} ms, ` +
     `one call hung ${HANG_MS / 1000} s; load average (1 min) ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`,
 );
-console.log('| build | worst error, 20-90 % (median of runs) | range over runs | median error (median of runs) |');
-console.log('| --- | ---: | --- | ---: |');
+console.log('| build | worst error, 20-90 % (median of runs) | range over runs | median error (median of runs) | ETAs within 25 % (median of runs) |');
+console.log('| --- | ---: | --- | ---: | ---: |');
 for (const [build, list] of results) {
   const worst = list.map((run) => run.worst);
   const sizes = [...worst].sort((a, b) => Math.abs(a) - Math.abs(b));
   console.log(
-    `| ${build} | ${percent(median(worst))} | ${percent(sizes[0])} to ${percent(sizes.at(-1))} | ${percent(median(list.map((run) => run.median)))} |`,
+    `| ${build} | ${percent(median(worst))} | ${percent(sizes[0])} to ${percent(sizes.at(-1))} | ${percent(median(list.map((run) => run.median)))} | ` +
+      `${(median(list.map((run) => run.within25)) * 100).toFixed(0)} % |`,
   );
 }

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { attemptsPerCall, etaFloors, limitsFloorMs, requestWindowWaitMs, serviceMsPerCall } from './eta-floors.js';
 import type { CallService } from './run-meter.js';
 
-const service = (overrides: Partial<CallService>): CallService => ({ wireMs: 0, wireCalls: 0, attempts: 0, backoffMs: 0, planCalls: 0, ...overrides });
+const service = (overrides: Partial<CallService>): CallService => ({
+  wireMs: 0,
+  wireCalls: 0,
+  attempts: 0,
+  backoffMs: 0,
+  planCalls: 0,
+  rateLimited: 0,
+  ...overrides,
+});
 
 describe('what a call of the plan takes', () => {
   it.each([
@@ -33,6 +41,15 @@ describe('when calls may start under a requests-per-minute window', () => {
     ['and grows back a tenth of the configured limit with each call', 4, 2, 4, [50_000, 40_000, 10_000], 80_000],
   ])('%s', (_case, count, allowedNow, configured, startedAgoMs, expected) => {
     expect(requestWindowWaitMs(count, { now: allowedNow, configured }, startedAgoMs)).toBe(expected);
+  });
+
+  it('halves the limit as often as 429s came so far: 4 calls at 4 a minute start at once, unless every second call is refused', () => {
+    expect(requestWindowWaitMs(4, { now: 4, configured: 4 }, [])).toBe(0);
+    // The 1st start halves the limit to 2 and the 3rd to 1.2: the 3rd waits for the 1st to be a minute old, the 4th for the 3rd.
+    expect(requestWindowWaitMs(4, { now: 4, configured: 4, halvingsPerCall: 0.5 }, [])).toBe(120_000);
+    // One 429 in 8 calls: by the 4th start half of one is expected, and counted (the limit halves to 3), so the 5th waits.
+    expect(requestWindowWaitMs(5, { now: 6, configured: 6 }, [])).toBe(0);
+    expect(requestWindowWaitMs(5, { now: 6, configured: 6, halvingsPerCall: 0.125 }, [])).toBe(60_000);
   });
 });
 

@@ -35,10 +35,12 @@ export interface ModelPace {
   readonly startedAgoMs?: readonly number[];
 }
 
-/** A requests-per-minute limit: allowed now, and as configured (what it grows back to). */
+/** A requests-per-minute limit: allowed now, as configured (what it grows back to), and how often a 429 halves it. */
 export interface RequestLimit {
   readonly now: number;
   readonly configured: number;
+  /** 429s per attempt: each halves the limit, and a window fuller than that holds every call until it drains. */
+  readonly halvingsPerCall?: number;
 }
 
 /** After a 429 the limiter grows a lowered limit back by a tenth of the configured one per call (`RateLimitOptions.increaseFraction`). */
@@ -62,6 +64,11 @@ export function attemptsPerCall(service: Readonly<CallService>): number {
   return Math.max(1, (service.wireCalls + PRIOR_ATTEMPTS) / (service.planCalls + PRIOR_ATTEMPTS));
 }
 
+/** The share of attempts refused with a 429 so far, starting from none. */
+export function rateLimitedShare(service: Readonly<CallService>): number {
+  return service.rateLimited / (service.wireCalls + PRIOR_ATTEMPTS);
+}
+
 /** Starts projected at most, for a huge run: beyond them the window's rate alone counts. */
 const MAX_PROJECTED_STARTS = 10_000;
 
@@ -69,8 +76,9 @@ const MAX_PROJECTED_STARTS = 10_000;
  * Ms from now until `count` more calls can have started under a sliding window: a call may start
  * while fewer calls than the limit started in the last 60 s, so a full window holds the next call
  * until its oldest start leaves it (the limiter's wait), and after that the calls go at the limit's
- * pace. A limit lowered by a 429 grows back by a tenth of the configured one with each call, as the
- * limiter does; until then, a window fuller than the lowered limit holds every call.
+ * pace. As the limiter does, a 429 halves the limit and each call grows it back by a tenth of the
+ * configured one; a window fuller than a halved limit holds every call until it drains. The 429s
+ * to come are spread evenly at the rate seen (`halvingsPerCall`).
  * `startedAgoMs`: how long ago the window's calls started, oldest first.
  */
 export function requestWindowWaitMs(count: number, limit: RequestLimit, startedAgoMs: readonly number[]): number {
@@ -79,11 +87,17 @@ export function requestWindowWaitMs(count: number, limit: RequestLimit, startedA
   const starts = startedAgoMs.map((agoMs) => -agoMs);
   let allowed = limit.now;
   let lastMs = 0;
+  // Half a 429 owed from the start: a 429 is counted once half of one is expected (rounded, not cut off).
+  let halvings = 0.5;
   for (let start = 0; start < projected; start++) {
     const blocking = starts[starts.length - Math.max(1, Math.floor(allowed + 1e-9))];
     lastMs = Math.max(lastMs, blocking === undefined ? 0 : blocking + 60_000);
     starts.push(lastMs);
-    allowed = Math.min(limit.configured, allowed + limit.configured * GROWTH_PER_CALL);
+    halvings += limit.halvingsPerCall ?? 0;
+    if (halvings >= 1) {
+      halvings -= 1;
+      allowed = Math.max(1, allowed / 2);
+    } else allowed = Math.min(limit.configured, allowed + limit.configured * GROWTH_PER_CALL);
   }
   const beyond = Math.ceil(count) - projected;
   return lastMs + (beyond > 0 ? (beyond / Math.max(1, Math.floor(limit.configured))) * 60_000 : 0);

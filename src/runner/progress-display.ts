@@ -1,6 +1,6 @@
 import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
 import type { LimiterState } from '../models/wrappers/with-rate-limit.js';
-import { etaFloors, type ModelPace } from './eta-floors.js';
+import { etaFloors, type ModelPace, rateLimitedShare } from './eta-floors.js';
 import { LiveBlock } from './live-block.js';
 import { type ProgressView, progressBlock, progressLogLine } from './progress-lines.js';
 import { type Eta, estimateEta, WorkWindow } from './run-eta.js';
@@ -62,7 +62,11 @@ function pacesOf(source: ProgressSource, models: ModelsOfSource, expected: numbe
   return models.flatMap(({ model, state }) => {
     const share = callShares.get(model);
     const requestsNow = state?.effectiveRequestsPerMinute;
-    const requestLimit = requestsNow === undefined ? undefined : { now: requestsNow, configured: state?.configured?.requestsPerMinute ?? requestsNow };
+    const service = meter.serviceOf(model);
+    const requestLimit =
+      requestsNow === undefined
+        ? undefined
+        : { now: requestsNow, configured: state?.configured?.requestsPerMinute ?? requestsNow, halvingsPerCall: rateLimitedShare(service) };
     // Calls at once as configured: after a 429 the limiter lowers it, and grows it back within a few calls.
     const concurrency = state?.configured?.maxConcurrency;
     if (share === undefined || (requestLimit === undefined && concurrency === undefined)) return [];
@@ -72,7 +76,7 @@ function pacesOf(source: ProgressSource, models: ModelsOfSource, expected: numbe
       {
         model,
         remainingCalls,
-        service: meter.serviceOf(model),
+        service,
         ...(requestLimit ? { requestLimit } : {}),
         ...(concurrency ? { concurrency } : {}),
         ...(startedAgoMs ? { startedAgoMs } : {}),

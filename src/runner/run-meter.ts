@@ -42,9 +42,11 @@ export interface CallService {
   backoffMs: number;
   /** Calls of the plan that reached the model (not answered from the run's calls or an earlier run's). */
   planCalls: number;
+  /** Attempts refused with a 429: each lowers the model's limiter's limits for a while. */
+  rateLimited: number;
 }
 
-const noService = (): CallService => ({ wireMs: 0, wireCalls: 0, attempts: 0, backoffMs: 0, planCalls: 0 });
+const noService = (): CallService => ({ wireMs: 0, wireCalls: 0, attempts: 0, backoffMs: 0, planCalls: 0, rateLimited: 0 });
 
 /** Live counters of a run, for progress displays; updated by the runner and the run-control layer. */
 export class RunMeter {
@@ -186,13 +188,18 @@ export class RunMeter {
     if (reachedModel) (this.serviceOf(model) as CallService).planCalls += 1;
   }
 
-  /** A retry of `model` after `error`, starting at `retryAtMs` (its back-off counts in `callService`). */
-  retried(model: string, error: LastCallError, retryAtMs: number): void {
+  /**
+   * A retry of `model` after `error`, starting at `retryAtMs` (its back-off counts in `callService`);
+   * `rateLimited`: the error was a 429.
+   */
+  retried(model: string, error: LastCallError, retryAtMs: number, rateLimited = false): void {
     const traffic = this.mutable(model);
     traffic.retries += 1;
     traffic.lastError = error;
     traffic.retryWaitUntilMs = retryAtMs;
-    (this.serviceOf(model) as CallService).backoffMs += Math.max(0, retryAtMs - error.atMs);
+    const service = this.serviceOf(model) as CallService;
+    service.backoffMs += Math.max(0, retryAtMs - error.atMs);
+    if (rateLimited) service.rateLimited += 1;
   }
 
   resampled(model: string): void {

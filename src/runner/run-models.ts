@@ -95,7 +95,7 @@ export function createRunModels(config: PmiycConfig, env: Environment, options: 
     onRetry: (model, event) => {
       retries.set(event.request, (retries.get(event.request) ?? 0) + 1);
       const nowMs = options.now();
-      options.meter.retried(model, { label: callErrorLabel(event.error, model), atMs: nowMs }, nowMs + event.waitMs);
+      options.meter.retried(model, { label: callErrorLabel(event.error, model), atMs: nowMs }, nowMs + event.waitMs, event.error.statusCode === 429);
       options.onRetry?.(model, event);
     },
     onTheWire: (model) => {
