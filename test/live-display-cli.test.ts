@@ -54,18 +54,19 @@ function writeConfig(server: FakeProviderServer): string {
   return path;
 }
 
-const runArgs = (server: FakeProviderServer) => [
+/** `pmiyc run` of `models` on `claims` claims in a fresh store (alpha and beta of the faulty server's config unless given). */
+const runArgs = (config: string, { models = 'alpha,beta', claims = 2, concurrency = 4 } = {}) => [
   'run',
   '--config',
-  writeConfig(server),
+  config,
   '--models',
-  'alpha,beta',
+  models,
   '--claims',
-  writeClaims(`${fresh('claims')}.jsonl`, 2),
+  writeClaims(`${fresh('claims')}.jsonl`, claims),
   '--store',
   `${fresh('store')}.db`,
   '--concurrency',
-  '4',
+  String(concurrency),
 ];
 
 /** The block's rows: the items line, the calls line, one row per model. */
@@ -76,7 +77,7 @@ describe.skipIf(!hasScript)('pmiyc run in a pseudo-terminal (util-linux script) 
   it('prints every warning above the block, counts the retries and re-samples, leaves one clean block, and its spend is the final figure', async () => {
     const server = await faultyServer();
     try {
-      const { code, output, lines } = await runInPseudoTerminal(CLI, runArgs(server));
+      const { code, output, lines } = await runInPseudoTerminal(CLI, runArgs(writeConfig(server)));
       expect(code, output).toBe(0);
       const blockStart = lines.findIndex(isBlockRow);
       const block = lines.slice(blockStart, blockStart + 4);
@@ -115,7 +116,7 @@ describe.skipIf(!hasScript)('pmiyc run in a pseudo-terminal 80 columns wide', ()
   it('keeps the spend and the last errors in every row of the block, each cut to the screen, other fields dropped first', async () => {
     const server = await faultyServer();
     try {
-      const { code, output, lines } = await runInPseudoTerminal(CLI, runArgs(server), 80);
+      const { code, output, lines } = await runInPseudoTerminal(CLI, runArgs(writeConfig(server)), 80);
       expect(code, output).toBe(0);
       const block = lines.filter(isBlockRow);
       expect(block, lines.join('\n')).toHaveLength(4);
@@ -167,22 +168,7 @@ describe('pmiyc run stopped by Ctrl-C while calls are out', () => {
     try {
       const config = `${fresh('config')}.yaml`;
       writeFileSync(config, `models:\n  alpha: { provider: openai-compatible, model: alpha-model, baseURL: "${server.url}/v1", maxRetries: 0 }\n`);
-      const running = spawnCli(
-        [
-          'run',
-          '--config',
-          config,
-          '--models',
-          'alpha',
-          '--claims',
-          writeClaims(`${fresh('claims')}.jsonl`, 3),
-          '--store',
-          `${fresh('store')}.db`,
-          '--concurrency',
-          '3',
-        ],
-        { env: { PMIYC_PROGRESS_INTERVAL_MS: '20' } },
-      );
+      const running = spawnCli(runArgs(config, { models: 'alpha', claims: 3, concurrency: 3 }), { env: { PMIYC_PROGRESS_INTERVAL_MS: '20' } });
       const stderr = () => running.output().stderr;
       try {
         await waitFor(() => server.held.length === 3, stderr);
@@ -217,7 +203,7 @@ describe('pmiyc run without a terminal', () => {
   it('ends its progress log with the spend the outcome prints, saying which models have no price', async () => {
     const server = await startFakeChatServer();
     try {
-      const result = await runCli(runArgs(server), { env: { PMIYC_PROGRESS_INTERVAL_MS: '60000' } });
+      const result = await runCli(runArgs(writeConfig(server)), { env: { PMIYC_PROGRESS_INTERVAL_MS: '60000' } });
       expect(result.code, result.stderr).toBe(0);
       const progress = result.stderr.trimEnd().split('\n').at(-1)!;
       expect(progress).toMatch(/^pmiyc: 16\/16 conversations .* ETA done; calls .*; retries 0, re-samples 0$/);

@@ -8,7 +8,7 @@ import type { RunMeter } from './run-meter.js';
 import { describeSpend } from './session-ending.js';
 
 /** One model as the lines show it. */
-export interface ModelView {
+interface ModelView {
   readonly model: string;
   /** Its limiter's concurrency now, when it has one. */
   readonly concurrencyLimit?: number;
