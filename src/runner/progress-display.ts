@@ -1,9 +1,9 @@
 import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
 import type { LimiterState } from '../models/wrappers/with-rate-limit.js';
-import { etaFloors, type ModelPace, rateLimitedShare } from './eta-floors.js';
 import { LiveBlock } from './live-block.js';
+import { progressEta } from './progress-eta.js';
 import { type ProgressView, progressBlock, progressLogLine } from './progress-lines.js';
-import { type Eta, estimateEta, WorkWindow } from './run-eta.js';
+import { WorkWindow } from './run-eta.js';
 import type { RunMeter } from './run-meter.js';
 
 /** A study's forecast of the calls its session makes (the tournament's `CallForecast`), for a calls-remaining ETA. */
@@ -53,66 +53,6 @@ export interface ProgressDisplay {
   stop(): void;
 }
 
-type ModelsOfSource = ReturnType<ProgressSource['limiters']>;
-
-/** Each limited model's pace for its share of the calls left (only with shares, which a tournament gives). */
-function pacesOf(source: ProgressSource, models: ModelsOfSource, expected: number): ModelPace[] {
-  const { meter, callShares } = source;
-  if (!callShares) return [];
-  return models.flatMap(({ model, state }) => {
-    const share = callShares.get(model);
-    const requestsNow = state?.effectiveRequestsPerMinute;
-    const service = meter.serviceOf(model);
-    const requestLimit =
-      requestsNow === undefined
-        ? undefined
-        : { now: requestsNow, configured: state?.configured?.requestsPerMinute ?? requestsNow, halvingsPerCall: rateLimitedShare(service) };
-    // Calls at once as configured: after a 429 the limiter lowers it, and grows it back within a few calls.
-    const concurrency = state?.configured?.maxConcurrency;
-    if (share === undefined || (requestLimit === undefined && concurrency === undefined)) return [];
-    const remainingCalls = Math.max(0, share * expected - meter.trafficOf(model).planCalls);
-    const startedAgoMs = state?.startedAgoMs;
-    return [
-      {
-        model,
-        remainingCalls,
-        service,
-        ...(requestLimit ? { requestLimit } : {}),
-        ...(concurrency ? { concurrency } : {}),
-        ...(startedAgoMs ? { startedAgoMs } : {}),
-      },
-    ];
-  });
-}
-
-/** The ETA now, from the work window (which this reading adds a sample to) and what holds the rest up. */
-function etaOf(
-  source: ProgressSource,
-  models: ModelsOfSource,
-  oldestCallAgeMs: Array<{ model: string; ageMs: number }>,
-  nowMs: number,
-  window: WorkWindow,
-): Eta {
-  const { meter, forecast } = source;
-  const done = forecast ? meter.planCallsDone : meter.conversationsDone;
-  window.add({ atMs: nowMs, done });
-  const stall = window.stallAt(nowMs);
-  const expected = forecast ? forecast.expectedCalls() : source.total - meter.conversationsSkipped;
-  return estimateEta({
-    expected,
-    done,
-    ratePerMs: window.ratePerMs(),
-    finished: meter.conversationsDone + meter.conversationsSkipped >= source.total,
-    ...(stall ? { stall } : {}),
-    floors: etaFloors({
-      ...(forecast ? { longestRemainingCalls: forecast.longestRemainingCalls() } : {}),
-      service: meter.callService,
-      paces: forecast ? pacesOf(source, models, expected) : [],
-      oldestCallAgeMs,
-    }),
-  });
-}
-
 /** What the lines show now. */
 function viewOf(source: ProgressSource, startedMs: number, window: WorkWindow): ProgressView {
   const { meter } = source;
@@ -122,7 +62,7 @@ function viewOf(source: ProgressSource, startedMs: number, window: WorkWindow): 
     const oldestMs = meter.oldestOnTheWireMs(model);
     return oldestMs === undefined ? [] : [{ model, ageMs: Math.max(0, nowMs - oldestMs) }];
   });
-  const eta = etaOf(source, models, oldestCallAgeMs, nowMs, window);
+  const eta = progressEta(source, models, oldestCallAgeMs, nowMs, window);
   const stoppingWhy = source.stopping?.();
   const callsLeft = models.reduce((sum, { model }) => sum + meter.trafficOf(model).started, 0);
   return {

@@ -175,12 +175,6 @@ export class RunMeter {
     return oldest;
   }
 
-  /** The mean time a call spent on the wire, in ms; undefined before the first came back. */
-  get meanCallMs(): number | undefined {
-    const { wireMs, wireCalls } = this.callService;
-    return wireCalls > 0 ? wireMs / wireCalls : undefined;
-  }
-
   /** A call of the plan was obtained from `model` (see `planCallsDone`); `reachedModel`: not answered from stored calls. */
   planCallDone(model: string, reachedModel: boolean): void {
     this.planCallsDone += 1;
