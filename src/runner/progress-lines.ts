@@ -88,9 +88,8 @@ function etaFields(view: ProgressView): LineField[] {
   }
   const { eta } = view;
   if (eta.status !== 'estimated') return [{ text: `ETA ${eta.status === 'done' ? 'done' : 'n/a'}`, rank: RANK.eta }];
-  const details = [view.etaUnit === 'calls' ? `about ${compactCount(eta.remaining)} calls left` : undefined, describeHold(eta.heldBy)].filter(
-    (detail) => detail !== undefined,
-  );
+  const callsLeft = `about ${compactCount(eta.remaining)} ${Math.round(eta.remaining) === 1 ? 'call' : 'calls'} left`;
+  const details = [view.etaUnit === 'calls' ? callsLeft : undefined, describeHold(eta.heldBy)].filter((detail) => detail !== undefined);
   const detail = details.length > 0 ? [{ text: `(${details.join(', ')})`, rank: RANK.etaDetail, joiner: ' ' }] : [];
   return [{ text: `ETA ${formatDuration(eta.remainingMs)}`, rank: RANK.eta }, ...detail];
 }
