@@ -10,7 +10,8 @@
 //
 // Build folders are copies of dist/ inside the project (so that node_modules resolves), e.g.
 // `cp -r dist ab-before`; runs are interleaved (A, B, A, B, ...). RUNS (default 5), CLAIMS (8),
-// CONCURRENCY (8), LATENCY_MS (median latency, 400), HANG_MS (20000), HANG_AT (the request that hangs, 220).
+// CONCURRENCY (8), LATENCY_MS (median latency, 400), HANG_MS (20000), HANG_AT (the request that hangs, 220),
+// LIMITS=0 (no model limits of its own).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,8 @@ const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
 const LATENCY_MS = Number(process.env.LATENCY_MS ?? 400);
 const HANG_MS = Number(process.env.HANG_MS ?? 20_000);
 const HANG_AT = Number(process.env.HANG_AT ?? 220);
+/** LIMITS=0: no model has limits of its own (the limiter still adapts after 429s): faults and the hung call alone. */
+const LIMITS = process.env.LIMITS !== '0';
 /** Shares of requests: 429 (Retry-After 1.5 s), 500 (the retry layer's back-off), a reply without tags. */
 const FAULTS = { rateLimited: 0.06, serverError: 0.04, malformed: 0.06 };
 const LABELS = ['Completely Oppose', 'Oppose', 'Neutral', 'Support', 'Completely Support'];
@@ -105,8 +108,8 @@ async function runOnce(main, baseURL) {
     join(folder, 'pmiyc.yaml'),
     `models:
   alpha: { provider: openai-compatible, model: alpha, baseURL: "${baseURL}", maxRetries: 8 }
-  beta: { provider: openai-compatible, model: beta, baseURL: "${baseURL}", maxRetries: 8, maxConcurrency: 3 }
-  gamma: { provider: openai-compatible, model: gamma, baseURL: "${baseURL}", maxRetries: 8, requestsPerMinute: 150 }
+  beta: { provider: openai-compatible, model: beta, baseURL: "${baseURL}", maxRetries: 8${LIMITS ? ', maxConcurrency: 3' : ''} }
+  gamma: { provider: openai-compatible, model: gamma, baseURL: "${baseURL}", maxRetries: 8${LIMITS ? ', requestsPerMinute: 150' : ''} }
 `,
   );
   writeFileSync(join(folder, 'claims.jsonl'), Array.from({ length: CLAIMS }, (_, index) => JSON.stringify({ claim: `Benchmark claim ${index}` })).join('\n'));
@@ -204,15 +207,16 @@ for (let round = 1; round <= RUNS; round++) {
 await server.close();
 console.log(
   `\nnode ${process.version}, ${RUNS} interleaved runs per build, ${CLAIMS} claims x 3 models, concurrency ${CONCURRENCY}, latency ~${LATENCY_MS} ms, ` +
-    `one call hung ${HANG_MS / 1000} s; load average (1 min) ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`,
+    `one call hung ${HANG_MS / 1000} s, ${LIMITS ? 'beta maxConcurrency 3, gamma requestsPerMinute 150' : 'no model limits'}; ` +
+    `load average (1 min) ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`,
 );
-console.log('| build | worst error, 20-90 % (median of runs) | range over runs | median error (median of runs) | ETAs within 25 % (median of runs) |');
+console.log('| build | worst error, 20-90 % (median run) | range over runs | median error (median of runs) | ETAs within 25 % (median of runs) |');
 console.log('| --- | ---: | --- | ---: | ---: |');
 for (const [build, list] of results) {
-  const worst = list.map((run) => run.worst);
-  const sizes = [...worst].sort((a, b) => Math.abs(a) - Math.abs(b));
+  // Runs ordered by the size of their worst error; the middle one is the median run (its error's sign kept).
+  const sizes = list.map((run) => run.worst).sort((a, b) => Math.abs(a) - Math.abs(b));
   console.log(
-    `| ${build} | ${percent(median(worst))} | ${percent(sizes[0])} to ${percent(sizes.at(-1))} | ${percent(median(list.map((run) => run.median)))} | ` +
+    `| ${build} | ${percent(sizes[(sizes.length - 1) >> 1])} | ${percent(sizes[0])} to ${percent(sizes.at(-1))} | ${percent(median(list.map((run) => run.median)))} | ` +
       `${(median(list.map((run) => run.within25)) * 100).toFixed(0)} % |`,
   );
 }
