@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, runCli } from './cli-helpers.js';
+import { CLI, runCli, spawnCli } from './cli-helpers.js';
 import { isFirstArgument, isOpening, startFakeChatServer } from './support/fake-chat-server.js';
 import { type FakeProviderServer, type FakeResponse, RESPONSE_SHAPES } from './support/fake-provider-server.js';
 import { hasScript, runInPseudoTerminal } from './support/pseudo-terminal.js';
@@ -52,18 +54,19 @@ function writeConfig(server: FakeProviderServer): string {
   return path;
 }
 
-const runArgs = (server: FakeProviderServer) => [
+/** `pmiyc run` of `models` on `claims` claims in a fresh store (alpha and beta of the faulty server's config unless given). */
+const runArgs = (config: string, { models = 'alpha,beta', claims = 2, concurrency = 4 } = {}) => [
   'run',
   '--config',
-  writeConfig(server),
+  config,
   '--models',
-  'alpha,beta',
+  models,
   '--claims',
-  writeClaims(`${fresh('claims')}.jsonl`, 2),
+  writeClaims(`${fresh('claims')}.jsonl`, claims),
   '--store',
   `${fresh('store')}.db`,
   '--concurrency',
-  '4',
+  String(concurrency),
 ];
 
 /** The block's rows: the items line, the calls line, one row per model. */
@@ -80,7 +83,7 @@ describe.skipIf(!hasScript)('pmiyc run in a pseudo-terminal (util-linux script) 
   it('prints every warning above the block, counts the retries and re-samples, leaves one clean block, and its spend is the final figure', async () => {
     const server = await faultyServer();
     try {
-      const { code, output, lines } = await runInPseudoTerminal(CLI, runArgs(server));
+      const { code, output, lines } = await runInPseudoTerminal(CLI, runArgs(writeConfig(server)));
       expect(code, output).toBe(0);
       const blockStart = lines.findIndex(isBlockRow);
       const block = lines.slice(blockStart, blockStart + 4);
@@ -115,11 +118,98 @@ describe.skipIf(!hasScript)('pmiyc run in a pseudo-terminal (util-linux script) 
   });
 });
 
+describe.skipIf(!hasScript)('pmiyc run in a pseudo-terminal 80 columns wide', () => {
+  it('keeps the spend and the last errors in every row of the block, each cut to the screen, other fields dropped first', async () => {
+    const server = await faultyServer();
+    try {
+      const { code, output, lines } = await runInPseudoTerminal(CLI, runArgs(writeConfig(server)), 80);
+      expect(code, output).toBe(0);
+      const block = lines.filter(isBlockRow);
+      expect(block, lines.join('\n')).toHaveLength(4);
+      for (const line of block) expect(line.length).toBeLessThan(80);
+      expect(spendOf(block[1]!)).toMatch(/^\$0\.\d{4} \(no price for beta\)$/);
+      expect(block[1]).not.toContain('tokens');
+      expect(block.some((line) => / last error HTTP 429 [\d.]+ m?s ago/.test(line))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** A provider on loopback that holds every request until the test answers it. */
+async function holdingServer() {
+  const held: Array<(response: unknown) => void> = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((request, response: ServerResponse) => {
+    request.resume();
+    request.on('end', () => held.push((body) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body))));
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    held,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Waits until `condition` holds; after a minute fails with what the run wrote (not a timing assertion: a guard against hanging). */
+async function waitFor(condition: () => boolean, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`never came; the run wrote:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('pmiyc run stopped by Ctrl-C while calls are out', () => {
+  it('shows the calls left to drain instead of an ETA, down to none', async () => {
+    const server = await holdingServer();
+    try {
+      const config = `${fresh('config')}.yaml`;
+      writeFileSync(config, `models:\n  alpha: { provider: openai-compatible, model: alpha-model, baseURL: "${server.url}/v1", maxRetries: 0 }\n`);
+      const running = spawnCli(runArgs(config, { models: 'alpha', claims: 3, concurrency: 3 }), { env: { PMIYC_PROGRESS_INTERVAL_MS: '20' } });
+      const stderr = () => running.output().stderr;
+      try {
+        await waitFor(() => server.held.length === 3, stderr);
+        await waitFor(() => / · ETA /.test(stderr()), stderr);
+        running.child.kill('SIGINT');
+        await waitFor(() => stderr().includes('stopping (Ctrl-C): 3 calls left to drain'), stderr);
+        const reply = RESPONSE_SHAPES.openaiChat('<message>Fine.</message>\n<support_ranking>Neutral</support_ranking>');
+        server.held.shift()!(reply);
+        await waitFor(() => stderr().includes('stopping (Ctrl-C): 2 calls left to drain'), stderr);
+        for (const answer of server.held.splice(0)) answer(reply);
+      } catch (error) {
+        running.child.kill('SIGKILL');
+        throw error;
+      }
+      const stopped = await running.done;
+      expect(stopped.code).toBe(130);
+      const progress = stopped.stderr.split('\n').filter((line) => /^pmiyc: \d+\/\d+ conversations/.test(line));
+      const afterSignal = progress.slice(progress.findIndex((line) => line.includes('stopping (Ctrl-C)')));
+      // No ETA once the signal came, and the last line says the run stopped.
+      expect(
+        afterSignal.every((line) => !line.includes('ETA')),
+        afterSignal.join('\n'),
+      ).toBe(true);
+      expect(afterSignal.at(-1)).toMatch(/ · stopped \(Ctrl-C\); calls /);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('pmiyc run without a terminal', () => {
   it('ends its progress log with the spend the outcome prints, saying which models have no price', async () => {
     const server = await startFakeChatServer();
     try {
-      const result = await runCli(runArgs(server), { env: { PMIYC_PROGRESS_INTERVAL_MS: '60000' } });
+      const result = await runCli(runArgs(writeConfig(server)), { env: { PMIYC_PROGRESS_INTERVAL_MS: '60000' } });
       expect(result.code, result.stderr).toBe(0);
       const progress = result.stderr.trimEnd().split('\n').at(-1)!;
       expect(progress).toMatch(/^pmiyc: 16\/16 conversations .* ETA done; calls .*; retries 0, re-samples 0$/);

@@ -131,6 +131,63 @@ describe('the live display on a terminal', () => {
     for (const line of block) expect(line.length).toBeLessThanOrEqual(39);
   });
 
+  describe('on a narrow terminal', () => {
+    /** A run with faults: spend with an unpriced model, two models with errors, one backing off, one with a call out for long. */
+    function troubledRun(columns: number) {
+      const { stream, screen } = fakeTerminal({ columns, rows: 40 });
+      const meter = new RunMeter();
+      const clock = { nowMs: 0 };
+      const display = startProgressDisplay(
+        stream,
+        sourceOf(meter, clock, () => ['alpha', 'beta'], { total: 96, spentUsd: () => 0.0123, modelsWithoutPrice: ['beta'] }),
+        NEVER_MS,
+      );
+      clock.nowMs = 62_000;
+      for (let call = 0; call < 310; call++) {
+        meter.callStarted('alpha');
+        meter.callEnded('alpha', { inputTokens: 400, outputTokens: 100, costUsd: 0.00004 });
+      }
+      meter.callsShared = 88;
+      for (let call = 0; call < 3; call++) meter.callStarted('alpha');
+      meter.wireStarted('alpha', 61_000);
+      meter.retried('alpha', { label: 'HTTP 429', atMs: 58_000 }, 64_000);
+      meter.callStarted('beta');
+      meter.wireStarted('beta', 39_000);
+      meter.callEnded('beta', { failed: { label: 'HTTP 500', atMs: 60_500 } });
+      meter.callStarted('beta');
+      meter.conversationsDone = 12;
+      display.stop();
+      return screen.lines();
+    }
+
+    it('keeps everything on a wide one', () => {
+      expect(troubledRun(250)).toEqual([
+        '12/96 conversations (0 failed) · 1 min 2 s elapsed · ETA 7 min 14 s',
+        'calls 310 made, 88 shared, 0 replayed, 1 failed · 5.0 calls/s · tokens 124k in, 31k out · $0.0123 (no price for beta)',
+        '  alpha: 1 on the wire, 2 waiting · 1 retry, 0 re-samples · last error HTTP 429 4.0 s ago · retry in 2.0 s',
+        '  beta: 1 on the wire, oldest call 23.0 s, 0 waiting · 0 retries, 0 re-samples · last error HTTP 500 1.5 s ago',
+      ]);
+    });
+
+    it('at 80 columns drops tokens, the call rate, retries and what waits, and keeps the spend and every last error', () => {
+      expect(troubledRun(80)).toEqual([
+        '12/96 conversations (0 failed) · 1 min 2 s elapsed · ETA 7 min 14 s',
+        'calls 310 made, 88 shared, 0 replayed, 1 failed · $0.0123 (no price for beta)',
+        '  alpha: 1 on the wire · last error HTTP 429 4.0 s ago · retry in 2.0 s',
+        '  beta: 1 on the wire, oldest call 23.0 s · last error HTTP 500 1.5 s ago',
+      ]);
+    });
+
+    it.each([100, 80, 72, 60, 50, 40])('at %i columns no row is wider than the screen, and the spend and the last errors stay', (columns) => {
+      const lines = troubledRun(columns);
+      for (const line of lines) expect(line.length).toBeLessThan(columns);
+      expect(lines[1]).toMatch(/\$0\.0123 \(no price for beta\)$/);
+      expect(lines[2]).toContain('last error HTTP 429 4.0 s ago');
+      expect(lines[3]).toContain('last error HTTP 500 1.5 s ago');
+      if (columns >= 60) expect(lines[3]).toContain('oldest call 23.0 s');
+    });
+  });
+
   it('gives a prototype write back, and passes a callback on', async () => {
     const screen = new TerminalScreen();
     class Terminal {

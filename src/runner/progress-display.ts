@@ -1,8 +1,9 @@
 import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
 import type { LimiterState } from '../models/wrappers/with-rate-limit.js';
 import { LiveBlock } from './live-block.js';
+import { progressEta } from './progress-eta.js';
 import { type ProgressView, progressBlock, progressLogLine } from './progress-lines.js';
-import { estimateEta, WorkWindow } from './run-eta.js';
+import { WorkWindow } from './run-eta.js';
 import type { RunMeter } from './run-meter.js';
 
 /** A study's forecast of the calls its session makes (the tournament's `CallForecast`), for a calls-remaining ETA. */
@@ -27,6 +28,13 @@ export interface ProgressSource {
   readonly modelsWithoutPrice?: readonly string[];
   /** Without one, the ETA counts items instead of calls. */
   readonly forecast?: CallForecastView;
+  /**
+   * The share of the plan's calls each model makes (a tournament's `callSharesOf`): with it, a model
+   * held back by its own limits (requests per minute, calls at once) holds the ETA up.
+   */
+  readonly callShares?: ReadonlyMap<string, number>;
+  /** Why the run is stopping ("Ctrl-C", "the budget"), once it is: then the display counts the calls left to drain. */
+  readonly stopping?: () => string | undefined;
 }
 
 /** Where progress goes: a terminal (redrawn in place) or a log (a line now and then). */
@@ -45,34 +53,36 @@ export interface ProgressDisplay {
   stop(): void;
 }
 
-/** What the lines show now; the ETA from the work window, which this reading adds a sample to. */
+/** What the lines show now. */
 function viewOf(source: ProgressSource, startedMs: number, window: WorkWindow): ProgressView {
   const { meter } = source;
   const nowMs = source.nowMs();
-  const byCalls = source.forecast !== undefined;
-  const done = byCalls ? meter.planCallsDone : meter.conversationsDone;
-  window.add({ atMs: nowMs, done });
-  const meanCallMs = meter.meanCallMs;
-  const eta = estimateEta({
-    expected: source.forecast ? source.forecast.expectedCalls() : source.total - meter.conversationsSkipped,
-    done,
-    ratePerMs: window.ratePerMs(),
-    finished: meter.conversationsDone + meter.conversationsSkipped >= source.total,
-    ...(source.forecast && meanCallMs !== undefined ? { criticalPathMs: source.forecast.longestRemainingCalls() * meanCallMs } : {}),
+  const models = source.limiters();
+  const oldestCallAgeMs = models.flatMap(({ model }) => {
+    const oldestMs = meter.oldestOnTheWireMs(model);
+    return oldestMs === undefined ? [] : [{ model, ageMs: Math.max(0, nowMs - oldestMs) }];
   });
+  const eta = progressEta(source, models, oldestCallAgeMs, nowMs, window);
+  const stoppingWhy = source.stopping?.();
+  const callsLeft = models.reduce((sum, { model }) => sum + meter.trafficOf(model).started, 0);
   return {
     meter,
     total: source.total,
     unit: source.unit ?? 'conversations',
-    models: source.limiters().map(({ model, state, replicas }) => ({
-      model,
-      ...(state?.effectiveConcurrency === undefined ? {} : { concurrencyLimit: state.effectiveConcurrency }),
-      ...(replicas ? { replicas } : {}),
-    })),
+    models: models.map(({ model, state, replicas }) => {
+      const oldest = oldestCallAgeMs.find((entry) => entry.model === model);
+      return {
+        model,
+        ...(state?.effectiveConcurrency === undefined ? {} : { concurrencyLimit: state.effectiveConcurrency }),
+        ...(replicas ? { replicas } : {}),
+        ...(oldest ? { oldestCallAgeMs: oldest.ageMs } : {}),
+      };
+    }),
     elapsedMs: nowMs - startedMs,
     nowMs,
     eta,
-    etaUnit: byCalls ? 'calls' : 'items',
+    etaUnit: source.forecast ? 'calls' : 'items',
+    ...(stoppingWhy === undefined ? {} : { stopping: { why: stoppingWhy, callsLeft } }),
     spentUsd: source.spentUsd?.() ?? meter.costUsd,
     modelsWithoutPrice: source.modelsWithoutPrice ?? [],
   };
@@ -131,7 +141,8 @@ export function startProgressDisplay(stream: ProgressStream, source: ProgressSou
     ...(stream.columns === undefined ? {} : { columns: stream.columns }),
     ...(stream.rows === undefined ? {} : { rows: stream.rows }),
   }));
-  const lines = () => progressBlock(view());
+  // The width a line may take: the block leaves the last column free (see LiveBlock).
+  const lines = () => progressBlock(view(), { ...(stream.columns === undefined ? {} : { width: stream.columns - 1 }) });
   const giveBack = ownStream(stream, block, lines);
   const timer = setInterval(() => block.draw(lines()), intervalMs ?? 500);
   timer.unref();

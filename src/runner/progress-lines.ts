@@ -1,9 +1,22 @@
 import { formatCount, formatDuration } from '../domain/text-labels.js';
 import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
+import { type EtaHold, LONG_CALL_MS } from './eta-floors.js';
+import { type FieldLine, fitFields, type LineField } from './fit-fields.js';
 import { replicaLines, replicaTrouble } from './replica-lines.js';
 import type { Eta } from './run-eta.js';
 import type { RunMeter } from './run-meter.js';
 import { describeSpend } from './session-ending.js';
+
+/** One model as the lines show it. */
+interface ModelView {
+  readonly model: string;
+  /** Its limiter's concurrency now, when it has one. */
+  readonly concurrencyLimit?: number;
+  /** Its replicas, when it has several. */
+  readonly replicas?: ReplicaPoolView;
+  /** How long its oldest call on the wire has been out, when one is. */
+  readonly oldestCallAgeMs?: number;
+}
 
 /** What the progress lines show, read at one moment. */
 export interface ProgressView {
@@ -12,12 +25,14 @@ export interface ProgressView {
   /** What the items are called ("conversations", "trials", "answers"). */
   readonly unit: string;
   /** The models of the run, each with its limiter's concurrency now when it has one, and its replicas when it has several. */
-  readonly models: ReadonlyArray<{ readonly model: string; readonly concurrencyLimit?: number; readonly replicas?: ReplicaPoolView }>;
+  readonly models: ReadonlyArray<ModelView>;
   readonly elapsedMs: number;
   readonly nowMs: number;
   readonly eta: Eta;
   /** What ETA's remaining work counts: calls of the plan, or items. */
   readonly etaUnit: 'calls' | 'items';
+  /** Once the run is stopping (a signal, the budget): why, and the calls it still waits for (shown instead of the ETA). */
+  readonly stopping?: { readonly why: string; readonly callsLeft: number };
   /** Spent by the run so far, every session of it (what the run outcome prints as spent). */
   readonly spentUsd: number;
   readonly modelsWithoutPrice: readonly string[];
@@ -30,48 +45,123 @@ function compactCount(count: number): string {
   return formatCount(Math.round(count));
 }
 
-function describeEta(view: ProgressView): string {
-  const { eta } = view;
-  if (eta.status === 'done') return 'done';
-  if (eta.status === 'unknown') return 'n/a';
-  const left = view.etaUnit === 'calls' ? ` (about ${compactCount(eta.remaining)} calls left)` : '';
-  return `${formatDuration(eta.remainingMs)}${left}`;
+const counted = (count: number, one: string, many: string) => `${formatCount(count)} ${count === 1 ? one : many}`;
+
+/**
+ * How much each field matters when the terminal is narrow (0 stays longest; see `fitFields`): the
+ * spend, the counts of items, a model's last error and a call out for long first; the ETA; failures;
+ * calls on the wire and waiting; then the rest.
+ */
+const RANK = {
+  essential: 0,
+  longCall: 1,
+  eta: 1,
+  made: 1,
+  failed: 2,
+  retryIn: 2,
+  onTheWire: 3,
+  elapsed: 3,
+  waiting: 4,
+  etaDetail: 4,
+  shared: 5,
+  rate: 6,
+  retries: 6,
+  tokens: 7,
+  noErrors: 8,
+} as const;
+
+function describeHold(hold: EtaHold | undefined): string | undefined {
+  if (hold?.kind === 'limits') return `held by ${hold.model}'s limits`;
+  if (hold?.kind === 'long call') return `waiting on a call of ${hold.model}`;
+  return undefined;
 }
 
-function itemsLine(view: ProgressView): string {
+/**
+ * "ETA 4 min 10 s (about 420 calls left)"; while the run stops, "stopping (Ctrl-C): 3 calls left to
+ * drain" (an ETA would only grow as the calls left come back), then "stopped (Ctrl-C)".
+ */
+function etaFields(view: ProgressView): LineField[] {
+  if (view.stopping) {
+    const { why, callsLeft } = view.stopping;
+    const text = callsLeft > 0 ? `stopping (${why}): ${counted(callsLeft, 'call', 'calls')} left to drain` : `stopped (${why})`;
+    return [{ text, rank: RANK.essential }];
+  }
+  const { eta } = view;
+  if (eta.status !== 'estimated') return [{ text: `ETA ${eta.status === 'done' ? 'done' : 'n/a'}`, rank: RANK.eta }];
+  const callsLeft = `about ${compactCount(eta.remaining)} ${Math.round(eta.remaining) === 1 ? 'call' : 'calls'} left`;
+  const details = [view.etaUnit === 'calls' ? callsLeft : undefined, describeHold(eta.heldBy)].filter((detail) => detail !== undefined);
+  const detail = details.length > 0 ? [{ text: `(${details.join(', ')})`, rank: RANK.etaDetail, joiner: ' ' }] : [];
+  return [{ text: `ETA ${formatDuration(eta.remainingMs)}`, rank: RANK.eta }, ...detail];
+}
+
+function itemsLine(view: ProgressView): FieldLine {
   const { meter } = view;
   const done = meter.conversationsDone + meter.conversationsSkipped;
   const skipped = meter.conversationsSkipped > 0 ? `, ${compactCount(meter.conversationsSkipped)} already done` : '';
-  return `${compactCount(done)}/${compactCount(view.total)} ${view.unit} (${compactCount(meter.conversationsFailed)} failed${skipped}) · ${formatDuration(view.elapsedMs)} elapsed · ETA ${describeEta(view)}`;
+  return {
+    groups: [
+      [
+        {
+          text: `${compactCount(done)}/${compactCount(view.total)} ${view.unit} (${compactCount(meter.conversationsFailed)} failed${skipped})`,
+          rank: RANK.essential,
+        },
+      ],
+      [{ text: `${formatDuration(view.elapsedMs)} elapsed`, rank: RANK.elapsed }],
+      etaFields(view),
+    ],
+  };
 }
 
-function callsLine(view: ProgressView): string {
+function callsLine(view: ProgressView): FieldLine {
   const { meter } = view;
   const rate = view.elapsedMs > 0 ? (meter.callsMade / view.elapsedMs) * 1000 : 0;
-  return (
-    `calls ${compactCount(meter.callsMade)} made, ${compactCount(meter.callsShared)} shared, ${compactCount(meter.callsReplayed)} replayed, ${meter.callsFailed} failed · ` +
-    `${rate.toFixed(1)} calls/s · tokens ${compactCount(meter.inputTokens)} in, ${compactCount(meter.outputTokens)} out · ${describeSpend(view.spentUsd, view.modelsWithoutPrice)}`
-  );
+  return {
+    groups: [
+      [
+        { text: `calls ${compactCount(meter.callsMade)} made`, rank: RANK.made },
+        { text: `${compactCount(meter.callsShared)} shared`, rank: RANK.shared },
+        { text: `${compactCount(meter.callsReplayed)} replayed`, rank: RANK.shared },
+        { text: `${meter.callsFailed} failed`, rank: RANK.failed },
+      ],
+      [{ text: `${rate.toFixed(1)} calls/s`, rank: RANK.rate }],
+      [{ text: `tokens ${compactCount(meter.inputTokens)} in, ${compactCount(meter.outputTokens)} out`, rank: RANK.tokens }],
+      [{ text: describeSpend(view.spentUsd, view.modelsWithoutPrice), rank: RANK.essential }],
+    ],
+  };
 }
-
-const counted = (count: number, one: string, many: string) => `${formatCount(count)} ${count === 1 ? one : many}`;
 
 function lastErrorOf(view: ProgressView, model: string): string {
   const { lastError } = view.meter.trafficOf(model);
   return lastError ? `last error ${lastError.label} ${formatDuration(Math.max(0, view.nowMs - lastError.atMs))} ago` : 'no errors';
 }
 
-/** "alpha: 3 on the wire (limit 8), 5 waiting · 12 retries, 2 re-samples · last error HTTP 429 4.0 s ago · retry in 2.0 s" */
-function modelLine(view: ProgressView, model: string, concurrencyLimit: number | undefined): string {
-  const traffic = view.meter.trafficOf(model);
-  const limit = concurrencyLimit === undefined ? '' : ` (limit ${concurrencyLimit})`;
-  const waiting = Math.max(0, traffic.started - traffic.onTheWire);
+/** "oldest call 23.0 s", once the oldest call on the wire is out longer than `LONG_CALL_MS`. */
+function longCallOf(entry: ModelView): string | undefined {
+  return entry.oldestCallAgeMs !== undefined && entry.oldestCallAgeMs >= LONG_CALL_MS ? `oldest call ${formatDuration(entry.oldestCallAgeMs)}` : undefined;
+}
+
+/** "alpha: 3 on the wire (limit 8), oldest call 23.0 s, 5 waiting · 12 retries, 2 re-samples · last error HTTP 429 4.0 s ago · retry in 2.0 s" */
+function modelLine(view: ProgressView, entry: ModelView): FieldLine {
+  const traffic = view.meter.trafficOf(entry.model);
+  const limit = entry.concurrencyLimit === undefined ? '' : ` (limit ${entry.concurrencyLimit})`;
   const waitMs = (traffic.retryWaitUntilMs ?? 0) - view.nowMs;
-  const retryIn = waitMs > 0 ? ` · retry in ${formatDuration(waitMs)}` : '';
-  return (
-    `${model}: ${traffic.onTheWire} on the wire${limit}, ${waiting} waiting · ${counted(traffic.retries, 'retry', 'retries')}, ` +
-    `${counted(traffic.resamples, 're-sample', 're-samples')} · ${lastErrorOf(view, model)}${retryIn}`
-  );
+  const longCall = longCallOf(entry);
+  return {
+    lead: `${entry.model}:`,
+    groups: [
+      [
+        { text: `${traffic.onTheWire} on the wire${limit}`, rank: RANK.onTheWire },
+        ...(longCall ? [{ text: longCall, rank: RANK.longCall }] : []),
+        { text: `${Math.max(0, traffic.started - traffic.onTheWire)} waiting`, rank: RANK.waiting },
+      ],
+      [
+        { text: counted(traffic.retries, 'retry', 'retries'), rank: RANK.retries },
+        { text: counted(traffic.resamples, 're-sample', 're-samples'), rank: RANK.retries },
+      ],
+      [{ text: lastErrorOf(view, entry.model), rank: traffic.lastError ? RANK.essential : RANK.noErrors }],
+      waitMs > 0 ? [{ text: `retry in ${formatDuration(waitMs)}`, rank: RANK.retryIn }] : [],
+    ],
+  };
 }
 
 /** Pending provider batches shown at most. */
@@ -88,26 +178,37 @@ function batchLines(view: ProgressView): string[] {
   return lines;
 }
 
+/** How the block is drawn: the lines' width (undefined: not known, nothing is cut) and how many models get a line. */
+export interface BlockLayout {
+  readonly width?: number;
+  readonly maxModelLines?: number;
+}
+
 /**
- * The block a terminal shows, redrawn in place: items and ETA; calls, tokens and cost; then one
- * line per model (calls on the wire and waiting, retries, re-samples, last error), under it one
- * line per replica for a model served by several (calls in flight and done, health), at most
- * `maxModelLines` models (the busiest first when there are more, then how many are not shown);
- * then the pending provider batches, oldest first, with their provider status and age.
+ * The block a terminal shows, redrawn in place: items and ETA (or, while the run stops, the calls
+ * left to drain); calls, tokens and cost; then one line per model (calls on the wire and waiting,
+ * the age of its oldest call once it is out long, retries, re-samples, last error), under it one
+ * line per replica for a model served by several, at most `maxModelLines` models (default 8; the
+ * busiest first when there are more, then how many are not shown); then the pending provider
+ * batches. Each line fits in `width`: fields that matter less go first (see `RANK`), so the spend
+ * and the last errors stay on a narrow terminal.
  */
-export function progressBlock(view: ProgressView, maxModelLines = 8): string[] {
-  const lines = [itemsLine(view), callsLine(view)];
-  const busiest = (entry: ProgressView['models'][number]) => {
+export function progressBlock(view: ProgressView, layout: BlockLayout = {}): string[] {
+  const { width, maxModelLines = 8 } = layout;
+  const indent = (text: string, by: string) => fitFields({ groups: [[{ text: `${by}${text}`, rank: 0 }]] }, width);
+  const lines = [fitFields(itemsLine(view), width), fitFields(callsLine(view), width)];
+  const busiest = (entry: ModelView) => {
     const traffic = view.meter.trafficOf(entry.model);
     return traffic.started * 1e6 + traffic.retries + traffic.resamples;
   };
   const shown = view.models.length <= maxModelLines ? view.models : [...view.models].sort((a, b) => busiest(b) - busiest(a)).slice(0, maxModelLines - 1);
   for (const entry of shown) {
-    lines.push(`  ${modelLine(view, entry.model, entry.concurrencyLimit)}`);
-    if (entry.replicas) lines.push(...replicaLines(entry.replicas).map((line) => `    ${line}`));
+    const line = modelLine(view, entry);
+    lines.push(`  ${fitFields(line, width === undefined ? undefined : width - 2)}`);
+    if (entry.replicas) lines.push(...replicaLines(entry.replicas).map((replica) => indent(replica, '    ')));
   }
-  if (shown.length < view.models.length) lines.push(`  … and ${view.models.length - shown.length} more models`);
-  for (const line of batchLines(view)) lines.push(`  ${line}`);
+  if (shown.length < view.models.length) lines.push(indent(`… and ${view.models.length - shown.length} more models`, '  '));
+  for (const line of batchLines(view)) lines.push(indent(line, '  '));
   return lines;
 }
 
@@ -115,12 +216,13 @@ export function progressBlock(view: ProgressView, maxModelLines = 8): string[] {
 export function progressLogLine(view: ProgressView): string {
   const { meter } = view;
   const troubled = view.models
-    .filter(({ model }) => meter.trafficOf(model).lastError !== undefined)
-    .map(({ model }) => {
-      const traffic = meter.trafficOf(model);
-      return `${model} ${counted(traffic.retries, 'retry', 'retries')}, ${counted(traffic.resamples, 're-sample', 're-samples')}, ${lastErrorOf(view, model)}`;
+    .filter((entry) => meter.trafficOf(entry.model).lastError !== undefined || longCallOf(entry) !== undefined)
+    .map((entry) => {
+      const traffic = meter.trafficOf(entry.model);
+      const longCall = longCallOf(entry);
+      return `${entry.model} ${counted(traffic.retries, 'retry', 'retries')}, ${counted(traffic.resamples, 're-sample', 're-samples')}, ${lastErrorOf(view, entry.model)}${longCall ? `, ${longCall}` : ''}`;
     });
   const replicasDown = view.models.flatMap(({ model, replicas }) => (replicas ? (replicaTrouble(model, replicas) ?? []) : []));
   const trouble = [...troubled, ...replicasDown, ...batchLines(view)].map((part) => `; ${part}`).join('');
-  return `${itemsLine(view)}; ${callsLine(view)}; retries ${meter.retries}, re-samples ${meter.resamples}${trouble}`;
+  return `${fitFields(itemsLine(view))}; ${fitFields(callsLine(view))}; retries ${meter.retries}, re-samples ${meter.resamples}${trouble}`;
 }

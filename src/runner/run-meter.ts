@@ -21,7 +21,32 @@ export interface ModelTraffic {
   lastError?: LastCallError;
   /** When the model's next retry starts (a back-off or a server's Retry-After), in ms of the run's clock. */
   retryWaitUntilMs?: number;
+  /** Calls of the plan this model gave in this session (made, replayed or failed; see `RunMeter.planCallsDone`). */
+  planCalls: number;
 }
+
+/**
+ * What one model's calls took so far, for the ETA: the time on the wire of every attempt (retries and
+ * re-samples included), the back-offs before retries, how many attempts went out and how many calls of
+ * the plan reached the model. Waits in a queue (the limiter's, the run's shared slots) are not in it:
+ * they shrink at the tail of a run, when few calls are left.
+ */
+export interface CallService {
+  /** Ms on the wire, over every attempt that came back. */
+  wireMs: number;
+  /** Attempts that came back from the wire. */
+  wireCalls: number;
+  /** Attempts that went on the wire: each passed the model's limiter. */
+  attempts: number;
+  /** Ms waited before retries (back-offs, servers' Retry-After). */
+  backoffMs: number;
+  /** Calls of the plan that reached the model (not answered from the run's calls or an earlier run's). */
+  planCalls: number;
+  /** Attempts refused with a 429: each lowers the model's limiter's limits for a while. */
+  rateLimited: number;
+}
+
+const noService = (): CallService => ({ wireMs: 0, wireCalls: 0, attempts: 0, backoffMs: 0, planCalls: 0, rateLimited: 0 });
 
 /** Live counters of a run, for progress displays; updated by the runner and the run-control layer. */
 export class RunMeter {
@@ -43,9 +68,10 @@ export class RunMeter {
   inputTokens = 0;
   outputTokens = 0;
   costUsd = 0;
-  private wireMs = 0;
-  private wireCalls = 0;
+  private readonly services = new Map<string, CallService>();
   private readonly traffic = new Map<string, ModelTraffic>();
+  /** Per model, when each call now on the wire went out (ms of the run's clock). */
+  private readonly wireStarts = new Map<string, Set<{ readonly startedMs: number }>>();
   private readonly batches = new Map<number, BatchView>();
 
   /** A provider batch changed (submitted, polled, read): open ones are shown, closed ones forgotten. */
@@ -84,7 +110,7 @@ export class RunMeter {
   trafficOf(model: string): Readonly<ModelTraffic> {
     let traffic = this.traffic.get(model);
     if (!traffic) {
-      traffic = { started: 0, onTheWire: 0, retries: 0, resamples: 0 };
+      traffic = { started: 0, onTheWire: 0, retries: 0, resamples: 0, planCalls: 0 };
       this.traffic.set(model, traffic);
     }
     return traffic;
@@ -92,6 +118,23 @@ export class RunMeter {
 
   private mutable(model: string): ModelTraffic {
     return this.trafficOf(model) as ModelTraffic;
+  }
+
+  /** What `model`'s calls took so far (all zero for a model not called yet). */
+  serviceOf(model: string): Readonly<CallService> {
+    let service = this.services.get(model);
+    if (!service) {
+      service = noService();
+      this.services.set(model, service);
+    }
+    return service;
+  }
+
+  /** What the calls of every model took so far. */
+  get callService(): Readonly<CallService> {
+    const total = noService();
+    for (const service of this.services.values()) for (const key of Object.keys(total) as Array<keyof CallService>) total[key] += service[key];
+    return total;
   }
 
   callReplayed(fromRun: string): void {
@@ -108,27 +151,49 @@ export class RunMeter {
    */
   wireStarted(model: string, startedMs: number): (endedMs: number) => void {
     const traffic = this.mutable(model);
+    const service = this.serviceOf(model) as CallService;
     traffic.onTheWire += 1;
+    service.attempts += 1;
+    const out = { startedMs };
+    const starts = this.wireStarts.get(model) ?? new Set();
+    this.wireStarts.set(model, starts.add(out));
     let ended = false;
     return (endedMs) => {
       if (ended) return;
       ended = true;
       traffic.onTheWire -= 1;
-      this.wireMs += endedMs - startedMs;
-      this.wireCalls += 1;
+      starts.delete(out);
+      service.wireMs += endedMs - startedMs;
+      service.wireCalls += 1;
     };
   }
 
-  /** The mean time a call spent on the wire, in ms; undefined before the first came back. */
-  get meanCallMs(): number | undefined {
-    return this.wireCalls > 0 ? this.wireMs / this.wireCalls : undefined;
+  /** When the oldest call of `model` still on the wire went out, in ms of the run's clock; undefined: none is. */
+  oldestOnTheWireMs(model: string): number | undefined {
+    let oldest: number | undefined;
+    for (const { startedMs } of this.wireStarts.get(model) ?? []) if (oldest === undefined || startedMs < oldest) oldest = startedMs;
+    return oldest;
   }
 
-  retried(model: string, error: LastCallError, retryAtMs: number): void {
+  /** A call of the plan was obtained from `model` (see `planCallsDone`); `reachedModel`: not answered from stored calls. */
+  planCallDone(model: string, reachedModel: boolean): void {
+    this.planCallsDone += 1;
+    this.mutable(model).planCalls += 1;
+    if (reachedModel) (this.serviceOf(model) as CallService).planCalls += 1;
+  }
+
+  /**
+   * A retry of `model` after `error`, starting at `retryAtMs` (its back-off counts in `callService`);
+   * `rateLimited`: the error was a 429.
+   */
+  retried(model: string, error: LastCallError, retryAtMs: number, rateLimited = false): void {
     const traffic = this.mutable(model);
     traffic.retries += 1;
     traffic.lastError = error;
     traffic.retryWaitUntilMs = retryAtMs;
+    const service = this.serviceOf(model) as CallService;
+    service.backoffMs += Math.max(0, retryAtMs - error.atMs);
+    if (rateLimited) service.rateLimited += 1;
   }
 
   resampled(model: string): void {

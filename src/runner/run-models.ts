@@ -45,12 +45,12 @@ function countAsks(meter: RunMeter): ChatModelMiddleware {
     try {
       reply = await next(request);
     } catch (error) {
-      if (!resample && isModelCallError(error)) meter.planCallsDone += 1;
+      if (!resample && isModelCallError(error)) meter.planCallDone(model.name, true);
       throw error;
     }
     if (reply.replayedFrom !== undefined) meter.callReplayed(reply.replayedFrom);
     else if (reply.cached) meter.callsShared += 1;
-    if (!resample && (!reply.cached || reply.replayedFrom !== undefined)) meter.planCallsDone += 1;
+    if (!resample && (!reply.cached || reply.replayedFrom !== undefined)) meter.planCallDone(model.name, !reply.cached);
     return reply;
   };
 }
@@ -95,7 +95,7 @@ export function createRunModels(config: PmiycConfig, env: Environment, options: 
     onRetry: (model, event) => {
       retries.set(event.request, (retries.get(event.request) ?? 0) + 1);
       const nowMs = options.now();
-      options.meter.retried(model, { label: callErrorLabel(event.error, model), atMs: nowMs }, nowMs + event.waitMs);
+      options.meter.retried(model, { label: callErrorLabel(event.error, model), atMs: nowMs }, nowMs + event.waitMs, event.error.statusCode === 429);
       options.onRetry?.(model, event);
     },
     onTheWire: (model) => {

@@ -14,7 +14,7 @@ import { LEASE_HEARTBEAT_MS, type LeaseHolder, leaseLiveness } from './run-lease
 import { RunMeter } from './run-meter.js';
 import { createRunModels } from './run-models.js';
 import type { RunInfo, RunRecords } from './run-records.js';
-import type { RunSignals } from './run-signals.js';
+import { type RunSignals, stoppingSignal } from './run-signals.js';
 import { describePendingBatches, type SessionEnding } from './session-ending.js';
 
 /**
@@ -65,6 +65,8 @@ export interface RunSessionOptions {
   readonly command: string;
   /** The study's forecast of its calls, for an ETA from the calls remaining (without one: from the items remaining). */
   readonly callForecast?: CallForecastView;
+  /** The share of the calls each model makes, for an ETA that a model's own limits hold up (see `ProgressSource.callShares`). */
+  readonly callShares?: ReadonlyMap<string, number>;
   /** `--batch`: every model's calls go through its provider's batch service (models with `batch:` in the config do anyway). */
   readonly batch?: boolean;
 }
@@ -115,6 +117,27 @@ export function sessionFacts(session: RunSession): SessionFacts {
 
 /** Work items in flight per model-call slot: an item waits on its own calls, so a few more keep every slot busy. */
 export const ITEMS_PER_CALL_SLOT = 4;
+
+/** Why a stopping run stops, as the progress display says it: the signal (Ctrl-C for SIGINT) or what stopped it. */
+function describeStopping(gate: RunGate, signals: RunSignals): string | undefined {
+  switch (gate.stopReason) {
+    case undefined:
+      return undefined;
+    case 'interrupted': {
+      if (!signals.stop.aborted) return 'interrupted';
+      const signal = stoppingSignal(signals);
+      return signal === 'SIGINT' ? 'Ctrl-C' : signal;
+    }
+    case 'budget':
+      return 'budget reached';
+    case 'failures':
+      return 'too many failures';
+    case 'auth':
+      return 'credentials refused';
+    case 'lease':
+      return 'run taken over';
+  }
+}
 
 /** Takes the run's lease, or says who holds it. A dead holder's lease is taken over, and said so. */
 function takeRun(options: RunSessionOptions, world: SessionWorld): LeaseHolder {
@@ -258,6 +281,8 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
           spentUsd: () => gate.spent,
           modelsWithoutPrice,
           ...(options.callForecast ? { forecast: options.callForecast } : {}),
+          ...(options.callShares ? { callShares: options.callShares } : {}),
+          stopping: () => describeStopping(gate, world.signals),
         },
         world.progressIntervalMs,
       )

@@ -5,11 +5,16 @@ import { TerminalScreen } from './terminal-screen.js';
 export const hasScript = spawnSync('script', ['--version']).status === 0;
 
 /**
- * Runs the built CLI (`cli`, with `args`) in a 250x60 pseudo-terminal, colour off and progress
- * redrawn every 20 ms, and returns its exit code, its raw output and the rows the screen ends with.
+ * Runs the built CLI (`cli`, with `args`) in a pseudo-terminal `columns` wide (250 unless given)
+ * and 60 rows high, colour off and progress redrawn every 20 ms, and returns its exit code, its raw
+ * output and the rows the screen ends with.
  */
-export async function runInPseudoTerminal(cli: string, args: readonly string[]): Promise<{ code: number | null; output: string; lines: string[] }> {
-  const command = ['stty cols 250 rows 60;', 'exec', process.execPath, cli, ...args].join(' ');
+export async function runInPseudoTerminal(
+  cli: string,
+  args: readonly string[],
+  columns = 250,
+): Promise<{ code: number | null; output: string; lines: string[] }> {
+  const command = [`stty cols ${columns} rows 60;`, 'exec', process.execPath, cli, ...args].join(' ');
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', PMIYC_PROGRESS_INTERVAL_MS: '20' };
   delete env['FORCE_COLOR'];
   const child = spawn('script', ['-qfec', command, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'pipe'] });

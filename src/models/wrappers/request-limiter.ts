@@ -28,6 +28,13 @@ export interface LimiterState {
   readonly queued: number;
   /** Tokens counted in the last 60 s: real usage for finished calls, estimates for the others. */
   readonly tokensInWindow: number;
+  /** The limits as configured, which the effective ones grow back to after a 429; undefined: not set. */
+  readonly configured?: { readonly requestsPerMinute?: number; readonly maxConcurrency?: number };
+  /**
+   * With a requests-per-minute limit: how long ago each call in the last 60 s started, oldest first.
+   * When a call may start next follows from it (the ETA of a run says how long the limit holds it).
+   */
+  readonly startedAgoMs?: readonly number[];
 }
 
 const WINDOW_MS = 60_000;
@@ -173,6 +180,11 @@ export class RequestLimiter {
       inFlight: this.inFlight,
       queued: this.queue.length,
       tokensInWindow: live.reduce((sum, entry) => sum + entry.tokens, 0),
+      configured: {
+        ...(this.options.requestsPerMinute === undefined ? {} : { requestsPerMinute: this.options.requestsPerMinute }),
+        ...(this.options.maxConcurrency === undefined ? {} : { maxConcurrency: this.options.maxConcurrency }),
+      },
+      ...(this.requestLimit ? { startedAgoMs: live.map((entry) => nowMs - entry.startMs) } : {}),
     };
   }
 

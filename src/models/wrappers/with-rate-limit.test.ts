@@ -198,9 +198,12 @@ describe('withRateLimit', () => {
     const third = limited.generate(request);
     await clock.advanceBy(59_999);
     expect(startsMs).toEqual([0, 0]);
+    // Why the third waits, for the run's ETA: the two calls of the window started a minute ago.
+    expect(limited.limiterState()).toMatchObject({ queued: 1, startedAgoMs: [59_999, 59_999], configured: { requestsPerMinute: 4 } });
     await clock.advanceBy(1);
     await third;
     expect(startsMs).toEqual([0, 0, 60_000]);
+    expect(limited.limiterState().startedAgoMs).toEqual([0]);
   });
 
   it('halves once for a burst of 429s from calls started together, never below 1', async () => {

@@ -12,6 +12,7 @@ import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, type SessionWo
 import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import { agentOf, checkVariantsFitClaims, modelsOfAgents, promptsByAgent, seedNamesOf } from './agents.js';
 import { CallForecast } from './call-forecast.js';
+import { callSharesOf } from './call-shares.js';
 import { countPlan, iteratePlan, type TournamentDesign } from './plan.js';
 import { checkResumeSeeds } from './resume-check.js';
 import { type ConversationsResult, runConversations } from './run-conversations.js';
@@ -183,6 +184,7 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
         command: input.retryFailed ? 'pmiyc run --retry-failed' : continuing ? 'pmiyc run --resume' : 'pmiyc run',
         takeOver: input.takeOver === true,
         callForecast: forecast,
+        callShares: callSharesOf(design, variants),
         ...(settings.batch ? { batch: true } : {}),
         ...(refresh ? { refresh } : {}),
         ...(settings.maxCost === undefined ? {} : { maxCostUsd: settings.maxCost }),
