@@ -50,6 +50,10 @@ function tokens(value: number, withoutUsage: number, calls: number): string {
   return withoutUsage > 0 ? `${count(value)} (${withoutUsage} calls unreported)` : count(value);
 }
 
+/** What the usage table counts, said above it: not what a session paid (the closing lines and `pmiyc runs` say that). */
+export const USAGE_INTRO =
+  "Per model and role, over the calls the report's conversations rest on (finished ones, completed or failed), each call once however many conversations share it, at the cost it had when it was made: calls replayed from earlier runs are included. What each run paid is in pmiyc runs and a session's closing lines.";
+
 /** Tokens and cost per model and role, shared calls counted once. */
 export function usageTable(document: ReportDocument): ReportTable {
   return {

@@ -72,6 +72,15 @@ describe('n in the report', () => {
   });
 });
 
+describe('the usage table', () => {
+  it('says what it counts: the calls the conversations rest on, replayed ones included, not what a session paid', () => {
+    const { markdown, html } = reportOf(roundRobinRecords(['alpha', 'beta']));
+    const section = markdown.slice(markdown.indexOf('## Tokens and cost'));
+    expect(section.slice(0, section.indexOf('|'))).toMatch(/replayed from earlier runs are included\. What each run paid is in pmiyc runs/);
+    expect(sectionText(html, 'usage')).toMatch(/replayed from earlier runs are included/);
+  });
+});
+
 describe('the power table', () => {
   const examples = roundRobinRecords(['alpha', 'beta', 'gamma']).map((record) => ({ ...record, origin: 'examples', license: 'MIT' }));
   const demoRun = { name: 'demo-1', createdAt: 'now', seed: 0, packageVersion: 'test', config: { command: 'run', design: { claims: { source: 'examples' } } } };

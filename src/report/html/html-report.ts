@@ -12,7 +12,7 @@ import {
 import { IMPORTED_TOC_ENTRY, importedSectionHtml } from '../imported-section.js';
 import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
-import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, usageTable } from '../operation-tables.js';
+import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, USAGE_INTRO, usageTable } from '../operation-tables.js';
 import { powerNote, powerTable } from '../power-table.js';
 import type { RenderedChart } from '../render-svg.js';
 import type { ReportDocument } from '../report-document.js';
@@ -177,9 +177,7 @@ function operationsSections({ document, labels }: Parts): SafeHtml[] {
       'Conversations per model and role, and failures by cause: format (no usable tags after every re-sample), refusal, api (the provider kept failing) or context (too long). "Partner failed" counts conversations the other agent broke.',
       [tableHtml(successTable(document), labels), html`<h3>Re-sampled replies</h3>`, tableHtml(resamplingTable(document), labels)],
     ),
-    sectionHtml('usage', 'Tokens and cost', '', 'Per model and role; the shared opening and first argument are counted once.', [
-      tableHtml(usageTable(document), labels),
-    ]),
+    sectionHtml('usage', 'Tokens and cost', '', USAGE_INTRO, [tableHtml(usageTable(document), labels)]),
   ];
 }
 

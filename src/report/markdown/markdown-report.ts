@@ -15,7 +15,7 @@ import { importedSectionMarkdown } from '../imported-section.js';
 import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber, formatTimestamp } from '../number-format.js';
-import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, usageTable } from '../operation-tables.js';
+import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, USAGE_INTRO, usageTable } from '../operation-tables.js';
 import { powerNote, powerTable } from '../power-table.js';
 import type { RenderedChart } from '../render-svg.js';
 import type { ReportDocument, SampleDialogue } from '../report-document.js';
@@ -104,7 +104,7 @@ export function markdownReport(document: ReportDocument, labels: ModelLabels, ch
     `## Initial stances (paper App. A)\n\n${image('initial-scores-subjective')}\n\n${image('initial-scores-misinformation')}\n\n${table(initialScoresTable(document))}`,
     `## Absolute change\n\n${image('effectiveness-absolute')}\n\n${table(modelTable(document, document.absoluteChange.effectiveness))}\n\n${image('susceptibility-absolute')}\n\n${table(modelTable(document, document.absoluteChange.susceptibility))}`,
     `## Failures and re-samples (paper App. B.0.1)\n\n${table(successTable(document))}\n\n${table(resamplingTable(document))}`,
-    `## Tokens and cost\n\n${table(usageTable(document))}`,
+    `## Tokens and cost\n\n${escapeMarkdown(USAGE_INTRO)}\n\n${table(usageTable(document))}`,
     annotationSectionMarkdown(document.studies.reliability ?? null, labels, image),
     consistencySectionMarkdown(document.studies.consistency ?? []),
     document.studies.judge ? judgeSectionMarkdown(document.studies.judge, labels, image) : '',
