@@ -56,12 +56,12 @@ async function exported(store: string): Promise<ConversationRecord[]> {
     .map((line) => JSON.parse(line) as ConversationRecord);
 }
 
-async function report(store: string, name: string): Promise<{ json: Report; markdown: string; html: string }> {
+async function report(store: string, name: string): Promise<{ json: Report; markdown: string; html: string; stdout: string }> {
   const out = join(folder, name);
   const result = await runCli(['report', '--store', store, '--run', 'official', '--format', 'json,md,html', '--out', out]);
   expect(result.code).toBe(0);
   const read = (file: string) => readFileSync(join(out, file), 'utf8');
-  return { json: JSON.parse(read('report.json')) as Report, markdown: read('report.md'), html: read('index.html') };
+  return { json: JSON.parse(read('report.json')) as Report, markdown: read('report.md'), html: read('index.html'), stdout: result.stdout };
 }
 
 /** The report's figures over every conversation, and without the disputed ones, both from the records' own NC. */
@@ -147,7 +147,8 @@ describe('imported results show where they come from and which turns pmiyc reads
   });
 
   it('gives the imported figures with and without the conversations whose initial or final score rests on a disputed turn', async () => {
-    const { json, markdown, html } = await report(store, 'report');
+    const { json, markdown, html, stdout } = await report(store, 'report');
+    expect(stdout).toContain("1 imported conversation has its initial or final score resting on a reply pmiyc's parser reads differently");
     expect(json.imported).toMatchObject({
       disputedConversations: 1,
       runs: [
@@ -174,6 +175,17 @@ describe('imported results show where they come from and which turns pmiyc reads
     }
     expect(markdown).toMatch(/\| mistral \| mistral \| 0\.50 ~\[[^\]]+\] \(n = 3\) \| 0\.75 ~\[[^\]]+\] \(n = 2\) \| \\\+0\.25 \|/);
     expect(markdown).toMatch(/\| official \| 2026-[^|]+ \| none \(imported\) \|/);
+  });
+
+  it('marks the disputed turns of the conversations the report gives to read, with what each parser read', async () => {
+    const { markdown, html } = await report(store, 'report');
+    const toRead = markdown.slice(markdown.indexOf(disputed.conversationId, markdown.indexOf('## Conversations to read')));
+    expect(toRead).toMatch(/\*Disputed:\* the official code read Completely Oppose \(1\), the score kept and used; pmiyc's parser \(--label-match strict\)/);
+    const article = html.slice(
+      html.indexOf(`id="conversation-${disputed.conversationId}"`),
+      html.indexOf('</article>', html.indexOf(`id="conversation-${disputed.conversationId}"`)),
+    );
+    expect(article.match(/<p class="dispute"><strong>disputed:<\/strong>/g)).toHaveLength(15);
   });
 
   it('shows the same for a run imported by the previous version, which stored no disputed scores', async () => {

@@ -3,6 +3,7 @@ import type { ConversationSample } from '../metrics/conversation-samples.js';
 import { capToClaimSet } from '../metrics/power.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
 import { claimSetBounds } from './claim-set-bounds.js';
+import { disputeText } from './dispute-text.js';
 import { duplicatesSentence } from './duplicates-text.js';
 import { createModelLabels } from './model-labels.js';
 import {
@@ -47,14 +48,18 @@ function toDialogue({ kind, record }: ConversationSample): SampleDialogue {
     finalScore: record.finalScore,
     normalizedChange: record.normalizedChange,
     earlyStopped: record.earlyStopped,
-    turns: record.turns.map((turn) => ({
-      index: turn.index,
-      role: turn.role,
-      kind: turn.kind,
-      message: turn.message,
-      score: turn.score,
-      attempts: turn.attempts.length,
-    })),
+    turns: record.turns.map((turn) => {
+      const difference = record.imported?.differences.find((entry) => entry.turn === turn.index);
+      return {
+        index: turn.index,
+        role: turn.role,
+        kind: turn.kind,
+        message: turn.message,
+        score: turn.score,
+        attempts: turn.attempts.length,
+        ...(difference && record.imported ? { dispute: disputeText(difference, record.imported.labelMatch) } : {}),
+      };
+    }),
   };
 }
 

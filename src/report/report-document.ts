@@ -89,7 +89,16 @@ export interface SampleDialogue {
   readonly finalScore: AgreementScore | null;
   readonly normalizedChange: number | null;
   readonly earlyStopped: boolean | null;
-  readonly turns: ReadonlyArray<{ index: number; role: Role; kind: TurnKind; message: string; score: AgreementScore; attempts: number }>;
+  readonly turns: ReadonlyArray<{
+    index: number;
+    role: Role;
+    kind: TurnKind;
+    message: string;
+    score: AgreementScore;
+    attempts: number;
+    /** An imported turn pmiyc's parser reads differently: what each read (`dispute-text.ts`). */
+    dispute?: string;
+  }>;
 }
 
 /** Results of the validation studies (issue 7) that belong to the reported runs; a key is absent when there is none. */

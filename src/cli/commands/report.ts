@@ -48,6 +48,8 @@ export interface WrittenReport {
   readonly duplicates: ReportDuplicates[];
   /** With `--compare`: what each model's change is over and what it leaves out. */
   readonly comparisonNote?: string;
+  /** Imported conversations whose initial or final score rests on a reply pmiyc's parser reads differently (0 when none). */
+  readonly disputedConversations: number;
 }
 
 /**
@@ -79,7 +81,14 @@ export async function writeReport(options: ReportOptions, context: CliContext, f
     advice: { again: 'run the report again', elsewhere: 'another folder with --out' },
     ...(fileSystem ? { fileSystem } : {}),
   });
-  return { folder, files: files.map((file) => file.path), conversations, duplicates, ...(comparisonNote ? { comparisonNote } : {}) };
+  const disputedConversations = document.imported?.disputedConversations ?? 0;
+  return { folder, files: files.map((file) => file.path), conversations, duplicates, disputedConversations, ...(comparisonNote ? { comparisonNote } : {}) };
+}
+
+/** The terminal's line on imported conversations whose NC may be an artefact of how the official code read a reply. */
+function disputedSentence(conversations: number): string {
+  const subject = conversations === 1 ? '1 imported conversation has its' : `${formatCount(conversations)} imported conversations have their`;
+  return `${subject} initial or final score resting on a reply pmiyc's parser reads differently: the report gives its figures with and without them (Imported results).`;
 }
 
 /**
@@ -88,14 +97,15 @@ export async function writeReport(options: ReportOptions, context: CliContext, f
  * conversations of combined runs were counted once.
  */
 export async function reportCommand(options: ReportOptions, context: CliContext): Promise<number> {
-  const { folder, files, conversations, duplicates, comparisonNote } = await writeReport(options, context);
+  const { folder, files, conversations, duplicates, comparisonNote, disputedConversations } = await writeReport(options, context);
   const main = files.find((file) => file.endsWith('index.html')) ?? files.find((file) => file.endsWith('report.md')) ?? files[0];
   const charts = files.filter((file) => file.endsWith('.svg')).length;
   const listed = files.filter((file) => !file.endsWith('.svg')).map((file) => file.slice(folder.length + 1));
   context.stdout.write(
     `Report of ${formatCount(conversations)} conversations written to ${folder}: ${listed.join(', ')}${charts > 0 ? ` and ${charts} charts` : ''}\n` +
       (main ? `Open: ${main}\n` : '') +
-      (comparisonNote ? `${comparisonNote.charAt(0).toUpperCase()}${comparisonNote.slice(1)}.\n` : ''),
+      (comparisonNote ? `${comparisonNote.charAt(0).toUpperCase()}${comparisonNote.slice(1)}.\n` : '') +
+      (disputedConversations > 0 ? `${disputedSentence(disputedConversations)}\n` : ''),
   );
   if (duplicates.length > 0) context.stderr.write(`pmiyc: ${duplicatesSentence(duplicates)}\n`);
   return 0;

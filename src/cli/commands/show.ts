@@ -1,8 +1,8 @@
-import { agreementLabel } from '../../domain/agreement-score.js';
 import type { ConversationRecord, DisputedScore, ImportedFrom, ReadingDifference } from '../../domain/conversation-record.js';
 import { InputError } from '../../domain/input-error.js';
 import { usageTotals } from '../../metrics/usage-totals.js';
 import { formatConversationHeader, formatOutcomeText, formatTurnText, sanitizeForTerminal, type TextStyle } from '../../report/dialogue-text.js';
+import { disputeText } from '../../report/dispute-text.js';
 import { formatNumber } from '../../report/number-format.js';
 import { formatUsageText } from '../../report/usage-text.js';
 import { openStore } from '../../store/result-store.js';
@@ -10,12 +10,7 @@ import { type CliContext, labelModel, styleFor } from '../terminal.js';
 
 /** Under a disputed turn: what the official code read (the recorded score, which the numbers use) and what pmiyc's parser reads. */
 function differenceText(difference: ReadingDifference, labelMatch: string, style: TextStyle): string {
-  const reading =
-    difference.readScore === null
-      ? `rejects it (${sanitizeForTerminal(difference.detail ?? '')})`
-      : `reads ${agreementLabel(difference.readScore)} (${difference.readScore})`;
-  const recorded = `${agreementLabel(difference.recordedScore)} (${difference.recordedScore})`;
-  return `     ${style.bad('disputed:')} ${style.dim(`the official code read ${recorded}, the score kept and used; pmiyc's parser (--label-match ${labelMatch}) ${reading}`)}`;
+  return `     ${style.bad('disputed:')} ${style.dim(sanitizeForTerminal(disputeText(difference, labelMatch)))}`;
 }
 
 /** "the initial score rests on such a turn", "the initial and final scores rest on such turns". */

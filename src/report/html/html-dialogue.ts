@@ -16,7 +16,8 @@ function turnHtml(turn: SampleDialogue['turns'][number], labels: ModelLabels, di
       ? html`<span class="score s${turn.score}">${label}</span>`
       : html`<span class="score own" title="the persuader's own rating, never shown to the persuadee">own rating: ${label}</span>`;
   const retries = turn.attempts > 1 ? html` · ${turn.attempts} attempts` : '';
-  return html`<li class="${`turn ${turn.role} ${turn.kind}`}"><div class="who-said">Turn ${turn.index} · <span class="role">${turn.role}</span> (${modelName(model, labels)}) · ${turn.kind}${retries} ${score}</div><div class="bubble">${turn.message}</div></li>`;
+  const dispute = turn.dispute === undefined ? '' : html`<p class="dispute"><strong>disputed:</strong> ${turn.dispute}</p>`;
+  return html`<li class="${`turn ${turn.role} ${turn.kind}`}"><div class="who-said">Turn ${turn.index} · <span class="role">${turn.role}</span> (${modelName(model, labels)}) · ${turn.kind}${retries} ${score}</div><div class="bubble">${turn.message}</div>${dispute}</li>`;
 }
 
 function outcomeHtml(dialogue: SampleDialogue): SafeHtml {

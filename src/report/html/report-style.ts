@@ -75,6 +75,7 @@ li.turn.persuader { margin-left: auto; }
 .turn.persuadee .bubble { background: var(--persuadee-bg); border-left: 3px solid var(--persuadee); }
 .turn.persuader .bubble { background: var(--persuader-bg); border-right: 3px solid var(--persuader); }
 .turn.final .bubble { box-shadow: inset 0 0 0 1px var(--persuadee); }
+.turn .dispute { color: var(--bad); font-size: 12px; margin: 4px 0 0; }
 .score { display: inline-block; font-size: 11px; font-weight: 700; padding: 2px 7px; border-radius: 999px; color: white; margin-left: 6px; }
 .score.s1 { background: #b2182b; } .score.s2 { background: #e0734c; } .score.s3 { background: #8b93a3; } .score.s4 { background: #4a90c2; } .score.s5 { background: #2166ac; }
 .score.own { background: transparent; color: var(--faint); border: 1px dashed #c4c8d2; font-weight: 500; }

@@ -53,7 +53,8 @@ function turnLine(turn: SampleDialogue['turns'][number], dialogue: SampleDialogu
   const model = labels.text(turn.role === 'persuader' ? dialogue.persuader : dialogue.persuadee);
   const score = `${agreementLabel(turn.score)} (${turn.score})`;
   const scoreText = turn.role === 'persuader' ? `own rating ${score}, not shown to the persuadee` : `**${score}**`;
-  return `**Turn ${turn.index} · ${turn.role}** (${escapeMarkdown(model)}) · ${turn.kind} · ${scoreText}\n\n${quote(turn.message)}`;
+  const dispute = turn.dispute === undefined ? '' : `\n\n*Disputed:* ${escapeMarkdown(turn.dispute)}`;
+  return `**Turn ${turn.index} · ${turn.role}** (${escapeMarkdown(model)}) · ${turn.kind} · ${scoreText}\n\n${quote(turn.message)}${dispute}`;
 }
 
 function dialogueMarkdown(dialogue: SampleDialogue, labels: ModelLabels): string {
