@@ -45,7 +45,7 @@ variants:
   return path;
 }
 
-async function run(args: readonly string[]): Promise<{ records: Exported[]; requests: RecordedRequest[]; stdout: string }> {
+async function run(args: readonly string[]): Promise<{ records: Exported[]; requests: RecordedRequest[]; stdout: string; stderr: string }> {
   const before = server.requests.length;
   const store = `${pathOf('store')}.db`;
   const result = await runCli(['run', '--store', store, '--claims', writeClaims(join(folder, 'claims.jsonl'), CLAIMS), '--setting', 'single', ...args]);
@@ -56,7 +56,7 @@ async function run(args: readonly string[]): Promise<{ records: Exported[]; requ
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as Exported);
-  return { records, requests, stdout: result.stdout };
+  return { records, requests, stdout: result.stdout, stderr: result.stderr };
 }
 
 const stanceByClaim = (records: readonly Exported[], persuader: string) =>
@@ -101,6 +101,9 @@ describe('seeds from what a request is', () => {
         .map(({ claimIndex, initialScore, finalScore, persuaderStance }) => ({ claimIndex, initialScore, finalScore, persuaderStance }))
         .sort((a, b) => a.claimIndex - b.claimIndex);
     expect(scores(both.records, 'alpha+x')).toEqual(scores(plain.records, 'alpha'));
+    // Said before the run starts, so that no one reads alpha+x as a second persuadee.
+    expect(both.stderr).toContain('pmiyc: alpha+x as a persuadee is asked exactly what alpha is asked (variant x replaces no persuadee prompt)');
+    expect(plain.stderr).not.toContain('is asked exactly what');
   });
 });
 

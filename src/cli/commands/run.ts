@@ -5,7 +5,7 @@ import { loadClaims } from '../../io/load-claims.js';
 import { checkModels } from '../../runner/check-models.js';
 import type { RunInfo } from '../../runner/run-records.js';
 import { openStore, type Store } from '../../store/result-store.js';
-import { modelsOfAgents } from '../../studies/tournament/agents.js';
+import { echoedAgents, modelsOfAgents } from '../../studies/tournament/agents.js';
 import { checkResumeFlags, checkResumeSeeds, checkResumeVariants, resolvedClaimsSource } from '../../studies/tournament/resume-check.js';
 import { type DesignOptions, designFromOptions, designOfStoredRun, type StoredDesign } from '../../studies/tournament/tournament-design.js';
 import { runTournament } from '../../studies/tournament/tournament-study.js';
@@ -95,6 +95,17 @@ async function dryRun(fresh: Prepared | undefined, options: RunOptions, context:
   }
 }
 
+/** One line per agent whose conversations in a role repeat its model's there (see `echoedAgents`). */
+function warnEchoedAgents(design: StoredDesign, context: CliContext): void {
+  const variants = design.variants ?? {};
+  const echoed = [...echoedAgents(design.persuaders, 'persuader', variants), ...echoedAgents(design.persuadees, 'persuadee', variants)];
+  for (const { agent, model, variant, role } of echoed) {
+    context.stderr.write(
+      `pmiyc: ${agent} as a ${role} is asked exactly what ${model} is asked (variant ${variant} replaces no ${role} prompt): its conversations as a ${role} are ${model}'s, replayed, not a second measurement\n`,
+    );
+  }
+}
+
 /** `pmiyc run`: a tournament (see studies/tournament/tournament-study.ts), then its table and how to go on. */
 export async function runCommand(options: RunOptions, context: CliContext, signals: RunSignals): Promise<number> {
   return (await runTournamentCommand(options, context, signals)).exitCode;
@@ -113,6 +124,7 @@ export async function runTournamentCommand(typed: RunOptions, context: CliContex
   }
   // A new run's input is checked before the store is opened: bad input never leaves an empty store behind.
   const fresh = continuing ? undefined : await prepareNew(options, typedConfig, context);
+  if (fresh) warnEchoedAgents(fresh.design, context);
   if (options.dryRun) return { exitCode: await dryRun(fresh, options, context) };
   const freshConfig = fresh ? typedConfig : undefined;
   if (fresh && freshConfig) {

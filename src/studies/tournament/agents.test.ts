@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Claim } from '../../domain/claim.js';
-import { agentOf, checkAgentNames, checkCrossable, checkVariantsFitClaims, crossAgents, modelsOfAgents, seedNamesOf } from './agents.js';
+import { agentOf, checkAgentNames, checkCrossable, checkVariantsFitClaims, crossAgents, echoedAgents, modelsOfAgents, seedNamesOf } from './agents.js';
 
 const claimOf = (claim: string): Claim => ({ index: 0, domain: 'subjective', claim, origin: 'test', license: 'MIT' });
 const variants = { emotional: { persuader: { system: '{{claim}} {{format}}' } } };
@@ -43,6 +43,17 @@ describe('agents: a model under a prompt variant', () => {
     expect(seedNamesOf('alpha+doubtful', book)).toEqual({ persuader: 'alpha', persuadee: 'alpha+doubtful' });
     expect(seedNamesOf('alpha+both', book)).toEqual({ persuader: 'alpha+both', persuadee: 'alpha+both' });
     expect(seedNamesOf('alpha+emotional', {})).toEqual({ persuader: 'alpha+emotional', persuadee: 'alpha+emotional' });
+  });
+
+  it('finds an agent that a role holds beside its model although its variant changes nothing of that role', () => {
+    const book = { ...variants, doubtful: { persuadee: { opening: 'Your view on {{claim}}?' } } };
+    expect(echoedAgents(['alpha', 'alpha+emotional', 'beta+emotional', 'alpha+doubtful'], 'persuadee', book)).toEqual([
+      { agent: 'alpha+emotional', model: 'alpha', variant: 'emotional', role: 'persuadee' },
+    ]);
+    expect(echoedAgents(['alpha', 'alpha+emotional', 'alpha+doubtful'], 'persuader', book)).toEqual([
+      { agent: 'alpha+doubtful', model: 'alpha', variant: 'doubtful', role: 'persuader' },
+    ]);
+    expect(echoedAgents(['alpha', 'beta'], 'persuadee', book)).toEqual([]);
   });
 
   it('refuses a variant that hides the question of misinformation items', () => {

@@ -115,6 +115,29 @@ export function seedNamesOf(name: string, variants: VariantBook): SeedNames {
   };
 }
 
+/** An agent whose requests in a role are its model's, while the model plays that role in the same run too. */
+export interface EchoedAgent {
+  readonly agent: string;
+  readonly model: string;
+  readonly variant: string;
+  readonly role: keyof SeedNames;
+}
+
+/**
+ * Agents that a role's list holds beside their own model although their variant replaces no prompt
+ * of that role (a persuader-only variant crossed as a persuadee): asked exactly what the model is
+ * asked, seeds included, their conversations there are the model's, replayed, and add no data.
+ * `pmiyc run` says so before it starts, so that no one reads them as a second measurement.
+ */
+export function echoedAgents(names: readonly string[], role: keyof SeedNames, variants: VariantBook): EchoedAgent[] {
+  const present = new Set(names);
+  return names.flatMap((name) => {
+    const agent = agentOf(name, variants);
+    if (agent.variant === DEFAULT_VARIANT || seedNamesOf(name, variants)[role] !== agent.model || !present.has(agent.model)) return [];
+    return [{ agent: name, model: agent.model, variant: agent.variant, role }];
+  });
+}
+
 /** Claims with a question (misinformation items) need every system template of the run to show it. */
 export function checkVariantsFitClaims(variants: VariantBook, claims: readonly Claim[]): void {
   if (!claims.some((claim) => claim.question !== undefined)) return;
