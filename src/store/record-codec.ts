@@ -1,6 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { ConversationRecord } from '../domain/conversation-record.js';
-import { conversationRecordSchema } from './record-schema.js';
+import { parseStoredRecord } from './record-schema.js';
 
 /** Marks a record stored compactly (deflated JSON, repeated text left out), as a BLOB. */
 const COMPACT_VERSION = 1;
@@ -38,7 +38,7 @@ function withStoredSeeds(record: ConversationRecord): ConversationRecord {
  * JSON text of a store written before records were compact.
  */
 export function decodeRecord(stored: string | Buffer): ConversationRecord {
-  if (typeof stored === 'string') return conversationRecordSchema.parse(JSON.parse(stored));
+  if (typeof stored === 'string') return parseStoredRecord(JSON.parse(stored));
   if (stored[0] !== COMPACT_VERSION) throw new RangeError(`a stored record in an unknown format (${stored[0]}): this pmiyc is older than the store`);
   const parsed = JSON.parse(inflateRawSync(stored.subarray(1)).toString('utf8')) as {
     turns: Array<{ raw?: string; message?: string; messageAt?: [number, number]; attempts: Array<{ raw: string }> }>;
@@ -50,5 +50,5 @@ export function decodeRecord(stored: string | Buffer): ConversationRecord {
       delete turn.messageAt;
     }
   }
-  return conversationRecordSchema.parse(parsed);
+  return parseStoredRecord(parsed);
 }
