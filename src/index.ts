@@ -37,9 +37,9 @@ export {
 // Errors: one family; isPmiycError tells them from defects, `kind` says which
 export { ConfigError, type ConfigLocation } from './domain/errors/config-error.js';
 export { type DataLocation, DatasetError } from './domain/errors/dataset-error.js';
+export { InputError } from './domain/errors/input-error.js';
 export { isPmiycError, PmiycError, type PmiycErrorKind } from './domain/errors/pmiyc-error.js';
 export { StoreError, type StoreProblem } from './domain/errors/store-error.js';
-export { InputError } from './domain/input-error.js';
 export { deriveSeed } from './domain/random.js';
 export type { Role } from './domain/roles.js';
 // Engine

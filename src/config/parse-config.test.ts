@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../domain/errors/config-error.js';
-import { InputError } from '../domain/input-error.js';
+import { InputError } from '../domain/errors/input-error.js';
 import { parseConfig } from './parse-config.js';
 
 const VALID = `

@@ -1,4 +1,4 @@
-import { InputError } from '../domain/input-error.js';
+import { InputError } from '../domain/errors/input-error.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_TIMEOUT_MS, type ModelSettings } from '../models/model-settings.js';
 import { findProvider, PROVIDER_NAMES, type ProviderInfo } from '../models/providers/provider-catalog.js';
 import type { ModelEntry, PmiycConfig } from './config-schema.js';

@@ -1,5 +1,5 @@
 import type { Claim } from '../domain/claim.js';
-import { InputError } from '../domain/input-error.js';
+import { InputError } from '../domain/errors/input-error.js';
 import { PAPER_CLAIM_SETS } from '../domain/paper-claim-sets.js';
 import { DATA_SOURCES, type DataFiles } from './data-sources.js';
 import { EXAMPLE_CLAIMS } from './example-claims.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeWithTestData, FIXTURE_DATA } from '../../test/support/test-data.js';
-import { InputError } from '../domain/input-error.js';
+import { InputError } from '../domain/errors/input-error.js';
 import { parseConsistencyCsv } from './consistency-csv.js';
 
 const HEADER = 'i,claim,scores,average,std_dev,skipped';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StaticServer, unreachableUrl } from '../../test/support/static-server.js';
 import { describeWithTestData, FIXTURE_DATA } from '../../test/support/test-data.js';
-import { InputError } from '../domain/input-error.js';
+import { InputError } from '../domain/errors/input-error.js';
 import { cachedDataFiles, type DownloadProgress, gitBlobSha1 } from './data-folder.js';
 import { DATA_SOURCES, type DataSource } from './data-sources.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../domain/input-error.js';
+import { InputError } from '../domain/errors/input-error.js';
 import { decodeText } from './decode-text.js';
 
 const utf8 = (text: string) => Array.from(new TextEncoder().encode(text));

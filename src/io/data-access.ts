@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Environment } from '../config/resolve-model-settings.js';
 import { cachedDataFiles, type DownloadProgress, localDataFiles } from '../datasets/data-folder.js';
 import type { DataFiles } from '../datasets/data-sources.js';
-import { InputError } from '../domain/input-error.js';
+import { InputError } from '../domain/errors/input-error.js';
 import { formatCount } from '../domain/text-labels.js';
 import type { ProgressStream } from '../runner/progress-display.js';
 

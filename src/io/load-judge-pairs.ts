@@ -3,7 +3,7 @@ import { DATA_SOURCES } from '../datasets/data-sources.js';
 import { buildJudgePairs, parseAnthropicRatings, selectJudgePairs } from '../datasets/judge-pairs.js';
 import { parseJudgePairsFile } from '../datasets/judge-pairs-file.js';
 import { DatasetError } from '../domain/errors/dataset-error.js';
-import { InputError } from '../domain/input-error.js';
+import { InputError } from '../domain/errors/input-error.js';
 import { ANTHROPIC_PAIRS, type LoadedPairs, type StoredJudgeDesign } from '../studies/judge/judge-design.js';
 import type { DataAccess } from './data-access.js';
 import { readTextFile } from './read-text-file.js';

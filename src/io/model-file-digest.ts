@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { InputError } from '../domain/input-error.js';
+import { InputError } from '../domain/errors/input-error.js';
 import type { ModelSettings } from '../models/model-settings.js';
 import type { RunRecords } from '../runner/run-records.js';
 

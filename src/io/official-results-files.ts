@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { decodeText } from '../datasets/decode-text.js';
-import { InputError } from '../domain/input-error.js';
+import { InputError } from '../domain/errors/input-error.js';
 import type { OfficialSource } from '../studies/tournament/official-import-plan.js';
 
 /** The name the official code gives its results in each experiment folder. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { decodeText } from '../datasets/decode-text.js';
-import { InputError } from '../domain/input-error.js';
+import { InputError } from '../domain/errors/input-error.js';
 
 /**
  * The text of a file a user pointed pmiyc at: UTF-8 (a BOM dropped, invalid bytes refused with file

@@ -1,4 +1,4 @@
-import { InputError } from '../domain/input-error.js';
+import { InputError } from '../domain/errors/input-error.js';
 import type { RunAbout, RunInfo, RunKind, RunRecords } from './run-records.js';
 
 export interface RunToOpen {

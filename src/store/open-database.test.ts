@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handRecord } from '../../test/support/hand-records.js';
-import { InputError } from '../domain/input-error.js';
+import { InputError } from '../domain/errors/input-error.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { ResultStore } from './result-store.js';
 

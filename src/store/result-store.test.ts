@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handRecord } from '../../test/support/hand-records.js';
 import { EXAMPLE_CLAIMS } from '../datasets/example-claims.js';
 import { type ConversationRecord, toConversationRecord } from '../domain/conversation-record.js';
-import { InputError } from '../domain/input-error.js';
+import { InputError } from '../domain/errors/input-error.js';
 import { runConversation } from '../engine/run-conversation.js';
 import { SimulatedAgent } from '../models/sim/simulated-agent.js';
 import { PMIYC_APPLICATION_ID, SCHEMA_VERSION } from './migrations.js';

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ConversationRecord, ConversationScore } from '../domain/conversation-record.js';
+import { InputError } from '../domain/errors/input-error.js';
 import { StoreError } from '../domain/errors/store-error.js';
-import { InputError } from '../domain/input-error.js';
 import type { LeaseHolder } from '../runner/run-lease.js';
 import type { CallCacheScope, NewRun, RunCallTotals, RunInfo, RunKind, RunRecords, RunStatus, RunSummary } from '../runner/run-records.js';
 import type { AnnotationResults } from '../studies/annotation/annotation-results.js';

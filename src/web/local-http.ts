@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InputError } from '../domain/input-error.js';
+import { InputError } from '../domain/errors/input-error.js';
 
 /** The only address pmiyc's local servers listen on: what they serve is for this machine only. */
 const LOCAL_HOST = '127.0.0.1';

@@ -1,7 +1,7 @@
 import type { Domain } from '../domain/claim.js';
 import type { Setting } from '../domain/conversation.js';
+import { InputError } from '../domain/errors/input-error.js';
 import { StoreError } from '../domain/errors/store-error.js';
-import { InputError } from '../domain/input-error.js';
 import { nothingSharedReason } from '../report/run-comparison-text.js';
 import type { LeaseWorld } from '../runner/run-lease.js';
 import { describeRunState, runState } from '../runner/run-lease.js';

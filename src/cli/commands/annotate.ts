@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { defaultLabelsPath, loadLabelBook, readTaskFile } from '../../io/annotation-files.js';
 import { holdGracefulStop } from '../../io/graceful-stop.js';
 import { readTextFile } from '../../io/read-text-file.js';

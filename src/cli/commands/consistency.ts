@@ -1,7 +1,7 @@
 import { basename, extname, resolve } from 'node:path';
 import { parseConsistencyCsv } from '../../datasets/consistency-csv.js';
 import type { Claim } from '../../domain/claim.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { formatCount as count } from '../../domain/text-labels.js';
 import { loadClaims } from '../../io/load-claims.js';
 import { readTextFile } from '../../io/read-text-file.js';

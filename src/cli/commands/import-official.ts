@@ -2,7 +2,7 @@ import { loadBuiltInSet } from '../../datasets/claim-sets.js';
 import type { SkipReason } from '../../datasets/official-results.js';
 import { type Claim, claimKey, type Domain } from '../../domain/claim.js';
 import type { Setting } from '../../domain/conversation.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { formatCount as count } from '../../domain/text-labels.js';
 import { officialResultsSources } from '../../io/official-results-files.js';
 import type { LabelMatch } from '../../protocol/agreement-label.js';

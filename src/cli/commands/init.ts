@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { writeFileAtomically } from '../../io/write-file-atomically.js';
 import { DEFAULT_CONFIG_FILE } from '../shared-options.js';
 import { STARTER_CONFIG, STARTER_DOT_ENV } from '../starter-files.js';

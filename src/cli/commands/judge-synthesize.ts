@@ -1,5 +1,5 @@
 import type { Claim } from '../../domain/claim.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { loadClaims } from '../../io/load-claims.js';
 import { writeFileAtomically } from '../../io/write-file-atomically.js';
 import { describeCallsMade } from '../../report/run-totals-text.js';

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HandConversation, handRecord } from '../../../test/support/hand-records.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { OutputWriteError } from '../../io/output-write-error.js';
 import { type AtomicWriteFileSystem, NODE_FILE_SYSTEM } from '../../io/write-file-atomically.js';
 import type { ReportDocument } from '../../report/report-document.js';

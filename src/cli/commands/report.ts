@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { formatCount } from '../../domain/text-labels.js';
 import { type AtomicWriteFileSystem, writeFilesAtomically } from '../../io/write-file-atomically.js';
 import type { IntervalMethod } from '../../metrics/claim-estimates.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handRecord } from '../../../test/support/hand-records.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { ResultStore } from '../../store/result-store.js';
 import type { CliContext } from '../terminal.js';
 import { showCommand } from './show.js';

@@ -1,5 +1,5 @@
 import type { ConversationRecord, DisputedScore, ImportedFrom, ReadingDifference } from '../../domain/conversation-record.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { usageTotals } from '../../metrics/usage-totals.js';
 import { formatConversationHeader, formatOutcomeText, formatTurnText, sanitizeForTerminal, type TextStyle } from '../../report/dialogue-text.js';
 import { disputeText } from '../../report/dispute-text.js';

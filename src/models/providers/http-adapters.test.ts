@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failureOf } from '../../../test/support/call-failure.js';
 import { FakeProviderServer, RESPONSE_SHAPES } from '../../../test/support/fake-provider-server.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import type { GenerateRequest } from '../chat-model.js';
 import type { ModelSettings } from '../model-settings.js';
 import { AiSdkChatModel } from './ai-sdk-model.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { FinishReason } from '../../domain/conversation.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { watchAbort } from '../abort-watch.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { ModelCallError } from '../model-call-error.js';

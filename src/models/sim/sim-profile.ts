@@ -1,4 +1,4 @@
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { hashString } from '../../domain/random.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_CLAIMS } from '../../datasets/example-claims.js';
 import type { ConversationSpec } from '../../domain/conversation.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { runConversation } from '../../engine/run-conversation.js';
 import { parseTaggedReply } from '../../protocol/tagged-reply.js';
 import { NAMED_SIM_PROFILES, parseSimProfile } from './sim-profile.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type AgreementScore, isAgreementScore } from '../../domain/agreement-score.js';
 import { DatasetError } from '../../domain/errors/dataset-error.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { type AnnotationTaskFile, turnLabelKey, turnsToLabel } from './annotation-tasks.js';
 
 const LABELS_FORMAT = 'pmiyc-annotation-labels';

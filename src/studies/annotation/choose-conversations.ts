@@ -1,6 +1,6 @@
 import type { Setting } from '../../domain/conversation.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import type { TournamentResults } from '../tournament/tournament-results.js';
 import { type CandidateConversation, sampleForAnnotation, type TaskSelection, toCandidate } from './annotation-sample.js';
 

@@ -1,5 +1,5 @@
 import { DatasetError } from '../../domain/errors/dataset-error.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { analyzeReliability, type ReliabilityAnalysis } from '../../metrics/annotation-agreement.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import type { LabelLine, LabelsHeader } from './annotation-labels.js';

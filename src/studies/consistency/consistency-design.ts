@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { samplingOf, samplingSchema, selectionOf, selectionSchema } from '../design-parts.js';
 
 /**

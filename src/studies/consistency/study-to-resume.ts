@@ -1,4 +1,4 @@
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { type ConsistencyDesign, consistencyConfigOf } from './consistency-design.js';
 import type { ConsistencyResults } from './consistency-results.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { JudgePair } from '../../datasets/judge-pairs.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { samplingOf, samplingSchema, selectionOf, selectionSchema } from '../design-parts.js';
 import type { JudgeResults } from './judge-results.js';

@@ -1,5 +1,5 @@
 import type { Claim } from '../../domain/claim.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import type { SeedNames } from '../../engine/call-seed.js';
 import { type AgentPrompts, DEFAULT_VARIANT, promptsOfVariant, templateShowsQuestion, type VariantTemplates } from '../../protocol/prompt-variants.js';
 

@@ -1,7 +1,7 @@
 import { parseOfficialResults, type SkipReason } from '../../datasets/official-results.js';
 import type { AgreementScore } from '../../domain/agreement-score.js';
 import type { Claim, Domain } from '../../domain/claim.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { recordClaimKey } from '../../metrics/record-claim-key.js';
 import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
 import { IMPORT_COMMAND } from './imported-run.js';

@@ -3,7 +3,7 @@ import type { AgreementScore } from '../../domain/agreement-score.js';
 import { type Claim, claimKey, type Domain } from '../../domain/claim.js';
 import type { Setting } from '../../domain/conversation.js';
 import { DatasetError } from '../../domain/errors/dataset-error.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import type { LabelMatch } from '../../protocol/agreement-label.js';
 import { type FolderHints, folderHints, plannedTurns, settingOf, stoppedEarly } from './official-conversation.js';
 

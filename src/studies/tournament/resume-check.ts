@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { isBuiltInSet } from '../../datasets/claim-sets.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import type { VariantTemplates } from '../../protocol/prompt-variants.js';
 import { agentOf, crossAgents, seedNamesOf } from './agents.js';
 import type { DesignOptions, RunSettings, StoredDesign } from './tournament-design.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { variantTemplatesSchema } from '../../config/config-schema.js';
 import type { Setting } from '../../domain/conversation.js';
-import { InputError } from '../../domain/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import type { VariantTemplates } from '../../protocol/prompt-variants.js';
 import { samplingOf, samplingSchema, selectionOf, selectionSchema } from '../design-parts.js';
 import { agentOf, checkAgentNames, checkCrossable, crossAgents, type VariantBook } from './agents.js';
