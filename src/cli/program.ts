@@ -1,9 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import { Command, Option } from '@commander-js/extra-typings';
+import { gitRevision } from '../io/git-revision.js';
 import { INTERVAL_METHODS, type IntervalMethod } from '../metrics/claim-estimates.js';
 import { LABEL_MATCHES } from '../protocol/agreement-label.js';
 import { REPORT_FORMATS } from '../report/report-formats.js';
-import { gitRevision } from './git-revision.js';
 import {
   ANNOTATION_SETTINGS,
   CLAIMS_FORMATS,

@@ -4,6 +4,7 @@ import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import { formatCount as count } from '../../domain/text-labels.js';
 import { loadClaims } from '../../io/load-claims.js';
+import { loadConfig } from '../../io/load-config.js';
 import { readTextFile } from '../../io/read-text-file.js';
 import { describeCallsMade } from '../../report/run-totals-text.js';
 import { analyzeStudy } from '../../report/studies/consistency-study-source.js';
@@ -21,7 +22,6 @@ import {
 import { type ConsistencyOutcome, runConsistencyStudy } from '../../studies/consistency/consistency-study.js';
 import { importPublishedAnswers } from '../../studies/consistency/import-published.js';
 import { studyToResume } from '../../studies/consistency/study-to-resume.js';
-import { loadConfig } from '../load-config.js';
 import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
 
 export interface ConsistencyOptions extends ConsistencyDesignOptions {

@@ -2,12 +2,12 @@ import type { Claim } from '../../domain/claim.js';
 import { toConversationRecord } from '../../domain/conversation-record.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import { runConversation } from '../../engine/run-conversation.js';
+import { loadConfig } from '../../io/load-config.js';
 import { usageTotals } from '../../metrics/usage-totals.js';
 import { formatConversationHeader, formatOutcomeText, formatTurnText } from '../../report/dialogue-text.js';
 import { formatUsageText } from '../../report/usage-text.js';
 import { createModelRegistry } from '../../runner/model-registry.js';
 import { agentOf, checkAgentNames, promptsByAgent, seedNamesOf } from '../../studies/tournament/agents.js';
-import { loadConfig } from '../load-config.js';
 import { type CliContext, formatDuration, labelModel, styleFor } from '../terminal.js';
 
 export interface ConverseOptions {

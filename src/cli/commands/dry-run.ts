@@ -3,6 +3,7 @@ import type { PmiycConfig } from '../../config/config-schema.js';
 import type { Environment } from '../../config/resolve-model-settings.js';
 import type { Claim } from '../../domain/claim.js';
 import { StoreError } from '../../domain/errors/store-error.js';
+import { loadConfig } from '../../io/load-config.js';
 import { modelFileSha256 } from '../../io/model-file-digest.js';
 import { batchPricesOf, batchSettingsOf } from '../../models/batch/with-batch.js';
 import { modelIdentity } from '../../models/model-identity.js';
@@ -19,7 +20,6 @@ import { iteratePlan, type TournamentDesign } from '../../studies/tournament/pla
 import { findStoredProgress, StoredCallReplay } from '../../studies/tournament/stored-progress.js';
 import type { StoredDesign } from '../../studies/tournament/tournament-design.js';
 import { failedCallHashes } from '../../studies/tournament/tournament-study.js';
-import { loadConfig } from '../load-config.js';
 import type { CliContext } from '../terminal.js';
 
 /** What a dry run plans: a new run's design, or a stored run's that a resume would continue. */

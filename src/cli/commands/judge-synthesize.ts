@@ -1,6 +1,7 @@
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import { loadClaims } from '../../io/load-claims.js';
+import { loadConfig } from '../../io/load-config.js';
 import { writeFileAtomically } from '../../io/write-file-atomically.js';
 import { describeCallsMade } from '../../report/run-totals-text.js';
 import { checkModels } from '../../runner/check-models.js';
@@ -9,7 +10,6 @@ import { openStore } from '../../store/result-store.js';
 import { samplingOf, selectionOf } from '../../studies/design-parts.js';
 import type { PreferenceExample } from '../../studies/judge/judge-synthesis.js';
 import { runSynthesis } from '../../studies/judge/synthesis-study.js';
-import { loadConfig } from '../load-config.js';
 import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
 
 export interface JudgeSynthesizeOptions {

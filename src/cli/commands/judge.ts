@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { formatCount, labelModel } from '../../domain/text-labels.js';
+import { loadConfig } from '../../io/load-config.js';
 import { loadJudgePairs } from '../../io/load-judge-pairs.js';
 import { judgeAccuracy } from '../../metrics/judge-accuracy.js';
 import { describeCallsMade } from '../../report/run-totals-text.js';
@@ -16,7 +17,6 @@ import {
   type StoredJudgeDesign,
 } from '../../studies/judge/judge-design.js';
 import { type JudgeOutcome, runJudgeStudy } from '../../studies/judge/judge-study.js';
-import { loadConfig } from '../load-config.js';
 import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
 
 export { judgeSynthesizeCommand } from './judge-synthesize.js';

@@ -1,7 +1,7 @@
+import { loadConfig } from '../../io/load-config.js';
 import { aliasTable, providerTable } from '../../report/models-text.js';
 import { formatTextTable } from '../../report/text-table.js';
 import { probeModelTargets } from '../../runner/probe-model.js';
-import { loadConfig } from '../load-config.js';
 import type { CliContext } from '../terminal.js';
 
 export interface ModelsOptions {

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { PmiycConfig } from '../../config/config-schema.js';
 import type { Claim } from '../../domain/claim.js';
 import { loadClaims } from '../../io/load-claims.js';
+import { loadConfig } from '../../io/load-config.js';
 import { checkModels } from '../../runner/check-models.js';
 import type { RunInfo } from '../../runner/run-records.js';
 import { openStore, type Store } from '../../store/result-store.js';
@@ -10,7 +11,6 @@ import { checkResumeFlags, checkResumeSeeds, checkResumeVariants, resolvedClaims
 import { type DesignOptions, designFromOptions, designOfStoredRun, type StoredDesign } from '../../studies/tournament/tournament-design.js';
 import { runTournament } from '../../studies/tournament/tournament-study.js';
 import { withExperiment } from '../experiment-options.js';
-import { loadConfig } from '../load-config.js';
 import { printRunOutcome } from '../run-outcome.js';
 import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
 import { dryRunCommand } from './dry-run.js';
