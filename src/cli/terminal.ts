@@ -2,6 +2,7 @@ import { type DataAccess, dataAccess } from '../io/data-access.js';
 import { processSessionWorld } from '../io/process-world.js';
 import type { TextStyle } from '../report/dialogue-text.js';
 import { PLAIN_STYLE } from '../report/dialogue-text.js';
+import type { ClosingText } from '../report/run-totals-text.js';
 import type { RunRecords } from '../runner/run-records.js';
 import type { SessionWorld } from '../runner/run-session.js';
 
@@ -58,4 +59,10 @@ export function sessionWorldOf(context: CliContext, signals: RunSignals, store: 
 /** What a run records about how it was made: this pmiyc's version, the git revision, the config file. */
 export function aboutRun(context: CliContext, gitRevision: string | undefined, configPath: string | undefined) {
   return { packageVersion: context.packageVersion, ...(gitRevision ? { gitRevision } : {}), ...(configPath ? { configPath } : {}) };
+}
+
+/** A session's closing text: its lines on standard output, then its warning on standard error. */
+export function printClosing(context: CliContext, text: ClosingText): void {
+  if (text.lines.length > 0) context.stdout.write(`${text.lines.join('\n')}\n`);
+  if (text.warning) context.stderr.write(`pmiyc: ${text.warning}\n`);
 }

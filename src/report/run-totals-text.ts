@@ -48,6 +48,12 @@ export function formatCallsMadeText(calls: RunCallTotals, labelOf: (identity: st
   return `${title}\n${formatTextTable(['model', 'calls', 'input tokens', 'output tokens', 'cost'], [...rows, usageRow('total', total)])}`;
 }
 
+/** A session's closing text: lines for standard output, and one message for standard error (without `pmiyc: `), if any. */
+export interface ClosingText {
+  readonly lines: readonly string[];
+  readonly warning?: string;
+}
+
 /** What a session's closing lines total, this session's and the whole run's. */
 export interface RunTotalsView {
   /** Conversations finished (stored) this session and in the whole run, with the failed among them. */

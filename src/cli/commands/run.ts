@@ -3,6 +3,7 @@ import type { PmiycConfig } from '../../config/config-schema.js';
 import type { Claim } from '../../domain/claim.js';
 import { loadClaims } from '../../io/load-claims.js';
 import { loadConfig } from '../../io/load-config.js';
+import { runOutcomeText } from '../../report/run-outcome-text.js';
 import { checkModels } from '../../runner/check-models.js';
 import type { RunInfo } from '../../runner/run-records.js';
 import { openStore, type Store } from '../../store/result-store.js';
@@ -11,8 +12,7 @@ import { checkResumeFlags, checkResumeSeeds, checkResumeVariants, resolvedClaims
 import { type DesignOptions, designFromOptions, designOfStoredRun, type StoredDesign } from '../../studies/tournament/tournament-design.js';
 import { runTournament } from '../../studies/tournament/tournament-study.js';
 import { withExperiment } from '../experiment-options.js';
-import { printRunOutcome } from '../run-outcome.js';
-import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
+import { aboutRun, type CliContext, dataOf, printClosing, type RunSignals, sessionWorldOf } from '../terminal.js';
 import { dryRunCommand } from './dry-run.js';
 
 export interface RunOptions extends DesignOptions {
@@ -158,13 +158,12 @@ export async function runTournamentCommand(typed: RunOptions, context: CliContex
       about: aboutRun(context, options.gitRevision, prepared.configPath),
       world: sessionWorldOf(context, signals, store, options.progressIntervalMs),
     });
-    return {
-      exitCode: printRunOutcome(outcome, store, options.store, context, {
-        reportFollows: options.reportFollows === true,
-        ...(options.askAfresh ? { askAfresh: options.askAfresh } : {}),
-      }),
-      runName: outcome.run.name,
-    };
+    const closing = runOutcomeText(outcome, store, options.store, {
+      reportFollows: options.reportFollows === true,
+      ...(options.askAfresh ? { askAfresh: options.askAfresh } : {}),
+    });
+    printClosing(context, closing);
+    return { exitCode: outcome.ending.exitCode, runName: outcome.run.name };
   } finally {
     store.close();
   }
