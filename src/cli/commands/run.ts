@@ -1,19 +1,22 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { PmiycConfig } from '../../config/config-schema.js';
 import type { Claim } from '../../domain/claim.js';
+import { StoreError } from '../../domain/errors/store-error.js';
 import { loadClaims } from '../../io/load-claims.js';
 import { loadConfig } from '../../io/load-config.js';
+import { modelFileSha256 } from '../../io/model-file-digest.js';
+import { echoedAgentsText } from '../../report/agent-variants.js';
+import { dryRunText } from '../../report/dry-run-text.js';
 import { runOutcomeText } from '../../report/run-outcome-text.js';
-import { checkModels } from '../../runner/check-models.js';
-import type { RunInfo } from '../../runner/run-records.js';
 import { openStore, type Store } from '../../store/result-store.js';
-import { echoedAgents, modelsOfAgents } from '../../studies/tournament/agents.js';
-import { checkResumeFlags, checkResumeSeeds, checkResumeVariants, resolvedClaimsSource } from '../../studies/tournament/resume-check.js';
-import { type DesignOptions, designFromOptions, designOfStoredRun, type StoredDesign } from '../../studies/tournament/tournament-design.js';
+import { resolvedClaimsSource, type TournamentToResume, tournamentRunToResume } from '../../studies/tournament/resume-check.js';
+import { type DesignOptions, designFromOptions, type StoredDesign } from '../../studies/tournament/tournament-design.js';
+import { previewTournament } from '../../studies/tournament/tournament-preview.js';
 import { runTournament } from '../../studies/tournament/tournament-study.js';
+import { type GivenSettings, planTournamentWork, sessionSettings } from '../../studies/tournament/tournament-work.js';
 import { withExperiment } from '../experiment-options.js';
 import { aboutRun, type CliContext, dataOf, printClosing, type RunSignals, sessionWorldOf } from '../terminal.js';
-import { dryRunCommand } from './dry-run.js';
 
 export interface RunOptions extends DesignOptions {
   readonly store: string;
@@ -47,10 +50,8 @@ interface Prepared {
   readonly design: StoredDesign;
   readonly claims: readonly Claim[];
   readonly configPath?: string;
-  /** The stored run continued, by name. */
-  readonly runName?: string;
-  /** The stored run continued, and whether it reuses earlier runs' calls (it was not started with --no-cache). */
-  readonly resumed?: { readonly run: RunInfo; readonly cache: boolean };
+  /** The stored run continued. */
+  readonly resumed?: TournamentToResume;
 }
 
 /** A new run's design, paths made absolute so that it resumes from anywhere, and its claims. */
@@ -67,42 +68,54 @@ async function prepareNew(options: RunOptions, config: PmiycConfig, context: Cli
 
 /** A stored run to continue: its own design (flags given again must match it) and its claims. */
 async function prepareResume(store: Store, options: RunOptions, context: CliContext): Promise<Prepared & Required<Pick<Prepared, 'resumed'>>> {
-  const run = store.findRun(options.run, 'tournament');
-  const stored = designOfStoredRun(run.name, run.config);
-  checkResumeFlags(run.name, { design: stored.design, seed: run.seed, settings: stored.settings ?? { concurrency: 16, cache: true } }, options, options.given);
-  const configPath = options.config ? resolve(options.config) : stored.configPath;
-  checkResumeVariants(run.name, stored.design, loadConfig(configPath).variants);
-  checkResumeSeeds(run.name, stored.design);
-  const { claims } = await loadClaims(stored.design.claims.source, { ...stored.design.claims, seed: run.seed }, dataOf(context));
-  const resumed = { run, cache: stored.settings?.cache ?? true };
-  return { design: stored.design, claims, runName: run.name, resumed, ...(configPath ? { configPath } : {}) };
+  const request = { ...(options.run ? { run: options.run } : {}), ...(options.config ? { configPath: resolve(options.config) } : {}) };
+  const resumed = tournamentRunToResume(store, { ...request, flags: options, given: options.given }, loadConfig);
+  const { claims } = await loadClaims(resumed.design.claims.source, { ...resumed.design.claims, seed: resumed.run.seed }, dataOf(context));
+  return { design: resumed.design, claims, resumed, ...(resumed.configPath ? { configPath: resumed.configPath } : {}) };
 }
 
-/** `--dry-run`: a new run's plan, or (with --resume or --retry-failed) what continuing a stored run would make; the store is only read. */
-async function dryRun(fresh: Prepared | undefined, options: RunOptions, context: CliContext): Promise<number> {
-  if (fresh) {
-    const plan = { design: fresh.design, claims: fresh.claims, runSeed: options.seed, ...(fresh.configPath ? { configPath: fresh.configPath } : {}) };
-    return dryRunCommand(plan, options, context);
-  }
-  const store = openStore(options.store, { access: 'read' });
+/** The store at `path` opened to read, or undefined when it does not exist yet or holds no run. */
+function openToRead(path: string): Store | undefined {
+  if (!existsSync(path)) return undefined;
   try {
-    const prepared = await prepareResume(store, options, context);
-    const { run, cache } = prepared.resumed;
-    const plan = { ...prepared, runSeed: run.seed, resumed: { run, cache, retryFailed: options.retryFailed } };
-    return await dryRunCommand(plan, options, context, store);
-  } finally {
-    store.close();
+    return openStore(path, { access: 'read' });
+  } catch (error) {
+    if (error instanceof StoreError && error.problem === 'empty') return undefined;
+    throw error;
   }
 }
 
-/** One line per agent whose conversations in a role repeat its model's there (see `echoedAgents`). */
-function warnEchoedAgents(design: StoredDesign, context: CliContext): void {
-  const variants = design.variants ?? {};
-  const echoed = [...echoedAgents(design.persuaders, 'persuader', variants), ...echoedAgents(design.persuadees, 'persuadee', variants)];
-  for (const { agent, model, variant, role } of echoed) {
-    context.stderr.write(
-      `pmiyc: ${agent} as a ${role} is asked exactly what ${model} is asked (variant ${variant} replaces no ${role} prompt): its conversations as a ${role} are ${model}'s, replayed, not a second measurement\n`,
-    );
+/**
+ * `--dry-run`: a new run's plan, or (with --resume or --retry-failed) what continuing a stored run
+ * would make, priced from what the store holds of it. Read-only: the store is opened to read, when
+ * there is one, and nothing is created or changed.
+ */
+async function dryRun(fresh: Prepared | undefined, given: GivenSettings, options: RunOptions, context: CliContext): Promise<number> {
+  const config = fresh ? loadConfig(fresh.configPath) : undefined;
+  // A new run's models are checked before the store is read, as a run checks them before it opens the store.
+  const freshWork = fresh && config ? planTournamentWork(fresh.design, fresh.claims, config, context.env, sessionSettings(given, undefined)) : undefined;
+  const store = fresh ? openToRead(options.store) : openStore(options.store, { access: 'read' });
+  try {
+    const prepared = fresh ?? (await prepareResume(store!, options, context));
+    const runConfig = config ?? loadConfig(prepared.configPath);
+    const settings = sessionSettings(given, prepared.resumed?.settings);
+    const preview = await previewTournament({
+      design: prepared.design,
+      claims: prepared.claims,
+      runSeed: prepared.resumed?.run.seed ?? options.seed,
+      config: runConfig,
+      env: context.env,
+      settings,
+      work: freshWork ?? planTournamentWork(prepared.design, prepared.claims, runConfig, context.env, settings),
+      ...(store ? { records: store } : {}),
+      ...(prepared.resumed ? { resumed: { run: prepared.resumed.run, retryFailed: options.retryFailed } } : {}),
+      // A GGUF file's hash as the store knows it, else hashed now (and not remembered: the store is only read).
+      fileSha256: (model) => modelFileSha256(model, { knownFileSha256: (...file) => store?.knownFileSha256(...file), rememberFileSha256: () => {} }),
+    });
+    context.stdout.write(`${dryRunText(preview, options.store).join('\n')}\n`);
+    return 0;
+  } finally {
+    store?.close();
   }
 }
 
@@ -124,33 +137,30 @@ export async function runTournamentCommand(typed: RunOptions, context: CliContex
   }
   // A new run's input is checked before the store is opened: bad input never leaves an empty store behind.
   const fresh = continuing ? undefined : await prepareNew(options, typedConfig, context);
-  if (fresh) warnEchoedAgents(fresh.design, context);
-  if (options.dryRun) return { exitCode: await dryRun(fresh, options, context) };
-  const freshConfig = fresh ? typedConfig : undefined;
-  if (fresh && freshConfig) {
-    checkModels(
-      freshConfig,
-      context.env,
-      modelsOfAgents([...fresh.design.persuaders, ...fresh.design.persuadees], fresh.design.variants ?? {}),
-      options.maxCost,
-    );
-  }
+  for (const line of fresh ? echoedAgentsText(fresh.design) : []) context.stderr.write(`pmiyc: ${line}\n`);
+  // Settings given now; on a resume, those not typed again are the run's own.
+  const given = (key: string) => options.given.has(key) || !continuing;
+  const settings: GivenSettings = {
+    ...(given('concurrency') ? { concurrency: options.concurrency } : {}),
+    ...(given('maxFailures') && options.maxFailures !== undefined ? { maxFailures: options.maxFailures } : {}),
+    ...(given('maxCost') && options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
+    ...(options.batch ? { batch: true } : {}),
+    cache: options.cache,
+  };
+  if (options.dryRun) return { exitCode: await dryRun(fresh, settings, options, context) };
+  // A new run's models are checked before the store is made, too.
+  if (fresh) planTournamentWork(fresh.design, fresh.claims, typedConfig, context.env, sessionSettings(settings, undefined));
   const store = openStore(options.store, { now: context.now, access: continuing ? 'write' : 'create' });
   try {
     const prepared = fresh ?? (await prepareResume(store, options, context));
-    const given = (key: string) => options.given.has(key) || !continuing;
     const outcome = await runTournament({
       store,
       design: prepared.design,
       claims: prepared.claims,
-      config: freshConfig ?? loadConfig(prepared.configPath),
+      config: fresh ? typedConfig : loadConfig(prepared.configPath),
       seed: options.seed,
-      ...(given('concurrency') ? { concurrency: options.concurrency } : {}),
-      ...(given('maxFailures') && options.maxFailures !== undefined ? { maxFailures: options.maxFailures } : {}),
-      ...(given('maxCost') && options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
-      ...(options.batch ? { batch: true } : {}),
-      cache: options.cache,
-      ...((prepared.runName ?? options.run) ? { name: prepared.runName ?? options.run } : {}),
+      ...settings,
+      ...((prepared.resumed?.run.name ?? options.run) ? { name: prepared.resumed?.run.name ?? options.run } : {}),
       ...(options.runPrefix ? { namePrefix: options.runPrefix } : {}),
       resume: options.resume,
       retryFailed: options.retryFailed,
@@ -158,11 +168,13 @@ export async function runTournamentCommand(typed: RunOptions, context: CliContex
       about: aboutRun(context, options.gitRevision, prepared.configPath),
       world: sessionWorldOf(context, signals, store, options.progressIntervalMs),
     });
-    const closing = runOutcomeText(outcome, store, options.store, {
-      reportFollows: options.reportFollows === true,
-      ...(options.askAfresh ? { askAfresh: options.askAfresh } : {}),
-    });
-    printClosing(context, closing);
+    printClosing(
+      context,
+      runOutcomeText(outcome, store, options.store, {
+        reportFollows: options.reportFollows === true,
+        ...(options.askAfresh ? { askAfresh: options.askAfresh } : {}),
+      }),
+    );
     return { exitCode: outcome.ending.exitCode, runName: outcome.run.name };
   } finally {
     store.close();
