@@ -1,7 +1,6 @@
 import { type DataAccess, dataAccess } from '../io/data-access.js';
 import { processSessionWorld } from '../io/process-world.js';
-import type { TextStyle } from '../report/dialogue-text.js';
-import { PLAIN_STYLE } from '../report/dialogue-text.js';
+import { COLOUR_STYLE, PLAIN_STYLE, type TextStyle } from '../report/dialogue-text.js';
 import type { ClosingText } from '../report/run-totals-text.js';
 import type { RunRecords } from '../runner/run-records.js';
 import type { SessionWorld } from '../runner/run-session.js';
@@ -20,17 +19,6 @@ export interface CliContext {
   readonly now: () => Date;
   readonly packageVersion: string;
 }
-
-const ansi = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
-
-const COLOUR_STYLE: TextStyle = {
-  bold: ansi(1, 22),
-  dim: ansi(2, 22),
-  persuader: ansi(35, 39),
-  persuadee: ansi(36, 39),
-  good: ansi(32, 39),
-  bad: ansi(31, 39),
-};
 
 /** Colour only on a terminal, and never when NO_COLOR is set or --no-color was given. */
 export function styleFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv, colourWanted: boolean): TextStyle {
