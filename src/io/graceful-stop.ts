@@ -31,3 +31,8 @@ export function stopsGracefully(): boolean {
 export function describeLeftBehind(): string[] {
   return [...leftBehind].map((describe) => describe()).filter((phrase) => phrase !== undefined);
 }
+
+/** Resolves when `stop` is aborted (at once if it is already): a server's life until the first signal. */
+export function untilStopped(stop: AbortSignal): Promise<void> {
+  return new Promise((resolve) => (stop.aborted ? resolve() : stop.addEventListener('abort', () => resolve(), { once: true })));
+}
