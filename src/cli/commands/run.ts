@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { PmiycConfig } from '../../config/config-schema.js';
+import { withExperiment } from '../../config/experiment-options.js';
 import type { Claim } from '../../domain/claim.js';
 import { StoreError } from '../../domain/errors/store-error.js';
 import { loadClaims } from '../../io/load-claims.js';
@@ -15,7 +16,6 @@ import { type DesignOptions, designFromOptions, type StoredDesign } from '../../
 import { previewTournament } from '../../studies/tournament/tournament-preview.js';
 import { runTournament } from '../../studies/tournament/tournament-study.js';
 import { type GivenSettings, planTournamentWork, sessionSettings } from '../../studies/tournament/tournament-work.js';
-import { withExperiment } from '../experiment-options.js';
 import { aboutRun, type CliContext, dataOf, printClosing, type RunSignals, sessionWorldOf } from '../terminal.js';
 
 export interface RunOptions extends DesignOptions {
@@ -129,9 +129,8 @@ export async function runTournamentCommand(typed: RunOptions, context: CliContex
   const continuing = typed.resume || typed.retryFailed;
   const typedConfig = loadConfig(typed.config);
   // The config's experiment fills in what the command line does not say; a resumed run keeps its own design.
-  const options = continuing
-    ? withExperiment(typed, typedConfig.experiment?.store ? { store: typedConfig.experiment.store } : undefined, typed.config)
-    : withExperiment(typed, typedConfig.experiment, typed.config);
+  const experiment = continuing ? (typedConfig.experiment?.store ? { store: typedConfig.experiment.store } : undefined) : typedConfig.experiment;
+  const options = withExperiment(typed, experiment, typed.config === undefined ? undefined : resolve(typed.config));
   if (!continuing && options.setting === 'single' && options.given.has('turns') && options.turns !== 3) {
     context.stderr.write(`pmiyc: --turns ${options.turns} has no effect with --setting single: a single-turn conversation always has 3 turns\n`);
   }
