@@ -18,10 +18,10 @@ import {
 import { runConsistencyStudy } from '../../studies/consistency/consistency-study.js';
 import { importPublishedAnswers } from '../../studies/consistency/import-published.js';
 import { studyToResume } from '../../studies/consistency/study-to-resume.js';
+import type { SessionOptions } from '../shared-options.js';
 import { aboutRun, type CliContext, dataOf, printClosing, type RunSignals, sessionWorldOf } from '../terminal.js';
 
-export interface ConsistencyOptions extends ConsistencyDesignOptions {
-  readonly store: string;
+export interface ConsistencyOptions extends ConsistencyDesignOptions, SessionOptions {
   /** The tournament run whose openings Match Rate and Avg Dif compare with. */
   readonly run?: string;
   /** The study's name (default consistency-N); with --resume, the study to continue (default: the latest). */
@@ -29,17 +29,10 @@ export interface ConsistencyOptions extends ConsistencyDesignOptions {
   readonly resume: boolean;
   /** With --resume: take the study from a process that still holds it. */
   readonly takeOver?: boolean;
-  readonly config?: string;
-  readonly concurrency: number;
-  readonly maxCost?: number;
-  readonly seed: number;
-  readonly cache: boolean;
   /** A published pre-assessment CSV to read instead of asking models. */
   readonly import?: string;
   /** With --import: the model the file's answers are from. */
   readonly model?: string;
-  readonly gitRevision?: string;
-  readonly progressIntervalMs?: number;
 }
 
 interface PreparedStudy {

@@ -4,16 +4,11 @@ import { usageTotals } from '../../metrics/usage-totals.js';
 import { formatConversationHeader, formatOutcomeText, formatTurnText } from '../../report/dialogue-text.js';
 import { formatUsageText } from '../../report/usage-text.js';
 import { createModelRegistry } from '../../runner/model-registry.js';
-import { prepareOneConversation } from '../../studies/tournament/one-conversation.js';
+import { type OneConversationInput, prepareOneConversation } from '../../studies/tournament/one-conversation.js';
 import { type CliContext, formatDuration, labelModel, styleFor } from '../terminal.js';
 
-export interface ConverseOptions {
-  readonly persuader: string;
-  readonly persuadee: string;
-  readonly claim: string;
-  readonly question?: string;
-  readonly turns: number;
-  readonly seed: number;
+/** The conversation's agents, claim, turns and seed, and how its replies are sampled. */
+export interface ConverseOptions extends Pick<OneConversationInput, 'persuader' | 'persuadee' | 'claim' | 'question' | 'turns' | 'seed'> {
   readonly maxAttempts: number;
   readonly temperature: number;
   readonly maxTokens: number;

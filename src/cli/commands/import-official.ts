@@ -1,21 +1,14 @@
-import type { Domain } from '../../domain/claim.js';
-import type { Setting } from '../../domain/conversation.js';
 import { loadKnownClaims } from '../../io/load-claims.js';
 import { officialResultsSources } from '../../io/official-results-files.js';
-import type { LabelMatch } from '../../protocol/agreement-label.js';
 import { importSummaryText } from '../../report/import-official-text.js';
 import { openStore } from '../../store/result-store.js';
 import { type OfficialImportResult, storeOfficialImport } from '../../studies/tournament/import-official.js';
-import { planOfficialImport } from '../../studies/tournament/official-import-plan.js';
+import { type OfficialImportRequest, planOfficialImport } from '../../studies/tournament/official-import-plan.js';
 import { type CliContext, dataOf } from '../terminal.js';
 
-export interface ImportOfficialOptions {
+export interface ImportOfficialOptions extends OfficialImportRequest {
   /** results.json files and folders holding them. */
   readonly paths: readonly string[];
-  readonly run: string;
-  readonly setting?: Setting;
-  readonly domain?: Domain;
-  readonly labelMatch: LabelMatch;
   readonly store: string;
   readonly dataDir?: string;
   readonly gitRevision?: string;
@@ -28,7 +21,7 @@ export interface ImportOfficialOptions {
  */
 export async function importOfficialCommand(options: ImportOfficialOptions, context: CliContext): Promise<number> {
   const sources = officialResultsSources(options.paths);
-  const plan = planOfficialImport(sources, { run: options.run, labelMatch: options.labelMatch, setting: options.setting, domain: options.domain });
+  const plan = planOfficialImport(sources, options);
   // The cache missing a file is the usual case and needs no detail; a folder the user named may have a real problem.
   const folderNamed = options.dataDir !== undefined || Boolean(context.env['PMIYC_DATA_DIR']);
   const domains = new Set([...plan.claims.values()].map((claim) => claim.domain));

@@ -6,31 +6,18 @@ import { writeFileAtomically } from '../../io/write-file-atomically.js';
 import { synthesisDoneText, synthesisStoppedText } from '../../report/studies/judge-text.js';
 import { checkModels } from '../../runner/check-models.js';
 import { openStore } from '../../store/result-store.js';
-import { samplingOf, selectionOf } from '../../studies/design-parts.js';
+import { type SelectionAndSamplingOptions, samplingOf, selectionOf } from '../../studies/design-parts.js';
 import type { PreferenceExample } from '../../studies/judge/judge-synthesis.js';
 import { runSynthesis, subjectiveClaimsOf } from '../../studies/judge/synthesis-study.js';
+import type { SessionOptions } from '../shared-options.js';
 import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
 
-export interface JudgeSynthesizeOptions {
+export interface JudgeSynthesizeOptions extends SelectionAndSamplingOptions, SessionOptions {
   readonly model: string;
   readonly claims: string;
-  readonly dataDir?: string;
-  readonly limit?: number;
-  readonly sample?: number;
   /** A .jsonl file to write; standard output when absent. */
   readonly out?: string;
-  readonly store: string;
   readonly study?: string;
-  readonly config?: string;
-  readonly seed: number;
-  readonly concurrency: number;
-  readonly temperature: number;
-  readonly maxTokens: number;
-  readonly maxAttempts: number;
-  readonly maxCost?: number;
-  readonly cache: boolean;
-  readonly gitRevision?: string;
-  readonly progressIntervalMs?: number;
 }
 
 /** The subjective claims selected: misinformation items are skipped (the paper synthesized pairs for subjective claims). */

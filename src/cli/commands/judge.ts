@@ -13,24 +13,17 @@ import {
   type StoredJudgeDesign,
 } from '../../studies/judge/judge-design.js';
 import { runJudgeStudy } from '../../studies/judge/judge-study.js';
+import type { SessionOptions } from '../shared-options.js';
 import { aboutRun, type CliContext, dataOf, printClosing, type RunSignals, sessionWorldOf } from '../terminal.js';
 
 export { judgeSynthesizeCommand } from './judge-synthesize.js';
 
-export interface JudgeOptions extends JudgeDesignOptions {
-  readonly store: string;
+export interface JudgeOptions extends JudgeDesignOptions, SessionOptions {
   /** The run's name (default judge-N); with --resume, the judge run to continue (default: the latest). */
   readonly study?: string;
   readonly resume: boolean;
   /** With --resume: take the run from a process that still holds it. */
   readonly takeOver?: boolean;
-  readonly config?: string;
-  readonly seed: number;
-  readonly concurrency: number;
-  readonly maxCost?: number;
-  readonly cache: boolean;
-  readonly gitRevision?: string;
-  readonly progressIntervalMs?: number;
 }
 
 /** Failed trials described one by one; the rest are counted (a provider that is down would flood the terminal). */

@@ -16,31 +16,24 @@ import { type DesignOptions, designFromOptions, type StoredDesign } from '../../
 import { previewTournament } from '../../studies/tournament/tournament-preview.js';
 import { runTournament } from '../../studies/tournament/tournament-study.js';
 import { type GivenSettings, planTournamentWork, sessionSettings } from '../../studies/tournament/tournament-work.js';
+import type { SessionOptions } from '../shared-options.js';
 import { aboutRun, type CliContext, dataOf, printClosing, type RunSignals, sessionWorldOf } from '../terminal.js';
 
-export interface RunOptions extends DesignOptions {
-  readonly store: string;
+export interface RunOptions extends DesignOptions, SessionOptions {
   /** The caller writes the report and prints where it is and how to view the run (the demo). */
   readonly reportFollows?: boolean;
   /** The flags that ask other requests of the models, named when a run replays everything (default: those of pmiyc run). */
   readonly askAfresh?: readonly string[];
   readonly run?: string;
-  readonly config?: string;
-  readonly seed: number;
-  readonly concurrency: number;
   readonly resume: boolean;
   readonly retryFailed: boolean;
   readonly maxFailures?: number;
-  readonly maxCost?: number;
   readonly dryRun: boolean;
   /** Every model's calls through its provider's batch service; kept with the run for --resume. */
   readonly batch?: boolean;
-  readonly cache: boolean;
   readonly takeOver: boolean;
   /** A new run's name when --run is not given: `<prefix>-N` (default run-N). */
   readonly runPrefix?: string;
-  readonly gitRevision?: string;
-  readonly progressIntervalMs?: number;
   /** The options the user typed (not defaults): on --resume, design options must match the run's, settings given anew replace the run's. */
   readonly given: ReadonlySet<string>;
 }
