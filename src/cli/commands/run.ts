@@ -15,7 +15,7 @@ import { resolvedClaimsSource, type TournamentToResume, tournamentRunToResume } 
 import { type DesignOptions, designFromOptions, type StoredDesign } from '../../studies/tournament/tournament-design.js';
 import { previewTournament } from '../../studies/tournament/tournament-preview.js';
 import { runTournament } from '../../studies/tournament/tournament-study.js';
-import { type GivenSettings, planTournamentWork, sessionSettings } from '../../studies/tournament/tournament-work.js';
+import { type GivenSettings, planTournamentWork, sessionSettings, type TournamentWork } from '../../studies/tournament/tournament-work.js';
 import type { SessionOptions } from '../shared-options.js';
 import { aboutRun, type CliContext, dataOf, printClosing, type RunSignals, sessionWorldOf } from '../terminal.js';
 
@@ -67,6 +67,9 @@ async function prepareResume(store: Store, options: RunOptions, context: CliCont
   return { design: resumed.design, claims, resumed, ...(resumed.configPath ? { configPath: resumed.configPath } : {}) };
 }
 
+/** A new run as its dry run prices it: with its config and the work it was checked for. */
+type FreshRun = Prepared & { readonly config: PmiycConfig; readonly work: TournamentWork };
+
 /** The store at `path` opened to read, or undefined when it does not exist yet or holds no run. */
 function openToRead(path: string): Store | undefined {
   if (!existsSync(path)) return undefined;
@@ -83,14 +86,11 @@ function openToRead(path: string): Store | undefined {
  * would make, priced from what the store holds of it. Read-only: the store is opened to read, when
  * there is one, and nothing is created or changed.
  */
-async function dryRun(fresh: Prepared | undefined, given: GivenSettings, options: RunOptions, context: CliContext): Promise<number> {
-  const config = fresh ? loadConfig(fresh.configPath) : undefined;
-  // A new run's models are checked before the store is read, as a run checks them before it opens the store.
-  const freshWork = fresh && config ? planTournamentWork(fresh.design, fresh.claims, config, context.env, sessionSettings(given, undefined)) : undefined;
+async function dryRun(fresh: FreshRun | undefined, given: GivenSettings, options: RunOptions, context: CliContext): Promise<number> {
   const store = fresh ? openToRead(options.store) : openStore(options.store, { access: 'read' });
   try {
     const prepared = fresh ?? (await prepareResume(store!, options, context));
-    const runConfig = config ?? loadConfig(prepared.configPath);
+    const runConfig = fresh?.config ?? loadConfig(prepared.configPath);
     const settings = sessionSettings(given, prepared.resumed?.settings);
     const preview = await previewTournament({
       design: prepared.design,
@@ -99,7 +99,7 @@ async function dryRun(fresh: Prepared | undefined, given: GivenSettings, options
       config: runConfig,
       env: context.env,
       settings,
-      work: freshWork ?? planTournamentWork(prepared.design, prepared.claims, runConfig, context.env, settings),
+      work: fresh?.work ?? planTournamentWork(prepared.design, prepared.claims, runConfig, context.env, settings),
       ...(store ? { records: store } : {}),
       ...(prepared.resumed ? { resumed: { run: prepared.resumed.run, retryFailed: options.retryFailed } } : {}),
       // A GGUF file's hash as the store knows it, else hashed now (and not remembered: the store is only read).
@@ -139,17 +139,21 @@ export async function runTournamentCommand(typed: RunOptions, context: CliContex
     ...(options.batch ? { batch: true } : {}),
     cache: options.cache,
   };
-  if (options.dryRun) return { exitCode: await dryRun(fresh, settings, options, context) };
-  // A new run's models are checked before the store is made, too.
-  if (fresh) planTournamentWork(fresh.design, fresh.claims, typedConfig, context.env, sessionSettings(settings, undefined));
+  // A new run's models are checked before the store is opened, too.
+  const freshRun = fresh && {
+    ...fresh,
+    config: typedConfig,
+    work: planTournamentWork(fresh.design, fresh.claims, typedConfig, context.env, sessionSettings(settings, undefined)),
+  };
+  if (options.dryRun) return { exitCode: await dryRun(freshRun, settings, options, context) };
   const store = openStore(options.store, { now: context.now, access: continuing ? 'write' : 'create' });
   try {
-    const prepared = fresh ?? (await prepareResume(store, options, context));
+    const prepared = freshRun ?? (await prepareResume(store, options, context));
     const outcome = await runTournament({
       store,
       design: prepared.design,
       claims: prepared.claims,
-      config: fresh ? typedConfig : loadConfig(prepared.configPath),
+      config: freshRun?.config ?? loadConfig(prepared.configPath),
       seed: options.seed,
       ...settings,
       ...((prepared.resumed?.run.name ?? options.run) ? { name: prepared.resumed?.run.name ?? options.run } : {}),
