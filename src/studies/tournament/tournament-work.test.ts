@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { PmiycConfig } from '../../config/config-schema.js';
 import type { Claim } from '../../domain/claim.js';
-import { designFromOptions } from './tournament-design.js';
+import { designFromOptions, TOURNAMENT_DEFAULTS } from './tournament-design.js';
 import { planTournamentWork, sessionSettings } from './tournament-work.js';
 
 const claims: Claim[] = [{ index: 0, domain: 'subjective', claim: 'Tea beats coffee.', origin: 'test', license: 'MIT' }];
-const design = designFromOptions({
-  models: ['sim/eloquent', 'bulk'],
-  claims: 'examples',
-  setting: 'both',
-  turns: 9,
-  repeat: 1,
-  temperature: 0.7,
-  maxTokens: 400,
-  maxAttempts: 3,
-});
+const design = designFromOptions({ ...TOURNAMENT_DEFAULTS, models: ['sim/eloquent', 'bulk'], claims: 'examples' });
 const config: PmiycConfig = { models: { bulk: { provider: 'openai', model: 'gpt-4o-mini', batch: { size: 500 } } }, variants: {} };
 const env = { OPENAI_API_KEY: 'test' };
 
