@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, spawnCli } from './cli-helpers.js';
 import { startFakeChatServer } from './support/fake-chat-server.js';
@@ -43,6 +44,19 @@ const snapshot = (store: string) => {
       ]),
   );
 };
+
+/** Completed conversations in a store being written (0 while it does not exist yet). */
+function completedConversations(store: string): number {
+  if (!existsSync(store)) return 0;
+  const database = new Database(store, { readonly: true, fileMustExist: true });
+  try {
+    return (database.prepare("SELECT count(*) AS n FROM conversations WHERE status = 'completed'").get() as { n: number }).n;
+  } catch {
+    return 0; // the schema is not written yet
+  } finally {
+    database.close();
+  }
+}
 
 const storedLine = (stdout: string) => /^In the store already: ([\d,]+) calls, replayed for free.*$/m.exec(stdout);
 const atMost = (stdout: string) => Number(/^Calls to make: at most ([\d,]+)/m.exec(stdout)?.[1]?.replace(/,/g, ''));
@@ -135,7 +149,9 @@ describe('pmiyc run --dry-run reads the store', () => {
     const design = ['--config', config, '--models', 'alpha,beta', '--claims', writeClaims(`${fresh('claims')}.jsonl`, 6), '--store', store];
     const made = server.requests.length;
     const running = spawnCli(['run', ...design, '--run', 'cut', '--concurrency', '2']);
-    await waitFor(() => server.requests.length - made >= 40);
+    // Killed once a conversation is stored, whatever the machine's load (calls go earliest-first, so a
+    // count of requests alone may find every conversation still under way).
+    await waitFor(() => server.requests.length - made >= 40 && completedConversations(store) > 0);
     running.child.kill('SIGKILL');
     await running.done;
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +77,32 @@ describe('text encodings of user files', () => {
     ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${config}:2: not valid UTF-8 (byte 0xe9 at column 6): save the file as UTF-8`);
+  });
+});
+
+describe('files that cannot be read', () => {
+  it('names a config or claims file that is a folder in one line, and exits 2', async () => {
+    const folderAsFile = join(folder, `${++counter}-pmiyc.yaml`);
+    mkdirSync(folderAsFile);
+    const config = await runCli([
+      'run',
+      '--config',
+      folderAsFile,
+      '--models',
+      'sim/a,sim/b',
+      '--claims',
+      'examples',
+      '--dry-run',
+      '--store',
+      join(folder, 'unused.db'),
+    ]);
+    expect(config.code).toBe(2);
+    expect(config.stderr).toBe(`pmiyc: cannot read ${folderAsFile} (EISDIR): check that it is a file you may read\n`);
+    const claimsFolder = join(folder, `${++counter}-claims.csv`);
+    mkdirSync(claimsFolder);
+    const claims = await runCli(['claims', claimsFolder]);
+    expect(claims.code).toBe(2);
+    expect(claims.stderr).toBe(`pmiyc: cannot read ${claimsFolder} (EISDIR): check that it is a file you may read\n`);
   });
 });
 

@@ -1,9 +1,9 @@
 import type { PmiycConfig } from '../config/config-schema.js';
 import { parseConfig } from '../config/parse-config.js';
-import { readTextFile } from '../io/read-text-file.js';
+import { readConfigFile } from '../io/read-text-file.js';
 
 /** The config named by --config (or PMIYC_CONFIG); an empty config when there is none. */
 export function loadConfig(path: string | undefined): PmiycConfig {
   if (path === undefined) return { models: {}, variants: {} };
-  return parseConfig(path, readTextFile(path, `no config file at ${path}: check the path given to --config`));
+  return parseConfig(path, readConfigFile(path, `no config file at ${path}: check the path given to --config`));
 }

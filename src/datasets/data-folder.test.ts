@@ -1,11 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StaticServer, unreachableUrl } from '../../test/support/static-server.js';
 import { describeWithTestData, FIXTURE_DATA } from '../../test/support/test-data.js';
+import { DatasetError } from '../domain/errors/dataset-error.js';
 import { InputError } from '../domain/errors/input-error.js';
-import { cachedDataFiles, type DownloadProgress, gitBlobSha1 } from './data-folder.js';
+import { cachedDataFiles, type DownloadProgress, gitBlobSha1, localDataFiles } from './data-folder.js';
 import { DATA_SOURCES, type DataSource } from './data-sources.js';
 
 /** A source whose expected version is the fixture's copy: the cache verifies it as it would the real file. */
@@ -66,6 +67,33 @@ describe('cachedDataFiles', () => {
   it('refuses a file of another size before hashing it, naming both sizes', async () => {
     const files = cachedDataFiles({ cacheFolder: join(folder, 'short'), mirror: server.url });
     await expect(files.read(DATA_SOURCES.truthfulqa)).rejects.toThrow(`sent ${TRUTHFULQA.sizeBytes} bytes for truthfulqa/TruthfulQA.csv, expected 443719`);
+  });
+
+  it('blames the file, not the flags, for a wrong download: a DatasetError naming it (exit 2 all the same)', async () => {
+    const corrupt = await cachedDataFiles({ cacheFolder: join(folder, 'corrupt-kind'), mirror: corrupting.url })
+      .read(PERSPECTRUM)
+      .catch((thrown: unknown) => thrown);
+    expect(corrupt).toBeInstanceOf(DatasetError);
+    expect(corrupt).toMatchObject({ kind: 'dataset', file: PERSPECTRUM.path });
+    expect((corrupt as Error).message).toMatch(
+      /^perspectrum\/.* from .* is not the expected version \(git blob [0-9a-f]{40}\): use --data-dir with the right file$/,
+    );
+    const short = await cachedDataFiles({ cacheFolder: join(folder, 'short-kind'), mirror: server.url })
+      .read(DATA_SOURCES.truthfulqa)
+      .catch((thrown: unknown) => thrown);
+    expect(short).toMatchObject({ kind: 'dataset', file: 'truthfulqa/TruthfulQA.csv' });
+    expect((short as Error).message).toMatch(/^http:.* sent \d+ bytes for truthfulqa\/TruthfulQA\.csv, expected 443719: /);
+  });
+
+  it('names a cached or local file that cannot be read in a DatasetError', async () => {
+    const cacheFolder = join(folder, 'unreadable');
+    const path = join(cacheFolder, TRUTHFULQA.path);
+    mkdirSync(path, { recursive: true });
+    for (const files of [cachedDataFiles({ cacheFolder, mirror: await unreachableUrl() }), localDataFiles(cacheFolder)]) {
+      const error = await files.read(TRUTHFULQA).catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(DatasetError);
+      expect(error).toMatchObject({ file: path, message: `cannot read ${path} (EISDIR)` });
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { DatasetError } from '../domain/errors/dataset-error.js';
 import { InputError } from '../domain/errors/input-error.js';
 import type { DataFiles, DataSource } from './data-sources.js';
 import { decodeText } from './decode-text.js';
@@ -11,7 +12,8 @@ async function readIfPresent(path: string): Promise<string | undefined> {
     bytes = await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new InputError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    const detail = `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+    throw new DatasetError({ file: path }, detail, { cause: error, detailNamesFile: true });
   }
   return decodeText(path, bytes);
 }
@@ -43,15 +45,24 @@ export function gitBlobSha1(bytes: Uint8Array): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
-/** Refuses a download that is not the version pmiyc's claim sets are defined on. */
+/** Refuses a download that is not the version pmiyc's claim sets are defined on: the file is at fault, a DatasetError. */
 function verify(source: DataSource, bytes: Uint8Array, from: string): void {
+  const file = { file: source.path };
   if (source.sizeBytes !== undefined && bytes.length !== source.sizeBytes) {
-    throw new InputError(
+    throw new DatasetError(
+      file,
       `${from} sent ${bytes.length} bytes for ${source.path}, expected ${source.sizeBytes}: the download is incomplete or a different version; try again or use --data-dir`,
+      { detailNamesFile: true },
     );
   }
   if (source.gitBlobSha1 !== undefined && gitBlobSha1(bytes) !== source.gitBlobSha1) {
-    throw new InputError(`${source.path} from ${from} is not the expected version (git blob ${source.gitBlobSha1}): use --data-dir with the right file`);
+    throw new DatasetError(
+      file,
+      `${source.path} from ${from} is not the expected version (git blob ${source.gitBlobSha1}): use --data-dir with the right file`,
+      {
+        detailNamesFile: true,
+      },
+    );
   }
 }
 

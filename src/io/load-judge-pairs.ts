@@ -20,10 +20,17 @@ async function anthropicRatingsText(dataDir: string | undefined, data: DataAcces
         `${files.location} has no ${source.path} (${source.title}): download it from ${source.url} into that path, use another --data-dir, ${remedy}`,
       );
   } catch (error) {
-    if (error instanceof InputError && !error.message.includes(remedy)) throw new InputError(`${error.message}; ${remedy}`, { cause: error });
+    if (error instanceof InputError && !error.message.includes(remedy)) throw withRemedy(error, remedy);
     throw error;
   }
   return text;
+}
+
+/** The error with `remedy` said after it: a DatasetError stays one, with its file, line and column. */
+function withRemedy(error: InputError, remedy: string): InputError {
+  const message = `${error.message}; ${remedy}`;
+  if (!(error instanceof DatasetError)) return new InputError(message, { cause: error });
+  return new DatasetError(error, message, { cause: error, detailNamesFile: true });
 }
 
 /** The pairs a judge run shows its judges: from the human ratings (default) or a user's file, then the pilot selection. */

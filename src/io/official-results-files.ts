@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { decodeText } from '../datasets/decode-text.js';
+import { DatasetError } from '../domain/errors/dataset-error.js';
 import { InputError } from '../domain/errors/input-error.js';
 import type { OfficialSource } from '../studies/tournament/official-import-plan.js';
 
@@ -13,7 +14,10 @@ function readBytes(path: string): Buffer {
     return readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(`cannot read ${path} (${code ?? (error as Error).message}): check that it is a file you may read`);
+    throw new DatasetError({ file: path }, `cannot read ${path} (${code ?? (error as Error).message}): check that it is a file you may read`, {
+      cause: error,
+      detailNamesFile: true,
+    });
   }
 }
 

@@ -1,5 +1,5 @@
 import type { FailureReason } from '../domain/conversation.js';
-import { PmiycError } from '../domain/errors/pmiyc-error.js';
+import { isPmiycError, PmiycError } from '../domain/errors/pmiyc-error.js';
 
 /** What a failed call means for the conversation that made it. */
 export type CallFailureReason = Exclude<FailureReason, 'format'>;
@@ -39,6 +39,11 @@ export class ModelCallError extends PmiycError implements ModelCallErrorFields {
   }
 }
 
+/**
+ * Whether `error` is a ModelCallError, also one made by another copy of pmiyc (the bundled CLI and
+ * the library each have their own): told by the family's marker and its kind, where `instanceof`
+ * would fail and a retry would not see the error's fields.
+ */
 export function isModelCallError(error: unknown): error is ModelCallError {
-  return error instanceof ModelCallError;
+  return isPmiycError(error) && error.kind === 'provider';
 }

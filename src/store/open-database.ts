@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import { StoreError } from '../domain/errors/store-error.js';
 import { migrate, PMIYC_APPLICATION_ID, SCHEMA_VERSION } from './migrations.js';
 import { toStoreError } from './store-errors.js';
@@ -9,6 +10,16 @@ import { toStoreError } from './store-errors.js';
  * needs it to exist (resume, import), `read` never changes it (runs, export, report).
  */
 export type StoreAccess = 'create' | 'write' | 'read';
+
+// The native driver is loaded when the first store is opened, not when pmiyc is imported: a library
+// user who only needs the metrics or the engine never loads it (test/library-without-sqlite.test.ts).
+// better-sqlite3 is CommonJS, so require() loads it synchronously and openStore stays synchronous.
+const requireFromHere = createRequire(import.meta.url);
+
+/** The better-sqlite3 constructor, loaded on first use (Node caches it after that). */
+function sqliteDriver(): typeof Database {
+  return requireFromHere('better-sqlite3') as typeof Database;
+}
 
 /** What a SQLite file is, before pmiyc touches it. */
 type Identity = { kind: 'empty' } | { kind: 'pmiyc'; schema: number } | { kind: 'foreign' };
@@ -55,7 +66,8 @@ function openFile(path: string, access: StoreAccess): Database.Database {
     throw new StoreError({ path, problem: 'missing' }, `no store at ${path}: run \`pmiyc demo\` or \`pmiyc run\` first, or pass --store FILE`);
   }
   try {
-    return new Database(path, access === 'read' ? { readonly: true, fileMustExist: true } : {});
+    const Driver = sqliteDriver();
+    return new Driver(path, access === 'read' ? { readonly: true, fileMustExist: true } : {});
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
     if (code.startsWith('SQLITE_CANTOPEN'))

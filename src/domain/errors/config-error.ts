@@ -10,6 +10,15 @@ export interface ConfigLocation {
   readonly keyPath?: string;
 }
 
+export interface ConfigErrorOptions {
+  readonly cause?: unknown;
+  /**
+   * The detail is a whole sentence that names the file itself (`cannot read pmiyc.yaml (EISDIR): ...`),
+   * so the message is the detail alone.
+   */
+  readonly detailNamesFile?: boolean;
+}
+
 /**
  * A config file that pmiyc cannot use (exit 2). The message is built from the fields:
  * `pmiyc.yaml:7: models.alpha.temperature: <detail>`.
@@ -19,13 +28,13 @@ export class ConfigError extends InputError implements ConfigLocation {
   readonly file: string;
   readonly line?: number;
   readonly keyPath?: string;
-  /** What is wrong and what is allowed, without the location. */
+  /** What is wrong and what is allowed, without the location (unless it names the file itself). */
   readonly detail: string;
 
-  constructor(location: ConfigLocation, detail: string, options?: { cause?: unknown }) {
+  constructor(location: ConfigLocation, detail: string, options: ConfigErrorOptions = {}) {
     const line = location.line === undefined ? '' : `:${location.line}`;
     const key = location.keyPath ? `${location.keyPath}: ` : '';
-    super(`${location.file}${line}: ${key}${detail}`, options);
+    super(options.detailNamesFile ? detail : `${location.file}${line}: ${key}${detail}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ConfigError';
     this.file = location.file;
     this.line = location.line;

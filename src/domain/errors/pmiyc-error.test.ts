@@ -28,6 +28,13 @@ describe('the error family', () => {
     expect(new DatasetError({ file: 'tasks.json' }, 'is not JSON', { fileIsSubject: true }).message).toBe('tasks.json is not JSON');
   });
 
+  it('leaves the message to a detail that names the file itself, and still carries the file', () => {
+    const detail = 'cannot read claims.csv (EISDIR): check that it is a file you may read';
+    expect(new DatasetError({ file: 'claims.csv' }, detail, { detailNamesFile: true })).toMatchObject({ message: detail, file: 'claims.csv', detail });
+    const config = new ConfigError({ file: 'pmiyc.yaml' }, 'cannot read pmiyc.yaml (EISDIR): check that it is a file you may read', { detailNamesFile: true });
+    expect(config).toMatchObject({ message: 'cannot read pmiyc.yaml (EISDIR): check that it is a file you may read', file: 'pmiyc.yaml', kind: 'config' });
+  });
+
   it('keeps the store path, the problem and the SQLite code on a StoreError', () => {
     const error = new StoreError({ path: 'runs.db', problem: 'damaged', sqliteCode: 'SQLITE_CORRUPT' }, 'runs.db is damaged');
     expect(error).toMatchObject({ kind: 'store', path: 'runs.db', problem: 'damaged', sqliteCode: 'SQLITE_CORRUPT', message: 'runs.db is damaged' });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { officialRecord } from '../../../test/support/official-results.js';
 import type { AgreementScore } from '../../domain/agreement-score.js';
+import { DatasetError } from '../../domain/errors/dataset-error.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import { storeOfficialImport } from './import-official.js';
 import { type OfficialSource, planOfficialImport } from './official-import-plan.js';
@@ -67,9 +68,12 @@ describe('storeOfficialImport', () => {
       [record(1, 'a', 'b', [1, 1, 1, 1, 1])],
       [record(1, 'a', 'b', [1, 1, 1, 1, 1]), record(2, 'a', 'b', [4, 4, 4, 4, 4])],
     );
-    await expect(importInto(first, growing)).rejects.toThrow(
-      '/x/multi_turn_subj/a_b_1/results.json changed while it was being imported: import it again once it is written',
-    );
+    const error = await importInto(first, growing).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(DatasetError);
+    expect(error).toMatchObject({
+      file: '/x/multi_turn_subj/a_b_1/results.json',
+      message: '/x/multi_turn_subj/a_b_1/results.json changed while it was being imported: import it again once it is written',
+    });
     expect(store.findRun('official')).toMatchObject({ status: 'interrupted', stopReason: 'import stopped' });
     expect(store.countConversations(store.findRun('official').id)).toBe(1);
 

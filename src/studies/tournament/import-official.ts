@@ -1,6 +1,7 @@
 import { parseOfficialResults, type SkipReason } from '../../datasets/official-results.js';
 import type { AgreementScore } from '../../domain/agreement-score.js';
 import type { Claim, Domain } from '../../domain/claim.js';
+import { DatasetError } from '../../domain/errors/dataset-error.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import { recordClaimKey } from '../../metrics/record-claim-key.js';
 import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
@@ -127,7 +128,8 @@ interface ImportState {
 async function importFile(store: ImportStore, plan: OfficialImportPlan, file: PlannedFile, source: OfficialSource, state: ImportState): Promise<ImportedFile> {
   const { request } = plan;
   const { text, sha256 } = source.read();
-  if (sha256 !== file.sha256) throw new InputError(`${file.path} changed while it was being imported: import it again once it is written`);
+  if (sha256 !== file.sha256)
+    throw new DatasetError({ file: file.path }, 'changed while it was being imported: import it again once it is written', { fileIsSubject: true });
   const saved: Array<void | Promise<void>> = [];
   let alreadyStored = 0;
   let replies = 0;
