@@ -1,12 +1,18 @@
-// The bundled CLI (docs/design/bundled-cli.md): src/cli/main.ts and everything it loads, its npm
-// dependencies included, written over tsc's dist/cli/main.js. Every chunk sits beside main.js in
-// dist/cli, so `new URL('../../package.json', import.meta.url)` resolves the same from any of them.
+// Two kinds of output (docs/design/bundled-cli.md, docs/design/view.md):
+// - The bundled CLI: src/cli/main.ts and everything it loads, its npm dependencies included, written
+//   over tsc's dist/cli/main.js. Every chunk sits beside main.js in dist/cli, so
+//   `new URL('../../package.json', import.meta.url)` resolves the same from any of them.
+// - The pages' browser scripts: each of src/web/browser/*-app.ts as one classic script (an IIFE, no
+//   imports left) in dist/web/browser/, which the viewer's and the annotation page's servers send inline.
 import { defineConfig } from 'rolldown';
 
 /** Packages with native bindings, loaded from node_modules as installed (Node's built-ins stay external too). */
 const NATIVE_PACKAGES = /^(better-sqlite3|node-llama-cpp)(\/|$)/;
 
-export default defineConfig({
+/** The pages whose scripts are built, by entry name: dist/web/browser/<name>.js. */
+const PAGE_SCRIPTS = ['view-app', 'annotation-app'];
+
+const cli = {
   input: { main: 'src/cli/main.ts' },
   platform: 'node',
   external: NATIVE_PACKAGES,
@@ -17,4 +23,15 @@ export default defineConfig({
     // The hash keeps a chunk from overwriting a module tsc wrote to dist/cli (program.js, commands/...).
     chunkFileNames: '[name]-[hash].js',
   },
-});
+};
+
+// One build per page: an IIFE cannot be split into chunks, and each page gets only its own code.
+const pages = PAGE_SCRIPTS.map((name) => ({
+  input: { [name]: `src/web/browser/${name}.ts` },
+  platform: 'browser',
+  tsconfig: 'src/web/browser/tsconfig.json',
+  // strict: the modules were written as ES modules, which are strict; a classic script is not unless it says so.
+  output: { dir: 'dist/web/browser', format: 'iife', entryFileNames: '[name].js', strict: true },
+}));
+
+export default defineConfig([cli, ...pages]);

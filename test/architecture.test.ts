@@ -111,6 +111,31 @@ describe('architecture', () => {
     expect([...loaded].map((file) => relative(SRC, file)).filter((file) => file.startsWith('cli/commands/'))).toEqual([]);
   });
 
+  it("keeps the pages' browser code apart: src/web/browser takes only types from outside it, and nothing outside imports it", () => {
+    // A value imported from outside would be bundled into a page (zod with it, say), or need Node in a browser.
+    const browser = join(SRC, 'web', 'browser');
+    const inBrowser = (file: string) => !relative(browser, file).startsWith('..');
+    const valueImports = (file: string) =>
+      [...withoutComments(readFileSync(file, 'utf8')).matchAll(/^import (?!type )[^;]*?from '(\.\.?\/[^']+)'/gms)].map((match) =>
+        join(dirname(file), match[1]!).replace(/\.js$/, '.ts'),
+      );
+    const leaks = sourceFiles('web/browser').flatMap((file) =>
+      valueImports(file)
+        .filter((target) => !inBrowser(target))
+        .map((target) => `${relative(SRC, file)} -> ${relative(SRC, target)}`),
+    );
+    const users = sourceFiles('.').flatMap((file) =>
+      inBrowser(file)
+        ? []
+        : importsOf(file)
+            .filter(inBrowser)
+            .map((target) => `${relative(SRC, file)} -> ${relative(SRC, target)}`),
+    );
+    expect(sourceFiles('web/browser').length).toBeGreaterThan(2);
+    expect(leaks).toEqual([]);
+    expect(users).toEqual([]);
+  });
+
   it('reads process.env only in the CLI', () => {
     const offenders = sourceFiles('.').filter((file) => folderOf(file) !== 'cli' && /process\.env/.test(readFileSync(file, 'utf8')));
     expect(offenders.map((file) => relative(SRC, file))).toEqual([]);

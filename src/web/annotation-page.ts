@@ -1,5 +1,4 @@
 import { escapeHtml } from '../report/html/safe-html.js';
-import { ANNOTATION_PAGE_SCRIPT } from './annotation-page-script.js';
 import { ANNOTATION_PAGE_CSS } from './annotation-page-style.js';
 
 const KEYS: ReadonlyArray<[string, string]> = [
@@ -14,9 +13,11 @@ const KEYS: ReadonlyArray<[string, string]> = [
 /**
  * The one self-contained annotation page: markup, inline CSS and script, no remote asset. The
  * conversations are fetched from the server (`/api/session`) and rendered as text, so no model
- * text is ever part of this markup. `nonce` and `token` are fresh random values per response.
+ * text is ever part of this markup. `nonce` is fresh per response; `token` is the session's, given
+ * to the script as data (a meta element), never spliced into its code; `script` is the built
+ * src/web/browser/annotation-app.ts (`loadPageScript`), sent as it is.
  */
-export function annotationPageHtml(nonce: string, token: string): string {
+export function annotationPageHtml(nonce: string, token: string, script: string): string {
   const keys = KEYS.map(([key, what]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(what)}</dd>`).join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -50,7 +51,7 @@ export function annotationPageHtml(nonce: string, token: string): string {
   <p id="hidden-later"></p>
   <p id="hint" role="status"></p>
 </main>
-<script nonce="${escapeHtml(nonce)}">${ANNOTATION_PAGE_SCRIPT}</script>
+<script nonce="${escapeHtml(nonce)}">${script}</script>
 </body></html>
 `;
 }

@@ -2,8 +2,10 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { writeFileAtomically } from '../io/write-file-atomically.js';
 import { type LabelBook, type LabelUpdate, labelUpdateSchema } from '../studies/annotation/annotation-labels.js';
+import type { LabelSaved, LabelsAnswer, SessionAnswer } from './annotation-api-answers.js';
 import { annotationPageHtml } from './annotation-page.js';
 import { COMMON_HEADERS, isOwnHost, LocalHttpServer, pagePolicy, sendHtml, sendJson } from './local-http.js';
+import { loadPageScript } from './page-script.js';
 
 const MAX_BODY_BYTES = 16 * 1024;
 
@@ -45,13 +47,15 @@ export class AnnotationServer {
   private constructor(
     private readonly http: LocalHttpServer,
     private readonly options: AnnotationServerOptions,
+    private readonly script: string,
   ) {}
 
   /** Starts listening; a port in use is a usage error that says what to do. */
   static async start(options: AnnotationServerOptions): Promise<AnnotationServer> {
+    const script = await loadPageScript('annotation-app');
     let started: AnnotationServer | undefined;
     const http = await LocalHttpServer.start(options.port, (request, response) => started!.handle(request, response));
-    started = new AnnotationServer(http, options);
+    started = new AnnotationServer(http, options, script);
     return started;
   }
 
@@ -96,16 +100,16 @@ export class AnnotationServer {
         annotator,
         annotationGuide: tasks.annotationGuide,
         conversations: tasks.conversations,
-      });
+      } satisfies SessionAnswer);
     }
-    if (method === 'GET' && path === '/api/labels') return sendJson(response, 200, { labels: book.list() });
+    if (method === 'GET' && path === '/api/labels') return sendJson(response, 200, { labels: book.list() } satisfies LabelsAnswer);
     if (method === 'POST' && path === '/api/labels') return this.saveLabel(request, response);
     return sendJson(response, 405, { error: `${method} ${path} is not supported` });
   }
 
   private sendPage(response: ServerResponse): void {
     const nonce = randomBytes(18).toString('base64');
-    sendHtml(response, annotationPageHtml(nonce, this.token), pagePolicy(nonce));
+    sendHtml(response, annotationPageHtml(nonce, this.token, this.script), pagePolicy(nonce));
   }
 
   private async saveLabel(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -128,7 +132,7 @@ export class AnnotationServer {
     if (!book.has(update.conversationId, update.turnIndex))
       return sendJson(response, 400, { error: `conversation ${update.conversationId} turn ${update.turnIndex} is not a turn to label` });
     if (book.apply(update)) await this.persist();
-    sendJson(response, 200, { labelled: book.size, of: book.turnsToLabel });
+    sendJson(response, 200, { labelled: book.size, of: book.turnsToLabel } satisfies LabelSaved);
   }
 
   /** Writes the whole labels file, one write at a time, each with the book as it is then. */

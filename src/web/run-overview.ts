@@ -3,6 +3,7 @@ import type { Setting } from '../domain/conversation.js';
 import type { ArmComparison } from '../metrics/arm-comparisons.js';
 import { ArmContrast } from '../metrics/arm-contrast.js';
 import { DEFAULT_INTERVALS, type IntervalOptions } from '../metrics/claim-estimates.js';
+import { effectiveness, type PairMean, susceptibility } from '../metrics/model-scores.js';
 import type { PairCell, PairClaimTotal } from '../studies/tournament/tournament-browse.js';
 
 /** A model's effectiveness (as persuader) and susceptibility (as persuadee) in one condition, from pair means (SPEC 1.5). */
@@ -10,7 +11,7 @@ export interface ModelMeans {
   readonly domain: Domain;
   readonly setting: Setting;
   readonly model: string;
-  /** Mean over the persuadees it faced of its per-pair mean NC; null when it persuaded no one successfully. */
+  /** Mean over the persuadees it faced of its per-pair mean NC; null when none of its conversations as persuader completed. */
   readonly effectiveness: number | null;
   readonly susceptibility: number | null;
   /** How many pair means each mean is over. */
@@ -18,35 +19,34 @@ export interface ModelMeans {
   readonly persuaders: number;
 }
 
-const mean = (values: readonly number[]): number | null => (values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length);
-
-/** Unweighted means of pair means per model and condition, as the report's point estimates are made. */
+/**
+ * Effectiveness and susceptibility per model and condition, by the report's own functions
+ * (`metrics/model-scores.ts`) over the store's pair means, so the viewer cannot disagree with the
+ * report. Every model of a condition is listed, with null for a role it has no completed conversation in.
+ */
 export function modelMeans(cells: readonly PairCell[]): ModelMeans[] {
-  const groups = new Map<string, { domain: Domain; setting: Setting; model: string; asPersuader: number[]; asPersuadee: number[] }>();
-  const groupOf = (cell: PairCell, model: string) => {
-    const key = `${cell.domain}\u001f${cell.setting}\u001f${model}`;
-    const group = groups.get(key) ?? { domain: cell.domain, setting: cell.setting, model, asPersuader: [], asPersuadee: [] };
-    groups.set(key, group);
-    return group;
-  };
+  const conditions = new Map<string, { domain: Domain; setting: Setting; models: Set<string>; pairs: PairMean[] }>();
   for (const cell of cells) {
-    const persuader = groupOf(cell, cell.persuader);
-    const persuadee = groupOf(cell, cell.persuadee);
-    if (cell.meanNc !== null) {
-      persuader.asPersuader.push(cell.meanNc);
-      persuadee.asPersuadee.push(cell.meanNc);
-    }
+    const key = `${cell.domain}\u001f${cell.setting}`;
+    const condition = conditions.get(key) ?? { domain: cell.domain, setting: cell.setting, models: new Set<string>(), pairs: [] };
+    conditions.set(key, condition);
+    condition.models.add(cell.persuader).add(cell.persuadee);
+    if (cell.meanNc !== null) condition.pairs.push({ persuader: cell.persuader, persuadee: cell.persuadee, n: cell.completed, mean: cell.meanNc });
   }
-  return [...groups.values()]
-    .map((group) => ({
-      domain: group.domain,
-      setting: group.setting,
-      model: group.model,
-      effectiveness: mean(group.asPersuader),
-      susceptibility: mean(group.asPersuadee),
-      persuadees: group.asPersuader.length,
-      persuaders: group.asPersuadee.length,
-    }))
+  return [...conditions.values()]
+    .flatMap(({ domain, setting, models, pairs }) => {
+      const asPersuader = new Map(effectiveness(pairs).map((entry) => [entry.model, entry]));
+      const asPersuadee = new Map(susceptibility(pairs).map((entry) => [entry.model, entry]));
+      return [...models].map((model) => ({
+        domain,
+        setting,
+        model,
+        effectiveness: asPersuader.get(model)?.value ?? null,
+        susceptibility: asPersuadee.get(model)?.value ?? null,
+        persuadees: asPersuader.get(model)?.pairs ?? 0,
+        persuaders: asPersuadee.get(model)?.pairs ?? 0,
+      }));
+    })
     .sort((a, b) => b.domain.localeCompare(a.domain) || b.setting.localeCompare(a.setting) || a.model.localeCompare(b.model));
 }
 

@@ -11,6 +11,7 @@ import type { ClaimCell, PairCell, PairClaimTotal, TournamentBrowse } from '../s
 import type { TournamentResults } from '../studies/tournament/tournament-results.js';
 import { parseConversationQuery } from './conversation-query-params.js';
 import { type Arm, type ArmsCompared, compareArms, modelMeans } from './run-overview.js';
+import type { CallsAnswer, CompareAnswer, RunAnswer, RunsAnswer, ViewRun } from './view-api-answers.js';
 
 /** What `pmiyc view` reads: a store opened read-only. */
 export type ViewSource = Pick<RunRecords, 'findRun' | 'listRuns' | 'leases'> &
@@ -21,27 +22,7 @@ export interface ApiAnswer {
   readonly body: unknown;
 }
 
-/** One run in `GET /api/runs`: what `pmiyc runs` shows, with the honest status and whether it is live now. */
-export interface ViewRun {
-  readonly name: string;
-  readonly kind: RunSummary['kind'];
-  readonly status: string;
-  /** Why a failed or interrupted run stopped (error, failures; a signal, budget, auth, lease, crash). */
-  readonly why: string | null;
-  /** The status in the words of `pmiyc runs`: "completed (29 failed)", "interrupted (budget)". */
-  readonly statusText: string;
-  /** Being written by a live process now: its numbers change. */
-  readonly live: boolean;
-  readonly createdAt: string;
-  readonly plannedConversations: number | null;
-  readonly completed: number;
-  readonly failed: number;
-  readonly studyItems: number;
-  readonly callsMade: number;
-  readonly costUsd: number;
-  readonly replayed: RunSummary['replayed'];
-  readonly models: string[];
-}
+export type { ViewRun } from './view-api-answers.js';
 
 function modelsOf(config: unknown): string[] {
   const design = (config as { design?: { persuaders?: unknown; persuadees?: unknown; models?: unknown } } | null)?.design;
@@ -94,7 +75,7 @@ export class ViewApi {
       throw error;
     }
     try {
-      if (parts.length === 1 && parts[0] === 'runs') return { status: 200, body: { store: this.source.path, runs: this.runs() } };
+      if (parts.length === 1 && parts[0] === 'runs') return { status: 200, body: { store: this.source.path, runs: this.runs() } satisfies RunsAnswer };
       if (parts.length === 2 && parts[0] === 'runs') return this.run(parts[1]!);
       if (parts.length === 3 && parts[0] === 'runs' && parts[2] === 'conversations') return this.conversations(parts[1]!, parameters);
       if (parts.length === 2 && parts[0] === 'conversations') return this.conversation(parts[1]!, parameters);
@@ -154,24 +135,22 @@ export class ViewApi {
     const summary = this.runs().find((run) => run.name === name)!;
     const { pairs, claims } = this.overview(info);
     const models = [...new Set(pairs.flatMap((cell) => [cell.persuader, cell.persuadee]))].sort();
-    return {
-      status: 200,
-      body: {
-        run: {
-          ...summary,
-          seed: isImportedRun(info) ? null : info.seed,
-          packageVersion: info.packageVersion,
-          gitRevision: info.gitRevision ?? null,
-          config: info.config,
-        },
-        conditions: conditionsOf(pairs),
-        models,
-        failureReasons: this.source.browse.failureReasons(info.id),
-        pairs,
-        modelMeans: modelMeans(pairs),
-        claims,
+    const body: RunAnswer = {
+      run: {
+        ...summary,
+        seed: isImportedRun(info) ? null : info.seed,
+        packageVersion: info.packageVersion,
+        gitRevision: info.gitRevision ?? null,
+        config: info.config,
       },
+      conditions: conditionsOf(pairs),
+      models,
+      failureReasons: this.source.browse.failureReasons(info.id),
+      pairs,
+      modelMeans: modelMeans(pairs),
+      claims,
     };
+    return { status: 200, body };
   }
 
   private conversations(name: string, parameters: URLSearchParams): ApiAnswer {
@@ -199,14 +178,12 @@ export class ViewApi {
     const { found, chosen } = this.found(id, parameters);
     if (!chosen) return notFound(`no conversation ${id}`);
     const run = this.source.findRun(chosen.run);
-    return {
-      status: 200,
-      body: {
-        run: chosen.run,
-        calls: this.source.browse.callDetails(run.id, chosen.record),
-        otherRuns: found.map((entry) => entry.run).filter((name) => name !== chosen.run),
-      },
+    const body: CallsAnswer = {
+      run: chosen.run,
+      calls: this.source.browse.callDetails(run.id, chosen.record),
+      otherRuns: found.map((entry) => entry.run).filter((name) => name !== chosen.run),
     };
+    return { status: 200, body };
   }
 
   /** `?a=RUN&b=RUN`, each optionally narrowed to a setting with `aSetting=` / `bSetting=`. */
@@ -232,7 +209,7 @@ export class ViewApi {
     const totalsOf = (arm: Arm, run: RunInfo) => inSetting(this.source.browse.pairClaimTotals(run.id), arm.setting);
     const compared = compareArms(totalsOf(a, aRun), totalsOf(b, bRun), a.setting !== undefined);
     if (compared.models.length === 0) return { status: 400, body: { error: nothingToCompare(a, b, compared) } };
-    const body = { a, b, ...compared };
+    const body: CompareAnswer = { a, b, ...compared };
     this.comparisons.delete(key);
     this.comparisons.set(key, { counts, body });
     if (this.comparisons.size > COMPARISONS_KEPT) this.comparisons.delete(this.comparisons.keys().next().value!);

@@ -1,13 +1,13 @@
 import { escapeHtml } from '../report/html/safe-html.js';
-import { VIEW_PAGE_SCRIPT } from './view-page-script.js';
 import { VIEW_PAGE_CSS } from './view-page-style.js';
 
 /**
- * The viewer's one self-contained page: markup, inline CSS and script, no remote asset and no
- * build step. Every run, conversation and model text is fetched from the API and rendered by the
- * script as text, so none of it is ever part of this markup. `nonce` is fresh per response.
+ * The viewer's one self-contained page: markup, inline CSS and script, no remote asset. Every run,
+ * conversation and model text is fetched from the API and rendered by the script as text, so none of
+ * it is ever part of this markup. `nonce` is fresh per response; `script` is the built
+ * src/web/browser/view-app.ts (`loadPageScript`), sent as it is.
  */
-export function viewPageHtml(nonce: string): string {
+export function viewPageHtml(nonce: string, script: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -23,7 +23,7 @@ export function viewPageHtml(nonce: string): string {
   <p id="error" class="error" role="alert" hidden></p>
   <div id="view" aria-live="polite">loading</div>
 </main>
-<script nonce="${escapeHtml(nonce)}">${VIEW_PAGE_SCRIPT}</script>
+<script nonce="${escapeHtml(nonce)}">${script}</script>
 </body></html>
 `;
 }

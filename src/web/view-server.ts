@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LeaseWorld } from '../runner/run-lease.js';
 import { COMMON_HEADERS, isOwnHost, LocalHttpServer, pagePolicy, sendHtml, sendJson } from './local-http.js';
+import { loadPageScript } from './page-script.js';
 import { type ApiAnswer, ViewApi, type ViewSource } from './view-api.js';
 import { viewPageHtml } from './view-page.js';
 
@@ -23,13 +24,15 @@ export class ViewServer {
   private constructor(
     private readonly http: LocalHttpServer,
     private readonly api: ViewApi,
+    private readonly script: string,
   ) {}
 
   static async start(options: ViewServerOptions): Promise<ViewServer> {
     const api = new ViewApi(options.source, options.world);
+    const script = await loadPageScript('view-app');
     let started: ViewServer | undefined;
     const http = await LocalHttpServer.start(options.port, (request, response) => started!.handle(request, response));
-    started = new ViewServer(http, api);
+    started = new ViewServer(http, api, script);
     return started;
   }
 
@@ -76,6 +79,6 @@ export class ViewServer {
 
   private page(): [string, string] {
     const nonce = randomBytes(18).toString('base64');
-    return [viewPageHtml(nonce), pagePolicy(nonce)];
+    return [viewPageHtml(nonce, this.script), pagePolicy(nonce)];
   }
 }

@@ -1,0 +1,149 @@
+import type { ConversationPage } from '../../studies/tournament/tournament-browse.js';
+import type { RunAnswer } from '../view-api-answers.js';
+import { type Child, el, inputValue } from './dom.js';
+import { importedMarks } from './view-imported.js';
+import { badge, link, numberCell, paint, route, table, td } from './view-parts.js';
+import { api, crumbs, isCurrent, refreshWhileLive, selectable, show, showError } from './view-shell.js';
+import { count, modelText, number } from './view-text.js';
+
+const PAGE_SIZE = 50;
+const FILTERS = ['persuader', 'persuadee', 'setting', 'domain', 'claim', 'status', 'failureReason', 'earlyStopped', 'ncMin', 'ncMax', 'q', 'sort'];
+const SORTS = [
+  ['pair', 'by pair'],
+  ['claim', 'by claim'],
+  ['nc', 'NC, lowest first'],
+  ['-nc', 'NC, highest first'],
+];
+
+type Filters = Record<string, string>;
+
+/** The filter form: each change opens the list again from its first page. */
+function filterForm(name: string, runData: RunAnswer, filters: Filters, go: (changes: Filters) => void): HTMLElement {
+  const choice = (filter: string, label: string, options: ReadonlyArray<readonly [string, string]>) =>
+    el(
+      'label',
+      {},
+      label,
+      el(
+        'select',
+        { name: filter, onChange: (event) => go({ [filter]: inputValue(event), offset: '' }) },
+        el('option', { value: '' }, 'any'),
+        options.map(([value, text]) => el('option', { value, selected: filters[filter] === String(value) }, text)),
+      ),
+    );
+  const field = (filter: string, label: string, type: string, extra: Readonly<Record<string, string | number>>) =>
+    el(
+      'label',
+      {},
+      label,
+      el('input', { name: filter, type, value: filters[filter], ...extra, onChange: (event) => go({ [filter]: inputValue(event), offset: '' }) }),
+    );
+  const settings = [...new Set(runData.conditions.map((condition) => condition.setting))];
+  const domains = [...new Set(runData.conditions.map((condition) => condition.domain))];
+  const models = runData.models.map((model) => [model, modelText(model)] as const);
+  return el(
+    'form',
+    { className: 'filters', onSubmit: (event) => event.preventDefault() },
+    choice('persuader', 'persuader', models),
+    choice('persuadee', 'persuadee', models),
+    choice(
+      'setting',
+      'setting',
+      settings.map((setting) => [setting, `${setting}-turn`]),
+    ),
+    choice(
+      'domain',
+      'domain',
+      domains.map((domain) => [domain, domain]),
+    ),
+    choice('status', 'status', [
+      ['completed', 'completed'],
+      ['failed', 'failed'],
+    ]),
+    choice(
+      'failureReason',
+      'failure reason',
+      runData.failureReasons.map((reason) => [reason, reason]),
+    ),
+    choice('earlyStopped', 'early stop', [
+      ['true', 'stopped early'],
+      ['false', 'not early'],
+    ]),
+    field('ncMin', 'NC from', 'number', { min: -1, max: 1, step: 0.05 }),
+    field('ncMax', 'NC to', 'number', { min: -1, max: 1, step: 0.05 }),
+    field('claim', 'claim #', 'number', { min: 0, step: 1 }),
+    field('q', 'claim text', 'search', { placeholder: 'words in the claim' }),
+    el(
+      'label',
+      {},
+      'sort',
+      el(
+        'select',
+        { name: 'sort', onChange: (event) => go({ sort: inputValue(event), offset: '' }) },
+        SORTS.map(([value, text]) => el('option', { value, selected: (filters['sort'] || 'pair') === value }, text)),
+      ),
+    ),
+    el('a', { href: route(['runs', name, 'conversations'], null) }, 'clear filters'),
+  );
+}
+
+function conversationRow(name: string, item: ConversationPage['items'][number]): HTMLElement {
+  const status: Child = item.status === 'failed' ? badge(`failed: ${item.failureReason}`, 'failed') : 'completed';
+  return el(
+    'tr',
+    {},
+    td(link(['conversations', item.conversationId], { run: name }, item.conversationId)),
+    td(`${modelText(item.persuader, item.simulated.persuader)} -> ${modelText(item.persuadee, item.simulated.persuadee)}`),
+    td(`${item.domain}, ${item.setting}`),
+    td(item.claim),
+    td(status),
+    numberCell(`${number(item.initialScore, 0)} -> ${number(item.finalScore, 0)}`),
+    paint(numberCell(number(item.normalizedChange)), item.normalizedChange),
+    td([item.earlyStopped ? 'early stop' : '', importedMarks(item)]),
+  );
+}
+
+/** A run's conversations: filtered, sorted and paged as the address says. */
+export async function conversationsPage(current: number, name: string, query: URLSearchParams): Promise<void> {
+  const offset = Number(query.get('offset') || 0);
+  const apiQuery = new URLSearchParams(query);
+  apiQuery.set('limit', String(PAGE_SIZE));
+  const [runData, page] = await Promise.all([
+    api<RunAnswer>(`runs/${encodeURIComponent(name)}`),
+    api<ConversationPage>(`runs/${encodeURIComponent(name)}/conversations?${apiQuery}`),
+  ]);
+  if (!isCurrent(current)) return;
+  crumbs(link([], null, 'runs'), link(['runs', name], null, name), el('span', {}, 'conversations'));
+  const filters: Filters = Object.fromEntries(FILTERS.map((filter) => [filter, query.get(filter) || '']));
+  const go = (changes: Filters) => {
+    location.hash = route(['runs', name, 'conversations'], { ...filters, ...changes });
+  };
+  const bodyRows = page.items.map((item) => conversationRow(name, item));
+  const from = page.total === 0 ? 0 : offset + 1;
+  const to = Math.min(page.total, offset + page.items.length);
+  const pager = el(
+    'div',
+    { className: 'pager' },
+    el(
+      'button',
+      { type: 'button', id: 'previous-page', disabled: offset === 0, onClick: () => go({ offset: String(Math.max(0, offset - PAGE_SIZE)) }) },
+      'previous',
+    ),
+    el('span', { id: 'page-position' }, `${count(from)}-${count(to)} of ${count(page.total)}`),
+    el(
+      'button',
+      { type: 'button', id: 'next-page', disabled: offset + PAGE_SIZE >= page.total, onClick: () => go({ offset: String(offset + PAGE_SIZE) }) },
+      'next',
+    ),
+  );
+  show(
+    el('h2', {}, 'Conversations of ', name),
+    filterForm(name, runData, filters, go),
+    pager,
+    page.items.length === 0
+      ? el('p', {}, 'No conversation matches these filters.')
+      : table(['conversation', 'persuader -> persuadee', 'condition', 'claim', 'status', 'score', 'NC', ''], bodyRows),
+  );
+  selectable(bodyRows);
+  refreshWhileLive(runData.run.live, () => isCurrent(current) && conversationsPage(current, name, query).catch(showError));
+}

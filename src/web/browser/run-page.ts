@@ -1,0 +1,134 @@
+import type { RunAnswer, RunsAnswer } from '../view-api-answers.js';
+import { el, inputValue } from './dom.js';
+import { bar, CLAIMS_SHOWN, type ClaimsState, claimsTable, matrix } from './run-tables.js';
+import { importRunFacts, isImportRun } from './view-imported.js';
+import { badge, link, statusBadge, table, td } from './view-parts.js';
+import { api, crumbs, isCurrent, refreshWhileLive, selectable, show, showError } from './view-shell.js';
+import { count, isSimulated, modelText } from './view-text.js';
+
+type Run = RunAnswer['run'];
+
+/** What the run page says of a run: status, counts, calls, provenance and models. */
+function runFacts(run: Run, models: readonly string[]): HTMLElement {
+  const imported = isImportRun(run);
+  const planned = run.plannedConversations ? ` of ${count(run.plannedConversations)} planned` : '';
+  const replayed = run.replayed.length ? `; replayed ${run.replayed.map((source) => `${count(source.calls)} from ${source.run}`).join(', ')}` : '';
+  const revision = run.gitRevision ? ` (${run.gitRevision})` : '';
+  return el(
+    'dl',
+    { className: 'facts' },
+    el('dt', {}, 'status'),
+    el('dd', {}, statusBadge(run)),
+    el('dt', {}, 'kind'),
+    el('dd', {}, run.kind),
+    el('dt', {}, 'conversations'),
+    el('dd', {}, `${count(run.completed)} completed, ${count(run.failed)} failed${planned}`),
+    el('dt', {}, 'calls made'),
+    el('dd', {}, `${count(run.callsMade)}, $${run.costUsd.toFixed(4)}${replayed}`),
+    el('dt', {}, imported ? 'imported' : 'started'),
+    el('dd', {}, `${run.createdAt} by pmiyc ${run.packageVersion}${revision}${imported ? ', seed: none (imported)' : `, seed ${run.seed}`}`),
+    imported ? importRunFacts(run) : [],
+    el('dt', {}, 'models'),
+    el('dd', {}, models.map((model) => modelText(model)).join(', ') || '-'),
+  );
+}
+
+/** The claims table with its order and paging controls. */
+function claimsSection(run: string, claims: RunAnswer['claims']): HTMLElement[] {
+  const state: ClaimsState = { order: 'table', offset: 0 };
+  const box = el('div', {}, claimsTable(run, claims, state));
+  const redraw = () => box.replaceChildren(claimsTable(run, claims, state));
+  const reorder = (event: Event) => {
+    state.order = inputValue(event);
+    state.offset = 0;
+    redraw();
+  };
+  const previous = () => {
+    state.offset = Math.max(0, state.offset - CLAIMS_SHOWN);
+    redraw();
+  };
+  const next = () => {
+    if (state.offset + CLAIMS_SHOWN < claims.length) state.offset += CLAIMS_SHOWN;
+    redraw();
+  };
+  const orders = el(
+    'select',
+    { id: 'claims-order', onChange: reorder },
+    el('option', { value: 'table' }, 'by claim'),
+    el('option', { value: 'nc' }, 'mean NC, lowest first'),
+    el('option', { value: '-nc' }, 'mean NC, highest first'),
+  );
+  const controls = el(
+    'p',
+    {},
+    el('label', {}, 'order ', orders),
+    ' ',
+    el('button', { type: 'button', onClick: previous }, 'previous'),
+    ' ',
+    el('button', { type: 'button', onClick: next }, 'next'),
+  );
+  return [controls, box];
+}
+
+/** One run: its facts, then for a tournament its matrices, model means, comparisons and claims. */
+export async function runPage(current: number, name: string): Promise<void> {
+  const data = await api<RunAnswer>(`runs/${encodeURIComponent(name)}`);
+  if (!isCurrent(current)) return;
+  const run = data.run;
+  crumbs(link([], null, 'runs'), el('span', {}, run.name));
+  const facts = runFacts(run, data.models);
+  const again = () => isCurrent(current) && runPage(current, name).catch(showError);
+  if (run.kind !== 'tournament') {
+    show(el('h2', {}, run.name), facts, el('p', { className: 'note' }, `A ${run.kind} study: its tables are in pmiyc report --run ${run.name}.`));
+    selectable([]);
+    return refreshWhileLive(run.live, again);
+  }
+  const simulated = data.models.some(isSimulated);
+  const modelRows = data.modelMeans.map((entry) =>
+    el(
+      'tr',
+      {},
+      td(`${entry.domain}, ${entry.setting}`),
+      td(modelText(entry.model)),
+      td(link(['runs', run.name, 'conversations'], { persuader: entry.model, domain: entry.domain, setting: entry.setting }, bar(entry.effectiveness))),
+      td(link(['runs', run.name, 'conversations'], { persuadee: entry.model, domain: entry.domain, setting: entry.setting }, bar(entry.susceptibility))),
+    ),
+  );
+  const settings = [...new Set(data.conditions.map((condition) => condition.setting))];
+  const others = (await api<RunsAnswer>('runs')).runs.filter((other) => other.kind === 'tournament' && other.name !== run.name).map((other) => other.name);
+  if (!isCurrent(current)) return;
+  const compareLinks = el(
+    'p',
+    {},
+    others.map((other) => [link(['compare'], { a: other, b: run.name }, `compare ${other} with this run`), ' ']),
+    settings.length === 2 ? link(['compare'], { a: run.name, b: run.name, aSetting: 'single', bSetting: 'multi' }, 'compare single-turn with multi-turn') : '',
+  );
+  show(
+    el('h2', {}, run.name, ' ', simulated ? badge('simulated agents', 'simulated') : ''),
+    facts,
+    el(
+      'p',
+      {},
+      link(['runs', run.name, 'conversations'], null, 'all conversations'),
+      ' · ',
+      link(['runs', run.name, 'conversations'], { status: 'failed' }, `failed conversations (${count(run.failed)})`),
+      ' · ',
+      link(['runs', run.name, 'conversations'], { earlyStopped: 'true' }, 'early stops'),
+    ),
+    el(
+      'p',
+      { className: 'note' },
+      `Means of the stored NC (failed conversations are not scored). Intervals, paired comparisons and per-claim estimates: pmiyc report --run ${run.name}.`,
+    ),
+    data.conditions.map((condition) => matrix(run.name, condition, data.pairs, data.models)),
+    el('h2', {}, 'Effectiveness and susceptibility'),
+    el('p', { className: 'note' }, "Each is the mean of the model's pair means (SPEC 1.5); click to list its conversations."),
+    table(['condition', 'model', 'effectiveness (as persuader)', 'susceptibility (as persuadee)'], modelRows),
+    el('h2', {}, 'Compare'),
+    compareLinks,
+    el('h2', {}, 'Claims'),
+    ...claimsSection(run.name, data.claims),
+  );
+  selectable([]);
+  refreshWhileLive(run.live, again);
+}

@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handRecord } from '../../test/support/hand-records.js';
+import { roundRobinRecords } from '../../test/support/report-fixture.js';
+import type { ConversationRecord } from '../domain/conversation-record.js';
+import { analyzeTournament } from '../metrics/tournament-analysis.js';
+import { openStore, ResultStore } from '../store/result-store.js';
+import type { ModelMeans } from './run-overview.js';
+import { ViewApi } from './view-api.js';
+
+const [A, B, C, D] = ['sim/a', 'sim/b', 'sim/c', 'sim/d'];
+
+/**
+ * A round robin made uneven, so that a mean over conversations, or over pairs with failures counted,
+ * would differ from the mean of pair means: every seventh conversation failed, C never once persuaded
+ * B on misinformation, and D only ever listened (to A, on three claims).
+ */
+function unevenRun(): ConversationRecord[] {
+  const records = roundRobinRecords([A, B, C]).map((record, position) => {
+    const failed = position % 7 === 3 || (record.domain === 'misinformation' && record.persuader === C && record.persuadee === B);
+    if (!failed) return record;
+    const turns = record.domain === 'subjective' ? 5 : 3;
+    return handRecord({
+      persuader: record.persuader,
+      persuadee: record.persuadee,
+      claim: record.claim,
+      domain: record.domain,
+      turns,
+      persuadeeScores: [3],
+      failure: { reason: 'format', attempts: 3 },
+    });
+  });
+  const listener = ([1, 2, 3] as const).map((claim) =>
+    handRecord({ persuader: A, persuadee: D, claim: `claim ${claim}`, turns: 5, persuadeeScores: [claim, claim], final: 5 }),
+  );
+  return [...records, ...listener].map((record) => ({ ...record, run: 'uneven' }));
+}
+
+let folder: string;
+let records: ConversationRecord[];
+let viewed: ModelMeans[];
+
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'pmiyc-overview-'));
+  const path = join(folder, 'store.db');
+  records = unevenRun();
+  const writer = ResultStore.open(path);
+  const run = writer.createRun({ name: 'uneven', seed: 1, packageVersion: 'test', config: { command: 'run' } });
+  for (const record of records) writer.saveConversation(run.id, record);
+  writer.setRunStatus(run.id, 'completed');
+  writer.close();
+  const store = openStore(path, { access: 'read' });
+  const world = () => ({ pid: process.pid, host: 'test-host', nowMs: 0, isProcessAlive: () => false });
+  const answer = new ViewApi(store, world).answer('/api/runs/uneven', new URLSearchParams());
+  viewed = (answer.body as { modelMeans: ModelMeans[] }).modelMeans;
+  store.close();
+});
+
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe("the viewer's model means", () => {
+  it("equal the report's effectiveness and susceptibility, model by model and condition by condition", () => {
+    const report = analyzeTournament(records, { intervals: { method: 't', replicates: 0, confidence: 0.95, seed: 0 }, samplesPerKind: 1 });
+    const byKey = (entry: { domain: string; setting: string; model: string }) => `${entry.domain}/${entry.setting}/${entry.model}`;
+    const effectiveness = new Map(report.effectiveness.map((entry) => [byKey(entry), entry]));
+    const susceptibility = new Map(report.susceptibility.map((entry) => [byKey(entry), entry]));
+    expect(viewed).toHaveLength(7);
+    for (const entry of viewed) {
+      for (const [measure, reported, count] of [
+        ['effectiveness', effectiveness.get(byKey(entry)), entry.persuadees],
+        ['susceptibility', susceptibility.get(byKey(entry)), entry.persuaders],
+      ] as const) {
+        const value = entry[measure];
+        expect(value === null, `${byKey(entry)}: ${measure} shown as null exactly when the report has none`).toBe(reported === undefined);
+        // The store averages in SQL, the report in JavaScript: the same numbers, summed in another order.
+        if (value !== null) expect(value, `${byKey(entry)} ${measure}`).toBeCloseTo(reported!.value, 12);
+        expect(count, `${byKey(entry)}: pairs behind its ${measure}`).toBe(reported?.pairs ?? 0);
+      }
+    }
+    expect(viewed.filter((entry) => entry.effectiveness === null).map(byKey)).toEqual(['subjective/multi/sim/d']);
+  });
+});

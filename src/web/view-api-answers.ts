@@ -1,0 +1,78 @@
+import type { Domain } from '../domain/claim.js';
+import type { FailureReason, Setting } from '../domain/conversation.js';
+import type { CallDetail, ClaimCell, PairCell } from '../studies/tournament/tournament-browse.js';
+import type { Arm, ArmsCompared, ModelMeans } from './run-overview.js';
+
+/*
+ * The bodies of `pmiyc view`'s JSON API (docs/design/view.md), as types only: the server builds
+ * them (view-api.ts) and the page reads them (browser/), so a field renamed on one side fails the
+ * other's typecheck. The page's program has no Node types, so this file imports only from modules
+ * that need none (domain, studies' plain types, run-overview's metrics).
+ */
+
+/** One run in `GET /api/runs`: what `pmiyc runs` shows, with the honest status and whether it is live now. */
+export interface ViewRun {
+  readonly name: string;
+  /** RunKind of runner/run-records.ts, spelled out: that module is not one the page's program can read. */
+  readonly kind: 'tournament' | 'consistency' | 'judge' | 'judge-synthesize';
+  readonly status: string;
+  /** Why a failed or interrupted run stopped (error, failures; a signal, budget, auth, lease, crash). */
+  readonly why: string | null;
+  /** The status in the words of `pmiyc runs`: "completed (29 failed)", "interrupted (budget)". */
+  readonly statusText: string;
+  /** Being written by a live process now: its numbers change. */
+  readonly live: boolean;
+  readonly createdAt: string;
+  readonly plannedConversations: number | null;
+  readonly completed: number;
+  readonly failed: number;
+  readonly studyItems: number;
+  readonly callsMade: number;
+  readonly costUsd: number;
+  /** Earlier runs whose calls this run replayed, with counts. */
+  readonly replayed: ReadonlyArray<{ readonly run: string; readonly calls: number }>;
+  readonly models: string[];
+}
+
+/** `GET /api/runs`. */
+export interface RunsAnswer {
+  readonly store: string;
+  readonly runs: ViewRun[];
+}
+
+/** `GET /api/runs/:run`: the run with its provenance, its matrices' cells, model means and claims. */
+export interface RunAnswer {
+  readonly run: ViewRun & {
+    /** Null for an imported run: its files keep no seed. */
+    readonly seed: number | null;
+    readonly packageVersion: string;
+    readonly gitRevision: string | null;
+    /** The run's stored config, as recorded (its shape depends on the command that made the run). */
+    readonly config: unknown;
+  };
+  readonly conditions: Array<{ readonly domain: Domain; readonly setting: Setting }>;
+  readonly models: string[];
+  readonly failureReasons: FailureReason[];
+  readonly pairs: PairCell[];
+  readonly modelMeans: ModelMeans[];
+  readonly claims: ClaimCell[];
+}
+
+/** `GET /api/conversations/:id/calls`: the stored calls behind a conversation's attempts. */
+export interface CallsAnswer {
+  readonly run: string;
+  readonly calls: CallDetail[];
+  /** The other runs that hold a conversation with the same id. */
+  readonly otherRuns: string[];
+}
+
+/** `GET /api/compare`. */
+export interface CompareAnswer extends ArmsCompared {
+  readonly a: Arm;
+  readonly b: Arm;
+}
+
+/** Every error answer (400, 403, 404, 405, 500). */
+export interface ErrorAnswer {
+  readonly error: string;
+}
