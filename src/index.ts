@@ -113,4 +113,5 @@ export { type JudgeSettings, type JudgeTrialOutcome, type JudgeTrialRecord, judg
 // Runner and store
 export { type PlannedConversation, planTournament, type TournamentDesign } from './studies/tournament/plan.js';
 export { type ConversationsResult, type RunConversationsInput, runConversations } from './studies/tournament/run-conversations.js';
-export { type RunTournamentInput, runTournament, TOURNAMENT_DEFAULTS, type TournamentOutcome } from './studies/tournament/tournament-study.js';
+export { TOURNAMENT_DEFAULTS } from './studies/tournament/tournament-design.js';
+export { type RunTournamentInput, runTournament, type TournamentOutcome } from './studies/tournament/tournament-study.js';

@@ -139,8 +139,3 @@ export function parseRunNames(value: string): string[] {
   if (names.length === 0) throw new InvalidArgumentError(`--run takes a run name or a comma-separated list of names, got "${value}".`);
   return names;
 }
-
-/** What `pmiyc run` and `pmiyc demo` end with, next to the report: how to look inside the run. */
-export function viewCommandLine(storePath: string): string {
-  return `pmiyc view --store ${storePath}`;
-}

@@ -53,3 +53,17 @@ export const sharedOptions = {
   resume: (description: string) => new Option('--resume', description).default(false),
   takeOver: () => new Option('--take-over', 'with --resume: take the run from a process that still holds it (only when that process is gone)').default(false),
 };
+
+/** The shared options a command that runs a study session takes, with what `runExtras` adds to them. */
+export interface SessionOptions {
+  readonly store: string;
+  readonly config?: string;
+  readonly seed: number;
+  /** Model calls in flight at once, across all models. */
+  readonly concurrency: number;
+  readonly maxCost?: number;
+  /** False: --no-cache (reuse nothing from earlier runs). */
+  readonly cache: boolean;
+  readonly gitRevision?: string;
+  readonly progressIntervalMs?: number;
+}

@@ -1,7 +1,7 @@
 import { type DataAccess, dataAccess } from '../io/data-access.js';
 import { processSessionWorld } from '../io/process-world.js';
-import type { TextStyle } from '../report/dialogue-text.js';
-import { PLAIN_STYLE } from '../report/dialogue-text.js';
+import { COLOUR_STYLE, PLAIN_STYLE, type TextStyle } from '../report/dialogue-text.js';
+import type { ClosingText } from '../report/run-totals-text.js';
 import type { RunRecords } from '../runner/run-records.js';
 import type { SessionWorld } from '../runner/run-session.js';
 
@@ -19,17 +19,6 @@ export interface CliContext {
   readonly now: () => Date;
   readonly packageVersion: string;
 }
-
-const ansi = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
-
-const COLOUR_STYLE: TextStyle = {
-  bold: ansi(1, 22),
-  dim: ansi(2, 22),
-  persuader: ansi(35, 39),
-  persuadee: ansi(36, 39),
-  good: ansi(32, 39),
-  bad: ansi(31, 39),
-};
 
 /** Colour only on a terminal, and never when NO_COLOR is set or --no-color was given. */
 export function styleFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv, colourWanted: boolean): TextStyle {
@@ -58,4 +47,10 @@ export function sessionWorldOf(context: CliContext, signals: RunSignals, store: 
 /** What a run records about how it was made: this pmiyc's version, the git revision, the config file. */
 export function aboutRun(context: CliContext, gitRevision: string | undefined, configPath: string | undefined) {
   return { packageVersion: context.packageVersion, ...(gitRevision ? { gitRevision } : {}), ...(configPath ? { configPath } : {}) };
+}
+
+/** A session's closing text: its lines on standard output, then its warning on standard error. */
+export function printClosing(context: CliContext, text: ClosingText): void {
+  if (text.lines.length > 0) context.stdout.write(`${text.lines.join('\n')}\n`);
+  if (text.warning) context.stderr.write(`pmiyc: ${text.warning}\n`);
 }

@@ -1,5 +1,6 @@
 import type { VariantOf } from '../metrics/variant-contrast.js';
-import { agentOf, type VariantBook } from '../studies/tournament/agents.js';
+import { agentOf, echoedAgents, type VariantBook } from '../studies/tournament/agents.js';
+import type { StoredDesign } from '../studies/tournament/tournament-design.js';
 
 /** An agent's model and prompt variant, as the CSV files name them: `default` for pmiyc's own prompts. */
 export interface AgentParts {
@@ -35,4 +36,14 @@ export function agentPartsOf(configs: readonly unknown[]): { readonly parts: (ag
       return model === name ? null : { model, variant };
     },
   };
+}
+
+/** One line per agent whose conversations in a role repeat its model's there (see `echoedAgents`): said before a run starts. */
+export function echoedAgentsText(design: StoredDesign): string[] {
+  const variants = design.variants ?? {};
+  const echoed = [...echoedAgents(design.persuaders, 'persuader', variants), ...echoedAgents(design.persuadees, 'persuadee', variants)];
+  return echoed.map(
+    ({ agent, model, variant, role }) =>
+      `${agent} as a ${role} is asked exactly what ${model} is asked (variant ${variant} replaces no ${role} prompt): its conversations as a ${role} are ${model}'s, replayed, not a second measurement`,
+  );
 }

@@ -22,6 +22,18 @@ export const PLAIN_STYLE: TextStyle = {
   bad: (text) => text,
 };
 
+const ansi = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
+
+/** The same hooks in a terminal's ANSI colours. */
+export const COLOUR_STYLE: TextStyle = {
+  bold: ansi(1, 22),
+  dim: ansi(2, 22),
+  persuader: ansi(35, 39),
+  persuadee: ansi(36, 39),
+  good: ansi(32, 39),
+  bad: ansi(31, 39),
+};
+
 const indent = (text: string) =>
   text
     .split('\n')

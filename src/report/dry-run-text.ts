@@ -6,29 +6,12 @@ import {
   type EstimateAssumptions,
   estimatePlan,
   MIN_REPLIES_FOR_RATE,
-  type ModelPrices,
   NOTHING_STORED,
   type PlanEstimate,
   type StoredProgress,
 } from '../studies/tournament/plan-estimate.js';
-import type { StoredWork } from '../studies/tournament/stored-progress.js';
-import type { EarlyStopHistory } from '../studies/tournament/tournament-results.js';
+import type { PreviewBatching, PreviewStore, TournamentPreview } from '../studies/tournament/tournament-preview.js';
 import { formatTextTable } from './text-table.js';
-
-/** Which models are batched (`--batch`, `batch:`), at what prices, and how many conversations are in flight at once. */
-export interface DryRunBatching {
-  /** The batched models, as named in the config or on the command line. */
-  readonly models: readonly string[];
-  /** Whether an agent (a model, or a model+variant) is batched. */
-  readonly isBatched: (agent: string) => boolean;
-  /** A batched model's prices; `assumed` when they are half the direct ones because the config gives none. */
-  readonly prices: (model: string) => (ModelPrices & { readonly assumed: boolean }) | undefined;
-  /** Conversations in flight at once (the largest batch size, or the direct window if larger). */
-  readonly window: number;
-}
-
-/** What the store holds of the plan, or why nothing in it is reused. */
-export type DryRunStore = { readonly reused: true; readonly work: StoredWork; readonly runName?: string } | { readonly reused: false; readonly why: string };
 
 /** A total cost: about $X, or at least $X when some model has no prices (named). */
 function costText(estimate: Pick<PlanEstimate, 'costUsd' | 'unpricedModels'>): string {
@@ -36,9 +19,15 @@ function costText(estimate: Pick<PlanEstimate, 'costUsd' | 'unpricedModels'>): s
   return `at least $${estimate.costUsd.toFixed(2)} (no price for ${estimate.unpricedModels.map(labelModel).join(', ')})`;
 }
 
+/** Why nothing in the store is reused. */
+const NOT_REUSED: Record<'no-store' | 'no-cache', (storePath: string) => string> = {
+  'no-store': (storePath) => `there is no run in a store at ${storePath} yet`,
+  'no-cache': () => '--no-cache reuses no call of an earlier run',
+};
+
 /** What the store saves the run: the calls it replays, the conversations it needs no call for. */
-function storeLine(store: DryRunStore, conversations: number): string {
-  if (!store.reused) return `Nothing in the store is reused: ${store.why}.`;
+function storeLine(store: PreviewStore, storePath: string, conversations: number): string {
+  if (!store.reused) return `Nothing in the store is reused: ${NOT_REUSED[store.why](storePath)}.`;
   const { work } = store;
   const done = work.conversationsDone > 0 ? `; run ${store.runName} holds ${formatCount(work.conversationsDone)} of the conversations already, skipped` : '';
   return (
@@ -49,16 +38,10 @@ function storeLine(store: DryRunStore, conversations: number): string {
 
 /**
  * `pmiyc run --dry-run`: the plan, the calls it will make (those the store holds are free) and what
- * they will cost, with the assumptions said (the lines to print).
+ * they will cost, with the assumptions said (the lines to print). `storePath` is the store read.
  */
-export function dryRunText(
-  design: TournamentDesign,
-  maxOutputTokens: number,
-  prices: (model: string) => ModelPrices | undefined,
-  history: EarlyStopHistory,
-  options: { readonly batching?: DryRunBatching; readonly store: DryRunStore },
-): string[] {
-  const { batching, store } = options;
+export function dryRunText(preview: TournamentPreview, storePath: string): string[] {
+  const { design, maxOutputTokens, prices, history, batching, stored: store } = preview;
   const progressOf = (planned: PlannedConversation) => (store.reused ? (store.work.progress.get(planned.id) ?? NOTHING_STORED) : NOTHING_STORED);
   const rateOf = (model: string) => {
     const seen = history.get(model);
@@ -70,7 +53,7 @@ export function dryRunText(
   const out = (line = '') => lines.push(line);
   out(`Dry run: nothing is called. ${formatCount(estimate.conversations)} conversations:`);
   for (const [setting, count] of Object.entries(estimate.bySetting)) out(`  ${setting}: ${formatCount(count)}`);
-  out(storeLine(store, estimate.conversations));
+  out(storeLine(store, storePath, estimate.conversations));
   out(
     `Calls to make: at most ${formatCount(estimate.callsUpperBound)} (shared openings and first arguments once, before re-samples); about ${formatCount(estimate.callsExpected)} with early stops.`,
   );
@@ -92,7 +75,7 @@ export function dryRunText(
   out(
     `Total cost: ${costText(estimate)}.${estimate.unpricedModels.length > 0 ? ' Set inputUsdPerMillion and outputUsdPerMillion for them under models: in the config.' : ''}`,
   );
-  if (batching && batching.models.length > 0)
+  if (batching.models.length > 0)
     for (const line of batchLines(design, batching, estimate, { earlyStopRate: rateOf, replyTokens, prices }, progressOf)) out(line);
   out(
     `Assumptions: replies of about ${replyTokens} tokens; early-stop rates from stored runs where a model has ${MIN_REPLIES_FOR_RATE}+ replies, else ${DEFAULT_EARLY_STOP_RATE * 100}% per reply.`,
@@ -108,7 +91,7 @@ export function dryRunText(
  */
 function batchLines(
   design: TournamentDesign,
-  batching: DryRunBatching,
+  batching: PreviewBatching,
   direct: PlanEstimate,
   assumptions: EstimateAssumptions,
   progressOf: (planned: PlannedConversation) => StoredProgress,

@@ -2,6 +2,7 @@ import type { PmiycConfig } from '../config/config-schema.js';
 import { type Environment, resolveModelSettings } from '../config/resolve-model-settings.js';
 import type { ModelSettings } from '../models/model-settings.js';
 import { PROVIDERS } from '../models/providers/provider-catalog.js';
+import type { ProbeTarget } from '../runner/probe-model.js';
 import { formatTextTable } from './text-table.js';
 
 function keyState(variable: string | undefined, env: Environment): string {
@@ -48,4 +49,18 @@ export function aliasTable(config: PmiycConfig, env: Environment): string {
     ];
   });
   return formatTextTable(['alias', 'model', 'base URL', 'key', 'limits', 'prices in / out'], rows, { align: 'left' });
+}
+
+/** What `pmiyc models --check` found: each model (or replica) reachable, with how fast, or why not. */
+export function probeTable(targets: readonly ProbeTarget[]): string {
+  const rows = targets.map(({ label, result }) =>
+    result.ok
+      ? [
+          label,
+          'reachable',
+          `${result.durationMs} ms${result.outputTokens === undefined ? '' : `, ${result.outputTokens} token`}${result.simulated ? ' (simulated)' : ''}`,
+        ]
+      : [label, `FAILED (${result.reason})`, result.detail],
+  );
+  return formatTextTable(['model', 'status', 'detail'], rows, { align: 'left' });
 }

@@ -1,5 +1,6 @@
 import { formatCount as count } from '../domain/text-labels.js';
 import type { CallTotal, RunCallTotals } from '../runner/run-records.js';
+import type { SessionFacts } from '../runner/run-session.js';
 import { formatTextTable } from './text-table.js';
 
 /**
@@ -46,6 +47,12 @@ export function formatCallsMadeText(calls: RunCallTotals, labelOf: (identity: st
   const simulatedCalls = calls.byModel.filter((model) => isSimulated(model.identity)).reduce((sum, model) => sum + model.inAll.callsWithoutCost, 0);
   const total = { ...calls.inAll, callsWithoutCost: calls.inAll.callsWithoutCost - simulatedCalls };
   return `${title}\n${formatTextTable(['model', 'calls', 'input tokens', 'output tokens', 'cost'], [...rows, usageRow('total', total)])}`;
+}
+
+/** A session's closing text: lines for standard output, and one message for standard error (without `pmiyc: `), if any. */
+export interface ClosingText {
+  readonly lines: readonly string[];
+  readonly warning?: string;
 }
 
 /** What a session's closing lines total, this session's and the whole run's. */
@@ -142,6 +149,17 @@ export function describeCallsMade(view: CallsView): string {
     `${made}; this session also reused ${count(view.reusedThisSession ?? 0)} answers within the run (shared or resumed), ` +
     `replayed ${replayedText([...view.replayedThisSession])} from earlier runs, ${count(view.failedCallsThisSession ?? 0)} calls failed`
   );
+}
+
+/** A study session's calls for `describeCallsMade`: the store's totals since the session's mark, with what its meter counted. */
+export function sessionCallsView(facts: SessionFacts, calls: RunCallTotals): CallsView {
+  return {
+    calls,
+    modelsWithoutPrice: facts.modelsWithoutPrice,
+    replayedThisSession: facts.meter.replayedFrom,
+    reusedThisSession: facts.meter.callsShared,
+    failedCallsThisSession: facts.meter.callsFailed,
+  };
 }
 
 /** The ways `pmiyc run` asks other requests of the same models; a command offers those it has. */

@@ -2,30 +2,26 @@ import { basename, extname, resolve } from 'node:path';
 import { parseConsistencyCsv } from '../../datasets/consistency-csv.js';
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/errors/input-error.js';
-import { formatCount as count } from '../../domain/text-labels.js';
 import { loadClaims } from '../../io/load-claims.js';
+import { loadConfig } from '../../io/load-config.js';
 import { readTextFile } from '../../io/read-text-file.js';
-import { describeCallsMade } from '../../report/run-totals-text.js';
 import { analyzeStudy } from '../../report/studies/consistency-study-source.js';
-import { formatConsistencyText } from '../../report/studies/consistency-text.js';
+import { consistencySessionText, formatConsistencyText } from '../../report/studies/consistency-text.js';
 import { checkModels } from '../../runner/check-models.js';
-import { describeReplicaUse } from '../../runner/replica-lines.js';
-import { describeStop } from '../../runner/session-ending.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import {
   type ConsistencyDesign,
   type ConsistencyDesignOptions,
+  checkTournamentRun,
   consistencyDesignFromOptions,
-  isConsistencyConfig,
 } from '../../studies/consistency/consistency-design.js';
-import { type ConsistencyOutcome, runConsistencyStudy } from '../../studies/consistency/consistency-study.js';
+import { runConsistencyStudy } from '../../studies/consistency/consistency-study.js';
 import { importPublishedAnswers } from '../../studies/consistency/import-published.js';
 import { studyToResume } from '../../studies/consistency/study-to-resume.js';
-import { loadConfig } from '../load-config.js';
-import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
+import type { SessionOptions } from '../shared-options.js';
+import { aboutRun, type CliContext, dataOf, printClosing, type RunSignals, sessionWorldOf } from '../terminal.js';
 
-export interface ConsistencyOptions extends ConsistencyDesignOptions {
-  readonly store: string;
+export interface ConsistencyOptions extends ConsistencyDesignOptions, SessionOptions {
   /** The tournament run whose openings Match Rate and Avg Dif compare with. */
   readonly run?: string;
   /** The study's name (default consistency-N); with --resume, the study to continue (default: the latest). */
@@ -33,17 +29,10 @@ export interface ConsistencyOptions extends ConsistencyDesignOptions {
   readonly resume: boolean;
   /** With --resume: take the study from a process that still holds it. */
   readonly takeOver?: boolean;
-  readonly config?: string;
-  readonly concurrency: number;
-  readonly maxCost?: number;
-  readonly seed: number;
-  readonly cache: boolean;
   /** A published pre-assessment CSV to read instead of asking models. */
   readonly import?: string;
   /** With --import: the model the file's answers are from. */
   readonly model?: string;
-  readonly gitRevision?: string;
-  readonly progressIntervalMs?: number;
 }
 
 interface PreparedStudy {
@@ -61,13 +50,6 @@ function checkFlags(options: ConsistencyOptions): void {
   if (options.import !== undefined && options.resume) throw new InputError('an import is finished at once: --resume continues a study that asks models');
   if (options.model !== undefined && options.import === undefined)
     throw new InputError('--model names the model of an --import file: to ask models, use --models a,b');
-}
-
-/** The tournament run to compare with must exist and be a tournament. */
-function checkTournamentRun(store: Store, name: string | undefined): void {
-  if (name === undefined) return;
-  if (isConsistencyConfig(store.findRun(name).config))
-    throw new InputError(`--run names the tournament run to compare openings with, but ${name} is a consistency study: name a run made by \`pmiyc run\``);
 }
 
 /** A new study's design and claims, checked before any store is opened: bad input never leaves an empty store behind. */
@@ -94,33 +76,6 @@ async function prepareResume(store: Store, options: ConsistencyOptions, context:
 function printStudy(store: Store, runName: string, context: CliContext): void {
   context.stdout.write(`${formatConsistencyText(analyzeStudy(store, store.findRun(runName)))}\n\n`);
   context.stdout.write(`Report: pmiyc report --store ${store.path} --run ${runName}\n`);
-}
-
-/** Says what this session did and how to go on; returns the exit code. */
-function printSession(outcome: ConsistencyOutcome, options: ConsistencyOptions, store: Store, context: CliContext): number {
-  const { run, result, ending } = outcome;
-  context.stdout.write(
-    `Study ${run.name} in ${store.path}: ${count(result.answered)} answers this session, ${count(result.skipped)} already stored; ${describeCallsMade({
-      calls: store.callTotals(run.id, outcome.callsMark),
-      modelsWithoutPrice: outcome.modelsWithoutPrice,
-      replayedThisSession: outcome.meter.replayedFrom,
-      reusedThisSession: outcome.meter.callsShared,
-      failedCallsThisSession: outcome.meter.callsFailed,
-    })}.\n`,
-  );
-  for (const { model, replicas } of outcome.replicaUse) context.stdout.write(`${describeReplicaUse(model, replicas)}.\n`);
-  context.stdout.write('\n');
-  const resume = `pmiyc consistency --store ${options.store} --study ${run.name} --resume`;
-  if (ending.status === 'completed' && result.failed > 0)
-    context.stderr.write(
-      `pmiyc: ${result.failed} answers could not be had (the provider kept failing); the rest is stored. Ask for them again with: ${resume}\n`,
-    );
-  if (ending.status !== 'completed')
-    context.stderr.write(
-      `pmiyc: ${describeStop(ending, { resume, items: 'answers', blockedModels: outcome.blockedModels, ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }) })}\n`,
-    );
-  printStudy(store, run.name, context);
-  return ending.exitCode;
 }
 
 /**
@@ -178,7 +133,9 @@ export async function consistencyCommand(options: ConsistencyOptions, context: C
         context.stderr.write(`pmiyc: ${task.model} gave no answer on claim ${task.claim.index} (${failure.reason}): ${failure.detail}\n`),
       world: sessionWorldOf(context, signals, store, options.progressIntervalMs),
     });
-    return printSession(outcome, options, store, context);
+    printClosing(context, consistencySessionText(outcome, store.callTotals(outcome.run.id, outcome.callsMark), options.store, options.maxCost));
+    printStudy(store, outcome.run.name, context);
+    return outcome.ending.exitCode;
   } finally {
     store.close();
   }

@@ -1,22 +1,14 @@
-import type { Claim } from '../../domain/claim.js';
-import { toConversationRecord } from '../../domain/conversation-record.js';
 import { InputError } from '../../domain/errors/input-error.js';
-import { runConversation } from '../../engine/run-conversation.js';
+import { loadConfig } from '../../io/load-config.js';
 import { usageTotals } from '../../metrics/usage-totals.js';
 import { formatConversationHeader, formatOutcomeText, formatTurnText } from '../../report/dialogue-text.js';
 import { formatUsageText } from '../../report/usage-text.js';
 import { createModelRegistry } from '../../runner/model-registry.js';
-import { agentOf, checkAgentNames, promptsByAgent, seedNamesOf } from '../../studies/tournament/agents.js';
-import { loadConfig } from '../load-config.js';
+import { type OneConversationInput, prepareOneConversation } from '../../studies/tournament/one-conversation.js';
 import { type CliContext, formatDuration, labelModel, styleFor } from '../terminal.js';
 
-export interface ConverseOptions {
-  readonly persuader: string;
-  readonly persuadee: string;
-  readonly claim: string;
-  readonly question?: string;
-  readonly turns: number;
-  readonly seed: number;
+/** The conversation's agents, claim, turns and seed, and how its replies are sampled. */
+export interface ConverseOptions extends Pick<OneConversationInput, 'persuader' | 'persuadee' | 'claim' | 'question' | 'turns' | 'seed'> {
   readonly maxAttempts: number;
   readonly temperature: number;
   readonly maxTokens: number;
@@ -37,52 +29,20 @@ export async function converseCommand(options: ConverseOptions, context: CliCont
   const registry = createModelRegistry(config, context.env, {
     onRetry: (_model, event) => context.stderr.write(`${event.error.message}; retrying in ${formatDuration(event.waitMs)}\n`),
   });
-  // Either side may be an agent under a prompt variant of the config (model+variant); a `+` names a defined one.
-  checkAgentNames([options.persuader, options.persuadee], config.variants);
-  const persuaderAgent = agentOf(options.persuader, config.variants);
-  const persuadeeAgent = agentOf(options.persuadee, config.variants);
-  const persuader = registry.modelFor(persuaderAgent.model);
-  const persuadee = registry.modelFor(persuadeeAgent.model);
-  const promptsFor = promptsByAgent(config.variants);
-  const claim: Claim = {
-    index: 0,
-    domain: options.question === undefined ? 'subjective' : 'misinformation',
-    claim: options.claim,
-    ...(options.question === undefined ? {} : { question: options.question }),
-    origin: 'command line',
-    license: 'unknown (command line)',
-  };
-  const spec = {
-    claim,
-    persuaderModel: persuaderAgent.variant === 'default' ? persuader.name : persuaderAgent.name,
-    persuadeeModel: persuadeeAgent.variant === 'default' ? persuadee.name : persuadeeAgent.name,
-    turns: options.turns,
-    repetition: 0,
-    runSeed: options.seed,
-  };
+  const conversation = prepareOneConversation({
+    ...options,
+    sampling: { maxAttempts: options.maxAttempts, temperature: options.temperature, maxOutputTokens: options.maxTokens },
+    variants: config.variants,
+    registry,
+  });
+  const { claim, persuaderModel, persuadeeModel, turns, runSeed } = conversation.spec;
   const style = styleFor(context.stdout, context.env, options.color);
   const live = !options.json;
-
   if (live) {
-    context.stdout.write(
-      `${formatConversationHeader({ ...spec, domain: claim.domain, claim: claim.claim, question: claim.question ?? null, persuader: spec.persuaderModel, persuadee: spec.persuadeeModel, turnsPlanned: spec.turns, runSeed: spec.runSeed }, labelModel, style)}\n`,
-    );
+    const header = { domain: claim.domain, claim: claim.claim, question: claim.question ?? null, persuader: persuaderModel, persuadee: persuadeeModel };
+    context.stdout.write(`${formatConversationHeader({ ...header, turnsPlanned: turns, runSeed }, labelModel, style)}\n`);
   }
-  const outcome = await runConversation({
-    spec,
-    persuader,
-    persuadee,
-    prompts: { persuader: promptsFor(persuaderAgent.name), persuadee: promptsFor(persuadeeAgent.name) },
-    // Seeded as a run seeds them: a persuader-only variant opens as its model does.
-    seedNames: {
-      persuader: seedNamesOf(spec.persuaderModel, config.variants).persuader,
-      persuadee: seedNamesOf(spec.persuadeeModel, config.variants).persuadee,
-    },
-    sampling: { maxAttempts: options.maxAttempts, temperature: options.temperature, maxOutputTokens: options.maxTokens },
-    abortSignal,
-    ...(live ? { onTurn: (turn) => context.stdout.write(`${formatTurnText(turn, style)}\n`) } : {}),
-  });
-  const record = toConversationRecord(null, spec, outcome, { persuader: persuader.simulated, persuadee: persuadee.simulated });
+  const record = await conversation.run({ abortSignal, ...(live ? { onTurn: (turn) => context.stdout.write(`${formatTurnText(turn, style)}\n`) } : {}) });
   if (options.json) context.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
   else {
     context.stdout.write(`${formatOutcomeText(record, style)}\n\n`);

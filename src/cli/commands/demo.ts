@@ -1,6 +1,6 @@
 import { REPORT_FORMATS } from '../../report/report-formats.js';
-import { TOURNAMENT_DEFAULTS } from '../../studies/tournament/tournament-study.js';
-import { viewCommandLine } from '../options.js';
+import { viewCommandLine } from '../../report/run-outcome-text.js';
+import { TOURNAMENT_DEFAULTS } from '../../studies/tournament/tournament-design.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 import { writeReport } from './report.js';
 import { runTournamentCommand } from './run.js';

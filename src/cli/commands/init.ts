@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { STARTER_CONFIG, STARTER_DOT_ENV } from '../../config/starter-files.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import { writeFileAtomically } from '../../io/write-file-atomically.js';
 import { DEFAULT_CONFIG_FILE } from '../shared-options.js';
-import { STARTER_CONFIG, STARTER_DOT_ENV } from '../starter-files.js';
 import type { CliContext } from '../terminal.js';
 
 export interface InitOptions {

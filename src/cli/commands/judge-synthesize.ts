@@ -1,37 +1,23 @@
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import { loadClaims } from '../../io/load-claims.js';
+import { loadConfig } from '../../io/load-config.js';
 import { writeFileAtomically } from '../../io/write-file-atomically.js';
-import { describeCallsMade } from '../../report/run-totals-text.js';
+import { synthesisDoneText, synthesisStoppedText } from '../../report/studies/judge-text.js';
 import { checkModels } from '../../runner/check-models.js';
-import { EXIT_FAILED } from '../../runner/session-ending.js';
 import { openStore } from '../../store/result-store.js';
-import { samplingOf, selectionOf } from '../../studies/design-parts.js';
+import { type SelectionAndSamplingOptions, samplingOf, selectionOf } from '../../studies/design-parts.js';
 import type { PreferenceExample } from '../../studies/judge/judge-synthesis.js';
-import { runSynthesis } from '../../studies/judge/synthesis-study.js';
-import { loadConfig } from '../load-config.js';
+import { runSynthesis, subjectiveClaimsOf } from '../../studies/judge/synthesis-study.js';
+import type { SessionOptions } from '../shared-options.js';
 import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
 
-export interface JudgeSynthesizeOptions {
+export interface JudgeSynthesizeOptions extends SelectionAndSamplingOptions, SessionOptions {
   readonly model: string;
   readonly claims: string;
-  readonly dataDir?: string;
-  readonly limit?: number;
-  readonly sample?: number;
   /** A .jsonl file to write; standard output when absent. */
   readonly out?: string;
-  readonly store: string;
   readonly study?: string;
-  readonly config?: string;
-  readonly seed: number;
-  readonly concurrency: number;
-  readonly temperature: number;
-  readonly maxTokens: number;
-  readonly maxAttempts: number;
-  readonly maxCost?: number;
-  readonly cache: boolean;
-  readonly gitRevision?: string;
-  readonly progressIntervalMs?: number;
 }
 
 /** The subjective claims selected: misinformation items are skipped (the paper synthesized pairs for subjective claims). */
@@ -46,12 +32,7 @@ async function subjectiveClaims(options: JudgeSynthesizeOptions, context: CliCon
     },
     dataOf(context),
   );
-  const subjective = claims.filter((claim) => claim.domain === 'subjective');
-  const skipped = claims.length - subjective.length;
-  if (subjective.length === 0)
-    throw new InputError(
-      `${options.claims} selects no subjective claims: synthesize argues for claims, not for incorrect answers; use --claims subjective or a file without questions`,
-    );
+  const { claims: subjective, skipped } = subjectiveClaimsOf(claims, options.claims);
   if (skipped > 0) context.stderr.write(`pmiyc: ${options.claims}: ${skipped} misinformation items skipped (synthesize argues for subjective claims only)\n`);
   return subjective;
 }
@@ -96,21 +77,16 @@ export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, co
       about: aboutRun(context, options.gitRevision, options.config),
       world: sessionWorldOf(context, signals, store, options.progressIntervalMs),
     });
-    const { run, examples, problems, result, ending } = outcome;
-    for (const problem of problems) context.stderr.write(`pmiyc: ${problem}\n`);
-    if (ending.status !== 'completed') {
-      const why = ending.stopReason === 'budget' ? ` (--max-cost $${options.maxCost} reached)` : ending.stopReason ? ` (${ending.stopReason})` : '';
-      context.stderr.write(
-        `pmiyc: stopped before every claim was done${why}; nothing was written. Run the same command again (with a new --study name, if you gave one): what was done is replayed from ${options.store}.\n`,
-      );
-      return ending.exitCode;
+    for (const problem of outcome.problems) context.stderr.write(`pmiyc: ${problem}\n`);
+    if (outcome.ending.status !== 'completed') {
+      context.stderr.write(`pmiyc: ${synthesisStoppedText(outcome, options.store, options.maxCost)}\n`);
+      return outcome.ending.exitCode;
     }
-    await writeDataset(examples, options.out, context);
-    const say = (line: string) => (options.out === undefined ? context.stderr : context.stdout).write(`${line}\n`);
-    say(
-      `Run ${run.name}: ${examples.length} preference pairs from ${claims.length} claims${options.out ? ` written to ${options.out}` : ''}; ${result.failed} claims without a usable pair; ${describeCallsMade({ calls: store.callTotals(run.id, outcome.callsMark), modelsWithoutPrice: outcome.modelsWithoutPrice })}.`,
-    );
-    return result.failed > 0 ? EXIT_FAILED : 0;
+    await writeDataset(outcome.examples, options.out, context);
+    // With the dataset on standard output, the summary goes to standard error.
+    const summary = synthesisDoneText(outcome, claims.length, store.callTotals(outcome.run.id, outcome.callsMark), options.out);
+    (options.out === undefined ? context.stderr : context.stdout).write(`${summary}\n`);
+    return outcome.ending.exitCode;
   } finally {
     store.close();
   }

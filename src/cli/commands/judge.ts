@@ -1,12 +1,9 @@
 import { resolve } from 'node:path';
-import { formatCount, labelModel } from '../../domain/text-labels.js';
+import { loadConfig } from '../../io/load-config.js';
 import { loadJudgePairs } from '../../io/load-judge-pairs.js';
 import { judgeAccuracy } from '../../metrics/judge-accuracy.js';
-import { describeCallsMade } from '../../report/run-totals-text.js';
-import { formatJudgeText } from '../../report/studies/judge-text.js';
+import { judgeSessionText } from '../../report/studies/judge-text.js';
 import { checkModels } from '../../runner/check-models.js';
-import { describeReplicaUse } from '../../runner/replica-lines.js';
-import { describeFailures, describeStop, EXIT_FAILED } from '../../runner/session-ending.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import {
   type JudgeDesignOptions,
@@ -15,26 +12,18 @@ import {
   type LoadedPairs,
   type StoredJudgeDesign,
 } from '../../studies/judge/judge-design.js';
-import { type JudgeOutcome, runJudgeStudy } from '../../studies/judge/judge-study.js';
-import { loadConfig } from '../load-config.js';
-import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
+import { runJudgeStudy } from '../../studies/judge/judge-study.js';
+import type { SessionOptions } from '../shared-options.js';
+import { aboutRun, type CliContext, dataOf, printClosing, type RunSignals, sessionWorldOf } from '../terminal.js';
 
 export { judgeSynthesizeCommand } from './judge-synthesize.js';
 
-export interface JudgeOptions extends JudgeDesignOptions {
-  readonly store: string;
+export interface JudgeOptions extends JudgeDesignOptions, SessionOptions {
   /** The run's name (default judge-N); with --resume, the judge run to continue (default: the latest). */
   readonly study?: string;
   readonly resume: boolean;
   /** With --resume: take the run from a process that still holds it. */
   readonly takeOver?: boolean;
-  readonly config?: string;
-  readonly seed: number;
-  readonly concurrency: number;
-  readonly maxCost?: number;
-  readonly cache: boolean;
-  readonly gitRevision?: string;
-  readonly progressIntervalMs?: number;
 }
 
 /** Failed trials described one by one; the rest are counted (a provider that is down would flood the terminal). */
@@ -63,41 +52,6 @@ async function prepareResume(store: Store, options: JudgeOptions, context: CliCo
   const { run, design, configPath } = judgeRunToResume(store, options);
   const path = options.config ?? configPath;
   return { name: run.name, design, pairs: await loadJudgePairs(design, run.seed, dataOf(context)), seed: run.seed, ...(path ? { configPath: path } : {}) };
-}
-
-function printOutcome(outcome: JudgeOutcome, prepared: PreparedJudgeRun, store: Store, options: JudgeOptions, context: CliContext): number {
-  const out = (line = '') => context.stdout.write(`${line}\n`);
-  const { run, result, failures, ending } = outcome;
-  const { pairs } = prepared;
-  const claims = new Set(pairs.pairs.map((pair) => pair.claim)).size;
-  const selected = pairs.pairs.length < pairs.available ? `, selected from ${formatCount(pairs.available)} pairs on ${pairs.claims} claims` : '';
-  out(
-    `Judge run ${run.name}: ${formatCount(pairs.pairs.length)} pairs from ${claims} claims${selected} (${pairs.source}; ${pairs.license}), ${prepared.design.judges.length} judges.`,
-  );
-  out();
-  out(formatJudgeText(judgeAccuracy(store.judge.trials(run.id), { bootstrap: { replicates: 2000, confidence: 0.95, seed: run.seed } }), labelModel));
-  out();
-  out(
-    `${result.done} trials this session, ${result.skipped} already done, ${result.failed} failed; ${describeCallsMade({
-      calls: store.callTotals(run.id, outcome.callsMark),
-      modelsWithoutPrice: outcome.modelsWithoutPrice,
-      replayedThisSession: outcome.meter.replayedFrom,
-      reusedThisSession: outcome.meter.callsShared,
-      failedCallsThisSession: outcome.meter.callsFailed,
-    })}. Stored in ${options.store}.`,
-  );
-  for (const { model, replicas } of outcome.replicaUse) out(`${describeReplicaUse(model, replicas)}.`);
-  const resume = `pmiyc judge --store ${options.store} --study ${run.name} --resume`;
-  if (ending.status !== 'completed') {
-    const maxCost = options.maxCost === undefined ? {} : { maxCost: options.maxCost };
-    context.stderr.write(`pmiyc: ${describeStop(ending, { resume, items: 'trials', blockedModels: outcome.blockedModels, ...maxCost })}\n`);
-    return ending.exitCode;
-  }
-  if (result.failed > 0) {
-    context.stderr.write(`pmiyc: ${describeFailures(failures, 'trials')} and are not stored; fix the cause, then ask them again: ${resume}\n`);
-    return EXIT_FAILED;
-  }
-  return ending.exitCode;
 }
 
 /**
@@ -134,7 +88,12 @@ export async function judgeCommand(options: JudgeOptions, context: CliContext, s
       },
       world: sessionWorldOf(context, signals, store, options.progressIntervalMs),
     });
-    return printOutcome(outcome, prepared, store, options, context);
+    const accuracy = judgeAccuracy(store.judge.trials(outcome.run.id), { bootstrap: { replicates: 2000, confidence: 0.95, seed: outcome.run.seed } });
+    const calls = store.callTotals(outcome.run.id, outcome.callsMark);
+    const judges = prepared.design.judges.length;
+    const maxCost = options.maxCost === undefined ? {} : { maxCost: options.maxCost };
+    printClosing(context, judgeSessionText({ outcome, pairs: prepared.pairs, judges, accuracy, calls, storePath: options.store, ...maxCost }));
+    return outcome.ending.exitCode;
   } finally {
     store.close();
   }

@@ -1,7 +1,6 @@
-import { aliasTable, providerTable } from '../../report/models-text.js';
-import { formatTextTable } from '../../report/text-table.js';
+import { loadConfig } from '../../io/load-config.js';
+import { aliasTable, probeTable, providerTable } from '../../report/models-text.js';
 import { probeModelTargets } from '../../runner/probe-model.js';
-import { loadConfig } from '../load-config.js';
 import type { CliContext } from '../terminal.js';
 
 export interface ModelsOptions {
@@ -35,16 +34,6 @@ export async function modelsCommand(options: ModelsOptions, context: CliContext)
   out('\nChecking with a one-token call to each (no retries, 30 s timeout)...');
   // A model served by several replicas is checked replica by replica: its pool would hide a dead one.
   const targets = (await Promise.all(names.map((name) => probeModelTargets(name, config, context.env, () => context.now().getTime())))).flat();
-  const results = targets.map((target) => target.result);
-  const rows = targets.map(({ label, result }) =>
-    result.ok
-      ? [
-          label,
-          'reachable',
-          `${result.durationMs} ms${result.outputTokens === undefined ? '' : `, ${result.outputTokens} token`}${result.simulated ? ' (simulated)' : ''}`,
-        ]
-      : [label, `FAILED (${result.reason})`, result.detail],
-  );
-  out(formatTextTable(['model', 'status', 'detail'], rows, { align: 'left' }));
-  return results.every((result) => result.ok) ? 0 : 1;
+  out(probeTable(targets));
+  return targets.every((target) => target.result.ok) ? 0 : 1;
 }

@@ -1,3 +1,4 @@
+import { untilStopped } from '../../io/graceful-stop.js';
 import { openInBrowser } from '../../io/open-browser.js';
 import { thisProcess } from '../../io/process-world.js';
 import { openStore } from '../../store/result-store.js';
@@ -22,7 +23,7 @@ export async function viewCommand(options: ViewOptions, context: CliContext, sto
     const server = await ViewServer.start({ source: store, port: options.port, world: () => ({ ...thisProcess(), nowMs: context.now().getTime() }) });
     context.stdout.write(`Viewing ${store.path} at ${server.url} (read-only). Press Ctrl-C to stop.\n`);
     if (options.open && !(await openInBrowser(server.url))) context.stdout.write(`No browser could be opened here: open ${server.url} on this machine.\n`);
-    await new Promise<void>((resolve) => (stop.aborted ? resolve() : stop.addEventListener('abort', () => resolve(), { once: true })));
+    await untilStopped(stop);
     await server.close();
     return 0;
   } finally {

@@ -1,6 +1,12 @@
 import type { Domain } from '../../domain/claim.js';
+import { formatCount as count } from '../../domain/text-labels.js';
 import type { ConsistencyEstimate } from '../../metrics/consistency.js';
+import { describeReplicaUse } from '../../runner/replica-lines.js';
+import type { RunCallTotals } from '../../runner/run-records.js';
+import { describeStop } from '../../runner/session-ending.js';
+import type { ConsistencyOutcome } from '../../studies/consistency/consistency-study.js';
 import { formatEstimate, formatNumber } from '../number-format.js';
+import { type ClosingText, describeCallsMade, sessionCallsView } from '../run-totals-text.js';
 import { formatTextTable } from '../text-table.js';
 import { describeStudy } from './consistency-section.js';
 import type { ConsistencyModelRow, ConsistencyStudyReport } from './consistency-study.js';
@@ -73,4 +79,27 @@ export function formatConsistencyText(study: ConsistencyStudyReport): string {
     );
   for (const note of study.notes) lines.push(`Note: ${note}`);
   return lines.join('\n');
+}
+
+/**
+ * What a session of a consistency study did (answers, calls) and, when it did not get every answer,
+ * how to go on (the command that resumes names `storePath`).
+ */
+export function consistencySessionText(outcome: ConsistencyOutcome, calls: RunCallTotals, storePath: string, maxCost: number | undefined): ClosingText {
+  const { run, result, ending } = outcome;
+  const lines = [
+    `Study ${run.name} in ${storePath}: ${count(result.answered)} answers this session, ${count(result.skipped)} already stored; ${describeCallsMade(sessionCallsView(outcome, calls))}.`,
+    ...outcome.replicaUse.map(({ model, replicas }) => `${describeReplicaUse(model, replicas)}.`),
+    '',
+  ];
+  const resume = `pmiyc consistency --store ${storePath} --study ${run.name} --resume`;
+  if (ending.status !== 'completed') {
+    return {
+      lines,
+      warning: describeStop(ending, { resume, items: 'answers', blockedModels: outcome.blockedModels, ...(maxCost === undefined ? {} : { maxCost }) }),
+    };
+  }
+  if (result.failed > 0)
+    return { lines, warning: `${result.failed} answers could not be had (the provider kept failing); the rest is stored. Ask for them again with: ${resume}` };
+  return { lines };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../../domain/errors/input-error.js';
+import type { RunRecords } from '../../runner/run-records.js';
 import { samplingOf, samplingSchema, selectionOf, selectionSchema } from '../design-parts.js';
 
 /**
@@ -35,6 +36,13 @@ export type ConsistencyConfig = z.infer<typeof consistencyConfigSchema>;
 /** Whether a stored run config is a consistency study's. */
 export function isConsistencyConfig(config: unknown): boolean {
   return consistencyConfigSchema.safeParse(config).success;
+}
+
+/** The tournament run a study compares its answers with (`--run`) must exist and be a tournament. */
+export function checkTournamentRun(records: Pick<RunRecords, 'findRun'>, name: string | undefined): void {
+  if (name === undefined) return;
+  if (isConsistencyConfig(records.findRun(name).config))
+    throw new InputError(`--run names the tournament run to compare openings with, but ${name} is a consistency study: name a run made by \`pmiyc run\``);
 }
 
 /** A stored study's config, or an error that says what the run is instead. */

@@ -1,6 +1,7 @@
 import { claimsChecksum } from '../../datasets/claims-checksum.js';
 import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { checkModels } from '../../runner/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
@@ -8,6 +9,19 @@ import { ITEMS_PER_CALL_SLOT } from '../../runner/run-session.js';
 import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
 import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import { type PreferenceExample, synthesizePreference } from './judge-synthesis.js';
+
+/**
+ * The claims a synthesis argues for: the subjective ones of a selection (the paper synthesized pairs
+ * for subjective claims), with how many misinformation items were left out. None is an InputError.
+ */
+export function subjectiveClaimsOf(claims: readonly Claim[], source: string): { readonly claims: readonly Claim[]; readonly skipped: number } {
+  const subjective = claims.filter((claim) => claim.domain === 'subjective');
+  if (subjective.length === 0)
+    throw new InputError(
+      `${source} selects no subjective claims: synthesize argues for claims, not for incorrect answers; use --claims subjective or a file without questions`,
+    );
+  return { claims: subjective, skipped: claims.length - subjective.length };
+}
 
 /** A synthesis is always a new run: the same command again replays what an earlier one made. */
 export interface RunSynthesisInput extends Omit<StudyRunInput, 'resume' | 'takeOver'> {

@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
+import type { PmiycConfig } from '../../config/config-schema.js';
 import { isBuiltInSet } from '../../datasets/claim-sets.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import type { VariantTemplates } from '../../protocol/prompt-variants.js';
+import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { agentOf, crossAgents, seedNamesOf } from './agents.js';
-import type { DesignOptions, RunSettings, StoredDesign } from './tournament-design.js';
+import { type DesignOptions, designOfStoredRun, type RunSettings, type StoredDesign, TOURNAMENT_DEFAULTS } from './tournament-design.js';
 
 /** Where a claims source or data folder is: built-in set names as they are, paths made absolute. */
 export function resolvedClaimsSource(source: string): string {
@@ -108,7 +110,7 @@ const DESIGN_CHECKS: readonly DesignCheck[] = [
  * On --resume, the flags the user typed again (the up-arrow habit) are welcome when they say what
  * the stored run says; any that differs is named with both values, and the resume is refused.
  */
-export function checkResumeFlags(
+function checkResumeFlags(
   runName: string,
   stored: { design: StoredDesign; seed: number; settings: RunSettings },
   options: ResumeFlags,
@@ -126,7 +128,7 @@ export function checkResumeFlags(
  * A resume runs the prompts the run started with. A variant whose templates the config now gives
  * differently is refused, naming it: editing a template starts a new experiment, not a resume.
  */
-export function checkResumeVariants(runName: string, design: StoredDesign, configured: Readonly<Record<string, VariantTemplates>>): void {
+function checkResumeVariants(runName: string, design: StoredDesign, configured: Readonly<Record<string, VariantTemplates>>): void {
   const changed = Object.entries(design.variants ?? {})
     .filter(([name, templates]) => Object.hasOwn(configured, name) && JSON.stringify(configured[name]) !== JSON.stringify(templates))
     .map(([name]) => name);
@@ -159,4 +161,34 @@ export function checkResumeSeeds(runName: string, design: StoredDesign): void {
     `run ${runName} was started by an earlier pmiyc that seeded its calls differently: ${reasons.join('; ')}. ` +
       'Continuing it would mix the two in one run: start a new run (--run <name>), which replays every call the two have in common',
   );
+}
+
+/** What a resumed tournament is: its run, its own design and settings, and the config file it is run with. */
+export interface TournamentToResume {
+  readonly run: RunInfo;
+  readonly design: StoredDesign;
+  /** As stored; absent for runs made before pmiyc kept them. */
+  readonly settings?: RunSettings;
+  readonly configPath?: string;
+}
+
+/**
+ * The tournament run `--resume` or `--retry-failed` continues (named, or the latest), with its stored
+ * design: flags typed again must say what the run says, the config's variants must be the run's, and
+ * its calls must be seeded as today's. `configPath` is the config given now, else the run's own;
+ * `loadConfig` reads it.
+ */
+export function tournamentRunToResume(
+  records: Pick<RunRecords, 'findRun'>,
+  request: { readonly run?: string; readonly configPath?: string; readonly flags: ResumeFlags; readonly given: ReadonlySet<string> },
+  loadConfig: (path: string | undefined) => PmiycConfig,
+): TournamentToResume {
+  const run = records.findRun(request.run, 'tournament');
+  const stored = designOfStoredRun(run.name, run.config);
+  const settings = stored.settings ?? { concurrency: TOURNAMENT_DEFAULTS.concurrency, cache: true };
+  checkResumeFlags(run.name, { design: stored.design, seed: run.seed, settings }, request.flags, request.given);
+  const configPath = request.configPath ?? stored.configPath;
+  checkResumeVariants(run.name, stored.design, loadConfig(configPath).variants);
+  checkResumeSeeds(run.name, stored.design);
+  return { run, design: stored.design, ...(stored.settings ? { settings: stored.settings } : {}), ...(configPath ? { configPath } : {}) };
 }

@@ -6,6 +6,18 @@ import type { VariantTemplates } from '../../protocol/prompt-variants.js';
 import { samplingOf, samplingSchema, selectionOf, selectionSchema } from '../design-parts.js';
 import { agentOf, checkAgentNames, checkCrossable, crossAgents, type VariantBook } from './agents.js';
 
+/** Defaults of `pmiyc run`, also those of the library. */
+export const TOURNAMENT_DEFAULTS = {
+  setting: 'both',
+  turns: 9,
+  repeat: 1,
+  temperature: 0.7,
+  maxTokens: 400,
+  maxAttempts: 3,
+  concurrency: 16,
+  seed: 0,
+} as const;
+
 /** What a run is, as stored with it so that --resume can rebuild exactly the same plan. */
 const storedDesignSchema = z.object({
   persuaders: z.array(z.string()).min(1),

@@ -4,34 +4,22 @@ import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
 import { toConversationRecord } from '../../domain/conversation-record.js';
 import { RecordUsageTally } from '../../metrics/usage-totals.js';
-import { batchSettingsOf } from '../../models/batch/with-batch.js';
-import { checkBatching, checkModels } from '../../runner/check-models.js';
 import { openRun } from '../../runner/open-run.js';
 import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
-import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, type SessionWorld, sessionFacts, startRunSession } from '../../runner/run-session.js';
+import { type RunSession, type SessionFacts, type SessionWorld, sessionFacts, startRunSession } from '../../runner/run-session.js';
 import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
-import { agentOf, checkVariantsFitClaims, modelsOfAgents, promptsByAgent, seedNamesOf } from './agents.js';
+import { agentOf, promptsByAgent, seedNamesOf } from './agents.js';
 import { CallForecast } from './call-forecast.js';
 import { callSharesOf } from './call-shares.js';
 import { countPlan, iteratePlan, type TournamentDesign } from './plan.js';
 import { checkResumeSeeds } from './resume-check.js';
 import { type ConversationsResult, runConversations } from './run-conversations.js';
-import { type DesignOptions, designFromOptions, designOfStoredRun, type RunSettings, type StoredDesign } from './tournament-design.js';
+import { type DesignOptions, designFromOptions, designOfStoredRun, type RunSettings, type StoredDesign, TOURNAMENT_DEFAULTS } from './tournament-design.js';
 import type { TournamentResults } from './tournament-results.js';
+import { failedCallHashes, type GivenSettings, isHeldBy, planTournamentWork, sessionSettings } from './tournament-work.js';
 
-/** Defaults of `pmiyc run`, also those of the library. */
-export const TOURNAMENT_DEFAULTS = {
-  setting: 'both',
-  turns: 9,
-  repeat: 1,
-  temperature: 0.7,
-  maxTokens: 400,
-  maxAttempts: 3,
-  concurrency: 16,
-  seed: 0,
-} as const;
-
-export interface RunTournamentInput extends Partial<Omit<DesignOptions, 'claims'>> {
+/** The settings left out are the resumed run's, else the defaults (concurrency 16); `batch` is kept with the run (a resume batches too). */
+export interface RunTournamentInput extends Partial<Omit<DesignOptions, 'claims'>>, GivenSettings {
   /** The store the run is kept in (`openStore()`): runs, calls and conversations. */
   readonly store: RunRecords & TournamentResults;
   /** The claims to argue: a built-in set, a file's, or your own. */
@@ -43,13 +31,6 @@ export interface RunTournamentInput extends Partial<Omit<DesignOptions, 'claims'
   /** Model aliases and settings, as a config file gives them. */
   readonly config?: PmiycConfig;
   readonly seed?: number;
-  /** Model calls in flight at once, across all models (16 unless given). */
-  readonly concurrency?: number;
-  /** False: reuse nothing from earlier runs (`--no-cache`). */
-  readonly cache?: boolean;
-  readonly maxCostUsd?: number;
-  /** Stop once more than this many conversations failed (or a fraction of those finished, when below 1). */
-  readonly maxFailures?: number;
   /** The run's name (default run-N, or `<namePrefix>-N`); with `resume`, the run to continue (default: the latest tournament). */
   readonly name?: string;
   readonly namePrefix?: string;
@@ -58,8 +39,6 @@ export interface RunTournamentInput extends Partial<Omit<DesignOptions, 'claims'
   readonly retryFailed?: boolean;
   /** Take the run from a process that still holds it. */
   readonly takeOver?: boolean;
-  /** `--batch`: every model's calls through its provider's batch service (kept with the run: a resume batches too). */
-  readonly batch?: boolean;
   /** Recorded with the run: the pmiyc version, the git revision, the config file. */
   readonly about?: RunAbout;
   /** Clock, keys, signals, messages and progress (see `processSessionWorld()` for the process's own). */
@@ -80,19 +59,6 @@ export interface TournamentOutcome extends SessionFacts {
   readonly sessionUsage: RecordUsageTally;
 }
 
-/** How the run is run: what is given now, else what the stored run kept, else the defaults; `--no-cache` stays with the run. */
-function settingsOf(input: RunTournamentInput, stored: RunSettings | undefined): RunSettings {
-  const maxFailures = input.maxFailures ?? stored?.maxFailures;
-  const maxCost = input.maxCostUsd ?? stored?.maxCost;
-  return {
-    concurrency: input.concurrency ?? stored?.concurrency ?? TOURNAMENT_DEFAULTS.concurrency,
-    cache: stored?.cache ?? input.cache ?? true,
-    ...((input.batch ?? stored?.batch) ? { batch: true } : {}),
-    ...(maxFailures === undefined ? {} : { maxFailures }),
-    ...(maxCost === undefined ? {} : { maxCost }),
-  };
-}
-
 function designOf(input: RunTournamentInput): StoredDesign {
   if (input.design) return input.design;
   return designFromOptions({
@@ -105,15 +71,6 @@ function designOf(input: RunTournamentInput): StoredDesign {
     maxTokens: input.maxTokens ?? TOURNAMENT_DEFAULTS.maxTokens,
     maxAttempts: input.maxAttempts ?? TOURNAMENT_DEFAULTS.maxAttempts,
   });
-}
-
-/** For --retry-failed: the stored calls of the turns that failed, which must be asked again. */
-export function failedCallHashes(store: TournamentResults, runId: number): Set<string> {
-  const hashes = new Set<string>();
-  for (const record of store.conversations(runId, 'failed')) {
-    for (const attempt of record.failedAttempts) if (attempt.callHash) hashes.add(attempt.callHash);
-  }
-  return hashes;
 }
 
 /**
@@ -129,14 +86,10 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
   const stored = existing ? designOfStoredRun(existing.name, existing.config) : undefined;
   if (existing && stored) checkResumeSeeds(existing.name, stored.design);
   const design = input.design ?? stored?.design ?? designOf(input);
-  const settings = settingsOf(input, stored?.settings);
+  const settings = sessionSettings(input, stored?.settings);
   const config = input.config ?? { models: {}, variants: {} };
   const variants = design.variants ?? {};
-  // The agents' models are what is configured, called and limited; the agents (model+variant) are what is planned.
-  const names = modelsOfAgents([...design.persuaders, ...design.persuadees], variants);
-  const models = checkModels(config, input.world.env, names, settings.maxCost);
-  const batched = checkBatching(config, input.world.env, names, settings.batch === true);
-  checkVariantsFitClaims(variants, input.claims);
+  const work = planTournamentWork(design, input.claims, config, input.world.env, settings);
   const seed = input.seed ?? TOURNAMENT_DEFAULTS.seed;
   const plan = (runSeed: number): TournamentDesign => ({ ...design, claims: input.claims, runSeed });
   const name = existing?.name ?? input.name;
@@ -157,7 +110,7 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
         design,
         settings,
         claims: claimsRecordOf(input.claims),
-        models,
+        models: work.models,
       },
       plannedConversations: countPlan(plan(seed)),
     }),
@@ -176,7 +129,7 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
         run,
         resumed,
         config,
-        names,
+        names: work.names,
         concurrency: settings.concurrency,
         cache: settings.cache,
         unit: 'conversations',
@@ -200,23 +153,12 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
   let result: ConversationsResult;
   const sessionUsage = new RecordUsageTally();
   try {
-    const window = conversationWindow(session, settings, batched);
-    result = await runPlannedConversations(session, plan(run.seed), design, window, settings, store, input.retryFailed === true, forecast, sessionUsage);
+    result = await runPlannedConversations(session, plan(run.seed), design, work.window, settings, store, input.retryFailed === true, forecast, sessionUsage);
     ending = sessionEnding(result, store.countConversations(run.id, 'failed'), session.signals);
   } finally {
     session.end(ending);
   }
   return { run, result, ending, settings, sessionUsage, ...sessionFacts(session) };
-}
-
-/**
- * Conversations in flight at once: ITEMS_PER_CALL_SLOT per call slot, or, when a model is batched,
- * as many as its largest batch holds, so that one wave (every conversation's next call) fills a batch.
- */
-function conversationWindow(session: RunSession, settings: RunSettings, batched: readonly string[]): number {
-  const direct = settings.concurrency * ITEMS_PER_CALL_SLOT;
-  const batchSizes = batched.map((name) => batchSettingsOf(session.registry.settingsFor(name), settings.batch === true)?.size ?? 0);
-  return Math.max(direct, ...batchSizes);
 }
 
 function runPlannedConversations(
@@ -243,10 +185,7 @@ function runPlannedConversations(
     gate,
     abortSignal: session.signals.abort,
     ...(settings.maxFailures === undefined ? {} : { maxFailures: settings.maxFailures }),
-    isDone: (planned) => {
-      const status = store.conversationStatus(run.id, planned.id);
-      return retryFailed ? status === 'completed' : status !== undefined;
-    },
+    isDone: isHeldBy(store, run.id, retryFailed),
     onSkipped: (planned) => {
       meter.conversationsSkipped += 1;
       forecast.noteSkipped(planned);

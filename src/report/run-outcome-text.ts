@@ -1,20 +1,27 @@
-import { formatCount as count } from '../domain/text-labels.js';
+import { formatCount as count, labelModel } from '../domain/text-labels.js';
 import { DEFAULT_INTERVALS } from '../metrics/claim-estimates.js';
 import { summarizeTournament } from '../metrics/tournament-summary.js';
-import { describeNothingAsked, formatCallsMadeText, formatRunTotals, type RunTotalsView } from '../report/run-totals-text.js';
-import { formatSummaryText } from '../report/summary-text.js';
 import { describeReplicaUse } from '../runner/replica-lines.js';
 import { describeRunState } from '../runner/run-lease.js';
+import type { RunRecords } from '../runner/run-records.js';
 import { describeFailures, describePendingBatches, describeStop } from '../runner/session-ending.js';
-import type { Store } from '../store/result-store.js';
+import type { TournamentResults } from '../studies/tournament/tournament-results.js';
 import type { TournamentOutcome } from '../studies/tournament/tournament-study.js';
-import { viewCommandLine } from './options.js';
-import { type CliContext, labelModel } from './terminal.js';
+import { type ClosingText, describeNothingAsked, formatCallsMadeText, formatRunTotals, type RunTotalsView } from './run-totals-text.js';
+import { formatSummaryText } from './summary-text.js';
+
+/** What the closing lines read of the store the run is kept in. */
+export type OutcomeRecords = Pick<RunRecords, 'listRuns' | 'callTotals' | 'findRun'> & Pick<TournamentResults, 'conversations' | 'conversationScores'>;
+
+/** What `pmiyc run` and `pmiyc demo` end with, next to the report: how to look inside the run. */
+export function viewCommandLine(storePath: string): string {
+  return `pmiyc view --store ${storePath}`;
+}
 
 /** Failure reasons of a run's failed conversations, as stored. */
-function failureReasons(store: Store, runId: number): Map<string, number> {
+function failureReasons(records: OutcomeRecords, runId: number): Map<string, number> {
   const reasons = new Map<string, number>();
-  for (const record of store.conversations(runId, 'failed'))
+  for (const record of records.conversations(runId, 'failed'))
     reasons.set(record.failureReason ?? 'unknown', (reasons.get(record.failureReason ?? 'unknown') ?? 0) + 1);
   return reasons;
 }
@@ -35,15 +42,15 @@ function identityLabels(servedBy: unknown): (identity: string) => string {
 }
 
 /** What the closing lines total: this session's figures from the store's rows since the session began, the whole run's as `pmiyc runs` lists them. */
-function totalsOf(outcome: TournamentOutcome, store: Store): RunTotalsView & { failedWholeRun: number } {
+function totalsOf(outcome: TournamentOutcome, records: OutcomeRecords): RunTotalsView & { failedWholeRun: number } {
   const { run, result, meter } = outcome;
-  const listed = store.listRuns().find((candidate) => candidate.id === run.id);
+  const listed = records.listRuns().find((candidate) => candidate.id === run.id);
   const completed = listed?.completed ?? 0;
   const failed = listed?.failed ?? 0;
   return {
     finished: { thisSession: result.finished, thisSessionFailed: result.failed, wholeRun: completed + failed, wholeRunFailed: failed },
     ...(listed?.plannedConversations === undefined ? {} : { planned: listed.plannedConversations }),
-    calls: store.callTotals(run.id, outcome.callsMark),
+    calls: records.callTotals(run.id, outcome.callsMark),
     replayedThisSession: meter.replayedFrom,
     replayedWholeRun: listed?.replayed ?? [],
     reusedThisSession: meter.callsShared,
@@ -54,24 +61,20 @@ function totalsOf(outcome: TournamentOutcome, store: Store): RunTotalsView & { f
 }
 
 /** Where a completed run's results are, and its failed conversations with how to run them again. */
-function printCompleted(outcome: TournamentOutcome, store: Store, storePath: string, context: CliContext, reportFollows: boolean, failed: number): void {
+function completedText(outcome: TournamentOutcome, records: OutcomeRecords, storePath: string, reportFollows: boolean, failed: number): ClosingText {
   const { run } = outcome;
-  const out = (line: string) => context.stdout.write(`${line}\n`);
-  out(`Export: pmiyc export --store ${storePath} --run ${run.name} --format jsonl`);
+  const lines = [`Export: pmiyc export --store ${storePath} --run ${run.name} --format jsonl`];
   // The demo writes the report next and prints its path with the view command.
-  if (!reportFollows) {
-    out(`Report: pmiyc report --store ${storePath} --run ${run.name}`);
-    out(`View:   ${viewCommandLine(storePath)}`);
-  }
-  if (failed === 0) return;
-  context.stderr.write(
-    `pmiyc: ${describeFailures(failureReasons(store, run.id), 'conversations')}: see why with pmiyc view --store ${storePath} (or pmiyc export --store ${storePath} --run ${run.name}); ` +
-      `run them again with: pmiyc run --store ${storePath} --run ${run.name} --retry-failed\n`,
-  );
+  if (!reportFollows) lines.push(`Report: pmiyc report --store ${storePath} --run ${run.name}`, `View:   ${viewCommandLine(storePath)}`);
+  if (failed === 0) return { lines };
+  const warning =
+    `${describeFailures(failureReasons(records, run.id), 'conversations')}: see why with pmiyc view --store ${storePath} (or pmiyc export --store ${storePath} --run ${run.name}); ` +
+    `run them again with: pmiyc run --store ${storePath} --run ${run.name} --retry-failed`;
+  return { lines, warning };
 }
 
 /** Why a session stopped early, what it leaves for the resume, and the command that resumes it. */
-function printStopped(outcome: TournamentOutcome, storePath: string, context: CliContext): void {
+function stoppedText(outcome: TournamentOutcome, storePath: string): string {
   const { run, result, ending, meter } = outcome;
   const stop = describeStop(ending, {
     resume: `pmiyc run --store ${storePath} --run ${run.name} --resume`,
@@ -84,37 +87,38 @@ function printStopped(outcome: TournamentOutcome, storePath: string, context: Cl
     ...(result.abandoned > 0 ? [`${count(result.abandoned)} conversations in progress will be re-run from their stored calls`] : []),
     ...(pending ? [`${pending}: the resumed run collects them, without paying again`] : []),
   ];
-  context.stderr.write(`pmiyc: ${stop}${leftOver.length > 0 ? ` (${leftOver.join('; ')})` : ''}\n`);
+  return `${stop}${leftOver.length > 0 ? ` (${leftOver.join('; ')})` : ''}`;
 }
 
 /**
  * The end of a run: its scores, the calls the whole run made per model, its status, this session's
  * totals beside the whole run's (what `pmiyc runs` lists), and where the results are or how to go on.
- * Returns the exit code.
+ * `reportFollows`: the caller writes the report and says where (the demo); `askAfresh`: the caller's
+ * flags that ask other requests of the models (default: those of pmiyc run).
  */
-export function printRunOutcome(
+export function runOutcomeText(
   outcome: TournamentOutcome,
-  store: Store,
+  records: OutcomeRecords,
   storePath: string,
-  context: CliContext,
-  { reportFollows, askAfresh }: { readonly reportFollows: boolean; readonly askAfresh?: readonly string[] } = { reportFollows: false },
-): number {
+  { reportFollows, askAfresh }: { readonly reportFollows: boolean; readonly askAfresh?: readonly string[] },
+): ClosingText {
   const { run, result, ending } = outcome;
-  const out = (line = '') => context.stdout.write(`${line}\n`);
-  const summary = summarizeTournament(store.conversationScores(run.id), { ...DEFAULT_INTERVALS, seed: run.seed });
-  const totals = totalsOf(outcome, store);
-  out(formatSummaryText(summary, labelModel));
-  out();
-  out(formatCallsMadeText(totals.calls, identityLabels((store.findRun(run.name).config as { servedBy?: unknown }).servedBy)));
-  out();
+  const summary = summarizeTournament(records.conversationScores(run.id), { ...DEFAULT_INTERVALS, seed: run.seed });
+  const totals = totalsOf(outcome, records);
   const status = describeRunState({ status: ending.status, ...(ending.stopReason ? { why: ending.stopReason } : {}) }, totals.failedWholeRun);
-  out(`Run ${run.name} in ${storePath}: ${status}${result.skipped > 0 ? `; ${count(result.skipped)} conversations were already done` : ''}.`);
-  out(formatRunTotals(totals));
-  if (!outcome.settings.cache) out('--no-cache: this run reuses nothing from earlier runs.');
   const nothingAsked = describeNothingAsked(totals, askAfresh);
-  if (nothingAsked) out(nothingAsked);
-  for (const { model, replicas } of outcome.replicaUse) out(`${describeReplicaUse(model, replicas)}.`);
-  if (ending.status === 'completed') printCompleted(outcome, store, storePath, context, reportFollows, totals.failedWholeRun);
-  else printStopped(outcome, storePath, context);
-  return ending.exitCode;
+  const lines = [
+    formatSummaryText(summary, labelModel),
+    '',
+    formatCallsMadeText(totals.calls, identityLabels((records.findRun(run.name).config as { servedBy?: unknown }).servedBy)),
+    '',
+    `Run ${run.name} in ${storePath}: ${status}${result.skipped > 0 ? `; ${count(result.skipped)} conversations were already done` : ''}.`,
+    formatRunTotals(totals),
+    ...(outcome.settings.cache ? [] : ['--no-cache: this run reuses nothing from earlier runs.']),
+    ...(nothingAsked ? [nothingAsked] : []),
+    ...outcome.replicaUse.map(({ model, replicas }) => `${describeReplicaUse(model, replicas)}.`),
+  ];
+  if (ending.status !== 'completed') return { lines, warning: stoppedText(outcome, storePath) };
+  const completed = completedText(outcome, records, storePath, reportFollows, totals.failedWholeRun);
+  return { lines: [...lines, ...completed.lines], ...(completed.warning ? { warning: completed.warning } : {}) };
 }

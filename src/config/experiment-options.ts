@@ -1,5 +1,5 @@
-import { dirname, isAbsolute, resolve } from 'node:path';
-import type { ExperimentConfig } from '../config/config-schema.js';
+import { dirname, isAbsolute, join } from 'node:path';
+import type { ExperimentConfig } from './config-schema.js';
 
 /** The options of `pmiyc run` that a config's `experiment:` block can set, by their option names. */
 interface ExperimentOptions {
@@ -25,10 +25,10 @@ interface ExperimentOptions {
   readonly store?: string;
 }
 
-/** Files named in a config are relative to the config's folder, as a reader of the file expects. */
+/** Files named in a config are relative to the config's folder, as a reader of the file expects (`configPath` is absolute). */
 function fromConfigFolder(path: string | undefined, configPath: string): string | undefined {
   if (path === undefined) return undefined;
-  return isAbsolute(path) ? path : resolve(dirname(configPath), path);
+  return isAbsolute(path) ? path : join(dirname(configPath), path);
 }
 
 /** The experiment block as run options (only what it sets). */
@@ -65,7 +65,7 @@ const AGENT_OPTIONS = ['models', 'persuaders', 'persuadees'] as const;
  * The run's options with the config's experiment filled in where the command line said nothing: a
  * flag given on the command line always wins, the config comes next, the flag's default last.
  * Returns the options and the names of those the experiment set (recorded as given, so a resume
- * compares them like typed flags).
+ * compares them like typed flags). `configPath` is the config file's absolute path.
  */
 export function withExperiment<T extends { readonly given: ReadonlySet<string> }>(
   options: T,

@@ -1,0 +1,18 @@
+import { type Command, Option } from '@commander-js/extra-typings';
+import { EXPORT_FORMATS, parseChoice } from '../options.js';
+import { sharedOptions as shared } from '../shared-options.js';
+import type { CommandWiring } from './command-wiring.js';
+
+/** `pmiyc export`: its options and help; its action loads commands/export.ts (nothing of it is loaded before). */
+export function addExportCommand(program: Command, { context, setExitCode }: CommandWiring): void {
+  program
+    .command('export')
+    .description("write a run's conversations as JSON lines or CSV to standard output")
+    .addOption(shared.store('SQLite store to read'))
+    .addOption(shared.runName('run name (default: the latest run)'))
+    .addOption(new Option('--format <format>', 'jsonl or csv').argParser(parseChoice('--format', EXPORT_FORMATS)).default('jsonl'))
+    .action(async (options) => {
+      const { exportCommand } = await import('../commands/export.js');
+      setExitCode(await exportCommand(options, context));
+    });
+}

@@ -1,0 +1,32 @@
+import { type Command, Option } from '@commander-js/extra-typings';
+import { INTERVAL_METHODS, type IntervalMethod } from '../../metrics/claim-estimates.js';
+import { REPORT_FORMATS } from '../../report/report-formats.js';
+import { parseComparedRuns, parseReportFormats, parseRunNames, parseWholeNumber } from '../options.js';
+import { sharedOptions as shared } from '../shared-options.js';
+import type { CommandWiring } from './command-wiring.js';
+
+/** `pmiyc report`: its options and help; its action loads commands/report.ts (nothing of it is loaded before). */
+export function addReportCommand(program: Command, { context, setExitCode }: CommandWiring): void {
+  program
+    .command('report')
+    .description('write the report of a run, or of runs combined: HTML, Markdown with SVG charts, JSON and CSV')
+    .addOption(shared.store('SQLite store to read'))
+    .option('--run <names>', 'run name, or runs to combine as a,b (default: the latest run)', parseRunNames)
+    .option('--out <dir>', 'output folder (default: ./pmiyc-report/<run>/)')
+    .addOption(
+      new Option('--format <list>', `comma-separated: ${REPORT_FORMATS.join(', ')}`)
+        .argParser(parseReportFormats)
+        .default([...REPORT_FORMATS], REPORT_FORMATS.join(',')),
+    )
+    .option('--compare <a,b>', 'report run b with the change of every model from run a, over the (opponent, claim) cells both runs hold', parseComparedRuns)
+    .addOption(
+      new Option('--intervals <method>', 'how the 95% intervals are made (t is calibrated best: docs/design/statistics.md)')
+        .choices([...INTERVAL_METHODS])
+        .default('t' as IntervalMethod),
+    )
+    .option('--replicates <n>', 'bootstrap replicates, for the bootstrap interval methods', parseWholeNumber('--replicates', 100), 2000)
+    .action(async (options) => {
+      const { reportCommand } = await import('../commands/report.js');
+      setExitCode(await reportCommand(options, context));
+    });
+}

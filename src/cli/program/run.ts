@@ -1,0 +1,49 @@
+import { type Command, Option } from '@commander-js/extra-typings';
+import { parseChoice, parseFailureLimit, parseTurns, parseWholeNumber } from '../options.js';
+import { sharedOptions as shared } from '../shared-options.js';
+import { type CommandWiring, runExtras, typedOptions } from './command-wiring.js';
+
+/** `pmiyc run`: its options and help; its action loads commands/run.ts (nothing of it is loaded before). */
+export function addRunCommand(program: Command, { context, signals, setExitCode }: CommandWiring): void {
+  program
+    .command('run')
+    .description('run a tournament: every persuader against every persuadee on every claim, stored call by call, resumable')
+    .addOption(shared.models('a round robin: every model as persuader and as persuadee, self-play included'))
+    .option('--persuaders <a,b>', 'persuader models (with --persuadees instead of --models)', (value) => value.split(',').filter(Boolean))
+    .option('--persuadees <c,d>', 'persuadee models', (value) => value.split(',').filter(Boolean))
+    .option(
+      '--persuader-variants <v,w>',
+      "prompt variants crossed with the persuaders (defined under variants: in the config; 'default' is pmiyc's own)",
+      (value) => value.split(',').filter(Boolean),
+    )
+    .option('--persuadee-variants <v,w>', 'prompt variants crossed with the persuadees', (value) => value.split(',').filter(Boolean))
+    .addOption(shared.claims())
+    .addOption(shared.dataDir())
+    .addOption(shared.limit())
+    .addOption(shared.sample())
+    .addOption(
+      new Option('--setting <setting>', 'single, multi or both').argParser(parseChoice('--setting', ['single', 'multi', 'both'] as const)).default('both'),
+    )
+    .option('--turns <n>', 'turns of a multi-turn conversation (odd, > 3)', parseTurns, 9)
+    .option('--repeat <n>', 'independent repetitions of every conversation (new seeds)', parseWholeNumber('--repeat', 1), 1)
+    .addOption(shared.concurrency())
+    .addOption(shared.seed('run seed; every call seed derives from it'))
+    .addOption(shared.temperature(0.7))
+    .addOption(shared.maxTokens(400))
+    .addOption(shared.maxAttempts('samples per turn before a conversation fails'))
+    .addOption(shared.store())
+    .addOption(shared.runName('name of the run (default run-N); with --resume, the run to continue (default: the latest)'))
+    .addOption(shared.resume('continue a stopped run where it stopped (the flags it was started with may be given again)'))
+    .addOption(shared.takeOver())
+    .option('--retry-failed', 'run the failed conversations of a run again', false)
+    .option('--max-failures <n>', 'stop once more than N conversations failed (or a fraction, e.g. 0.05)', parseFailureLimit)
+    .addOption(shared.maxCost())
+    .option('--dry-run', 'print the plan, its calls and cost, and exit', false)
+    .option('--batch', "send every model's calls through its provider's batch service (OpenAI, Anthropic): about half the price, replies within hours", false)
+    .addOption(shared.noCache())
+    .addOption(shared.config(context.env))
+    .action(async (options, command) => {
+      const { runCommand } = await import('../commands/run.js');
+      setExitCode(await runCommand({ ...options, given: typedOptions(command), ...runExtras(context) }, context, signals));
+    });
+}

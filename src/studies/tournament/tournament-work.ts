@@ -1,0 +1,99 @@
+import type { PmiycConfig } from '../../config/config-schema.js';
+import type { Environment } from '../../config/resolve-model-settings.js';
+import type { Claim } from '../../domain/claim.js';
+import { batchSettingsOf } from '../../models/batch/with-batch.js';
+import type { ModelSettings } from '../../models/model-settings.js';
+import { checkBatching, checkModels } from '../../runner/check-models.js';
+import { createModelRegistry } from '../../runner/model-registry.js';
+import { ITEMS_PER_CALL_SLOT } from '../../runner/run-session.js';
+import { checkVariantsFitClaims, modelsOfAgents } from './agents.js';
+import type { PlannedConversation } from './plan.js';
+import { type RunSettings, type StoredDesign, TOURNAMENT_DEFAULTS } from './tournament-design.js';
+import type { TournamentResults } from './tournament-results.js';
+
+/** Settings given for a session; each one left out is the stored run's, else the default. */
+export interface GivenSettings {
+  /** Model calls in flight at once, across all models. */
+  readonly concurrency?: number;
+  /** False: reuse nothing from earlier runs (`--no-cache`). */
+  readonly cache?: boolean;
+  readonly maxCostUsd?: number;
+  /** Stop once more than this many conversations failed (or a fraction of those finished, when below 1). */
+  readonly maxFailures?: number;
+  /** Every model's calls through its provider's batch service. */
+  readonly batch?: boolean;
+}
+
+/** How the run is run: what is given now, else what the stored run kept, else the defaults; `--no-cache` stays with the run. */
+export function sessionSettings(given: GivenSettings, stored: RunSettings | undefined): RunSettings {
+  const maxFailures = given.maxFailures ?? stored?.maxFailures;
+  const maxCost = given.maxCostUsd ?? stored?.maxCost;
+  return {
+    concurrency: given.concurrency ?? stored?.concurrency ?? TOURNAMENT_DEFAULTS.concurrency,
+    cache: stored?.cache ?? given.cache ?? true,
+    ...((given.batch ?? stored?.batch) ? { batch: true } : {}),
+    ...(maxFailures === undefined ? {} : { maxFailures }),
+    ...(maxCost === undefined ? {} : { maxCost }),
+  };
+}
+
+/**
+ * What a session of a tournament will run, worked out before anything is called: the same for a
+ * run (`runTournament`) and its dry run (`previewTournament`), so that the plan a dry run prices is
+ * the one a run runs.
+ */
+export interface TournamentWork {
+  /** The agents' models: what is configured, called and limited (the agents, model+variant, are what is planned). */
+  readonly names: readonly string[];
+  /** Their settings as a new run records them (no keys). */
+  readonly models: Record<string, ModelSettings>;
+  /** The models whose calls go through their provider's batch service. */
+  readonly batched: readonly string[];
+  /**
+   * Conversations in flight at once: ITEMS_PER_CALL_SLOT per call slot, or, when a model is batched,
+   * as many as its largest batch holds, so that one wave (every conversation's next call) fills a batch.
+   */
+  readonly window: number;
+}
+
+/**
+ * Checks that every model of the design can be called as the settings ask (known, keyed, priced
+ * under a budget, able to batch) and that the variants fit the claims; refuses with an InputError.
+ */
+export function planTournamentWork(
+  design: StoredDesign,
+  claims: readonly Claim[],
+  config: PmiycConfig,
+  env: Environment,
+  settings: RunSettings,
+): TournamentWork {
+  const variants = design.variants ?? {};
+  const names = modelsOfAgents([...design.persuaders, ...design.persuadees], variants);
+  const models = checkModels(config, env, names, settings.maxCost);
+  const batched = checkBatching(config, env, names, settings.batch === true);
+  checkVariantsFitClaims(variants, claims);
+  const registry = createModelRegistry(config, env);
+  const batchSizes = batched.map((name) => batchSettingsOf(registry.settingsFor(name), settings.batch === true)?.size ?? 0);
+  return { names, models, batched, window: Math.max(settings.concurrency * ITEMS_PER_CALL_SLOT, ...batchSizes) };
+}
+
+/** Whether a run holds a planned conversation already: any stored one, or with --retry-failed a completed one. */
+export function isHeldBy(
+  results: Pick<TournamentResults, 'conversationStatus'>,
+  runId: number,
+  retryFailed: boolean,
+): (planned: PlannedConversation) => boolean {
+  return (planned) => {
+    const status = results.conversationStatus(runId, planned.id);
+    return retryFailed ? status === 'completed' : status !== undefined;
+  };
+}
+
+/** For --retry-failed: the stored calls of the turns that failed, which must be asked again. */
+export function failedCallHashes(store: Pick<TournamentResults, 'conversations'>, runId: number): Set<string> {
+  const hashes = new Set<string>();
+  for (const record of store.conversations(runId, 'failed')) {
+    for (const attempt of record.failedAttempts) if (attempt.callHash) hashes.add(attempt.callHash);
+  }
+  return hashes;
+}
