@@ -36,7 +36,7 @@ const ALLOWED_IMPORTS: Record<string, string[]> = {
   models: ['domain', 'protocol', 'http', 'models'],
   config: ['domain', 'protocol', 'models', 'config'],
   engine: ['domain', 'protocol', 'metrics', 'models', 'engine'],
-  datasets: ['domain', 'datasets'],
+  datasets: ['domain', 'http', 'datasets'],
   runner: ['domain', 'models', 'config', 'runner'],
   studies: ['domain', 'protocol', 'engine', 'metrics', 'models', 'config', 'datasets', 'runner', 'studies'],
   report: ['domain', 'metrics', 'models', 'config', 'runner', 'studies', 'report'],
