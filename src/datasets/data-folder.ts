@@ -77,12 +77,16 @@ async function download(source: DataSource, options: CacheOptions, transport: Ht
     try {
       answer = await transport.request({ method: 'GET', url, headers: { 'user-agent': 'pmiyc' }, onBody }).answer;
     } catch (error) {
-      if (error instanceof TransportFailure) throw failed(error.details.code ?? error.message);
-      throw error;
+      if (!(error instanceof TransportFailure)) throw error;
+      // A connection's failure by its code (ECONNREFUSED, ENOTFOUND), the others by what they are.
+      throw failed(error.kind === 'unreachable' || error.kind === 'closed' ? (error.details.code ?? error.message) : error.message);
     }
     const location = answer.headers['location'];
     if (answer.statusCode >= 300 && answer.statusCode < 400 && location !== undefined && redirects < MAX_REDIRECTS) {
-      url = new URL(location, url);
+      const next = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
+      if (next === undefined || (next.protocol !== 'https:' && next.protocol !== 'http:'))
+        throw failed(`a redirect to ${JSON.stringify(location.slice(0, 80))}`);
+      url = next;
       continue;
     }
     if (answer.statusCode < 200 || answer.statusCode >= 300) throw failed(`HTTP ${answer.statusCode}`);
