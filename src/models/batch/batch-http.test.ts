@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { failureOf } from '../../../test/support/call-failure.js';
 import { RawHttpServer, rawResponse } from '../../../test/support/raw-http-server.js';
+import type { BatchLedger } from './batch-ledger.js';
+import { BatchQueue } from './batch-queue.js';
 import { OpenAiBatchProvider } from './openai-batch-provider.js';
 
 // The batch adapters reach their services through the same transport as direct calls: what a user
@@ -58,5 +60,47 @@ describe('batch HTTP', () => {
     expect(await submission).toBe('batch_1');
     await later(50);
     expect(closed).toContain('GET /v1/batches/batch_1 HTTP/1.1');
+  });
+
+  it('lets a run stop while a poll is out: the poll is cancelled, its callers let go, and nothing is left to throw', async () => {
+    server = await RawHttpServer.start(({ socket, head }) => {
+      if (head.startsWith('GET ')) return; // the poll never comes back by itself
+      socket.write(rawResponse(head.startsWith('POST /v1/files') ? '{"id":"file_1"}' : '{"id":"batch_1","status":"in_progress"}'));
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const stop = new AbortController();
+      const ledger: BatchLedger = {
+        openBatches: () => [],
+        beginBatch: () => 1,
+        batchSubmitted: () => {},
+        linesRead: () => {},
+        batchStatus: () => {},
+      };
+      const queue = new BatchQueue(
+        {
+          provider: provider(server.url, stop.signal),
+          providerName: 'openai',
+          ledger,
+          modelIdentity: 'openai/alpha-model',
+          settings: { size: 1, pollMs: 1, quietMs: 1, failedLines: 'retry' },
+          maxRetries: 0,
+          now: () => 0,
+          waitSignal: stop.signal,
+        },
+        () => Promise.reject(new Error('no direct calls here')),
+        'alpha',
+      );
+      const asked = queue.ask({ messages: [{ role: 'user', content: 'hi' }], maxOutputTokens: 10, seed: 1 });
+      while (!server.requests.some((request) => request.head.startsWith('GET '))) await later(10);
+      stop.abort(new Error('the run stopped'));
+      await expect(asked).rejects.toThrow('the run stopped');
+      await later(50);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });
