@@ -87,7 +87,7 @@ server.close();
 console.log(`pmiyc model-stack overhead, node ${process.version}, ${new Date().toISOString()}`);
 console.log(`sequential, per call (median of 5 x 2,000 calls):`);
 console.log(`  raw fetch + JSON.parse                 ${raw.toFixed(0).padStart(6)} µs`);
-console.log(`  pmiyc stack (its own client, retry, cost)${stack.toFixed(0).padStart(6)} µs   overhead ${(stack - raw).toFixed(0)} µs`);
+console.log(`  pmiyc stack (its adapter, retry, cost)   ${stack.toFixed(0).padStart(6)} µs   overhead ${(stack - raw).toFixed(0)} µs`);
 console.log(`  ... with concurrency/RPM/TPM limiter   ${withLimits.toFixed(0).padStart(6)} µs   overhead ${(withLimits - raw).toFixed(0)} µs`);
 console.log(
   `32 in flight, 5,000 calls: raw ${rawRate.toFixed(0)} calls/s, stack ${stackRate.toFixed(0)} calls/s, with limiter ${limitedRate.toFixed(0)} calls/s`,

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -32,10 +32,11 @@ const ALLOWED_IMPORTS: Record<string, string[]> = {
   domain: ['domain'],
   protocol: ['domain', 'protocol'],
   metrics: ['domain', 'metrics'],
-  models: ['domain', 'protocol', 'models'],
+  http: ['domain', 'http'],
+  models: ['domain', 'protocol', 'http', 'models'],
   config: ['domain', 'protocol', 'models', 'config'],
   engine: ['domain', 'protocol', 'metrics', 'models', 'engine'],
-  datasets: ['domain', 'datasets'],
+  datasets: ['domain', 'http', 'datasets'],
   runner: ['domain', 'models', 'config', 'runner'],
   studies: ['domain', 'protocol', 'engine', 'metrics', 'models', 'config', 'datasets', 'runner', 'studies'],
   report: ['domain', 'metrics', 'models', 'config', 'runner', 'studies', 'report'],
@@ -44,6 +45,42 @@ const ALLOWED_IMPORTS: Record<string, string[]> = {
   web: ['domain', 'metrics', 'runner', 'studies', 'report', 'io', 'web'],
   cli: ['domain', 'protocol', 'engine', 'metrics', 'models', 'config', 'datasets', 'runner', 'studies', 'report', 'store', 'io', 'web', 'cli'],
 };
+
+/** An import (static, dynamic or required) of a module that opens connections or speaks HTTP. */
+const NETWORK_IMPORT = /(?:\bfrom|\bimport\(|\brequire\()\s*'(?:node:)?(?:http|https|http2|net|tls)'/;
+const UNDICI_IMPORT = /(?:\bfrom|\bimport\(|\brequire\()\s*'undici(?:\/[^']*)?'/;
+const FETCH_CALL = /\bfetch\s*\(/;
+/** HTTP's wire format: the version of a status or request line (a multipart body's CRLFs are a body's format, not HTTP's). */
+const HTTP_WIRE = /HTTP\/[12](?:\.[01])?\b/;
+/** What a server needs from node:http and node:net: no request, get, connect or agent. */
+const SERVING_NAMES = new Set(['createServer', 'IncomingMessage', 'ServerResponse', 'Server', 'AddressInfo', 'Socket']);
+const TRANSPORT = 'http/http-transport.ts';
+
+/**
+ * Why a file (its path under src/, its text without comments) breaks the rule that every HTTP request
+ * pmiyc sends goes through the transport: only the transport imports undici or speaks HTTP's wire
+ * format; node:http, https, http2, net and tls are imported only by src/web's servers, and there only
+ * for serving (named imports from SERVING_NAMES); only src/web's page scripts (run in the browser) call fetch.
+ */
+function httpOffences(file: string, text: string): string[] {
+  const offences: string[] = [];
+  const inWeb = file.startsWith('web/');
+  if (UNDICI_IMPORT.test(text) && file !== TRANSPORT) offences.push('imports undici');
+  if (HTTP_WIRE.test(text) && file !== TRANSPORT) offences.push("writes or reads HTTP's wire format");
+  if (FETCH_CALL.test(text) && !inWeb) offences.push('calls fetch');
+  for (const statement of text.match(/^import [^;]*?;/gms) ?? []) {
+    if (!NETWORK_IMPORT.test(statement)) continue;
+    const names =
+      /\{([^}]*)\}/
+        .exec(statement)?.[1]
+        ?.split(',')
+        .map((name) => name.replace(/^\s*type\s+/, '').trim()) ?? [];
+    const serving = /^import (?:type )?\{[^}]*\} from/s.test(statement) && names.every((name) => name === '' || SERVING_NAMES.has(name));
+    if (!inWeb || !serving) offences.push(`imports ${/'([^']+)'/.exec(statement)![1]}${inWeb ? ' for more than serving' : ''}`);
+  }
+  if (/\b(?:import|require)\(\s*'(?:node:)?(?:http|https|http2|net|tls)'/.test(text)) offences.push('loads a network module at run time');
+  return offences;
+}
 
 describe('architecture', () => {
   it('places every folder of src/ in the dependency order', () => {
@@ -134,6 +171,35 @@ describe('architecture', () => {
     expect(sourceFiles('web/browser').length).toBeGreaterThan(2);
     expect(leaks).toEqual([]);
     expect(users).toEqual([]);
+  });
+
+  it('sends HTTP only through the transport: undici there alone, node:http and node:net only in the servers of src/web', () => {
+    const offenders = sourceFiles('.').flatMap((file) =>
+      httpOffences(relative(SRC, file), withoutComments(readFileSync(file, 'utf8'))).map((offence) => `${relative(SRC, file)} ${offence}`),
+    );
+    expect(offenders).toEqual([]);
+    expect(existsSync(join(SRC, TRANSPORT))).toBe(true);
+  });
+
+  it.each([
+    ['models/providers/x.ts', "import { request } from 'node:http';", 'imports node:http'],
+    ['models/providers/x.ts', "import * as tls from 'node:tls';", 'imports node:tls'],
+    ['datasets/x.ts', 'const response = await fetch(url);', 'calls fetch'],
+    ['models/batch/x.ts', "const { Pool } = await import('undici');", 'imports undici'],
+    ['http/other.ts', "import type { Dispatcher } from 'undici';", 'imports undici'],
+    ['models/x.ts', "socket.write('POST /v1/chat/completions HTTP/1.1\\r\\n');", "writes or reads HTTP's wire format"],
+    ['web/x.ts', "import { createServer, request } from 'node:http';", 'imports node:http for more than serving'],
+    ['web/x.ts', "import * as https from 'node:https';", 'imports node:https for more than serving'],
+    ['web/x.ts', "const net = require('node:net');", 'loads a network module at run time'],
+  ])('the HTTP rule catches %s doing `%s`', (file, text, offence) => {
+    expect(httpOffences(file, text)).toContain(offence);
+  });
+
+  it('the HTTP rule lets a web server serve, and the transport use undici', () => {
+    expect(httpOffences('web/x.ts', "import { createServer, type IncomingMessage } from 'node:http';\nimport type { AddressInfo } from 'node:net';")).toEqual(
+      [],
+    );
+    expect(httpOffences(TRANSPORT, "import type { Dispatcher } from 'undici';\nconst undici = await import('undici');")).toEqual([]);
   });
 
   it('reads process.env only in the CLI', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpointOf } from '../models/model-identity.js';
-import { isFramingHeader, isHeaderName, isHeaderValue } from '../models/providers/http-headers.js';
+import { isClientHeader, isHeaderName, isHeaderValue } from '../models/providers/http-headers.js';
 import { findProvider, PROVIDER_NAMES } from '../models/providers/provider-catalog.js';
 import { DEFAULT_VARIANT, templateProblem } from '../protocol/prompt-variants.js';
 
@@ -40,7 +40,7 @@ const modelEntrySchema = z.strictObject({
       for (const name of Object.keys(headers)) {
         if (!isHeaderName(name))
           context.addIssue({ code: 'custom', path: [name], message: "must be a header name HTTP allows (letters, digits and !#$%&'*+.^_`|~-)" });
-        if (isFramingHeader(name)) context.addIssue({ code: 'custom', path: [name], message: 'is set by pmiyc for each request: remove it' });
+        if (isClientHeader(name)) context.addIssue({ code: 'custom', path: [name], message: 'is set by pmiyc for each request: remove it' });
       }
     })
     .optional(),

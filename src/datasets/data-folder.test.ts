@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RawHttpServer } from '../../test/support/raw-http-server.js';
 import { StaticServer, unreachableUrl } from '../../test/support/static-server.js';
 import { describeWithTestData, FIXTURE_DATA } from '../../test/support/test-data.js';
 import { DatasetError } from '../domain/errors/dataset-error.js';
@@ -62,6 +63,20 @@ describe('cachedDataFiles', () => {
     expect((error as Error).message).toContain(`could not download truthfulqa/TruthfulQA.csv (TruthfulQA`);
     expect((error as Error).message).toContain(`from ${mirror}truthfulqa/TruthfulQA.csv (ECONNREFUSED). `);
     expect((error as Error).message).toContain('--data-dir <dir> (or set PMIYC_DATA_DIR)');
+  });
+
+  it('follows a redirect to where the file is (as the Hugging Face source answers)', async () => {
+    const redirecting = await RawHttpServer.start(({ socket }) =>
+      socket.write(`HTTP/1.1 302 Found\r\nLocation: ${server.url}truthfulqa/TruthfulQA.csv\r\nContent-Length: 5\r\n\r\nmoved`),
+    );
+    try {
+      const progress: DownloadProgress[] = [];
+      const files = cachedDataFiles({ cacheFolder: join(folder, 'redirected'), mirror: redirecting.url, onProgress: (event) => progress.push(event) });
+      expect(await files.read(TRUTHFULQA)).toBe(readFileSync(join(FIXTURE_DATA, TRUTHFULQA.path), 'utf8'));
+      expect(progress.every((event) => event.totalBytes === TRUTHFULQA.sizeBytes)).toBe(true);
+    } finally {
+      await redirecting.close();
+    }
   });
 
   it('refuses a file of another size before hashing it, naming both sizes', async () => {

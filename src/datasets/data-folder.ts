@@ -3,6 +3,8 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DatasetError } from '../domain/errors/dataset-error.js';
 import { InputError } from '../domain/errors/input-error.js';
+import { type BodyProgress, type HttpAnswer, HttpTransport } from '../http/http-transport.js';
+import { TransportFailure } from '../http/transport-failure.js';
 import type { DataFiles, DataSource } from './data-sources.js';
 import { decodeText } from './decode-text.js';
 
@@ -35,7 +37,6 @@ export interface CacheOptions {
   readonly cacheFolder: string;
   /** Fetch every file from `<mirror>/<path>` instead of its upstream address (a local or institutional copy). */
   readonly mirror?: string;
-  readonly fetch?: typeof globalThis.fetch;
   readonly onProgress?: (progress: DownloadProgress) => void;
   readonly timeoutMs?: number;
 }
@@ -66,33 +67,44 @@ function verify(source: DataSource, bytes: Uint8Array, from: string): void {
   }
 }
 
-async function download(source: DataSource, options: CacheOptions): Promise<Uint8Array> {
-  const url = options.mirror ? new URL(source.path, options.mirror.endsWith('/') ? options.mirror : `${options.mirror}/`).href : source.url;
+/** The largest data file read: the sources pmiyc knows are under 1 MB; a mirror's copy is verified after. */
+const MAX_DATA_FILE_BYTES = 64 * 2 ** 20;
+/** Redirects followed (the Hugging Face source answers with one, to its CDN). */
+const MAX_REDIRECTS = 5;
+
+async function download(source: DataSource, options: CacheOptions, transport: HttpTransport): Promise<Uint8Array> {
+  const from = options.mirror ? new URL(source.path, options.mirror.endsWith('/') ? options.mirror : `${options.mirror}/`).href : source.url;
   const remedy = `pmiyc needs it once. If this machine is offline, copy the files into a folder laid out like <dir>/${source.path} and pass --data-dir <dir> (or set PMIYC_DATA_DIR)`;
-  let response: Response;
-  try {
-    response = await (options.fetch ?? fetch)(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 120_000) });
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new InputError(
-      `could not download ${source.path} (${source.title}) from ${url} (${cause?.code ?? cause?.message ?? (error as Error).message}). ${remedy}`,
-    );
+  const failed = (why: string) => new InputError(`could not download ${source.path} (${source.title}) from ${from} (${why}). ${remedy}`);
+  let url = new URL(from);
+  let totalBytes: number | undefined;
+  const onBody = (progress: BodyProgress) => {
+    if (progress.statusCode < 200 || progress.statusCode >= 300) return; // a redirect's own body
+    totalBytes = progress.totalBytes;
+    options.onProgress?.({ source, receivedBytes: progress.receivedBytes, ...(totalBytes ? { totalBytes } : {}), done: false });
+  };
+  for (let redirects = 0; ; redirects++) {
+    let answer: HttpAnswer;
+    try {
+      answer = await transport.request({ method: 'GET', url, headers: { 'user-agent': 'pmiyc' }, onBody }).answer;
+    } catch (error) {
+      if (!(error instanceof TransportFailure)) throw error;
+      // A connection's failure by its code (ECONNREFUSED, ENOTFOUND), the others by what they are.
+      throw failed(error.kind === 'unreachable' || error.kind === 'closed' ? (error.details.code ?? error.message) : error.message);
+    }
+    const location = answer.headers['location'];
+    if (answer.statusCode >= 300 && answer.statusCode < 400 && location !== undefined && redirects < MAX_REDIRECTS) {
+      const next = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
+      if (next === undefined || (next.protocol !== 'https:' && next.protocol !== 'http:'))
+        throw failed(`a redirect to ${JSON.stringify(location.slice(0, 80))}`);
+      url = next;
+      continue;
+    }
+    if (answer.statusCode < 200 || answer.statusCode >= 300) throw failed(`HTTP ${answer.statusCode}`);
+    verify(source, answer.body, from);
+    options.onProgress?.({ source, receivedBytes: answer.body.length, ...(totalBytes ? { totalBytes } : {}), done: true });
+    return answer.body;
   }
-  if (!response.ok || !response.body)
-    throw new InputError(`could not download ${source.path} (${source.title}) from ${url} (HTTP ${response.status}). ${remedy}`);
-  const totalHeader = Number(response.headers.get('content-length'));
-  const totalBytes = Number.isFinite(totalHeader) && totalHeader > 0 ? totalHeader : undefined;
-  const chunks: Uint8Array[] = [];
-  let receivedBytes = 0;
-  for await (const chunk of response.body) {
-    chunks.push(chunk);
-    receivedBytes += chunk.length;
-    options.onProgress?.({ source, receivedBytes, ...(totalBytes ? { totalBytes } : {}), done: false });
-  }
-  const bytes = Buffer.concat(chunks);
-  verify(source, bytes, url);
-  options.onProgress?.({ source, receivedBytes, ...(totalBytes ? { totalBytes } : {}), done: true });
-  return bytes;
 }
 
 /**
@@ -102,6 +114,7 @@ async function download(source: DataSource, options: CacheOptions): Promise<Uint
  */
 export function cachedDataFiles(options: CacheOptions): DataFiles {
   const inFlight = new Map<string, Promise<string>>();
+  const transport = new HttpTransport({ timeoutMs: options.timeoutMs ?? 120_000, maxResponseBytes: MAX_DATA_FILE_BYTES });
   return {
     location: options.cacheFolder,
     async read(source) {
@@ -111,7 +124,7 @@ export function cachedDataFiles(options: CacheOptions): DataFiles {
       const pending =
         inFlight.get(source.path) ??
         (async () => {
-          const bytes = await download(source, options);
+          const bytes = await download(source, options, transport);
           const text = decodeText(source.path, bytes);
           await mkdir(dirname(path), { recursive: true });
           const temporary = `${path}.${process.pid}.partial`;

@@ -115,9 +115,9 @@ function createAdapter(settings: ModelSettings, dependencies: ChatModelDependenc
 }
 
 /**
- * The OpenAI chat completions family goes through pmiyc's own client (openai-chat-model.ts): every
- * OpenAI-compatible server, and OpenAI itself unless the config passes SDK provider options. The
- * other families (Azure, Anthropic, Google) and an injected fetch use the AI SDK.
+ * The OpenAI chat completions family goes through pmiyc's own adapter (openai-chat-model.ts, on the
+ * HTTP transport): every OpenAI-compatible server, and OpenAI itself unless the config passes SDK
+ * provider options. The other families (Azure, Anthropic, Google) and an injected fetch use the AI SDK.
  */
 function usesDirectClient(provider: ProviderInfo, settings: ModelSettings, dependencies: ChatModelDependencies): boolean {
   if (dependencies.fetch !== undefined) return false;

@@ -1,6 +1,6 @@
 import type { FinishReason } from '../../domain/conversation.js';
 import type { ChatMessage, GenerateReply, GenerateRequest } from '../chat-model.js';
-import { type BatchCaller, lineError, parseJson, parseJsonLines, sendBatchRequest, unreadableAnswer } from './batch-http.js';
+import { type BatchCaller, BatchHttp, lineError, parseJson, parseJsonLines, unreadableAnswer } from './batch-http.js';
 import type { BatchLine, BatchProvider, BatchState, LineResult } from './batch-provider.js';
 
 export interface AnthropicBatchOptions extends BatchCaller {
@@ -64,9 +64,11 @@ function messageParams(model: string, request: GenerateRequest): Record<string, 
 export class AnthropicBatchProvider implements BatchProvider {
   private readonly root: string;
   private readonly headers: Record<string, string>;
+  private readonly http: BatchHttp;
 
   constructor(private readonly options: AnthropicBatchOptions) {
     this.root = options.baseURL.replace(/\/+$/, '');
+    this.http = new BatchHttp(options);
     this.headers = {
       'anthropic-version': API_VERSION,
       accept: 'application/json',
@@ -93,7 +95,7 @@ export class AnthropicBatchProvider implements BatchProvider {
     const batch = await this.batch(batchId);
     const results = new Map<string, LineResult>();
     if (typeof batch.results_url !== 'string') return results;
-    const text = await sendBatchRequest(this.options, new URL(batch.results_url), 'GET', this.headers);
+    const text = await this.http.send(new URL(batch.results_url), 'GET', this.headers, { cancellable: true, file: true });
     for (const line of parseJsonLines(this.options, text) as ResultLine[]) {
       const result = this.lineResult(line);
       if (typeof line.custom_id === 'string' && result) results.set(line.custom_id, result);
@@ -136,12 +138,14 @@ export class AnthropicBatchProvider implements BatchProvider {
     };
   }
 
+  /** A batch's state, for a poll or a download: cancelled if the run stops meanwhile. */
   private async batch(batchId: string): Promise<AnthropicBatch> {
-    return (await this.json('GET', `/messages/batches/${batchId}`)) as AnthropicBatch;
+    return (await this.json('GET', `/messages/batches/${batchId}`, undefined, true)) as AnthropicBatch;
   }
 
-  private async json(method: 'GET' | 'POST', path: string, body?: string): Promise<unknown> {
+  private async json(method: 'GET' | 'POST', path: string, body?: string, cancellable = false): Promise<unknown> {
     const headers = { ...this.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
-    return parseJson(this.options, await sendBatchRequest(this.options, new URL(`${this.root}${path}`), method, headers, body));
+    const text = await this.http.send(new URL(`${this.root}${path}`), method, headers, { ...(body === undefined ? {} : { body }), cancellable });
+    return parseJson(this.options, text);
   }
 }

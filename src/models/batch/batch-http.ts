@@ -1,7 +1,9 @@
+import { type HttpAnswer, HttpTransport } from '../../http/http-transport.js';
+import { TransportFailure } from '../../http/transport-failure.js';
+import { watchAbort } from '../abort-watch.js';
 import { ModelCallError } from '../model-call-error.js';
 import { type ErrorContext, httpErrorToModelCallError } from '../providers/http-error.js';
-import { http, https } from '../providers/node-http.js';
-import { flatHeaders } from '../providers/openai-chat-model.js';
+import { transportFailureToModelCallError } from '../providers/transport-error.js';
 
 /** Who is asking, for error messages and the typed error's fields. */
 export interface BatchCaller {
@@ -11,13 +13,18 @@ export interface BatchCaller {
   readonly apiKeyEnv?: string;
   readonly timeoutMs: number;
   readonly now: () => number;
+  /** The run stopping: a poll or a download in flight is cancelled (a submission is let finish, so the ledger learns its id). */
+  readonly abortSignal?: AbortSignal;
 }
 
-interface HttpAnswer {
-  readonly statusCode: number;
-  readonly headers: Record<string, string>;
-  readonly body: string;
-}
+/**
+ * The largest answer read from a batch service: a results file is read whole into one string, and
+ * V8's strings stop at 512 MiB. 256 MiB is twice a full 50,000-line OpenAI batch of pmiyc's replies
+ * at the default 400 output tokens (~2.5 KB a line), and 10x a batch of the default 10,000 lines.
+ */
+const MAX_BATCH_ANSWER_BYTES = 256 * 2 ** 20;
+/** A results file may take this many times `timeoutMs` in all (256 MiB at 0.2 MB/s by default); between chunks, still `timeoutMs`. */
+const FILE_TIMEOUT_FACTOR = 10;
 
 function errorContext(caller: BatchCaller): ErrorContext {
   return {
@@ -39,44 +46,56 @@ export function unreadableAnswer(caller: BatchCaller, what: string): ModelCallEr
   });
 }
 
+/** What else a batch request needs: whether it may be cancelled by the run stopping, and whether it reads a results file. */
+export interface BatchRequestOptions {
+  readonly body?: string | Buffer;
+  /** Cancelled when the run stops (`BatchCaller.abortSignal`): polls and downloads, never a submission. */
+  readonly cancellable?: boolean;
+  /** A results file: `FILE_TIMEOUT_FACTOR` x `timeoutMs` in all. */
+  readonly file?: boolean;
+}
+
 /**
- * One HTTP exchange with a batch endpoint: the body text of a 2xx answer, or a ModelCallError mapped
- * exactly as a direct call's (http-error.ts): retryable by status, with Retry-After and remedies.
+ * A batch service's HTTP exchanges (on one keep-alive transport per adapter): the body text of a 2xx
+ * answer, or a ModelCallError mapped exactly as a direct call's (http-error.ts, transport-error.ts):
+ * retryable by status, with Retry-After and remedies.
  */
-export function sendBatchRequest(
-  caller: BatchCaller,
-  url: URL,
-  method: 'GET' | 'POST',
-  headers: Record<string, string>,
-  body?: string | Buffer,
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? https.request : http.request;
-    const length = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
-    const outgoing = send(url, { method, headers: { ...headers, ...length } });
-    const fail = (error: Error) =>
-      reject(
-        new ModelCallError(
-          `${caller.name}: cannot reach ${url.origin}${url.pathname} (${error.message})`,
-          { provider: caller.provider, model: caller.model, reason: 'api', retryable: true },
-          { cause: error },
-        ),
-      );
-    outgoing.setTimeout(caller.timeoutMs, () => outgoing.destroy(new Error(`no reply within ${caller.timeoutMs} ms (timeoutMs)`)));
-    outgoing.on('error', fail);
-    outgoing.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', fail);
-      response.on('end', () => {
-        const answer: HttpAnswer = { statusCode: response.statusCode ?? 0, headers: flatHeaders(response), body: Buffer.concat(chunks).toString('utf8') };
-        if (answer.statusCode >= 300) {
-          reject(httpErrorToModelCallError({ ...answer, message: answer.body.slice(0, 200) }, errorContext(caller)));
-        } else resolve(answer.body);
-      });
+export class BatchHttp {
+  private readonly transport: HttpTransport;
+
+  constructor(private readonly caller: BatchCaller) {
+    this.transport = new HttpTransport({ timeoutMs: caller.timeoutMs, maxResponseBytes: MAX_BATCH_ANSWER_BYTES });
+  }
+
+  async send(url: URL, method: 'GET' | 'POST', headers: Record<string, string>, options: BatchRequestOptions = {}): Promise<string> {
+    const { caller } = this;
+    const abortSignal = options.cancellable ? caller.abortSignal : undefined;
+    if (abortSignal?.aborted) throw abortSignal.reason;
+    const call = this.transport.request({
+      method,
+      url,
+      headers,
+      ...(options.body === undefined ? {} : { body: options.body }),
+      ...(options.file ? { timeoutMs: caller.timeoutMs * FILE_TIMEOUT_FACTOR } : {}),
     });
-    outgoing.end(body);
-  });
+    const stopWatching = abortSignal ? watchAbort(abortSignal, () => call.cancel(abortSignal.reason)) : undefined;
+    let answer: HttpAnswer;
+    try {
+      answer = await call.answer;
+    } catch (error) {
+      if (!(error instanceof TransportFailure)) throw error;
+      throw transportFailureToModelCallError(error, caller, {
+        peer: 'batch service',
+        timeoutSetting: options.file ? `${FILE_TIMEOUT_FACTOR} x timeoutMs, for a results file` : 'timeoutMs',
+        tooLargeRemedy: ': set a smaller batch size for this model (batch: { size } in the config)',
+      });
+    } finally {
+      stopWatching?.();
+    }
+    const text = answer.body.toString('utf8');
+    if (answer.statusCode >= 300) throw httpErrorToModelCallError({ ...answer, body: text, message: text.slice(0, 200) }, errorContext(caller));
+    return text;
+  }
 }
 
 /** The JSON of an answer, or a retryable error saying it is not JSON. */

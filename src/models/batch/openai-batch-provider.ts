@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { chatCompletionBody, chatCompletionReply } from '../providers/openai-chat-model.js';
-import { type BatchCaller, lineError, parseJson, parseJsonLines, sendBatchRequest, unreadableAnswer } from './batch-http.js';
+import { type BatchCaller, BatchHttp, lineError, parseJson, parseJsonLines, unreadableAnswer } from './batch-http.js';
 import type { BatchLine, BatchProvider, BatchState, LineResult } from './batch-provider.js';
 
 export interface OpenAiBatchOptions extends BatchCaller {
@@ -41,9 +41,11 @@ interface OutputLine {
 export class OpenAiBatchProvider implements BatchProvider {
   private readonly root: string;
   private readonly headers: Record<string, string>;
+  private readonly http: BatchHttp;
 
   constructor(private readonly options: OpenAiBatchOptions) {
     this.root = options.baseURL.replace(/\/+$/, '');
+    this.http = new BatchHttp(options);
     this.headers = { ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}), ...options.headers };
   }
 
@@ -58,10 +60,11 @@ export class OpenAiBatchProvider implements BatchProvider {
         }),
       )
       .join('\n');
-    const file = (await this.json('POST', '/files', ...multipart(jsonl))) as { id?: unknown };
+    const [contentType, upload] = multipart(jsonl);
+    const file = (await this.json('POST', '/files', { contentType, body: upload })) as { id?: unknown };
     if (typeof file.id !== 'string') throw unreadableAnswer(this.options, 'the uploaded file has no id');
     const created = { input_file_id: file.id, endpoint: ENDPOINT, completion_window: '24h', metadata: { pmiyc_submission: submissionKey } };
-    const batch = (await this.json('POST', '/batches', 'application/json', JSON.stringify(created))) as OpenAiBatch;
+    const batch = (await this.json('POST', '/batches', { contentType: 'application/json', body: JSON.stringify(created) })) as OpenAiBatch;
     if (typeof batch.id !== 'string') throw unreadableAnswer(this.options, 'the created batch has no id');
     return batch.id;
   }
@@ -81,7 +84,7 @@ export class OpenAiBatchProvider implements BatchProvider {
     const results = new Map<string, LineResult>();
     for (const fileId of [batch.output_file_id, batch.error_file_id]) {
       if (typeof fileId !== 'string') continue;
-      const text = await sendBatchRequest(this.options, this.url(`/files/${fileId}/content`), 'GET', this.headers);
+      const text = await this.http.send(this.url(`/files/${fileId}/content`), 'GET', this.headers, { cancellable: true, file: true });
       for (const line of parseJsonLines(this.options, text) as OutputLine[]) {
         const result = this.lineResult(line);
         if (typeof line.custom_id === 'string' && result) results.set(line.custom_id, result);
@@ -91,7 +94,7 @@ export class OpenAiBatchProvider implements BatchProvider {
   }
 
   async cancel(batchId: string): Promise<void> {
-    await this.json('POST', `/batches/${batchId}/cancel`, 'application/json', '{}');
+    await this.json('POST', `/batches/${batchId}/cancel`, { contentType: 'application/json', body: '{}' });
   }
 
   /** The newest 100 batches are searched for our key: a batch created moments before a crash is among them. */
@@ -111,13 +114,19 @@ export class OpenAiBatchProvider implements BatchProvider {
     return { status: 'failed', error: lineError(this.options, 400, { error: line.error ?? {} }) };
   }
 
+  /** A batch's state, for a poll or a download: cancelled if the run stops meanwhile. */
   private async batch(batchId: string): Promise<OpenAiBatch> {
-    return (await this.json('GET', `/batches/${batchId}`)) as OpenAiBatch;
+    return (await this.json('GET', `/batches/${batchId}`, { cancellable: true })) as OpenAiBatch;
   }
 
-  private async json(method: 'GET' | 'POST', path: string, contentType?: string, body?: string | Buffer): Promise<unknown> {
+  private async json(
+    method: 'GET' | 'POST',
+    path: string,
+    request: { contentType?: string; body?: string | Buffer; cancellable?: boolean } = {},
+  ): Promise<unknown> {
+    const { contentType, ...options } = request;
     const headers = { ...this.headers, accept: 'application/json', ...(contentType ? { 'content-type': contentType } : {}) };
-    return parseJson(this.options, await sendBatchRequest(this.options, this.url(path), method, headers, body));
+    return parseJson(this.options, await this.http.send(this.url(path), method, headers, options));
   }
 
   private url(path: string): URL {

@@ -179,8 +179,9 @@ export class ProviderBatches {
           ended = true;
         }
       } catch (error) {
-        const failure = asCallError(error);
+        // The run stopped: a poll or download in flight was cancelled with the stop's reason.
         if (this.options.waitSignal?.aborted) return;
+        const failure = asCallError(error);
         if (failure.retryable) return this.later(batch.localId, tick, batch.hashes);
         // The batch cannot be read (gone, refused): its lines are asked again, as lines it left
         // unanswered are (a refused key then fails them at submission, as a direct call would fail).

@@ -48,7 +48,7 @@ export function batchPricesOf(settings: ModelSettings): { inputUsdPerMillion?: n
   return { ...(input === undefined ? {} : { inputUsdPerMillion: input }), ...(output === undefined ? {} : { outputUsdPerMillion: output }), assumed };
 }
 
-function createBatchProvider(settings: ModelSettings, apiKey: string | undefined, now: () => number): BatchProvider {
+function createBatchProvider(settings: ModelSettings, apiKey: string | undefined, now: () => number, waitSignal: AbortSignal | undefined): BatchProvider {
   const provider = findProvider(settings.provider);
   const caller = {
     name: settings.name,
@@ -57,6 +57,7 @@ function createBatchProvider(settings: ModelSettings, apiKey: string | undefined
     timeoutMs: settings.timeoutMs,
     now,
     ...(settings.apiKeyEnv ? { apiKeyEnv: settings.apiKeyEnv } : {}),
+    ...(waitSignal ? { abortSignal: waitSignal } : {}),
   };
   const common = {
     ...caller,
@@ -92,7 +93,7 @@ export interface BatchDependencies {
  * limit, the adapter) is used only for failed lines when `failedLines: direct` says so.
  */
 export function batchCalls(settings: ModelSettings, dependencies: BatchDependencies): ChatModelMiddleware {
-  const provider = dependencies.provider ?? createBatchProvider(settings, dependencies.apiKey, dependencies.now);
+  const provider = dependencies.provider ?? createBatchProvider(settings, dependencies.apiKey, dependencies.now, dependencies.waitSignal);
   return (next, model) => {
     const queue = new BatchQueue(
       {

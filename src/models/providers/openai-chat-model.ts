@@ -1,11 +1,13 @@
-import type { IncomingMessage } from 'node:http';
 import type { FinishReason } from '../../domain/conversation.js';
 import { InputError } from '../../domain/errors/input-error.js';
+import { type HttpAnswer, HttpTransport } from '../../http/http-transport.js';
+import { TransportFailure } from '../../http/transport-failure.js';
 import { watchAbort } from '../abort-watch.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { ModelCallError } from '../model-call-error.js';
 import { type ErrorContext, httpErrorToModelCallError } from './http-error.js';
-import { Http1Connections } from './http1-connections.js';
+import { checkRequestHeaders } from './http-headers.js';
+import { transportFailureToModelCallError } from './transport-error.js';
 
 export interface OpenAiChatOptions {
   readonly name: string;
@@ -42,18 +44,11 @@ interface ChatCompletion {
   readonly usage?: { readonly prompt_tokens?: number; readonly completion_tokens?: number } | null;
 }
 
-interface HttpAnswer {
-  readonly statusCode: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-}
-
-/** Response headers as single strings, as the retry-after reader wants them. */
-export function flatHeaders(response: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  return headers;
-}
+/**
+ * The largest chat completion read: a reply at the largest output limits models have (~128k tokens,
+ * ~0.5 MB of text, up to ~3 MB with JSON escapes) with room to spare; far past it is not a reply.
+ */
+const MAX_REPLY_BYTES = 16 * 2 ** 20;
 
 /**
  * The reply in a chat completion body (parsed JSON), or what is wrong with it. Shared by the direct
@@ -88,46 +83,59 @@ export function chatCompletionBody(model: string, request: GenerateRequest, supp
 
 /**
  * A ChatModel for the OpenAI chat completions API and every server that speaks it (vLLM, SGLang,
- * ollama, OpenRouter, Together, ...), on keep-alive HTTP/1.1 connections of its own: the AI SDK's
+ * ollama, OpenRouter, Together, ...), on pmiyc's HTTP transport (undici, keep-alive): the AI SDK's
  * generality (a prompt schema built and validated per call, fetch and its streams) costs more CPU
- * per call than the rest of pmiyc together, and so did node:http's streams (docs/design/model-layer.md).
- * One HTTP call per `generate`, no retries of its own, a per-call timeout, and every failure a typed
- * ModelCallError with the same mapping as the SDK path.
+ * per call than the rest of pmiyc together (docs/design/model-layer.md). One HTTP call per
+ * `generate`, no retries of its own, a per-call timeout, and every failure a typed ModelCallError
+ * with the same mapping as the SDK path.
  */
 export class OpenAiChatModel implements ChatModel {
   readonly simulated = false;
   readonly name: string;
   private readonly url: URL;
-  private readonly path: string;
-  private readonly connections: Http1Connections;
+  private readonly headers: Readonly<Record<string, string>>;
+  private readonly transport: HttpTransport;
 
   constructor(private readonly options: OpenAiChatOptions) {
     this.name = options.name;
     this.url = new URL(`${options.baseURL.replace(/\/+$/, '')}/chat/completions`);
-    this.path = `${this.url.pathname}${this.url.search}`;
-    const headers = {
+    this.headers = {
       'content-type': 'application/json',
       accept: 'application/json',
       ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
       ...options.headers,
     };
     try {
-      this.connections = new Http1Connections({ url: this.url }, headers);
+      checkRequestHeaders(this.headers);
     } catch (error) {
       throw new InputError(`${options.name}: ${(error as Error).message}: correct its headers in the config`);
     }
+    this.transport = new HttpTransport({ timeoutMs: options.timeoutMs, maxResponseBytes: MAX_REPLY_BYTES });
   }
 
   async generate(request: GenerateRequest): Promise<GenerateReply> {
     const body = JSON.stringify({ ...chatCompletionBody(this.options.model, request, this.options.supportsSeed), ...this.options.extraBody });
     const answer = await this.post(body, request.abortSignal);
+    const text = answer.body.toString('utf8');
     if (answer.statusCode >= 300) {
-      throw httpErrorToModelCallError(
-        { statusCode: answer.statusCode, headers: answer.headers, body: answer.body, message: answer.body.slice(0, 200) },
-        this.errorContext(),
-      );
+      throw httpErrorToModelCallError({ statusCode: answer.statusCode, headers: answer.headers, body: text, message: text.slice(0, 200) }, this.errorContext());
     }
-    return this.readCompletion(answer.body);
+    return this.readCompletion(text);
+  }
+
+  /** One POST; a caller's abort cancels it and rejects with the caller's reason, as the SDK path does. */
+  private async post(body: string, abortSignal: AbortSignal | undefined): Promise<HttpAnswer> {
+    if (abortSignal?.aborted) throw abortSignal.reason;
+    const call = this.transport.request({ method: 'POST', url: this.url, headers: this.headers, body });
+    const stopWatching = abortSignal ? watchAbort(abortSignal, () => call.cancel(abortSignal.reason)) : undefined;
+    try {
+      return await call.answer;
+    } catch (error) {
+      if (error instanceof TransportFailure) throw transportFailureToModelCallError(error, this.fields(), { peer: 'server', timeoutSetting: 'timeoutMs' });
+      throw error;
+    } finally {
+      stopWatching?.();
+    }
   }
 
   private readCompletion(text: string): GenerateReply {
@@ -142,63 +150,22 @@ export class OpenAiChatModel implements ChatModel {
     return reply;
   }
 
-  /** One POST with its own timeout; a caller's abort rejects with the caller's reason, as the SDK path does. */
-  private post(body: string, abortSignal: AbortSignal | undefined): Promise<HttpAnswer> {
-    return new Promise((resolve, reject) => {
-      if (abortSignal?.aborted) return reject(abortSignal.reason);
-      const exchange = this.connections.post(this.path, body);
-      let settled = false;
-      const finish = (outcome: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        stopWatching?.();
-        outcome();
-      };
-      const fail = (error: ModelCallError | unknown) => finish(() => reject(error));
-      const timer = setTimeout(() => {
-        fail(
-          new ModelCallError(`${this.name}: no reply within ${this.options.timeoutMs} ms (timeoutMs)`, { ...this.fields(), reason: 'api', retryable: true }),
-        );
-        exchange.cancel();
-      }, this.options.timeoutMs);
-      const onAbort = () => {
-        fail(abortSignal!.reason);
-        exchange.cancel();
-      };
-      const stopWatching = abortSignal ? watchAbort(abortSignal, onAbort) : undefined;
-      exchange.response.then(
-        (response) => finish(() => resolve({ statusCode: response.status, headers: response.headers, body: response.body.toString('utf8') })),
-        (error: Error) => fail(this.unreachable(error)),
-      );
-    });
-  }
-
   private fields() {
-    return { provider: this.options.provider, model: this.options.model };
+    return { name: this.name, provider: this.options.provider, model: this.options.model };
   }
 
   private errorContext(): ErrorContext {
     return {
-      name: this.name,
       ...this.fields(),
       nowMs: (this.options.now ?? Date.now)(),
       ...(this.options.apiKeyEnv ? { apiKeyEnv: this.options.apiKeyEnv } : {}),
     };
   }
 
-  private unreachable(error: Error): ModelCallError {
-    return new ModelCallError(
-      `${this.name}: cannot reach ${this.url.origin}${this.url.pathname} (${error.message})`,
-      { ...this.fields(), reason: 'api', retryable: true },
-      { cause: error },
-    );
-  }
-
   private unreadable(what: string, cause?: unknown): ModelCallError {
     return new ModelCallError(
       `${this.name}: the server sent a reply pmiyc cannot read (${what})`,
-      { ...this.fields(), reason: 'api', retryable: true },
+      { provider: this.options.provider, model: this.options.model, reason: 'api', retryable: true },
       cause === undefined ? undefined : { cause },
     );
   }

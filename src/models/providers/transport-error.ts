@@ -1,0 +1,42 @@
+import type { TransportFailure } from '../../http/transport-failure.js';
+import { ModelCallError } from '../model-call-error.js';
+
+/** Who asked, for the message and the typed error's fields. */
+export interface TransportCaller {
+  readonly name: string;
+  readonly provider: string;
+  readonly model: string;
+}
+
+/** How the message names the other side and, for the limits, the setting behind them. */
+export interface TransportWording {
+  /** "server", "batch service". */
+  readonly peer: string;
+  /** What the time limit is, e.g. "timeoutMs". */
+  readonly timeoutSetting: string;
+  /** What to do about a reply past the size limit, e.g. ": set a smaller batch size". */
+  readonly tooLargeRemedy?: string;
+}
+
+const mebibytes = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
+
+/**
+ * The ModelCallError a transport failure stands for, reason `api` and no status code. Every kind but
+ * `too-large` is retryable: a connection refused or lost, a reply mangled or late may go through on
+ * the next try, as after a 5xx. A reply past the size limit is not one the same request would stop
+ * getting, and asking again pays for it again.
+ */
+export function transportFailureToModelCallError(failure: TransportFailure, caller: TransportCaller, wording: TransportWording): ModelCallError {
+  const { name } = caller;
+  const { origin, pathname } = failure.url;
+  const limit = failure.details.limit ?? 0;
+  const message = {
+    unreachable: () => `${name}: cannot reach ${origin}${pathname} (${failure.message})`,
+    closed: () => `${name}: ${origin} closed the connection before its reply was complete (${failure.message})`,
+    malformed: () => `${name}: the ${wording.peer} sent a reply pmiyc cannot read (${failure.message})`,
+    'too-large': () => `${name}: the ${wording.peer} sent a reply larger than ${mebibytes(limit)}, the most pmiyc reads from it${wording.tooLargeRemedy ?? ''}`,
+    timeout: () => `${name}: no reply within ${limit} ms (${wording.timeoutSetting})`,
+  }[failure.kind]();
+  const fields = { provider: caller.provider, model: caller.model, reason: 'api' as const, retryable: failure.kind !== 'too-large' };
+  return new ModelCallError(message, fields, { cause: failure });
+}
