@@ -3,7 +3,7 @@ import { prepareJudgeResume, prepareNewJudgeRun } from '../../io/prepare-judge.j
 import { judgeAccuracy } from '../../metrics/judge-accuracy.js';
 import { judgeSessionText } from '../../report/studies/judge-text.js';
 import { checkModels } from '../../runner/check-models.js';
-import { openStore, type Store } from '../../store/result-store.js';
+import { openStore } from '../../store/result-store.js';
 import type { JudgeDesignOptions } from '../../studies/judge/judge-design.js';
 import { runJudgeStudy } from '../../studies/judge/judge-study.js';
 import type { SessionOptions } from '../shared-options.js';
