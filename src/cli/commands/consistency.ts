@@ -1,14 +1,11 @@
-import { basename, extname, resolve } from 'node:path';
-import { parseConsistencyCsv } from '../../datasets/consistency-csv.js';
-import { InputError } from '../../domain/errors/input-error.js';
 import { loadConfig } from '../../io/load-config.js';
 import { prepareConsistencyResume, prepareNewConsistencyStudy } from '../../io/prepare-consistency.js';
-import { readTextFile } from '../../io/read-text-file.js';
+import { readPublishedAnswers } from '../../io/published-answers-file.js';
 import { analyzeStudy } from '../../report/studies/consistency-study-source.js';
 import { consistencySessionText, formatConsistencyText } from '../../report/studies/consistency-text.js';
 import { checkModels } from '../../runner/check-models.js';
 import { openStore, type Store } from '../../store/result-store.js';
-import { type ConsistencyDesignOptions, checkTournamentRun } from '../../studies/consistency/consistency-design.js';
+import { type ConsistencyDesignOptions, checkConsistencyFlags, checkTournamentRun } from '../../studies/consistency/consistency-design.js';
 import { runConsistencyStudy } from '../../studies/consistency/consistency-study.js';
 import { importPublishedAnswers } from '../../studies/consistency/import-published.js';
 import type { SessionOptions } from '../shared-options.js';
@@ -28,14 +25,6 @@ export interface ConsistencyOptions extends ConsistencyDesignOptions, SessionOpt
   readonly model?: string;
 }
 
-function checkFlags(options: ConsistencyOptions): void {
-  if (options.import !== undefined && options.models !== undefined)
-    throw new InputError('give either --models (ask the models) or --import FILE.csv (read published answers), not both');
-  if (options.import !== undefined && options.resume) throw new InputError('an import is finished at once: --resume continues a study that asks models');
-  if (options.model !== undefined && options.import === undefined)
-    throw new InputError('--model names the model of an --import file: to ask models, use --models a,b');
-}
-
 function printStudy(store: Store, runName: string, context: CliContext): void {
   context.stdout.write(`${formatConsistencyText(analyzeStudy(store, store.findRun(runName)))}\n\n`);
   context.stdout.write(`Report: pmiyc report --store ${store.path} --run ${runName}\n`);
@@ -47,32 +36,28 @@ function printStudy(store: Store, runName: string, context: CliContext): void {
  * published answers. Prints Table 1 per model; returns the exit code.
  */
 export async function consistencyCommand(options: ConsistencyOptions, context: CliContext, signals: RunSignals): Promise<number> {
-  checkFlags(options);
-  const file = options.import;
-  const imported =
-    file === undefined
-      ? undefined
-      : parseConsistencyCsv(file, readTextFile(file, `no file at ${file}: give the path of a pre-assessment CSV such as pre_assesment/results/gpt4.csv`));
-  const fresh = file !== undefined || options.resume ? undefined : await prepareNewConsistencyStudy(options, dataOf(context));
+  checkConsistencyFlags(options);
+  const imported = options.import === undefined ? undefined : readPublishedAnswers(options.import, options.model);
+  const fresh = imported !== undefined || options.resume ? undefined : await prepareNewConsistencyStudy(options, dataOf(context));
   const freshConfig = fresh ? loadConfig(fresh.configPath) : undefined;
   if (fresh && freshConfig) checkModels(freshConfig, context.env, fresh.design.models, options.maxCost);
   // Continuing a study, or comparing with a tournament run, needs a store that exists.
   const store = openStore(options.store, { now: context.now, access: options.resume || options.run !== undefined ? 'write' : 'create' });
   try {
     checkTournamentRun(store, options.run);
-    if (file !== undefined && imported) {
+    if (imported) {
       const run = importPublishedAnswers(
         store,
         {
-          file: resolve(file),
-          model: options.model ?? basename(file, extname(file)),
+          file: imported.file,
+          model: imported.model,
           seed: options.seed,
           packageVersion: context.packageVersion,
           ...(options.study === undefined ? {} : { study: options.study }),
           ...(options.run === undefined ? {} : { tournamentRun: options.run }),
           ...(options.gitRevision ? { gitRevision: options.gitRevision } : {}),
         },
-        imported,
+        imported.rows,
       );
       printStudy(store, run.name, context);
       return 0;
