@@ -1,6 +1,4 @@
 import { InvalidArgumentError } from 'commander';
-import type { Domain } from '../domain/claim.js';
-import type { Setting } from '../domain/conversation.js';
 import { describeInvalidRunName, describeInvalidTurns } from '../domain/validation.js';
 import { REPORT_FORMATS, type ReportFormat } from '../report/report-formats.js';
 
@@ -76,17 +74,10 @@ export function parseFailureLimit(value: string): number {
   return limit;
 }
 
-/** Choices and defaults of command options, kept here so that the program can declare every command without loading any. */
-export const ANNOTATION_SETTINGS = ['single', 'multi', 'both'] as const;
+/** Default ports, kept here so that the program can declare every command without loading its server. */
 export const DEFAULT_ANNOTATION_PORT = 7312;
 /** The viewer's port unless --port says otherwise (the annotation page has 7312). */
 export const DEFAULT_VIEW_PORT = 7313;
-export type ClaimsFormat = 'jsonl' | 'table';
-export const CLAIMS_FORMATS: readonly ClaimsFormat[] = ['jsonl', 'table'];
-export type ExportFormat = 'jsonl' | 'csv';
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'csv'];
-export const IMPORT_SETTINGS: readonly Setting[] = ['single', 'multi'];
-export const IMPORT_DOMAINS: readonly Domain[] = ['subjective', 'misinformation'];
 
 /** `--port N`: 0 (any free port) to 65535. */
 export function parsePort(value: string): number {

@@ -1,5 +1,6 @@
 /** The two kinds of claim the method knows. */
 export type Domain = 'subjective' | 'misinformation';
+export const DOMAINS: readonly Domain[] = ['subjective', 'misinformation'];
 
 /**
  * One item a persuader argues for.

@@ -4,6 +4,7 @@ import type { Role } from './roles.js';
 
 /** Single-turn is t = 3; multi-turn is any longer odd t (the paper's is 9). */
 export type Setting = 'single' | 'multi';
+export const SETTINGS: readonly Setting[] = ['single', 'multi'];
 
 export const SINGLE_TURN_TURNS = 3;
 export const MULTI_TURN_TURNS = 9;

@@ -10,6 +10,11 @@ export async function readTaskFile(path: string): Promise<AnnotationTaskFile> {
   return parseTaskFile(readTextFile(path, `${path} does not exist: pass the task file \`pmiyc annotate export\` wrote`), path);
 }
 
+/** The task file `pmiyc annotate export` writes unless --out says: `annotation-tasks-<run>.json`, the name made safe. */
+export function defaultTasksPath(runName: string): string {
+  return `annotation-tasks-${runName.replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
+}
+
 /** `tasks.json` + alice -> `tasks.alice.labels.jsonl`, beside the task file. */
 export function defaultLabelsPath(tasksPath: string, annotator: string): string {
   const stem = basename(tasksPath).replace(/\.json$/i, '');

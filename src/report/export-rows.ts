@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import type { AgentParts } from './agent-variants.js';
+import type { ExportFormat } from './report-formats.js';
 
 /** Agents as models under the default prompts: a run without variants. */
 const WITHOUT_VARIANTS = (agent: string): AgentParts => ({ baseModel: agent, variant: 'default' });
@@ -55,6 +56,6 @@ export const csvHeader = (): string => csvLine(CSV_COLUMNS.map(([name]) => name)
  * One conversation as an export line: its JSON record, or its CSV row. `parts` splits an agent into
  * model and variant (`agentPartsOf` of the run's config); without it every agent is a model under `default`.
  */
-export function exportLine(record: ConversationRecord, format: 'jsonl' | 'csv', parts: (agent: string) => AgentParts = WITHOUT_VARIANTS): string {
+export function exportLine(record: ConversationRecord, format: ExportFormat, parts: (agent: string) => AgentParts = WITHOUT_VARIANTS): string {
   return format === 'jsonl' ? `${JSON.stringify(record)}\n` : csvLine(CSV_COLUMNS.map(([, value]) => value(record, parts)));
 }

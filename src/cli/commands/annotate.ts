@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { InputError } from '../../domain/errors/input-error.js';
-import { defaultLabelsPath, loadLabelBook, readTaskFile } from '../../io/annotation-files.js';
+import { defaultLabelsPath, defaultTasksPath, loadLabelBook, readTaskFile } from '../../io/annotation-files.js';
 import { holdGracefulStop, untilStopped } from '../../io/graceful-stop.js';
 import { readTextFile } from '../../io/read-text-file.js';
 import { writeFileAtomically } from '../../io/write-file-atomically.js';
@@ -25,7 +25,7 @@ export async function annotateExportCommand(options: AnnotateExportOptions, cont
   const store = openStore(options.store, { access: 'read' });
   try {
     const run = store.findRun(options.run, 'tournament');
-    const out = options.out ?? `annotation-tasks-${run.name.replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
+    const out = options.out ?? defaultTasksPath(run.name);
     if (existsSync(out) && !options.force) throw new InputError(`${out} exists (labels may refer to it): pass --force to replace it, or --out another file`);
     const selection = selectionOf(options, run.seed);
     const { sample, records } = chooseRecords(store, run.id, run.name, selection);

@@ -1,23 +1,13 @@
-import { basename, extname, resolve } from 'node:path';
-import { parseConsistencyCsv } from '../../datasets/consistency-csv.js';
-import type { Claim } from '../../domain/claim.js';
-import { InputError } from '../../domain/errors/input-error.js';
-import { loadClaims } from '../../io/load-claims.js';
 import { loadConfig } from '../../io/load-config.js';
-import { readTextFile } from '../../io/read-text-file.js';
+import { prepareConsistencyResume, prepareNewConsistencyStudy } from '../../io/prepare-consistency.js';
+import { readPublishedAnswers } from '../../io/published-answers-file.js';
 import { analyzeStudy } from '../../report/studies/consistency-study-source.js';
 import { consistencySessionText, formatConsistencyText } from '../../report/studies/consistency-text.js';
 import { checkModels } from '../../runner/check-models.js';
 import { openStore, type Store } from '../../store/result-store.js';
-import {
-  type ConsistencyDesign,
-  type ConsistencyDesignOptions,
-  checkTournamentRun,
-  consistencyDesignFromOptions,
-} from '../../studies/consistency/consistency-design.js';
+import { type ConsistencyDesignOptions, checkConsistencyFlags, checkTournamentRun } from '../../studies/consistency/consistency-design.js';
 import { runConsistencyStudy } from '../../studies/consistency/consistency-study.js';
 import { importPublishedAnswers } from '../../studies/consistency/import-published.js';
-import { studyToResume } from '../../studies/consistency/study-to-resume.js';
 import type { SessionOptions } from '../shared-options.js';
 import { aboutRun, type CliContext, dataOf, printClosing, type RunSignals, sessionWorldOf } from '../terminal.js';
 
@@ -35,44 +25,6 @@ export interface ConsistencyOptions extends ConsistencyDesignOptions, SessionOpt
   readonly model?: string;
 }
 
-interface PreparedStudy {
-  readonly name?: string;
-  readonly design: ConsistencyDesign;
-  readonly claims: readonly Claim[];
-  readonly seed: number;
-  readonly tournamentRun?: string;
-  readonly configPath?: string;
-}
-
-function checkFlags(options: ConsistencyOptions): void {
-  if (options.import !== undefined && options.models !== undefined)
-    throw new InputError('give either --models (ask the models) or --import FILE.csv (read published answers), not both');
-  if (options.import !== undefined && options.resume) throw new InputError('an import is finished at once: --resume continues a study that asks models');
-  if (options.model !== undefined && options.import === undefined)
-    throw new InputError('--model names the model of an --import file: to ask models, use --models a,b');
-}
-
-/** A new study's design and claims, checked before any store is opened: bad input never leaves an empty store behind. */
-async function prepareNew(options: ConsistencyOptions, context: CliContext): Promise<PreparedStudy> {
-  const design = consistencyDesignFromOptions(options);
-  const { claims } = await loadClaims(design.claims.source, { ...design.claims, seed: options.seed }, dataOf(context));
-  return {
-    design,
-    claims,
-    seed: options.seed,
-    ...(options.study ? { name: options.study } : {}),
-    ...(options.run ? { tournamentRun: options.run } : {}),
-    ...(options.config ? { configPath: resolve(options.config) } : {}),
-  };
-}
-
-async function prepareResume(store: Store, options: ConsistencyOptions, context: CliContext): Promise<PreparedStudy> {
-  const { run, design, tournamentRun, configPath } = studyToResume(store, options);
-  const { claims } = await loadClaims(design.claims.source, { ...design.claims, seed: run.seed }, dataOf(context));
-  const path = options.config ?? configPath;
-  return { name: run.name, design, claims, seed: run.seed, ...(tournamentRun ? { tournamentRun } : {}), ...(path ? { configPath: path } : {}) };
-}
-
 function printStudy(store: Store, runName: string, context: CliContext): void {
   context.stdout.write(`${formatConsistencyText(analyzeStudy(store, store.findRun(runName)))}\n\n`);
   context.stdout.write(`Report: pmiyc report --store ${store.path} --run ${runName}\n`);
@@ -84,37 +36,33 @@ function printStudy(store: Store, runName: string, context: CliContext): void {
  * published answers. Prints Table 1 per model; returns the exit code.
  */
 export async function consistencyCommand(options: ConsistencyOptions, context: CliContext, signals: RunSignals): Promise<number> {
-  checkFlags(options);
-  const file = options.import;
-  const imported =
-    file === undefined
-      ? undefined
-      : parseConsistencyCsv(file, readTextFile(file, `no file at ${file}: give the path of a pre-assessment CSV such as pre_assesment/results/gpt4.csv`));
-  const fresh = file !== undefined || options.resume ? undefined : await prepareNew(options, context);
+  checkConsistencyFlags(options);
+  const imported = options.import === undefined ? undefined : readPublishedAnswers(options.import, options.model);
+  const fresh = imported !== undefined || options.resume ? undefined : await prepareNewConsistencyStudy(options, dataOf(context));
   const freshConfig = fresh ? loadConfig(fresh.configPath) : undefined;
   if (fresh && freshConfig) checkModels(freshConfig, context.env, fresh.design.models, options.maxCost);
   // Continuing a study, or comparing with a tournament run, needs a store that exists.
   const store = openStore(options.store, { now: context.now, access: options.resume || options.run !== undefined ? 'write' : 'create' });
   try {
     checkTournamentRun(store, options.run);
-    if (file !== undefined && imported) {
+    if (imported) {
       const run = importPublishedAnswers(
         store,
         {
-          file: resolve(file),
-          model: options.model ?? basename(file, extname(file)),
+          file: imported.file,
+          model: imported.model,
           seed: options.seed,
           packageVersion: context.packageVersion,
           ...(options.study === undefined ? {} : { study: options.study }),
           ...(options.run === undefined ? {} : { tournamentRun: options.run }),
           ...(options.gitRevision ? { gitRevision: options.gitRevision } : {}),
         },
-        imported,
+        imported.rows,
       );
       printStudy(store, run.name, context);
       return 0;
     }
-    const prepared = fresh ?? (await prepareResume(store, options, context));
+    const prepared = fresh ?? (await prepareConsistencyResume(store, options, dataOf(context)));
     const outcome = await runConsistencyStudy({
       store,
       design: prepared.design,

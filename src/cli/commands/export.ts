@@ -1,8 +1,8 @@
 import { createStreamWriter } from '../../io/stream-writer.js';
 import { agentPartsOf } from '../../report/agent-variants.js';
 import { csvHeader, exportLine } from '../../report/export-rows.js';
+import type { ExportFormat } from '../../report/report-formats.js';
 import { openStore } from '../../store/result-store.js';
-import type { ExportFormat } from '../options.js';
 import type { CliContext } from '../terminal.js';
 
 export interface ExportOptions {

@@ -1,14 +1,11 @@
-import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/errors/input-error.js';
-import { loadClaims } from '../../io/load-claims.js';
 import { loadConfig } from '../../io/load-config.js';
-import { writeFileAtomically } from '../../io/write-file-atomically.js';
+import { loadSynthesisClaims, writePreferenceDataset } from '../../io/synthesis-files.js';
 import { synthesisDoneText, synthesisStoppedText } from '../../report/studies/judge-text.js';
 import { checkModels } from '../../runner/check-models.js';
 import { openStore } from '../../store/result-store.js';
 import { type SelectionAndSamplingOptions, samplingOf, selectionOf } from '../../studies/design-parts.js';
-import type { PreferenceExample } from '../../studies/judge/judge-synthesis.js';
-import { runSynthesis, subjectiveClaimsOf } from '../../studies/judge/synthesis-study.js';
+import { runSynthesis } from '../../studies/judge/synthesis-study.js';
 import type { SessionOptions } from '../shared-options.js';
 import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
 
@@ -20,33 +17,6 @@ export interface JudgeSynthesizeOptions extends SelectionAndSamplingOptions, Ses
   readonly study?: string;
 }
 
-/** The subjective claims selected: misinformation items are skipped (the paper synthesized pairs for subjective claims). */
-async function subjectiveClaims(options: JudgeSynthesizeOptions, context: CliContext): Promise<readonly Claim[]> {
-  const { claims } = await loadClaims(
-    options.claims,
-    {
-      ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
-      ...(options.limit === undefined ? {} : { limit: options.limit }),
-      ...(options.sample === undefined ? {} : { sample: options.sample }),
-      seed: options.seed,
-    },
-    dataOf(context),
-  );
-  const { claims: subjective, skipped } = subjectiveClaimsOf(claims, options.claims);
-  if (skipped > 0) context.stderr.write(`pmiyc: ${options.claims}: ${skipped} misinformation items skipped (synthesize argues for subjective claims only)\n`);
-  return subjective;
-}
-
-/** Writes the dataset in claim order, atomically (a half-written file never looks finished), or to standard output. */
-async function writeDataset(examples: readonly PreferenceExample[], out: string | undefined, context: CliContext): Promise<void> {
-  const text = examples.map((example) => JSON.stringify(example)).join('\n') + (examples.length > 0 ? '\n' : '');
-  if (out === undefined) {
-    context.stdout.write(text);
-    return;
-  }
-  await writeFileAtomically(out, text, { advice: { again: 'run the same command again (its calls are replayed)', elsewhere: 'another --out' } });
-}
-
 /**
  * `pmiyc judge synthesize`: a preference dataset for training reward models elsewhere (paper
  * Sec. 4.1.2). Per claim an argument, then a more persuasive rewrite of it, written as JSON lines
@@ -56,7 +26,7 @@ async function writeDataset(examples: readonly PreferenceExample[], out: string 
 export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, context: CliContext, signals: RunSignals): Promise<number> {
   if (options.out !== undefined && !/\.jsonl$/i.test(options.out))
     throw new InputError(`--out ${options.out}: the dataset is JSON lines; name the file .jsonl`);
-  const claims = await subjectiveClaims(options, context);
+  const claims = await loadSynthesisClaims(options, dataOf(context));
   const config = loadConfig(options.config);
   checkModels(config, context.env, [options.model], options.maxCost);
   const store = openStore(options.store, { now: context.now });
@@ -82,7 +52,7 @@ export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, co
       context.stderr.write(`pmiyc: ${synthesisStoppedText(outcome, options.store, options.maxCost)}\n`);
       return outcome.ending.exitCode;
     }
-    await writeDataset(outcome.examples, options.out, context);
+    await writePreferenceDataset(outcome.examples, options.out, context.stdout);
     // With the dataset on standard output, the summary goes to standard error.
     const summary = synthesisDoneText(outcome, claims.length, store.callTotals(outcome.run.id, outcome.callsMark), options.out);
     (options.out === undefined ? context.stderr : context.stdout).write(`${summary}\n`);

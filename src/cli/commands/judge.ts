@@ -1,17 +1,10 @@
-import { resolve } from 'node:path';
 import { loadConfig } from '../../io/load-config.js';
-import { loadJudgePairs } from '../../io/load-judge-pairs.js';
+import { prepareJudgeResume, prepareNewJudgeRun } from '../../io/prepare-judge.js';
 import { judgeAccuracy } from '../../metrics/judge-accuracy.js';
 import { judgeSessionText } from '../../report/studies/judge-text.js';
 import { checkModels } from '../../runner/check-models.js';
-import { openStore, type Store } from '../../store/result-store.js';
-import {
-  type JudgeDesignOptions,
-  judgeDesignFromOptions,
-  judgeRunToResume,
-  type LoadedPairs,
-  type StoredJudgeDesign,
-} from '../../studies/judge/judge-design.js';
+import { openStore } from '../../store/result-store.js';
+import type { JudgeDesignOptions } from '../../studies/judge/judge-design.js';
 import { runJudgeStudy } from '../../studies/judge/judge-study.js';
 import type { SessionOptions } from '../shared-options.js';
 import { aboutRun, type CliContext, dataOf, printClosing, type RunSignals, sessionWorldOf } from '../terminal.js';
@@ -28,43 +21,18 @@ export interface JudgeOptions extends JudgeDesignOptions, SessionOptions {
 
 /** Failed trials described one by one; the rest are counted (a provider that is down would flood the terminal). */
 const FAILURES_SHOWN = 5;
-interface PreparedJudgeRun {
-  readonly name?: string;
-  readonly design: StoredJudgeDesign;
-  readonly pairs: LoadedPairs;
-  readonly seed: number;
-  readonly configPath?: string;
-}
-
-/** A new judge run, checked before any store is opened: bad input never leaves an empty store behind. */
-async function prepareNew(options: JudgeOptions, context: CliContext): Promise<PreparedJudgeRun> {
-  const design = judgeDesignFromOptions(options);
-  return {
-    design,
-    pairs: await loadJudgePairs(design, options.seed, dataOf(context)),
-    seed: options.seed,
-    ...(options.study ? { name: options.study } : {}),
-    ...(options.config ? { configPath: resolve(options.config) } : {}),
-  };
-}
-
-async function prepareResume(store: Store, options: JudgeOptions, context: CliContext): Promise<PreparedJudgeRun> {
-  const { run, design, configPath } = judgeRunToResume(store, options);
-  const path = options.config ?? configPath;
-  return { name: run.name, design, pairs: await loadJudgePairs(design, run.seed, dataOf(context)), seed: run.seed, ...(path ? { configPath: path } : {}) };
-}
 
 /**
  * `pmiyc judge`: LLM as judge (paper Sec. 4.1.2; see studies/judge/judge-study.ts); the accuracy
  * table is printed at the end.
  */
 export async function judgeCommand(options: JudgeOptions, context: CliContext, signals: RunSignals): Promise<number> {
-  const fresh = options.resume ? undefined : await prepareNew(options, context);
+  const fresh = options.resume ? undefined : await prepareNewJudgeRun(options, dataOf(context));
   const freshConfig = fresh ? loadConfig(fresh.configPath) : undefined;
   if (fresh && freshConfig) checkModels(freshConfig, context.env, fresh.design.judges, options.maxCost);
   const store = openStore(options.store, { now: context.now, access: options.resume ? 'write' : 'create' });
   try {
-    const prepared = fresh ?? (await prepareResume(store, options, context));
+    const prepared = fresh ?? (await prepareJudgeResume(store, options, dataOf(context)));
     let shown = 0;
     const outcome = await runJudgeStudy({
       store,

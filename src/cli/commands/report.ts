@@ -1,12 +1,11 @@
-import { join } from 'node:path';
 import { InputError } from '../../domain/errors/input-error.js';
 import { type AtomicWriteFileSystem, writeFilesAtomically } from '../../io/write-file-atomically.js';
 import type { IntervalMethod } from '../../metrics/claim-estimates.js';
-import { buildReportFiles } from '../../report/build-report-files.js';
 import { duplicatesSentence } from '../../report/duplicates-text.js';
 import type { ReportFormat } from '../../report/report-formats.js';
-import { defaultReportFolder, reportWrittenText, type WrittenReport } from '../../report/report-written-text.js';
+import { reportWrittenText, type WrittenReport } from '../../report/report-written-text.js';
 import { buildRunsReport, type RunsReport } from '../../report/runs-report.js';
+import { runsReportFiles } from '../../report/runs-report-files.js';
 import { openStore } from '../../store/result-store.js';
 import type { CliContext } from '../terminal.js';
 
@@ -47,15 +46,12 @@ export async function writeReport(options: ReportOptions, context: CliContext, f
   } finally {
     store.close();
   }
-  const { runs, document, conversations, duplicates, comparisonNote } = built;
-  const folder = options.out ?? defaultReportFolder(runs, baseline);
-  const files = (await buildReportFiles(document, options.format)).map((file) => ({ path: join(folder, file.path), content: file.content }));
+  const { files, written } = await runsReportFiles(built, options.format, options.out, baseline);
   await writeFilesAtomically(files, {
     advice: { again: 'run the report again', elsewhere: 'another folder with --out' },
     ...(fileSystem ? { fileSystem } : {}),
   });
-  const disputedConversations = document.imported?.disputedConversations ?? 0;
-  return { folder, files: files.map((file) => file.path), conversations, duplicates, disputedConversations, ...(comparisonNote ? { comparisonNote } : {}) };
+  return written;
 }
 
 /**

@@ -1,21 +1,16 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { PmiycConfig } from '../../config/config-schema.js';
 import { withExperiment } from '../../config/experiment-options.js';
-import type { Claim } from '../../domain/claim.js';
-import { StoreError } from '../../domain/errors/store-error.js';
-import { loadClaims } from '../../io/load-claims.js';
 import { loadConfig } from '../../io/load-config.js';
-import { modelFileSha256 } from '../../io/model-file-digest.js';
+import { type PreparedTournament, prepareNewTournament, prepareTournamentResume, previewPreparedTournament } from '../../io/prepare-tournament.js';
 import { echoedAgentsText } from '../../report/agent-variants.js';
 import { dryRunText } from '../../report/dry-run-text.js';
 import { runOutcomeText } from '../../report/run-outcome-text.js';
-import { openStore, type Store } from '../../store/result-store.js';
-import { resolvedClaimsSource, type TournamentToResume, tournamentRunToResume } from '../../studies/tournament/resume-check.js';
-import { type DesignOptions, designFromOptions, type StoredDesign } from '../../studies/tournament/tournament-design.js';
-import { previewTournament } from '../../studies/tournament/tournament-preview.js';
+import { openToRead } from '../../store/open-to-read.js';
+import { openStore } from '../../store/result-store.js';
+import type { DesignOptions } from '../../studies/tournament/tournament-design.js';
 import { runTournament } from '../../studies/tournament/tournament-study.js';
-import { type GivenSettings, planTournamentWork, sessionSettings, type TournamentWork } from '../../studies/tournament/tournament-work.js';
+import { type GivenSettings, givenSettingsOf, planTournamentWork, sessionSettings, type TournamentWork } from '../../studies/tournament/tournament-work.js';
 import type { SessionOptions } from '../shared-options.js';
 import { aboutRun, type CliContext, dataOf, printClosing, type RunSignals, sessionWorldOf } from '../terminal.js';
 
@@ -38,48 +33,8 @@ export interface RunOptions extends DesignOptions, SessionOptions {
   readonly given: ReadonlySet<string>;
 }
 
-/** What to run: a new run's design from its options, or a stored run's own. */
-interface Prepared {
-  readonly design: StoredDesign;
-  readonly claims: readonly Claim[];
-  readonly configPath?: string;
-  /** The stored run continued. */
-  readonly resumed?: TournamentToResume;
-}
-
-/** A new run's design, paths made absolute so that it resumes from anywhere, and its claims. */
-async function prepareNew(options: RunOptions, config: PmiycConfig, context: CliContext): Promise<Prepared> {
-  const design = designFromOptions({
-    ...options,
-    variants: config.variants,
-    claims: resolvedClaimsSource(options.claims),
-    ...(options.dataDir ? { dataDir: resolve(options.dataDir) } : {}),
-  });
-  const { claims } = await loadClaims(design.claims.source, { ...design.claims, seed: options.seed }, dataOf(context));
-  return { design, claims, ...(options.config ? { configPath: resolve(options.config) } : {}) };
-}
-
-/** A stored run to continue: its own design (flags given again must match it) and its claims. */
-async function prepareResume(store: Store, options: RunOptions, context: CliContext): Promise<Prepared & Required<Pick<Prepared, 'resumed'>>> {
-  const request = { ...(options.run ? { run: options.run } : {}), ...(options.config ? { configPath: resolve(options.config) } : {}) };
-  const resumed = tournamentRunToResume(store, { ...request, flags: options, given: options.given }, loadConfig);
-  const { claims } = await loadClaims(resumed.design.claims.source, { ...resumed.design.claims, seed: resumed.run.seed }, dataOf(context));
-  return { design: resumed.design, claims, resumed, ...(resumed.configPath ? { configPath: resumed.configPath } : {}) };
-}
-
 /** A new run as its dry run prices it: with its config and the work it was checked for. */
-type FreshRun = Prepared & { readonly config: PmiycConfig; readonly work: TournamentWork };
-
-/** The store at `path` opened to read, or undefined when it does not exist yet or holds no run. */
-function openToRead(path: string): Store | undefined {
-  if (!existsSync(path)) return undefined;
-  try {
-    return openStore(path, { access: 'read' });
-  } catch (error) {
-    if (error instanceof StoreError && error.problem === 'empty') return undefined;
-    throw error;
-  }
-}
+type FreshRun = PreparedTournament & { readonly config: PmiycConfig; readonly work: TournamentWork };
 
 /**
  * `--dry-run`: a new run's plan, or (with --resume or --retry-failed) what continuing a stored run
@@ -89,21 +44,15 @@ function openToRead(path: string): Store | undefined {
 async function dryRun(fresh: FreshRun | undefined, given: GivenSettings, options: RunOptions, context: CliContext): Promise<number> {
   const store = fresh ? openToRead(options.store) : openStore(options.store, { access: 'read' });
   try {
-    const prepared = fresh ?? (await prepareResume(store!, options, context));
-    const runConfig = fresh?.config ?? loadConfig(prepared.configPath);
-    const settings = sessionSettings(given, prepared.resumed?.settings);
-    const preview = await previewTournament({
-      design: prepared.design,
-      claims: prepared.claims,
-      runSeed: prepared.resumed?.run.seed ?? options.seed,
-      config: runConfig,
+    const prepared = fresh ?? (await prepareTournamentResume(store!, options, dataOf(context)));
+    const preview = await previewPreparedTournament(prepared, {
+      config: fresh?.config ?? loadConfig(prepared.configPath),
       env: context.env,
-      settings,
-      work: fresh?.work ?? planTournamentWork(prepared.design, prepared.claims, runConfig, context.env, settings),
-      ...(store ? { records: store } : {}),
-      ...(prepared.resumed ? { resumed: { run: prepared.resumed.run, retryFailed: options.retryFailed } } : {}),
-      // A GGUF file's hash as the store knows it, else hashed now (and not remembered: the store is only read).
-      fileSha256: (model) => modelFileSha256(model, { knownFileSha256: (...file) => store?.knownFileSha256(...file), rememberFileSha256: () => {} }),
+      given,
+      seed: options.seed,
+      retryFailed: options.retryFailed,
+      ...(fresh ? { work: fresh.work } : {}),
+      ...(store ? { store } : {}),
     });
     context.stdout.write(`${dryRunText(preview, options.store).join('\n')}\n`);
     return 0;
@@ -128,17 +77,9 @@ export async function runTournamentCommand(typed: RunOptions, context: CliContex
     context.stderr.write(`pmiyc: --turns ${options.turns} has no effect with --setting single: a single-turn conversation always has 3 turns\n`);
   }
   // A new run's input is checked before the store is opened: bad input never leaves an empty store behind.
-  const fresh = continuing ? undefined : await prepareNew(options, typedConfig, context);
+  const fresh = continuing ? undefined : await prepareNewTournament(options, typedConfig, dataOf(context));
   for (const line of fresh ? echoedAgentsText(fresh.design) : []) context.stderr.write(`pmiyc: ${line}\n`);
-  // Settings given now; on a resume, those not typed again are the run's own.
-  const given = (key: string) => options.given.has(key) || !continuing;
-  const settings: GivenSettings = {
-    ...(given('concurrency') ? { concurrency: options.concurrency } : {}),
-    ...(given('maxFailures') && options.maxFailures !== undefined ? { maxFailures: options.maxFailures } : {}),
-    ...(given('maxCost') && options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
-    ...(options.batch ? { batch: true } : {}),
-    cache: options.cache,
-  };
+  const settings = givenSettingsOf(options, continuing);
   // A new run's models are checked before the store is opened, too.
   const freshRun = fresh && {
     ...fresh,
@@ -148,7 +89,7 @@ export async function runTournamentCommand(typed: RunOptions, context: CliContex
   if (options.dryRun) return { exitCode: await dryRun(freshRun, settings, options, context) };
   const store = openStore(options.store, { now: context.now, access: continuing ? 'write' : 'create' });
   try {
-    const prepared = freshRun ?? (await prepareResume(store, options, context));
+    const prepared = freshRun ?? (await prepareTournamentResume(store, options, dataOf(context)));
     const outcome = await runTournament({
       store,
       design: prepared.design,

@@ -1,5 +1,6 @@
 import { type Command, Option } from '@commander-js/extra-typings';
-import { ANNOTATION_SETTINGS, DEFAULT_ANNOTATION_PORT, parseChoice, parseClaimsPerDomain, parsePort, parseWholeNumber } from '../options.js';
+import { ANNOTATION_SETTINGS } from '../../studies/annotation/choose-conversations.js';
+import { DEFAULT_ANNOTATION_PORT, parseChoice, parseClaimsPerDomain, parsePort, parseWholeNumber } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
 import type { CommandWiring } from './command-wiring.js';
 

@@ -1,5 +1,6 @@
 import { type Command, Option } from '@commander-js/extra-typings';
-import { EXPORT_FORMATS, parseChoice } from '../options.js';
+import { EXPORT_FORMATS } from '../../report/report-formats.js';
+import { parseChoice } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
 import type { CommandWiring } from './command-wiring.js';
 

@@ -1,6 +1,8 @@
 import { type Command, Option } from '@commander-js/extra-typings';
+import { DOMAINS } from '../../domain/claim.js';
+import { SETTINGS } from '../../domain/conversation.js';
 import { LABEL_MATCHES } from '../../protocol/agreement-label.js';
-import { IMPORT_DOMAINS, IMPORT_SETTINGS, parseChoice, parseRunName } from '../options.js';
+import { parseChoice, parseRunName } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
 import { type CommandWiring, runExtras } from './command-wiring.js';
 
@@ -15,14 +17,14 @@ export function addImportCommand(program: Command, { context, setExitCode }: Com
     .requiredOption('--run <name>', 'the run to store them as (made when missing; importing the same files again adds nothing)', parseRunName('--run'))
     .addOption(
       new Option('--setting <setting>', 'single or multi: checked against each conversation (default: from the folder name, e.g. multi_turn_subj)').argParser(
-        parseChoice('--setting', IMPORT_SETTINGS),
+        parseChoice('--setting', SETTINGS),
       ),
     )
     .addOption(
       new Option(
         '--domain <domain>',
         'subjective or misinformation (default: from the folder name, else misinformation when a record has a question)',
-      ).argParser(parseChoice('--domain', IMPORT_DOMAINS)),
+      ).argParser(parseChoice('--domain', DOMAINS)),
     )
     .addOption(
       new Option(

@@ -1,8 +1,10 @@
-import type { Setting } from '../../domain/conversation.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import type { TournamentResults } from '../tournament/tournament-results.js';
 import { type CandidateConversation, sampleForAnnotation, type TaskSelection, toCandidate } from './annotation-sample.js';
+
+/** The settings whose conversations annotators may be given: one of them, or both. */
+export const ANNOTATION_SETTINGS = ['single', 'multi', 'both'] as const;
 
 /** How conversations are chosen for annotators, as the command line says it. */
 export interface SelectionOptions {
@@ -10,7 +12,7 @@ export interface SelectionOptions {
   readonly sample?: number;
   /** The same claims for every pair (default 3 subjective, 2 misinformation when `sample` is absent: the paper's design). */
   readonly claimsPerDomain?: { subjective: number; misinformation: number };
-  readonly setting: Setting | 'both';
+  readonly setting: (typeof ANNOTATION_SETTINGS)[number];
   /** Default: the run's seed. */
   readonly seed?: number;
 }

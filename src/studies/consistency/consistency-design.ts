@@ -64,6 +64,23 @@ export interface ConsistencyDesignOptions {
   readonly maxAttempts: number;
 }
 
+/**
+ * Refuses flags that do not go together: a study either asks models (--models, --resume) or reads a
+ * published file (--import, with --model naming whose answers they are).
+ */
+export function checkConsistencyFlags(options: {
+  readonly import?: string;
+  readonly model?: string;
+  readonly models?: readonly string[];
+  readonly resume: boolean;
+}): void {
+  if (options.import !== undefined && options.models !== undefined)
+    throw new InputError('give either --models (ask the models) or --import FILE.csv (read published answers), not both');
+  if (options.import !== undefined && options.resume) throw new InputError('an import is finished at once: --resume continues a study that asks models');
+  if (options.model !== undefined && options.import === undefined)
+    throw new InputError('--model names the model of an --import file: to ask models, use --models a,b');
+}
+
 /** The design of a new study from its options. */
 export function consistencyDesignFromOptions(options: ConsistencyDesignOptions): ConsistencyDesign {
   const models = [...new Set(options.models ?? [])];

@@ -2,12 +2,24 @@ import { describe, expect, it } from 'vitest';
 import type { PmiycConfig } from '../../config/config-schema.js';
 import type { Claim } from '../../domain/claim.js';
 import { designFromOptions, TOURNAMENT_DEFAULTS } from './tournament-design.js';
-import { planTournamentWork, sessionSettings } from './tournament-work.js';
+import { givenSettingsOf, planTournamentWork, sessionSettings } from './tournament-work.js';
 
 const claims: Claim[] = [{ index: 0, domain: 'subjective', claim: 'Tea beats coffee.', origin: 'test', license: 'MIT' }];
 const design = designFromOptions({ ...TOURNAMENT_DEFAULTS, models: ['sim/eloquent', 'bulk'], claims: 'examples' });
 const config: PmiycConfig = { models: { bulk: { provider: 'openai', model: 'gpt-4o-mini', batch: { size: 500 } } }, variants: {} };
 const env = { OPENAI_API_KEY: 'test' };
+
+describe('givenSettingsOf: what a session is given of the typed settings', () => {
+  const typed = { concurrency: 16, maxFailures: 3, maxCost: 2, cache: true, given: new Set(['maxCost']) };
+
+  it('gives a new run every setting, defaults included', () => {
+    expect(givenSettingsOf(typed, false)).toEqual({ concurrency: 16, maxFailures: 3, maxCostUsd: 2, cache: true });
+  });
+
+  it('gives a resume only the settings typed again, besides --batch and the cache flag', () => {
+    expect(givenSettingsOf({ ...typed, batch: true }, true)).toEqual({ maxCostUsd: 2, batch: true, cache: true });
+  });
+});
 
 describe('sessionSettings: what is given now, else the stored run, else the defaults', () => {
   it('takes given settings over stored ones and keeps --no-cache with the run', () => {

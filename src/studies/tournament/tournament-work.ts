@@ -24,6 +24,32 @@ export interface GivenSettings {
   readonly batch?: boolean;
 }
 
+/** A session's settings as typed on the command line, with the option names the user typed (not defaults) in `given`. */
+export interface TypedSettings {
+  readonly concurrency: number;
+  readonly maxFailures?: number;
+  readonly maxCost?: number;
+  readonly batch?: boolean;
+  readonly cache: boolean;
+  readonly given: ReadonlySet<string>;
+}
+
+/**
+ * The settings a session is given: all those typed (or defaulted) for a new run; on a resume, only
+ * those typed again, so that the rest stay the run's own (`sessionSettings`). --batch and the cache
+ * flag are given either way: the stored run's --no-cache wins over them there.
+ */
+export function givenSettingsOf(typed: TypedSettings, continuing: boolean): GivenSettings {
+  const given = (key: string) => typed.given.has(key) || !continuing;
+  return {
+    ...(given('concurrency') ? { concurrency: typed.concurrency } : {}),
+    ...(given('maxFailures') && typed.maxFailures !== undefined ? { maxFailures: typed.maxFailures } : {}),
+    ...(given('maxCost') && typed.maxCost !== undefined ? { maxCostUsd: typed.maxCost } : {}),
+    ...(typed.batch ? { batch: true } : {}),
+    cache: typed.cache,
+  };
+}
+
 /** How the run is run: what is given now, else what the stored run kept, else the defaults; `--no-cache` stays with the run. */
 export function sessionSettings(given: GivenSettings, stored: RunSettings | undefined): RunSettings {
   const maxFailures = given.maxFailures ?? stored?.maxFailures;
