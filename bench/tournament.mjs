@@ -109,7 +109,8 @@ const wallMs = performance.now() - started;
 server.close();
 rmSync(folder, { recursive: true, force: true });
 
-const conversations = Number((/: ([\d,]+) conversations this session/.exec(stdout)?.[1] ?? 'NaN').replaceAll(',', ''));
+// The closing totals table's row "conversations finished | this session | whole run".
+const conversations = Number((/conversations finished\s+([\d,]+)/.exec(stdout)?.[1] ?? 'NaN').replaceAll(',', ''));
 const idealMs = (calls * LATENCY_MS) / CONCURRENCY;
 console.log(`pmiyc tournament benchmark, node ${process.version}, ${new Date().toISOString()} (exit ${code})`);
 console.log(
