@@ -18,6 +18,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { chatCompletion } from './chat-completion.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const CLAIMS = Number(process.env.CLAIMS ?? 8);
@@ -42,15 +43,7 @@ function seeded(seed) {
   };
 }
 
-const chat = (text, body) =>
-  JSON.stringify({
-    id: 'x',
-    object: 'chat.completion',
-    created: 1,
-    model: 'bench',
-    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: Math.ceil(body.length / 4), completion_tokens: 20, total_tokens: 0 },
-  });
+const chat = (text, body) => chatCompletion(text, { promptTokens: Math.ceil(body.length / 4), completionTokens: 20 });
 
 /** The faulty server; `reset(seed)` before each run. */
 function startServer() {

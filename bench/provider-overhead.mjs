@@ -3,17 +3,9 @@
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { createChatModel } from '../dist/index.js';
+import { chatCompletion } from './chat-completion.mjs';
 
-const BODY = JSON.stringify({
-  id: 'chatcmpl-1',
-  object: 'chat.completion',
-  created: 1741570283,
-  model: 'bench',
-  choices: [
-    { index: 0, message: { role: 'assistant', content: '<message>Fine.</message>\n<support_ranking>Neutral</support_ranking>' }, finish_reason: 'stop' },
-  ],
-  usage: { prompt_tokens: 900, completion_tokens: 40, total_tokens: 940 },
-});
+const BODY = chatCompletion('<message>Fine.</message>\n<support_ranking>Neutral</support_ranking>');
 const server = createServer((request, response) => {
   request.resume();
   request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end(BODY));

@@ -7,18 +7,10 @@
 import { execFileSync, fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { resolve } from 'node:path';
+import { chatCompletion } from './chat-completion.mjs';
 
 const [role, ...args] = process.argv.slice(2);
-const REPLY = JSON.stringify({
-  id: 'x',
-  object: 'chat.completion',
-  created: 1,
-  model: 'bench',
-  choices: [
-    { index: 0, message: { role: 'assistant', content: '<message>Fine.</message>\n<support_ranking>Neutral</support_ranking>' }, finish_reason: 'stop' },
-  ],
-  usage: { prompt_tokens: 900, completion_tokens: 40, total_tokens: 940 },
-});
+const REPLY = chatCompletion('<message>Fine.</message>\n<support_ranking>Neutral</support_ranking>');
 
 if (role === '--server') {
   const server = createServer((request, response) => {

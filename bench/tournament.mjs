@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chatCompletion } from './chat-completion.mjs';
 
 const LATENCY_MS = Number(process.env.LATENCY_MS ?? 200);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 64);
@@ -33,14 +34,7 @@ const server = createServer((request, response) => {
     peakInFlight = Math.max(peakInFlight, inFlight);
     const digest = createHash('sha256').update(body).digest();
     const text = `<message>Reply ${digest.toString('hex').slice(0, 12)}.</message>\n<support_ranking>${LABELS[digest[0] % 5]}</support_ranking>`;
-    const reply = JSON.stringify({
-      id: 'x',
-      object: 'chat.completion',
-      created: 1,
-      model: 'bench',
-      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: Math.ceil(body.length / 4), completion_tokens: 20, total_tokens: 0 },
-    });
+    const reply = chatCompletion(text, { promptTokens: Math.ceil(body.length / 4), completionTokens: 20 });
     setTimeout(() => {
       if (inFlight === CONCURRENCY) lastFullAt = performance.now();
       inFlight -= 1;
