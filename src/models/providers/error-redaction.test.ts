@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failureOf } from '../../../test/support/call-failure.js';
 import { FakeProviderServer, type FakeResponse, type RecordedRequest } from '../../../test/support/fake-provider-server.js';
+import { lineError } from '../batch/batch-http.js';
 import { OpenAiBatchProvider } from '../batch/openai-batch-provider.js';
 import type { GenerateRequest } from '../chat-model.js';
 import { createChatModel } from '../create-chat-model.js';
@@ -77,19 +78,16 @@ describe("pmiyc's own client", () => {
 });
 
 describe('a batch service that repeats the credentials', () => {
+  const caller = { name: 'alpha', provider: 'openai', model: 'm', apiKey: KEY, apiKeyEnv: 'SECRET_KEY', timeoutMs: 5000, now: () => 0 };
+
+  it("fails a line with the line's error message, redacted", () => {
+    const error = lineError(caller, 401, { error: { message: `Incorrect API key provided: ${KEY}${ESCAPES}` } });
+    expect(error.message).toBe('alpha: HTTP 401: Incorrect API key provided: [redacted: SECRET_KEY]: check SECRET_KEY (and apiKeyEnv in the config)');
+  });
+
   it('fails a poll with a message that shows neither them nor its escape sequences', async () => {
     server.answerWith((sent) => ({ status: 503, body: { error: { message: echo(sent) } } }));
-    const provider = new OpenAiBatchProvider({
-      name: 'alpha',
-      provider: 'openai',
-      model: 'm',
-      baseURL: `${server.url}/v1`,
-      apiKey: KEY,
-      apiKeyEnv: 'SECRET_KEY',
-      headers: { 'x-gateway': HEADER_SECRET },
-      timeoutMs: 5000,
-      now: () => 0,
-    });
+    const provider = new OpenAiBatchProvider({ ...caller, baseURL: `${server.url}/v1`, headers: { 'x-gateway': HEADER_SECRET } });
     const error = await failureOf(provider.poll('batch_1'));
     expectClean(error.message);
     expect(error.message).toContain('[redacted: SECRET_KEY]');
