@@ -23,3 +23,11 @@ describe('isModelCallError', () => {
     expect(isModelCallError('ModelCallError')).toBe(false);
   });
 });
+
+describe('ModelCallError', () => {
+  it('holds no control character or escape sequence in its message, whoever builds it', () => {
+    const error = new ModelCallError('alpha: HTTP 500: failed \u001b]0;pwned\u0007\u001b[2Jhere\r', FIELDS);
+    expect(error.message).toBe('alpha: HTTP 500: failed here');
+    expect(error.stack).not.toContain('\u001b');
+  });
+});

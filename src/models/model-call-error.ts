@@ -1,5 +1,6 @@
 import type { FailureReason } from '../domain/conversation.js';
 import { isPmiycError, PmiycError } from '../domain/errors/pmiyc-error.js';
+import { printableText } from '../domain/printable-text.js';
 
 /** What a failed call means for the conversation that made it. */
 export type CallFailureReason = Exclude<FailureReason, 'format'>;
@@ -17,6 +18,10 @@ export interface ModelCallErrorFields {
  * A call that did not produce a reply. Adapters translate every provider error into this;
  * the retry layer decides by `retryable` and `retryAfterMs`, never by the message text, and
  * the engine records `reason` as the conversation's failure reason once retries are spent.
+ *
+ * Its message is printed, stored and exported, so it holds no control character or escape sequence
+ * (removed here, whoever builds it); the adapters also replace the model's secrets in the server's
+ * text before they build one (`providers/server-text.ts`).
  */
 export class ModelCallError extends PmiycError implements ModelCallErrorFields {
   readonly kind = 'provider';
@@ -28,7 +33,7 @@ export class ModelCallError extends PmiycError implements ModelCallErrorFields {
   readonly retryAfterMs?: number;
 
   constructor(message: string, fields: ModelCallErrorFields, options?: { cause?: unknown }) {
-    super(message, options);
+    super(printableText(message), options);
     this.name = 'ModelCallError';
     this.provider = fields.provider;
     this.model = fields.model;

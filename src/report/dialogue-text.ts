@@ -1,6 +1,7 @@
 import { agreementLabel } from '../domain/agreement-score.js';
 import type { Turn } from '../domain/conversation.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
+import { printableText } from '../domain/printable-text.js';
 import { formatNumber } from './number-format.js';
 
 /** Styling hooks, so that the same text renders with or without colour. */
@@ -40,19 +41,13 @@ const indent = (text: string) =>
     .map((line) => `     ${line}`)
     .join('\n');
 
-/** Removes terminal control characters from model text before it is printed. */
-export function sanitizeForTerminal(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
-}
-
 export function formatTurnText(turn: Turn, style: TextStyle): string {
   const colour = turn.role === 'persuader' ? style.persuader : style.persuadee;
   const score = `${agreementLabel(turn.score)} (${turn.score})`;
   const scoreText = turn.role === 'persuader' ? style.dim(`own rating ${score}, not shown to the persuadee`) : style.bold(score);
   const retries = turn.attempts.length > 1 ? style.dim(` · ${turn.attempts.length} attempts`) : '';
   const head = `${String(turn.index).padStart(3)}  ${colour(turn.role)} · ${turn.kind} · ${scoreText}${retries}`;
-  return `${head}\n${indent(sanitizeForTerminal(turn.message))}\n`;
+  return `${head}\n${indent(printableText(turn.message))}\n`;
 }
 
 /** The header of a conversation; an imported one has no seed (its file keeps none), so it says so instead of showing one. */
@@ -63,8 +58,8 @@ export function formatConversationHeader(
 ): string {
   const claimLines =
     record.question === null
-      ? [`Claim (subjective): "${sanitizeForTerminal(record.claim)}"`]
-      : [`Question: "${sanitizeForTerminal(record.question)}"`, `Proposed answer (misinformation): "${sanitizeForTerminal(record.claim)}"`];
+      ? [`Claim (subjective): "${printableText(record.claim)}"`]
+      : [`Question: "${printableText(record.question)}"`, `Proposed answer (misinformation): "${printableText(record.claim)}"`];
   return [
     style.bold(`A ${record.turnsPlanned}-turn conversation, ${record.imported ? 'seed: none (imported)' : `seed ${record.runSeed}`}`),
     ...claimLines,
@@ -76,7 +71,7 @@ export function formatConversationHeader(
 
 export function formatOutcomeText(record: ConversationRecord, style: TextStyle): string {
   if (record.status === 'failed') {
-    return style.bad(`Failed at turn ${record.failedTurn} (${record.failedRole}): ${record.failureReason}. ${sanitizeForTerminal(record.failureDetail ?? '')}`);
+    return style.bad(`Failed at turn ${record.failedTurn} (${record.failedRole}): ${record.failureReason}. ${printableText(record.failureDetail ?? '')}`);
   }
   const initial = `${agreementLabel(record.initialScore!)} (${record.initialScore})`;
   const final = `${agreementLabel(record.finalScore!)} (${record.finalScore})`;

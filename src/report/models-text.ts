@@ -1,5 +1,6 @@
 import type { PmiycConfig } from '../config/config-schema.js';
 import { type Environment, resolveModelSettings } from '../config/resolve-model-settings.js';
+import { printableText } from '../domain/printable-text.js';
 import type { ModelSettings } from '../models/model-settings.js';
 import { PROVIDERS } from '../models/providers/provider-catalog.js';
 import type { ProbeTarget } from '../runner/probe-model.js';
@@ -53,6 +54,7 @@ export function aliasTable(config: PmiycConfig, env: Environment): string {
 
 /** What `pmiyc models --check` found: each model (or replica) reachable, with how fast, or why not. */
 export function probeTable(targets: readonly ProbeTarget[]): string {
+  // A model call's error is printable already; another error's message may still quote a server.
   const rows = targets.map(({ label, result }) =>
     result.ok
       ? [
@@ -60,7 +62,7 @@ export function probeTable(targets: readonly ProbeTarget[]): string {
           'reachable',
           `${result.durationMs} ms${result.outputTokens === undefined ? '' : `, ${result.outputTokens} token`}${result.simulated ? ' (simulated)' : ''}`,
         ]
-      : [label, `FAILED (${result.reason})`, result.detail],
+      : [label, `FAILED (${result.reason})`, printableText(result.detail)],
   );
   return formatTextTable(['model', 'status', 'detail'], rows, { align: 'left' });
 }

@@ -1,13 +1,14 @@
 import type { ConversationRecord, DisputedScore, ImportedFrom, ReadingDifference } from '../domain/conversation-record.js';
+import { printableText } from '../domain/printable-text.js';
 import { usageTotals } from '../metrics/usage-totals.js';
-import { formatConversationHeader, formatOutcomeText, formatTurnText, sanitizeForTerminal, type TextStyle } from './dialogue-text.js';
+import { formatConversationHeader, formatOutcomeText, formatTurnText, type TextStyle } from './dialogue-text.js';
 import { disputeText } from './dispute-text.js';
 import { formatNumber } from './number-format.js';
 import { formatUsageText } from './usage-text.js';
 
 /** Under a disputed turn: what the official code read (the recorded score, which the numbers use) and what pmiyc's parser reads. */
 function differenceText(difference: ReadingDifference, labelMatch: string, style: TextStyle): string {
-  return `     ${style.bad('disputed:')} ${style.dim(sanitizeForTerminal(disputeText(difference, labelMatch)))}`;
+  return `     ${style.bad('disputed:')} ${style.dim(printableText(disputeText(difference, labelMatch)))}`;
 }
 
 /** "the initial score rests on such a turn", "the initial and final scores rest on such turns". */
@@ -18,7 +19,7 @@ function restsText(scores: readonly DisputedScore[]): string {
 /** Where an imported conversation comes from, how its replies read, and whether its NC rests on a disputed turn. */
 function importedSourceText(record: Pick<ConversationRecord, 'turns' | 'normalizedChange'>, imported: ImportedFrom, style: TextStyle): string {
   const claimNumber = imported.claimNumber === null ? '' : `, claim number ${imported.claimNumber}`;
-  const lines = [`Imported from ${sanitizeForTerminal(imported.file)}, record ${imported.recordIndex} (from 0${claimNumber})`, `  sha256 ${imported.sha256}`];
+  const lines = [`Imported from ${printableText(imported.file)}, record ${imported.recordIndex} (from 0${claimNumber})`, `  sha256 ${imported.sha256}`];
   const parser = `pmiyc's parser (--label-match ${imported.labelMatch})`;
   const disputed = imported.differences.length;
   if (disputed === 0) lines.push(`${parser} reads all ${record.turns.length} replies as the file recorded them.`);
@@ -48,7 +49,7 @@ export function storedConversationText(record: ConversationRecord, run: string, 
     return `${formatTurnText(turn, style)}${note}\n`;
   });
   const attempts = record.failedAttempts.map(
-    (attempt) => `${style.bad(`  attempt ${attempt.number}: ${attempt.outcome}${attempt.detail ? ` (${attempt.detail})` : ''}`)}\n`,
+    (attempt) => `${style.bad(`  attempt ${attempt.number}: ${attempt.outcome}${attempt.detail ? ` (${printableText(attempt.detail)})` : ''}`)}\n`,
   );
   const usage = imported
     ? style.dim('No calls: the conversation was imported, and its file keeps no seeds, tokens or costs.')

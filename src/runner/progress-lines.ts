@@ -1,3 +1,4 @@
+import { printableText } from '../domain/printable-text.js';
 import { formatCount, formatDuration } from '../domain/text-labels.js';
 import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
 import { type EtaHold, LONG_CALL_MS } from './eta-floors.js';
@@ -172,7 +173,9 @@ function batchLines(view: ProgressView): string[] {
   const pending = view.meter.pendingBatches();
   const lines = pending.slice(0, MAX_BATCH_LINES).map((batch) => {
     const age = formatDuration(Math.max(0, view.nowMs - batch.submittedAtMs));
-    return `batch ${batch.providerBatchId ?? '(submitting)'} (${batch.model}, ${counted(batch.lines, 'request', 'requests')}): ${batch.providerStatus}, ${age} old`;
+    // The batch's id and status are the batch service's words.
+    const id = printableText(batch.providerBatchId ?? '(submitting)');
+    return `batch ${id} (${batch.model}, ${counted(batch.lines, 'request', 'requests')}): ${printableText(batch.providerStatus)}, ${age} old`;
   });
   if (pending.length > MAX_BATCH_LINES) lines.push(`… and ${pending.length - MAX_BATCH_LINES} more pending batches`);
   return lines;

@@ -19,6 +19,16 @@ const failed = handRecord({
   failure: { reason: 'format', attempts: 3 },
   persuaderStance: 2,
 });
+/** A failure as a store written before issue 28 kept it: the server's escape sequences in its details. */
+const ESCAPES = '\u001b]0;pwned\u0007\u001b[2J\u001b]52;c;aGVsbG8=\u0007';
+const escaped = (() => {
+  const record = handRecord({ persuader: 'A', persuadee: 'B', claim: 'c3', turns: 5, persuadeeScores: [3], failure: { reason: 'api', attempts: 1 } });
+  return {
+    ...record,
+    failureDetail: `A: HTTP 500: upstream failed ${ESCAPES}`,
+    failedAttempts: record.failedAttempts.map((attempt) => ({ ...attempt, detail: `A: HTTP 500: upstream failed ${ESCAPES}` })),
+  };
+})();
 
 let folder: string;
 let store: string;
@@ -30,6 +40,7 @@ beforeAll(() => {
     const run = opened.createRun({ name, seed: 1, packageVersion: 'test', config: {} });
     opened.saveConversation(run.id, { ...completed, run: name });
     if (name === 'first') opened.saveConversation(run.id, { ...failed, run: name });
+    if (name === 'first') opened.saveConversation(run.id, { ...escaped, run: name });
   }
   opened.close();
 });
@@ -67,6 +78,14 @@ describe('pmiyc show', () => {
     expect(out).toContain('Failed at turn');
     expect(out).toContain(': format.');
     expect(out.match(/attempt \d: format/g)).toHaveLength(3);
+  });
+
+  it("prints an older store's failure details without the server's escape sequences", () => {
+    const { out } = show(escaped.conversationId);
+    expect(out).toContain('api. A: HTTP 500: upstream failed \n');
+    expect(out).toContain('attempt 1: api (A: HTTP 500: upstream failed )');
+    expect(out).not.toContain('\u001b');
+    expect(out).not.toContain('pwned');
   });
 
   it('takes the run asked for, and prints the export record with --json', () => {

@@ -6,8 +6,6 @@ import type { BatchLine, BatchProvider, BatchState, LineResult } from './batch-p
 export interface AnthropicBatchOptions extends BatchCaller {
   /** The API root, e.g. https://api.anthropic.com/v1 (batches at `<baseURL>/messages/batches`). */
   readonly baseURL: string;
-  readonly apiKey?: string;
-  readonly headers?: Readonly<Record<string, string>>;
 }
 
 const API_VERSION = '2023-06-01';

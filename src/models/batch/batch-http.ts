@@ -2,15 +2,16 @@ import { type HttpAnswer, HttpTransport } from '../../http/http-transport.js';
 import { TransportFailure } from '../../http/transport-failure.js';
 import { watchAbort } from '../abort-watch.js';
 import { ModelCallError } from '../model-call-error.js';
+import { type ModelCredentials, secretsOf } from '../model-secrets.js';
 import { type ErrorContext, httpErrorToModelCallError } from '../providers/http-error.js';
+import { bodyText, serverText } from '../providers/server-text.js';
 import { transportFailureToModelCallError } from '../providers/transport-error.js';
 
-/** Who is asking, for error messages and the typed error's fields. */
-export interface BatchCaller {
+/** Who is asking, for error messages and the typed error's fields, and the credentials its requests carry, which no message repeats. */
+export interface BatchCaller extends ModelCredentials {
   readonly name: string;
   readonly provider: string;
   readonly model: string;
-  readonly apiKeyEnv?: string;
   readonly timeoutMs: number;
   readonly now: () => number;
   /** The run stopping: a poll or a download in flight is cancelled (a submission is let finish, so the ledger learns its id). */
@@ -32,6 +33,7 @@ function errorContext(caller: BatchCaller): ErrorContext {
     provider: caller.provider,
     model: caller.model,
     nowMs: caller.now(),
+    secrets: secretsOf(caller),
     ...(caller.apiKeyEnv ? { apiKeyEnv: caller.apiKeyEnv } : {}),
   };
 }
@@ -84,17 +86,23 @@ export class BatchHttp {
       answer = await call.answer;
     } catch (error) {
       if (!(error instanceof TransportFailure)) throw error;
-      throw transportFailureToModelCallError(error, caller, {
-        peer: 'batch service',
-        timeoutSetting: options.file ? `${FILE_TIMEOUT_FACTOR} x timeoutMs, for a results file` : 'timeoutMs',
-        tooLargeRemedy: ': set a smaller batch size for this model (batch: { size } in the config)',
-      });
+      throw transportFailureToModelCallError(
+        error,
+        { ...caller, secrets: secretsOf(caller) },
+        {
+          peer: 'batch service',
+          timeoutSetting: options.file ? `${FILE_TIMEOUT_FACTOR} x timeoutMs, for a results file` : 'timeoutMs',
+          tooLargeRemedy: ': set a smaller batch size for this model (batch: { size } in the config)',
+        },
+      );
     } finally {
       stopWatching?.();
     }
-    const text = answer.body.toString('utf8');
-    if (answer.statusCode >= 300) throw httpErrorToModelCallError({ ...answer, body: text, message: text.slice(0, 200) }, errorContext(caller));
-    return text;
+    if (answer.statusCode >= 300) {
+      const text = bodyText(answer.body);
+      throw httpErrorToModelCallError({ statusCode: answer.statusCode, headers: answer.headers, body: text, message: text }, errorContext(caller));
+    }
+    return answer.body.toString('utf8');
   }
 }
 
@@ -103,7 +111,7 @@ export function parseJson(caller: BatchCaller, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw unreadableAnswer(caller, `not JSON: ${text.slice(0, 80)}`);
+    throw unreadableAnswer(caller, `not JSON: ${serverText(text, secretsOf(caller), 80)}`);
   }
 }
 
@@ -118,5 +126,5 @@ export function parseJsonLines(caller: BatchCaller, text: string): unknown[] {
 /** A line's failure from the HTTP status and error body the provider recorded for it. */
 export function lineError(caller: BatchCaller, statusCode: number, body: unknown): ModelCallError {
   const text = JSON.stringify(body ?? {});
-  return httpErrorToModelCallError({ statusCode, body: text, message: text.slice(0, 200) }, errorContext(caller));
+  return httpErrorToModelCallError({ statusCode, body: text, message: text }, errorContext(caller));
 }

@@ -6,8 +6,6 @@ import type { BatchLine, BatchProvider, BatchState, LineResult } from './batch-p
 export interface OpenAiBatchOptions extends BatchCaller {
   /** The API root, e.g. https://api.openai.com/v1 (files at `<baseURL>/files`, batches at `<baseURL>/batches`). */
   readonly baseURL: string;
-  readonly apiKey?: string;
-  readonly headers?: Readonly<Record<string, string>>;
   readonly supportsSeed?: boolean;
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { printableText } from '../../domain/printable-text.js';
 import type { GenerateRequest } from '../chat-model.js';
 import { isModelCallError, ModelCallError } from '../model-call-error.js';
 import type { BatchLedger, OpenBatch } from './batch-ledger.js';
@@ -170,9 +171,10 @@ export class ProviderBatches {
         const state = await this.options.provider.poll(batchId);
         // The run stopped while the poll was out: its store may be closed, and the batch stays pending for --resume.
         if (this.options.waitSignal?.aborted) return;
-        providerStatus = state.providerStatus;
-        this.options.ledger.batchStatus(batch.localId, { providerStatus: state.providerStatus });
-        this.report({ ...view, providerStatus: state.providerStatus, open: !state.ended });
+        // The service's own word for the batch's state, stored and shown as it is, less any control character.
+        providerStatus = printableText(state.providerStatus);
+        this.options.ledger.batchStatus(batch.localId, { providerStatus });
+        this.report({ ...view, providerStatus, open: !state.ended });
         if (state.ended) {
           results = await this.options.provider.download(batchId);
           if (this.options.waitSignal?.aborted) return;

@@ -1,4 +1,5 @@
 import type { ChatModel } from '../chat-model.js';
+import { secretsOf } from '../model-secrets.js';
 import type { ModelSettings } from '../model-settings.js';
 import { AiSdkChatModel } from './ai-sdk-model.js';
 import { createLanguageModel } from './create-language-model.js';
@@ -17,6 +18,7 @@ export function createAiSdkChatModel(
     model: settings.model,
     timeoutMs: settings.timeoutMs,
     supportsSeed: provider.supportsSeed,
+    secrets: secretsOf({ ...settings, ...(dependencies.apiKey ? { apiKey: dependencies.apiKey } : {}) }),
     ...(settings.apiKeyEnv ? { apiKeyEnv: settings.apiKeyEnv } : {}),
     ...(providerOptions ? { providerOptions } : {}),
     ...(dependencies.now ? { now: dependencies.now } : {}),

@@ -2,6 +2,7 @@ import { generateText, type LanguageModel, type ModelMessage } from 'ai';
 import type { FinishReason } from '../../domain/conversation.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { ModelCallError } from '../model-call-error.js';
+import type { ModelSecret } from '../model-secrets.js';
 import { toModelCallError } from './provider-error.js';
 
 // The AI SDK prints provider warnings (e.g. an unsupported setting) to the console; pmiyc
@@ -14,6 +15,8 @@ export interface AiSdkModelOptions {
   readonly model: string;
   readonly timeoutMs: number;
   readonly apiKeyEnv?: string;
+  /** The model's key and header values (`secretsOf`), replaced in any error message that repeats them. */
+  readonly secrets?: readonly ModelSecret[];
   /** AI SDK provider options, already keyed by the SDK provider name. */
   readonly providerOptions?: Record<string, Record<string, unknown>>;
   /**
@@ -99,13 +102,10 @@ export class AiSdkChatModel implements ChatModel {
     if (request.abortSignal?.aborted) return request.abortSignal.reason ?? error;
     const { name, provider, model } = this.options;
     if (timedOut) {
-      return new ModelCallError(
-        `${name}: no reply within ${this.options.timeoutMs} ms (timeoutMs)`,
-        { provider, model, reason: 'api', retryable: true },
-        { cause: error },
-      );
+      return new ModelCallError(`${name}: no reply within ${this.options.timeoutMs} ms (timeoutMs)`, { provider, model, reason: 'api', retryable: true });
     }
     const now = this.options.now ?? Date.now;
-    return toModelCallError(error, { name, provider, model, nowMs: now(), ...(this.options.apiKeyEnv ? { apiKeyEnv: this.options.apiKeyEnv } : {}) }) ?? error;
+    const context = { name, provider, model, nowMs: now(), secrets: this.options.secrets ?? [] };
+    return toModelCallError(error, { ...context, ...(this.options.apiKeyEnv ? { apiKeyEnv: this.options.apiKeyEnv } : {}) }) ?? error;
   }
 }

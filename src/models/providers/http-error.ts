@@ -1,5 +1,7 @@
 import { type CallFailureReason, ModelCallError } from '../model-call-error.js';
+import type { ModelSecret } from '../model-secrets.js';
 import { retryAfterMsFromHeaders } from './retry-after.js';
+import { serverText } from './server-text.js';
 
 export interface ErrorContext {
   readonly name: string;
@@ -7,6 +9,8 @@ export interface ErrorContext {
   readonly model: string;
   readonly apiKeyEnv?: string;
   readonly nowMs: number;
+  /** The model's key and header values: replaced in whatever the server's text repeats of them (model-secrets.ts). */
+  readonly secrets: readonly ModelSecret[];
 }
 
 /** Statuses worth another try: timeouts, conflicts, rate limits, server errors. */
@@ -67,25 +71,33 @@ export interface HttpErrorAnswer {
   readonly statusCode: number;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
-  /** What to say when the body has no message of its own. */
+  /** What to say when the body has no message of its own (the body's text, or the library's message): cut to 200 characters here. */
   readonly message: string;
 }
+
+/** How much of an error body without a message of its own a ModelCallError repeats. */
+const MAX_DETAIL_CHARACTERS = 200;
 
 /**
  * A ModelCallError from an HTTP error status (300 and above), the same for every adapter: retryable
  * by status (408, 409, 429, 5xx) with the server's Retry-After, else the reason read from the
- * provider's error code (context length, content filter) and a remedy for 401/403/404.
+ * provider's error code (context length, content filter) and a remedy for 401/403/404. The server's
+ * text in the message is printable and has the model's secrets replaced (`serverText`), and the
+ * error has no cause: a library's error would carry the raw body to whoever logs it.
  */
-export function httpErrorToModelCallError(answer: HttpErrorAnswer, context: ErrorContext, cause?: unknown): ModelCallError {
+export function httpErrorToModelCallError(answer: HttpErrorAnswer, context: ErrorContext): ModelCallError {
   const { statusCode } = answer;
   const retryAfterMs = retryAfterMsFromHeaders(answer.headers, context.nowMs);
   const retryable = isRetryableStatus(statusCode);
   const body = readErrorBody(answer.body);
   const reason = retryable ? 'api' : clientErrorReason(statusCode, body);
-  const detail = body.message ?? answer.message;
-  return new ModelCallError(
-    `${context.name}: HTTP ${statusCode}: ${detail}${remedyFor(statusCode, context)}`,
-    { provider: context.provider, model: context.model, reason, statusCode, retryable, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
-    cause === undefined ? undefined : { cause },
-  );
+  const detail = body.message === undefined ? serverText(answer.message, context.secrets, MAX_DETAIL_CHARACTERS) : serverText(body.message, context.secrets);
+  return new ModelCallError(`${context.name}: HTTP ${statusCode}: ${detail}${remedyFor(statusCode, context)}`, {
+    provider: context.provider,
+    model: context.model,
+    reason,
+    statusCode,
+    retryable,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  });
 }

@@ -5,8 +5,10 @@ import { TransportFailure } from '../../http/transport-failure.js';
 import { watchAbort } from '../abort-watch.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { ModelCallError } from '../model-call-error.js';
+import { type ModelSecret, secretsOf } from '../model-secrets.js';
 import { type ErrorContext, httpErrorToModelCallError } from './http-error.js';
 import { checkRequestHeaders } from './http-headers.js';
+import { bodyText, serverText } from './server-text.js';
 import { transportFailureToModelCallError } from './transport-error.js';
 
 export interface OpenAiChatOptions {
@@ -95,9 +97,12 @@ export class OpenAiChatModel implements ChatModel {
   private readonly url: URL;
   private readonly headers: Readonly<Record<string, string>>;
   private readonly transport: HttpTransport;
+  /** The key and header values, replaced in any error message that repeats them. */
+  private readonly secrets: readonly ModelSecret[];
 
   constructor(private readonly options: OpenAiChatOptions) {
     this.name = options.name;
+    this.secrets = secretsOf(options);
     this.url = new URL(`${options.baseURL.replace(/\/+$/, '')}/chat/completions`);
     this.headers = {
       'content-type': 'application/json',
@@ -116,11 +121,11 @@ export class OpenAiChatModel implements ChatModel {
   async generate(request: GenerateRequest): Promise<GenerateReply> {
     const body = JSON.stringify({ ...chatCompletionBody(this.options.model, request, this.options.supportsSeed), ...this.options.extraBody });
     const answer = await this.post(body, request.abortSignal);
-    const text = answer.body.toString('utf8');
     if (answer.statusCode >= 300) {
-      throw httpErrorToModelCallError({ statusCode: answer.statusCode, headers: answer.headers, body: text, message: text.slice(0, 200) }, this.errorContext());
+      const text = bodyText(answer.body);
+      throw httpErrorToModelCallError({ statusCode: answer.statusCode, headers: answer.headers, body: text, message: text }, this.errorContext());
     }
-    return this.readCompletion(text);
+    return this.readCompletion(answer.body);
   }
 
   /** One POST; a caller's abort cancels it and rejects with the caller's reason, as the SDK path does. */
@@ -138,12 +143,12 @@ export class OpenAiChatModel implements ChatModel {
     }
   }
 
-  private readCompletion(text: string): GenerateReply {
+  private readCompletion(body: Buffer): GenerateReply {
     let completion: unknown;
     try {
-      completion = JSON.parse(text);
-    } catch (error) {
-      throw this.unreadable(`not JSON: ${text.slice(0, 80)}`, error);
+      completion = JSON.parse(body.toString('utf8'));
+    } catch {
+      throw this.unreadable(`not JSON: ${serverText(bodyText(body), this.secrets, 80)}`);
     }
     const reply = chatCompletionReply(completion);
     if (typeof reply === 'string') throw this.unreadable(reply);
@@ -151,7 +156,7 @@ export class OpenAiChatModel implements ChatModel {
   }
 
   private fields() {
-    return { name: this.name, provider: this.options.provider, model: this.options.model };
+    return { name: this.name, provider: this.options.provider, model: this.options.model, secrets: this.secrets };
   }
 
   private errorContext(): ErrorContext {
@@ -162,11 +167,12 @@ export class OpenAiChatModel implements ChatModel {
     };
   }
 
-  private unreadable(what: string, cause?: unknown): ModelCallError {
-    return new ModelCallError(
-      `${this.name}: the server sent a reply pmiyc cannot read (${what})`,
-      { provider: this.options.provider, model: this.options.model, reason: 'api', retryable: true },
-      cause === undefined ? undefined : { cause },
-    );
+  private unreadable(what: string): ModelCallError {
+    return new ModelCallError(`${this.name}: the server sent a reply pmiyc cannot read (${what})`, {
+      provider: this.options.provider,
+      model: this.options.model,
+      reason: 'api',
+      retryable: true,
+    });
   }
 }

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { printableText } from './printable-text.js';
+
+const ESC = '\u001b';
+const BEL = '\u0007';
+
+describe('printableText', () => {
+  it.each([
+    ['a window title (OSC 0, ended by BEL)', `failed ${ESC}]0;pwned${BEL}here`, 'failed here'],
+    ['a clipboard write (OSC 52, ended by ESC \\)', `a${ESC}]52;c;aGVsbG8=${ESC}\\b`, 'ab'],
+    ['an OSC 8 hyperlink around text', `see ${ESC}]8;;https://evil.example${ESC}\\docs${ESC}]8;;${ESC}\\ now`, 'see docs now'],
+    ['an OSC without its terminator, to the end', `a${ESC}]0;title and more`, 'a'],
+    ['an OSC without its terminator, up to the next escape', `a${ESC}]0;title${ESC}[1mb`, 'ab'],
+    ['a screen clear and cursor home (CSI)', `${ESC}[2J${ESC}[Hgone`, 'gone'],
+    ['colours with parameters', `${ESC}[38;5;196mred${ESC}[0m`, 'red'],
+    ['a private-mode CSI (the alternate screen)', `${ESC}[?1049hx`, 'x'],
+    ['a device control string', `${ESC}Pq#0;2;0;0;0${ESC}\\after`, 'after'],
+    ['a reset and a charset switch', `${ESC}c${ESC}(Bok`, 'ok'],
+    ['8-bit CSI and OSC', '\u009b2Ja\u009d0;t\u0007b', 'ab'],
+    ['a lone ESC at the end', `end${ESC}`, 'end'],
+    ['carriage returns, backspaces, NUL, DEL and C1', 'a\rb\bc\u0000d\u007fe\u0085f', 'abcdef'],
+  ])('removes %s', (_what, text, printable) => {
+    expect(printableText(text)).toBe(printable);
+  });
+
+  it('keeps line feeds, tabs and any other text, emoji and accents included', () => {
+    const text = 'line one\n\tline two: «ça marche» 🙂 [2J ]0; are plain text';
+    expect(printableText(text)).toBe(text);
+  });
+
+  it('leaves no ESC, no C0 but tab and line feed, no DEL and no C1 whatever the input', () => {
+    const everything = Array.from({ length: 0xa0 }, (_, code) => String.fromCharCode(code)).join('');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is that none are left
+    expect(printableText(`${everything}${ESC}]0;x${everything}`)).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+});
