@@ -1,8 +1,10 @@
 import { generateText, type LanguageModel, type ModelMessage } from 'ai';
 import type { FinishReason } from '../../domain/conversation.js';
+import { transportFailureIn } from '../../http/transport-fetch.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { ModelCallError } from '../model-call-error.js';
 import { toModelCallError } from './provider-error.js';
+import { CHAT_WORDING, transportFailureToModelCallError } from './transport-error.js';
 
 // The AI SDK prints provider warnings (e.g. an unsupported setting) to the console; pmiyc
 // records what matters itself and keeps the terminal for the user.
@@ -105,6 +107,8 @@ export class AiSdkChatModel implements ChatModel {
         { cause: error },
       );
     }
+    const failure = transportFailureIn(error);
+    if (failure) return transportFailureToModelCallError(failure, { name, provider, model }, CHAT_WORDING);
     const now = this.options.now ?? Date.now;
     return toModelCallError(error, { name, provider, model, nowMs: now(), ...(this.options.apiKeyEnv ? { apiKeyEnv: this.options.apiKeyEnv } : {}) }) ?? error;
   }
