@@ -181,11 +181,13 @@ describe('what the OpenAI chat path makes of what a server sends', () => {
     expect((await model.generate(request)).text).toBe('second');
   });
 
-  it('fails retryably when the connection closes in the middle of the body, saying so', async () => {
+  it('fails retryably when the connection closes in the middle of the body, saying so, on both adapters', async () => {
     const { url } = await serve(({ socket }) => socket.end(rawResponse(COMPLETION).slice(0, -40)));
-    const error = await failureOf(chatModel(url).generate(request));
-    expect(error).toMatchObject({ reason: 'api', retryable: true });
-    expect(error.message).toMatch(new RegExp(`^local/m: ${url} closed the connection before its reply was complete`));
+    for (const model of [chatModel(url), sdkModel(url)]) {
+      const error = await failureOf(model.generate(request));
+      expect(error).toMatchObject({ reason: 'api', retryable: true });
+      expect(error.message).toMatch(new RegExp(`^${model.name}: ${url} closed the connection before its reply was complete`));
+    }
   });
 
   it('fails retryably when the server closes the connection without a reply', async () => {
@@ -262,13 +264,16 @@ describe('what the OpenAI chat path makes of what a server sends', () => {
     expect(closed).toBe(true);
   });
 
-  it('says it cannot reach a server that refuses the connection', async () => {
+  it('says it cannot reach a server that refuses the connection, on both adapters', async () => {
     const { url } = await serve(() => {});
     await server!.close();
     server = undefined;
     const error = await failureOf(chatModel(url).generate(request));
     expect(error).toMatchObject({ reason: 'api', retryable: true });
     expect(error.message).toMatch(new RegExp(`^local/m: cannot reach ${url}/v1/chat/completions \\(.*ECONNREFUSED`));
+    const sdkError = await failureOf(sdkModel(url).generate(request));
+    expect(sdkError).toMatchObject({ reason: 'api', retryable: true });
+    expect(sdkError.message).toMatch(new RegExp(`^local/claude: cannot reach ${url}/v1/messages \\(.*ECONNREFUSED`));
   });
 
   it('retries what another try may fix and not what it cannot', async () => {
