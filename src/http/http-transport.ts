@@ -169,8 +169,8 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     this.headers = flat;
     const length = Number(flat['content-length']);
     this.totalBytes = Number.isSafeInteger(length) && length > 0 ? length : undefined;
-    // A body announced past the limit is refused now, not read up to the limit first (a Content-Length
-    // of 15 digits is still a safe integer; a longer one is not, and the limit stops its body).
+    // A body announced past the limit, however many digits its length has, is refused now: undici
+    // would read up to the limit first, or wait out the time for a body that never comes.
     if (length > this.maxResponseBytes) this.giveUp(this.tooLarge(`its Content-Length is ${flat['content-length']} bytes`));
   }
 

@@ -26,10 +26,10 @@ export interface TransportWording {
 /** How a chat call's failures are worded, on pmiyc's own client and the AI SDK's alike. */
 export const CHAT_WORDING: TransportWording = { peer: 'server', timeoutSetting: 'timeoutMs', limitSetting: 'maxReplyBytes' };
 
-/** 8 MiB, 1.5 MiB, 64 KiB: a limit as a user would write it. */
-function mebibytes(bytes: number): string {
-  if (bytes < 2 ** 20) return `${Math.round(bytes / 1024)} KiB`;
-  return `${Number((bytes / 2 ** 20).toFixed(1))} MiB`;
+/** 8 MiB, 64 KiB, 1500000 bytes: a limit exactly, in the largest unit that divides it. */
+function sizeOf(bytes: number): string {
+  if (bytes % 2 ** 20 === 0) return `${bytes / 2 ** 20} MiB`;
+  return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 }
 
 /**
@@ -48,7 +48,7 @@ export function transportFailureToModelCallError(failure: TransportFailure, call
     malformed: () => `${name}: the ${wording.peer}'s reply is not valid HTTP: ${failure.message}`,
     'too-large': () => tooLargeMessage(name, limit, wording),
     'head-too-large': () =>
-      `${name}: the ${wording.peer}'s reply has a status line and headers longer than ${limit / 1024} KiB, the most pmiyc reads (a fixed limit: APIs send a few KiB): check that the base URL is the API's`,
+      `${name}: the ${wording.peer}'s reply has a status line and headers longer than ${sizeOf(limit)}, the most pmiyc reads (a fixed limit: APIs send a few KiB): check that the base URL is the API's`,
     timeout: () => `${name}: no reply within ${limit} ms (${wording.timeoutSetting})`,
   }[failure.kind]();
   const retryable = failure.kind !== 'too-large' && failure.kind !== 'head-too-large';
@@ -58,7 +58,7 @@ export function transportFailureToModelCallError(failure: TransportFailure, call
 }
 
 function tooLargeMessage(name: string, limit: number, wording: TransportWording): string {
-  const size = `larger than ${mebibytes(limit)}`;
+  const size = `larger than ${sizeOf(limit)}`;
   if (wording.limitSetting === undefined)
     return `${name}: the ${wording.peer} sent a reply ${size}, the most pmiyc reads from it${wording.tooLargeRemedy ?? ''}`;
   const setting = wording.limitSetting;
