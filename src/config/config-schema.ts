@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpointOf } from '../models/model-identity.js';
+import { MAX_REPLY_BYTES, MIN_REPLY_BYTES } from '../models/model-settings.js';
 import { isClientHeader, isHeaderName, isHeaderValue } from '../models/providers/http-headers.js';
 import { findProvider, PROVIDER_NAMES } from '../models/providers/provider-catalog.js';
 import { DEFAULT_VARIANT, templateProblem } from '../protocol/prompt-variants.js';
@@ -47,6 +48,12 @@ const modelEntrySchema = z.strictObject({
   temperature: z.number().min(0).max(2).nullable().optional(),
   maxTokens: z.number().int().positive().optional(),
   timeoutMs: z.number().int().positive().optional(),
+  maxReplyBytes: z
+    .number()
+    .int()
+    .min(MIN_REPLY_BYTES, `must be at least ${MIN_REPLY_BYTES} (1 KiB): a chat completion's JSON alone takes hundreds of bytes`)
+    .max(MAX_REPLY_BYTES, `must be at most ${MAX_REPLY_BYTES} (256 MiB): a reply is read whole into memory`)
+    .optional(),
   maxRetries: z.number().int().min(0).max(50).optional(),
   maxRetryAfterMs: z.number().int().positive().optional(),
   revision: z.string().min(1, 'must name the weights, e.g. a checkpoint or a date').optional(),

@@ -56,6 +56,14 @@ describe('parseConfig', () => {
     ['models:\n  alpha:\n    provider: openai\n    model: x\n    temperature: hot\n', 'pmiyc.yaml:5: models.alpha.temperature:'],
     ['models:\n  alpha:\n    provider: openai\n    model: x\n    maxConcurrency: 0\n', 'pmiyc.yaml:5: models.alpha.maxConcurrency:'],
     [
+      'models:\n  alpha:\n    provider: openai\n    model: x\n    maxReplyBytes: 100\n',
+      'pmiyc.yaml:5: models.alpha.maxReplyBytes: must be at least 1024 (1 KiB)',
+    ],
+    [
+      'models:\n  alpha:\n    provider: openai\n    model: x\n    maxReplyBytes: 1000000000\n',
+      'models.alpha.maxReplyBytes: must be at most 268435456 (256 MiB)',
+    ],
+    [
       'models:\n  alpha:\n    provider: openai\n    model: x\n    apiKeyEnv: sk-abc123-def\n',
       'models.alpha.apiKeyEnv: must be the NAME of an environment variable, never a key',
     ],

@@ -121,6 +121,20 @@ describe('HttpTransport', () => {
     expect(failure).toMatchObject({ kind: 'too-large', details: { limit: 4096, code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE' } });
   });
 
+  it('refuses a body whose Content-Length is past the limit as soon as the head is read, and closes its connection', async () => {
+    let closed = false;
+    server = await RawHttpServer.start(({ socket }) => {
+      socket.on('close', () => (closed = true));
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 4097\r\n\r\n'); // and never a byte of the body
+    });
+    const failure = await rejection(
+      transport({ maxResponseBytes: 4096, timeoutMs: 5000 }).request({ method: 'GET', url: new URL(`${server.url}/results`), headers: {} }).answer,
+    );
+    expect(failure).toMatchObject({ kind: 'too-large', message: 'its Content-Length is 4097 bytes', details: { limit: 4096 } });
+    await later(100);
+    expect(closed).toBe(true);
+  });
+
   it('rejects with the reason given to cancel, before or after the request is under way, and sends nothing once cancelled', async () => {
     server = await RawHttpServer.start(() => {});
     const http = transport();

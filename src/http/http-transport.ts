@@ -169,6 +169,9 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     this.headers = flat;
     const length = Number(flat['content-length']);
     this.totalBytes = Number.isSafeInteger(length) && length > 0 ? length : undefined;
+    // A body announced past the limit, however many digits its length has, is refused now: undici
+    // would read up to the limit first, or wait out the time for a body that never comes.
+    if (length > this.maxResponseBytes) this.giveUp(this.tooLarge(`its Content-Length is ${flat['content-length']} bytes`));
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -208,6 +211,16 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     return new TransportFailure(kind, this.exchange.url, message, details);
   }
 
+  /** The body is past the limit: undici stopped reading it (its error given), or its Content-Length says it would be. */
+  private tooLarge(message: string, cause?: Error & { code?: string }): TransportFailure {
+    const code = cause?.code;
+    return this.failure('too-large', message, {
+      limit: this.maxResponseBytes,
+      ...(code === undefined ? {} : { code }),
+      ...(cause === undefined ? {} : { cause }),
+    });
+  }
+
   /** The kind of an undici failure, by its code (undici's UND_ERR_* or the system's) or, for the parser's, its class. */
   private classify(error: Error & { code?: unknown }): TransportFailure {
     const code = typeof error.code === 'string' ? error.code : undefined;
@@ -215,10 +228,11 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
       this.failure(kind, message, { cause: error, ...(code === undefined ? {} : { code }), ...(limit === undefined ? {} : { limit }) });
     if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
       return failure('timeout', `no reply within ${this.timeoutMs} ms`, this.timeoutMs);
-    if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return failure('too-large', `more than ${this.maxResponseBytes} bytes`, this.maxResponseBytes);
+    if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return this.tooLarge(`more than ${this.maxResponseBytes} bytes`, error as Error & { code?: string });
     // llhttp's errors: the bytes are not HTTP/1.1 (undici leaves their code unset; the class has a marker).
-    if (error instanceof undici!.errors.HTTPParserError) return failure('malformed', error.message);
-    if (code === 'UND_ERR_HEADERS_OVERFLOW') return failure('malformed', `its status line and headers are longer than ${MAX_HEADER_BYTES} bytes`);
+    if (error instanceof undici!.errors.HTTPParserError) return failure('malformed', parserProblem(error.message));
+    if (code === 'UND_ERR_HEADERS_OVERFLOW')
+      return failure('head-too-large', `its status line and headers are longer than ${MAX_HEADER_BYTES} bytes`, MAX_HEADER_BYTES);
     // undici says this both for a body cut short by the server closing and for a parser error in a
     // reply with a Content-Length (two different ones, say): the body does not match its length in both.
     if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return failure('malformed', 'its body does not match its Content-Length');
@@ -228,4 +242,9 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     if (code === 'UND_ERR_SOCKET' && error.message === 'bad upgrade') return failure('malformed', 'a switch of protocols nothing asked for');
     return failure(this.sent ? 'closed' : 'unreachable', error.message || code || error.name);
   }
+}
+
+/** What llhttp found wrong, without undici's "Response does not match the HTTP/1.1 protocol" around it. */
+function parserProblem(message: string): string {
+  return /^Response does not match the HTTP\/1\.1 protocol \((.+)\)$/s.exec(message)?.[1] ?? message;
 }

@@ -3,12 +3,13 @@
  * - `unreachable`: no connection (refused, no such host, connect timeout, a certificate not trusted);
  * - `closed`: the connection ended before the reply was complete;
  * - `malformed`: the bytes are not an HTTP/1.1 reply (a garbage status line, bare LF line ends, a
- *   malformed chunk, headers past the limit, a body that does not match its Content-Length, an
- *   unrequested protocol switch or 100 Continue);
- * - `too-large`: the body went past the transport's limit;
+ *   malformed chunk, a body that does not match its Content-Length, an unrequested protocol switch
+ *   or 100 Continue);
+ * - `too-large`: the body went past the transport's limit, or its Content-Length says it would;
+ * - `head-too-large`: the status line and headers went past their limit (64 KiB);
  * - `timeout`: no complete reply within the exchange's time.
  */
-export type TransportFailureKind = 'unreachable' | 'closed' | 'malformed' | 'too-large' | 'timeout';
+export type TransportFailureKind = 'unreachable' | 'closed' | 'malformed' | 'too-large' | 'head-too-large' | 'timeout';
 
 /** An HTTP exchange that produced no answer; `message` is the detail (what the library or the system said). */
 export class TransportFailure extends Error {
@@ -20,7 +21,7 @@ export class TransportFailure extends Error {
     readonly url: URL,
     message: string,
     readonly details: {
-      /** For `too-large`: the limit in bytes; for `timeout`: the time given, in ms. */
+      /** For `too-large` and `head-too-large`: the limit in bytes; for `timeout`: the time given, in ms. */
       readonly limit?: number;
       /** The system's or undici's code, when there is one (ECONNREFUSED, UND_ERR_SOCKET, ...). */
       readonly code?: string;

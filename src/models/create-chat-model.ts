@@ -103,6 +103,7 @@ function createAdapter(settings: ModelSettings, dependencies: ChatModelDependenc
       baseURL: (settings.baseURL ?? provider.defaultBaseURL)!,
       timeoutMs: settings.timeoutMs,
       supportsSeed: provider.supportsSeed,
+      ...(settings.maxReplyBytes === undefined ? {} : { maxReplyBytes: settings.maxReplyBytes }),
       ...(dependencies.apiKey ? { apiKey: dependencies.apiKey } : {}),
       ...(settings.apiKeyEnv ? { apiKeyEnv: settings.apiKeyEnv } : {}),
       ...(settings.headers ? { headers: settings.headers } : {}),

@@ -12,6 +12,11 @@ export interface ModelCallErrorFields {
   readonly statusCode?: number;
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
+  /**
+   * Set when the reply was larger than the model's `maxReplyBytes`: that limit, in bytes. Not
+   * retryable, and a run does not ask the same request again in that session (with-call-cache.ts).
+   */
+  readonly replyLimitBytes?: number;
 }
 
 /**
@@ -31,6 +36,7 @@ export class ModelCallError extends PmiycError implements ModelCallErrorFields {
   readonly statusCode?: number;
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
+  readonly replyLimitBytes?: number;
 
   constructor(message: string, fields: ModelCallErrorFields, options?: { cause?: unknown }) {
     super(printableText(message), options);
@@ -41,6 +47,7 @@ export class ModelCallError extends PmiycError implements ModelCallErrorFields {
     this.retryable = fields.retryable;
     if (fields.statusCode !== undefined) this.statusCode = fields.statusCode;
     if (fields.retryAfterMs !== undefined) this.retryAfterMs = fields.retryAfterMs;
+    if (fields.replyLimitBytes !== undefined) this.replyLimitBytes = fields.replyLimitBytes;
   }
 }
 

@@ -27,6 +27,11 @@ export interface ModelSettings {
   readonly maxTokens?: number;
   /** Per-request timeout; 120 s unless configured. */
   readonly timeoutMs: number;
+  /**
+   * The largest reply body read from the model's server, in bytes (8 MiB unless configured): past it,
+   * or with a Content-Length past it, the call fails at once and is not retried.
+   */
+  readonly maxReplyBytes?: number;
   /** Retries of a retryable failure after the first try; 6 unless configured. */
   readonly maxRetries: number;
   /**
@@ -74,3 +79,11 @@ interface BatchConfig {
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = 6;
 export const DEFAULT_MAX_RETRY_AFTER_MS = 120_000;
+/**
+ * A chat reply's body at most, unless the model's `maxReplyBytes` says otherwise: the longest outputs
+ * models allow (~128k tokens, ~0.5 MB of text, ~3 MB with JSON's escapes) with room to spare.
+ */
+export const DEFAULT_MAX_REPLY_BYTES = 8 * 2 ** 20;
+/** The bounds of `maxReplyBytes`: a chat completion's JSON alone takes hundreds of bytes; a reply is read whole into memory. */
+export const MIN_REPLY_BYTES = 1024;
+export const MAX_REPLY_BYTES = 256 * 2 ** 20;

@@ -20,11 +20,11 @@ const provider = (url: string, abortSignal?: AbortSignal) =>
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('batch HTTP', () => {
-  it('reads a malformed answer as one the batch service sent and pmiyc cannot read, worth another try', async () => {
+  it('says a malformed answer from the batch service is not valid HTTP, worth another try', async () => {
     server = await RawHttpServer.start(({ socket }) => socket.write('HTTP/1.1 200 OK\nContent-Length: 2\n\n{}'));
     const error = await failureOf(provider(server.url).poll('batch_1'));
     expect(error).toMatchObject({ provider: 'openai', model: 'alpha-model', reason: 'api', retryable: true });
-    expect(error.message).toMatch(/^alpha: the batch service sent a reply pmiyc cannot read \(/);
+    expect(error.message).toBe("alpha: the batch service's reply is not valid HTTP: Missing expected CR after response line");
   });
 
   it('says it cannot reach a batch service that refuses the connection', async () => {

@@ -1,9 +1,11 @@
 import { generateText, type LanguageModel, type ModelMessage } from 'ai';
 import type { FinishReason } from '../../domain/conversation.js';
+import { transportFailureIn } from '../../http/transport-fetch.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { ModelCallError } from '../model-call-error.js';
 import type { ModelSecret } from '../model-secrets.js';
 import { toModelCallError } from './provider-error.js';
+import { CHAT_WORDING, transportFailureToModelCallError } from './transport-error.js';
 
 // The AI SDK prints provider warnings (e.g. an unsupported setting) to the console; pmiyc
 // records what matters itself and keeps the terminal for the user.
@@ -104,8 +106,11 @@ export class AiSdkChatModel implements ChatModel {
     if (timedOut) {
       return new ModelCallError(`${name}: no reply within ${this.options.timeoutMs} ms (timeoutMs)`, { provider, model, reason: 'api', retryable: true });
     }
+    const secrets = this.options.secrets ?? [];
+    const failure = transportFailureIn(error);
+    if (failure) return transportFailureToModelCallError(failure, { name, provider, model, secrets }, CHAT_WORDING);
     const now = this.options.now ?? Date.now;
-    const context = { name, provider, model, nowMs: now(), secrets: this.options.secrets ?? [] };
+    const context = { name, provider, model, nowMs: now(), secrets };
     return toModelCallError(error, { ...context, ...(this.options.apiKeyEnv ? { apiKeyEnv: this.options.apiKeyEnv } : {}) }) ?? error;
   }
 }

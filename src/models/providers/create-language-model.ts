@@ -4,7 +4,9 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
-import type { ModelSettings } from '../model-settings.js';
+import { HttpTransport } from '../../http/http-transport.js';
+import { transportFetch } from '../../http/transport-fetch.js';
+import { DEFAULT_MAX_REPLY_BYTES, type ModelSettings } from '../model-settings.js';
 import type { ProviderInfo } from './provider-catalog.js';
 
 export interface LanguageModelWithOptions {
@@ -18,7 +20,8 @@ type FetchFunction = typeof globalThis.fetch;
 /**
  * Builds the AI SDK model for an HTTP provider. The key is passed in (read from the environment
  * by the CLI); the SDK never looks at the environment itself. OpenAI goes through the chat
- * completions API, which takes a seed.
+ * completions API, which takes a seed. Its requests go through pmiyc's HTTP transport, with the
+ * model's timeout and reply size limit, unless a fetch is given (tests).
  */
 export function createLanguageModel(
   provider: ProviderInfo,
@@ -29,7 +32,7 @@ export function createLanguageModel(
   const common = {
     ...(apiKey ? { apiKey } : {}),
     ...(settings.headers ? { headers: { ...settings.headers } } : {}),
-    ...(fetch ? { fetch } : {}),
+    fetch: fetch ?? transportFetch(new HttpTransport({ timeoutMs: settings.timeoutMs, maxResponseBytes: settings.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES })),
   };
   const baseURL = settings.baseURL ? { baseURL: settings.baseURL } : {};
   const options = settings.providerOptions ? { ...settings.providerOptions } : undefined;

@@ -8,7 +8,8 @@ import { createChatModel } from '../create-chat-model.js';
 import { OpenAiChatModel } from './openai-chat-model.js';
 
 // What a user sees when a server answers the OpenAI chat path (on the HTTP transport, src/http/) well
-// or badly: each reply below comes from a raw TCP server, byte for byte, and the tests assert the reply
+// or badly, and for the failures and limits the AI SDK's path too (on the transport's fetch): each reply
+// below comes from a raw TCP server, byte for byte, and the tests assert the reply
 // or the typed error (its message, whether it is retried), that nothing crashes, and that nothing
 // waits past its time.
 
@@ -22,20 +23,19 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function serve(script: (request: { socket: Socket; index: number; connection: number }) => unknown): Promise<RawServer> {
+async function serve(script: (request: { socket: Socket; index: number; connection: number; head: string }) => unknown): Promise<RawServer> {
   server = await RawHttpServer.start(script);
   return server;
 }
 
 const chatModel = (url: string, timeoutMs = 5000) =>
   new OpenAiChatModel({ name: 'local/m', provider: 'openai-compatible', model: 'm', baseURL: `${url}/v1`, timeoutMs });
-
-/** The call's outcome and how long it took. */
-async function timed<T>(promise: Promise<T>): Promise<{ outcome: T; elapsedMs: number }> {
-  const started = performance.now();
-  const outcome = await promise;
-  return { outcome, elapsedMs: performance.now() - started };
-}
+/** The same server through the AI SDK (Anthropic's API), on the transport's fetch. */
+const sdkModel = (url: string, timeoutMs = 5000) =>
+  createChatModel({ name: 'local/claude', provider: 'anthropic', model: 'm', baseURL: `${url}/v1`, timeoutMs, maxRetries: 0 }, { apiKey: 'k' }).model;
+/** A reply of `text` in the shape of the API the request went to (Anthropic's messages, or OpenAI's chat completions). */
+const completionFor = (head: string, text: string) =>
+  JSON.stringify(head.includes('/messages') ? RESPONSE_SHAPES.anthropicMessage(text) : RESPONSE_SHAPES.openaiChat(text));
 
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -70,77 +70,124 @@ describe('what the OpenAI chat path makes of what a server sends', () => {
   });
 
   it.each([
-    ['a garbage status line', 'SSH-2.0-OpenSSH_9.6\r\n\r\n'],
-    ['bare LF line ends in the head', rawResponse(COMPLETION).replace(/\r\n/g, '\n')],
-    ['a bare LF inside the headers', rawResponse(COMPLETION).replace('Content-Type: application/json\r\n', 'X-A: 1\nContent-Type: application/json\r\n')],
-    ['an HTTP/2 status line', `HTTP/2 200\r\ncontent-length: 2\r\n\r\n{}`],
-    ['a header line without a colon', rawResponse(COMPLETION).replace('Content-Type', 'Content Type')],
-    ['two different Content-Lengths', `HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`],
-    ['a chunk size that is not hex', `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`],
-    ['a chunk longer than its size', `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{}\r\n0\r\n\r\n`],
-    ['headers longer than 64 KiB', `HTTP/1.1 200 OK\r\nX-Long: ${'a'.repeat(70_000)}\r\nContent-Length: 2\r\n\r\n{}`],
-    ['an unasked-for protocol switch', 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n'],
-    ['an unasked-for 100 Continue', `HTTP/1.1 100 Continue\r\n\r\n${rawResponse(COMPLETION)}`],
-  ])('fails at once on %s: a reply the server sent and pmiyc cannot read, worth another try', async (_mode, wire) => {
+    ['a garbage status line', 'SSH-2.0-OpenSSH_9.6\r\n\r\n', 'Expected HTTP/, RTSP/ or ICE/'],
+    ['bare LF line ends in the head', rawResponse(COMPLETION).replace(/\r\n/g, '\n'), 'Missing expected CR after response line'],
+    [
+      'a bare LF inside the headers',
+      rawResponse(COMPLETION).replace('Content-Type: application/json\r\n', 'X-A: 1\nContent-Type: application/json\r\n'),
+      'Missing expected CR after header value',
+    ],
+    ['an HTTP/2 status line', `HTTP/2 200\r\ncontent-length: 2\r\n\r\n{}`, 'Expected dot'],
+    ['a header line without a colon', rawResponse(COMPLETION).replace('Content-Type', 'Content Type'), 'Invalid header token'],
+    ['two different Content-Lengths', `HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`, 'its body does not match its Content-Length'],
+    ['a chunk size that is not hex', `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, 'Invalid character in chunk size'],
+    ['a chunk longer than its size', `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{}\r\n0\r\n\r\n`, 'Expected LF after chunk data'],
+    [
+      'an unasked-for protocol switch',
+      'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n',
+      'a switch of protocols nothing asked for',
+    ],
+    ['an unasked-for 100 Continue', `HTTP/1.1 100 Continue\r\n\r\n${rawResponse(COMPLETION)}`, 'a 100 Continue nothing asked for'],
+  ])('fails at once on %s, saying the reply is not valid HTTP (worth another try), on both adapters', async (_mode, wire, problem) => {
     const { url } = await serve(({ socket }) => socket.write(wire));
-    const { outcome: error, elapsedMs } = await timed(failureOf(chatModel(url).generate(request)));
-    expect(error).toMatchObject({ provider: 'openai-compatible', model: 'm', reason: 'api', retryable: true });
-    expect(error.statusCode).toBeUndefined();
-    expect(error.message).toMatch(/^local\/m: the server sent a reply pmiyc cannot read \(/);
-    expect(error.message).not.toMatch(/cannot reach/);
-    expect(elapsedMs).toBeLessThan(2_000); // the call's time is 5 s: nothing waited it out
+    for (const model of [chatModel(url), sdkModel(url)]) {
+      const error = await failureOf(model.generate(request));
+      expect(error).toMatchObject({ model: 'm', reason: 'api', retryable: true });
+      expect(error.statusCode).toBeUndefined();
+      // This error and not the timeout's: the call did not wait out its time for a reply that had come.
+      expect(error.message).toBe(`${model.name}: the server's reply is not valid HTTP: ${problem}`);
+    }
   });
 
-  it('refuses an endless body once past 16 MiB, without reading the rest, and does not retry it', async () => {
+  it('fails at once, not retried, on a head longer than 64 KiB, naming the limit, on both adapters', async () => {
+    const { url } = await serve(({ socket }) => socket.write(`HTTP/1.1 200 OK\r\nX-Long: ${'a'.repeat(70_000)}\r\nContent-Length: 2\r\n\r\n{}`));
+    for (const model of [chatModel(url), sdkModel(url)]) {
+      const error = await failureOf(model.generate(request));
+      expect(error).toMatchObject({ reason: 'api', retryable: false });
+      expect(error.message).toBe(
+        `${model.name}: the server's reply has a status line and headers longer than 64 KiB, the most pmiyc reads (a fixed limit: APIs send a few KiB): check that the base URL is the API's`,
+      );
+    }
+  });
+
+  it("reads a head of 20 KiB, past the global fetch's 16 KiB, on both adapters", async () => {
+    const { url } = await serve(({ socket, head }) => socket.write(rawResponse(completionFor(head, REPLY), { 'X-Long': 'a'.repeat(20_000) })));
+    for (const model of [chatModel(url), sdkModel(url)]) expect((await model.generate(request)).text).toBe(REPLY);
+  });
+
+  it.each([
+    ["pmiyc's client", 'openai-compatible'],
+    ['the AI SDK', 'anthropic'],
+  ])('refuses an endless body past maxReplyBytes through %s, without reading the rest, and does not retry it', async (_path, provider) => {
     let written = 0;
     const chunk = Buffer.alloc(64 * 1024, 'x');
     const { url } = await serve(async ({ socket }) => {
-      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${600 * 2 ** 20}\r\n\r\n`);
-      // As fast as the client reads, for 600 MiB or until it hangs up.
+      // Chunked, so no Content-Length tells the size first: as fast as the client reads, for 600 MiB or until it hangs up.
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
       while (!socket.destroyed && written < 600 * 2 ** 20) {
         written += chunk.length;
-        if (!socket.write(chunk)) await new Promise((resolve) => socket.once('drain', resolve).once('close', resolve));
+        if (!socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`)) await new Promise((resolve) => socket.once('drain', resolve).once('close', resolve));
       }
     });
     const built = createChatModel(
-      { name: 'local/m', provider: 'openai-compatible', model: 'm', baseURL: `${url}/v1`, timeoutMs: 20_000, maxRetries: 2 },
-      { retry: { sleep: async () => {}, random: () => 0 } },
+      { name: 'big', provider, model: 'm', baseURL: `${url}/v1`, timeoutMs: 20_000, maxRetries: 2, maxReplyBytes: 2 * 2 ** 20 },
+      { apiKey: 'k', retry: { sleep: async () => {}, random: () => 0 } },
     );
     const error = await failureOf(built.model.generate(request));
-    expect(error).toMatchObject({ reason: 'api', retryable: false });
-    expect(error.message).toBe('local/m: the server sent a reply larger than 16 MiB, the most pmiyc reads from it');
+    expect(error).toMatchObject({ reason: 'api', retryable: false, replyLimitBytes: 2 * 2 ** 20 });
+    expect(error.message).toBe(
+      "big: the server sent a reply larger than 2 MiB, this model's maxReplyBytes; not retried: raise maxReplyBytes for big in the config to read larger replies",
+    );
     expect(server!.requests).toHaveLength(1);
-    expect(written).toBeLessThan(64 * 2 ** 20);
+    expect(written).toBeLessThan(32 * 2 ** 20);
   });
 
-  it('does not take a late duplicate reply, sent while the connection waits, for the next call', async () => {
-    const { url } = await serve(({ socket, index }) => {
-      if (index > 0) return void socket.write(rawResponse(JSON.stringify(RESPONSE_SHAPES.openaiChat('second'))));
-      socket.write(rawResponse(COMPLETION));
-      setTimeout(() => socket.write(rawResponse(JSON.stringify(RESPONSE_SHAPES.openaiChat('duplicate')))), 20);
+  it('refuses a reply whose Content-Length is past the limit at once, before its body, on both adapters (8 MiB unless configured)', async () => {
+    const { url } = await serve(({ socket }) => socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 999999999999999\r\n\r\n{'));
+    for (const model of [chatModel(url), sdkModel(url)]) {
+      // The body never comes: this error and not the timeout's says the Content-Length was enough.
+      const error = await failureOf(model.generate(request));
+      expect(error).toMatchObject({ retryable: false, replyLimitBytes: 8 * 2 ** 20 });
+      expect(error.message).toMatch(/^local\/\w+: the server sent a reply larger than 8 MiB, this model's maxReplyBytes; not retried: raise maxReplyBytes/);
+    }
+  });
+
+  it.each([
+    ["pmiyc's client", chatModel],
+    ['the AI SDK', sdkModel],
+  ])('does not take a late duplicate reply, sent while the connection waits, for the next call (%s)', async (_path, modelAt) => {
+    const { url } = await serve(({ socket, index, head }) => {
+      if (index > 0) return void socket.write(rawResponse(completionFor(head, 'second')));
+      socket.write(rawResponse(completionFor(head, REPLY)));
+      setTimeout(() => socket.write(rawResponse(completionFor(head, 'duplicate'))), 20);
     });
-    const model = chatModel(url);
+    const model = modelAt(url);
     expect((await model.generate(request)).text).toBe(REPLY);
     await later(100);
     expect((await model.generate(request)).text).toBe('second');
     expect(server!.connections).toBe(2);
   });
 
-  it('does not take a duplicate reply that came in the same write as the first for the next call', async () => {
-    const { url } = await serve(({ socket, index }) => {
-      if (index > 0) return void socket.write(rawResponse(JSON.stringify(RESPONSE_SHAPES.openaiChat('second'))));
-      socket.write(rawResponse(COMPLETION) + rawResponse(JSON.stringify(RESPONSE_SHAPES.openaiChat('duplicate'))));
+  it.each([
+    ["pmiyc's client", chatModel],
+    ['the AI SDK', sdkModel],
+  ])('does not take a duplicate reply that came in the same write as the first for the next call (%s)', async (_path, modelAt) => {
+    const { url } = await serve(({ socket, index, head }) => {
+      if (index > 0) return void socket.write(rawResponse(completionFor(head, 'second')));
+      socket.write(rawResponse(completionFor(head, REPLY)) + rawResponse(completionFor(head, 'duplicate')));
     });
-    const model = chatModel(url);
+    const model = modelAt(url);
     expect((await model.generate(request)).text).toBe(REPLY);
     expect((await model.generate(request)).text).toBe('second');
   });
 
-  it('fails retryably when the connection closes in the middle of the body, saying so', async () => {
+  it('fails retryably when the connection closes in the middle of the body, saying so, on both adapters', async () => {
     const { url } = await serve(({ socket }) => socket.end(rawResponse(COMPLETION).slice(0, -40)));
-    const error = await failureOf(chatModel(url).generate(request));
-    expect(error).toMatchObject({ reason: 'api', retryable: true });
-    expect(error.message).toMatch(new RegExp(`^local/m: ${url} closed the connection before its reply was complete`));
+    for (const model of [chatModel(url), sdkModel(url)]) {
+      const error = await failureOf(model.generate(request));
+      expect(error).toMatchObject({ reason: 'api', retryable: true });
+      expect(error.message).toMatch(new RegExp(`^${model.name}: ${url} closed the connection before its reply was complete`));
+    }
   });
 
   it('fails retryably when the server closes the connection without a reply', async () => {
@@ -217,13 +264,16 @@ describe('what the OpenAI chat path makes of what a server sends', () => {
     expect(closed).toBe(true);
   });
 
-  it('says it cannot reach a server that refuses the connection', async () => {
+  it('says it cannot reach a server that refuses the connection, on both adapters', async () => {
     const { url } = await serve(() => {});
     await server!.close();
     server = undefined;
     const error = await failureOf(chatModel(url).generate(request));
     expect(error).toMatchObject({ reason: 'api', retryable: true });
     expect(error.message).toMatch(new RegExp(`^local/m: cannot reach ${url}/v1/chat/completions \\(.*ECONNREFUSED`));
+    const sdkError = await failureOf(sdkModel(url).generate(request));
+    expect(sdkError).toMatchObject({ reason: 'api', retryable: true });
+    expect(sdkError.message).toMatch(new RegExp(`^local/claude: cannot reach ${url}/v1/messages \\(.*ECONNREFUSED`));
   });
 
   it('retries what another try may fix and not what it cannot', async () => {

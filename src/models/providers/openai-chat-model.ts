@@ -6,10 +6,11 @@ import { watchAbort } from '../abort-watch.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { ModelCallError } from '../model-call-error.js';
 import { type ModelSecret, secretsOf } from '../model-secrets.js';
+import { DEFAULT_MAX_REPLY_BYTES } from '../model-settings.js';
 import { type ErrorContext, httpErrorToModelCallError } from './http-error.js';
 import { checkRequestHeaders } from './http-headers.js';
 import { bodyText, serverText } from './server-text.js';
-import { transportFailureToModelCallError } from './transport-error.js';
+import { CHAT_WORDING, transportFailureToModelCallError } from './transport-error.js';
 
 export interface OpenAiChatOptions {
   readonly name: string;
@@ -21,6 +22,8 @@ export interface OpenAiChatOptions {
   readonly apiKeyEnv?: string;
   readonly headers?: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
+  /** The largest reply body read, in bytes (the model's `maxReplyBytes`); 8 MiB unless given. */
+  readonly maxReplyBytes?: number;
   /** Extra body fields (an OpenAI-compatible server's own options, e.g. chat_template_kwargs). */
   readonly extraBody?: Readonly<Record<string, unknown>>;
   /** False: the provider takes no seed (it still identifies the call). */
@@ -45,12 +48,6 @@ interface ChatCompletion {
   readonly choices?: ReadonlyArray<{ readonly message?: { readonly content?: string | null }; readonly finish_reason?: string | null }>;
   readonly usage?: { readonly prompt_tokens?: number; readonly completion_tokens?: number } | null;
 }
-
-/**
- * The largest chat completion read: a reply at the largest output limits models have (~128k tokens,
- * ~0.5 MB of text, up to ~3 MB with JSON escapes) with room to spare; far past it is not a reply.
- */
-const MAX_REPLY_BYTES = 16 * 2 ** 20;
 
 /**
  * The reply in a chat completion body (parsed JSON), or what is wrong with it. Shared by the direct
@@ -115,7 +112,7 @@ export class OpenAiChatModel implements ChatModel {
     } catch (error) {
       throw new InputError(`${options.name}: ${(error as Error).message}: correct its headers in the config`);
     }
-    this.transport = new HttpTransport({ timeoutMs: options.timeoutMs, maxResponseBytes: MAX_REPLY_BYTES });
+    this.transport = new HttpTransport({ timeoutMs: options.timeoutMs, maxResponseBytes: options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES });
   }
 
   async generate(request: GenerateRequest): Promise<GenerateReply> {
@@ -136,7 +133,7 @@ export class OpenAiChatModel implements ChatModel {
     try {
       return await call.answer;
     } catch (error) {
-      if (error instanceof TransportFailure) throw transportFailureToModelCallError(error, this.fields(), { peer: 'server', timeoutSetting: 'timeoutMs' });
+      if (error instanceof TransportFailure) throw transportFailureToModelCallError(error, this.fields(), CHAT_WORDING);
       throw error;
     } finally {
       stopWatching?.();

@@ -20,18 +20,27 @@ export interface CallCacheOptions {
  * Replies carry `callHash`, `cached: true` when they were not asked of the model, and
  * `replayedFrom` when an earlier run made them. Which stored calls may be reused (all runs', or
  * only this run's under `--no-cache`) is the cache's own scope.
+ *
+ * A request whose reply was larger than the model's `maxReplyBytes` fails again at once, with the
+ * same error, for as long as the decorated model lives (one session of a run): the same request
+ * would get the same reply, and each try pays for it. A resume asks it once more, under the limit
+ * the config then gives.
  */
 export function cacheCalls(cache: CallCache, options: CallCacheOptions): ChatModelMiddleware {
   return (next) => {
     // Per decorated model: single flight joins calls of the same model only.
     const inFlight = new Map<string, Promise<GenerateReply>>();
+    const overLimit = new Map<string, ModelCallError>();
     const call = async (hash: string, request: GenerateRequest): Promise<GenerateReply> => {
       const startedMs = options.now();
       let reply: GenerateReply;
       try {
         reply = await next(request);
       } catch (error) {
-        if (isModelCallError(error) && !request.abortSignal?.aborted) saveFailure(cache, options, hash, error, options.now() - startedMs, request);
+        if (isModelCallError(error) && !request.abortSignal?.aborted) {
+          saveFailure(cache, options, hash, error, options.now() - startedMs, request);
+          if (error.replyLimitBytes !== undefined) overLimit.set(hash, error);
+        }
         throw error;
       }
       const stored = { ...reply, callHash: hash };
@@ -50,6 +59,8 @@ export function cacheCalls(cache: CallCache, options: CallCacheOptions): ChatMod
       const hash = requestHash(options.modelIdentity, cachedRequestOf(request));
       const stored = options.refresh?.has(hash) ? undefined : cache.lookup(hash);
       if (stored) return { ...stored.reply, callHash: hash, cached: true, ...(stored.earlierRun === undefined ? {} : { replayedFrom: stored.earlierRun }) };
+      const tooLarge = overLimit.get(hash);
+      if (tooLarge) throw tooLarge;
       const pending = inFlight.get(hash);
       if (pending) return { ...(await pending), cached: true };
       const started = call(hash, request).finally(() => inFlight.delete(hash));
