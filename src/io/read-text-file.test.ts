@@ -47,12 +47,12 @@ describe('readTextFile and readConfigFile', () => {
 
   it('give a config file a smaller cap than a data file', async () => {
     const path = join(folder, 'large.yaml');
-    writeFileSync(path, `# ${'x'.repeat(5 * 2 ** 20)}\n`);
-    expect(await readTextFile(path, 'unused')).toHaveLength(5 * 2 ** 20 + 3);
+    writeFileSync(path, `# ${'x'.repeat(2 * 2 ** 20)}\n`);
+    expect(await readTextFile(path, 'unused')).toHaveLength(2 * 2 ** 20 + 3);
     expect(await thrownBy(() => readConfigFile(path, 'unused'))).toMatchObject({
       kind: 'config',
       file: path,
-      message: `${path} is 5 MB, more than the 4 MB pmiyc reads from a config file: check that it is the right file, or split it`,
+      message: `${path} is 2 MB, more than the 1 MB pmiyc reads from a config file: check that it is the right file, or split it`,
     });
   });
 
