@@ -97,12 +97,12 @@ describe('files that cannot be read', () => {
       join(folder, 'unused.db'),
     ]);
     expect(config.code).toBe(2);
-    expect(config.stderr).toBe(`pmiyc: cannot read ${folderAsFile} (EISDIR): check that it is a file you may read\n`);
+    expect(config.stderr).toBe(`pmiyc: ${folderAsFile} is a folder, not a file: give the path of a file in it\n`);
     const claimsFolder = join(folder, `${++counter}-claims.csv`);
     mkdirSync(claimsFolder);
     const claims = await runCli(['claims', claimsFolder]);
     expect(claims.code).toBe(2);
-    expect(claims.stderr).toBe(`pmiyc: cannot read ${claimsFolder} (EISDIR): check that it is a file you may read\n`);
+    expect(claims.stderr).toBe(`pmiyc: ${claimsFolder} is a folder, not a file: give the path of a file in it\n`);
   });
 });
 

@@ -30,17 +30,17 @@ async function main(argv: string[]): Promise<number> {
   process.stderr.on('error', () => {});
 
   let exitCode = 0;
-  const context = {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    env: environmentWithDotEnv(process.env, process.cwd()),
-    now: () => new Date(),
-    packageVersion: packageVersion(),
-  };
-  const program = buildProgram(context, { stop: stop.signal, abort: abort.signal }, (code) => {
-    exitCode = code;
-  });
   try {
+    const context = {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      env: await environmentWithDotEnv(process.env, process.cwd()),
+      now: () => new Date(),
+      packageVersion: packageVersion(),
+    };
+    const program = buildProgram(context, { stop: stop.signal, abort: abort.signal }, (code) => {
+      exitCode = code;
+    });
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../domain/errors/config-error.js';
-import { InputError } from '../domain/errors/input-error.js';
 import { parseConfig } from './parse-config.js';
 
 const VALID = `
@@ -29,7 +28,7 @@ function errorOf(text: string): string {
   try {
     parseConfig('pmiyc.yaml', text);
   } catch (error) {
-    expect(error).toBeInstanceOf(InputError);
+    expect(error).toBeInstanceOf(ConfigError);
     return (error as Error).message;
   }
   throw new Error('expected an error');
@@ -97,6 +96,70 @@ describe('parseConfig', () => {
       'models.alpha.headers.Content-Length: is set by pmiyc for each request: remove it',
     ],
   ])('rejects bad config with file, line, key and what is allowed (%#)', (text, message) => {
+    expect(errorOf(text)).toContain(message);
+  });
+
+  it('names what a model alias or a variant name may be, and a name it could be, instead of "Invalid key in record"', () => {
+    expect(errorOf('models:\n  openai/gpt-4o:\n    provider: openai\n    model: gpt-4o\n')).toBe(
+      'pmiyc.yaml:2: models.openai/gpt-4o: an alias is letters, digits, ".", "_" or "-" (no "/"): rename it, e.g. openai-gpt-4o',
+    );
+    expect(errorOf('variants:\n  warm:\n    description: a\n  "/tone":\n    description: b\n')).toBe(
+      'pmiyc.yaml:4: variants./tone: a variant name is letters, digits, ".", "_" or "-": rename it, e.g. tone',
+    );
+    expect(errorOf('variants:\n  default:\n    description: a\n')).toBe(
+      `pmiyc.yaml:2: variants.default: "default" is pmiyc's own prompts: give the variant another name`,
+    );
+  });
+
+  // Nine lists, each of nine aliases of the one before: 9^9 values from 300 bytes.
+  const BILLION_LAUGHS = [
+    'models:',
+    '  alpha:',
+    '    provider: openai',
+    '    model: x',
+    '    providerOptions:',
+    '      a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]',
+    ...['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'].map((name, index) => {
+      const before = 'abcdefgh'[index]!;
+      return `      ${name}: &${name} [${Array(9).fill(`*${before}`).join(', ')}]`;
+    }),
+  ].join('\n');
+
+  it('refuses a YAML alias bomb at once, at the alias where the expansions pass the limit', () => {
+    const started = process.hrtime.bigint();
+    // *b stands for 9 values, *c for 81: the second *c in d's list passes 100.
+    expect(errorOf(BILLION_LAUGHS)).toBe(
+      "pmiyc.yaml:9: too many alias expansions (a YAML alias bomb?): a config's aliases may stand for 100 values; write the values out instead of aliasing lists of aliases",
+    );
+    // Generous: it is immediate; expanding the bomb would take hours.
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(20_000);
+  });
+
+  it('reads a value aliased a few times', () => {
+    const config = parseConfig(
+      'pmiyc.yaml',
+      'models:\n  alpha:\n    provider: vllm\n    model: a\n    headers: &common { x-team: persuasion }\n  beta:\n    provider: vllm\n    model: b\n    headers: *common\n',
+    );
+    expect(config.models['beta']?.headers).toEqual({ 'x-team': 'persuasion' });
+  });
+
+  it.each([
+    ['models:\n  alpha: *nowhere\n', 'pmiyc.yaml:2: *nowhere has no anchor &nowhere before it: mark the value with &nowhere first, or write it out'],
+    ['models:\n  alpha: *later\n  beta: &later {}\n', 'pmiyc.yaml:2: *later has no anchor &later before it'],
+    [
+      'models:\n  alpha: &self\n    provider: openai\n    model: x\n    providerOptions: { again: *self }\n',
+      'pmiyc.yaml:5: *self is inside the value &self marks, which would contain itself: write the value out',
+    ],
+    ['models:\n  ? [alpha, beta]\n  : { provider: openai, model: x }\n', 'pmiyc.yaml:2: a key must be a name, not a list or a map: write it as plain text'],
+    [
+      'models:\n  alpha:\n    provider: openai\n    model: x\n    providerOptions:\n      k: &k { a: 1 }\n      ? *k\n      : 2\n',
+      'pmiyc.yaml:7: a key must be a name, not a list or a map',
+    ],
+    [
+      `models:\n  alpha:\n    provider: openai\n    model: x\n    providerOptions:\n      empty: &e []\n      many: [${Array(1000).fill('*e').join(', ')}]\n`,
+      'pmiyc.yaml:7: more than 1000 anchors and aliases: a config needs a few; write the values out',
+    ],
+  ])('refuses an alias or a key it cannot use with its line, as a ConfigError (%#)', (text, message) => {
     expect(errorOf(text)).toContain(message);
   });
 

@@ -2,6 +2,17 @@ import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError } from '../domain/errors/config-error.js';
 import { allowedKeysAt, configSchema, type PmiycConfig } from './config-schema.js';
+import { findAliasOverflow, findAliasProblem, MAX_ALIAS_COUNT } from './yaml-aliases.js';
+
+/** A name under models: or variants: that is not one: what a name is (zod says only "Invalid key in record"), and one it could be. */
+function describeKeyIssue(issue: z.core.$ZodIssueInvalidKey): string {
+  const inner = issue.issues[0];
+  if (inner === undefined) return issue.message;
+  const renamed = String(issue.path.at(-1) ?? '')
+    .replace(/[^\w.-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '');
+  return inner.code === 'invalid_format' && renamed !== '' ? `${inner.message}: rename it, e.g. ${renamed}` : inner.message;
+}
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') {
@@ -9,6 +20,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}${allowed ? `; allowed: ${allowed.join(', ')}` : ''}`;
   }
   if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) return `is required (${issue.expected})`;
+  if (issue.code === 'invalid_key') return describeKeyIssue(issue);
   return issue.message;
 }
 
@@ -36,7 +48,17 @@ export function parseConfig(fileName: string, text: string): PmiycConfig {
     const line = lineCounter.linePos(firstError.pos[0]).line;
     throw new ConfigError({ file: fileName, line }, `not valid YAML (${firstError.message.split('\n')[0]})`);
   }
-  const parsed = configSchema.safeParse(document.toJS() ?? {});
+  const problem = findAliasProblem(document);
+  if (problem) throw new ConfigError({ file: fileName, line: lineCounter.linePos(problem.offset).line }, problem.detail);
+  let values: unknown;
+  try {
+    values = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    const overflow = findAliasOverflow(document);
+    if (!overflow) throw error;
+    throw new ConfigError({ file: fileName, line: lineCounter.linePos(overflow.offset).line }, overflow.detail, { cause: error });
+  }
+  const parsed = configSchema.safeParse(values ?? {});
   if (parsed.success) return parsed.data;
 
   const issue = parsed.error.issues[0]!;

@@ -107,7 +107,7 @@ describe('cachedDataFiles', () => {
     for (const files of [cachedDataFiles({ cacheFolder, mirror: await unreachableUrl() }), localDataFiles(cacheFolder)]) {
       const error = await files.read(TRUTHFULQA).catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(DatasetError);
-      expect(error).toMatchObject({ file: path, message: `cannot read ${path} (EISDIR)` });
+      expect(error).toMatchObject({ file: path, message: `${path} is a folder, not a file: give the path of a file in it` });
     }
   });
 });

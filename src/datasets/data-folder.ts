@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DatasetError } from '../domain/errors/dataset-error.js';
 import { InputError } from '../domain/errors/input-error.js';
@@ -7,17 +7,14 @@ import { type BodyProgress, type HttpAnswer, HttpTransport } from '../http/http-
 import { TransportFailure } from '../http/transport-failure.js';
 import type { DataFiles, DataSource } from './data-sources.js';
 import { decodeText } from './decode-text.js';
+import { INPUT_FILE_LIMITS, readInputFile } from './read-input-file.js';
 
+/** A data folder's file, read as every input file is (a regular file under the data cap); undefined when it is not there. */
 async function readIfPresent(path: string): Promise<string | undefined> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    const detail = `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
-    throw new DatasetError({ file: path }, detail, { cause: error, detailNamesFile: true });
-  }
-  return decodeText(path, bytes);
+  const read = await readInputFile(path, INPUT_FILE_LIMITS.data);
+  if (read.status === 'missing') return undefined;
+  if (read.status === 'read') return decodeText(path, read.bytes);
+  throw new DatasetError({ file: path }, read.detail, { ...(read.status === 'unreadable' ? { cause: read.cause } : {}), detailNamesFile: true });
 }
 
 /** A folder laid out like the data sources' paths, read as it is: nothing is downloaded. */

@@ -7,7 +7,7 @@ import { readTextFile } from './read-text-file.js';
 
 /** Reads and checks a task file written by `pmiyc annotate export`. */
 export async function readTaskFile(path: string): Promise<AnnotationTaskFile> {
-  return parseTaskFile(readTextFile(path, `${path} does not exist: pass the task file \`pmiyc annotate export\` wrote`), path);
+  return parseTaskFile(await readTextFile(path, `${path} does not exist: pass the task file \`pmiyc annotate export\` wrote`), path);
 }
 
 /** The task file `pmiyc annotate export` writes unless --out says: `annotation-tasks-<run>.json`, the name made safe. */
@@ -28,7 +28,7 @@ export function defaultLabelsPath(tasksPath: string, annotator: string): string 
 export async function loadLabelBook(tasks: AnnotationTaskFile, annotator: string, labelsPath: string): Promise<LabelBook> {
   const book = new LabelBook(tasks, annotator);
   if (!existsSync(labelsPath)) return book;
-  const { header, labels } = parseLabelsFile(readTextFile(labelsPath, `${labelsPath} does not exist: pass the labels file`), labelsPath);
+  const { header, labels } = parseLabelsFile(await readTextFile(labelsPath, `${labelsPath} does not exist: pass the labels file`), labelsPath);
   if (header.annotator !== annotator)
     throw new DatasetError(
       { file: labelsPath },

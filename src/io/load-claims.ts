@@ -26,7 +26,7 @@ export async function loadClaims(source: string, options: ClaimSelection & { rea
   } else {
     const file = parseClaimsFile(
       source,
-      readTextFile(source, `no claims file at ${source}: give subjective, misinformation, examples, or the path of a .csv or .jsonl file`),
+      await readTextFile(source, `no claims file at ${source}: give subjective, misinformation, examples, or the path of a .csv or .jsonl file`),
     );
     for (const warning of file.warnings) warn(`warning: ${warning}`);
     claims = file.claims;

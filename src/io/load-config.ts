@@ -3,7 +3,7 @@ import { parseConfig } from '../config/parse-config.js';
 import { readConfigFile } from './read-text-file.js';
 
 /** The config named by --config (or PMIYC_CONFIG); an empty config when there is none. */
-export function loadConfig(path: string | undefined): PmiycConfig {
+export async function loadConfig(path: string | undefined): Promise<PmiycConfig> {
   if (path === undefined) return { models: {}, variants: {} };
-  return parseConfig(path, readConfigFile(path, `no config file at ${path}: check the path given to --config`));
+  return parseConfig(path, await readConfigFile(path, `no config file at ${path}: check the path given to --config`));
 }

@@ -43,7 +43,7 @@ export async function loadJudgePairs(design: StoredJudgeDesign, seed: number, da
   if (design.pairs.source !== ANTHROPIC_PAIRS) {
     const pairs = parseJudgePairsFile(
       design.pairs.source,
-      readTextFile(design.pairs.source, `no pairs file at ${design.pairs.source}: check the path given to --pairs`),
+      await readTextFile(design.pairs.source, `no pairs file at ${design.pairs.source}: check the path given to --pairs`),
     );
     return {
       pairs: selectJudgePairs(pairs, selection),

@@ -42,5 +42,8 @@ describe('modelFileSha256', () => {
     expect(modelFileSha256({ ...llama('x'), provider: 'vllm' }, store)).toBeUndefined();
     expect(modelFileSha256(llama('hf:user/repo/model.gguf'), store)).toBeUndefined();
     expect(() => modelFileSha256(llama(join(folder, 'missing.gguf')), store)).toThrow('no GGUF file at');
+    expect(() => modelFileSha256(llama('/dev/zero'), store)).toThrow(
+      '/dev/zero is not a regular file (a folder, pipe or device): give the path of a .gguf file after llama/',
+    );
   });
 });

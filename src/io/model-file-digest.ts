@@ -40,6 +40,8 @@ export function modelFileSha256(
   } catch {
     throw new InputError(`no GGUF file at ${settings.model}: check the path after llama/`);
   }
+  // Opened to be hashed, a FIFO would wait for a writer and /dev/zero would never end.
+  if (!stats.isFile()) throw new InputError(`${settings.model} is not a regular file (a folder, pipe or device): give the path of a .gguf file after llama/`);
   const known = store.knownFileSha256(path, stats.size, stats.mtimeMs);
   if (known) return known;
   onHashing?.(path);

@@ -48,7 +48,7 @@ export async function prepareTournamentResume(
   data: DataAccess,
 ): Promise<PreparedTournament & Required<Pick<PreparedTournament, 'resumed'>>> {
   const request = { ...(options.run ? { run: options.run } : {}), ...(options.config ? { configPath: resolve(options.config) } : {}) };
-  const resumed = tournamentRunToResume(records, { ...request, flags: options, given: options.given }, loadConfig);
+  const resumed = await tournamentRunToResume(records, { ...request, flags: options, given: options.given }, loadConfig);
   const { claims } = await loadClaims(resumed.design.claims.source, { ...resumed.design.claims, seed: resumed.run.seed }, data);
   return { design: resumed.design, claims, resumed, ...(resumed.configPath ? { configPath: resumed.configPath } : {}) };
 }

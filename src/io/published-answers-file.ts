@@ -12,7 +12,7 @@ export interface PublishedAnswersFile {
 }
 
 /** Reads and parses a pre-assessment CSV (`i,claim,scores,...`); a missing file is an InputError that names it. */
-export function readPublishedAnswers(file: string, model: string | undefined): PublishedAnswersFile {
-  const text = readTextFile(file, `no file at ${file}: give the path of a pre-assessment CSV such as pre_assesment/results/gpt4.csv`);
+export async function readPublishedAnswers(file: string, model: string | undefined): Promise<PublishedAnswersFile> {
+  const text = await readTextFile(file, `no file at ${file}: give the path of a pre-assessment CSV such as pre_assesment/results/gpt4.csv`);
   return { file: resolve(file), model: model ?? basename(file, extname(file)), rows: parseConsistencyCsv(file, text) };
 }

@@ -71,10 +71,9 @@ export interface AnnotateImportOptions {
 
 /** `pmiyc annotate import`: stores the labels of several annotators next to the models' own scores (all or nothing). */
 export async function annotateImportCommand(options: AnnotateImportOptions, context: CliContext): Promise<number> {
-  const files = options.files.map((path) => ({
-    path,
-    ...parseLabelsFile(readTextFile(path, `${path} does not exist: pass the labels file \`pmiyc annotate serve\` wrote`), path),
-  }));
+  const files = [];
+  for (const path of options.files)
+    files.push({ path, ...parseLabelsFile(await readTextFile(path, `${path} does not exist: pass the labels file \`pmiyc annotate serve\` wrote`), path) });
   const store = openStore(options.store, { access: 'write' });
   try {
     const imported = importLabels(store, files, { ...(options.run ? { run: options.run } : {}), importedAt: context.now().toISOString() });

@@ -37,9 +37,9 @@ function printStudy(store: Store, runName: string, context: CliContext): void {
  */
 export async function consistencyCommand(options: ConsistencyOptions, context: CliContext, signals: RunSignals): Promise<number> {
   checkConsistencyFlags(options);
-  const imported = options.import === undefined ? undefined : readPublishedAnswers(options.import, options.model);
+  const imported = options.import === undefined ? undefined : await readPublishedAnswers(options.import, options.model);
   const fresh = imported !== undefined || options.resume ? undefined : await prepareNewConsistencyStudy(options, dataOf(context));
-  const freshConfig = fresh ? loadConfig(fresh.configPath) : undefined;
+  const freshConfig = fresh ? await loadConfig(fresh.configPath) : undefined;
   if (fresh && freshConfig) checkModels(freshConfig, context.env, fresh.design.models, options.maxCost);
   // Continuing a study, or comparing with a tournament run, needs a store that exists.
   const store = openStore(options.store, { now: context.now, access: options.resume || options.run !== undefined ? 'write' : 'create' });
@@ -67,7 +67,7 @@ export async function consistencyCommand(options: ConsistencyOptions, context: C
       store,
       design: prepared.design,
       claims: prepared.claims,
-      config: freshConfig ?? loadConfig(prepared.configPath),
+      config: freshConfig ?? (await loadConfig(prepared.configPath)),
       seed: prepared.seed,
       concurrency: options.concurrency,
       cache: options.cache,

@@ -25,7 +25,7 @@ export async function converseCommand(options: ConverseOptions, context: CliCont
   if (options.claim.trim() === '') throw new InputError('--claim is empty: give the claim the persuader argues for');
   if (options.question !== undefined && options.question.trim() === '')
     throw new InputError('--question is empty: give the factual question, or leave it out for a subjective claim');
-  const config = loadConfig(options.config);
+  const config = await loadConfig(options.config);
   const registry = createModelRegistry(config, context.env, {
     onRetry: (_model, event) => context.stderr.write(`${event.error.message}; retrying in ${formatDuration(event.waitMs)}\n`),
   });

@@ -20,8 +20,8 @@ export interface ImportOfficialOptions extends OfficialImportRequest {
  * them as one imported run (see studies/tournament/import-official.ts) and says what it did.
  */
 export async function importOfficialCommand(options: ImportOfficialOptions, context: CliContext): Promise<number> {
-  const sources = officialResultsSources(options.paths);
-  const plan = planOfficialImport(sources, options);
+  const sources = await officialResultsSources(options.paths);
+  const plan = await planOfficialImport(sources, options);
   // The cache missing a file is the usual case and needs no detail; a folder the user named may have a real problem.
   const folderNamed = options.dataDir !== undefined || Boolean(context.env['PMIYC_DATA_DIR']);
   const domains = new Set([...plan.claims.values()].map((claim) => claim.domain));

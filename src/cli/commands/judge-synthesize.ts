@@ -27,7 +27,7 @@ export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, co
   if (options.out !== undefined && !/\.jsonl$/i.test(options.out))
     throw new InputError(`--out ${options.out}: the dataset is JSON lines; name the file .jsonl`);
   const claims = await loadSynthesisClaims(options, dataOf(context));
-  const config = loadConfig(options.config);
+  const config = await loadConfig(options.config);
   checkModels(config, context.env, [options.model], options.maxCost);
   const store = openStore(options.store, { now: context.now });
   try {

@@ -28,7 +28,7 @@ const FAILURES_SHOWN = 5;
  */
 export async function judgeCommand(options: JudgeOptions, context: CliContext, signals: RunSignals): Promise<number> {
   const fresh = options.resume ? undefined : await prepareNewJudgeRun(options, dataOf(context));
-  const freshConfig = fresh ? loadConfig(fresh.configPath) : undefined;
+  const freshConfig = fresh ? await loadConfig(fresh.configPath) : undefined;
   if (fresh && freshConfig) checkModels(freshConfig, context.env, fresh.design.judges, options.maxCost);
   const store = openStore(options.store, { now: context.now, access: options.resume ? 'write' : 'create' });
   try {
@@ -38,7 +38,7 @@ export async function judgeCommand(options: JudgeOptions, context: CliContext, s
       store,
       design: prepared.design,
       pairs: prepared.pairs,
-      config: freshConfig ?? loadConfig(prepared.configPath),
+      config: freshConfig ?? (await loadConfig(prepared.configPath)),
       seed: prepared.seed,
       concurrency: options.concurrency,
       cache: options.cache,

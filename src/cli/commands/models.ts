@@ -16,7 +16,7 @@ export interface ModelsOptions {
  * reachable (exit code 1 when one is not).
  */
 export async function modelsCommand(options: ModelsOptions, context: CliContext): Promise<number> {
-  const config = loadConfig(options.config);
+  const config = await loadConfig(options.config);
   const out = (text: string) => context.stdout.write(`${text}\n`);
   out('Providers (write a model as provider/model, e.g. openai/gpt-4o-mini)');
   out(providerTable(context.env));

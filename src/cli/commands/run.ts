@@ -46,7 +46,7 @@ async function dryRun(fresh: FreshRun | undefined, given: GivenSettings, options
   try {
     const prepared = fresh ?? (await prepareTournamentResume(store!, options, dataOf(context)));
     const preview = await previewPreparedTournament(prepared, {
-      config: fresh?.config ?? loadConfig(prepared.configPath),
+      config: fresh?.config ?? (await loadConfig(prepared.configPath)),
       env: context.env,
       given,
       seed: options.seed,
@@ -69,7 +69,7 @@ export async function runCommand(options: RunOptions, context: CliContext, signa
 /** `pmiyc run`, also telling which run it ran (the demo writes its report next). */
 export async function runTournamentCommand(typed: RunOptions, context: CliContext, signals: RunSignals): Promise<{ exitCode: number; runName?: string }> {
   const continuing = typed.resume || typed.retryFailed;
-  const typedConfig = loadConfig(typed.config);
+  const typedConfig = await loadConfig(typed.config);
   // The config's experiment fills in what the command line does not say; a resumed run keeps its own design.
   const experiment = continuing ? (typedConfig.experiment?.store ? { store: typedConfig.experiment.store } : undefined) : typedConfig.experiment;
   const options = withExperiment(typed, experiment, typed.config === undefined ? undefined : resolve(typed.config));
@@ -94,7 +94,7 @@ export async function runTournamentCommand(typed: RunOptions, context: CliContex
       store,
       design: prepared.design,
       claims: prepared.claims,
-      config: freshRun?.config ?? loadConfig(prepared.configPath),
+      config: freshRun?.config ?? (await loadConfig(prepared.configPath)),
       seed: options.seed,
       ...settings,
       ...((prepared.resumed?.run.name ?? options.run) ? { name: prepared.resumed?.run.name ?? options.run } : {}),

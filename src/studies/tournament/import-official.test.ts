@@ -28,7 +28,7 @@ function source(path: string, ...versions: unknown[][]): OfficialSource {
   let reads = 0;
   return {
     path,
-    read() {
+    async read() {
       const records = versions[Math.min(reads++, versions.length - 1)]!;
       return { text: JSON.stringify(records), sha256: `sha-of-${JSON.stringify(records).length}` };
     },
@@ -39,7 +39,7 @@ const request = { run: 'official', labelMatch: 'strict' as const };
 const options = { findKnownClaim: () => undefined, about: { packageVersion: 'test' }, importedAt: '2026-01-01T00:00:00.000Z' };
 
 async function importInto(...sources: OfficialSource[]) {
-  return storeOfficialImport(store, planOfficialImport(sources, request), sources, options);
+  return storeOfficialImport(store, await planOfficialImport(sources, request), sources, options);
 }
 
 describe('storeOfficialImport', () => {

@@ -127,7 +127,7 @@ interface ImportState {
 /** Stores the conversations of one file that the run does not have yet; each file's are committed together. */
 async function importFile(store: ImportStore, plan: OfficialImportPlan, file: PlannedFile, source: OfficialSource, state: ImportState): Promise<ImportedFile> {
   const { request } = plan;
-  const { text, sha256 } = source.read();
+  const { text, sha256 } = await source.read();
   if (sha256 !== file.sha256)
     throw new DatasetError({ file: file.path }, 'changed while it was being imported: import it again once it is written', { fileIsSubject: true });
   const saved: Array<void | Promise<void>> = [];

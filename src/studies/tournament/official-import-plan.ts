@@ -11,7 +11,7 @@ import { type FolderHints, folderHints, plannedTurns, settingOf, stoppedEarly } 
 export interface OfficialSource {
   /** The file's absolute path: in messages, and stored with every conversation read from it. */
   readonly path: string;
-  read(): { readonly text: string; readonly sha256: string };
+  read(): Promise<{ readonly text: string; readonly sha256: string }>;
 }
 
 /** What the user asked for (`pmiyc import official`). */
@@ -90,13 +90,13 @@ export function checkedSetting(record: OfficialRecord, file: PlannedFile, reques
  * its file and index) and collects the claims, the openings and each file's full length. Nothing is
  * stored; the records are not kept.
  */
-export function planOfficialImport(sources: readonly OfficialSource[], request: OfficialImportRequest): OfficialImportPlan {
+export async function planOfficialImport(sources: readonly OfficialSource[], request: OfficialImportRequest): Promise<OfficialImportPlan> {
   const files: PlannedFile[] = [];
   const claims = new Map<string, ClaimSeen>();
   const openings = new Map<string, AgreementScore>();
   let importable = 0;
   for (const source of sources) {
-    const { text, sha256 } = source.read();
+    const { text, sha256 } = await source.read();
     const { records, skipped } = parseOfficialResults(source.path, text);
     const lengths = records.filter((record) => !stoppedEarly(record.entries)).map((record) => record.entries.length);
     const skippedByReason = new Map<SkipReason, number>();

@@ -178,17 +178,17 @@ export interface TournamentToResume {
  * its calls must be seeded as today's. `configPath` is the config given now, else the run's own;
  * `loadConfig` reads it.
  */
-export function tournamentRunToResume(
+export async function tournamentRunToResume(
   records: Pick<RunRecords, 'findRun'>,
   request: { readonly run?: string; readonly configPath?: string; readonly flags: ResumeFlags; readonly given: ReadonlySet<string> },
-  loadConfig: (path: string | undefined) => PmiycConfig,
-): TournamentToResume {
+  loadConfig: (path: string | undefined) => Promise<PmiycConfig>,
+): Promise<TournamentToResume> {
   const run = records.findRun(request.run, 'tournament');
   const stored = designOfStoredRun(run.name, run.config);
   const settings = stored.settings ?? { concurrency: TOURNAMENT_DEFAULTS.concurrency, cache: true };
   checkResumeFlags(run.name, { design: stored.design, seed: run.seed, settings }, request.flags, request.given);
   const configPath = request.configPath ?? stored.configPath;
-  checkResumeVariants(run.name, stored.design, loadConfig(configPath).variants);
+  checkResumeVariants(run.name, stored.design, (await loadConfig(configPath)).variants);
   checkResumeSeeds(run.name, stored.design);
   return { run, design: stored.design, ...(stored.settings ? { settings: stored.settings } : {}), ...(configPath ? { configPath } : {}) };
 }
