@@ -9,11 +9,13 @@
 // Checks, each by name (a failed one is printed with what was seen, and the exit code is 1):
 // - export: each finished run's `pmiyc export` equals an uninterrupted run's of the same tournament on a
 //   server without faults (every field of every conversation record; records sorted by conversation id);
-// - kill -9 window: the calls a SIGKILLed session was paid for (a 200 the server finished sending) and a
-//   later session paid for again are at most 2 x --concurrency per kill (docs/design/run-ownership.md);
+// - kill -9 window: the calls of a SIGKILLed session that a later session asks again, of those on the wire
+//   at the kill (a request the server had not finished answering) or paid for (a 200 the server finished
+//   sending), are at most 2 x --concurrency per kill (docs/design/run-ownership.md);
 // - drain: a session stopped by SIGTERM or SIGINT leaves no paid call to be paid again;
 // - one session pays a call once: no session is paid twice for the same request;
-// - every session ends: with 0, 1 (failed conversations), 130, 143 or 137 (killed), never another code
+// - every session ends: with 0, 1 (failed conversations), 130, 143 or 137 (killed), or by the signal sent
+//   when it came before pmiyc listens for it (early in its start), never another code
 //   or a stack trace (a full disk may end a session with 1, saying what to do);
 // - disk full: the session on the full disk ends with a message that names the disk (not "unexpected
 //   error"), and the run resumes once space is freed;
@@ -66,6 +68,7 @@ const figures = {
   faults: Object.fromEntries(FAULTS.map((kind) => [kind, 0])),
   paid: 0,
   paidTwiceAfterKill: [],
+  askedAgainAfterKill: [],
   peakRssKb: 0,
   diskFull: 'not tried',
 };
@@ -78,8 +81,14 @@ function check(name, ok, detail) {
 // The server. `session` tags what it is paid for; `faultsOn` is off for the uninterrupted reference runs.
 let session = 'none';
 let faultsOn = true;
-/** Per request body, the sessions that were paid for it (a 200 sent to its end). */
+/** Per request body, the sessions that were paid for it (a 200 sent to its end), and those that asked it. */
 let paidBy = new Map();
+let askedBy = new Map();
+/** The requests not yet answered to their end, with the session that asked them: on the wire. */
+const open = new Map();
+/** Per killed session, the request bodies on the wire at the moment of the kill. */
+const onWireAtKill = new Map();
+const note = (map, body, tag) => map.set(body, [...(map.get(body) ?? []), tag]);
 const hugeBody = Buffer.alloc(HUGE_MB * 2 ** 20, 'x');
 const sockets = new Set();
 const server = createServer((request, response) => {
@@ -93,6 +102,11 @@ server.on('connection', (socket) => {
 });
 
 function answer(body, request, response) {
+  if (session !== 'reference') {
+    note(askedBy, body, session);
+    open.set(response, { body, tag: session });
+    response.on('close', () => open.delete(response));
+  }
   const fault = faultsOn && random() < FAULT_RATE ? pick(FAULTS) : undefined;
   if (fault) figures.faults[fault] += 1;
   if (fault === '429') return response.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"error":{"message":"slow down"}}');
@@ -109,9 +123,7 @@ function answer(body, request, response) {
   const tag = session;
   response.on('finish', () => {
     if (tag === 'reference') return;
-    const sessions = paidBy.get(body) ?? [];
-    sessions.push(tag);
-    paidBy.set(body, sessions);
+    note(paidBy, body, tag);
     figures.paid += 1;
   });
   response.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletion(text, { promptTokens: Math.ceil(body.length / 4), completionTokens: 20 }));
@@ -141,7 +153,16 @@ function pmiyc(args, stop) {
         peakRssKb = Math.max(peakRssKb, rss);
       } catch {}
     }, 200);
-    const timer = stop ? setTimeout(() => child.kill(stop.signal), stop.afterMs) : undefined;
+    const timer = stop
+      ? setTimeout(() => {
+          if (stop.signal === 'SIGKILL')
+            onWireAtKill.set(
+              session,
+              [...open.values()].filter((entry) => entry.tag === session).map((entry) => entry.body),
+            );
+          child.kill(stop.signal);
+        }, stop.afterMs)
+      : undefined;
     child.on('close', (code, signal) => {
       clearInterval(sampler);
       clearTimeout(timer);
@@ -197,6 +218,7 @@ const design = (store, round) => [
 async function soakRound(round, fullDisk) {
   figures.rounds += 1;
   paidBy = new Map();
+  askedBy = new Map();
   const place = fullDisk ? fullDisk.folder : join(folder, `round-${round}`);
   mkdirSync(place, { recursive: true });
   const store = join(place, 'store.db');
@@ -224,7 +246,7 @@ async function soakRound(round, fullDisk) {
         result.code !== 0 && /disk|space/i.test(result.output) && !/unexpected error/i.test(result.output),
         `exit ${result.code}: ${result.output
           .split('\n')
-          .filter((line) => /disk|space|error/i.test(line))
+          .filter((line) => /disk|space|error|full/i.test(line) && !/conversations \(/.test(line))
           .slice(-2)
           .join(' | ')
           .slice(0, 300)}`,
@@ -233,7 +255,7 @@ async function soakRound(round, fullDisk) {
     } else {
       check(
         'every session ends',
-        [0, 1, 130, 137, 143].includes(result.code) && !stack,
+        ([0, 1, 130, 137, 143].includes(result.code) || (stop !== undefined && result.signal === stop.signal)) && !stack,
         `session ${session} exit ${result.code}: ${result.output.trim().split('\n').slice(-3).join(' | ').slice(0, 400)}`,
       );
     }
@@ -256,11 +278,18 @@ async function soakRound(round, fullDisk) {
   ended.forEach(({ tag, killedBy }, index) => {
     if (!killedBy) return;
     const later = new Set(ended.slice(index + 1).map((entry) => entry.tag));
-    let repeated = 0;
-    for (const sessions of paidBy.values()) if (sessions.includes(tag) && sessions.some((other) => later.has(other))) repeated += 1;
+    const askedLater = (body) => (askedBy.get(body) ?? []).some((other) => later.has(other));
+    const paidHere = [...paidBy].filter(([, sessions]) => sessions.includes(tag)).map(([body]) => body);
+    const repeated = paidHere.filter((body) => (paidBy.get(body) ?? []).some((other) => later.has(other))).length;
     if (killedBy === 'SIGKILL') {
+      const askedAgain = new Set([...paidHere, ...(onWireAtKill.get(tag) ?? [])].filter(askedLater)).size;
       figures.paidTwiceAfterKill.push(repeated);
-      check('kill -9 window', repeated <= BOUND, `session ${tag}: ${repeated} calls paid again after a kill -9, the bound is ${BOUND}`);
+      figures.askedAgainAfterKill.push(askedAgain);
+      check(
+        'kill -9 window',
+        askedAgain <= BOUND,
+        `session ${tag}: ${askedAgain} calls on the wire or paid were asked again after a kill -9, the bound is ${BOUND}`,
+      );
     } else check('drain', repeated === 0, `session ${tag}: ${repeated} calls paid again after ${killedBy}`);
   });
 
@@ -326,6 +355,27 @@ else {
 while (performance.now() - started < MINUTES * 60_000) await soakRound(++round);
 const soakMinutes = (performance.now() - started) / 60_000;
 
+const repeats = figures.paidTwiceAfterKill;
+console.log(`rounds (tournaments run to the end) ${figures.rounds}, sessions ${figures.sessions}, resumes ${figures.resumes}`);
+console.log(
+  `kills by signal: ${Object.entries(figures.kills)
+    .map(([name, count]) => `${name} ${count}`)
+    .join(', ')}`,
+);
+console.log(
+  `faults injected: ${Object.entries(figures.faults)
+    .map(([name, count]) => `${name} ${count}`)
+    .join(', ')}`,
+);
+const asked = figures.askedAgainAfterKill;
+const most = (list) => (list.length ? Math.max(...list) : 0);
+const sum = (list) => list.reduce((a, b) => a + b, 0);
+console.log(
+  `calls paid ${figures.paid}; after a kill -9, asked again (on the wire or paid): max ${most(asked)}, total ${sum(asked)}; paid twice: max ${most(repeats)}, total ${sum(repeats)}; over ${asked.length} kills (bound ${BOUND} per kill)`,
+);
+console.log(`duration ${soakMinutes.toFixed(1)} min (tournaments), peak RSS of a pmiyc process ${(figures.peakRssKb / 1024).toFixed(0)} MB`);
+console.log(`disk full: ${figures.diskFull}`);
+
 const fuzzed = await fuzz;
 if (fuzzed)
   check(
@@ -341,24 +391,7 @@ for (const socket of sockets) socket.destroy();
 server.close();
 rmSync(folder, { recursive: true, force: true });
 
-const repeats = figures.paidTwiceAfterKill;
-console.log(`rounds (tournaments run to the end) ${figures.rounds}, sessions ${figures.sessions}, resumes ${figures.resumes}`);
-console.log(
-  `kills by signal: ${Object.entries(figures.kills)
-    .map(([name, count]) => `${name} ${count}`)
-    .join(', ')}`,
-);
-console.log(
-  `faults injected: ${Object.entries(figures.faults)
-    .map(([name, count]) => `${name} ${count}`)
-    .join(', ')}`,
-);
-console.log(
-  `calls paid ${figures.paid}; paid twice after a kill -9: max ${repeats.length ? Math.max(...repeats) : 0}, total ${repeats.reduce((a, b) => a + b, 0)} over ${repeats.length} kills (bound ${BOUND} per kill)`,
-);
-console.log(`disk full: ${figures.diskFull}`);
 console.log(`fuzz: ${fuzzed ? `${FUZZ_RUNS} inputs per property, ${fuzzed.code === 0 ? 'passed' : 'FAILED'} in ${fuzzed.minutes.toFixed(1)} min` : 'skipped'}`);
-console.log(`duration ${soakMinutes.toFixed(1)} min (tournaments), peak RSS of a pmiyc process ${(figures.peakRssKb / 1024).toFixed(0)} MB`);
 console.log(`load at the end: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
 const byCheck = new Map();
 for (const failure of failures) {
