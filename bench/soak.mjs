@@ -69,6 +69,7 @@ const figures = {
   paid: 0,
   paidTwiceAfterKill: [],
   askedAgainAfterKill: [],
+  killsMidRun: { SIGKILL: 0, SIGTERM: 0, SIGINT: 0 },
   peakRssKb: 0,
   diskFull: 'not tried',
 };
@@ -101,7 +102,14 @@ server.on('connection', (socket) => {
   socket.on('close', () => sockets.delete(socket));
 });
 
+/** Called once with the first request of the current session (to time its stop from there). */
+let firstRequestOfSession;
+
 function answer(body, request, response) {
+  if (firstRequestOfSession && session !== 'reference') {
+    firstRequestOfSession();
+    firstRequestOfSession = undefined;
+  }
   if (session !== 'reference') {
     note(askedBy, body, session);
     open.set(response, { body, tag: session });
@@ -153,19 +161,25 @@ function pmiyc(args, stop) {
         peakRssKb = Math.max(peakRssKb, rss);
       } catch {}
     }, 200);
-    const timer = stop
-      ? setTimeout(() => {
-          if (stop.signal === 'SIGKILL')
-            onWireAtKill.set(
-              session,
-              [...open.values()].filter((entry) => entry.tag === session).map((entry) => entry.body),
-            );
-          child.kill(stop.signal);
-        }, stop.afterMs)
-      : undefined;
+    const kill = () => {
+      const onWire = [...open.values()].filter((entry) => entry.tag === session).map((entry) => entry.body);
+      if (stop.signal === 'SIGKILL') onWireAtKill.set(session, onWire);
+      if (asked || onWire.length > 0) figures.killsMidRun[stop.signal] += 1;
+      child.kill(stop.signal);
+    };
+    // Most stops come a random time after the session's first request (mid-run); the others a random time after
+    // its start (on a loaded machine, often before any call).
+    let timer;
+    let asked = false;
+    firstRequestOfSession = () => {
+      asked = true;
+      if (stop?.fromFirstRequest) timer = setTimeout(kill, stop.afterMs);
+    };
+    if (stop && !stop.fromFirstRequest) timer = setTimeout(kill, stop.afterMs);
     child.on('close', (code, signal) => {
       clearInterval(sampler);
       clearTimeout(timer);
+      firstRequestOfSession = undefined;
       figures.peakRssKb = Math.max(figures.peakRssKb, peakRssKb);
       resolve({ code: code ?? (signal === 'SIGKILL' ? 137 : 128), signal, output });
     });
@@ -228,7 +242,7 @@ async function soakRound(round, fullDisk) {
   for (let index = 0; ; index++) {
     session = `${round}.${index}`;
     const signal = index < 40 && random() < 0.8 ? pick(['SIGKILL', 'SIGKILL', 'SIGTERM', 'SIGINT']) : undefined;
-    const stop = signal ? { signal, afterMs: 300 + random() * 3000 } : undefined;
+    const stop = signal ? { signal, afterMs: random() * 3000, fromFirstRequest: random() < 0.75 } : undefined;
     // A session stopped before its run was created (or a full disk at its creation) leaves nothing to resume.
     const fresh = index === 0 || /no runs yet|no store at/.test(last?.output ?? '');
     const args = fresh ? design(store, round) : ['run', '--store', store, '--run', 'soak', '--resume', ...(last?.code === 1 ? ['--retry-failed'] : [])];
@@ -255,7 +269,11 @@ async function soakRound(round, fullDisk) {
     } else {
       check(
         'every session ends',
-        ([0, 1, 130, 137, 143].includes(result.code) || (stop !== undefined && result.signal === stop.signal)) && !stack,
+        ([0, 1, 130, 137, 143].includes(result.code) ||
+          (stop !== undefined && result.signal === stop.signal) ||
+          // Resuming a run whose sessions were all stopped before it was created.
+          (result.code === 2 && /no store at|no runs yet/.test(result.output))) &&
+          !stack,
         `session ${session} exit ${result.code}: ${result.output.trim().split('\n').slice(-3).join(' | ').slice(0, 400)}`,
       );
     }
@@ -359,6 +377,11 @@ const repeats = figures.paidTwiceAfterKill;
 console.log(`rounds (tournaments run to the end) ${figures.rounds}, sessions ${figures.sessions}, resumes ${figures.resumes}`);
 console.log(
   `kills by signal: ${Object.entries(figures.kills)
+    .map(([name, count]) => `${name} ${count}`)
+    .join(', ')}`,
+);
+console.log(
+  `of which mid-run (after the session's first request): ${Object.entries(figures.killsMidRun)
     .map(([name, count]) => `${name} ${count}`)
     .join(', ')}`,
 );
