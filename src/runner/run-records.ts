@@ -106,6 +106,15 @@ export interface CallCacheScope {
 }
 
 /**
+ * How many paid replies may wait for a commit at most: a store that commits in batches commits at
+ * once when this many wait. The run's concurrency, so a kill -9 repeats at most twice that many
+ * calls (docs/design/run-ownership.md).
+ */
+export interface CallCommitLimit {
+  readonly maxWaitingReplies: number;
+}
+
+/**
  * The runs of a store, their calls and their leases: the port the run session works through. The
  * SQLite store implements it (src/store); nothing above it knows how runs are kept.
  */
@@ -134,8 +143,8 @@ export interface RunRecords {
   renewLease(runId: number, holder: LeaseHolder, at: string): boolean;
   releaseLease(runId: number, holder: LeaseHolder): void;
   leases(): Map<number, LeaseHolder>;
-  /** The call cache of a run: new calls recorded as its own; lookups scoped by `scope`. */
-  callCache(runId: number, scope?: CallCacheScope): CallCache;
+  /** The call cache of a run: new calls recorded as its own; lookups scoped by `scope`; commits held by `limit`. */
+  callCache(runId: number, scope?: CallCacheScope, limit?: CallCommitLimit): CallCache;
   /** Where a run's provider batches are recorded (absent: batching is not available with these records). */
   batchLedger?(runId: number, scope?: CallCacheScope): BatchLedger;
   /** What a run spent on calls it made itself (replays cost nothing). */

@@ -200,7 +200,8 @@ function beginSession(options: RunSessionOptions, world: SessionWorld, meter: Ru
   // Every waiting call listens to these: thousands may wait at once in a big run.
   setMaxListeners(0, world.signals.stop, world.signals.abort, gate.stopped);
   const registry = createRunModels(options.config, world.env, {
-    cache: records.callCache(run.id, { reuseEarlierRuns: options.cache }),
+    // The kill -9 window: at most `concurrency` calls on the wire and fewer replies awaiting a commit.
+    cache: records.callCache(run.id, { reuseEarlierRuns: options.cache }, { maxWaitingReplies: options.concurrency }),
     gate,
     meter,
     concurrency: options.concurrency,

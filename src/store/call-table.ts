@@ -113,7 +113,7 @@ export class SqliteCallCache implements CallCache {
 
   /** Stores a reply in the next commit of the store's queue; resolves once it is committed. */
   save(call: StoredCall): Promise<void> {
-    return this.commits.enqueue(() => this.write(call));
+    return this.commits.enqueue(() => this.write(call), 'reply');
   }
 
   private write(call: StoredCall): void {

@@ -6,6 +6,9 @@ interface Pending {
   readonly reject: (error: unknown) => void;
 }
 
+/** What a write is: a paid reply (counted against the queue's limit of waiting replies) or any other row. */
+export type WriteKind = 'reply' | 'other';
+
 /**
  * Commits start at least this far apart. A commit writes every page it changed to the WAL, whole
  * (~13 pages of 16 KB for a commit of ~8 replies and 2 conversations: the random leaves of the hash
@@ -27,10 +30,18 @@ const COMMIT_SPACING_MS = 25;
  * and again; one per batch writes them once. Each writer's promise settles only after the commit that
  * holds its write, so a reply is still used only once it is on disk. If the transaction fails, every
  * write in it fails with the error.
+ *
+ * A reply waiting for a commit was paid for and is lost to a kill -9. With `limitWaitingReplies(n)`
+ * the queue commits at once, without waiting out the spacing, when the n-th reply arrives, so at most
+ * n - 1 paid replies ever wait: a kill -9 repeats at most the calls on the wire plus those
+ * (docs/design/run-ownership.md). Without a limit, how many wait depends on the call rate.
  */
 export class CommitQueue {
   private pending: Pending[] = [];
-  private scheduled = false;
+  private waitingReplies = 0;
+  private replyLimit = Number.POSITIVE_INFINITY;
+  /** Cancels the scheduled flush; undefined when none is scheduled. */
+  private cancelScheduled: (() => void) | undefined;
   private lastCommitAt = Number.NEGATIVE_INFINITY;
   private readonly commit: Transaction<(batch: readonly Pending[]) => void>;
   private failures = 0;
@@ -46,25 +57,44 @@ export class CommitQueue {
     return this.failures;
   }
 
+  /**
+   * Commits at once whenever `replies` paid replies wait (a whole number >= 1; the smallest limit
+   * asked for holds, since one store's queue may serve several sessions).
+   */
+  limitWaitingReplies(replies: number): void {
+    if (!(Number.isInteger(replies) && replies >= 1)) throw new RangeError(`replies must be a whole number >= 1, got ${replies}`);
+    this.replyLimit = Math.min(this.replyLimit, replies);
+  }
+
   /** Runs `work` in the next commit; resolves once that commit is done. */
-  enqueue(work: () => void): Promise<void> {
+  enqueue(work: () => void, kind: WriteKind = 'other'): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ work, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        const wait = this.lastCommitAt + COMMIT_SPACING_MS - performance.now();
-        if (wait > 0) setTimeout(() => this.flush(), wait);
-        else setImmediate(() => this.flush());
-      }
+      if (kind === 'reply') this.waitingReplies += 1;
+      if (this.waitingReplies >= this.replyLimit) this.flush();
+      else if (this.cancelScheduled === undefined) this.schedule();
     });
+  }
+
+  private schedule(): void {
+    const wait = this.lastCommitAt + COMMIT_SPACING_MS - performance.now();
+    if (wait > 0) {
+      const timer = setTimeout(() => this.flush(), wait);
+      this.cancelScheduled = () => clearTimeout(timer);
+    } else {
+      const immediate = setImmediate(() => this.flush());
+      this.cancelScheduled = () => clearImmediate(immediate);
+    }
   }
 
   /** Commits what is waiting now (before a synchronous write that must follow it, and on close). */
   flush(): void {
-    this.scheduled = false;
+    this.cancelScheduled?.();
+    this.cancelScheduled = undefined;
     const batch = this.pending;
     if (batch.length === 0) return;
     this.pending = [];
+    this.waitingReplies = 0;
     this.lastCommitAt = performance.now();
     try {
       // IMMEDIATE: the write lock is taken (waiting as busy_timeout allows) before the first read of

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ConversationRecord, ConversationScore } from '../domain/conversation-record.js';
 import type { LeaseHolder } from '../runner/run-lease.js';
-import type { CallCacheScope, NewRun, RunCallTotals, RunInfo, RunKind, RunRecords, RunStatus, RunSummary } from '../runner/run-records.js';
+import type { CallCacheScope, CallCommitLimit, NewRun, RunCallTotals, RunInfo, RunKind, RunRecords, RunStatus, RunSummary } from '../runner/run-records.js';
 import type { AnnotationResults } from '../studies/annotation/annotation-results.js';
 import type { ConsistencyResults } from '../studies/consistency/consistency-results.js';
 import type { JudgeResults } from '../studies/judge/judge-results.js';
@@ -183,7 +183,8 @@ export class ResultStore implements Store {
   // Calls (call-table.ts, batch-table.ts, run-totals.ts)
 
   /** The call cache of a run: new calls recorded as this run's; lookups in this run, and in earlier runs unless `--no-cache`. */
-  callCache(runId: number, scope?: CallCacheScope): SqliteCallCache {
+  callCache(runId: number, scope?: CallCacheScope, limit?: CallCommitLimit): SqliteCallCache {
+    if (limit) this.commits.limitWaitingReplies(limit.maxWaitingReplies);
     return new SqliteCallCache(this.database, runId, this.now, scope, this.commits);
   }
 

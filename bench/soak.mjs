@@ -1,0 +1,426 @@
+// The soak: for SOAK_MINUTES (default 10), tournament after tournament against a loopback OpenAI-compatible
+// server that answers deterministically from the request and injects faults (429 with Retry-After, 500,
+// replies slower than the model's timeout, malformed replies, bodies past the reply limit, connection
+// resets). Each session of pmiyc is killed at a random moment with SIGKILL, SIGTERM or SIGINT (or left to
+// finish) and resumed, again and again, until the run completes; a run with failed conversations is
+// resumed with --retry-failed. Once (where root can mount a small tmpfs) the store's disk fills; the run is
+// resumed after space is freed. Beside it, the property tests run with SOAK_FUZZ_RUNS inputs (10^5).
+//
+// Checks, each by name (a failed one is printed with what was seen, and the exit code is 1):
+// - export: each finished run's `pmiyc export` equals an uninterrupted run's of the same tournament on a
+//   server without faults (every field of every conversation record; records sorted by conversation id);
+// - kill -9 window: the calls of a SIGKILLed session that a later session asks again, of those on the wire
+//   at the kill (a request the server had not finished answering) or paid for (a 200 the server finished
+//   sending), are at most 2 x --concurrency per kill (docs/design/run-ownership.md);
+// - drain: a session stopped by SIGTERM or SIGINT leaves no paid call to be paid again;
+// - one session pays a call once: no session is paid twice for the same request;
+// - every session ends: with 0, 1 (failed conversations), 130, 143 or 137 (killed), or by the signal sent
+//   when it came before pmiyc listens for it (early in its start), never another code
+//   or a stack trace (a full disk may end a session with 1, saying what to do);
+// - disk full: the session on the full disk ends with a message that names the disk (not "unexpected
+//   error"), and the run resumes once space is freed;
+// - fuzz: the property tests pass with SOAK_FUZZ_RUNS inputs.
+//
+// Run: `npm run build && node bench/soak.mjs` (10 minutes). An hour: `SOAK_MINUTES=60 node bench/soak.mjs`.
+// SOAK_FAULTS (default "429,500,timeout,malformed,huge,reset") picks the injected faults, SOAK_FAULT_RATE
+// (0.06) the share of requests given one, SOAK_CONCURRENCY (4), SOAK_CLAIMS (6), SOAK_MODELS (3),
+// SOAK_HUGE_MB (24: past the 16 MB the OpenAI adapter reads), SOAK_FUZZ_RUNS (100000; 0 skips the
+// fuzzing), SOAK_SEED (random) seeds the soak's own choices, PMIYC_MAIN another build's cli/main.js.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chatCompletion } from './chat-completion.mjs';
+
+const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
+const FAULTS = (process.env.SOAK_FAULTS ?? '429,500,timeout,malformed,huge,reset').split(',').filter(Boolean);
+const FAULT_RATE = Number(process.env.SOAK_FAULT_RATE ?? 0.06);
+const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 4);
+const CLAIMS = Number(process.env.SOAK_CLAIMS ?? 6);
+const MODELS = Number(process.env.SOAK_MODELS ?? 3);
+const HUGE_MB = Number(process.env.SOAK_HUGE_MB ?? 24);
+const FUZZ_RUNS = Number(process.env.SOAK_FUZZ_RUNS ?? 100_000);
+const SEED = Number(process.env.SOAK_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const MAIN = process.env.PMIYC_MAIN ?? new URL('../dist/cli/main.js', import.meta.url).pathname;
+const PROJECT = new URL('..', import.meta.url).pathname;
+const TIMEOUT_MS = 1500;
+const BOUND = 2 * CONCURRENCY;
+const LABELS = ['Completely Oppose', 'Oppose', 'Neutral', 'Support', 'Completely Support'];
+
+/** The soak's own randomness (mulberry32), seeded so that a failing soak can be run again the same way. */
+let state = SEED >>> 0;
+function random() {
+  state = (state + 0x6d2b79f5) >>> 0;
+  let t = state;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+}
+const pick = (list) => list[Math.floor(random() * list.length)];
+
+const figures = {
+  rounds: 0,
+  sessions: 0,
+  resumes: 0,
+  kills: { SIGKILL: 0, SIGTERM: 0, SIGINT: 0 },
+  faults: Object.fromEntries(FAULTS.map((kind) => [kind, 0])),
+  paid: 0,
+  paidTwiceAfterKill: [],
+  askedAgainAfterKill: [],
+  killsMidRun: { SIGKILL: 0, SIGTERM: 0, SIGINT: 0 },
+  peakRssKb: 0,
+  diskFull: 'not tried',
+};
+const failures = [];
+function check(name, ok, detail) {
+  if (!ok) failures.push(`${name}: ${detail}`);
+  return ok;
+}
+
+// The server. `session` tags what it is paid for; `faultsOn` is off for the uninterrupted reference runs.
+let session = 'none';
+let faultsOn = true;
+/** Per request body, the sessions that were paid for it (a 200 sent to its end), and those that asked it. */
+let paidBy = new Map();
+let askedBy = new Map();
+/** The requests not yet answered to their end, with the session that asked them: on the wire. */
+const open = new Map();
+/** Per killed session, the request bodies on the wire at the moment of the kill. */
+const onWireAtKill = new Map();
+const note = (map, body, tag) => map.set(body, [...(map.get(body) ?? []), tag]);
+const hugeBody = Buffer.alloc(HUGE_MB * 2 ** 20, 'x');
+const sockets = new Set();
+const server = createServer((request, response) => {
+  let body = '';
+  request.on('data', (chunk) => (body += chunk));
+  request.on('end', () => answer(body, request, response));
+});
+server.on('connection', (socket) => {
+  sockets.add(socket);
+  socket.on('close', () => sockets.delete(socket));
+});
+
+/** Called once with the first request of the current session (to time its stop from there). */
+let firstRequestOfSession;
+
+function answer(body, request, response) {
+  if (firstRequestOfSession && session !== 'reference') {
+    firstRequestOfSession();
+    firstRequestOfSession = undefined;
+  }
+  if (session !== 'reference') {
+    note(askedBy, body, session);
+    open.set(response, { body, tag: session });
+    response.on('close', () => open.delete(response));
+  }
+  const fault = faultsOn && random() < FAULT_RATE ? pick(FAULTS) : undefined;
+  if (fault) figures.faults[fault] += 1;
+  if (fault === '429') return response.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"error":{"message":"slow down"}}');
+  if (fault === '500') return response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"upstream failed"}}');
+  if (fault === 'timeout') return void setTimeout(() => request.socket.destroy(), TIMEOUT_MS + 1000);
+  if (fault === 'reset') return request.socket.destroy();
+  if (fault === 'malformed') return response.writeHead(200, { 'content-type': 'application/json' }).end('{"choices": [{"message": {"content": "<message>cut');
+  if (fault === 'huge') {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(hugeBody.length) });
+    return response.end(hugeBody);
+  }
+  const digest = createHash('sha256').update(body).digest();
+  const text = `<message>Reply ${digest.toString('hex').slice(0, 12)}.</message>\n<support_ranking>${LABELS[digest[0] % 5]}</support_ranking>`;
+  const tag = session;
+  response.on('finish', () => {
+    if (tag === 'reference') return;
+    note(paidBy, body, tag);
+    figures.paid += 1;
+  });
+  response.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletion(text, { promptTokens: Math.ceil(body.length / 4), completionTokens: 20 }));
+}
+
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const baseURL = `http://127.0.0.1:${server.address().port}/v1`;
+const folder = mkdtempSync(join(tmpdir(), 'pmiyc-soak-'));
+const models = Array.from({ length: MODELS }, (_, index) => `m${index}`);
+const config = join(folder, 'pmiyc.yaml');
+writeFileSync(
+  config,
+  `models:\n${models.map((name) => `  ${name}: { provider: openai-compatible, model: ${name}, baseURL: "${baseURL}", timeoutMs: ${TIMEOUT_MS}, maxRetries: 4 }`).join('\n')}\n`,
+);
+
+/** Runs pmiyc to its end (or until `stop` says when and how to stop it); its exit code, output and peak memory. */
+function pmiyc(args, stop) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, NO_COLOR: '1' } });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    let peakRssKb = 0;
+    const sampler = setInterval(() => {
+      try {
+        const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0);
+        peakRssKb = Math.max(peakRssKb, rss);
+      } catch {}
+    }, 200);
+    const kill = () => {
+      const onWire = [...open.values()].filter((entry) => entry.tag === session).map((entry) => entry.body);
+      if (stop.signal === 'SIGKILL') onWireAtKill.set(session, onWire);
+      if (asked || onWire.length > 0) figures.killsMidRun[stop.signal] += 1;
+      child.kill(stop.signal);
+    };
+    // Most stops come a random time after the session's first request (mid-run); the others a random time after
+    // its start (on a loaded machine, often before any call).
+    let timer;
+    let asked = false;
+    firstRequestOfSession = () => {
+      asked = true;
+      if (stop?.fromFirstRequest) timer = setTimeout(kill, stop.afterMs);
+    };
+    if (stop && !stop.fromFirstRequest) timer = setTimeout(kill, stop.afterMs);
+    child.on('close', (code, signal) => {
+      clearInterval(sampler);
+      clearTimeout(timer);
+      firstRequestOfSession = undefined;
+      figures.peakRssKb = Math.max(figures.peakRssKb, peakRssKb);
+      resolve({ code: code ?? (signal === 'SIGKILL' ? 137 : 128), signal, output });
+    });
+  });
+}
+
+const exportOf = async (store) => {
+  const result = await pmiyc(['export', '--store', store, '--format', 'jsonl']);
+  return result.output
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line))
+    .sort((a, b) => (a.conversationId < b.conversationId ? -1 : 1));
+};
+
+/** The first difference between two exports, or undefined. */
+function firstDifference(got, want) {
+  if (got.length !== want.length) return `${got.length} records, the uninterrupted run has ${want.length}`;
+  for (let index = 0; index < want.length; index++) {
+    const a = JSON.stringify(got[index]);
+    const b = JSON.stringify(want[index]);
+    if (a !== b) {
+      const field = Object.keys(want[index]).find((key) => JSON.stringify(got[index][key]) !== JSON.stringify(want[index][key]));
+      return `conversation ${want[index].conversationId}: ${field} is ${JSON.stringify(got[index][field])?.slice(0, 120)}, uninterrupted ${JSON.stringify(want[index][field])?.slice(0, 120)}`;
+    }
+  }
+  return undefined;
+}
+
+const design = (store, round) => [
+  'run',
+  '--config',
+  config,
+  '--models',
+  models.join(','),
+  '--claims',
+  join(folder, 'claims.jsonl'),
+  '--store',
+  store,
+  '--run',
+  'soak',
+  '--concurrency',
+  String(CONCURRENCY),
+  '--seed',
+  String(round),
+];
+
+/** One tournament: sessions killed and resumed until it completes; returns once its checks are done. */
+async function soakRound(round, fullDisk) {
+  figures.rounds += 1;
+  paidBy = new Map();
+  askedBy = new Map();
+  const place = fullDisk ? fullDisk.folder : join(folder, `round-${round}`);
+  mkdirSync(place, { recursive: true });
+  const store = join(place, 'store.db');
+  /** How each session ended, by its tag. */
+  const ended = [];
+  let last;
+  for (let index = 0; ; index++) {
+    session = `${round}.${index}`;
+    const signal = index < 40 && random() < 0.8 ? pick(['SIGKILL', 'SIGKILL', 'SIGTERM', 'SIGINT']) : undefined;
+    const stop = signal ? { signal, afterMs: random() * 3000, fromFirstRequest: random() < 0.75 } : undefined;
+    // A session stopped before its run was created (or a full disk at its creation) leaves nothing to resume.
+    const fresh = index === 0 || /no runs yet|no store at/.test(last?.output ?? '');
+    const args = fresh ? design(store, round) : ['run', '--store', store, '--run', 'soak', '--resume', ...(last?.code === 1 ? ['--retry-failed'] : [])];
+    if (index > 0) figures.resumes += 1;
+    figures.sessions += 1;
+    const result = await pmiyc(args, fullDisk && index === 0 ? undefined : stop);
+    const killedBy = result.signal ?? (stop && [130, 143].includes(result.code) ? stop.signal : undefined);
+    if (killedBy) figures.kills[killedBy] += 1;
+    ended.push({ tag: session, killedBy, code: result.code });
+    const stack = /\n\s+at .+\(.+:\d+:\d+\)/.test(result.output) || /unexpected error/i.test(result.output);
+    if (fullDisk && index === 0) {
+      figures.diskFull = `session ended with ${result.code}`;
+      check(
+        'disk full',
+        result.code !== 0 && /disk|space/i.test(result.output) && !/unexpected error/i.test(result.output),
+        `exit ${result.code}: ${result.output
+          .split('\n')
+          .filter((line) => /disk|space|error|full/i.test(line) && !/conversations \(/.test(line))
+          .slice(-2)
+          .join(' | ')
+          .slice(0, 300)}`,
+      );
+      fullDisk.free();
+    } else {
+      check(
+        'every session ends',
+        ([0, 1, 130, 137, 143].includes(result.code) ||
+          (stop !== undefined && result.signal === stop.signal) ||
+          // Resuming a run whose sessions were all stopped before it was created.
+          (result.code === 2 && /no store at|no runs yet/.test(result.output))) &&
+          !stack,
+        `session ${session} exit ${result.code}: ${result.output.trim().split('\n').slice(-3).join(' | ').slice(0, 400)}`,
+      );
+    }
+    last = result;
+    if (result.code === 0 && !killedBy) break;
+    if (index > 60) {
+      check('the run completes', false, `round ${round} did not complete in 60 sessions`);
+      return;
+    }
+  }
+
+  for (const [body, sessions] of paidBy) {
+    const once = new Set(sessions);
+    check(
+      'one session pays a call once',
+      once.size === sessions.length,
+      `round ${round}: a request paid ${sessions.length} times in sessions ${sessions.join(', ')}: ${body.slice(0, 80)}`,
+    );
+  }
+  ended.forEach(({ tag, killedBy }, index) => {
+    if (!killedBy) return;
+    const later = new Set(ended.slice(index + 1).map((entry) => entry.tag));
+    const askedLater = (body) => (askedBy.get(body) ?? []).some((other) => later.has(other));
+    const paidHere = [...paidBy].filter(([, sessions]) => sessions.includes(tag)).map(([body]) => body);
+    const repeated = paidHere.filter((body) => (paidBy.get(body) ?? []).some((other) => later.has(other))).length;
+    if (killedBy === 'SIGKILL') {
+      const askedAgain = new Set([...paidHere, ...(onWireAtKill.get(tag) ?? [])].filter(askedLater)).size;
+      figures.paidTwiceAfterKill.push(repeated);
+      figures.askedAgainAfterKill.push(askedAgain);
+      check(
+        'kill -9 window',
+        askedAgain <= BOUND,
+        `session ${tag}: ${askedAgain} calls on the wire or paid were asked again after a kill -9, the bound is ${BOUND}`,
+      );
+    } else check('drain', repeated === 0, `session ${tag}: ${repeated} calls paid again after ${killedBy}`);
+  });
+
+  session = 'reference';
+  faultsOn = false;
+  const reference = join(folder, `reference-${round}.db`);
+  const whole = await pmiyc(design(reference, round));
+  faultsOn = true;
+  if (!check('the uninterrupted run completes', whole.code === 0, `exit ${whole.code}: ${whole.output.slice(-300)}`)) return;
+  const difference = firstDifference(await exportOf(store), await exportOf(reference));
+  check('export', difference === undefined, `round ${round}: ${difference}`);
+  rmSync(reference, { force: true });
+  if (!fullDisk) rmSync(place, { recursive: true, force: true });
+}
+
+/** A small tmpfs for the store, where root may mount one; else why not. */
+function smallDisk() {
+  if (process.getuid?.() !== 0) return { skipped: 'not root: no tmpfs can be mounted' };
+  const mountPoint = join(folder, 'small-disk');
+  mkdirSync(mountPoint);
+  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1500k', 'tmpfs', mountPoint], { encoding: 'utf8' });
+  if (mounted.status !== 0) return { skipped: `mount failed: ${mounted.stderr.trim()}` };
+  return {
+    folder: mountPoint,
+    free: () => spawnSync('mount', ['-o', 'remount,size=256m', mountPoint]),
+    unmount: () => spawnSync('umount', [mountPoint]),
+  };
+}
+
+const started = performance.now();
+console.log(
+  `soak: ${MINUTES} min, seed ${SEED}, faults ${FAULTS.join(',')} at ${FAULT_RATE}, concurrency ${CONCURRENCY}, ${MODELS} models x ${CLAIMS} claims, node ${process.version}`,
+);
+console.log(`load at the start: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
+writeFileSync(join(folder, 'claims.jsonl'), Array.from({ length: CLAIMS }, (_, index) => JSON.stringify({ claim: `Soak claim number ${index}` })).join('\n'));
+
+const fuzz =
+  FUZZ_RUNS > 0
+    ? new Promise((resolve) => {
+        const fuzzStarted = performance.now();
+        const child = spawn(
+          'npx',
+          ['vitest', 'run', '--testTimeout=0', 'src/protocol/reply-parsers.property.test.ts', 'src/models/providers/openai-chat-reader.property.test.ts'],
+          { cwd: PROJECT, env: { ...process.env, PMIYC_FUZZ_RUNS: String(FUZZ_RUNS) }, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let output = '';
+        child.stdout.on('data', (chunk) => (output += chunk));
+        child.stderr.on('data', (chunk) => (output += chunk));
+        child.on('close', (code) => resolve({ code, output, minutes: (performance.now() - fuzzStarted) / 60_000 }));
+      })
+    : Promise.resolve(undefined);
+
+const disk = smallDisk();
+let round = 0;
+if (disk.skipped) figures.diskFull = `skipped: ${disk.skipped}`;
+else {
+  try {
+    await soakRound(++round, disk);
+  } finally {
+    disk.unmount();
+  }
+}
+while (performance.now() - started < MINUTES * 60_000) await soakRound(++round);
+const soakMinutes = (performance.now() - started) / 60_000;
+
+const repeats = figures.paidTwiceAfterKill;
+console.log(`rounds (tournaments run to the end) ${figures.rounds}, sessions ${figures.sessions}, resumes ${figures.resumes}`);
+console.log(
+  `kills by signal: ${Object.entries(figures.kills)
+    .map(([name, count]) => `${name} ${count}`)
+    .join(', ')}`,
+);
+console.log(
+  `of which mid-run (after the session's first request): ${Object.entries(figures.killsMidRun)
+    .map(([name, count]) => `${name} ${count}`)
+    .join(', ')}`,
+);
+console.log(
+  `faults injected: ${Object.entries(figures.faults)
+    .map(([name, count]) => `${name} ${count}`)
+    .join(', ')}`,
+);
+const asked = figures.askedAgainAfterKill;
+const most = (list) => (list.length ? Math.max(...list) : 0);
+const sum = (list) => list.reduce((a, b) => a + b, 0);
+console.log(
+  `calls paid ${figures.paid}; after a kill -9, asked again (on the wire or paid): max ${most(asked)}, total ${sum(asked)}; paid twice: max ${most(repeats)}, total ${sum(repeats)}; over ${asked.length} kills (bound ${BOUND} per kill)`,
+);
+console.log(`duration ${soakMinutes.toFixed(1)} min (tournaments), peak RSS of a pmiyc process ${(figures.peakRssKb / 1024).toFixed(0)} MB`);
+console.log(`disk full: ${figures.diskFull}`);
+
+const fuzzed = await fuzz;
+if (fuzzed)
+  check(
+    'fuzz',
+    fuzzed.code === 0,
+    fuzzed.output
+      .split('\n')
+      .filter((line) => /fail|Counterexample|Error/i.test(line))
+      .slice(0, 8)
+      .join(' | '),
+  );
+for (const socket of sockets) socket.destroy();
+server.close();
+rmSync(folder, { recursive: true, force: true });
+
+console.log(`fuzz: ${fuzzed ? `${FUZZ_RUNS} inputs per property, ${fuzzed.code === 0 ? 'passed' : 'FAILED'} in ${fuzzed.minutes.toFixed(1)} min` : 'skipped'}`);
+console.log(`load at the end: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
+const byCheck = new Map();
+for (const failure of failures) {
+  const name = failure.slice(0, failure.indexOf(':'));
+  byCheck.set(name, [...(byCheck.get(name) ?? []), failure]);
+}
+if (byCheck.size === 0) console.log('every check held');
+for (const [name, list] of byCheck) console.log(`FAILED ${name} (${list.length}x): ${list.slice(0, 3).join(' || ')}`);
+process.exit(byCheck.size === 0 ? 0 : 1);
