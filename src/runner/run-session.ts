@@ -11,7 +11,7 @@ import { createModelRegistry, type ModelRegistry } from './model-registry.js';
 import { type CallForecastView, type ProgressStream, startProgressDisplay } from './progress-display.js';
 import { RunGate, RunStoppedError } from './run-gate.js';
 import { RunInUseError } from './run-in-use-error.js';
-import { LEASE_HEARTBEAT_MS, type LeaseHolder, leaseLiveness } from './run-lease.js';
+import { describeTakeOver, LEASE_HEARTBEAT_MS, type LeaseHolder, type LeaseLiveness, leaseLiveness } from './run-lease.js';
 import { RunMeter } from './run-meter.js';
 import { createRunModels } from './run-models.js';
 import type { RunInfo, RunRecords } from './run-records.js';
@@ -171,14 +171,15 @@ function takeRun(options: RunSessionOptions, world: SessionWorld): LeaseHolder {
   const leaseWorld = { ...world.owner, nowMs };
   const at = world.now().toISOString();
   const holder: LeaseHolder = { pid: world.owner.pid, host: world.owner.host, command: options.command, acquiredAt: at, heartbeatAt: at };
+  let replacedLiveness: LeaseLiveness | undefined;
   const replaced = options.records.takeLease(options.run.id, holder, (current) => {
-    if (!options.takeOver && leaseLiveness(current, leaseWorld).alive) throw new RunInUseError(options.run.name, current, nowMs);
+    replacedLiveness = leaseLiveness(current, leaseWorld);
+    if (!replacedLiveness.alive) return;
+    // A live process here could be stopped instead: taking its run over would have both make the same calls.
+    const here = current.host === world.owner.host;
+    if (!options.takeOver || here) throw new RunInUseError(options.run.name, current, nowMs, { here, takeOver: options.takeOver === true });
   });
-  if (replaced) {
-    const liveness = leaseLiveness(replaced, leaseWorld);
-    const why = liveness.alive ? 'still alive: --take-over' : liveness.why;
-    world.tell(`taking run ${options.run.name} over from \`${replaced.command}\` (pid ${replaced.pid} on ${replaced.host}; ${why})`);
-  }
+  if (replaced && replacedLiveness) world.tell(describeTakeOver(options.run.name, replaced, replacedLiveness, nowMs, options.concurrency));
   return holder;
 }
 
