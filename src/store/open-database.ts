@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { StoreError } from '../domain/errors/store-error.js';
 import { migrate, PMIYC_APPLICATION_ID, SCHEMA_VERSION } from './migrations.js';
-import { toStoreError } from './store-errors.js';
+import { readOnlyStoreError, toStoreError } from './store-errors.js';
 
 /**
  * How a command uses a store: `create` makes the file when it is missing (a new run), `write`
@@ -130,6 +130,8 @@ function switchToWal(database: Database.Database, path: string): void {
 export function openStoreDatabase(path: string, access: StoreAccess): Database.Database {
   const database = openFile(path, access);
   try {
+    // SQLite opens a file it may not write read-only without a word; a writer would fail at its first write.
+    if (access !== 'read' && database.readonly) throw readOnlyStoreError(path, 'SQLITE_READONLY');
     database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     checkIdentity(identify(database), path, access);
     if (access !== 'read') {
