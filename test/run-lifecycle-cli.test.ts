@@ -58,7 +58,7 @@ describe('one writer per run', () => {
       expect([first.code, second.code].sort()).toEqual([0, 2]);
       const refused = first.code === 2 ? first : second;
       expect(refused.stderr.trim()).toMatch(
-        /^pmiyc: run shared is being written by another process \(`pmiyc run --resume`, pid \d+ on \S+, since .* UTC, last heartbeat \d+ s ago\): .* add --take-over to take it now$/,
+        /^pmiyc: run shared is being written by another process on this host \(`pmiyc run --resume`, pid (\d+), since .* UTC, last heartbeat \d+ s ago\): wait for it to end, or stop it \(Ctrl-C there, or `kill \1`\), then resume the run with --resume: it is free as soon as that process ends$/,
       );
       expect(server.requests.length).toBeGreaterThan(0);
       expect(new Set(server.requests.map(bodyKey)).size).toBe(server.requests.length);
