@@ -40,6 +40,7 @@ export { type DataLocation, DatasetError } from './domain/errors/dataset-error.j
 export { InputError } from './domain/errors/input-error.js';
 export { isPmiycError, PmiycError, type PmiycErrorKind } from './domain/errors/pmiyc-error.js';
 export { StoreError, type StoreProblem } from './domain/errors/store-error.js';
+export { StoreFullError } from './domain/errors/store-full-error.js';
 export { deriveSeed } from './domain/random.js';
 export type { Role } from './domain/roles.js';
 // Engine

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,7 +58,7 @@ describe('one writer per run', () => {
       expect([first.code, second.code].sort()).toEqual([0, 2]);
       const refused = first.code === 2 ? first : second;
       expect(refused.stderr.trim()).toMatch(
-        /^pmiyc: run shared is being written by another process \(`pmiyc run --resume`, pid \d+ on \S+, since .* UTC, last heartbeat \d+ s ago\): .* add --take-over to take it now$/,
+        /^pmiyc: run shared is being written by another process on this host \(`pmiyc run --resume`, pid (\d+), since .* UTC, last heartbeat \d+ s ago\): wait for it to end, or stop it \(Ctrl-C there, or `kill \1`\), then resume the run with --resume: it is free as soon as that process ends$/,
       );
       expect(server.requests.length).toBeGreaterThan(0);
       expect(new Set(server.requests.map(bodyKey)).size).toBe(server.requests.length);
@@ -279,15 +279,15 @@ describe('names and URLs', () => {
 });
 
 describe('--take-over', () => {
-  /** Records a live holder for a stored run: this test's own process, on this host, with a heartbeat now. */
-  function holdRun(store: string, run: string): void {
+  /** Records a live holder for a stored run: this test's own process, on `host`, with a heartbeat now. */
+  function holdRun(store: string, run: string, host: string): void {
     const database = new Database(store);
     try {
       const { id } = database.prepare('SELECT id FROM runs WHERE name = ?').get(run) as { id: number };
       const now = new Date().toISOString();
       database
         .prepare('INSERT OR REPLACE INTO run_leases (run_id, pid, host, command, acquired_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(id, process.pid, hostname(), 'pmiyc test-holder', now, now);
+        .run(id, process.pid, host, 'pmiyc test-holder', now, now);
     } finally {
       database.close();
     }
@@ -305,17 +305,44 @@ describe('--take-over', () => {
     ['judge', () => ['judge', '--models', 'sim/a', '--pairs', pairs()], '--study'],
   ];
 
-  it.each(commands)('pmiyc %s --resume refuses a run that a live process holds, and takes it over with --take-over', async (command, start, nameFlag) => {
-    const store = `${fresh('store')}.db`;
-    expect((await runCli([...start(), '--store', store, nameFlag, 'held'])).code).toBe(0);
-    holdRun(store, 'held');
-    const resume = [command, '--store', store, nameFlag, 'held', '--resume'];
-    const refused = await runCli(resume);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('`pmiyc test-holder`');
-    expect(refused.stderr).toContain('add --take-over to take it now');
-    const taken = await runCli([...resume, '--take-over']);
-    expect(taken.code).toBe(0);
-    expect(taken.stderr).toContain(`taking run held over from \`pmiyc test-holder\` (pid ${process.pid}`);
+  it.each(commands)(
+    'pmiyc %s --resume refuses a run that a live process on another host holds, and takes it over with --take-over, saying what may be paid twice',
+    async (command, start, nameFlag) => {
+      const store = `${fresh('store')}.db`;
+      expect((await runCli([...start(), '--store', store, nameFlag, 'held'])).code).toBe(0);
+      holdRun(store, 'held', 'other-box');
+      const resume = [command, '--store', store, nameFlag, 'held', '--resume'];
+      const refused = await runCli(resume);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('`pmiyc test-holder`');
+      expect(refused.stderr).toContain('add --take-over to take it now');
+      const taken = await runCli([...resume, '--take-over']);
+      expect(taken.code).toBe(0);
+      expect(taken.stderr).toContain(`taking run held over from \`pmiyc test-holder\` (pid ${process.pid} on other-box`);
+      expect(taken.stderr).toContain('it sees this at its next heartbeat, within 5 s, and starts no call after it');
+    },
+  );
+
+  it('refuses --take-over of a run that a live process on this host writes, naming its pid; no call is made twice', async () => {
+    const server = await startFakeChatServer({ delayMs: 40 });
+    try {
+      const store = `${fresh('store')}.db`;
+      const config = writeChatConfig(`${fresh('c')}.yaml`, server.url);
+      const args = ['run', '--config', config, '--models', 'alpha,beta', '--claims', writeClaims(`${fresh('claims')}.jsonl`, 5), '--concurrency', '2'];
+      const holder = spawnCli([...args, '--store', store, '--run', 'live']);
+      await waitFor(() => server.requests.length >= 4 || holder.child.exitCode !== null);
+      const taking = await runCli(['run', '--store', store, '--run', 'live', '--resume', '--take-over']);
+      expect(taking.code, taking.stderr).toBe(2);
+      const pid = holder.child.pid;
+      expect(taking.stderr).toContain(`run live is being written by a live process on this host (\`pmiyc run\`, pid ${pid}`);
+      expect(taking.stderr).toContain(`stop it (Ctrl-C there, or \`kill ${pid}\`), then resume the run with --resume`);
+      const held = await holder.done;
+      expect(held.code, held.stderr).toBe(0);
+      // Only the holder called: every request the server saw, once.
+      expect(new Set(server.requests.map(bodyKey)).size).toBe(server.requests.length);
+      expect(storedRun(store, 'live')).toMatchObject({ status: 'completed', calls: server.requests.length });
+    } finally {
+      await server.close();
+    }
   });
 });

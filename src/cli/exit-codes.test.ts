@@ -33,6 +33,25 @@ describe('exitCodeOf', () => {
     });
   });
 
+  it('maps a full disk met mid-run to exit 1 (the machine refused), saying nothing stored is lost and what to do', () => {
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    const mapped = exitCodeOf(full);
+    expect(mapped.code).toBe(1);
+    expect(mapped.unexpected).toBeUndefined();
+    expect(mapped.message).toBe(
+      'the disk holding the store is full (SQLite reports SQLITE_FULL): nothing stored so far is lost, as each write is kept whole or not at all; ' +
+        'free some space (or copy the store to a disk with room and pass --store), then run the command again: a run that had started goes on with --resume',
+    );
+  });
+
+  it('maps a store that cannot be written to exit 2, with how to make it writable and which commands read it as it is', () => {
+    const readOnly = Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' });
+    expect(exitCodeOf(readOnly)).toMatchObject({
+      code: 2,
+      message: expect.stringMatching(/^the store cannot be written \(SQLITE_READONLY: .*chmod u\+w.*`pmiyc runs`/),
+    });
+  });
+
   it('leaves the message of commander errors to commander: 0 for help, 2 for usage', () => {
     expect(exitCodeOf(new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)'))).toEqual({ code: 0 });
     expect(exitCodeOf(new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'"))).toEqual({ code: 2 });

@@ -51,7 +51,11 @@ export const sharedOptions = {
   runName: (description: string) => new Option('--run <name>', description).argParser(parseRunName('--run')),
   studyName: (description: string) => new Option('--study <name>', description).argParser(parseRunName('--study')),
   resume: (description: string) => new Option('--resume', description).default(false),
-  takeOver: () => new Option('--take-over', 'with --resume: take the run from a process that still holds it (only when that process is gone)').default(false),
+  takeOver: () =>
+    new Option(
+      '--take-over',
+      'with --resume: take the run from a process that still holds it on another host (only when that process is gone; one on this host must be stopped)',
+    ).default(false),
 };
 
 /** The shared options a command that runs a study session takes, with what `runExtras` adds to them. */

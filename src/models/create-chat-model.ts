@@ -1,5 +1,6 @@
 import type { BatchLedger } from './batch/batch-ledger.js';
 import type { BatchView } from './batch/batch-queue.js';
+import type { BatchWork } from './batch/batch-work.js';
 import { batchCalls, batchPricesOf, batchSettingsOf } from './batch/with-batch.js';
 import type { ChatModel } from './chat-model.js';
 import { type ChatModelMiddleware, decorate, toMiddleware } from './decorate.js';
@@ -55,6 +56,8 @@ interface ModelBatching {
   /** `--batch`: every model that can batch does, not only those with `batch:` in the config. */
   readonly all: boolean;
   readonly onBatch?: (view: BatchView) => void;
+  /** The run's batch work in flight (submissions, polls), which its session waits for before the store closes. */
+  readonly work?: BatchWork;
 }
 
 export interface BuiltChatModel {
@@ -172,6 +175,7 @@ function batchLayerOf(settings: ModelSettings, dependencies: ChatModelDependenci
     ...(dependencies.apiKey ? { apiKey: dependencies.apiKey } : {}),
     ...(dependencies.waitSignal ? { waitSignal: dependencies.waitSignal } : {}),
     ...(batching.onBatch ? { onBatch: batching.onBatch } : {}),
+    ...(batching.work ? { work: batching.work } : {}),
   });
 }
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { describeHeldRun, describeRunState, LEASE_STALE_MS, type LeaseHolder, type LeaseWorld, leaseLiveness, runState } from './run-lease.js';
+import {
+  describeHeldRun,
+  describeRunState,
+  describeTakeOver,
+  LEASE_STALE_MS,
+  type LeaseHolder,
+  type LeaseWorld,
+  leaseLiveness,
+  runState,
+} from './run-lease.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const holder = (overrides: Partial<LeaseHolder> = {}): LeaseHolder => ({
@@ -59,6 +68,34 @@ describe('describeHeldRun', () => {
     expect(describeHeldRun('paper', holder(), NOW)).toBe(
       'run paper is being written by another process (`pmiyc run --resume`, pid 42 on box, since 2026-11-30 11:00:00 UTC, last heartbeat 2 s ago): ' +
         'wait for it to end, or stop it with Ctrl-C there; if that process is gone, the run is free 30 s after its last heartbeat, or add --take-over to take it now',
+    );
+  });
+
+  it('names a holder on this host by its pid, to stop it, and never offers --take-over for it', () => {
+    const stop = 'stop it (Ctrl-C there, or `kill 42`), then resume the run with --resume: it is free as soon as that process ends';
+    expect(describeHeldRun('paper', holder(), NOW, { here: true, takeOver: false })).toBe(
+      'run paper is being written by another process on this host (`pmiyc run --resume`, pid 42, since 2026-11-30 11:00:00 UTC, last heartbeat 2 s ago): ' +
+        `wait for it to end, or ${stop}`,
+    );
+    expect(describeHeldRun('paper', holder(), NOW, { here: true, takeOver: true })).toBe(
+      'run paper is being written by a live process on this host (`pmiyc run --resume`, pid 42, since 2026-11-30 11:00:00 UTC, last heartbeat 2 s ago); ' +
+        `--take-over takes a run only from a process on another host, since both would make the same calls and pay for them twice: ${stop}`,
+    );
+  });
+});
+
+describe('describeTakeOver', () => {
+  it("takes a dead holder's run, saying why it is dead", () => {
+    expect(describeTakeOver('paper', holder(), { alive: false, why: 'process 42 is gone' }, NOW, 8)).toBe(
+      'taking run paper over from `pmiyc run --resume` (pid 42 on box; process 42 is gone)',
+    );
+  });
+
+  it('bounds what a live holder on another host may pay twice: its calls in flight until its next heartbeat', () => {
+    expect(describeTakeOver('paper', holder({ host: 'gpu-box' }), { alive: true }, NOW, 8)).toBe(
+      'taking run paper over from `pmiyc run --resume` (pid 42 on gpu-box, last heartbeat 2 s ago; --take-over): ' +
+        'if that process still runs, it sees this at its next heartbeat, within 5 s, and starts no call after it; ' +
+        'until then a call both processes make is paid twice: at most its calls in flight over those 5 s, up to its --concurrency at a time (8 in this session)',
     );
   });
 });

@@ -44,13 +44,49 @@ export function leaseLiveness(holder: LeaseHolder, world: LeaseWorld): LeaseLive
   return { alive: true };
 }
 
-/** The one line that tells a second writer who holds the run and what to do. */
-export function describeHeldRun(runName: string, holder: LeaseHolder, nowMs: number): string {
+/** Where the holder of a run runs, seen from the process that asks, and whether it asked with --take-over. */
+export interface HeldRunContext {
+  /** The holder runs on this host (its process can be checked, and stopped, from here). */
+  readonly here: boolean;
+  readonly takeOver: boolean;
+}
+
+/**
+ * The one line that tells a second writer who holds the run and what to do. A live holder on this host is
+ * never taken over, --take-over or not: both processes would make the same calls, and pay them twice.
+ */
+export function describeHeldRun(runName: string, holder: LeaseHolder, nowMs: number, context: HeldRunContext = { here: false, takeOver: false }): string {
   const since = holder.acquiredAt.replace('T', ' ').slice(0, 19);
+  const heartbeat = `last heartbeat ${secondsSince(holder.heartbeatAt, nowMs)} s ago`;
+  if (context.here) {
+    const who = `(\`${holder.command}\`, pid ${holder.pid}, since ${since} UTC, ${heartbeat})`;
+    const stop = `stop it (Ctrl-C there, or \`kill ${holder.pid}\`), then resume the run with --resume: it is free as soon as that process ends`;
+    return context.takeOver
+      ? `run ${runName} is being written by a live process on this host ${who}; --take-over takes a run only from a process on another host, ` +
+          `since both would make the same calls and pay for them twice: ${stop}`
+      : `run ${runName} is being written by another process on this host ${who}: wait for it to end, or ${stop}`;
+  }
   return (
-    `run ${runName} is being written by another process (\`${holder.command}\`, pid ${holder.pid} on ${holder.host}, since ${since} UTC, ` +
-    `last heartbeat ${secondsSince(holder.heartbeatAt, nowMs)} s ago): wait for it to end, or stop it with Ctrl-C there; ` +
+    `run ${runName} is being written by another process (\`${holder.command}\`, pid ${holder.pid} on ${holder.host}, since ${since} UTC, ${heartbeat}): ` +
+    `wait for it to end, or stop it with Ctrl-C there; ` +
     `if that process is gone, the run is free ${Math.round(LEASE_STALE_MS / 1000)} s after its last heartbeat, or add --take-over to take it now`
+  );
+}
+
+/**
+ * The notice of a run taken over. A dead holder's run is taken as it is; a live-looking one on another host
+ * (--take-over) may still be working: it stops starting calls at its next heartbeat, so until then, at most
+ * `LEASE_HEARTBEAT_MS`, its calls in flight (up to its concurrency at a time) may be made by both and paid twice.
+ */
+export function describeTakeOver(runName: string, replaced: LeaseHolder, liveness: LeaseLiveness, nowMs: number, concurrency: number): string {
+  const from = `taking run ${runName} over from \`${replaced.command}\``;
+  if (!liveness.alive) return `${from} (pid ${replaced.pid} on ${replaced.host}; ${liveness.why})`;
+  const heartbeatSeconds = Math.round(LEASE_HEARTBEAT_MS / 1000);
+  return (
+    `${from} (pid ${replaced.pid} on ${replaced.host}, last heartbeat ${secondsSince(replaced.heartbeatAt, nowMs)} s ago; --take-over): ` +
+    `if that process still runs, it sees this at its next heartbeat, within ${heartbeatSeconds} s, and starts no call after it; ` +
+    `until then a call both processes make is paid twice: at most its calls in flight over those ${heartbeatSeconds} s, ` +
+    `up to its --concurrency at a time (${formatCount(concurrency)} in this session)`
   );
 }
 

@@ -1,6 +1,7 @@
 import type { PmiycConfig } from '../config/config-schema.js';
 import type { Environment } from '../config/resolve-model-settings.js';
 import type { BatchLedger } from '../models/batch/batch-ledger.js';
+import type { BatchWork } from '../models/batch/batch-work.js';
 import type { CallCache } from '../models/call-cache.js';
 import type { GenerateReply, GenerateRequest } from '../models/chat-model.js';
 import type { ChatModelMiddleware } from '../models/decorate.js';
@@ -72,8 +73,13 @@ export interface RunModelOptions {
   readonly now: () => number;
   /** The retry layer's clock and randomness (the real ones unless given: tests pass their own). */
   readonly retry?: RetryDependencies;
-  /** Where batches are recorded, and `--batch` (every model batched, not only those with `batch:` in the config). */
-  readonly batch?: { readonly ledger: BatchLedger; readonly all: boolean };
+  /**
+   * Where batches are recorded, `--batch` (every model batched, not only those with `batch:` in the config), and
+   * the run's batch work in flight, which the session waits for before the store closes.
+   */
+  readonly batch?: { readonly ledger: BatchLedger; readonly all: boolean; readonly work?: BatchWork };
+  /** Ends every wait and the batches' polls: the run stopping or its session ending (the gate's stop unless given). */
+  readonly waitSignal?: AbortSignal;
 }
 
 /**
@@ -86,10 +92,18 @@ export function createRunModels(config: PmiycConfig, env: Environment, options: 
   return createModelRegistry(config, env, {
     sharedLimit: new Semaphore(options.concurrency),
     ...(options.batch
-      ? { batch: { ledger: options.batch.ledger, all: options.batch.all, identityOf: options.identityOf, onBatch: (view) => options.meter.batchChanged(view) } }
+      ? {
+          batch: {
+            ledger: options.batch.ledger,
+            all: options.batch.all,
+            identityOf: options.identityOf,
+            onBatch: (view) => options.meter.batchChanged(view),
+            ...(options.batch.work ? { work: options.batch.work } : {}),
+          },
+        }
       : {}),
     ...(options.retry ? { retry: options.retry } : {}),
-    waitSignal: options.gate.stopped,
+    waitSignal: options.waitSignal ?? options.gate.stopped,
     now: options.now,
     ...(options.onReplicaEvent ? { onReplicaEvent: options.onReplicaEvent } : {}),
     onRetry: (model, event) => {

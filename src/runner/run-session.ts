@@ -2,15 +2,16 @@ import { setMaxListeners } from 'node:events';
 import type { PmiycConfig } from '../config/config-schema.js';
 import type { Environment } from '../config/resolve-model-settings.js';
 import { InputError } from '../domain/errors/input-error.js';
-import { formatDuration } from '../domain/text-labels.js';
+import { formatCount, formatDuration } from '../domain/text-labels.js';
+import { BatchWork } from '../models/batch/batch-work.js';
 import { modelIdentity } from '../models/model-identity.js';
 import type { ModelSettings } from '../models/model-settings.js';
 import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
 import { createModelRegistry, type ModelRegistry } from './model-registry.js';
 import { type CallForecastView, type ProgressStream, startProgressDisplay } from './progress-display.js';
-import { RunGate } from './run-gate.js';
+import { RunGate, RunStoppedError } from './run-gate.js';
 import { RunInUseError } from './run-in-use-error.js';
-import { LEASE_HEARTBEAT_MS, type LeaseHolder, leaseLiveness } from './run-lease.js';
+import { describeTakeOver, LEASE_HEARTBEAT_MS, type LeaseHolder, type LeaseLiveness, leaseLiveness } from './run-lease.js';
 import { RunMeter } from './run-meter.js';
 import { createRunModels } from './run-models.js';
 import type { RunInfo, RunRecords } from './run-records.js';
@@ -87,8 +88,10 @@ export interface RunSession {
    * Stops the progress display, the heartbeat and listening for signals; records how the session
    * ended (an exception without an ending: failed, by error) and frees the run. A run this session
    * created that holds nothing yet is removed instead: a start refused before any work leaves no run.
+   * Resolves once the batch layer's work in flight has ended (a batch being submitted has its id stored;
+   * a second Ctrl-C stops waiting for it), so the store may be closed then and nothing writes to it later.
    */
-  end(ending?: SessionEnding): void;
+  end(ending?: SessionEnding): Promise<void>;
 }
 
 /** What a study's outcome tells of its session, the same for every study. */
@@ -139,20 +142,44 @@ function describeStopping(gate: RunGate, signals: RunSignals): string | undefine
   }
 }
 
+/**
+ * Waits for the batch layer's work in flight: a batch being submitted is let finish so that its provider id
+ * is stored (a resume then collects it instead of paying for it again). A second Ctrl-C stops waiting: the
+ * batch stays recorded as being submitted, and a resume looks it up as after a kill.
+ */
+async function finishBatchWork(batchWork: BatchWork, world: SessionWorld): Promise<void> {
+  const submissions = batchWork.submissions;
+  if (submissions > 0 && !world.signals.abort.aborted) {
+    world.tell(
+      `waiting for ${formatCount(submissions)} provider batch ${submissions === 1 ? 'submission' : 'submissions'} to be answered, so that --resume collects ${submissions === 1 ? 'it' : 'them'} without paying again (Ctrl-C again to stop waiting)`,
+    );
+  }
+  if (world.signals.abort.aborted) return;
+  await new Promise<void>((resolve) => {
+    const abandon = () => resolve();
+    world.signals.abort.addEventListener('abort', abandon, { once: true });
+    void batchWork.settled().then(() => {
+      world.signals.abort.removeEventListener('abort', abandon);
+      resolve();
+    });
+  });
+}
+
 /** Takes the run's lease, or says who holds it. A dead holder's lease is taken over, and said so. */
 function takeRun(options: RunSessionOptions, world: SessionWorld): LeaseHolder {
   const nowMs = world.now().getTime();
   const leaseWorld = { ...world.owner, nowMs };
   const at = world.now().toISOString();
   const holder: LeaseHolder = { pid: world.owner.pid, host: world.owner.host, command: options.command, acquiredAt: at, heartbeatAt: at };
+  let replacedLiveness: LeaseLiveness | undefined;
   const replaced = options.records.takeLease(options.run.id, holder, (current) => {
-    if (!options.takeOver && leaseLiveness(current, leaseWorld).alive) throw new RunInUseError(options.run.name, current, nowMs);
+    replacedLiveness = leaseLiveness(current, leaseWorld);
+    if (!replacedLiveness.alive) return;
+    // A live process here could be stopped instead: taking its run over would have both make the same calls.
+    const here = current.host === world.owner.host;
+    if (!options.takeOver || here) throw new RunInUseError(options.run.name, current, nowMs, { here, takeOver: options.takeOver === true });
   });
-  if (replaced) {
-    const liveness = leaseLiveness(replaced, leaseWorld);
-    const why = liveness.alive ? 'still alive: --take-over' : liveness.why;
-    world.tell(`taking run ${options.run.name} over from \`${replaced.command}\` (pid ${replaced.pid} on ${replaced.host}; ${why})`);
-  }
+  if (replaced && replacedLiveness) world.tell(describeTakeOver(options.run.name, replaced, replacedLiveness, nowMs, options.concurrency));
   return holder;
 }
 
@@ -190,24 +217,28 @@ function servedBy(options: RunSessionOptions, world: SessionWorld): Record<strin
  * What a session checks and builds before any work, each step of which may refuse the start: what
  * serves each model (recorded), the run marked running, the gate, and the run's models.
  */
-function beginSession(options: RunSessionOptions, world: SessionWorld, meter: RunMeter) {
+function beginSession(options: RunSessionOptions, world: SessionWorld, meter: RunMeter, ending: AbortSignal, batchWork: BatchWork) {
   const { records, run } = options;
   const identities = servedBy(options, world);
   records.recordRunConfig(run.id, 'servedBy', identities);
   records.setRunStatus(run.id, 'running');
   const callsMark = records.callsMark();
   const gate = new RunGate(options.maxCostUsd, options.resumed ? records.spentUsd(run.id) : 0);
+  // Waits and batch polls end when the run stops, and at the latest when the session ends (before the store closes).
+  const waitSignal = AbortSignal.any([gate.stopped, ending]);
   // Every waiting call listens to these: thousands may wait at once in a big run.
-  setMaxListeners(0, world.signals.stop, world.signals.abort, gate.stopped);
+  setMaxListeners(0, world.signals.stop, world.signals.abort, gate.stopped, waitSignal);
+  const ledger = records.batchLedger?.(run.id, { reuseEarlierRuns: options.cache });
   const registry = createRunModels(options.config, world.env, {
     // The kill -9 window: at most `concurrency` calls on the wire and fewer replies awaiting a commit.
     cache: records.callCache(run.id, { reuseEarlierRuns: options.cache }, { maxWaitingReplies: options.concurrency }),
     gate,
     meter,
+    waitSignal,
     concurrency: options.concurrency,
     identityOf: (settings) => identities[settings.name] ?? modelIdentity(settings),
     ...(options.refresh ? { refresh: options.refresh } : {}),
-    ...(records.batchLedger ? { batch: { ledger: records.batchLedger(run.id, { reuseEarlierRuns: options.cache }), all: options.batch === true } } : {}),
+    ...(ledger ? { batch: { ledger, all: options.batch === true, work: batchWork } } : {}),
     onRetry: (_model, event) => world.tell(`${event.error.message}; retrying in ${event.waitMs} ms`),
     onModelBlocked: (model, error) => world.tell(`${error.message}; no more calls to ${model} in this run`),
     onReplicaEvent: (model, event) =>
@@ -236,6 +267,8 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
   const { records, run } = options;
   const holder = takeRun(options, world);
   const meter = new RunMeter();
+  const sessionOver = new AbortController();
+  const batchWork = new BatchWork();
   const releaseSignals = world.holdGracefulStop?.(() => describePendingBatches(meter.pendingBatches())) ?? (() => {});
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   const release = () => {
@@ -247,7 +280,7 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
   const discardIfNew = () => !options.resumed && records.discardRunIfEmpty(run.id);
   let started: ReturnType<typeof beginSession>;
   try {
-    started = beginSession(options, world, meter);
+    started = beginSession(options, world, meter, sessionOver.signal, batchWork);
   } catch (error) {
     // A refused resume leaves the run as it was.
     if (!discardIfNew()) records.setRunStatus(run.id, run.status, run.stopReason);
@@ -257,7 +290,15 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
   const { gate, registry, callsMark, modelsWithoutPrice } = started;
   const nowMs = () => world.now().getTime();
   heartbeat = setInterval(() => {
-    if (records.renewLease(run.id, holder, world.now().toISOString())) return;
+    let held: boolean;
+    try {
+      held = records.renewLease(run.id, holder, world.now().toISOString());
+    } catch {
+      // The store could not be written just now (locked past its timeout, full): the next beat tries again,
+      // and the lease holds for LEASE_STALE_MS without one. A timer's exception would end the process.
+      return;
+    }
+    if (held) return;
     world.tell(`run ${run.name} was taken over by another process: starting nothing new`);
     gate.stop('lease');
   }, LEASE_HEARTBEAT_MS);
@@ -301,10 +342,14 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
         const replicas = registry.replicasFor(model);
         return replicas ? [{ model, replicas }] : [];
       }),
-    end(ending) {
+    async end(ending) {
       world.signals.stop.removeEventListener('abort', onStop);
       progress?.stop();
       clearInterval(heartbeat);
+      // The batch layer stops (its timers cleared, its polls cancelled) and its work in flight ends before
+      // the caller closes the store.
+      sessionOver.abort(new RunStoppedError(gate.stopReason ?? 'interrupted'));
+      await finishBatchWork(batchWork, world);
       releaseSignals();
       if (gate.stopReason === 'lease') return;
       if (ending !== undefined || !discardIfNew()) records.setRunStatus(run.id, ending?.status ?? 'failed', ending ? ending.stopReason : 'error');

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { StoreError } from '../domain/errors/store-error.js';
 import { migrate, PMIYC_APPLICATION_ID, SCHEMA_VERSION } from './migrations.js';
-import { toStoreError } from './store-errors.js';
+import { readOnlyStoreError, toStoreError } from './store-errors.js';
 
 /**
  * How a command uses a store: `create` makes the file when it is missing (a new run), `write`
@@ -24,7 +24,16 @@ function sqliteDriver(): typeof Database {
 /** What a SQLite file is, before pmiyc touches it. */
 type Identity = { kind: 'empty' } | { kind: 'pmiyc'; schema: number } | { kind: 'foreign' };
 
+/**
+ * What the file is, read in one read transaction: another process creating the store at the same moment
+ * commits its tables, schema version and application id together, and three separate reads could see
+ * the id from before its commit and the tables from after (a new store taken for another program's).
+ */
 function identify(database: Database.Database): Identity {
+  return database.transaction(() => identifyNow(database))();
+}
+
+function identifyNow(database: Database.Database): Identity {
   const applicationId = database.pragma('application_id', { simple: true }) as number;
   const schema = database.pragma('user_version', { simple: true }) as number;
   if (applicationId === PMIYC_APPLICATION_ID) return { kind: 'pmiyc', schema };
@@ -80,6 +89,38 @@ function openFile(path: string, access: StoreAccess): Database.Database {
   }
 }
 
+/** How long a writer keeps trying to switch a store to WAL: as long as it waits for a lock (busy_timeout). */
+const BUSY_TIMEOUT_MS = 5000;
+const isBusy = (error: unknown) => /^SQLITE_(BUSY|LOCKED)/.test((error as { code?: unknown } | null)?.code?.toString() ?? '');
+
+/** Waits without returning to the event loop (opening a store is synchronous). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Switches the store to WAL, trying again until the busy timeout. The switch needs the file to itself, and
+ * SQLite answers it "database is locked" at once, without waiting as busy_timeout says, when another
+ * connection holds a lock: processes that create one store at once, or one that opens it while the last
+ * writer switches it back to rollback-journal mode on closing (`closeStoreDatabase`), meet there.
+ */
+function switchToWal(database: Database.Database, path: string): void {
+  const deadline = performance.now() + BUSY_TIMEOUT_MS;
+  for (let attempt = 1; ; attempt += 1) {
+    let mode: unknown;
+    try {
+      mode = database.pragma('journal_mode = WAL', { simple: true });
+    } catch (error) {
+      if (!isBusy(error) || performance.now() >= deadline) throw error;
+    }
+    if (mode === 'wal') return;
+    if (mode !== undefined && performance.now() >= deadline) {
+      throw new Error(`${path} stayed in journal mode ${String(mode)}: another process keeps it busy; try again once it is done`);
+    }
+    pause(Math.min(50, 2 * attempt));
+  }
+}
+
 /**
  * Opens the SQLite file of a store, checked to be a pmiyc store at a schema this pmiyc knows.
  * Readers open it read-only and never migrate it; writers wait up to 5 s for a lock, switch to WAL
@@ -89,13 +130,15 @@ function openFile(path: string, access: StoreAccess): Database.Database {
 export function openStoreDatabase(path: string, access: StoreAccess): Database.Database {
   const database = openFile(path, access);
   try {
-    database.pragma('busy_timeout = 5000');
+    // SQLite opens a file it may not write read-only without a word; a writer would fail at its first write.
+    if (access !== 'read' && database.readonly) throw readOnlyStoreError(path, 'SQLITE_READONLY');
+    database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     checkIdentity(identify(database), path, access);
     if (access !== 'read') {
       // A new store gets 16 KB pages: a conversation record (a few KB, deflated) then fits in its
       // row instead of spilling into a half-empty overflow page. Ignored for an existing store.
       database.pragma('page_size = 16384');
-      database.pragma('journal_mode = WAL');
+      switchToWal(database, path);
       database.pragma('synchronous = NORMAL');
       migrate(database);
     }
@@ -109,7 +152,9 @@ export function openStoreDatabase(path: string, access: StoreAccess): Database.D
 /**
  * Leaves a store that this process wrote in rollback-journal mode when no one else has it open,
  * so that a reader in a read-only folder can open it later (a WAL database needs its -shm file).
- * Never waits: when another process still has the store open, it stays in WAL until that one closes.
+ * Never waits: when another connection has read the store, SQLite refuses the switch and the store
+ * stays in WAL until the last one closes. A process that opened the file in that instant without
+ * reading it yet finds it in rollback-journal mode and switches it to WAL again (`switchToWal`).
  */
 export function closeStoreDatabase(database: Database.Database, wrote: boolean): void {
   if (wrote && database.open) {

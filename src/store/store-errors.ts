@@ -1,4 +1,5 @@
 import { StoreError } from '../domain/errors/store-error.js';
+import { StoreFullError } from '../domain/errors/store-full-error.js';
 
 // Apart from open-database.ts, which loads better-sqlite3: the CLI's error handling needs this at
 // start, and a command that never opens a store should not load SQLite for it.
@@ -6,14 +7,26 @@ import { StoreError } from '../domain/errors/store-error.js';
 const NOT_SQLITE = new Set(['SQLITE_NOTADB']);
 const DAMAGED = new Set(['SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_INDEX']);
 
+/** A store that cannot be written: the file, or the folder where SQLite keeps its journal beside it. */
+export function readOnlyStoreError(path: string, sqliteCode: string, cause?: unknown): StoreError {
+  return new StoreError(
+    { path, problem: 'read-only', sqliteCode },
+    `${path} cannot be written (${sqliteCode}: the file or its folder is read-only): make both writable (chmod u+w on the file and its folder) ` +
+      'or copy the store to a folder you can write and pass --store with the copy; `pmiyc runs`, `show`, `report`, `export` and `view` read it as it is',
+    cause === undefined ? undefined : { cause },
+  );
+}
+
 /**
- * The StoreError a SQLite error means when the file cannot be a usable store, or undefined for
- * other errors. Also used for readers that meet damage mid-way.
+ * The StoreError a SQLite error means when the file cannot be a usable store (or a StoreFullError when
+ * its disk is full), or undefined for other errors. Also used for errors met mid-way.
  */
-export function toStoreError(path: string, error: unknown): StoreError | undefined {
+export function toStoreError(path: string, error: unknown): StoreError | StoreFullError | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return undefined;
   const cause = { cause: error };
+  if (code === 'SQLITE_FULL') return new StoreFullError(path, code, cause);
+  if (code.startsWith('SQLITE_READONLY')) return readOnlyStoreError(path, code, error);
   if (NOT_SQLITE.has(code))
     return new StoreError(
       { path, problem: 'not-sqlite', sqliteCode: code },

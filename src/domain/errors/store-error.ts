@@ -3,9 +3,10 @@ import { InputError } from './input-error.js';
 /**
  * Why a file is not a store pmiyc can use: missing (`missing`), unopenable (`cannot-open`), not
  * SQLite (`not-sqlite`), damaged (`damaged`), another program's database (`foreign`), no runs yet
- * (`empty`), or written by a newer or an older pmiyc (`newer-schema`, `older-schema`).
+ * (`empty`), written by a newer or an older pmiyc (`newer-schema`, `older-schema`), or not
+ * writable for a command that writes (`read-only`: the file, or its folder).
  */
-export type StoreProblem = 'missing' | 'cannot-open' | 'not-sqlite' | 'damaged' | 'foreign' | 'empty' | 'newer-schema' | 'older-schema';
+export type StoreProblem = 'missing' | 'cannot-open' | 'not-sqlite' | 'damaged' | 'foreign' | 'empty' | 'newer-schema' | 'older-schema' | 'read-only';
 
 export interface StoreErrorFields {
   /** The store's path as the user gave it with --store. */

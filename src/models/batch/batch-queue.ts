@@ -64,6 +64,7 @@ export class BatchQueue {
       isWaitedFor: (hash) => this.waiters.has(hash),
       deliver: (hash, result) => this.deliver(hash, result),
       requeue: (hash) => this.enqueue(hash),
+      reject: (hash, error) => this.settle(hash, (waiter) => waiter.reject(error)),
     });
     options.waitSignal?.addEventListener('abort', () => this.stop(), { once: true });
   }
@@ -129,7 +130,7 @@ export class BatchQueue {
     const waiting = [...this.queued].filter((hash) => this.waiters.has(hash));
     this.queued = new Set();
     for (let start = 0; start < waiting.length; start += this.options.settings.size) {
-      void this.batches.submit(waiting.slice(start, start + this.options.settings.size));
+      this.batches.submit(waiting.slice(start, start + this.options.settings.size));
     }
   }
 

@@ -4,6 +4,7 @@ import type { GenerateRequest } from '../chat-model.js';
 import { isModelCallError, ModelCallError } from '../model-call-error.js';
 import type { BatchLedger, OpenBatch } from './batch-ledger.js';
 import type { BatchProvider, LineResult } from './batch-provider.js';
+import type { BatchWork } from './batch-work.js';
 
 /** A batch as the progress display shows it. */
 export interface BatchView {
@@ -30,6 +31,8 @@ export interface ProviderBatchesOptions {
   /** The run stopping: nothing new is submitted or polled; pending batches stay recorded for --resume. */
   readonly waitSignal?: AbortSignal;
   readonly onBatch?: (view: BatchView) => void;
+  /** The run's batch work in flight, which its session waits for before the store closes. */
+  readonly work?: BatchWork;
 }
 
 /** What the batches need of the queue whose requests they carry (batch-queue.ts). */
@@ -41,6 +44,8 @@ export interface BatchCallers {
   deliver(hash: string, result: LineResult): void;
   /** Puts a request in the queue again: the batch that carried it never reached the provider. */
   requeue(hash: string): void;
+  /** Fails a request's callers with an error that is not the provider's (the store could not record the batch). */
+  reject(hash: string, error: unknown): void;
 }
 
 /** A short, stable name for a batch's contents, kept with it at the provider where it keeps metadata. */
@@ -76,8 +81,29 @@ export class ProviderBatches {
     this.timers.get(this.inBatch.get(hash)!)?.ref();
   }
 
-  async submit(hashes: readonly string[]): Promise<void> {
+  /** Records the batch, then submits it and watches it (in the background: its callers wait for their lines). */
+  submit(hashes: readonly string[]): void {
     if (this.options.waitSignal?.aborted) return;
+    this.inBackground(() => this.send(hashes), hashes, 'submission');
+  }
+
+  /**
+   * Runs batch work that nobody awaits, tracked so that the session waits for it before closing the store.
+   * An error it throws is never let loose in the process: once the run stops it is dropped (the batch
+   * stays recorded for --resume); before, it fails the callers of the lines concerned.
+   */
+  private inBackground(work: () => Promise<void>, hashes: readonly string[], kind: 'submission' | 'poll'): void {
+    const running = work().catch((error: unknown) => {
+      if (this.options.waitSignal?.aborted) return;
+      for (const hash of hashes) {
+        this.inBatch.delete(hash);
+        this.callers.reject(hash, error);
+      }
+    });
+    this.options.work?.track(running, kind);
+  }
+
+  private async send(hashes: readonly string[]): Promise<void> {
     const { ledger, provider } = this.options;
     const submissionKey = submissionKeyOf(hashes);
     // Committed before the provider hears of it: a crash from here on finds the batch again.
@@ -133,13 +159,15 @@ export class ProviderBatches {
         open: true,
       });
       if (batch.providerBatchId !== undefined) this.watch(batch, 0);
-      else void this.recover(batch);
+      else this.inBackground(() => this.recover(batch), batch.hashes, 'poll');
     }
   }
 
   /** A batch recorded as being submitted when the process ended: found at the provider by its key, or sent again. */
   private async recover(batch: OpenBatch): Promise<void> {
     const found = await this.findSubmitted(batch.submissionKey);
+    // The run stopped while the look-up was out: the batch stays as it is for the next resume to look up.
+    if (this.options.waitSignal?.aborted) return;
     if (found !== undefined) {
       this.options.ledger.batchSubmitted(batch.localId, found);
       return this.watch({ ...batch, providerBatchId: found }, 0);
@@ -225,7 +253,7 @@ export class ProviderBatches {
     if (this.options.waitSignal?.aborted) return;
     const timer = setTimeout(() => {
       this.timers.delete(localId);
-      void tick();
+      this.inBackground(tick, hashes, 'poll');
     }, delayMs);
     this.timers.set(localId, timer);
     if (!hashes.some((hash) => this.callers.isWaitedFor(hash))) timer.unref();

@@ -5,6 +5,7 @@ import { AnthropicBatchProvider } from './anthropic-batch-provider.js';
 import type { BatchLedger } from './batch-ledger.js';
 import type { BatchProvider } from './batch-provider.js';
 import { BatchQueue, type BatchSettings, type BatchView } from './batch-queue.js';
+import type { BatchWork } from './batch-work.js';
 import { OpenAiBatchProvider } from './openai-batch-provider.js';
 
 const DEFAULT_BATCH_SIZE = 10_000;
@@ -83,6 +84,8 @@ export interface BatchDependencies {
   readonly now: () => number;
   readonly waitSignal?: AbortSignal;
   readonly onBatch?: (view: BatchView) => void;
+  /** The run's batch work in flight, which its session waits for before the store closes. */
+  readonly work?: BatchWork;
   /** The provider to use instead of the model's own (tests). */
   readonly provider?: BatchProvider;
 }
@@ -106,6 +109,7 @@ export function batchCalls(settings: ModelSettings, dependencies: BatchDependenc
         now: dependencies.now,
         ...(dependencies.waitSignal ? { waitSignal: dependencies.waitSignal } : {}),
         ...(dependencies.onBatch ? { onBatch: dependencies.onBatch } : {}),
+        ...(dependencies.work ? { work: dependencies.work } : {}),
       },
       next,
       model.name,

@@ -99,7 +99,7 @@ export async function runConsistencyStudy(input: RunConsistencyInput): Promise<C
     });
     ending = sessionEnding(result, result.failed, session.signals);
   } finally {
-    session.end(ending);
+    await session.end(ending);
   }
   return { run, result, ending, ...sessionFacts(session) };
 }

@@ -105,7 +105,7 @@ export async function runJudgeStudy(input: RunJudgeInput): Promise<JudgeOutcome>
     });
     ending = sessionEnding(result, result.failed, session.signals);
   } finally {
-    session.end(ending);
+    await session.end(ending);
   }
   return { run, result, failures, ending, ...sessionFacts(session) };
 }

@@ -114,7 +114,7 @@ export async function runSynthesis(input: RunSynthesisInput): Promise<SynthesisS
     });
     ending = sessionEnding(result, result.failed, session.signals);
   } finally {
-    session.end(ending);
+    await session.end(ending);
   }
   const ordered = [...examples].sort(([a], [b]) => a - b).map(([, example]) => example);
   return { run, examples: ordered, problems, result, ending, callsMark: session.callsMark, modelsWithoutPrice: session.modelsWithoutPrice };

@@ -156,7 +156,7 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
     result = await runPlannedConversations(session, plan(run.seed), design, work.window, settings, store, input.retryFailed === true, forecast, sessionUsage);
     ending = sessionEnding(result, store.countConversations(run.id, 'failed'), session.signals);
   } finally {
-    session.end(ending);
+    await session.end(ending);
   }
   return { run, result, ending, settings, sessionUsage, ...sessionFacts(session) };
 }

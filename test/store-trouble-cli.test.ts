@@ -1,0 +1,97 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, runCli } from './cli-helpers.js';
+
+let folder: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'pmiyc-store-trouble-'));
+  chmodSync(folder, 0o755);
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const smallRun = (store: string, run: string, claims = 1) => [
+  'run',
+  '--models',
+  'sim/a,sim/b',
+  '--claims',
+  'examples',
+  '--limit',
+  String(claims),
+  '--setting',
+  'single',
+  '--store',
+  store,
+  '--run',
+  run,
+];
+const isRoot = process.getuid?.() === 0;
+
+describe('a store pmiyc may not write', () => {
+  const canDropPrivileges = isRoot && spawnSync('setpriv', ['--version']).status === 0;
+  /** The built CLI as user nobody, who may read what root made but write nothing of it. */
+  const asNobody = (args: readonly string[]) =>
+    spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, ...args], { encoding: 'utf8' });
+
+  it('exits 2 naming the file and what to do, for a read-only file and for a read-only folder; readers still read it', async ({ skip }) => {
+    if (!canDropPrivileges) skip('needs root and setpriv, to run as a user who may not write the store (root writes any file)');
+    if (spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'test', '-r', CLI]).status !== 0) {
+      skip('the built CLI is in a folder another user cannot read (e.g. a clone under mktemp -d)');
+    }
+    const shelf = join(folder, 'shelf');
+    mkdirSync(shelf, { mode: 0o755 });
+    const readOnlyFile = join(shelf, 'read-only.db');
+    expect((await runCli(smallRun(readOnlyFile, 'kept'))).code).toBe(0);
+    chmodSync(readOnlyFile, 0o444);
+    // A file nobody owns and may write, in a folder nobody may not write: SQLite cannot keep its journal there.
+    const inReadOnlyFolder = join(shelf, 'writable.db');
+    expect((await runCli(smallRun(inReadOnlyFolder, 'kept'))).code).toBe(0);
+    chownSync(inReadOnlyFolder, 65534, 65534);
+    for (const store of [readOnlyFile, inReadOnlyFolder]) {
+      for (const args of [smallRun(store, 'another'), ['run', '--store', store, '--run', 'kept', '--retry-failed']]) {
+        const refused = asNobody(args);
+        expect(refused.status, refused.stderr).toBe(2);
+        expect(refused.stderr).toMatch(new RegExp(`^pmiyc: ${store} cannot be written \\(SQLITE_READONLY\\w*: the file or its folder is read-only\\): `));
+        expect(refused.stderr).toContain('chmod u+w');
+        expect(refused.stderr).not.toContain('unexpected');
+      }
+      const listed = asNobody(['runs', '--store', store]);
+      expect(listed.status, listed.stderr).toBe(0);
+      expect(listed.stdout).toMatch(/^kept\s+tournament\s+completed\s/m);
+    }
+  });
+});
+
+describe('a full disk', () => {
+  it('says the disk is full, that nothing stored is lost and what to do (exit 1); once there is room, --resume finishes the run', async ({ skip }) => {
+    if (!isRoot) skip('needs root, to mount a small file system that fills up');
+    const disk = join(folder, 'disk');
+    mkdirSync(disk);
+    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', disk]).status !== 0) skip('cannot mount a tmpfs here');
+    try {
+      const store = join(disk, 'pmiyc.db');
+      expect((await runCli(smallRun(store, 'kept'))).code).toBe(0);
+      // Fill what is left of the disk.
+      const filler = join(disk, 'filler');
+      spawnSync('sh', ['-c', `cat /dev/zero > ${filler}`]);
+      const full = await runCli(smallRun(store, 'big', 3));
+      expect(full.code, full.stderr).toBe(1);
+      expect(full.stderr).toContain(`pmiyc: the disk holding`);
+      expect(full.stderr).toContain('is full (SQLite reports SQLITE_FULL): nothing stored so far is lost');
+      expect(full.stderr).toContain('free some space');
+      expect(full.stderr).not.toContain('unexpected');
+      writeFileSync(filler, '');
+      const listed = await runCli(['runs', '--store', store]);
+      expect(listed.stdout).toMatch(/^kept\s+tournament\s+completed\s/m);
+      // The run that met the full disk, if it was created, goes on from what it stored; else it starts anew.
+      const started = /^big\s/m.test(listed.stdout);
+      const again = await runCli(started ? ['run', '--store', store, '--run', 'big', '--resume'] : smallRun(store, 'big', 3));
+      expect(again.code, again.stderr).toBe(0);
+      expect((await runCli(['runs', '--store', store])).stdout).toMatch(/^big\s+tournament\s+completed\s/m);
+    } finally {
+      spawnSync('umount', [disk]);
+    }
+  });
+});
