@@ -24,7 +24,7 @@
 // Run: `npm run build && node bench/soak.mjs` (10 minutes). An hour: `SOAK_MINUTES=60 node bench/soak.mjs`.
 // SOAK_FAULTS (default "429,500,timeout,malformed,huge,reset") picks the injected faults, SOAK_FAULT_RATE
 // (0.06) the share of requests given one, SOAK_CONCURRENCY (4), SOAK_CLAIMS (6), SOAK_MODELS (3),
-// SOAK_HUGE_MB (24: past the 16 MB the OpenAI adapter reads), SOAK_FUZZ_RUNS (100000; 0 skips the
+// SOAK_HUGE_MB (24: past the default maxReplyBytes, 8 MiB), SOAK_FUZZ_RUNS (100000; 0 skips the
 // fuzzing), SOAK_SEED (random) seeds the soak's own choices, PMIYC_MAIN another build's cli/main.js.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

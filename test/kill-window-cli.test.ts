@@ -48,7 +48,7 @@ describe('the kill -9 window', () => {
     const config = writeChatConfig(`${fresh('config')}.yaml`, server.url);
     const claims = writeClaims(`${fresh('claims')}.jsonl`, 10);
     const store = `${fresh('store')}.db`;
-    const args = [
+    const runArgs = (into: string) => [
       'run',
       '--config',
       config,
@@ -57,12 +57,13 @@ describe('the kill -9 window', () => {
       '--claims',
       claims,
       '--store',
-      store,
+      into,
       '--concurrency',
       String(concurrency),
       '--seed',
       '3',
     ];
+    const args = runArgs(store);
     server.requests.length = 0;
     /** The requests each session sent (index: session). */
     const sessions: string[][] = [];
@@ -92,25 +93,7 @@ describe('the kill -9 window', () => {
       expect(repeated, `repeated per kill ${repeatedPerKill} (killed after ${killPoints} requests)`).toBeLessThanOrEqual(2 * concurrency);
 
     const whole = `${fresh('store')}.db`;
-    expect(
-      (
-        await runCli([
-          'run',
-          '--config',
-          config,
-          '--models',
-          'alpha,beta',
-          '--claims',
-          claims,
-          '--store',
-          whole,
-          '--concurrency',
-          String(concurrency),
-          '--seed',
-          '3',
-        ])
-      ).code,
-    ).toBe(0);
+    expect((await runCli(runArgs(whole))).code).toBe(0);
     expect(await exportOf(store)).toEqual(await exportOf(whole));
   }, 180_000);
 });
