@@ -4,8 +4,10 @@ import { type ConversationRecord, toConversationRecord } from '../../domain/conv
 import { summarizeTournament } from '../../metrics/tournament-summary.js';
 import { MemoryCallCache } from '../../models/call-cache.js';
 import type { ChatModel, GenerateRequest } from '../../models/chat-model.js';
+import { ModelCallError } from '../../models/model-call-error.js';
 import { SimulatedAgent } from '../../models/sim/simulated-agent.js';
 import { withCallCache } from '../../models/wrappers/with-call-cache.js';
+import { DEFAULT_PROMPTS } from '../../protocol/prompt-variants.js';
 import { RunGate } from '../../runner/run-gate.js';
 import { planTournament } from './plan.js';
 import { runConversations } from './run-conversations.js';
@@ -182,5 +184,47 @@ describe('runConversations when stopped', () => {
     };
     await expect(runConversations({ plan, modelFor: () => broken, concurrency: 2, onConversation: () => undefined })).rejects.toThrow('bug in an adapter');
     expect(calls).toBeLessThan(10);
+  });
+});
+
+describe("runConversations when a persuader's own stance cannot be asked", () => {
+  it('fails the conversation, saying why, rather than storing it without the stance', async () => {
+    const [failing, other] = ['sim/eloquent', 'sim/weak'];
+    const [claim] = claims(1);
+    const openingOfFailing = DEFAULT_PROMPTS.persuadeeSystem(claim!);
+    const modelFor = (name: string): ChatModel => {
+      const agent = new SimulatedAgent(name);
+      return {
+        name,
+        simulated: true,
+        generate: (request) => {
+          // The failing model cannot answer as a persuadee on the claim: its stance is that answer.
+          if (name === failing && request.messages[0]?.content === openingOfFailing)
+            return Promise.reject(new ModelCallError(`${name}: the server answered 503`, { provider: 'test', model: name, reason: 'api', retryable: true }));
+          return agent.generate(request);
+        },
+      };
+    };
+    const plan = planTournament({ persuaders: [failing!, other!], persuadees: [failing!, other!], claims: [claim!], settings: ['single'], runSeed: 3 });
+    const records: ConversationRecord[] = [];
+    await runConversations({
+      plan,
+      modelFor,
+      concurrency: 2,
+      onConversation: (planned, outcome, persuaderStance) => {
+        records.push(toConversationRecord('test', planned.spec, outcome, { persuader: true, persuadee: true }, persuaderStance));
+      },
+    });
+    const persuadedByFailing = records.filter((record) => record.persuader === failing && record.persuadee === other);
+    expect(persuadedByFailing.length).toBeGreaterThan(0);
+    for (const record of persuadedByFailing) {
+      expect(record.status).toBe('failed');
+      expect(record.failureReason).toBe('api');
+      expect(record.failureDetail).toContain("the persuader's own stance on the claim");
+      expect(record.failedRole).toBe('persuader');
+    }
+    // The other persuader's stance was asked and stored as ever.
+    const byOther = records.filter((record) => record.persuader === other && record.persuadee === other);
+    expect(byOther.every((record) => record.status === 'completed' && record.persuaderStance !== null)).toBe(true);
   });
 });

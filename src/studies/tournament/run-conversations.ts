@@ -1,5 +1,5 @@
 import type { AgreementScore } from '../../domain/agreement-score.js';
-import type { ConversationOutcome, Turn } from '../../domain/conversation.js';
+import type { ConversationOutcome, FailedConversation, Turn } from '../../domain/conversation.js';
 import type { SeedNames } from '../../engine/call-seed.js';
 import { runConversation } from '../../engine/run-conversation.js';
 import type { SamplingSettings } from '../../engine/sample-turn.js';
@@ -65,6 +65,23 @@ function tooManyFailures(maxFailures: number | undefined, failed: number, finish
 }
 
 /**
+ * A conversation whose persuader's stance could not be asked (its call failed after its retries):
+ * failed, so that the record is never stored without a stance the model would have given, and a
+ * `--retry-failed` asks the stance again while replaying the conversation's own calls from the store.
+ */
+function withoutStance(conversation: ConversationOutcome, stance: FailedConversation): FailedConversation {
+  return {
+    status: 'failed',
+    turns: conversation.turns,
+    reason: stance.reason,
+    detail: `the persuader's own stance on the claim (its opening as a persuadee) was not answered: ${stance.detail}`,
+    failedTurn: stance.failedTurn,
+    failedRole: 'persuader',
+    failedAttempts: stance.failedAttempts,
+  };
+}
+
+/**
  * Runs every planned conversation that is not done yet, keeping `concurrency` conversations in
  * flight (through the shared scheduler, `runTasks`); a conversation's turns are sequential,
  * different conversations interleave. A stop (Ctrl-C, budget, too many failures) starts nothing
@@ -86,9 +103,10 @@ export async function runConversations(input: RunConversationsInput): Promise<Co
 
   /**
    * The persuader's opening as a persuadee on the claim (in this repetition): the same request as
-   * its own opening there, or its model's when its variant leaves the persuadee's prompts alone.
+   * its own opening there, or its model's when its variant leaves the persuadee's prompts alone. Null
+   * when the model gave no usable stance; a failed call (reason `api`) comes back as the failure.
    */
-  const persuaderStanceOf = async (planned: PlannedConversation): Promise<AgreementScore | null> => {
+  const persuaderStanceOf = async (planned: PlannedConversation): Promise<AgreementScore | null | FailedConversation> => {
     const spec = { ...planned.spec, persuadeeModel: planned.spec.persuaderModel };
     const opening = await runConversation({
       ...common(planned),
@@ -98,6 +116,7 @@ export async function runConversations(input: RunConversationsInput): Promise<Co
       spec,
       stopAfterTurn: 1,
     });
+    if (opening.status === 'failed' && opening.reason === 'api') return opening;
     return opening.status === 'partial' ? (opening.turns[0]?.score ?? null) : null;
   };
 
@@ -111,8 +130,14 @@ export async function runConversations(input: RunConversationsInput): Promise<Co
     ...(input.onSkipped ? { onSkipped: input.onSkipped } : {}),
     run: async (planned) => {
       const onTurn = input.onTurn;
-      const outcome = await runConversation({ ...common(planned), spec: planned.spec, ...(onTurn ? { onTurn: (turn: Turn) => onTurn(planned, turn) } : {}) });
-      await input.onConversation(planned, outcome, await persuaderStanceOf(planned));
+      const conversation = await runConversation({
+        ...common(planned),
+        spec: planned.spec,
+        ...(onTurn ? { onTurn: (turn: Turn) => onTurn(planned, turn) } : {}),
+      });
+      const stance = await persuaderStanceOf(planned);
+      const outcome = typeof stance === 'object' && stance !== null && conversation.status !== 'failed' ? withoutStance(conversation, stance) : conversation;
+      await input.onConversation(planned, outcome, typeof stance === 'number' ? stance : null);
       finished.all += 1;
       if (outcome.status === 'failed') finished.failed += 1;
       if (tooManyFailures(input.maxFailures, finished.failed, finished.all)) gate.stop('failures');
