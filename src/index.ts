@@ -6,6 +6,7 @@ export type { ModelEntry, PmiycConfig } from './config/config-schema.js';
 export { parseConfig } from './config/parse-config.js';
 export { resolveModelSettings } from './config/resolve-model-settings.js';
 // Taxonomies of persuasion techniques and unethical strategies (docs/design/techniques.md)
+export { BUILT_IN_TAXONOMIES } from './config/taxonomy/built-in-taxonomies.js';
 export { parseTaxonomy, type TaxonomyParse, type TaxonomyProblem, taxonomyError } from './config/taxonomy/parse-taxonomy.js';
 export { parseClaimsFile } from './datasets/claims-file.js';
 // Datasets
@@ -49,6 +50,7 @@ export type { Taxonomy, TaxonomyItem } from './domain/taxonomy.js';
 // Engine
 export { DEFAULT_SAMPLING, type RunConversationInput, runConversation } from './engine/run-conversation.js';
 export type { SamplingSettings } from './engine/sample-turn.js';
+export { type LoadedTaxonomy, loadTaxonomy } from './io/load-taxonomy.js';
 export { type ProcessWorldOptions, processSessionWorld } from './io/process-world.js';
 // Self-report reliability
 export {
