@@ -62,6 +62,8 @@ describe('loadTaxonomy', () => {
       'no built-in taxonomy or file named rhetorics: give rhetoric or techniques, or the path of a taxonomy YAML file (docs/design/techniques.md)',
     );
     expect(exitCodeOf(error).code).toBe(2);
+    // A name an object has of its own is not a built-in.
+    expect((await failureOf('constructor')).message).toMatch(/^no built-in taxonomy or file named constructor: give rhetoric or techniques/);
   });
 
   it('answers a file at fault with its path, line and key (exit 2)', async () => {
