@@ -5,6 +5,9 @@
 export type { ModelEntry, PmiycConfig } from './config/config-schema.js';
 export { parseConfig } from './config/parse-config.js';
 export { resolveModelSettings } from './config/resolve-model-settings.js';
+// Taxonomies of persuasion techniques and unethical strategies (docs/design/techniques.md)
+export { BUILT_IN_TAXONOMIES } from './config/taxonomy/built-in-taxonomies.js';
+export { parseTaxonomy, type TaxonomyParse, type TaxonomyProblem, taxonomyError } from './config/taxonomy/parse-taxonomy.js';
 export { parseClaimsFile } from './datasets/claims-file.js';
 // Datasets
 export { EXAMPLE_CLAIMS } from './datasets/example-claims.js';
@@ -43,9 +46,11 @@ export { StoreError, type StoreProblem } from './domain/errors/store-error.js';
 export { StoreFullError } from './domain/errors/store-full-error.js';
 export { deriveSeed } from './domain/random.js';
 export type { Role } from './domain/roles.js';
+export type { Taxonomy, TaxonomyItem } from './domain/taxonomy.js';
 // Engine
 export { DEFAULT_SAMPLING, type RunConversationInput, runConversation } from './engine/run-conversation.js';
 export type { SamplingSettings } from './engine/sample-turn.js';
+export { type LoadedTaxonomy, loadTaxonomy } from './io/load-taxonomy.js';
 export { type ProcessWorldOptions, processSessionWorld } from './io/process-world.js';
 // Self-report reliability
 export {

@@ -1,8 +1,8 @@
-import { LineCounter, parseDocument } from 'yaml';
+import type { Document } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError } from '../domain/errors/config-error.js';
 import { allowedKeysAt, configSchema, type PmiycConfig } from './config-schema.js';
-import { findAliasOverflow, findAliasProblem, MAX_ALIAS_COUNT } from './yaml-aliases.js';
+import { readYamlValues } from './yaml-values.js';
 
 /** A name under models: or variants: that is not one: what a name is (zod says only "Invalid key in record"), and one it could be. */
 function describeKeyIssue(issue: z.core.$ZodIssueInvalidKey): string {
@@ -27,7 +27,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 type Located = { range?: [number, number, number]; items?: Array<{ key?: { value?: unknown; range?: [number, number, number] } }> } | undefined;
 
 /** The offset of the key at `path`, or of the deepest existing node on it, so errors point at a line. */
-function offsetOf(document: ReturnType<typeof parseDocument>, path: readonly string[]): number | undefined {
+function offsetOf(document: Document, path: readonly string[]): number | undefined {
   for (let depth = path.length; depth > 0; depth--) {
     const parent = (depth === 1 ? document.contents : document.getIn(path.slice(0, depth - 1), true)) as Located;
     const pair = parent?.items?.find((item) => item.key?.value === path[depth - 1]);
@@ -41,23 +41,9 @@ function offsetOf(document: ReturnType<typeof parseDocument>, path: readonly str
  * file, the line when it can, the key and what is allowed: `pmiyc.yaml:7: models.alpha.temperature: ...`.
  */
 export function parseConfig(fileName: string, text: string): PmiycConfig {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false });
-  const firstError = document.errors[0];
-  if (firstError) {
-    const line = lineCounter.linePos(firstError.pos[0]).line;
-    throw new ConfigError({ file: fileName, line }, `not valid YAML (${firstError.message.split('\n')[0]})`);
-  }
-  const problem = findAliasProblem(document);
-  if (problem) throw new ConfigError({ file: fileName, line: lineCounter.linePos(problem.offset).line }, problem.detail);
-  let values: unknown;
-  try {
-    values = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  } catch (error) {
-    const overflow = findAliasOverflow(document);
-    if (!overflow) throw error;
-    throw new ConfigError({ file: fileName, line: lineCounter.linePos(overflow.offset).line }, overflow.detail, { cause: error });
-  }
+  const read = readYamlValues(text);
+  if (read.status === 'invalid') throw new ConfigError({ file: fileName, line: read.line }, read.detail, read.cause === undefined ? {} : { cause: read.cause });
+  const { document, lineCounter, values } = read;
   const parsed = configSchema.safeParse(values ?? {});
   if (parsed.success) return parsed.data;
 

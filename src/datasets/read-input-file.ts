@@ -12,13 +12,14 @@ export interface InputFileLimit {
 
 /**
  * The caps by kind. A data file (official results, claims, pairs, answers, tasks, labels) may be large:
- * the official code's biggest results.json files are tens of MB. A config or .env file is written by hand
+ * the official code's biggest results.json files are tens of MB. A config, taxonomy or .env file is written by hand
  * (and yaml parses a MB of config in seconds: a larger one would keep pmiyc busy for minutes).
  * Past a cap the file is not what the user meant (or is a trap): it is refused before it is read.
  */
 export const INPUT_FILE_LIMITS = {
   data: { maxBytes: 256 * MiB, of: 'a data file' },
   config: { maxBytes: 1 * MiB, of: 'a config file' },
+  taxonomy: { maxBytes: 1 * MiB, of: 'a taxonomy file' },
   env: { maxBytes: 1 * MiB, of: 'a .env file' },
 } as const satisfies Record<string, InputFileLimit>;
 

@@ -39,12 +39,17 @@ export async function readDataFileBytes(path: string, missing: string): Promise<
 
 /** The text of a config file, as `readTextFile` reads a data file (with a config file's cap), with a ConfigError where the file is at fault. */
 export async function readConfigFile(path: string, missing: string): Promise<string> {
-  const bytes = await readBytes(
-    path,
-    INPUT_FILE_LIMITS.config,
-    missing,
-    (detail, cause) => new ConfigError({ file: path }, detail, { cause, detailNamesFile: true }),
-  );
+  return readYamlFile(path, INPUT_FILE_LIMITS.config, missing);
+}
+
+/** The text of a taxonomy file (docs/design/techniques.md), read as a config file is, with a taxonomy file's cap. */
+export async function readTaxonomyFile(path: string, missing: string): Promise<string> {
+  return readYamlFile(path, INPUT_FILE_LIMITS.taxonomy, missing);
+}
+
+/** A hand-written YAML file's text (a config, a taxonomy): its faults are ConfigErrors naming it. */
+async function readYamlFile(path: string, limit: InputFileLimit, missing: string): Promise<string> {
+  const bytes = await readBytes(path, limit, missing, (detail, cause) => new ConfigError({ file: path }, detail, { cause, detailNamesFile: true }));
   try {
     return decodeText(path, bytes);
   } catch (error) {
