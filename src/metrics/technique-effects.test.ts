@@ -27,7 +27,7 @@ function conversation(claim: string, persuader: string, scores: readonly Agreeme
     turn: 2 * position + 2,
     labels: { role: 'persuader', techniques: used, unethical: [], refused: false, leftRole: false } satisfies TurnLabels,
   }));
-  return { record: { domain: 'subjective', setting: 'multi', claim, question: null, persuader, status: 'completed', turns }, labels };
+  return { record: { domain: 'subjective', setting: 'multi', claim, question: null, persuader, persuadee: 'sim/b', status: 'completed', turns }, labels };
 }
 
 // Next changes per claim: c1 +1 0 +1 0; c2 +1 0 0 0; c3 0 0 0 0. Technique x: used minus other is
@@ -65,7 +65,7 @@ describe('techniqueEffects', () => {
     expect(x.ciHigh).toBeCloseTo(0.5 + 4.302653 * (0.5 / Math.sqrt(3)), 5);
     // t = sqrt(3) on 2 degrees of freedom: p = 1 - t / sqrt(t^2 + 2).
     expect(x.p).toBeCloseTo(1 - Math.sqrt(3) / Math.sqrt(5), 10);
-    expect(x).toMatchObject({ claims: 3, usedTurns: 6, otherTurns: 6, persuaders: ['sim/a'], thin: true });
+    expect(x).toMatchObject({ claims: 3, usedTurns: 6, otherTurns: 6, persuaders: ['sim/a'], pairs: 1, thin: true });
     const y = estimated(effects, 'y');
     expect(y.value).toBeCloseTo(-1 / 6, 12);
     expect(y.p).toBeCloseTo(1 - 1 / Math.sqrt(3), 10);
@@ -74,7 +74,7 @@ describe('techniqueEffects', () => {
     expect(y.pHolm).toBeCloseTo(2 * x.p, 12);
   });
 
-  it('says why a technique has no estimate: never used, always used, or no persuader with both', () => {
+  it('says why a technique has no estimate: never used, always used, or no pair with both', () => {
     const effects = techniqueEffects(CONVERSATIONS, ['x', 'y', 'a', 'z'], DEFAULT_INTERVALS);
     expect(effects.find((entry) => entry.technique === 'a')).toMatchObject({ status: 'no-estimate', reason: 'always-used', usedTurns: 12, otherTurns: 0 });
     expect(effects.find((entry) => entry.technique === 'z')).toMatchObject({ status: 'no-estimate', reason: 'never-used', usedTurns: 0 });
@@ -85,7 +85,7 @@ describe('techniqueEffects', () => {
       conversation('c1', 'sim/never', [2, 2, 2, 2, 2], [[], [], [], []]),
     ];
     expect(techniqueEffects(split, ['w'], DEFAULT_INTERVALS)).toEqual([
-      { domain: 'subjective', setting: 'multi', technique: 'w', usedTurns: 4, otherTurns: 4, status: 'no-estimate', reason: 'no-persuader-with-both' },
+      { domain: 'subjective', setting: 'multi', technique: 'w', usedTurns: 4, otherTurns: 4, status: 'no-estimate', reason: 'no-pair-with-both' },
     ]);
   });
 

@@ -5,8 +5,8 @@ import { type CellStatistic, estimateOverClaims, type IntervalOptions, isThin } 
 import { holmAdjust } from './holm.js';
 import { groupTurns, type LabelledConversation, type TechniqueTurn, techniqueTurns } from './technique-turns.js';
 
-/** Why a technique has no estimate in a group: no turn used it, every turn did, or no persuader has turns of both kinds. */
-type NoEffectReason = 'never-used' | 'always-used' | 'no-persuader-with-both';
+/** Why a technique has no estimate in a group: no turn used it, every turn did, or no (persuader, persuadee) pair has turns of both kinds. */
+type NoEffectReason = 'never-used' | 'always-used' | 'no-pair-with-both';
 
 interface EffectWhere {
   readonly domain: Domain;
@@ -20,8 +20,8 @@ interface EffectWhere {
 /**
  * One technique's association with the persuadee's next change of agreement in one domain and
  * setting (report.json `techniques.effects`): the mean next change after a persuader's turns that
- * use it minus after its turns that do not, each persuader with turns of both kinds counting
- * equally. An association, not a cause: persuaders choose techniques, and a judge's labels are not
+ * use it minus after its turns that do not, against the same persuadee, each (persuader,
+ * persuadee) pair with turns of both kinds counting equally. An association, not a cause: persuaders choose techniques, and a judge's labels are not
  * ground truth (docs/design/statistics.md, "Techniques").
  */
 export type TechniqueEffect =
@@ -33,8 +33,10 @@ export type TechniqueEffect =
       readonly ciHigh: number;
       readonly se: number;
       readonly claims: number;
-      /** The persuaders whose turns of both kinds the difference is taken within. */
+      /** The persuaders whose turns of both kinds (against one persuadee) the difference is taken within. */
       readonly persuaders: readonly string[];
+      /** The (persuader, persuadee) pairs it is taken within, each counting equally. */
+      readonly pairs: number;
       readonly thin: boolean;
       readonly p: number;
       /** Holm-adjusted over the techniques estimated in the same domain and setting. */
@@ -44,23 +46,32 @@ export type TechniqueEffect =
 
 const SEPARATOR = '\u0000';
 
-function cellOf(technique: string, persuader: string, used: boolean): string {
-  return [technique, persuader, used ? 'used' : 'other'].join(SEPARATOR);
+interface Pair {
+  readonly persuader: string;
+  readonly persuadee: string;
 }
 
-/** Used minus not used within each persuader with both, averaged over those persuaders; undefined when none has both. */
-function statisticOf(table: ClaimCellTable, technique: string, persuaders: readonly string[]): { statistic: CellStatistic; persuaders: string[] } | undefined {
-  const both = persuaders.flatMap((persuader) => {
-    const used = table.cellIndex(cellOf(technique, persuader, true));
-    const other = table.cellIndex(cellOf(technique, persuader, false));
-    return used === undefined || other === undefined ? [] : [{ persuader, used, other }];
+function cellOf(technique: string, pair: Pair, used: boolean): string {
+  return [technique, pair.persuader, pair.persuadee, used ? 'used' : 'other'].join(SEPARATOR);
+}
+
+/** Used minus not used within each pair with both, averaged over those pairs; undefined when none has both. */
+function statisticOf(
+  table: ClaimCellTable,
+  technique: string,
+  pairs: readonly Pair[],
+): { statistic: CellStatistic; persuaders: string[]; pairs: number } | undefined {
+  const both = pairs.flatMap((pair) => {
+    const used = table.cellIndex(cellOf(technique, pair, true));
+    const other = table.cellIndex(cellOf(technique, pair, false));
+    return used === undefined || other === undefined ? [] : [{ pair, used, other }];
   });
   if (both.length === 0) return undefined;
   const statistic = [
     { cells: both.map((entry) => entry.used), weight: 1 },
     { cells: both.map((entry) => entry.other), weight: -1 },
   ];
-  return { statistic, persuaders: both.map((entry) => entry.persuader) };
+  return { statistic, persuaders: [...new Set(both.map((entry) => entry.pair.persuader))], pairs: both.length };
 }
 
 function effectsOfGroup(
@@ -73,14 +84,15 @@ function effectsOfGroup(
   const scored = turns.filter((turn) => turn.nextChange !== null);
   const table = new ClaimCellTable();
   for (const turn of scored) {
-    for (const technique of techniques) table.add(cellOf(technique, turn.persuader, turn.techniques.has(technique)), turn.claimKey, turn.nextChange!);
+    for (const technique of techniques) table.add(cellOf(technique, turn, turn.techniques.has(technique)), turn.claimKey, turn.nextChange!);
   }
-  const persuaders = [...new Set(scored.map((turn) => turn.persuader))].sort();
+  const pairKeys = new Map(scored.map((turn) => [`${turn.persuader}${SEPARATOR}${turn.persuadee}`, { persuader: turn.persuader, persuadee: turn.persuadee }]));
+  const pairs = [...pairKeys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, pair]) => pair);
   const wheres = techniques.map((technique) => {
     const usedTurns = scored.filter((turn) => turn.techniques.has(technique)).length;
     return { domain, setting, technique, usedTurns, otherTurns: scored.length - usedTurns };
   });
-  const statistics = techniques.map((technique) => statisticOf(table, technique, persuaders));
+  const statistics = techniques.map((technique) => statisticOf(table, technique, pairs));
   const present = statistics.flatMap((entry) => (entry ? [entry.statistic] : []));
   const estimates = estimateOverClaims(table.slices(), present, options);
   const pHolm = holmAdjust(estimates.map((estimate) => estimate.p));
@@ -88,7 +100,7 @@ function effectsOfGroup(
   return wheres.map((where, index): TechniqueEffect => {
     const entry = statistics[index];
     if (!entry) {
-      const reason = where.usedTurns === 0 ? 'never-used' : where.otherTurns === 0 ? 'always-used' : 'no-persuader-with-both';
+      const reason = where.usedTurns === 0 ? 'never-used' : where.otherTurns === 0 ? 'always-used' : 'no-pair-with-both';
       return { ...where, status: 'no-estimate', reason };
     }
     const position = next++;
@@ -102,6 +114,7 @@ function effectsOfGroup(
       se,
       claims,
       persuaders: entry.persuaders,
+      pairs: entry.pairs,
       thin: isThin(estimates[position]!),
       p,
       pHolm: pHolm[position]!,
@@ -110,17 +123,19 @@ function effectsOfGroup(
 }
 
 /**
- * `techniques.effects` for every domain and setting. Within a persuader, each of its turns is
- * compared with its other turns in the same domain and setting, pooled over its conversations;
- * the interval is Student t over claims, the difference's error paired by claim (both kinds of
- * turn on a claim share its difficulty), as for the differences between models. Turns after which
- * the persuadee already stood at 5 are left out (`TechniqueTurn.nextChange`). `techniques` lists
- * the taxonomy's ids, so that one never used is reported as such; ids the labels use beyond them are
- * added. Holm's adjustment covers the techniques of one domain and setting.
+ * `techniques.effects` for every domain and setting. A persuader's turns that use a technique are
+ * compared with its turns that do not, against the same persuadee in the same domain and setting,
+ * pooled over the pair's conversations; the pairs are averaged. The interval is Student t over
+ * claims, the difference's error paired by claim (both kinds of turn on a claim share its
+ * difficulty), as for the differences between models. Turns after which the persuadee already stood
+ * at 5 are left out (`TechniqueTurn.nextChange`). `techniques` lists the taxonomy's ids, so that
+ * one never used is reported as such; ids the labels use beyond them are added. Holm's adjustment
+ * covers the techniques of one domain and setting.
  *
- * Why not pair within conversations: a technique used early moves the persuadee, which changes
- * what its later turns in the same conversation can move; comparing turns within a conversation
- * then credits a technique with its own earlier effect (docs/design/statistics.md).
+ * Why not pair within each conversation: a single-turn conversation has one persuader turn, so it
+ * has no pair; and a technique used early moves the persuadee, which changes what later turns of the
+ * same conversation can move, so a comparison within a conversation carries its earlier effect into
+ * the turns it is compared with (docs/design/statistics.md, "Techniques").
  */
 export function techniqueEffects(conversations: readonly LabelledConversation[], techniques: readonly string[], options: IntervalOptions): TechniqueEffect[] {
   const turns = techniqueTurns(conversations);

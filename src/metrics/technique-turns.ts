@@ -9,7 +9,7 @@ import { recordClaimKey } from './record-claim-key.js';
  * persuadee turns' labels are not read here). With several judges, the caller picks one.
  */
 export interface LabelledConversation {
-  readonly record: Pick<ConversationRecord, 'domain' | 'setting' | 'claim' | 'question' | 'persuader' | 'status' | 'turns'>;
+  readonly record: Pick<ConversationRecord, 'domain' | 'setting' | 'claim' | 'question' | 'persuader' | 'persuadee' | 'status' | 'turns'>;
   readonly labels: readonly Pick<JudgedTurn, 'turn' | 'labels'>[];
 }
 
@@ -19,6 +19,7 @@ export interface TechniqueTurn {
   readonly setting: Setting;
   readonly claimKey: string;
   readonly persuader: string;
+  readonly persuadee: string;
   readonly techniques: ReadonlySet<string>;
   /**
    * The persuadee's next score minus its score before the turn; null when it already stood at 5
@@ -44,7 +45,17 @@ export function techniqueTurns(conversations: readonly LabelledConversation[]): 
       const after = byIndex.get(turn.index + 1);
       if (turn.role !== 'persuader' || !label || before?.role !== 'persuadee' || after?.role !== 'persuadee') return [];
       const nextChange = before.score === 5 ? null : after.score - before.score;
-      return [{ domain: record.domain, setting: record.setting, claimKey, persuader: record.persuader, techniques: new Set(label.techniques), nextChange }];
+      return [
+        {
+          domain: record.domain,
+          setting: record.setting,
+          claimKey,
+          persuader: record.persuader,
+          persuadee: record.persuadee,
+          techniques: new Set(label.techniques),
+          nextChange,
+        },
+      ];
     });
   });
 }
