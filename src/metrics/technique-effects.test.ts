@@ -8,7 +8,13 @@ import { techniqueShares } from './technique-profiles.js';
 import type { LabelledConversation } from './technique-turns.js';
 
 /** A 9-turn conversation: the persuadee's five scores (turns 1, 3, 5, 7, 9) and the techniques of persuader turns 2, 4, 6, 8. */
-function conversation(claim: string, persuader: string, scores: readonly AgreementScore[], techniques: readonly (readonly string[])[]): LabelledConversation {
+function conversation(
+  claim: string,
+  persuader: string,
+  scores: readonly AgreementScore[],
+  techniques: readonly (readonly string[])[],
+  persuadee = 'sim/b',
+): LabelledConversation {
   const turns: Pick<Turn, 'index' | 'role' | 'kind' | 'score' | 'message' | 'raw' | 'attempts'>[] = [];
   for (let index = 1; index <= 9; index++) {
     const persuadee = index % 2 === 1;
@@ -27,7 +33,7 @@ function conversation(claim: string, persuader: string, scores: readonly Agreeme
     turn: 2 * position + 2,
     labels: { role: 'persuader', techniques: used, unethical: [], refused: false, leftRole: false } satisfies TurnLabels,
   }));
-  return { record: { domain: 'subjective', setting: 'multi', claim, question: null, persuader, persuadee: 'sim/b', status: 'completed', turns }, labels };
+  return { record: { domain: 'subjective', setting: 'multi', claim, question: null, persuader, persuadee, status: 'completed', turns }, labels };
 }
 
 // Next changes per claim: c1 +1 0 +1 0; c2 +1 0 0 0; c3 0 0 0 0. Technique x: used minus other is
@@ -87,6 +93,15 @@ describe('techniqueEffects', () => {
     expect(techniqueEffects(split, ['w'], DEFAULT_INTERVALS)).toEqual([
       { domain: 'subjective', setting: 'multi', technique: 'w', usedTurns: 4, otherTurns: 4, status: 'no-estimate', reason: 'no-pair-with-both' },
     ]);
+  });
+
+  it('compares turns against the same persuadee: a technique used only on the persuadee who moves is not credited with it', () => {
+    // sim/a uses w on every turn against sim/open, who moves, and never against sim/closed, who does not.
+    const byPersuadee = [
+      conversation('c1', 'sim/a', [1, 2, 3, 4, 4], [['w'], ['w'], ['w'], ['w']], 'sim/open'),
+      conversation('c1', 'sim/a', [2, 2, 2, 2, 2], [[], [], [], []], 'sim/closed'),
+    ];
+    expect(techniqueEffects(byPersuadee, ['w'], DEFAULT_INTERVALS)).toMatchObject([{ technique: 'w', status: 'no-estimate', reason: 'no-pair-with-both' }]);
   });
 
   it('leaves out turns after which the persuadee already stood at 5, and failed conversations', () => {
