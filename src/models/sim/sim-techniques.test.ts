@@ -86,6 +86,50 @@ describe('planted techniques', () => {
     }
   });
 
+  it('works out the chances of the next score from the same model the simulated persuadee moves by', async () => {
+    // If the two drift apart, a planted effect is no longer exact; this compares them on 3,000 conversations.
+    const persuader = {
+      name: 'test/fixed',
+      simulated: false,
+      generate: async () => ({
+        text: '<message>[simulated argument, strength 0.50] An argument.</message><support_ranking>Support</support_ranking>',
+        finishReason: 'stop' as const,
+      }),
+    };
+    const counts = new Map<string, number[]>();
+    for (let seed = 0; seed < 3000; seed++) {
+      const spec = {
+        claim: EXAMPLE_CLAIMS[seed % EXAMPLE_CLAIMS.length]!,
+        persuaderModel: 'test/fixed',
+        persuadeeModel: 'sim/q?susceptibility=0.5',
+        turns: 9,
+        repetition: 0,
+        runSeed: seed,
+      };
+      const outcome = await runConversation({ spec, persuader, persuadee: new SimulatedAgent('sim/q?susceptibility=0.5') });
+      outcome.turns.forEach((turn, position) => {
+        if (turn.role !== 'persuadee' || outcome.turns[position - 1]?.role !== 'persuader') return;
+        const key = `${outcome.turns[position - 2]!.score}|${turn.kind === 'final'}`;
+        const row = counts.get(key) ?? [0, 0, 0, 0, 0, 0];
+        counts.set(key, row);
+        row[turn.score]! += 1;
+      });
+    }
+    let compared = 0;
+    for (const [key, row] of counts) {
+      const total = row.reduce((sum, count) => sum + count, 0);
+      if (total < 400) continue;
+      compared += 1;
+      const [current, final] = key.split('|');
+      const chances = nextScoreChances(Number(current) as AgreementScore, 0.5, 0.5, final === 'true');
+      for (let score = 1; score <= 5; score++) {
+        const chance = chances[score]!;
+        expect(Math.abs(row[score]! / total - chance)).toBeLessThanOrEqual(4 * Math.sqrt((chance * (1 - chance)) / total) + 1e-12);
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(4);
+  });
+
   it('has a simulated judge that says the opposite of the truth about each technique at its planted error rate', async () => {
     const texts = persuaderTexts(await conversations(PERSUADER, 100));
     const ids = ['logos', 'pathos', 'fear', 'ethos'];
