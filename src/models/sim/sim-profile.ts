@@ -2,19 +2,38 @@ import { InputError } from '../../domain/errors/input-error.js';
 import { hashString } from '../../domain/random.js';
 
 /**
+ * A persuasion technique a simulated persuader uses (issue 29): on each of its turns it uses the
+ * technique with chance `rate`, independently of its other techniques and of everything else, and
+ * a turn that uses it raises the simulated persuadee's expected next change of agreement by
+ * `effect` scale points (negative: lowers it), from any standing below Completely Support
+ * (`techniqueEffectRoom` in sim-persuadee.ts says where the scale leaves room for it).
+ */
+export interface PlantedTechnique {
+  readonly id: string;
+  readonly rate: number;
+  readonly effect: number;
+}
+
+/**
  * The planted traits of a simulated agent, each in [0, 1]:
  * - persuasiveness: how strong its arguments are as a persuader;
  * - susceptibility: how readily it moves as a persuadee;
- * - malformed: the chance that any one reply breaks the tagged format.
+ * - malformed: the chance that any one reply breaks the tagged format;
+ * - labelError: as a judge of turns, the chance that it says the opposite of the truth about each
+ *   technique (used or not) on each turn;
+ * - techniques: as a persuader, the techniques it uses, with their planted rates and effects
+ *   (`technique.<id>=<rate>:<effect>` in its name; none unless given).
  */
 export interface SimProfile {
   readonly name: string;
   readonly persuasiveness: number;
   readonly susceptibility: number;
   readonly malformed: number;
+  readonly labelError: number;
+  readonly techniques: readonly PlantedTechnique[];
 }
 
-type Traits = Omit<SimProfile, 'name'>;
+type Traits = Omit<SimProfile, 'name' | 'techniques' | 'labelError'>;
 
 /** Named profiles with distinct, planted orderings (see docs/design/simulated-agents.md). */
 export const NAMED_SIM_PROFILES: Readonly<Record<string, Traits>> = {
@@ -24,12 +43,25 @@ export const NAMED_SIM_PROFILES: Readonly<Record<string, Traits>> = {
   weak: { persuasiveness: 0.12, susceptibility: 0.55, malformed: 0 },
 };
 
-const TRAIT_NAMES = ['persuasiveness', 'susceptibility', 'malformed'] as const;
+const TRAIT_NAMES = ['persuasiveness', 'susceptibility', 'malformed', 'labelError'] as const;
+type TraitName = (typeof TRAIT_NAMES)[number];
+const TECHNIQUE_PREFIX = 'technique.';
 
 /** Traits of an unnamed profile, derived from its name so that `sim/anything` is stable. */
 function derivedTraits(name: string): Traits {
   const fraction = (salt: number) => (hashString(name, salt) % 10_000) / 10_000;
   return { persuasiveness: 0.1 + 0.8 * fraction(1), susceptibility: 0.1 + 0.8 * fraction(2), malformed: 0 };
+}
+
+/** `technique.<id>=<rate>:<effect>`: a rate in [0, 1] and an effect in [-1, 1] scale points. */
+function readTechnique(modelName: string, key: string, value: string): PlantedTechnique {
+  const id = key.slice(TECHNIQUE_PREFIX.length);
+  const [rate = '', effect = '', ...rest] = value.split(':');
+  const effectNumber = Number(effect);
+  if (!/^[\w.-]+$/.test(id) || rest.length > 0 || effect.trim() === '' || !Number.isFinite(effectNumber) || Math.abs(effectNumber) > 1) {
+    throw new InputError(`${modelName}: ${key} must be <rate>:<effect>, a rate from 0 to 1 and an effect from -1 to 1, e.g. technique.logos=0.5:0.3`);
+  }
+  return { id, rate: readTrait(modelName, `${key}'s rate`, rate), effect: effectNumber };
 }
 
 function readTrait(modelName: string, key: string, value: string): number {
@@ -50,12 +82,17 @@ export function parseSimProfile(modelName: string): SimProfile {
   if (!/^[\w.-]+$/.test(name)) {
     throw new InputError(`${modelName}: a simulated agent needs a name of letters, digits, '.', '_' or '-', e.g. sim/eloquent`);
   }
-  const traits: { -readonly [K in keyof Traits]: number } = { ...(NAMED_SIM_PROFILES[name] ?? derivedTraits(name)) };
+  const traits: { -readonly [K in TraitName]: number } = { ...(NAMED_SIM_PROFILES[name] ?? derivedTraits(name)), labelError: 0 };
+  const techniques: PlantedTechnique[] = [];
   for (const [key, value] of new URLSearchParams(query ?? '')) {
-    if (!(TRAIT_NAMES as readonly string[]).includes(key)) {
-      throw new InputError(`${modelName}: unknown parameter "${key}"; use ${TRAIT_NAMES.join(', ')}`);
+    if (key.startsWith(TECHNIQUE_PREFIX)) {
+      techniques.push(readTechnique(modelName, key, value));
+      continue;
     }
-    traits[key as keyof Traits] = readTrait(modelName, key, value);
+    if (!(TRAIT_NAMES as readonly string[]).includes(key)) {
+      throw new InputError(`${modelName}: unknown parameter "${key}"; use ${TRAIT_NAMES.join(', ')} or technique.<id>`);
+    }
+    traits[key as TraitName] = readTrait(modelName, key, value);
   }
-  return { name, ...traits };
+  return { name, ...traits, techniques };
 }

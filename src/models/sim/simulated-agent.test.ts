@@ -19,7 +19,7 @@ const specOf = (persuaderModel: string, persuadeeModel: string, runSeed = 1): Co
 
 describe('parseSimProfile', () => {
   it('knows the named profiles', () => {
-    expect(parseSimProfile('sim/eloquent')).toEqual({ name: 'eloquent', ...NAMED_SIM_PROFILES['eloquent'] });
+    expect(parseSimProfile('sim/eloquent')).toEqual({ name: 'eloquent', ...NAMED_SIM_PROFILES['eloquent'], labelError: 0, techniques: [] });
   });
 
   it('derives stable, different traits for any other name', () => {
@@ -38,6 +38,8 @@ describe('parseSimProfile', () => {
       persuasiveness: 0.8,
       susceptibility: 0.2,
       malformed: 0.05,
+      labelError: 0,
+      techniques: [],
     });
     expect(parseSimProfile('sim/stubborn?susceptibility=0.9').susceptibility).toBe(0.9);
   });

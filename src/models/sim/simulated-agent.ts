@@ -8,6 +8,7 @@ import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../
 import { simulatedStudyReply } from './sim-judge.js';
 import { parseSimProfile, type SimProfile } from './sim-profile.js';
 import { simulatedStanceReply } from './sim-stance.js';
+import { applyTechniqueEffect, chooseTechniques, nextScoreChances, readTechniqueMark, techniqueMark } from './sim-techniques.js';
 import { argumentText, finalText, malformedText, readArgumentStrength, stanceText } from './sim-text.js';
 
 /** Initial stances cluster at Oppose and Support, as the paper found for real models (App. A). */
@@ -86,7 +87,10 @@ export class SimulatedAgent implements ChatModel {
   private argue(systemPrompt: string, random: Random): string {
     const strength = clamp(this.profile.persuasiveness + randomNormal(random, 0, 0.08), 0, 1);
     const ownStance = toAgreementScore(2 + (hashString(this.profile.name + systemPrompt) % 4));
-    return tagged(argumentText(random, subjectOf(systemPrompt), strength), ownStance);
+    const text = argumentText(random, subjectOf(systemPrompt), strength);
+    // Drawn after the text, so that a persuader without techniques writes what it always wrote.
+    if (this.profile.techniques.length === 0) return tagged(text, ownStance);
+    return tagged(`${techniqueMark(chooseTechniques(this.profile.techniques, random))} ${text}`, ownStance);
   }
 
   private respond(messages: readonly ChatMessage[], random: Random): string {
@@ -102,9 +106,18 @@ export class SimulatedAgent implements ChatModel {
     const lastUser = messages.at(-1)?.content ?? '';
     const strength = lastUser.includes('<other_agent_message>') ? (readArgumentStrength(lastUser) ?? UNKNOWN_ARGUMENT_STRENGTH) : undefined;
     const moved = strength === undefined ? { score: current, reaction: undefined } : respondToArgument(current, strength, this.profile.susceptibility, random);
-    if (!isFinalDecisionRequest(lastUser)) return tagged(stanceText(random, moved.score, moved.reaction), moved.score);
+    const isFinal = isFinalDecisionRequest(lastUser);
     // Restating the claim at the end pulls a resistant agent back a little (paper, Sec. 5.3).
-    const final = random() < 0.1 * (1 - this.profile.susceptibility) ? toAgreementScore(moved.score - 1) : moved.score;
-    return tagged(finalText(random, final), final);
+    const own = isFinal && random() < 0.1 * (1 - this.profile.susceptibility) ? toAgreementScore(moved.score - 1) : moved.score;
+    const score = strength === undefined ? own : this.afterTechniques(lastUser, current, strength, isFinal, own, random);
+    if (!isFinal) return tagged(stanceText(random, score, moved.reaction), score);
+    return tagged(finalText(random, score), score);
+  }
+
+  /** The score after the planted effects of the techniques the argument's mark names (none: `own`, no draw). */
+  private afterTechniques(argument: string, current: AgreementScore, strength: number, isFinal: boolean, own: AgreementScore, random: Random): AgreementScore {
+    const netEffect = (readTechniqueMark(argument) ?? []).reduce((sum, technique) => sum + technique.effect, 0);
+    if (netEffect === 0) return own;
+    return applyTechniqueEffect(own, nextScoreChances(current, strength, this.profile.susceptibility, isFinal), netEffect, random);
   }
 }
