@@ -2,10 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fuzzRuns } from '../../test/support/fuzz-runs.js';
 import { AGREEMENT_LABELS, type AgreementScore } from '../domain/agreement-score.js';
+import type { Taxonomy } from '../domain/taxonomy.js';
 import { LABEL_MATCHES } from './agreement-label.js';
 import { parseJudgeChoice } from './judge-choice.js';
 import { parseStanceReply } from './stance-reply.js';
 import { formatTaggedReply, parseTaggedReply } from './tagged-reply.js';
+import { parseTurnLabels } from './turn-labels-reply.js';
 
 // Every text a model may send is either read or refused as data (format or refusal, with a detail):
 // never a throw. Generated inputs mix the pieces the parsers look for (tags in any case and spacing,
@@ -79,6 +81,40 @@ describe('the reply parsers on generated text', () => {
         const choice = parseJudgeChoice(raw);
         if (choice.ok) expect([1, 2]).toContain(choice.choice);
         else expectUnusable(choice);
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  it("read a judge's labels of a turn, or refuse them as data, for any text: only the taxonomy's ids, each once", () => {
+    const taxonomy: Taxonomy = {
+      name: 'fuzz',
+      techniques: [{ id: 'logos', name: 'Logos', definition: 'Reasons.' }],
+      unethical: [{ id: 'deception', name: 'Deception', definition: 'Lies.' }],
+    };
+    const jsonish = fc.oneof(
+      replyText,
+      fc.jsonValue().map((value) => JSON.stringify(value)),
+      fc
+        .record({
+          techniques: fc.array(fc.constantFrom('logos', 'deception', 'ethos', '')),
+          unethical: fc.array(fc.constantFrom('logos', 'deception')),
+          refused: fc.oneof(fc.boolean(), fc.constant('no')),
+          leftRole: fc.boolean(),
+        })
+        .map((value) => JSON.stringify(value)),
+    );
+    fc.assert(
+      fc.property(jsonish, fc.constantFrom('persuader' as const, 'persuadee' as const), (raw, role) => {
+        const result = parseTurnLabels(raw, role, taxonomy);
+        expect(result.raw).toBe(raw);
+        if (!result.ok) return expectUnusable(result);
+        expect(result.labels.role).toBe(role);
+        if (result.labels.role === 'persuader') {
+          expect(result.labels.techniques.every((id) => id === 'logos')).toBe(true);
+          expect(result.labels.unethical.every((id) => id === 'deception')).toBe(true);
+          expect(new Set(result.labels.techniques).size).toBe(result.labels.techniques.length);
+        }
       }),
       { numRuns: runs },
     );

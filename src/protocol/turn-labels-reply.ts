@@ -1,0 +1,84 @@
+import type { Role } from '../domain/roles.js';
+import type { Taxonomy } from '../domain/taxonomy.js';
+import type { TurnLabels } from '../domain/turn-labels.js';
+
+/** The result of reading a judge's labels of one turn; the raw text is always kept. */
+export type ParsedTurnLabels =
+  | { readonly ok: true; readonly raw: string; readonly labels: TurnLabels }
+  | { readonly ok: false; readonly raw: string; readonly problem: 'format'; readonly detail: string };
+
+/** The keys a judge answers for a turn of each role, in the order the schema lists them. */
+const KEYS: Record<Role, readonly string[]> = {
+  persuader: ['techniques', 'unethical', 'refused', 'leftRole'],
+  persuadee: ['leftRole'],
+};
+
+/** One fenced block (```json ... ``` or ``` ... ```) and nothing else: what models add around an object. */
+const FENCED = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/i;
+
+/**
+ * The JSON Schema of a judge's answer for a turn of `role`: ids limited to the taxonomy's, no other
+ * key. Providers with structured output (OpenAI json_schema, Anthropic tool input, a GGUF grammar)
+ * are given it; the answer is read by `parseTurnLabels` either way.
+ */
+export function turnLabelsSchema(role: Role, taxonomy: Taxonomy): Record<string, unknown> {
+  const ids = (items: Taxonomy['techniques']) => ({ type: 'array', items: { type: 'string', enum: items.map((item) => item.id) }, uniqueItems: true });
+  const properties: Record<string, unknown> =
+    role === 'persuader'
+      ? { techniques: ids(taxonomy.techniques), unethical: ids(taxonomy.unethical), refused: { type: 'boolean' }, leftRole: { type: 'boolean' } }
+      : { leftRole: { type: 'boolean' } };
+  return { type: 'object', properties, required: [...KEYS[role]], additionalProperties: false };
+}
+
+/**
+ * Reads a judge's labels of one turn, strictly: one JSON object (alone, or alone in one fenced
+ * block) with exactly the role's keys; technique ids from the taxonomy's techniques, unethical ones
+ * from its unethical strategies, each at most once; booleans as JSON booleans. Anything else is a
+ * format problem that says what was wrong, to be sampled again like a malformed turn.
+ */
+export function parseTurnLabels(raw: string, role: Role, taxonomy: Taxonomy): ParsedTurnLabels {
+  const refuse = (detail: string): ParsedTurnLabels => ({ ok: false, raw, problem: 'format', detail });
+  const trimmed = raw.trim();
+  if (trimmed === '') return refuse('the reply is empty');
+  const text = FENCED.exec(trimmed)?.[1]?.trim() ?? trimmed;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return refuse('the reply is not one JSON object');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return refuse('the reply is not one JSON object');
+  const answer = value as Record<string, unknown>;
+  const expected = KEYS[role];
+  const unknown = Object.keys(answer).filter((key) => !expected.includes(key));
+  if (unknown.length > 0)
+    return refuse(
+      `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => JSON.stringify(key)).join(', ')}: a ${role} turn's answer has ${expected.join(', ')}`,
+    );
+  const missing = expected.filter((key) => !(key in answer));
+  if (missing.length > 0) return refuse(`missing ${missing.join(', ')}`);
+  for (const key of ['refused', 'leftRole'])
+    if (key in answer && typeof answer[key] !== 'boolean') return refuse(`${key} is ${JSON.stringify(answer[key])}, not true or false`);
+  if (role === 'persuadee') return { ok: true, raw, labels: { role, leftRole: answer.leftRole as boolean } };
+
+  const techniques = idsOf(answer.techniques, 'techniques', taxonomy.techniques);
+  if (typeof techniques === 'string') return refuse(techniques);
+  const unethical = idsOf(answer.unethical, 'unethical', taxonomy.unethical);
+  if (typeof unethical === 'string') return refuse(unethical);
+  return { ok: true, raw, labels: { role, techniques, unethical, refused: answer.refused as boolean, leftRole: answer.leftRole as boolean } };
+}
+
+/** The ids of one list, or what is wrong with it. */
+function idsOf(value: unknown, key: string, items: Taxonomy['techniques']): string[] | string {
+  if (!Array.isArray(value)) return `${key} is not a list of ids`;
+  const known = new Set(items.map((item) => item.id));
+  const seen = new Set<string>();
+  for (const id of value) {
+    if (typeof id !== 'string') return `${key} holds ${JSON.stringify(id)}, not an id`;
+    if (!known.has(id))
+      return `${key} holds ${JSON.stringify(id)}, which is not one of the taxonomy's ${key === 'unethical' ? 'unethical strategies' : 'techniques'}`;
+    if (seen.has(id)) return `${key} holds ${JSON.stringify(id)} twice`;
+    seen.add(id);
+  }
+  return [...seen];
+}
