@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliOptions, type CliResult, runCli, spawnCli } from './cli-helpers.js';
+import { ALIAS_BOMB_CONFIG } from './support/alias-bomb.js';
 
 let folder: string;
 let fifo: string;
@@ -121,22 +122,7 @@ describe('other file inputs that are not regular files', () => {
 describe('YAML a config cannot use', () => {
   it('refuses an alias bomb at once with the file and the line, exit 2', async () => {
     const path = join(folder, 'bomb.yaml');
-    const lists = ['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'].map(
-      (name, index) => `      ${name}: &${name} [${Array(9).fill(`*${'abcdefgh'[index]}`).join(', ')}]`,
-    );
-    writeFileSync(
-      path,
-      [
-        'models:',
-        '  alpha:',
-        '    provider: openai',
-        '    model: x',
-        '    providerOptions:',
-        '      a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]',
-        ...lists,
-        '',
-      ].join('\n'),
-    );
+    writeFileSync(path, ALIAS_BOMB_CONFIG);
     const result = await runWatched(['models', '--config', path]);
     expect(result.stderr).toBe(
       `pmiyc: ${path}:9: too many alias expansions (a YAML alias bomb?): a config's aliases may stand for 100 values; write the values out instead of aliasing lists of aliases\n`,
