@@ -12,7 +12,7 @@ import type { LeaseHolder, StoredRunStatus } from './run-lease.js';
 export type RunStatus = StoredRunStatus;
 
 /** What made a run: a tournament (`pmiyc run`, `pmiyc demo`) or one of the validation studies. */
-export type RunKind = 'tournament' | 'consistency' | 'judge' | 'judge-synthesize';
+export type RunKind = 'tournament' | 'consistency' | 'judge' | 'judge-synthesize' | 'analyze';
 
 export interface RunInfo {
   readonly id: number;

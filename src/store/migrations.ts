@@ -244,6 +244,34 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (batch_id, hash)
   );
   `,
+  // 10: analysis studies (pmiyc analyze, issue 29): each judge's labels of each turn, and each
+  // persuader's stance asked again after its conversation (drift), keyed by the study's own run, so
+  // the analysed run's records are never touched and two studies of one run never mix.
+  `
+  CREATE TABLE turn_labels (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    conversation_id TEXT NOT NULL,
+    turn_index INTEGER NOT NULL,
+    judge TEXT NOT NULL,
+    role TEXT NOT NULL,
+    labels TEXT,
+    problem TEXT,
+    attempts INTEGER NOT NULL,
+    raw TEXT NOT NULL,
+    call_hash TEXT,
+    PRIMARY KEY (run_id, conversation_id, turn_index, judge)
+  );
+  CREATE TABLE drift_probes (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    conversation_id TEXT NOT NULL,
+    model TEXT NOT NULL,
+    score INTEGER,
+    attempts INTEGER NOT NULL,
+    raw TEXT NOT NULL,
+    call_hash TEXT,
+    PRIMARY KEY (run_id, conversation_id)
+  );
+  `,
 ];
 
 /** The schema version this pmiyc writes and reads. */

@@ -2,11 +2,13 @@ import type Database from 'better-sqlite3';
 import type { ConversationRecord, ConversationScore } from '../domain/conversation-record.js';
 import type { LeaseHolder } from '../runner/run-lease.js';
 import type { CallCacheScope, CallCommitLimit, NewRun, RunCallTotals, RunInfo, RunKind, RunRecords, RunStatus, RunSummary } from '../runner/run-records.js';
+import type { AnalysisResults } from '../studies/analysis/analysis-results.js';
 import type { AnnotationResults } from '../studies/annotation/annotation-results.js';
 import type { ConsistencyResults } from '../studies/consistency/consistency-results.js';
 import type { JudgeResults } from '../studies/judge/judge-results.js';
 import type { TournamentBrowse } from '../studies/tournament/tournament-browse.js';
 import type { StoredConversation, TournamentResults } from '../studies/tournament/tournament-results.js';
+import { AnalysisTable } from './analysis-table.js';
 import { AnnotationTable } from './annotation-table.js';
 import { SqliteBatchLedger } from './batch-table.js';
 import { BrowseQueries } from './browse-queries.js';
@@ -34,6 +36,8 @@ export interface Store extends RunRecords, TournamentResults {
   readonly consistency: ConsistencyResults;
   readonly judge: JudgeResults;
   readonly annotations: AnnotationResults;
+  /** What analysis studies' judges said of each turn, and drift probes (`pmiyc analyze`). */
+  readonly analysis: AnalysisResults;
   /** Pages and aggregates of a tournament run, computed by the store (`pmiyc view`). */
   readonly browse: TournamentBrowse;
   /** Runs `work` so that everything it stores is kept together or not at all. */
@@ -63,6 +67,7 @@ export class ResultStore implements Store {
   readonly consistency: ConsistencyTable;
   readonly judge: JudgeTable;
   readonly annotations: AnnotationTable;
+  readonly analysis: AnalysisTable;
   readonly browse: BrowseQueries;
   private readonly commits: CommitQueue;
 
@@ -77,6 +82,7 @@ export class ResultStore implements Store {
     this.consistency = new ConsistencyTable(database);
     this.judge = new JudgeTable(database);
     this.annotations = new AnnotationTable(database);
+    this.analysis = new AnalysisTable(database);
     this.commits = new CommitQueue(database);
     this.browse = new BrowseQueries(database, () => this.commits.flush());
     this.tournament = new ConversationTable(database, this.commits);

@@ -66,7 +66,18 @@ export function runCallTotals(database: Database, runId: number, sinceMark: numb
 }
 
 /** Tables whose rows are a run's work: a run with a row in any of them is never discarded. */
-const WORK_TABLES = ['calls', 'call_failures', 'call_replays', 'conversations', 'consistency_samples', 'judge_trials', 'annotations', 'batches'];
+const WORK_TABLES = [
+  'calls',
+  'call_failures',
+  'call_replays',
+  'conversations',
+  'consistency_samples',
+  'judge_trials',
+  'annotations',
+  'batches',
+  'turn_labels',
+  'drift_probes',
+];
 
 /**
  * Removes a run with nothing in it (see `WORK_TABLES`) and its bookkeeping (lease, claims), in one
