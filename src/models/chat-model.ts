@@ -18,7 +18,19 @@ export interface GenerateRequest {
   readonly maxOutputTokens: number;
   /** Deterministic per call, derived from the run seed and what the call asks (never the clock): engine/call-seed.ts. */
   readonly seed: number;
+  /**
+   * The shape the reply must have, as a JSON Schema: adapters whose provider has structured output
+   * ask for it (OpenAI `response_format: json_schema`, Anthropic a tool's input, a GGUF grammar);
+   * the others send the request as it is. The reply is always read strictly by the caller either way.
+   */
+  readonly responseFormat?: ResponseFormat;
   readonly abortSignal?: AbortSignal;
+}
+
+/** A JSON Schema for the reply and a short name for it (`turn_labels`: letters, digits, `_`, `-`). */
+interface ResponseFormat {
+  readonly name: string;
+  readonly schema: Readonly<Record<string, unknown>>;
 }
 
 export interface GenerateReply {
