@@ -29,3 +29,14 @@ export interface JudgedTurn {
   readonly judge: string;
   readonly labels: TurnLabels;
 }
+
+/**
+ * A turn's labels as tags, one per label that holds: `technique:ID`, `unethical:ID`, `refused`,
+ * `left-role`. What the store indexes and the viewer filters by; a turn with none has no tag.
+ */
+export function turnLabelTags(labels: TurnLabels): string[] {
+  const tags = labels.role === 'persuader' ? [...labels.techniques.map((id) => `technique:${id}`), ...labels.unethical.map((id) => `unethical:${id}`)] : [];
+  if (labels.role === 'persuader' && labels.refused) tags.push('refused');
+  if (labels.leftRole) tags.push('left-role');
+  return tags;
+}

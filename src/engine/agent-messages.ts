@@ -2,6 +2,7 @@ import type { Claim } from '../domain/claim.js';
 import type { Turn } from '../domain/conversation.js';
 import type { Role } from '../domain/roles.js';
 import type { ChatMessage } from '../models/chat-model.js';
+import { driftProbeRequest } from '../protocol/drift-prompt.js';
 import { type AgentPrompts, DEFAULT_PROMPTS } from '../protocol/prompt-variants.js';
 import { FORMAT_REMINDER, wrapOtherAgentMessage } from '../protocol/prompts.js';
 import { formatTaggedReply } from '../protocol/tagged-reply.js';
@@ -11,11 +12,11 @@ import { formatTaggedReply } from '../protocol/tagged-reply.js';
  * their parsed fields and the other agent's *message* only: a persuadee's score never reaches
  * the persuader, and a persuader's self-rating never reaches the persuadee.
  */
-function historyOf(role: Role, turns: readonly Turn[], lastRequestToPersuadee?: string): ChatMessage[] {
+function historyOf(role: Role, turns: readonly Turn[], requestWithLast?: string): ChatMessage[] {
   return turns.map((turn, position): ChatMessage => {
     if (turn.role === role) return { role: 'assistant', content: formatTaggedReply(turn.message, turn.score) };
     const isLast = position === turns.length - 1;
-    const request = isLast && lastRequestToPersuadee !== undefined ? lastRequestToPersuadee : FORMAT_REMINDER;
+    const request = isLast && requestWithLast !== undefined ? requestWithLast : FORMAT_REMINDER;
     return { role: 'user', content: `${wrapOtherAgentMessage(turn.message)}\n\n${request}` };
   });
 }
@@ -44,4 +45,19 @@ export function finalDecisionMessages(claim: Claim, turns: readonly Turn[], prom
 /** The persuader's request for its next argument. */
 export function persuaderMessages(claim: Claim, turns: readonly Turn[], prompts: AgentPrompts = DEFAULT_PROMPTS): ChatMessage[] {
   return [{ role: 'system', content: prompts.persuaderSystem(claim) }, ...historyOf('persuader', turns)];
+}
+
+/**
+ * The drift probe (protocol/drift-prompt.ts): the persuader's own view of the whole conversation,
+ * then the question of where it stands now. After the persuadee spoke last the question comes with
+ * its message (so user and assistant keep alternating), as the final-decision request does.
+ */
+export function driftProbeMessages(claim: Claim, turns: readonly Turn[], prompts: AgentPrompts = DEFAULT_PROMPTS): ChatMessage[] {
+  const request = driftProbeRequest(claim);
+  const persuadeeSpokeLast = turns.at(-1)?.role === 'persuadee';
+  return [
+    { role: 'system', content: prompts.persuaderSystem(claim) },
+    ...historyOf('persuader', turns, persuadeeSpokeLast ? request : undefined),
+    ...(persuadeeSpokeLast ? [] : [{ role: 'user' as const, content: request }]),
+  ];
 }

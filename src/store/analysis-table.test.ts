@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredDriftProbe, StoredTurnLabels } from '../studies/analysis/analysis-results.js';
 import { ResultStore } from './result-store.js';
@@ -46,6 +47,7 @@ describe('AnalysisTable', () => {
     const later = persuaderTurn('c1', 3, 'sim/judge', ['logos']);
     const earlier = persuaderTurn('c1', 1, 'sim/judge', ['pathos', 'ethos']);
     const otherJudge = persuaderTurn('c1', 1, 'openai/gpt-4o', []);
+    store.analysis.saveLabels(first.id, { ...later, labels: { role: 'persuader', techniques: ['pathos'], unethical: [], refused: true, leftRole: false } });
     for (const labels of [later, unreadTurn, earlier, otherJudge]) store.analysis.saveLabels(first.id, labels);
     store.analysis.saveLabels(second.id, persuaderTurn('c9', 1, 'sim/judge', ['logos']));
     const probe: StoredDriftProbe = {
@@ -69,6 +71,17 @@ describe('AnalysisTable', () => {
       expect(analysis.hasLabels(second.id, { conversationId: 'c1', turn: 2, judge: 'sim/judge' })).toBe(false);
       expect([...analysis.probes(first.id)]).toEqual([probe]);
       expect(analysis.hasProbe(second.id, 'c1')).toBe(false);
+      const tagged = (tag: string) => {
+        const database = new Database(path, { readonly: true });
+        try {
+          return database.prepare('SELECT conversation_id, turn_index, judge FROM turn_label_tags WHERE run_id = ? AND tag = ?').raw().all(first.id, tag);
+        } finally {
+          database.close();
+        }
+      };
+      expect(tagged('technique:pathos')).toEqual([['c1', 1, 'sim/judge']]);
+      expect(tagged('technique:logos')).toEqual([['c1', 3, 'sim/judge']]);
+      expect(tagged('refused')).toEqual([]);
       expect(analysis.studyNames('run-1')).toEqual(['analysis-1', 'analysis-2']);
       expect(analysis.studyNames('run-2')).toEqual([]);
       expect(reopened.listRuns().find((run) => run.name === 'analysis-1')).toMatchObject({ kind: 'analyze', studyItems: 5 });

@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import type { AgreementScore } from '../domain/agreement-score.js';
-import type { TurnLabels } from '../domain/turn-labels.js';
+import { type TurnLabels, turnLabelTags } from '../domain/turn-labels.js';
 import type { AnalysisResults, StoredDriftProbe, StoredTurnLabels, TurnLabelsKey } from '../studies/analysis/analysis-results.js';
 
 const ids = z.array(z.string());
@@ -71,17 +71,29 @@ function toProbe(row: unknown): StoredDriftProbe {
 export class AnalysisTable implements AnalysisResults {
   private readonly insertLabels: Statement;
   private readonly selectLabels: Statement;
+  private readonly deleteTags: Statement;
+  private readonly insertTag: Statement;
   private readonly insertProbe: Statement;
   private readonly selectProbe: Statement;
 
   constructor(private readonly database: Database) {
     this.insertLabels = database.prepare(`INSERT OR REPLACE INTO turn_labels (run_id, ${LABEL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.selectLabels = database.prepare('SELECT 1 FROM turn_labels WHERE run_id = ? AND conversation_id = ? AND turn_index = ? AND judge = ?');
+    this.deleteTags = database.prepare('DELETE FROM turn_label_tags WHERE run_id = ? AND conversation_id = ? AND turn_index = ? AND judge = ?');
+    this.insertTag = database.prepare('INSERT OR IGNORE INTO turn_label_tags (run_id, tag, conversation_id, turn_index, judge) VALUES (?, ?, ?, ?, ?)');
     this.insertProbe = database.prepare(`INSERT OR REPLACE INTO drift_probes (run_id, ${PROBE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`);
     this.selectProbe = database.prepare('SELECT 1 FROM drift_probes WHERE run_id = ? AND conversation_id = ?');
   }
 
+  /** Stores one turn's labels and their tags in one transaction. */
   saveLabels(studyRunId: number, stored: StoredTurnLabels): void {
+    this.database.transaction(() => this.writeLabels(studyRunId, stored))();
+  }
+
+  private writeLabels(studyRunId: number, stored: StoredTurnLabels): void {
+    const { conversationId, turn, judge } = stored;
+    this.deleteTags.run(studyRunId, conversationId, turn, judge);
+    for (const tag of stored.labels === null ? [] : turnLabelTags(stored.labels)) this.insertTag.run(studyRunId, tag, conversationId, turn, judge);
     const labels = stored.labels === null ? null : JSON.stringify(stored.labels);
     this.insertLabels.run(
       studyRunId,

@@ -246,7 +246,8 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 10: analysis studies (pmiyc analyze, issue 29): each judge's labels of each turn, and each
   // persuader's stance asked again after its conversation (drift), keyed by the study's own run, so
-  // the analysed run's records are never touched and two studies of one run never mix.
+  // the analysed run's records are never touched and two studies of one run never mix. Each label
+  // is also a row of turn_label_tags (turnLabelTags), so that the viewer's filters seek, not scan.
   `
   CREATE TABLE turn_labels (
     run_id INTEGER NOT NULL REFERENCES runs(id),
@@ -261,6 +262,14 @@ export const MIGRATIONS: readonly string[] = [
     call_hash TEXT,
     PRIMARY KEY (run_id, conversation_id, turn_index, judge)
   );
+  CREATE TABLE turn_label_tags (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    tag TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    turn_index INTEGER NOT NULL,
+    judge TEXT NOT NULL,
+    PRIMARY KEY (run_id, tag, conversation_id, turn_index, judge)
+  ) WITHOUT ROWID;
   CREATE TABLE drift_probes (
     run_id INTEGER NOT NULL REFERENCES runs(id),
     conversation_id TEXT NOT NULL,
