@@ -12,10 +12,9 @@
 
 import { performance } from 'node:perf_hooks';
 import { createRandom } from '../dist/domain/random.js';
-import { MemoryCallCache, planTournament, runConversations, SimulatedAgent } from '../dist/index.js';
 import { ClaimCellTable } from '../dist/metrics/claim-cell-table.js';
 import { estimateOverClaims, INTERVAL_METHODS, isThin } from '../dist/metrics/claim-estimates.js';
-import { withCallCache } from '../dist/models/wrappers/with-call-cache.js';
+import { drawIndices, orderedPairs, simulateNcPool } from './support/sim-pool.mjs';
 
 const POOL = Number(process.env.POOL ?? 4000);
 const REPS = Number(process.env.REPS ?? 400);
@@ -23,35 +22,11 @@ const B = Number(process.env.B ?? 1000);
 const CLAIM_COUNTS = (process.env.CLAIMS ?? '6,12,25,50,200').split(',').map(Number);
 const METHODS = process.env.METHODS ? process.env.METHODS.split(',') : INTERVAL_METHODS;
 const AGENTS = ['sim/eloquent', 'sim/open-minded', 'sim/stubborn', 'sim/weak'];
-const PAIRS = AGENTS.flatMap((persuader) => AGENTS.map((persuadee) => [persuader, persuadee]));
+const PAIRS = orderedPairs(AGENTS);
 const SETTINGS = ['multi', 'single'];
 
 /** NC of every (setting, claim, pair) in the pool: nc[setting][claim * PAIRS.length + pair]. */
-async function simulatePool() {
-  const claims = Array.from({ length: POOL }, (_, index) => ({
-    index,
-    domain: 'subjective',
-    claim: `Coverage claim ${index}`,
-    origin: 'bench',
-    license: 'MIT',
-  }));
-  const plan = planTournament({ persuaders: AGENTS, persuadees: AGENTS, claims, settings: SETTINGS, runSeed: 11 });
-  const cache = new MemoryCallCache();
-  const models = new Map(AGENTS.map((name) => [name, withCallCache(new SimulatedAgent(name), cache, { modelIdentity: name, now: () => 0 })]));
-  const nc = Object.fromEntries(SETTINGS.map((setting) => [setting, new Float64Array(POOL * PAIRS.length).fill(Number.NaN)]));
-  const pairIndex = new Map(PAIRS.map(([persuader, persuadee], index) => [`${persuader}|${persuadee}`, index]));
-  await runConversations({
-    plan,
-    modelFor: (name) => models.get(name),
-    concurrency: 64,
-    onConversation: (planned, outcome) => {
-      if (outcome.status !== 'completed') return;
-      const pair = pairIndex.get(`${planned.spec.persuaderModel}|${planned.spec.persuadeeModel}`);
-      nc[planned.setting][planned.spec.claim.index * PAIRS.length + pair] = outcome.normalizedChange;
-    },
-  });
-  return nc;
-}
+const simulatePool = () => simulateNcPool({ agents: AGENTS, size: POOL, settings: SETTINGS, seed: 11, label: 'Coverage' });
 
 /** The statistics every replication estimates, as cell terms over the 16 pair cells. */
 function statistics() {
@@ -96,15 +71,8 @@ function poolPairMeans(values) {
   });
 }
 
-/** A seeded draw of `count` distinct claims (partial Fisher-Yates). */
-function drawClaims(random, count) {
-  const order = Array.from({ length: POOL }, (_, index) => index);
-  for (let index = 0; index < count; index++) {
-    const swap = index + Math.floor(random() * (POOL - index));
-    [order[index], order[swap]] = [order[swap], order[index]];
-  }
-  return order.slice(0, count);
-}
+/** A seeded draw of `count` distinct claims. */
+const drawClaims = (random, count) => drawIndices(random, POOL, count);
 
 const started = performance.now();
 const pool = await simulatePool();

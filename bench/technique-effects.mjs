@@ -23,6 +23,7 @@ import { DEFAULT_INTERVALS } from '../dist/metrics/claim-estimates.js';
 import { techniqueEffects } from '../dist/metrics/technique-effects.js';
 import { nextScoreChances, readTechniqueMark, simulatedTurnLabels, techniqueEffectRoom } from '../dist/models/sim/sim-techniques.js';
 import { readArgumentStrength } from '../dist/models/sim/sim-text.js';
+import { benchClaims } from './support/sim-pool.mjs';
 
 const SEEDS = Number(process.env.SEEDS ?? 20);
 const CLAIMS = Number(process.env.CLAIMS ?? 100);
@@ -65,13 +66,7 @@ function roomOf(turns, susceptibility) {
 }
 
 async function simulate(seed) {
-  const claims = Array.from({ length: CLAIMS }, (_, index) => ({
-    index,
-    domain: 'subjective',
-    claim: `Technique claim ${index}`,
-    origin: 'bench',
-    license: 'MIT',
-  }));
+  const claims = benchClaims(CLAIMS, 'Technique');
   const plan = planTournament({ persuaders: PERSUADERS, persuadees: PERSUADEES, claims, settings: ['single', 'multi'], runSeed: seed });
   const models = new Map([...PERSUADERS, ...PERSUADEES].map((name) => [name, new SimulatedAgent(name)]));
   const conversations = [];
