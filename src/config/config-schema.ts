@@ -66,6 +66,8 @@ const modelEntrySchema = z.strictObject({
   outputUsdPerMillion: z.number().min(0).optional(),
   batchInputUsdPerMillion: z.number().min(0).optional(),
   batchOutputUsdPerMillion: z.number().min(0).optional(),
+  cachedInputUsdPerMillion: z.number().min(0).optional(),
+  cacheWriteUsdPerMillion: z.number().min(0).optional(),
   batch: z
     .strictObject({
       size: z.number().int().min(1).max(50_000).optional(),

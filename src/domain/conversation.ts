@@ -21,8 +21,13 @@ export type FinishReason = 'stop' | 'length' | 'content-filter' | 'error' | 'oth
 
 /** Tokens of one call; providers may omit either count. */
 export interface Usage {
+  /** Every input token of the call, those read from or written to a prompt cache included. */
   readonly inputTokens?: number;
   readonly outputTokens?: number;
+  /** Of the input tokens, those the provider read from its prompt cache (priced at `cachedInputUsdPerMillion`). */
+  readonly cachedInputTokens?: number;
+  /** Of the input tokens, those the provider wrote to its prompt cache (Anthropic; priced at `cacheWriteUsdPerMillion`). */
+  readonly cacheWriteTokens?: number;
 }
 
 /** One call made for a turn. A turn has one attempt per sample, the accepted one last. */

@@ -195,6 +195,8 @@ function pricesOf(settings: ModelSettings): Prices {
   return {
     ...(settings.inputUsdPerMillion === undefined ? {} : { inputUsdPerMillion: settings.inputUsdPerMillion }),
     ...(settings.outputUsdPerMillion === undefined ? {} : { outputUsdPerMillion: settings.outputUsdPerMillion }),
+    ...(settings.cachedInputUsdPerMillion === undefined ? {} : { cachedInputUsdPerMillion: settings.cachedInputUsdPerMillion }),
+    ...(settings.cacheWriteUsdPerMillion === undefined ? {} : { cacheWriteUsdPerMillion: settings.cacheWriteUsdPerMillion }),
   };
 }
 

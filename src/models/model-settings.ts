@@ -52,6 +52,10 @@ export interface ModelSettings {
   /** Prices of a batched call; half the direct prices unless configured. */
   readonly batchInputUsdPerMillion?: number;
   readonly batchOutputUsdPerMillion?: number;
+  /** Input tokens read from the provider's prompt cache; priced as input unless configured. */
+  readonly cachedInputUsdPerMillion?: number;
+  /** Input tokens written to the prompt cache (Anthropic); 1.25 x the input price unless configured. */
+  readonly cacheWriteUsdPerMillion?: number;
   /** Send this model's calls through its provider's batch service (docs/design/batches.md). */
   readonly batch?: BatchConfig;
   /**

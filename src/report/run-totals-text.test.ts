@@ -6,6 +6,8 @@ const total = (calls: number, costUsd: number, extra: Partial<CallTotal> = {}): 
   calls,
   inputTokens: calls * 100,
   outputTokens: calls * 10,
+  cachedInputTokens: 0,
+  cacheWriteTokens: 0,
   callsWithoutUsage: 0,
   costUsd,
   callsWithoutCost: 0,

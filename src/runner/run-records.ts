@@ -84,6 +84,10 @@ export interface CallTotal {
   readonly calls: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Of the input tokens, those read from a provider's prompt cache (0 where none said so). */
+  readonly cachedInputTokens: number;
+  /** Of the input tokens, those written to a prompt cache (Anthropic). */
+  readonly cacheWriteTokens: number;
   /** Calls whose provider reported no token counts: the token totals leave them out. */
   readonly callsWithoutUsage: number;
   /** Over the calls with a known cost. */

@@ -100,4 +100,14 @@ describe('run leases', () => {
     store.releaseLease(run.id, holder(2));
     expect(store.leases().size).toBe(0);
   });
+
+  it("keeps a call's cached and cache-written input tokens, replays them, and sums them per run", async () => {
+    const run = newRun('cached');
+    const usage = { inputTokens: 2000, outputTokens: 50, cachedInputTokens: 1536, cacheWriteTokens: 200 };
+    await store.callCache(run.id).save({ ...call('c', 'reply', 0.001), reply: { text: 'reply', finishReason: 'stop', usage, costUsd: 0.001 } });
+    await store.callCache(run.id).save(call('d', 'no usage said', 0.002));
+    expect(store.callCache(run.id).lookup('c')?.reply.usage).toEqual(usage);
+    expect(store.callCache(run.id).lookup('d')?.reply.usage).toBeUndefined();
+    expect(store.callTotals(run.id, 0).inAll).toMatchObject({ calls: 2, inputTokens: 2000, cachedInputTokens: 1536, cacheWriteTokens: 200 });
+  });
 });

@@ -14,6 +14,8 @@ interface CallRow {
   finish_reason: FinishReason;
   input_tokens: number | null;
   output_tokens: number | null;
+  cached_input_tokens: number | null;
+  cache_write_tokens: number | null;
   cost_usd: number | null;
   run_id: number;
 }
@@ -52,7 +54,9 @@ export class SqliteCallCache implements CallCache {
     private readonly commits: CommitQueue = new CommitQueue(database),
   ) {
     // A probe of the hash's index, without a join or a sort: the row to use is chosen in code.
-    this.select = database.prepare('SELECT rowid AS row, reply_text, finish_reason, input_tokens, output_tokens, cost_usd, run_id FROM calls WHERE hash = ?');
+    this.select =
+      database.prepare(`SELECT rowid AS row, reply_text, finish_reason, input_tokens, output_tokens, cached_input_tokens, cache_write_tokens, cost_usd, run_id
+       FROM calls WHERE hash = ?`);
     this.selectRunName = database.prepare<[number], string>('SELECT name FROM runs WHERE id = ?').pluck();
     // Text sorts before blobs: the smallest hash tells whether any is text.
     this.hasTextHashes = database.prepare("SELECT typeof(hash) = 'text' FROM calls ORDER BY hash LIMIT 1").pluck().get() === 1;
@@ -65,8 +69,9 @@ export class SqliteCallCache implements CallCache {
     // statements each need none.
     this.remove = database.prepare<[Buffer | string, number]>('DELETE FROM calls WHERE hash = ? AND run_id = ?');
     this.insert = database.prepare(
-      `INSERT INTO calls (hash, model, run_id, request, messages, reply_text, finish_reason, input_tokens, output_tokens, cost_usd, latency_ms, retries, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO calls (hash, model, run_id, request, messages, reply_text, finish_reason, input_tokens, output_tokens,
+         cached_input_tokens, cache_write_tokens, cost_usd, latency_ms, retries, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertFailure = database.prepare(
       `INSERT INTO call_failures (hash, model, run_id, reason, status_code, message, latency_ms, retries, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -80,6 +85,8 @@ export class SqliteCallCache implements CallCache {
     const usage = {
       ...(row.input_tokens === null ? {} : { inputTokens: row.input_tokens }),
       ...(row.output_tokens === null ? {} : { outputTokens: row.output_tokens }),
+      ...(row.cached_input_tokens === null ? {} : { cachedInputTokens: row.cached_input_tokens }),
+      ...(row.cache_write_tokens === null ? {} : { cacheWriteTokens: row.cache_write_tokens }),
     };
     const reply = {
       text: typeof row.reply_text === 'string' ? row.reply_text : unpackText(row.reply_text),
@@ -131,6 +138,8 @@ export class SqliteCallCache implements CallCache {
       reply.finishReason,
       reply.usage?.inputTokens ?? null,
       reply.usage?.outputTokens ?? null,
+      reply.usage?.cachedInputTokens ?? null,
+      reply.usage?.cacheWriteTokens ?? null,
       reply.costUsd ?? null,
       call.latencyMs,
       call.retries,

@@ -281,6 +281,12 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, conversation_id)
   );
   `,
+  // 11: prompt caching (issue 30): of a call's input tokens, those read from and written to the
+  // provider's prompt cache, as it reported them; NULL where it did not say (every earlier call).
+  `
+  ALTER TABLE calls ADD COLUMN cached_input_tokens INTEGER;
+  ALTER TABLE calls ADD COLUMN cache_write_tokens INTEGER;
+  `,
 ];
 
 /** The schema version this pmiyc writes and reads. */

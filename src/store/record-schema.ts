@@ -15,7 +15,14 @@ const attempt = z.object({
   outcome: z.enum(['accepted', ...FAILURE_REASONS]),
   detail: z.string().optional(),
   finishReason: z.enum(['stop', 'length', 'content-filter', 'error', 'other']).optional(),
-  usage: z.object({ inputTokens: z.number().optional(), outputTokens: z.number().optional() }).optional(),
+  usage: z
+    .object({
+      inputTokens: z.number().optional(),
+      outputTokens: z.number().optional(),
+      cachedInputTokens: z.number().optional(),
+      cacheWriteTokens: z.number().optional(),
+    })
+    .optional(),
   costUsd: z.number().optional(),
   callHash: z.string().optional(),
 });

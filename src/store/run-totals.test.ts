@@ -45,8 +45,26 @@ describe('callTotals', () => {
     expect(store.callCache(run.id).lookup('o1')?.earlierRun).toBe('other');
 
     const totals = store.callTotals(run.id, mark);
-    expect(totals.inAll).toEqual({ calls: 3, inputTokens: 300, outputTokens: 30, callsWithoutUsage: 1, costUsd: 0.75, callsWithoutCost: 1 });
-    expect(totals.thisSession).toEqual({ calls: 2, inputTokens: 200, outputTokens: 20, callsWithoutUsage: 1, costUsd: 0.5, callsWithoutCost: 1 });
+    expect(totals.inAll).toEqual({
+      calls: 3,
+      inputTokens: 300,
+      outputTokens: 30,
+      cachedInputTokens: 0,
+      cacheWriteTokens: 0,
+      callsWithoutUsage: 1,
+      costUsd: 0.75,
+      callsWithoutCost: 1,
+    });
+    expect(totals.thisSession).toEqual({
+      calls: 2,
+      inputTokens: 200,
+      outputTokens: 20,
+      cachedInputTokens: 0,
+      cacheWriteTokens: 0,
+      callsWithoutUsage: 1,
+      costUsd: 0.5,
+      callsWithoutCost: 1,
+    });
     expect(totals.byModel.map((model) => [model.identity, model.inAll.calls, model.thisSession.calls])).toEqual([
       ['model-a', 2, 1],
       ['model-b', 1, 1],

@@ -7,17 +7,30 @@ interface TotalRow {
   calls: number;
   input_tokens: number | null;
   output_tokens: number | null;
+  cached_input_tokens: number | null;
+  cache_write_tokens: number | null;
   without_usage: number;
   cost_usd: number | null;
   without_cost: number;
 }
 
-const NO_CALLS: CallTotal = { calls: 0, inputTokens: 0, outputTokens: 0, callsWithoutUsage: 0, costUsd: 0, callsWithoutCost: 0 };
+const NO_CALLS: CallTotal = {
+  calls: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  cachedInputTokens: 0,
+  cacheWriteTokens: 0,
+  callsWithoutUsage: 0,
+  costUsd: 0,
+  callsWithoutCost: 0,
+};
 
 const toTotal = (row: TotalRow): CallTotal => ({
   calls: row.calls,
   inputTokens: row.input_tokens ?? 0,
   outputTokens: row.output_tokens ?? 0,
+  cachedInputTokens: row.cached_input_tokens ?? 0,
+  cacheWriteTokens: row.cache_write_tokens ?? 0,
   callsWithoutUsage: row.without_usage,
   costUsd: row.cost_usd ?? 0,
   callsWithoutCost: row.without_cost,
@@ -27,6 +40,8 @@ const plus = (a: CallTotal, b: CallTotal): CallTotal => ({
   calls: a.calls + b.calls,
   inputTokens: a.inputTokens + b.inputTokens,
   outputTokens: a.outputTokens + b.outputTokens,
+  cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+  cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
   callsWithoutUsage: a.callsWithoutUsage + b.callsWithoutUsage,
   costUsd: a.costUsd + b.costUsd,
   callsWithoutCost: a.callsWithoutCost + b.callsWithoutCost,
@@ -45,6 +60,7 @@ export function runCallTotals(database: Database, runId: number, sinceMark: numb
   const rows = database
     .prepare(
       `SELECT model, rowid > ? AS this_session, count(*) AS calls, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
+         sum(cached_input_tokens) AS cached_input_tokens, sum(cache_write_tokens) AS cache_write_tokens,
          sum(input_tokens IS NULL AND output_tokens IS NULL) AS without_usage, sum(cost_usd) AS cost_usd, sum(cost_usd IS NULL) AS without_cost
        FROM calls WHERE run_id = ? GROUP BY model, this_session`,
     )

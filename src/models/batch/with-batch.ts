@@ -1,6 +1,7 @@
 import type { ChatModelMiddleware } from '../decorate.js';
 import type { ModelSettings } from '../model-settings.js';
 import { findProvider } from '../providers/provider-catalog.js';
+import type { Prices } from '../wrappers/with-cost.js';
 import { AnthropicBatchProvider } from './anthropic-batch-provider.js';
 import type { BatchLedger } from './batch-ledger.js';
 import type { BatchProvider } from './batch-provider.js';
@@ -39,14 +40,25 @@ export function batchSettingsOf(settings: ModelSettings, batchAll: boolean): Bat
  * What a batched call costs per million tokens: the configured batch prices, else half the direct
  * ones (OpenAI's and Anthropic's batch discount; `assumed` says the config did not give them).
  */
-export function batchPricesOf(settings: ModelSettings): { inputUsdPerMillion?: number; outputUsdPerMillion?: number; assumed: boolean } {
+export function batchPricesOf(settings: ModelSettings): Prices & { assumed: boolean } {
   const half = (price: number | undefined) => (price === undefined ? undefined : price / 2);
   const input = settings.batchInputUsdPerMillion ?? half(settings.inputUsdPerMillion);
   const output = settings.batchOutputUsdPerMillion ?? half(settings.outputUsdPerMillion);
   const assumed =
     (settings.batchInputUsdPerMillion === undefined && settings.inputUsdPerMillion !== undefined) ||
     (settings.batchOutputUsdPerMillion === undefined && settings.outputUsdPerMillion !== undefined);
-  return { ...(input === undefined ? {} : { inputUsdPerMillion: input }), ...(output === undefined ? {} : { outputUsdPerMillion: output }), assumed };
+  // Cached and written input get the batch discount the plain input gets.
+  const discount = input !== undefined && settings.inputUsdPerMillion ? input / settings.inputUsdPerMillion : 0.5;
+  const discounted = (price: number | undefined) => (price === undefined ? undefined : price * discount);
+  const cached = discounted(settings.cachedInputUsdPerMillion);
+  const written = discounted(settings.cacheWriteUsdPerMillion);
+  return {
+    ...(input === undefined ? {} : { inputUsdPerMillion: input }),
+    ...(output === undefined ? {} : { outputUsdPerMillion: output }),
+    ...(cached === undefined ? {} : { cachedInputUsdPerMillion: cached }),
+    ...(written === undefined ? {} : { cacheWriteUsdPerMillion: written }),
+    assumed,
+  };
 }
 
 function createBatchProvider(settings: ModelSettings, apiKey: string | undefined, now: () => number, waitSignal: AbortSignal | undefined): BatchProvider {
