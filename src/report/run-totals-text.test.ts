@@ -81,4 +81,13 @@ describe('describeNothingAsked', () => {
     const resumed = view({ calls: calls(total(40, 0.1), total(0, 0)), reusedThisSession: 12 });
     expect(describeNothingAsked(resumed)).toBe("Nothing was asked of any model this session: every answer came from the run's own stored calls.");
   });
+
+  it("says how much of the input a provider's prompt cache served and how much was written to it", () => {
+    const cached = total(3, 0.02, { inputTokens: 30_000, cachedInputTokens: 24_576, cacheWriteTokens: 1_024 });
+    const text = formatCallsMadeText(
+      { inAll: cached, thisSession: cached, byModel: [{ identity: 'anthropic/claude', inAll: cached, thisSession: cached }] },
+      (identity) => identity,
+    );
+    expect(text).toContain('30,000; 24,576 cached, 1,024 written to cache');
+  });
 });

@@ -23,10 +23,20 @@ function cost(total: CallTotal): string {
   return total.callsWithoutCost > 0 ? `${dollars(total.costUsd)} + ${count(total.callsWithoutCost)} calls unpriced` : dollars(total.costUsd);
 }
 
+/** Input tokens, with the part a provider's prompt cache served (and wrote) when it said so. */
+function inputTokens(total: CallTotal): string {
+  const parts = [
+    ...(total.cachedInputTokens > 0 ? [`${count(total.cachedInputTokens)} cached`] : []),
+    ...(total.cacheWriteTokens > 0 ? [`${count(total.cacheWriteTokens)} written to cache`] : []),
+  ];
+  const text = tokens(total, total.inputTokens);
+  return parts.length === 0 ? text : `${text}; ${parts.join(', ')}`;
+}
+
 const usageRow = (label: string, total: CallTotal, costText = cost(total)) => [
   label,
   count(total.calls),
-  tokens(total, total.inputTokens),
+  inputTokens(total),
   tokens(total, total.outputTokens),
   costText,
 ];
