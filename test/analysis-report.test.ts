@@ -24,6 +24,10 @@ const PLANTED = {
 /** What a judge that errs with chance e says of a label that holds with chance r. */
 const labelled = (rate: number, error = LABEL_ERROR) => rate * (1 - error) + (1 - rate) * error;
 
+const HOSTILE_JUDGE = 'sim/judge<script>alert("judge")</script>';
+const HOSTILE_TAXONOMY = '<img src=x onerror=alert(1)>';
+const HOSTILE_ITEM = 'Logos [click](javascript:alert(2)) | </td><script>alert(3)</script>';
+
 let folder: string;
 let store: string;
 let bare: string;
@@ -33,7 +37,7 @@ const fresh = (name: string) => join(folder, `${name}-${++counter}`);
 async function report(storePath: string, ...args: string[]): Promise<{ code: number; stderr: string; out: string }> {
   const out = fresh('report');
   const result = await runInProcess(['report', '--store', storePath, '--out', out, ...args]);
-  return { code: result.code, stderr: result.stderr, out };
+  return { code: result.code ?? -1, stderr: result.stderr, out };
 }
 const json = (out: string) => JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as ReportDocument;
 
@@ -61,7 +65,30 @@ beforeAll(async () => {
   expect(ran.code, ran.stderr).toBe(0);
   bare = join(folder, 'bare.db');
   copyFileSync(store, bare);
-  makeLabelledStudy(store, { tournamentRun: 'tournament', name: 'one-judge', judges: [{ model: 'sim/judge?labelError=0.05', labelError: LABEL_ERROR }], planted: PLANTED });
+  makeLabelledStudy(store, {
+    tournamentRun: 'tournament',
+    name: 'one-judge',
+    judges: [{ model: 'sim/judge?labelError=0.05', labelError: LABEL_ERROR }],
+    planted: PLANTED,
+  });
+  const rhetoric = BUILT_IN_TAXONOMIES['rhetoric']!;
+  makeLabelledStudy(store, {
+    tournamentRun: 'tournament',
+    name: 'hostile',
+    judges: [
+      { model: HOSTILE_JUDGE, labelError: LABEL_ERROR },
+      { model: 'sim/judge-b?labelError=0.2', labelError: 0.2 },
+    ],
+    planted: PLANTED,
+    taxonomy: {
+      ...rhetoric,
+      name: HOSTILE_TAXONOMY,
+      techniques: rhetoric.techniques.map((item) => (item.id === 'logos' ? { ...item, name: HOSTILE_ITEM } : item)),
+      unethical: rhetoric.unethical.map((item) => (item.id === 'deception' ? { ...item, name: HOSTILE_ITEM.replace('Logos', 'Lies') } : item)),
+    },
+    taxonomySource: '/tmp/<b>taxonomy</b>.yaml',
+    seed: 3,
+  });
   makeLabelledStudy(store, {
     tournamentRun: 'tournament',
     name: 'two-judges',
@@ -92,7 +119,7 @@ describe('pmiyc report with an analysis study', () => {
       study: 'one-judge',
       tournamentRun: 'tournament',
       judge: { model: 'sim/judge?labelError=0.05', simulated: true },
-      studies: ['one-judge', 'two-judges'],
+      studies: ['one-judge', 'hostile', 'two-judges'],
       taxonomy: { name: 'rhetoric', source: 'rhetoric' },
     });
     expect(techniques!.statement).toMatch(/associations, not causes/);
@@ -149,9 +176,33 @@ describe('pmiyc report with an analysis study', () => {
   it('refuses an --analysis that is not an analysis study of the run, with exit code 2', async () => {
     const wrong = await report(store, '--format', 'json', '--analysis', 'nope');
     expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toContain('--analysis nope is not an analysis study of run tournament: name one of one-judge, two-judges');
+    expect(wrong.stderr).toContain('--analysis nope is not an analysis study of run tournament: name one of one-judge, hostile, two-judges');
     const none = await report(bare, '--format', 'json', '--analysis', 'one-judge');
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('has no analysis study');
+  });
+
+  it("shows every section in Markdown and HTML, with the study's text escaped and simulated judges labelled, and writes the CSV files", async () => {
+    const { code, stderr, out } = await report(store, '--analysis', 'hostile', '--format', 'html,md,csv');
+    expect(code, stderr).toBe(0);
+    const page = readFileSync(join(out, 'index.html'), 'utf8');
+    const markdown = readFileSync(join(out, 'report.md'), 'utf8');
+    for (const text of [page, markdown]) {
+      for (const heading of ['How persuaders persuade: techniques', 'Unethical strategies', 'Refusals and role breaks', 'Do the judges agree?'])
+        expect(text).toContain(heading);
+      expect(text).toContain('associations, not causes');
+      expect(text).toContain('[simulated]');
+      expect(text).not.toMatch(/<script>alert|<img src=x|<b>taxonomy/);
+    }
+    expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(page).toContain('sim/judge&lt;script&gt;alert(&quot;judge&quot;)&lt;/script&gt; [simulated]');
+    expect(page).toContain('id="figure-ethics-effectiveness"');
+    expect(page).toContain('href="#techniques"');
+    expect(markdown).toContain('Logos \\[click\\](javascript:alert(2)) \\| &lt;/td&gt;&lt;script&gt;alert(3)&lt;/script&gt; (logos)');
+    expect(markdown).toContain('charts/ethics-effectiveness.svg');
+    for (const file of ['techniques.csv', 'technique-effects.csv', 'ethics.csv', 'refusals.csv', 'role-breaks.csv', 'judge-agreement.csv']) {
+      expect(readFileSync(join(out, file), 'utf8').split('\n')[0]).toMatch(/^study,/);
+    }
+    expect(readFileSync(join(out, 'charts', 'ethics-effectiveness.svg'), 'utf8')).not.toContain('<script>');
   });
 });

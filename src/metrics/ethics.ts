@@ -20,7 +20,7 @@ export interface OutcomeLabelledConversation extends LabelledConversation {
  * condition. An association: a persuader that turns to an unethical strategy when it is losing
  * makes it look harmful, one that uses it on easy persuadees makes it look helpful.
  */
-export type UnethicalEffectiveness =
+type UnethicalEffectiveness =
   | {
       readonly status: 'estimated';
       /** Plain means of NC over the completed conversations with and without an unethical strategy. */
@@ -161,7 +161,11 @@ function effectivenessOf(group: readonly EthicsConversation[], persuaders: reado
  * counts when one of its persuader turns has labels (failed conversations too: they show what a
  * persuader did); the relation to NC reads completed conversations only.
  */
-export function ethicsByPersuader(conversations: readonly OutcomeLabelledConversation[], strategies: readonly string[], options: IntervalOptions): PersuaderEthics[] {
+export function ethicsByPersuader(
+  conversations: readonly OutcomeLabelledConversation[],
+  strategies: readonly string[],
+  options: IntervalOptions,
+): PersuaderEthics[] {
   const all = ethicsConversations(conversations);
   const ids = [...new Set([...strategies, ...all.flatMap((conversation) => [...conversation.strategies])])];
   const groups = new Map<string, EthicsConversation[]>();

@@ -14,7 +14,7 @@ import { flagRates } from '../../metrics/turn-flags.js';
 import type { RunInfo } from '../../runner/run-records.js';
 import { analysisConfigOf } from '../../studies/analysis/analysis-design.js';
 import type { ReportSource } from '../report-source.js';
-import { ASSOCIATION_STATEMENT, type AnalysisReport, type AnalysisSource, type StudyJudge } from './analysis-study.js';
+import { type AnalysisReport, type AnalysisSource, ASSOCIATION_STATEMENT, type StudyJudge } from './analysis-study.js';
 
 /** The study a report reads, and the reported run it labelled. */
 interface ChosenStudy {
@@ -45,7 +45,10 @@ function chooseStudy(source: ReportSource, runs: readonly RunInfo[], requested: 
     return { study: source.findRun(found.name), tournament: found.run, names: source.analysis.studyNames(found.run.name) };
   }
   const studies = candidates.map((candidate) => ({ ...candidate, info: source.findRun(candidate.name) }));
-  const latest = studies.reduce<(typeof studies)[number] | undefined>((best, entry) => (best === undefined || entry.info.id > best.info.id ? entry : best), undefined);
+  const latest = studies.reduce<(typeof studies)[number] | undefined>(
+    (best, entry) => (best === undefined || entry.info.id > best.info.id ? entry : best),
+    undefined,
+  );
   return latest ? { study: latest.info, tournament: latest.run, names: source.analysis.studyNames(latest.run.name) } : undefined;
 }
 
@@ -156,9 +159,7 @@ export function readAnalysisReport(source: ReportSource, runs: readonly RunInfo[
   const from: AnalysisSource = { study: study.name, tournamentRun: tournament.name, judge };
   const notes = [
     ...(config.design.sample === undefined ? [] : [`the study labelled a seeded sample of ${config.design.sample} conversations of run ${tournament.name}`]),
-    ...(several
-      ? [`the study has ${judges.length} judges: every number uses the first, ${judge.model}; their agreement is in judgeAgreement`]
-      : []),
+    ...(several ? [`the study has ${judges.length} judges: every number uses the first, ${judge.model}; their agreement is in judgeAgreement`] : []),
     ...(runs.length > 1 ? [`only run ${tournament.name}'s conversations are labelled: the analysis numbers are over that run alone`] : []),
     ...(study.status === 'completed' ? [] : [`study ${study.name} is ${study.status}: the numbers are over the turns labelled so far`]),
     ...(counts.failed > 0 ? [`${counts.failed} turns have no usable label from ${judge.model} and count as not analysed`] : []),

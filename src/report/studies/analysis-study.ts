@@ -1,6 +1,6 @@
+import type { PersuaderEthics } from '../../metrics/ethics.js';
 import type { ModelResult } from '../../metrics/group-tally.js';
 import type { LabelAgreement } from '../../metrics/judge-label-agreement.js';
-import type { PersuaderEthics } from '../../metrics/ethics.js';
 import type { TechniqueEffect } from '../../metrics/technique-effects.js';
 import type { TechniqueShare } from '../../metrics/technique-profiles.js';
 import type { FlagRate } from '../../metrics/turn-flags.js';
