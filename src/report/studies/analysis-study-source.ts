@@ -159,7 +159,11 @@ export function readAnalysisReport(source: ReportSource, runs: readonly RunInfo[
   const from: AnalysisSource = { study: study.name, tournamentRun: tournament.name, judge };
   const notes = [
     ...(config.design.sample === undefined ? [] : [`the study labelled a seeded sample of ${config.design.sample} conversations of run ${tournament.name}`]),
-    ...(several ? [`the study has ${judges.length} judges: every number uses the first, ${judge.model}; their agreement is in judgeAgreement`] : []),
+    ...(several
+      ? [
+          `the study has ${judges.length} judges: every number uses the first, ${judge.model}; how far the judges agree is shown apart (report.json judgeAgreement)`,
+        ]
+      : []),
     ...(runs.length > 1 ? [`only run ${tournament.name}'s conversations are labelled: the analysis numbers are over that run alone`] : []),
     ...(study.status === 'completed' ? [] : [`study ${study.name} is ${study.status}: the numbers are over the turns labelled so far`]),
     ...(counts.failed > 0 ? [`${counts.failed} turns have no usable label from ${judge.model} and count as not analysed`] : []),

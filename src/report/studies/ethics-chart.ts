@@ -36,7 +36,7 @@ export function ethicsChart(section: EthicsSection, labels: ModelLabels): ChartS
     type: 'nominal',
     title: null,
     scale: conditionScale(section.perModel),
-    legend: { orient: 'top', direction: 'horizontal' },
+    legend: { orient: 'top', direction: 'horizontal', labelLimit: 220 },
   };
   return {
     id: ETHICS_CHART_ID,
