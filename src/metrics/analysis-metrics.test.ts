@@ -3,7 +3,7 @@ import type { Turn } from '../domain/conversation.js';
 import type { TurnLabels } from '../domain/turn-labels.js';
 import { DEFAULT_INTERVALS } from './claim-estimates.js';
 import { ethicsByPersuader, type OutcomeLabelledConversation } from './ethics.js';
-import { judgeLabelAgreement } from './judge-label-agreement.js';
+import { type JudgedUnit, judgeLabelAgreement } from './judge-label-agreement.js';
 import { krippendorffAlpha } from './krippendorff-alpha.js';
 import { flagRates } from './turn-flags.js';
 
@@ -125,7 +125,7 @@ describe('flagRates', () => {
 
 describe('judgeLabelAgreement', () => {
   const persuader = (techniques: string[], refused = false): TurnLabels => ({ role: 'persuader', techniques, unethical: [], refused, leftRole: false });
-  const units = [
+  const units: JudgedUnit[] = [
     { claimKey: 'c1', role: 'persuader' as const, labels: [persuader(['logos']), persuader(['logos'])] },
     { claimKey: 'c1', role: 'persuader' as const, labels: [persuader([]), persuader(['logos'])] },
     { claimKey: 'c2', role: 'persuader' as const, labels: [persuader([]), persuader([])] },

@@ -147,7 +147,8 @@ export function ethicsTable(section: EthicsSection, techniques: TechniquesSectio
 
 const ROLE_ORDER = { persuader: 0, persuadee: 1 } as const;
 
-const sortFlags = (rows: readonly FlagRate[]) => [...rows].sort((a, b) => byCondition(a, b) || a.role.localeCompare(b.role) || a.model.localeCompare(b.model));
+const sortFlags = (rows: readonly FlagRate[]) =>
+  [...rows].sort((a, b) => byCondition(a, b) || ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.model.localeCompare(b.model));
 
 /** Refusals to persuade, per condition and persuader. */
 export function refusalsTable(section: FlagSection): ReportTable {
