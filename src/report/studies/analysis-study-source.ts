@@ -65,7 +65,7 @@ function slim(record: ConversationRecord): SlimRecord {
     persuadee: record.persuadee,
     status: record.status,
     normalizedChange: record.normalizedChange,
-    turns: record.turns.map((turn) => ({ ...turn, message: '', attempts: [] })),
+    turns: record.turns.map((turn) => ({ index: turn.index, role: turn.role, kind: turn.kind, score: turn.score, message: '', raw: '', attempts: [] })),
   };
 }
 
