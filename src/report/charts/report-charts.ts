@@ -53,7 +53,7 @@ function modelCharts(document: ReportDocument, labels: ModelLabels): ChartSpec[]
 /**
  * Every chart of the report, in reading order. Ids are stable file names: `effectiveness`,
  * `susceptibility` (and `-absolute`), `nc-matrix-<domain>-<setting>`, `turn-curves-<setting>`,
- * `stance-groups`, `initial-scores-<domain>`.
+ * `stance-groups`, `initial-scores-<domain>`; with an analysis study, `ethics-effectiveness`.
  */
 export function reportChartSpecs(document: ReportDocument, labels: ModelLabels): ChartSpec[] {
   const matrices = conditionsOf(document)
