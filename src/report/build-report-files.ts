@@ -7,6 +7,7 @@ import { createModelLabels } from './model-labels.js';
 import { renderCharts } from './render-svg.js';
 import type { ReportDocument } from './report-document.js';
 import type { ReportFormat } from './report-formats.js';
+import { analysisCsvFiles } from './studies/analysis-csv.js';
 
 /** A file of the report, relative to its folder: its text, or (the per-claim CSVs) its text in chunks made as they are read. */
 export interface ReportFile {
@@ -16,7 +17,7 @@ export interface ReportFile {
 
 /**
  * The report's files, in memory: `index.html` (self-contained), `report.md` with `charts/*.svg`,
- * `report.json`, `pairs.csv`, `models.csv`, `claims.csv` and `claim-pairs.csv`, for the formats asked. Charts are rendered only
+ * `report.json`, `pairs.csv`, `models.csv`, `claims.csv` and `claim-pairs.csv` (and an analysis study's CSV files), for the formats asked. Charts are rendered only
  * when HTML or Markdown is asked for. The two per-claim CSVs are generators, made only as they are
  * written (a full tournament's are tens of megabytes). Writing them is the caller's business.
  */
@@ -36,6 +37,7 @@ export async function buildReportFiles(document: ReportDocument, formats: readon
     files.push({ path: 'models.csv', content: modelsCsv(document, labels) });
     files.push({ path: 'claims.csv', content: claimsCsv(document, labels) });
     files.push({ path: 'claim-pairs.csv', content: claimPairsCsv(document, labels) });
+    files.push(...analysisCsvFiles(document, labels));
   }
   return files;
 }

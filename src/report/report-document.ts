@@ -9,6 +9,7 @@ import type { CappedPowerPlan } from '../metrics/power.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
 import type { ImportedResults } from './imported-figures.js';
 import type { AliasIdentity } from './run-aliases.js';
+import type { AnalysisReport } from './studies/analysis-study.js';
 import type { ConsistencyStudyReport } from './studies/consistency-study.js';
 import type { JudgeStudySection } from './studies/judge-study.js';
 
@@ -116,8 +117,10 @@ export interface ReportStudies {
  * `susceptibility`, `comparisons`, `claims`, `turnCurves`, `stanceGroups` and `successRates` are
  * public (other tools read them). Missing values (no data, no interval) are null. `claims.pairs`
  * (each pair on each claim) is written to claim-pairs.csv only: in JSON it would outweigh the rest.
+ * The analysis fields (`techniques`, `ethics`, `refusals`, `roleBreaks`, `judgeAgreement`) are
+ * absent when the reported runs have no analysis study (`AnalysisReport`).
  */
-export interface ReportDocument extends Omit<TournamentAnalysis, 'models' | 'claimSets' | 'intervals' | 'conversations' | 'samples' | 'power'> {
+export interface ReportDocument extends Omit<TournamentAnalysis, 'models' | 'claimSets' | 'intervals' | 'conversations' | 'samples' | 'power'>, AnalysisReport {
   readonly schemaVersion: number;
   /** The analysis' power plans, read against each domain's claim set (docs/design/statistics.md). */
   readonly power: CappedPowerPlan[];

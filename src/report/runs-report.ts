@@ -11,6 +11,7 @@ import { ImportedTally } from './imported-notes.js';
 import type { ReportDocument, ReportDuplicates, ReportStudies } from './report-document.js';
 import type { ReportSource } from './report-source.js';
 import { nothingSharedReason, runComparisonSentence } from './run-comparison-text.js';
+import { readAnalysisReport } from './studies/analysis-study-source.js';
 import { consistencyStudiesFor } from './studies/consistency-study-source.js';
 import { readJudgeStudy } from './studies/judge-study-source.js';
 import { loadReliabilityStudy } from './studies/reliability-study-source.js';
@@ -108,6 +109,8 @@ export function buildRunsReport(
     readonly intervals?: IntervalOptions['method'];
     /** A baseline run to compare the reported run with, model by model, paired over shared claims (`--compare a,b`: a). */
     readonly baseline?: string;
+    /** `--analysis NAME`: the analysis study whose labels the report shows (default: the latest of the reported runs'). */
+    readonly analysis?: string;
     readonly generatedAt: string;
     readonly packageVersion: string;
   },
@@ -147,6 +150,11 @@ export function buildRunsReport(
     studies,
     notes: [...(comparisonNote ? [comparisonNote] : []), ...collected.importNotes],
   });
-  const document = collected.imported ? { ...built, imported: collected.imported } : built;
+  const analysisReport = readAnalysisReport(source, runs, {
+    ...(options.analysis === undefined ? {} : { analysis: options.analysis }),
+    intervals,
+    effectiveness: built.effectiveness,
+  });
+  const document = { ...built, ...analysisReport, ...(collected.imported ? { imported: collected.imported } : {}) };
   return { runs, document, conversations: collected.analysis.conversations, duplicates: collected.duplicates, ...(comparisonNote ? { comparisonNote } : {}) };
 }

@@ -22,6 +22,8 @@ export interface ReportOptions {
   readonly intervals?: IntervalMethod;
   /** `--compare a,b`: report run b, with each model's change from run a. */
   readonly compare?: readonly string[];
+  /** `--analysis NAME`: the analysis study whose labels the report shows (default: the run's latest). */
+  readonly analysis?: string;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function writeReport(options: ReportOptions, context: CliContext, f
       replicates: options.replicates ?? 2000,
       ...(options.intervals ? { intervals: options.intervals } : {}),
       ...(baseline === undefined ? {} : { baseline }),
+      ...(options.analysis === undefined ? {} : { analysis: options.analysis }),
       generatedAt: context.now().toISOString(),
       packageVersion: context.packageVersion,
     });

@@ -18,6 +18,7 @@ export function addReportCommand(program: Command, { context, setExitCode }: Com
         .argParser(parseReportFormats)
         .default([...REPORT_FORMATS], REPORT_FORMATS.join(',')),
     )
+    .option('--analysis <name>', "the analysis study (pmiyc analyze) whose judges' labels the report shows (default: the run's latest)")
     .option('--compare <a,b>', 'report run b with the change of every model from run a, over the (opponent, claim) cells both runs hold', parseComparedRuns)
     .addOption(
       new Option('--intervals <method>', 'how the 95% intervals are made (t is calibrated best: docs/design/statistics.md)')

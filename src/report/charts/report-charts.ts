@@ -4,6 +4,7 @@ import type { ReportDocument } from '../report-document.js';
 import { conditionsOf, modelsOf } from '../report-tables.js';
 import { annotationChartSpecs } from '../studies/annotation-section.js';
 import { judgeAccuracyChart } from '../studies/judge-chart.js';
+import { analysisChartSpecs } from '../studies/techniques-section.js';
 import type { ChartSpec } from './chart-theme.js';
 import { initialScoresChart } from './initial-scores-chart.js';
 import { modelBarsChart } from './model-bars.js';
@@ -52,7 +53,7 @@ function modelCharts(document: ReportDocument, labels: ModelLabels): ChartSpec[]
 /**
  * Every chart of the report, in reading order. Ids are stable file names: `effectiveness`,
  * `susceptibility` (and `-absolute`), `nc-matrix-<domain>-<setting>`, `turn-curves-<setting>`,
- * `stance-groups`, `initial-scores-<domain>`.
+ * `stance-groups`, `initial-scores-<domain>`; with an analysis study, `ethics-effectiveness`.
  */
 export function reportChartSpecs(document: ReportDocument, labels: ModelLabels): ChartSpec[] {
   const matrices = conditionsOf(document)
@@ -75,5 +76,6 @@ export function reportChartSpecs(document: ReportDocument, labels: ModelLabels):
     ...openings,
     ...annotationChartSpecs(document.studies.reliability),
     ...(document.studies.judge ? [judgeAccuracyChart(document.studies.judge, labels)] : []),
+    ...analysisChartSpecs(document, labels),
   ];
 }

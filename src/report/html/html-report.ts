@@ -20,6 +20,7 @@ import { conditionsOf, initialScoresTable, modelTable, pairMatrixTable, stanceTa
 import { annotationSectionHtml, CONFUSION_CHART_ID, RELIABILITY_TOC_ENTRY } from '../studies/annotation-section.js';
 import { CONSISTENCY_SECTION_ID, consistencySectionHtml } from '../studies/consistency-section.js';
 import { JUDGE_CHART_ID, JUDGE_SECTION_ID, judgeSectionHtml } from '../studies/judge-section.js';
+import { analysisSectionsHtml, analysisTocEntries } from '../studies/techniques-section.js';
 import { summaryHighlights } from '../summary-highlights.js';
 import { aliasesNote, aliasesTable } from '../what-ran-table.js';
 import { figureHtml, sectionHtml, tableHtml } from './html-blocks.js';
@@ -252,6 +253,7 @@ function studyEntries(document: ReportDocument): Array<readonly [string, string]
     ...(document.studies.reliability ? [RELIABILITY_TOC_ENTRY] : []),
     ...((document.studies.consistency ?? []).length > 0 ? [[CONSISTENCY_SECTION_ID, 'Consistency'] as const] : []),
     ...(document.studies.judge ? [[JUDGE_SECTION_ID, 'LLM as judge'] as const] : []),
+    ...analysisTocEntries(document),
   ];
 }
 
@@ -266,7 +268,7 @@ function tocOf(document: ReportDocument): ReadonlyArray<readonly [string, string
 /** The studies' sections, in the order of the contents. */
 function studiesHtml(parts: Parts): SafeHtml {
   const { document, labels } = parts;
-  return html`${annotationSectionHtml(document.studies.reliability ?? null, labels, parts.chart(CONFUSION_CHART_ID))}${consistencySectionHtml(document.studies.consistency ?? [])}${document.studies.judge ? judgeSectionHtml(document.studies.judge, labels, parts.chart(JUDGE_CHART_ID)) : ''}`;
+  return html`${annotationSectionHtml(document.studies.reliability ?? null, labels, parts.chart(CONFUSION_CHART_ID))}${consistencySectionHtml(document.studies.consistency ?? [])}${document.studies.judge ? judgeSectionHtml(document.studies.judge, labels, parts.chart(JUDGE_CHART_ID)) : ''}${analysisSectionsHtml(document, labels, parts.chart)}`;
 }
 
 /**

@@ -1,0 +1,215 @@
+import type { ConversationRecord } from '../../domain/conversation-record.js';
+import { InputError } from '../../domain/errors/input-error.js';
+import type { Role } from '../../domain/roles.js';
+import type { JudgedTurn, TurnLabels } from '../../domain/turn-labels.js';
+import type { BootstrapOptions } from '../../metrics/claim-cell-table.js';
+import type { IntervalOptions } from '../../metrics/claim-estimates.js';
+import { ethicsByPersuader, type OutcomeLabelledConversation } from '../../metrics/ethics.js';
+import type { ModelResult } from '../../metrics/group-tally.js';
+import { type AgreementLabel, type JudgedUnit, judgeLabelAgreement } from '../../metrics/judge-label-agreement.js';
+import { recordClaimKey } from '../../metrics/record-claim-key.js';
+import { techniqueEffects } from '../../metrics/technique-effects.js';
+import { techniqueShares } from '../../metrics/technique-profiles.js';
+import { flagRates } from '../../metrics/turn-flags.js';
+import type { RunInfo } from '../../runner/run-records.js';
+import { analysisConfigOf } from '../../studies/analysis/analysis-design.js';
+import type { ReportSource } from '../report-source.js';
+import { type AnalysisReport, type AnalysisSource, ASSOCIATION_STATEMENT, type StudyJudge } from './analysis-study.js';
+
+/** The study a report reads, and the reported run it labelled. */
+interface ChosenStudy {
+  readonly study: RunInfo;
+  readonly tournament: RunInfo;
+  /** The analysis studies of that run, oldest first. */
+  readonly names: string[];
+}
+
+/**
+ * The analysis study of the reported runs that the report shows: the one named by `--analysis`
+ * (refused with exit code 2 when it is not an analysis study of a reported run), else the latest
+ * one made. Undefined when no reported run has one.
+ */
+function chooseStudy(source: ReportSource, runs: readonly RunInfo[], requested: string | undefined): ChosenStudy | undefined {
+  const candidates = runs.flatMap((run) => source.analysis.studyNames(run.name).map((name) => ({ name, run })));
+  const reported = runs.map((run) => run.name).join(', ');
+  if (requested !== undefined) {
+    const found = candidates.find((candidate) => candidate.name === requested);
+    if (!found) {
+      const known = candidates.map((candidate) => candidate.name);
+      throw new InputError(
+        known.length === 0
+          ? `--analysis ${requested}: run ${reported} has no analysis study; make one with \`pmiyc analyze --run ${runs[0]!.name} --judge MODEL\``
+          : `--analysis ${requested} is not an analysis study of run ${reported}: name one of ${known.join(', ')}`,
+      );
+    }
+    return { study: source.findRun(found.name), tournament: found.run, names: source.analysis.studyNames(found.run.name) };
+  }
+  const studies = candidates.map((candidate) => ({ ...candidate, info: source.findRun(candidate.name) }));
+  const latest = studies.reduce<(typeof studies)[number] | undefined>(
+    (best, entry) => (best === undefined || entry.info.id > best.info.id ? entry : best),
+    undefined,
+  );
+  return latest ? { study: latest.info, tournament: latest.run, names: source.analysis.studyNames(latest.run.name) } : undefined;
+}
+
+type SlimRecord = OutcomeLabelledConversation['record'];
+
+/** What the metrics read of a record: no message text, no attempts. */
+function slim(record: ConversationRecord): SlimRecord {
+  return {
+    domain: record.domain,
+    setting: record.setting,
+    claim: record.claim,
+    question: record.question,
+    persuader: record.persuader,
+    persuadee: record.persuadee,
+    status: record.status,
+    normalizedChange: record.normalizedChange,
+    turns: record.turns.map((turn) => ({ index: turn.index, role: turn.role, kind: turn.kind, score: turn.score, message: '', raw: '', attempts: [] })),
+  };
+}
+
+interface ConversationLabels {
+  /** The first judge's labels, by turn. */
+  readonly first: Array<Pick<JudgedTurn, 'turn' | 'labels'>>;
+  /** Every judge's labels of each turn (several judges only). */
+  readonly byTurn: Map<number, { role: Role; labels: TurnLabels[] }>;
+}
+
+/** The labels a study's judges gave, per conversation; counts of the first judge's labelled and failed turns. */
+function readLabels(source: ReportSource, studyId: number, judge: string, several: boolean) {
+  const byConversation = new Map<string, ConversationLabels>();
+  const counts = { persuader: 0, persuadee: 0, failed: 0 };
+  for (const stored of source.analysis.labels(studyId)) {
+    if (stored.labels === null) {
+      if (stored.judge === judge) counts.failed += 1;
+      continue;
+    }
+    let entry = byConversation.get(stored.conversationId);
+    if (!entry) {
+      entry = { first: [], byTurn: new Map() };
+      byConversation.set(stored.conversationId, entry);
+    }
+    if (stored.judge === judge) {
+      entry.first.push({ turn: stored.turn, labels: stored.labels });
+      counts[stored.labels.role] += 1;
+    }
+    if (several) {
+      const unit = entry.byTurn.get(stored.turn) ?? { role: stored.role, labels: [] };
+      entry.byTurn.set(stored.turn, unit);
+      unit.labels.push(stored.labels);
+    }
+  }
+  return { byConversation, counts };
+}
+
+/** The labels whose agreement is measured: every taxonomy item, refusal, and leaving the role in either role. */
+function agreementLabels(techniques: readonly string[], unethical: readonly string[]): AgreementLabel[] {
+  return [
+    ...techniques.map((id) => ({ label: `technique:${id}`, role: 'persuader' as const })),
+    ...unethical.map((id) => ({ label: `unethical:${id}`, role: 'persuader' as const })),
+    { label: 'refused', role: 'persuader' },
+    { label: 'left-role', role: 'persuader' },
+    { label: 'left-role', role: 'persuadee' },
+  ];
+}
+
+export interface AnalysisReportOptions {
+  /** `--analysis NAME`: the study to show (default: the latest of the reported runs'). */
+  readonly analysis?: string;
+  /** The report's interval method and seed. */
+  readonly intervals: IntervalOptions;
+  /** The report's own effectiveness, shown next to each persuader's unethical share. */
+  readonly effectiveness: readonly ModelResult[];
+}
+
+/**
+ * report.json's analysis fields (`techniques`, `ethics`, `refusals`, `roleBreaks`,
+ * `judgeAgreement`) from the chosen analysis study of the reported runs: its labels and that run's
+ * conversations, each read once from the store. Empty (every field absent) without a study.
+ * Memory: the first judge's labels and, per labelled conversation, its turns' roles and scores
+ * (no text); with several judges every judge's labels (docs/design/report.md, "Memory").
+ */
+export function readAnalysisReport(source: ReportSource, runs: readonly RunInfo[], options: AnalysisReportOptions): AnalysisReport {
+  const chosen = chooseStudy(source, runs, options.analysis);
+  if (!chosen) return {};
+  const { study, tournament } = chosen;
+  const config = analysisConfigOf(study.name, study.config);
+  const { judges: judgeNames, taxonomy } = config.design;
+  const simulated = new Set(config.simulated);
+  const judges: StudyJudge[] = judgeNames.map((model) => ({ model, simulated: simulated.has(model) || model.startsWith('sim/') }));
+  const judge = judges[0]!;
+  const several = judges.length > 1;
+  const { byConversation, counts } = readLabels(source, study.id, judge.model, several);
+
+  const conversations: OutcomeLabelledConversation[] = [];
+  const units: JudgedUnit[] = [];
+  for (const record of source.conversations(tournament.id)) {
+    const entry = byConversation.get(record.conversationId);
+    if (!entry) continue;
+    if (entry.first.length > 0) conversations.push({ record: slim(record), labels: entry.first });
+    if (several) {
+      const claimKey = recordClaimKey(record);
+      for (const unit of entry.byTurn.values()) units.push({ claimKey, role: unit.role, labels: unit.labels });
+    }
+  }
+
+  const techniqueIds = taxonomy.techniques.map((item) => item.id);
+  const unethicalIds = taxonomy.unethical.map((item) => item.id);
+  const from: AnalysisSource = { study: study.name, tournamentRun: tournament.name, judge };
+  const notes = [
+    ...(config.design.sample === undefined ? [] : [`the study labelled a seeded sample of ${config.design.sample} conversations of run ${tournament.name}`]),
+    ...(several
+      ? [
+          `the study has ${judges.length} judges: every number uses the first, ${judge.model}; how far the judges agree is shown apart (report.json judgeAgreement)`,
+        ]
+      : []),
+    ...(runs.length > 1 ? [`only run ${tournament.name}'s conversations are labelled: the analysis numbers are over that run alone`] : []),
+    ...(study.status === 'completed' ? [] : [`study ${study.name} is ${study.status}: the numbers are over the turns labelled so far`]),
+    ...(counts.failed > 0 ? [`${counts.failed} turns have no usable label from ${judge.model} and count as not analysed`] : []),
+  ];
+  const shareEffectiveness = new Map(options.effectiveness.map((result) => [`${result.domain}\u0000${result.setting}\u0000${result.model}`, result]));
+  const bootstrap: BootstrapOptions = { replicates: options.intervals.replicates, confidence: options.intervals.confidence, seed: study.seed };
+  return {
+    techniques: {
+      ...from,
+      judges,
+      studies: chosen.names,
+      studyStatus: study.status,
+      taxonomy: {
+        name: taxonomy.name,
+        source: config.design.taxonomySource,
+        techniques: taxonomy.techniques.map(({ id, name }) => ({ id, name })),
+        unethical: taxonomy.unethical.map(({ id, name }) => ({ id, name })),
+      },
+      conversations: conversations.length,
+      labelledTurns: counts,
+      statement: ASSOCIATION_STATEMENT,
+      notes,
+      perModel: techniqueShares(conversations, techniqueIds, options.intervals),
+      effects: techniqueEffects(conversations, techniqueIds, options.intervals),
+    },
+    ethics: {
+      ...from,
+      statement: ASSOCIATION_STATEMENT,
+      perModel: ethicsByPersuader(conversations, unethicalIds, options.intervals).map((row) => {
+        const found = shareEffectiveness.get(`${row.domain}\u0000${row.setting}\u0000${row.persuader}`);
+        const { domain: _domain, setting: _setting, model: _model, ...effectiveness } = found ?? ({} as ModelResult);
+        return { ...row, effectiveness: found ? effectiveness : null };
+      }),
+    },
+    refusals: { ...from, perModel: flagRates(conversations, 'refused', options.intervals) },
+    roleBreaks: { ...from, perModel: flagRates(conversations, 'leftRole', options.intervals) },
+    ...(several
+      ? {
+          judgeAgreement: {
+            study: study.name,
+            judges,
+            metric: 'nominal' as const,
+            turns: units.filter((unit) => unit.labels.length >= 2).length,
+            labels: judgeLabelAgreement(units, agreementLabels(techniqueIds, unethicalIds), bootstrap),
+          },
+        }
+      : {}),
+  };
+}
