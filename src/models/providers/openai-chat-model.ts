@@ -9,6 +9,7 @@ import { type ModelSecret, secretsOf } from '../model-secrets.js';
 import { DEFAULT_MAX_REPLY_BYTES } from '../model-settings.js';
 import { type ErrorContext, httpErrorToModelCallError } from './http-error.js';
 import { checkRequestHeaders } from './http-headers.js';
+import { strictResponseSchema } from './response-schema.js';
 import { bodyText, serverText } from './server-text.js';
 import { CHAT_WORDING, transportFailureToModelCallError } from './transport-error.js';
 
@@ -69,14 +70,22 @@ export function chatCompletionReply(body: unknown): GenerateReply | string {
   };
 }
 
-/** The chat completions request body for one request (without the model's extra body fields). */
+/**
+ * The chat completions request body for one request (without the model's extra body fields). A
+ * request with a `responseFormat` asks for structured output in strict mode, with the schema cut
+ * to the keywords strict mode takes (response-schema.ts); one without has no `response_format`.
+ */
 export function chatCompletionBody(model: string, request: GenerateRequest, supportsSeed: boolean | undefined): Record<string, unknown> {
+  const format = request.responseFormat;
   return {
     model,
     messages: toWireMessages(request.messages),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     max_tokens: request.maxOutputTokens,
     ...(supportsSeed === false ? {} : { seed: request.seed }),
+    ...(format === undefined
+      ? {}
+      : { response_format: { type: 'json_schema', json_schema: { name: format.name, strict: true, schema: strictResponseSchema(format.schema) } } }),
   };
 }
 
@@ -120,7 +129,8 @@ export class OpenAiChatModel implements ChatModel {
     const answer = await this.post(body, request.abortSignal);
     if (answer.statusCode >= 300) {
       const text = bodyText(answer.body);
-      throw httpErrorToModelCallError({ statusCode: answer.statusCode, headers: answer.headers, body: text, message: text }, this.errorContext());
+      const context = { ...this.errorContext(), ...(request.responseFormat ? { structuredOutput: true } : {}) };
+      throw httpErrorToModelCallError({ statusCode: answer.statusCode, headers: answer.headers, body: text, message: text }, context);
     }
     return this.readCompletion(answer.body);
   }
