@@ -139,6 +139,16 @@ describe('Anthropic messages with a reply schema', () => {
     expect(sent).not.toHaveProperty('output_config');
   });
 
+  it('names structuredOutput: false when the model refuses the forced tool', async () => {
+    server.reply({
+      status: 400,
+      body: RESPONSE_SHAPES.anthropicError('invalid_request_error', 'tool_choice forces tool use, which this model does not support'),
+    });
+    const error = await failureOf(sdk('anthropic', '/v1').generate(judged));
+    expect(error).toMatchObject({ statusCode: 400, retryable: false });
+    expect(error.message).toContain('set structuredOutput: false for anthropic/m in the config');
+  });
+
   it('sends no tool for a request without a schema', async () => {
     server.reply({ status: 200, body: RESPONSE_SHAPES.anthropicMessage('ok') });
     expect((await sdk('anthropic', '/v1').generate(request)).text).toBe('ok');
