@@ -46,7 +46,10 @@ function toWireMessages(messages: readonly ChatMessage[]): Array<{ role: string;
 }
 
 interface ChatCompletion {
-  readonly choices?: ReadonlyArray<{ readonly message?: { readonly content?: string | null }; readonly finish_reason?: string | null }>;
+  readonly choices?: ReadonlyArray<{
+    readonly message?: { readonly content?: string | null; readonly refusal?: string | null };
+    readonly finish_reason?: string | null;
+  }>;
   readonly usage?: { readonly prompt_tokens?: number; readonly completion_tokens?: number } | null;
 }
 
@@ -63,9 +66,14 @@ export function chatCompletionReply(body: unknown): GenerateReply | string {
   const usage = completion?.usage ?? undefined;
   const inputTokens = typeof usage?.prompt_tokens === 'number' ? usage.prompt_tokens : undefined;
   const outputTokens = typeof usage?.completion_tokens === 'number' ? usage.completion_tokens : undefined;
+  // Under structured output a model that declines says so in `refusal` instead of the content: a refusal, as a
+  // content filter is (what the AI SDK reads too).
+  const refusal = choice.message?.refusal;
+  const refused = !content && typeof refusal === 'string' && refusal !== '';
+  const finishReason = FINISH_REASONS[choice.finish_reason ?? ''] ?? 'other';
   return {
-    text: content ?? '',
-    finishReason: FINISH_REASONS[choice.finish_reason ?? ''] ?? 'other',
+    text: refused ? refusal : (content ?? ''),
+    finishReason: refused && finishReason === 'stop' ? 'content-filter' : finishReason,
     usage: { ...(inputTokens === undefined ? {} : { inputTokens }), ...(outputTokens === undefined ? {} : { outputTokens }) },
   };
 }

@@ -79,6 +79,21 @@ describe.each([
   });
 });
 
+describe.each([
+  ['direct', () => direct('openai')],
+  ['sdk', () => sdk('openai', '/v1')],
+] as const)('a refusal under structured output (%s adapter)', (_adapter, model) => {
+  it('reads the refusal field as a content-filter finish with the refusal as its text', async () => {
+    const body = RESPONSE_SHAPES.openaiChat('');
+    const choice = body.choices[0]!;
+    server.reply({
+      status: 200,
+      body: { ...body, choices: [{ ...choice, message: { role: 'assistant', content: null, refusal: "I'm sorry, I cannot help with that." } }] },
+    });
+    expect(await model().generate(judged)).toMatchObject({ text: "I'm sorry, I cannot help with that.", finishReason: 'content-filter' });
+  });
+});
+
 describe("pmiyc's own client without a schema", () => {
   it('sends exactly the bytes it sent before reply schemas existed', async () => {
     server.reply({ status: 200, body: RESPONSE_SHAPES.openaiChat('ok') });
