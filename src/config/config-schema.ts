@@ -47,6 +47,7 @@ const modelEntrySchema = z.strictObject({
     .optional(),
   temperature: z.number().min(0).max(2).nullable().optional(),
   maxTokens: z.number().int().positive().optional(),
+  structuredOutput: z.boolean().optional(),
   timeoutMs: z.number().int().positive().optional(),
   maxReplyBytes: z
     .number()

@@ -25,6 +25,14 @@ describe('resolveModelSettings', () => {
     });
   });
 
+  it('carries structuredOutput: false to the model, and refuses a value that is not true or false', () => {
+    const local = parseConfig('pmiyc.yaml', 'models:\n  old-server: { provider: ollama, model: llama3.1:8b, structuredOutput: false }\n');
+    expect(resolveModelSettings('old-server', local, {}).structuredOutput).toBe(false);
+    expect(() => parseConfig('pmiyc.yaml', 'models:\n  old-server: { provider: ollama, model: llama3.1:8b, structuredOutput: "no" }\n')).toThrow(
+      /structuredOutput/,
+    );
+  });
+
   it.each([
     ['ollama/llama3.1', {}, 'http://127.0.0.1:11434/v1'],
     ['vllm/Qwen/Qwen3-8B', {}, 'http://127.0.0.1:8000/v1'],

@@ -47,30 +47,58 @@ export interface CachedRequest {
   readonly temperature?: number;
   readonly maxOutputTokens: number;
   readonly seed: number;
+  /**
+   * The reply's JSON Schema, when the request has one: its name and the sha256 of its canonical
+   * JSON (keys sorted), which stand for it in the hash and the store (the schema is a study's, kept
+   * whole in its design).
+   */
+  readonly responseFormat?: { readonly name: string; readonly schemaSha256: string };
 }
 
 export function cachedRequestOf(request: GenerateRequest): CachedRequest {
+  const format = request.responseFormat;
   return {
     messages: request.messages.map(({ role, content }) => ({ role, content })),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     maxOutputTokens: request.maxOutputTokens,
     seed: request.seed,
+    ...(format === undefined ? {} : { responseFormat: { name: format.name, schemaSha256: sha256(canonicalJson(format.schema)) } }),
   };
 }
 
 /**
  * The identity of a request: sha256 over the model identity and every field that determines the
- * reply (messages, temperature, output limit, seed). Repetitions differ because their seeds do.
+ * reply (messages, temperature, output limit, seed, and the reply's schema when there is one).
+ * Repetitions differ because their seeds do. A request without a schema hashes exactly as before
+ * schemas existed, so every stored call keeps its hash.
  */
 export function requestHash(modelIdentity: string, request: CachedRequest): string {
-  const canonical = JSON.stringify([
+  const parts: unknown[] = [
     modelIdentity,
     request.temperature ?? null,
     request.maxOutputTokens,
     request.seed,
     request.messages.map((message) => [message.role, message.content]),
-  ]);
-  return createHash('sha256').update(canonical).digest('hex');
+  ];
+  const format = request.responseFormat;
+  if (format !== undefined) parts.push([format.name, format.schemaSha256]);
+  return sha256(JSON.stringify(parts));
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** JSON with every object's keys in sorted order: the same schema built in another key order is the same schema. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 /** A CallCache in memory, for library use and tests (grows with the number of distinct calls). */

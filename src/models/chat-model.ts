@@ -28,7 +28,7 @@ export interface GenerateRequest {
 }
 
 /** A JSON Schema for the reply and a short name for it (`turn_labels`: letters, digits, `_`, `-`). */
-interface ResponseFormat {
+export interface ResponseFormat {
   readonly name: string;
   readonly schema: Readonly<Record<string, unknown>>;
 }

@@ -188,6 +188,7 @@ function settingsOverrideOf(settings: ModelSettings): SettingsOverride {
   return {
     ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
     ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
+    ...(settings.structuredOutput === undefined ? {} : { structuredOutput: settings.structuredOutput }),
   };
 }
 

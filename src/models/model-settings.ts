@@ -25,6 +25,12 @@ export interface ModelSettings {
   readonly temperature?: number | null;
   /** Overrides the run's output-token limit for this model. */
   readonly maxTokens?: number;
+  /**
+   * False: never ask this model's provider for structured output (a JSON Schema for the reply, e.g.
+   * a judge's labels), for servers that refuse it; the reply is then asked for as plain text and read
+   * as strictly. Absent or true: asked where the provider has it (docs/design/model-layer.md).
+   */
+  readonly structuredOutput?: boolean;
   /** Per-request timeout; 120 s unless configured. */
   readonly timeoutMs: number;
   /**

@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredCall } from '../models/call-cache.js';
+import { storedCallRequests } from './call-table.js';
 import { ResultStore } from './result-store.js';
 
 let folder: string;
@@ -45,6 +47,21 @@ describe('the call cache of a run', () => {
     await cache.save(call('h', 'mine', 0.1));
     expect(cache.lookup('h')).toEqual({ reply: { text: 'mine', finishReason: 'stop', costUsd: 0.1 } });
     expect(store.replaysOf(run.id)).toEqual([]);
+  });
+
+  it("keeps a request's reply schema by name and digest with its other parameters", async () => {
+    const run = newRun('r');
+    const responseFormat = { name: 'turn_labels', schemaSha256: 'ab'.repeat(32) };
+    await store.callCache(run.id).save({ ...call('h', '{"leftRole":false}', 0), request: { ...call('h', '', 0).request, responseFormat } });
+    await store.callCache(run.id).save(call('g', 'plain', 0));
+    const database = new Database(join(folder, 'store.db'), { readonly: true });
+    try {
+      const requests = [...storedCallRequests(database)].map(({ request }) => request);
+      expect(requests[0]).toEqual({ messages: [{ role: 'user', content: 'h' }], maxOutputTokens: 10, seed: 1, responseFormat });
+      expect(requests[1]).not.toHaveProperty('responseFormat');
+    } finally {
+      database.close();
+    }
   });
 
   it('keeps the last reply of a call saved twice in one run, once, and leaves other runs alone', async () => {

@@ -275,7 +275,10 @@ export class FakeBatchServer {
         const fate = batch.state === 'cancelled' ? 'canceled' : this.fateOf(batch, line);
         if (fate === 'succeeded') {
           const text = replyText(line.body);
-          const message = { ...RESPONSE_SHAPES.anthropicMessage(text), usage: { input_tokens: 100, output_tokens: Math.ceil(text.length / 4) } };
+          // A line that gives a tool (a reply schema) is answered with the tool's input, as Anthropic does when a tool must be called.
+          const tool = (line.body['tools'] as ReadonlyArray<{ name: string }> | undefined)?.[0];
+          const shape = tool ? RESPONSE_SHAPES.anthropicToolUse(tool.name, { reply: text }) : RESPONSE_SHAPES.anthropicMessage(text);
+          const message = { ...shape, usage: { input_tokens: 100, output_tokens: Math.ceil(text.length / 4) } };
           return { custom_id: line.custom_id, result: { type: 'succeeded', message } };
         }
         if (fate === 'expired' || fate === 'canceled') return { custom_id: line.custom_id, result: { type: fate } };

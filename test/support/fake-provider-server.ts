@@ -13,6 +13,8 @@ export interface RecordedRequest {
   readonly path: string;
   readonly headers: IncomingMessage['headers'];
   readonly body: Record<string, unknown>;
+  /** The body's bytes as they came, as text. */
+  readonly rawBody: string;
   readonly receivedAtMs: number;
 }
 
@@ -69,6 +71,7 @@ export class FakeProviderServer {
       path: request.url ?? '',
       headers: request.headers,
       body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+      rawBody: text,
       receivedAtMs: Date.now(),
     };
     this.requests.push(recorded);
@@ -121,6 +124,17 @@ export const RESPONSE_SHAPES = {
     stop_reason: 'end_turn',
     stop_sequence: null,
     usage: { input_tokens: 2095, output_tokens: 503, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+  }),
+  /** A reply asked for as a tool's input (tool_choice forcing the tool): the answer is the tool_use block's input. */
+  anthropicToolUse: (name: string, input: unknown) => ({
+    id: 'msg_01XFDUDYJgAACzvnptvVoYEL',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-3-5-haiku-20241022',
+    content: [{ type: 'tool_use', id: 'toolu_01A09q90qw90lq917835lq9', name, input }],
+    stop_reason: 'tool_use',
+    stop_sequence: null,
+    usage: { input_tokens: 612, output_tokens: 41, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
   }),
   anthropicError: (type: string, message: string) => ({ type: 'error', error: { type, message } }),
   geminiContent: (text: string) => ({

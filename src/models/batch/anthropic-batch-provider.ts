@@ -9,7 +9,14 @@ export interface AnthropicBatchOptions extends BatchCaller {
 }
 
 const API_VERSION = '2023-06-01';
-const FINISH_REASONS: Record<string, FinishReason> = { end_turn: 'stop', stop_sequence: 'stop', max_tokens: 'length', refusal: 'content-filter' };
+/** `tool_use` ends a reply asked for as a tool's input (a request with a JSON Schema): that input is the whole answer. */
+const FINISH_REASONS: Record<string, FinishReason> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  tool_use: 'stop',
+  max_tokens: 'length',
+  refusal: 'content-filter',
+};
 /** The HTTP status each error type of the Messages API stands for, so a failed line maps as a direct call's error would. */
 const ERROR_STATUS: Record<string, number> = {
   invalid_request_error: 400,
@@ -34,7 +41,7 @@ interface ResultLine {
   readonly result?: {
     readonly type?: string;
     readonly message?: {
-      content?: Array<{ type?: string; text?: string }>;
+      content?: Array<{ type?: string; text?: string; input?: unknown }>;
       stop_reason?: string | null;
       usage?: { input_tokens?: number; output_tokens?: number };
     };
@@ -42,16 +49,35 @@ interface ResultLine {
   };
 }
 
-/** The Messages API's request: the system prompt apart, the turns as they are. Anthropic takes no seed (it still names the call). */
+/**
+ * The one tool a request with a JSON Schema is given: named and described as the AI SDK names its
+ * own for the direct calls (`structuredOutputMode: 'jsonTool'`), so that a batched request is the
+ * request a direct call sends.
+ */
+const JSON_TOOL = { name: 'json', description: 'Respond with a JSON object.' };
+
+/**
+ * The Messages API's request: the system prompt apart, the turns as they are. Anthropic takes no
+ * seed (it still names the call). A request with a JSON Schema for its reply gets one tool whose
+ * input is that schema, and must call a tool (`tool_choice: any`, one tool): Anthropic's
+ * structured output by tool input.
+ */
 function messageParams(model: string, request: GenerateRequest): Record<string, unknown> {
   const system = request.messages.filter((message) => message.role === 'system').map((message) => message.content);
   const turns = request.messages.filter((message): message is ChatMessage & { role: 'user' | 'assistant' } => message.role !== 'system');
+  const format = request.responseFormat;
   return {
     model,
     max_tokens: request.maxOutputTokens,
     messages: turns.map(({ role, content }) => ({ role, content })),
     ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(format === undefined
+      ? {}
+      : {
+          tools: [{ name: JSON_TOOL.name, description: JSON_TOOL.description, input_schema: format.schema }],
+          tool_choice: { type: 'any', disable_parallel_tool_use: true },
+        }),
   };
 }
 
@@ -121,10 +147,15 @@ export class AnthropicBatchProvider implements BatchProvider {
 
   private reply(message: NonNullable<ResultLine['result']>['message']): GenerateReply | string {
     if (!message || !Array.isArray(message.content)) return 'no content in the message';
-    const text = message.content
-      .filter((block) => block.type === 'text' && typeof block.text === 'string')
-      .map((block) => block.text)
-      .join('');
+    // A reply asked for as a tool's input (a request with a JSON Schema) is that input, as JSON text.
+    const toolUse = message.content.find((block) => block.type === 'tool_use');
+    const text =
+      toolUse !== undefined
+        ? JSON.stringify(toolUse.input ?? null)
+        : message.content
+            .filter((block) => block.type === 'text' && typeof block.text === 'string')
+            .map((block) => block.text)
+            .join('');
     const usage = message.usage ?? {};
     return {
       text,

@@ -119,6 +119,66 @@ describe.each(['openai', 'anthropic'] as const)('the %s batch adapter against a 
   });
 });
 
+describe('batch lines of a request with a reply schema', () => {
+  const schema = {
+    type: 'object',
+    properties: { techniques: { type: 'array', items: { type: 'string', enum: ['logos'] }, uniqueItems: true } },
+    required: ['techniques'],
+    additionalProperties: false,
+  };
+  const judged = (text: string): GenerateRequest => ({ ...request(text), responseFormat: { name: 'turn_labels', schema } });
+
+  it('asks OpenAI for json_schema in strict mode, with the schema cut to the strict subset, as a direct call does', async () => {
+    server = await FakeBatchServer.start({ format: 'openai' });
+    const provider = PROVIDERS.openai(server.url);
+    const id = await provider.submit([{ customId: hash('a'), request: judged('first') }], 'key-schema');
+    expect(server.batches[0]!.lines[0]!.body['response_format']).toEqual({
+      type: 'json_schema',
+      json_schema: {
+        name: 'turn_labels',
+        strict: true,
+        schema: {
+          type: 'object',
+          properties: { techniques: { type: 'array', items: { type: 'string', enum: ['logos'] } } },
+          required: ['techniques'],
+          additionalProperties: false,
+        },
+      },
+    });
+    await provider.poll(id);
+    expect((await provider.download(id)).get(hash('a'))?.status).toBe('succeeded');
+  });
+
+  it('gives Anthropic the schema as the one tool it must call, and reads the tool input back as JSON text', async () => {
+    server = await FakeBatchServer.start({ format: 'anthropic' });
+    const provider = PROVIDERS.anthropic(server.url);
+    const id = await provider.submit(
+      [
+        { customId: hash('a'), request: judged('first') },
+        { customId: hash('b'), request: request('second') },
+      ],
+      'key-schema',
+    );
+    const [withSchema, without] = server.batches[0]!.lines;
+    expect(withSchema!.body).toMatchObject({
+      tools: [{ name: 'json', description: expect.any(String), input_schema: schema }],
+      tool_choice: { type: 'any', disable_parallel_tool_use: true },
+    });
+    expect(without!.body).not.toHaveProperty('tools');
+    expect(without!.body).not.toHaveProperty('tool_choice');
+    await provider.poll(id);
+    const results = await provider.download(id);
+    const answered = results.get(hash('a'));
+    expect(answered?.status).toBe('succeeded');
+    if (answered?.status === 'succeeded') {
+      expect(JSON.parse(answered.reply.text)).toEqual({ reply: expect.stringMatching(/^<message>Reply /) });
+      expect(answered.reply.finishReason).toBe('stop');
+    }
+    const plain = results.get(hash('b'));
+    expect(plain?.status === 'succeeded' && plain.reply.text).toMatch(/^<message>Reply /);
+  });
+});
+
 it('finds an OpenAI batch by the submission key kept in its metadata (a batch whose id never reached the store)', async () => {
   server = await FakeBatchServer.start({ format: 'openai' });
   const provider = PROVIDERS.openai(server.url);

@@ -1,10 +1,11 @@
-import { generateText, type LanguageModel, type ModelMessage } from 'ai';
+import { generateText, type JSONSchema7, type LanguageModel, type ModelMessage, type OutputInterface } from 'ai';
 import type { FinishReason } from '../../domain/conversation.js';
 import { transportFailureIn } from '../../http/transport-fetch.js';
-import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
+import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest, ResponseFormat } from '../chat-model.js';
 import { ModelCallError } from '../model-call-error.js';
 import type { ModelSecret } from '../model-secrets.js';
 import { toModelCallError } from './provider-error.js';
+import { strictResponseSchema } from './response-schema.js';
 import { CHAT_WORDING, transportFailureToModelCallError } from './transport-error.js';
 
 // The AI SDK prints provider warnings (e.g. an unsupported setting) to the console; pmiyc
@@ -27,6 +28,12 @@ export interface AiSdkModelOptions {
    * records the call. Absent: the seed is passed.
    */
   readonly supportsSeed?: boolean;
+  /**
+   * How a request's `responseFormat` is asked for: `strict` sends the schema cut to OpenAI's strict
+   * subset (OpenAI, Azure, Google, OpenAI-compatible servers), `whole` sends it as it is (Anthropic,
+   * as a tool's input). Provider options merged under the config's for such a request only.
+   */
+  readonly structuredOutput?: { readonly schema: 'strict' | 'whole'; readonly providerOptions?: Record<string, Record<string, unknown>> };
   readonly now?: () => number;
 }
 
@@ -44,6 +51,33 @@ function toModelMessages(messages: readonly ChatMessage[]): { system?: string; m
     ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
     messages: rest.map((message) => ({ role: message.role, content: message.content })),
   };
+}
+
+/**
+ * The SDK's output setting for a reply in `format`: the provider is asked for structured output, and
+ * the reply's text comes back as it is, whatever it holds. The SDK's own object output would throw
+ * on a reply that does not parse; the caller reads the text strictly and treats a bad one as a
+ * malformed reply, like any other.
+ */
+function schemaOutput(format: ResponseFormat, schema: Record<string, unknown>): OutputInterface<string, string, never> {
+  return {
+    name: 'object',
+    responseFormat: Promise.resolve({ type: 'json', schema: schema as JSONSchema7, name: format.name }),
+    parseCompleteOutput: async ({ text }) => text,
+    parsePartialOutput: async ({ text }) => ({ partial: text }),
+    createElementStreamTransform: () => undefined,
+  };
+}
+
+/** Provider options: the config's, under those a request with a schema adds (the config's win). */
+function mergedOptions(
+  extra: Record<string, Record<string, unknown>> | undefined,
+  configured: Record<string, Record<string, unknown>> | undefined,
+): Record<string, Record<string, unknown>> | undefined {
+  if (!extra) return configured;
+  const merged: Record<string, Record<string, unknown>> = { ...configured };
+  for (const [key, values] of Object.entries(extra)) merged[key] = { ...values, ...configured?.[key] };
+  return merged;
 }
 
 /**
@@ -75,6 +109,9 @@ export class AiSdkChatModel implements ChatModel {
     request.abortSignal?.addEventListener('abort', forwardAbort, { once: true });
     if (request.abortSignal?.aborted) forwardAbort();
     const abortSignal = controller.signal;
+    const format = this.options.structuredOutput ? request.responseFormat : undefined;
+    const structured = format ? this.options.structuredOutput : undefined;
+    const providerOptions = mergedOptions(structured?.providerOptions, this.options.providerOptions);
     try {
       const result = await generateText({
         model: this.languageModel,
@@ -84,7 +121,10 @@ export class AiSdkChatModel implements ChatModel {
         ...(this.options.supportsSeed === false ? {} : { seed: request.seed }),
         abortSignal,
         maxRetries: 0,
-        ...(this.options.providerOptions ? { providerOptions: this.options.providerOptions as never } : {}),
+        ...(providerOptions ? { providerOptions: providerOptions as never } : {}),
+        ...(format && structured
+          ? { output: schemaOutput(format, structured.schema === 'strict' ? strictResponseSchema(format.schema) : { ...format.schema }) }
+          : {}),
       });
       const { inputTokens, outputTokens } = result.usage;
       return {
@@ -110,7 +150,14 @@ export class AiSdkChatModel implements ChatModel {
     const failure = transportFailureIn(error);
     if (failure) return transportFailureToModelCallError(failure, { name, provider, model, secrets }, CHAT_WORDING);
     const now = this.options.now ?? Date.now;
-    const context = { name, provider, model, nowMs: now(), secrets };
+    const context = {
+      name,
+      provider,
+      model,
+      nowMs: now(),
+      secrets,
+      ...(request.responseFormat && this.options.structuredOutput ? { structuredOutput: true } : {}),
+    };
     return toModelCallError(error, { ...context, ...(this.options.apiKeyEnv ? { apiKeyEnv: this.options.apiKeyEnv } : {}) }) ?? error;
   }
 }

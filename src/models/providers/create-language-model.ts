@@ -56,9 +56,13 @@ export function createLanguageModel(
       return { languageModel: createGoogleGenerativeAI({ ...common, ...baseURL })(settings.model), ...keyed('google') };
     case 'openai-compatible':
       return {
-        languageModel: createOpenAICompatible({ ...common, name: provider.name, baseURL: settings.baseURL ?? '', includeUsage: true }).chatModel(
-          settings.model,
-        ),
+        languageModel: createOpenAICompatible({
+          ...common,
+          name: provider.name,
+          baseURL: settings.baseURL ?? '',
+          includeUsage: true,
+          supportsStructuredOutputs: true,
+        }).chatModel(settings.model),
         ...keyed(provider.name),
       };
     default:

@@ -11,6 +11,8 @@ export interface ErrorContext {
   readonly nowMs: number;
   /** The model's key and header values: replaced in whatever the server's text repeats of them (model-secrets.ts). */
   readonly secrets: readonly ModelSecret[];
+  /** True when the request asked for structured output (its `responseFormat`): a refusal of it names the way out. */
+  readonly structuredOutput?: boolean;
 }
 
 /** Statuses worth another try: timeouts, conflicts, rate limits, server errors. */
@@ -58,7 +60,13 @@ function clientErrorReason(statusCode: number, body: ErrorBody): CallFailureReas
   return 'api';
 }
 
-function remedyFor(statusCode: number, context: ErrorContext): string {
+/** What a server says when it does not take a JSON Schema for the reply (OpenAI-compatible servers, Anthropic's tool use). */
+const STRUCTURED_OUTPUT_WORDS = /response_format|json_schema|structured output|tool_choice|tool use|tools/i;
+
+function remedyFor(statusCode: number, context: ErrorContext, said: string): string {
+  if (context.structuredOutput && (statusCode === 400 || statusCode === 422) && STRUCTURED_OUTPUT_WORDS.test(said)) {
+    return `: the server does not take the reply's JSON Schema as structured output; set structuredOutput: false for ${context.name} in the config (its replies are then asked for as plain text and read as strictly)`;
+  }
   if (statusCode === 401 || statusCode === 403) {
     return context.apiKeyEnv ? `: check ${context.apiKeyEnv} (and apiKeyEnv in the config)` : ': check the credentials for this server';
   }
@@ -92,7 +100,7 @@ export function httpErrorToModelCallError(answer: HttpErrorAnswer, context: Erro
   const body = readErrorBody(answer.body);
   const reason = retryable ? 'api' : clientErrorReason(statusCode, body);
   const detail = body.message === undefined ? serverText(answer.message, context.secrets, MAX_DETAIL_CHARACTERS) : serverText(body.message, context.secrets);
-  return new ModelCallError(`${context.name}: HTTP ${statusCode}: ${detail}${remedyFor(statusCode, context)}`, {
+  return new ModelCallError(`${context.name}: HTTP ${statusCode}: ${detail}${remedyFor(statusCode, context, answer.body ?? answer.message)}`, {
     provider: context.provider,
     model: context.model,
     reason,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AGREEMENT_LABELS } from '../../domain/agreement-score.js';
-import { buildReplyGrammar, DEFAULT_MAX_MESSAGE_CHARS } from './llama-grammar.js';
+import { buildReplyGrammar, DEFAULT_MAX_MESSAGE_CHARS, grammarJsonSchema } from './llama-grammar.js';
 
 describe('buildReplyGrammar', () => {
   it('offers each of the five labels as a whole alternative', () => {
@@ -32,5 +32,32 @@ describe('buildReplyGrammar', () => {
 
   it.each([0, -3, 2.5, Number.NaN])('rejects a bound of %s', (bound) => {
     expect(() => buildReplyGrammar(bound)).toThrow(RangeError);
+  });
+});
+
+describe('grammarJsonSchema', () => {
+  it('bounds a list of distinct enum items by the enum, writes anyOf as oneOf, and leaves the input alone', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        ids: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, uniqueItems: true },
+        free: { type: 'array', items: { type: 'string' } },
+        either: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+      },
+      required: ['ids', 'free', 'either'],
+      additionalProperties: false,
+    };
+    const before = JSON.stringify(schema);
+    expect(grammarJsonSchema(schema)).toEqual({
+      type: 'object',
+      properties: {
+        ids: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, uniqueItems: true, maxItems: 2 },
+        free: { type: 'array', items: { type: 'string' } },
+        either: { oneOf: [{ type: 'string' }, { type: 'null' }] },
+      },
+      required: ['ids', 'free', 'either'],
+      additionalProperties: false,
+    });
+    expect(JSON.stringify(schema)).toBe(before);
   });
 });

@@ -34,3 +34,34 @@ export function buildReplyGrammar(maxMessageChars: number = DEFAULT_MAX_MESSAGE_
     `label ::= ${labels}`,
   ].join('\n');
 }
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A reply's JSON Schema as node-llama-cpp's JSON-schema grammar reads it: `anyOf` is written
+ * `oneOf` there, and a list of distinct items from an enum (`uniqueItems`, which no grammar can
+ * say) gets `maxItems` of the enum's size, so that a model repeating itself stops within its
+ * output limit. The reply is still read strictly (a repeated item is refused there). Keywords the
+ * grammar does not know are left as they are; it ignores them. The input is not changed.
+ */
+export function grammarJsonSchema(schema: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [keyword, value] of Object.entries(schema)) {
+    if ((keyword === 'properties' || keyword === '$defs') && isRecord(value)) {
+      copy[keyword] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, isRecord(sub) ? grammarJsonSchema(sub) : sub]));
+    } else if ((keyword === 'items' || keyword === 'additionalProperties') && isRecord(value)) {
+      copy[keyword] = grammarJsonSchema(value);
+    } else if ((keyword === 'anyOf' || keyword === 'oneOf') && Array.isArray(value)) {
+      copy['oneOf'] = value.map((sub) => (isRecord(sub) ? grammarJsonSchema(sub) : sub));
+    } else {
+      copy[keyword] = value;
+    }
+  }
+  const items = schema['items'];
+  if (schema['uniqueItems'] === true && schema['maxItems'] === undefined && isRecord(items) && Array.isArray(items['enum'])) {
+    copy['maxItems'] = items['enum'].length;
+  }
+  return copy;
+}

@@ -5,7 +5,7 @@ import type { Llama, LlamaChat, LlamaContextSequence, LlamaGrammar, LlamaModel }
 import { AGREEMENT_LABELS } from '../../domain/agreement-score.js';
 import { type CallFailureReason, ModelCallError } from '../model-call-error.js';
 import type { ModelSettings } from '../model-settings.js';
-import { buildReplyGrammar } from './llama-grammar.js';
+import { buildReplyGrammar, grammarJsonSchema } from './llama-grammar.js';
 
 type GpuSetting = NonNullable<ModelSettings['gpu']>;
 
@@ -35,6 +35,8 @@ export interface LoadedLlama {
   readonly formatTokens: number;
   /** The reply grammar with a message of at most `maxMessageChars` characters (cached per bound). */
   grammarFor(maxMessageChars: number): Promise<LlamaGrammar>;
+  /** The grammar of a reply in a JSON Schema (a request's `responseFormat`), cached per schema. */
+  jsonGrammarFor(schema: Readonly<Record<string, unknown>>): Promise<LlamaGrammar>;
 }
 
 /** What a load depends on; equal plans share one loaded model. */
@@ -127,6 +129,13 @@ async function loadLlama(plan: LoadPlan): Promise<LoadedLlama> {
       grammars.set(maxMessageChars, grammar);
       return grammar;
     };
+    const jsonGrammars = new Map<string, Promise<LlamaGrammar>>();
+    const jsonGrammarFor = (schema: Readonly<Record<string, unknown>>) => {
+      const key = JSON.stringify(schema);
+      const grammar = jsonGrammars.get(key) ?? llama.createGrammarForJsonSchema(grammarJsonSchema(schema) as never);
+      jsonGrammars.set(key, grammar);
+      return grammar;
+    };
     const tokens = (text: string) => model!.tokenize(text).length;
     return {
       model,
@@ -136,6 +145,7 @@ async function loadLlama(plan: LoadPlan): Promise<LoadedLlama> {
       charsPerToken: PROSE_SAMPLE.length / Math.max(1, tokens(PROSE_SAMPLE)),
       formatTokens: tokens(FORMAT_SKELETON),
       grammarFor,
+      jsonGrammarFor,
     };
   } catch (error) {
     // A model that loaded but got no context would otherwise hold its memory until exit.

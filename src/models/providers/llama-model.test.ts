@@ -100,6 +100,30 @@ describeWithTestData('LlamaChatModel with stories260K', (testData) => {
     await expect(model.generate(requestWith(7, { abortSignal: controller.signal }))).rejects.toThrow('stopped by the user');
   });
 
+  it('answers a request with a JSON Schema in JSON of that schema, under the schema grammar instead of the tagged one', async () => {
+    const ids = ['logos', 'ethos', 'pathos'];
+    const schema = {
+      type: 'object',
+      properties: { techniques: { type: 'array', items: { type: 'string', enum: ids }, uniqueItems: true }, refused: { type: 'boolean' } },
+      required: ['techniques', 'refused'],
+      additionalProperties: false,
+    };
+    for (const seed of [7, 8]) {
+      const reply = await model.generate(requestWith(seed, { responseFormat: { name: 'turn_labels', schema } }));
+      expect(reply.finishReason, reply.text).toBe('stop');
+      const answer = JSON.parse(reply.text) as Record<string, unknown>;
+      expect(Object.keys(answer).sort()).toEqual(['refused', 'techniques']);
+      expect(typeof answer.refused).toBe('boolean');
+      expect(Array.isArray(answer.techniques)).toBe(true);
+      const techniques = answer.techniques as unknown[];
+      // At most one of each id can fit: the grammar bounds the list by the enum's size.
+      expect(techniques.length).toBeLessThanOrEqual(ids.length);
+      for (const id of techniques) expect(ids).toContain(id);
+    }
+    // The tagged grammar is still the one for requests without a schema.
+    expect(parseTaggedReply((await model.generate(requestWith(7))).text).ok).toBe(true);
+  });
+
   it('runs a whole 3-turn conversation between two llama models, every turn parseable at the first attempt', async () => {
     const persuader = new LlamaChatModel({ ...settings, name: 'llama/persuader' }, OPTIONS);
     const persuadee = new LlamaChatModel({ ...settings, name: 'llama/persuadee' }, OPTIONS);

@@ -36,7 +36,8 @@ function finishReasonOf(stopReason: LlamaChatResponse['metadata']['stopReason'])
 /**
  * A GGUF model run in-process by llama.cpp through node-llama-cpp (`llama/<path.gguf>` or
  * `llama/hf:<user>/<repo>/<file>.gguf`). Every reply is sampled under a grammar that forces the
- * tagged wire format, so even a model that follows no instructions answers parseably.
+ * tagged wire format, or, for a request with a `responseFormat`, JSON in its schema
+ * (node-llama-cpp's JSON-schema grammar), so even a model that follows no instructions answers parseably.
  *
  * - The model is loaded on the first call and cached per path and settings for the life of the
  *   process; instances with equal settings share it, and their calls run one at a time.
@@ -79,7 +80,8 @@ export class LlamaChatModel implements ChatModel {
     const response = await this.sample(loaded, history, request);
     const { usedOutputTokens } = loaded.sequence.tokenMeter.diff(meterBefore);
     return {
-      text: response.response,
+      // A JSON reply's grammar ends it with blank lines, which say nothing: the JSON alone is the reply.
+      text: request.responseFormat ? response.response.trim() : response.response,
       finishReason: finishReasonOf(response.metadata.stopReason),
       usage: { inputTokens, outputTokens: usedOutputTokens },
     };
@@ -107,7 +109,10 @@ export class LlamaChatModel implements ChatModel {
 
   private async sample(loaded: LoadedLlama, history: ChatHistoryItem[], request: GenerateRequest): Promise<LlamaChatResponse> {
     try {
-      const grammar = await loaded.grammarFor(this.options.maxMessageChars ?? messageCharsFor(request.maxOutputTokens, loaded));
+      const format = request.responseFormat;
+      const grammar = format
+        ? await loaded.jsonGrammarFor(format.schema)
+        : await loaded.grammarFor(this.options.maxMessageChars ?? messageCharsFor(request.maxOutputTokens, loaded));
       return await loaded.chat.generateResponse(history, {
         grammar,
         maxTokens: request.maxOutputTokens,

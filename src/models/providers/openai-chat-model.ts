@@ -9,6 +9,7 @@ import { type ModelSecret, secretsOf } from '../model-secrets.js';
 import { DEFAULT_MAX_REPLY_BYTES } from '../model-settings.js';
 import { type ErrorContext, httpErrorToModelCallError } from './http-error.js';
 import { checkRequestHeaders } from './http-headers.js';
+import { strictResponseSchema } from './response-schema.js';
 import { bodyText, serverText } from './server-text.js';
 import { CHAT_WORDING, transportFailureToModelCallError } from './transport-error.js';
 
@@ -45,7 +46,10 @@ function toWireMessages(messages: readonly ChatMessage[]): Array<{ role: string;
 }
 
 interface ChatCompletion {
-  readonly choices?: ReadonlyArray<{ readonly message?: { readonly content?: string | null }; readonly finish_reason?: string | null }>;
+  readonly choices?: ReadonlyArray<{
+    readonly message?: { readonly content?: string | null; readonly refusal?: string | null };
+    readonly finish_reason?: string | null;
+  }>;
   readonly usage?: { readonly prompt_tokens?: number; readonly completion_tokens?: number } | null;
 }
 
@@ -62,21 +66,34 @@ export function chatCompletionReply(body: unknown): GenerateReply | string {
   const usage = completion?.usage ?? undefined;
   const inputTokens = typeof usage?.prompt_tokens === 'number' ? usage.prompt_tokens : undefined;
   const outputTokens = typeof usage?.completion_tokens === 'number' ? usage.completion_tokens : undefined;
+  // Under structured output a model that declines says so in `refusal` instead of the content: a refusal, as a
+  // content filter is (what the AI SDK reads too).
+  const refusal = choice.message?.refusal;
+  const refused = !content && typeof refusal === 'string' && refusal !== '';
+  const finishReason = FINISH_REASONS[choice.finish_reason ?? ''] ?? 'other';
   return {
-    text: content ?? '',
-    finishReason: FINISH_REASONS[choice.finish_reason ?? ''] ?? 'other',
+    text: refused ? refusal : (content ?? ''),
+    finishReason: refused && finishReason === 'stop' ? 'content-filter' : finishReason,
     usage: { ...(inputTokens === undefined ? {} : { inputTokens }), ...(outputTokens === undefined ? {} : { outputTokens }) },
   };
 }
 
-/** The chat completions request body for one request (without the model's extra body fields). */
+/**
+ * The chat completions request body for one request (without the model's extra body fields). A
+ * request with a `responseFormat` asks for structured output in strict mode, with the schema cut
+ * to the keywords strict mode takes (response-schema.ts); one without has no `response_format`.
+ */
 export function chatCompletionBody(model: string, request: GenerateRequest, supportsSeed: boolean | undefined): Record<string, unknown> {
+  const format = request.responseFormat;
   return {
     model,
     messages: toWireMessages(request.messages),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     max_tokens: request.maxOutputTokens,
     ...(supportsSeed === false ? {} : { seed: request.seed }),
+    ...(format === undefined
+      ? {}
+      : { response_format: { type: 'json_schema', json_schema: { name: format.name, strict: true, schema: strictResponseSchema(format.schema) } } }),
   };
 }
 
@@ -120,7 +137,8 @@ export class OpenAiChatModel implements ChatModel {
     const answer = await this.post(body, request.abortSignal);
     if (answer.statusCode >= 300) {
       const text = bodyText(answer.body);
-      throw httpErrorToModelCallError({ statusCode: answer.statusCode, headers: answer.headers, body: text, message: text }, this.errorContext());
+      const context = { ...this.errorContext(), ...(request.responseFormat ? { structuredOutput: true } : {}) };
+      throw httpErrorToModelCallError({ statusCode: answer.statusCode, headers: answer.headers, body: text, message: text }, context);
     }
     return this.readCompletion(answer.body);
   }
