@@ -48,6 +48,7 @@ const modelEntrySchema = z.strictObject({
   temperature: z.number().min(0).max(2).nullable().optional(),
   maxTokens: z.number().int().positive().optional(),
   structuredOutput: z.boolean().optional(),
+  promptCache: z.boolean().optional(),
   timeoutMs: z.number().int().positive().optional(),
   maxReplyBytes: z
     .number()

@@ -31,6 +31,12 @@ export interface ModelSettings {
    * as strictly. Absent or true: asked where the provider has it (docs/design/model-layer.md).
    */
   readonly structuredOutput?: boolean;
+  /**
+   * Anthropic: mark each request's stable prefix for the provider's prompt cache (`cache_control`
+   * on the system prompt and on the last message), so the next turn of the conversation reads it at
+   * the cached price. On unless false. Other providers cache on their own (OpenAI) or not at all.
+   */
+  readonly promptCache?: boolean;
   /** Per-request timeout; 120 s unless configured. */
   readonly timeoutMs: number;
   /**

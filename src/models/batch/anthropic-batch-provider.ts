@@ -6,7 +6,11 @@ import type { BatchLine, BatchProvider, BatchState, LineResult } from './batch-p
 export interface AnthropicBatchOptions extends BatchCaller {
   /** The API root, e.g. https://api.anthropic.com/v1 (batches at `<baseURL>/messages/batches`). */
   readonly baseURL: string;
+  /** Mark the system prompt and the last message as cache breakpoints, as the direct calls do. */
+  readonly promptCache?: boolean;
 }
+
+const CACHE_CONTROL = { type: 'ephemeral' };
 
 const API_VERSION = '2023-06-01';
 /** `tool_use` ends a reply asked for as a tool's input (a request with a JSON Schema): that input is the whole answer. */
@@ -43,7 +47,7 @@ interface ResultLine {
     readonly message?: {
       content?: Array<{ type?: string; text?: string; input?: unknown }>;
       stop_reason?: string | null;
-      usage?: { input_tokens?: number; output_tokens?: number };
+      usage?: { input_tokens?: number; output_tokens?: number; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null };
     };
     readonly error?: { type?: string; error?: { type?: string; message?: string } };
   };
@@ -62,15 +66,17 @@ const JSON_TOOL = { name: 'json', description: 'Respond with a JSON object.' };
  * input is that schema, and must call a tool (`tool_choice: any`, one tool): Anthropic's
  * structured output by tool input.
  */
-function messageParams(model: string, request: GenerateRequest): Record<string, unknown> {
+function messageParams(model: string, request: GenerateRequest, promptCache: boolean): Record<string, unknown> {
   const system = request.messages.filter((message) => message.role === 'system').map((message) => message.content);
   const turns = request.messages.filter((message): message is ChatMessage & { role: 'user' | 'assistant' } => message.role !== 'system');
   const format = request.responseFormat;
+  const last = turns.length - 1;
+  const marked = (text: string) => [{ type: 'text', text, cache_control: CACHE_CONTROL }];
   return {
     model,
     max_tokens: request.maxOutputTokens,
-    messages: turns.map(({ role, content }) => ({ role, content })),
-    ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
+    messages: turns.map(({ role, content }, index) => ({ role, content: promptCache && index === last ? marked(content) : content })),
+    ...(system.length > 0 ? { system: promptCache ? marked(system.join('\n\n')) : system.join('\n\n') } : {}),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(format === undefined
       ? {}
@@ -102,7 +108,10 @@ export class AnthropicBatchProvider implements BatchProvider {
   }
 
   async submit(lines: readonly BatchLine[]): Promise<string> {
-    const requests = lines.map((line) => ({ custom_id: line.customId, params: messageParams(this.options.model, line.request) }));
+    const requests = lines.map((line) => ({
+      custom_id: line.customId,
+      params: messageParams(this.options.model, line.request, this.options.promptCache === true),
+    }));
     const batch = (await this.json('POST', '/messages/batches', JSON.stringify({ requests }))) as AnthropicBatch;
     if (typeof batch.id !== 'string') throw unreadableAnswer(this.options, 'the created batch has no id');
     return batch.id;
@@ -157,12 +166,17 @@ export class AnthropicBatchProvider implements BatchProvider {
             .map((block) => block.text)
             .join('');
     const usage = message.usage ?? {};
+    // Anthropic's input_tokens leaves out what was read from or written to the cache: pmiyc's input is all of it.
+    const cachedInputTokens = usage.cache_read_input_tokens ?? 0;
+    const cacheWriteTokens = usage.cache_creation_input_tokens ?? 0;
     return {
       text,
       finishReason: FINISH_REASONS[message.stop_reason ?? ''] ?? 'other',
       usage: {
-        ...(typeof usage.input_tokens === 'number' ? { inputTokens: usage.input_tokens } : {}),
+        ...(typeof usage.input_tokens === 'number' ? { inputTokens: usage.input_tokens + cachedInputTokens + cacheWriteTokens } : {}),
         ...(typeof usage.output_tokens === 'number' ? { outputTokens: usage.output_tokens } : {}),
+        ...(cachedInputTokens > 0 ? { cachedInputTokens } : {}),
+        ...(cacheWriteTokens > 0 ? { cacheWriteTokens } : {}),
       },
     };
   }

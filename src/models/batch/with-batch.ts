@@ -78,7 +78,7 @@ function createBatchProvider(settings: ModelSettings, apiKey: string | undefined
     ...(apiKey ? { apiKey } : {}),
     ...(settings.headers ? { headers: settings.headers } : {}),
   };
-  if (provider?.kind === 'anthropic') return new AnthropicBatchProvider(common);
+  if (provider?.kind === 'anthropic') return new AnthropicBatchProvider({ ...common, promptCache: settings.promptCache !== false });
   if (provider?.kind === 'openai') {
     return new OpenAiBatchProvider({
       ...common,

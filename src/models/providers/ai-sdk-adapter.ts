@@ -19,6 +19,7 @@ export function createAiSdkChatModel(
     timeoutMs: settings.timeoutMs,
     supportsSeed: provider.supportsSeed,
     ...structuredOutputOf(provider),
+    promptCache: provider.kind === 'anthropic' && settings.promptCache !== false,
     secrets: secretsOf({ ...settings, ...(dependencies.apiKey ? { apiKey: dependencies.apiKey } : {}) }),
     ...(settings.apiKeyEnv ? { apiKeyEnv: settings.apiKeyEnv } : {}),
     ...(providerOptions ? { providerOptions } : {}),

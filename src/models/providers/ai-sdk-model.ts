@@ -1,4 +1,4 @@
-import { generateText, type JSONSchema7, type LanguageModel, type ModelMessage, type OutputInterface } from 'ai';
+import { generateText, type JSONSchema7, type LanguageModel, type ModelMessage, type OutputInterface, type SystemModelMessage } from 'ai';
 import type { FinishReason } from '../../domain/conversation.js';
 import { transportFailureIn } from '../../http/transport-fetch.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest, ResponseFormat } from '../chat-model.js';
@@ -34,6 +34,8 @@ export interface AiSdkModelOptions {
    * as a tool's input). Provider options merged under the config's for such a request only.
    */
   readonly structuredOutput?: { readonly schema: 'strict' | 'whole'; readonly providerOptions?: Record<string, Record<string, unknown>> };
+  /** Anthropic: mark the system prompt and the last message as cache breakpoints (`cache_control`). */
+  readonly promptCache?: boolean;
   readonly now?: () => number;
 }
 
@@ -44,12 +46,31 @@ const FINISH_REASONS: Record<string, FinishReason> = {
   error: 'error',
 };
 
-function toModelMessages(messages: readonly ChatMessage[]): { system?: string; messages: ModelMessage[] } {
+/** Anthropic's cache breakpoint: the prompt up to and including the marked block is cached for 5 minutes. */
+const CACHE_BREAKPOINT = { anthropic: { cacheControl: { type: 'ephemeral' } } };
+
+/**
+ * The SDK's messages. With `promptCache`, the system prompt (the same for every turn of a role) and
+ * the last message are cache breakpoints: the next request of the conversation repeats this one as
+ * its prefix (docs/design/model-layer.md), so it reads all of it from the cache.
+ */
+function toModelMessages(messages: readonly ChatMessage[], promptCache: boolean): { system?: string | SystemModelMessage; messages: ModelMessage[] } {
   const system = messages.filter((message) => message.role === 'system').map((message) => message.content);
   const rest = messages.filter((message) => message.role !== 'system') as Array<ChatMessage & { role: 'user' | 'assistant' }>;
+  if (!promptCache) {
+    return {
+      ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
+      messages: rest.map((message) => ({ role: message.role, content: message.content })),
+    };
+  }
+  const last = rest.length - 1;
   return {
-    ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
-    messages: rest.map((message) => ({ role: message.role, content: message.content })),
+    ...(system.length > 0 ? { system: { role: 'system', content: system.join('\n\n'), providerOptions: CACHE_BREAKPOINT } } : {}),
+    messages: rest.map((message, index) => ({
+      role: message.role,
+      content: message.content,
+      ...(index === last ? { providerOptions: CACHE_BREAKPOINT } : {}),
+    })),
   };
 }
 
@@ -115,7 +136,7 @@ export class AiSdkChatModel implements ChatModel {
     try {
       const result = await generateText({
         model: this.languageModel,
-        ...toModelMessages(request.messages),
+        ...toModelMessages(request.messages, this.options.promptCache === true),
         ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
         maxOutputTokens: request.maxOutputTokens,
         ...(this.options.supportsSeed === false ? {} : { seed: request.seed }),
@@ -126,11 +147,18 @@ export class AiSdkChatModel implements ChatModel {
           ? { output: schemaOutput(format, structured.schema === 'strict' ? strictResponseSchema(format.schema) : { ...format.schema }) }
           : {}),
       });
-      const { inputTokens, outputTokens } = result.usage;
+      const { inputTokens, outputTokens, inputTokenDetails } = result.usage;
+      const cachedInputTokens = inputTokenDetails?.cacheReadTokens;
+      const cacheWriteTokens = inputTokenDetails?.cacheWriteTokens;
       return {
         text: result.text,
         finishReason: FINISH_REASONS[result.finishReason] ?? 'other',
-        usage: { ...(inputTokens === undefined ? {} : { inputTokens }), ...(outputTokens === undefined ? {} : { outputTokens }) },
+        usage: {
+          ...(inputTokens === undefined ? {} : { inputTokens }),
+          ...(outputTokens === undefined ? {} : { outputTokens }),
+          ...(cachedInputTokens ? { cachedInputTokens } : {}),
+          ...(cacheWriteTokens ? { cacheWriteTokens } : {}),
+        },
       };
     } catch (error) {
       throw this.translate(error, request, timedOut);

@@ -50,7 +50,12 @@ interface ChatCompletion {
     readonly message?: { readonly content?: string | null; readonly refusal?: string | null };
     readonly finish_reason?: string | null;
   }>;
-  readonly usage?: { readonly prompt_tokens?: number; readonly completion_tokens?: number } | null;
+  readonly usage?: {
+    readonly prompt_tokens?: number;
+    readonly completion_tokens?: number;
+    /** Of the prompt tokens, those served from OpenAI's prompt cache (automatic above ~1,024 tokens). */
+    readonly prompt_tokens_details?: { readonly cached_tokens?: number } | null;
+  } | null;
 }
 
 /**
@@ -66,6 +71,8 @@ export function chatCompletionReply(body: unknown): GenerateReply | string {
   const usage = completion?.usage ?? undefined;
   const inputTokens = typeof usage?.prompt_tokens === 'number' ? usage.prompt_tokens : undefined;
   const outputTokens = typeof usage?.completion_tokens === 'number' ? usage.completion_tokens : undefined;
+  const cached = usage?.prompt_tokens_details?.cached_tokens;
+  const cachedInputTokens = typeof cached === 'number' && cached > 0 ? cached : undefined;
   // Under structured output a model that declines says so in `refusal` instead of the content: a refusal, as a
   // content filter is (what the AI SDK reads too).
   const refusal = choice.message?.refusal;
@@ -74,7 +81,11 @@ export function chatCompletionReply(body: unknown): GenerateReply | string {
   return {
     text: refused ? refusal : (content ?? ''),
     finishReason: refused && finishReason === 'stop' ? 'content-filter' : finishReason,
-    usage: { ...(inputTokens === undefined ? {} : { inputTokens }), ...(outputTokens === undefined ? {} : { outputTokens }) },
+    usage: {
+      ...(inputTokens === undefined ? {} : { inputTokens }),
+      ...(outputTokens === undefined ? {} : { outputTokens }),
+      ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }),
+    },
   };
 }
 
