@@ -139,6 +139,28 @@ describe('pmiyc analyze on a simulated tournament', () => {
     expect([...byTurn.values()].every((judges) => judges.sort().join() === [JUDGE, SECOND_JUDGE].sort().join())).toBe(true);
   }, 120_000);
 
+  it('--probe-drift asks each analysed conversation\'s persuader where it stands, once', async () => {
+    const result = await analyze('--judge', JUDGE, '--study', 'drift', '--sample', '4', '--probe-drift');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('each persuader asked the drift probe');
+    const opened = openStore(store, { access: 'read' });
+    try {
+      const study = opened.findRun('drift').id;
+      const analysed = new Set([...opened.analysis.labels(study)].map((label) => label.conversationId));
+      const probes = [...opened.analysis.probes(study)];
+      expect(probes.map((probe) => probe.conversationId).sort()).toEqual([...analysed].sort());
+      const persuaderOf = new Map([...opened.conversations(opened.findRun('run-1').id)].map((record) => [record.conversationId, record.persuader]));
+      for (const probe of probes) {
+        expect(probe.model).toBe(persuaderOf.get(probe.conversationId));
+        expect(probe.score).not.toBeNull();
+      }
+    } finally {
+      opened.close();
+    }
+    const resumed = await analyze('--study', 'drift', '--resume');
+    expect(resumed.stdout).toContain('calls made: 0 this session');
+  }, 120_000);
+
   it('refuses bad input with exit code 2 and what to do', async () => {
     const config = join(folder, 'models.yaml');
     writeFileSync(config, 'models:\n  known: { provider: sim, model: eloquent }\n');
@@ -151,6 +173,7 @@ describe('pmiyc analyze on a simulated tournament', () => {
       [['--judge', 'missing', '--config', config], /"missing" is not a model name/],
       [['--study', 'first', '--resume', '--judge', JUDGE], /--resume continues analysis study first with its own design: drop --judge/],
       [['--judge', JUDGE, '--study', 'first'], /run "first" already exists/],
+      [['--judge', JUDGE, '--batch'], /cannot batch: only openai and anthropic models/],
     ];
     for (const [args, message] of cases) {
       const result = await analyze(...args);
