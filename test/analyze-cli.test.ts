@@ -139,7 +139,7 @@ describe('pmiyc analyze on a simulated tournament', () => {
     expect([...byTurn.values()].every((judges) => judges.sort().join() === [JUDGE, SECOND_JUDGE].sort().join())).toBe(true);
   }, 120_000);
 
-  it('--probe-drift asks each analysed conversation\'s persuader where it stands, once', async () => {
+  it("--probe-drift asks each analysed conversation's persuader where it stands, once", async () => {
     const result = await analyze('--judge', JUDGE, '--study', 'drift', '--sample', '4', '--probe-drift');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('each persuader asked the drift probe');

@@ -85,7 +85,7 @@ export async function runAnalysisStudy(input: RunAnalysisInput): Promise<Analysi
           simulated: design.judges.filter((judge) => models[judge]?.provider === 'sim'),
           models,
         },
-        plannedConversations: conversations.length,
+        plannedConversations: total,
       }),
     },
     names,
