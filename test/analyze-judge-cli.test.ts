@@ -24,6 +24,8 @@ let config: string;
 /** While set, the judge holds every request unanswered (a request on the wire when the process is killed). */
 let holding = false;
 let held = 0;
+/** While set, the flaky judge's provider fails every request for a conversation's opening. */
+let flakyDown = true;
 /** Answered requests per turn (the turn as the request shows it: the claim and the conversation up to it). */
 const answered = new Map<string, number>();
 
@@ -60,6 +62,7 @@ beforeAll(async () => {
       held += 1;
       return 'hang';
     }
+    if (request.body['model'] === 'flaky-model' && flakyDown && shown.index === 1) return { status: 500, body: { error: { message: 'overloaded' } } };
     const messages = messagesOf(request);
     const text = request.body['model'] === 'picky-model' ? pickyAnswer(shown.index, shown.turn.role, messages) : validAnswer(shown.turn.role);
     if (request.body['model'] === 'judge-model') answered.set(turnKey(request), (answered.get(turnKey(request)) ?? 0) + 1);
@@ -71,6 +74,7 @@ beforeAll(async () => {
     `models:
   judge: { provider: openai-compatible, model: judge-model, baseURL: "${server.url}/v1", maxRetries: 0 }
   picky: { provider: openai-compatible, model: picky-model, baseURL: "${server.url}/v1", maxRetries: 0 }
+  flaky: { provider: openai-compatible, model: flaky-model, baseURL: "${server.url}/v1", maxRetries: 0 }
 `,
   );
   const run = await runCli([
@@ -171,5 +175,20 @@ describe('pmiyc analyze against a loopback judge', () => {
     expect(labels.filter((label) => label.labels === null)).toHaveLength(later.length);
     const reason = `techniques holds "mind-control", which is not one of the taxonomy's techniques (${later.length})`;
     expect(result.stdout).toMatch(new RegExp(`picky\\s+\\d+\\s+${later.length}\\s+${reason.replace(/[()]/g, '\\$&')}`));
+  }, 120_000);
+
+  it('reports a call that failed after its retries, stores nothing for it, and asks it again on --resume', async () => {
+    const study = ['--store', store, '--config', config, '--study', 'flaky'];
+    const failed = await runCli(['analyze', ...study, '--judge', 'flaky', '--sample', '2']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/pmiyc: flaky on turn 1 of c\w+ \(api\)/);
+    expect(failed.stderr).toContain(`ask them again: pmiyc analyze --store ${store} --study flaky --resume`);
+    const turns = (labels: readonly StoredTurnLabels[]) => labels.map((label) => label.turn);
+    expect(turns(readStore('flaky').labels)).not.toContain(1);
+    flakyDown = false;
+    const resumed = await runCli(['analyze', ...study, '--resume']);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/\b2 labels stored this session/);
+    expect(turns(readStore('flaky').labels).filter((turn) => turn === 1)).toHaveLength(2);
   }, 120_000);
 });
