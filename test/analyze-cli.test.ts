@@ -100,12 +100,16 @@ describe('pmiyc analyze on a simulated tournament', () => {
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/\b0 labels stored this session\b/);
     expect(resumed.stdout).toContain('calls made: 0 this session');
+    expect(resumed.stdout).toContain('Nothing to do: the study holds every label already.');
 
     const second = await analyze('--judge', JUDGE, '--study', 'second');
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('calls made: 0 this session');
     const stored = readStore(store, 'first').labels.length;
     expect(second.stdout).toContain(`replayed ${stored.toLocaleString('en-US')} (first: ${stored.toLocaleString('en-US')}) from earlier runs`);
+    expect(second.stdout).toContain(
+      `Nothing was asked of any model this session: ${stored.toLocaleString('en-US')} answers were replayed from earlier studies`,
+    );
     const strip = (labels: readonly StoredTurnLabels[]) => labels.map(({ callHash: _hash, ...label }) => label);
     expect(strip(readStore(store, 'second').labels)).toEqual(strip(readStore(store, 'first').labels));
   }, 120_000);

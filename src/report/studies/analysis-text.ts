@@ -107,6 +107,7 @@ export function analysisSessionText(view: AnalysisSessionView): ClosingText {
     `Analysis ${run.name} of run ${view.tournamentRun}: ${count(outcome.conversations)} completed conversations${sample}, ${count(outcome.turns)} turns, judged by ${judges} with the ${design.taxonomy.name} taxonomy${drift}.`,
     `${count(result.done)} ${design.probeDrift ? 'labels and probes' : 'labels'} stored this session (${count(unusable)} of them failed: no usable answer), ${count(result.skipped)} already stored, ${count(result.failed)} calls failed; ${describeCallsMade(sessionCallsView(outcome, view.calls))}.`,
     ...outcome.replicaUse.map(({ model, replicas }) => `${describeReplicaUse(model, replicas)}.`),
+    ...nothingAskedText(outcome, view.calls),
   ];
   const resume = `pmiyc analyze --store ${view.storePath} --study ${run.name} --resume`;
   if (ending.status !== 'completed') {
@@ -119,6 +120,22 @@ export function analysisSessionText(view: AnalysisSessionView): ClosingText {
       warning: `${describeFailures(outcome.failures, 'calls')} after their retries and are not stored; fix the cause, then ask them again: ${resume}`,
     };
   return { lines };
+}
+
+/** When a session asked no model anything: that the study was complete already, or where its answers came from and how to ask afresh. */
+function nothingAskedText(outcome: AnalysisOutcome, calls: RunCallTotals): string[] {
+  const { result, meter } = outcome;
+  if (calls.thisSession.calls > 0 || meter.callsFailed > 0 || result.failed > 0) return [];
+  if (result.done === 0) return result.skipped > 0 ? ['Nothing to do: the study holds every label already.'] : [];
+  const replayed = [...meter.replayedFrom.values()].reduce((sum, value) => sum + value, 0);
+  if (replayed === 0) return [];
+  const sources = [...meter.replayedFrom]
+    .sort((a, b) => b[1] - a[1])
+    .map(([run, calls]) => `${run}: ${count(calls)}`)
+    .join(', ');
+  return [
+    `Nothing was asked of any model this session: ${count(replayed)} answers were replayed from earlier studies (${sources}). To ask afresh: --seed N (other samples) or --no-cache.`,
+  ];
 }
 
 /** `pmiyc analyze --dry-run`: the plan, what is stored of it, and the calls, tokens and cost of the rest (the lines to print). */
