@@ -176,6 +176,7 @@ describe('pmiyc analyze on a simulated tournament', () => {
       [['--judge', JUDGE, '--sample', '0'], /--sample must be a whole number of at least 1/],
       [['--judge', 'missing', '--config', config], /"missing" is not a model name/],
       [['--study', 'first', '--resume', '--judge', JUDGE], /--resume continues analysis study first with its own design: drop --judge/],
+      [['--study', 'first', '--resume', '--probe-drift'], /--resume continues analysis study first with its own design: drop --probe-drift/],
       [['--judge', JUDGE, '--study', 'first'], /run "first" already exists/],
       [['--judge', JUDGE, '--batch'], /cannot batch: only openai and anthropic models/],
     ];

@@ -125,12 +125,14 @@ export interface AnalysisToResume {
  */
 export function analysisToResume(
   records: Pick<RunRecords, 'findRun' | 'latestRunOf' | 'location'>,
-  options: { readonly study?: string; readonly run?: string } & Partial<Record<(typeof DESIGN_FLAGS)[number][0], unknown>>,
+  options: { readonly study?: string; readonly run?: string; readonly probeDrift?: boolean } & Partial<Record<(typeof DESIGN_FLAGS)[number][0], unknown>>,
 ): AnalysisToResume {
   const run = options.study === undefined ? records.latestRunOf('analyze') : records.findRun(options.study);
   if (run === undefined) throw new InputError(`${records.location} has no analysis study to resume: start one with pmiyc analyze --judge MODEL`);
   const config = analysisConfigOf(run.name, run.config);
-  const given = DESIGN_FLAGS.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
+  const given: string[] = DESIGN_FLAGS.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
+  // --probe-drift is off unless given: given again on a study started with it, it changes nothing.
+  if (options.probeDrift === true && !config.design.probeDrift) given.push('--probe-drift');
   if (given.length > 0) throw new InputError(`--resume continues analysis study ${run.name} with its own design: drop ${given.join(', ')}`);
   if (options.run !== undefined && options.run !== config.tournamentRun)
     throw new InputError(`study ${run.name} analyses run ${config.tournamentRun}: drop --run, or start a new study without --resume`);
