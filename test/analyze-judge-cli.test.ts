@@ -173,6 +173,7 @@ describe('pmiyc analyze against a loopback judge', () => {
       expect(turn.problem).toMatch(/"mind-control", which is not one of the taxonomy's techniques/);
     }
     expect(labels.filter((label) => label.labels === null)).toHaveLength(later.length);
+    expect(result.stderr).toMatch(/pmiyc: the analysis of turn \d+ of c\w+ by picky failed: no usable answer in 3 attempts \(techniques holds "mind-control"/);
     const reason = `techniques holds "mind-control", which is not one of the taxonomy's techniques (${later.length})`;
     expect(result.stdout).toMatch(new RegExp(`picky\\s+\\d+\\s+${later.length}\\s+${reason.replace(/[()]/g, '\\$&')}`));
   }, 120_000);

@@ -72,6 +72,10 @@ export async function analyzeCommand(options: AnalyzeOptions, context: CliContex
     if (options.dryRun) return await dryRun(store, prepared, options, context);
     const tournamentRun = tournamentRunToAnalyse(store, prepared.tournamentRun);
     let shown = 0;
+    const tell = (line: string) => {
+      shown += 1;
+      if (shown <= FAILURES_SHOWN) context.stderr.write(`pmiyc: ${line}${shown === FAILURES_SHOWN ? ' (further failures are counted, not shown)' : ''}\n`);
+    };
     const outcome = await runAnalysisStudy({
       store,
       design: prepared.design,
@@ -86,12 +90,14 @@ export async function analyzeCommand(options: AnalyzeOptions, context: CliContex
       ...(options.maxCost === undefined ? {} : { maxCostUsd: options.maxCost }),
       about: aboutRun(context, options.gitRevision, prepared.configPath),
       onFailedCall: (task, reason, detail) => {
-        shown += 1;
-        if (shown > FAILURES_SHOWN) return;
         const what =
           task.kind === 'labels' ? `${task.judge} on turn ${task.turn} of ${task.record.conversationId}` : `drift probe of ${task.record.conversationId}`;
-        context.stderr.write(`pmiyc: ${what} (${reason}): ${detail}${shown === FAILURES_SHOWN ? ' (further failures are counted, not shown)' : ''}\n`);
+        tell(`${what} (${reason}): ${detail}`);
       },
+      onUnusable: (task, attempts, problem) =>
+        tell(
+          `the analysis of turn ${task.turn} of ${task.record.conversationId} by ${task.judge} failed: no usable answer in ${attempts} attempts (${problem})`,
+        ),
       world: sessionWorldOf(context, signals, store, options.progressIntervalMs),
     });
     const calls = store.callTotals(outcome.run.id, outcome.callsMark);

@@ -11,7 +11,7 @@ import type { AnalysisDesign } from './analysis-design.js';
 import type { AnalysisResults } from './analysis-results.js';
 import { type AnalysisTask, conversationsToAnalyse, countAnalysisTasks, driftSamplingOf, planAnalysisTasks, variantsOf } from './analysis-work.js';
 import { askDriftProbe } from './drift-probe.js';
-import { labelTurn } from './label-turn.js';
+import { labelTurn, type TurnTask } from './label-turn.js';
 
 export interface RunAnalysisInput extends StudyRunInput {
   /** The store: runs and calls, the tournament's conversations, and where labels are kept. */
@@ -21,6 +21,8 @@ export interface RunAnalysisInput extends StudyRunInput {
   readonly tournamentRun: RunInfo;
   /** Told of each label set or probe whose call failed after its retries (not stored; asked again on resume). */
   readonly onFailedCall?: (task: AnalysisTask, reason: string, detail: string) => void;
+  /** Told of each turn stored without labels: no attempt gave a usable answer (`problem` says what was wrong with the last). */
+  readonly onUnusable?: (task: TurnTask, attempts: number, problem: string) => void;
 }
 
 /** What a session of an analysis study did, beyond the session's own facts. */
@@ -158,6 +160,7 @@ async function labelOne(
   if (outcome.labels === null) {
     session.meter.conversationsFailed += 1;
     bump(unusable, task.judge);
+    input.onUnusable?.(task, outcome.attempts, outcome.problem ?? 'no usable answer');
   }
   return 'done';
 }
