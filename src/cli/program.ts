@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { Command } from '@commander-js/extra-typings';
+import { addAnalyzeCommand } from './program/analyze.js';
 import { addAnnotateCommand } from './program/annotate.js';
 import { addClaimsCommand } from './program/claims.js';
 import type { CommandWiring } from './program/command-wiring.js';
@@ -37,6 +38,7 @@ const COMMANDS: ReadonlyArray<(program: Command, wiring: CommandWiring) => void>
   addModelsCommand,
   addAnnotateCommand,
   addJudgeCommand,
+  addAnalyzeCommand,
 ];
 
 /**

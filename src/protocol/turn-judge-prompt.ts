@@ -71,3 +71,18 @@ export function readTurnJudgeRequest(request: string): { claim: string; index: n
   if (open === undefined || close < open.index + open[0].length) return undefined;
   return { claim, index, turn: { role: open[1] as Role, message: request.slice(open.index + open[0].length, close) } };
 }
+
+/** The ids a list of the system prompt names, in its order. */
+const idsListed = (paragraph: string | undefined) => [...(paragraph ?? '').matchAll(/^- ([a-z][a-z0-9-]*): /gm)].map((match) => match[1]!);
+
+/**
+ * The technique and unethical-strategy ids a turn judge's system prompt lists (`turnJudgeSystemPrompt`),
+ * for simulated judges, which answer only with the taxonomy they were shown.
+ */
+export function readTurnJudgeTaxonomyIds(systemPrompt: string): { techniques: string[]; unethical: string[] } {
+  const paragraphs = systemPrompt.split('\n\n');
+  return {
+    techniques: idsListed(paragraphs.find((paragraph) => paragraph.startsWith("For a persuader's turn, name every technique"))),
+    unethical: idsListed(paragraphs.find((paragraph) => paragraph.startsWith('and every unethical strategy'))),
+  };
+}

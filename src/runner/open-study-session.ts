@@ -31,6 +31,8 @@ export interface StudySessionRequest {
   readonly total: number;
   /** The command holding the run, shown to a second writer. */
   readonly command: string;
+  /** `--batch`: every model's calls go through its provider's batch service. */
+  readonly batch?: boolean;
 }
 
 /**
@@ -58,6 +60,7 @@ export function openStudySession(records: RunRecords, input: StudyRunInput, requ
       unit: request.unit,
       total: request.total,
       takeOver: input.takeOver === true,
+      ...(request.batch ? { batch: true } : {}),
       ...(input.maxCostUsd === undefined ? {} : { maxCostUsd: input.maxCostUsd }),
     },
     input.world,

@@ -2,8 +2,10 @@ import { clamp } from '../../domain/numbers.js';
 import { type Random, randomNormal } from '../../domain/random.js';
 import { isJudgeSystemPrompt, readJudgeRequest } from '../../protocol/judge-prompt.js';
 import { synthesisStep } from '../../protocol/judge-synthesis-prompt.js';
+import { isTurnJudgeSystemPrompt, readTurnJudgeRequest, readTurnJudgeTaxonomyIds } from '../../protocol/turn-judge-prompt.js';
 import type { ChatMessage } from '../chat-model.js';
 import type { SimProfile } from './sim-profile.js';
+import { simulatedTurnLabels } from './sim-techniques.js';
 import { argumentText, readArgumentStrength } from './sim-text.js';
 
 /** A simulated judge: the argument with the higher planted strength, else (real arguments) the longer one. */
@@ -26,12 +28,26 @@ function synthesisReply(step: 'argument' | 'rewrite', messages: readonly ChatMes
 }
 
 /**
+ * A simulated turn judge's answer (`pmiyc analyze`): the labelled turn's marks read by
+ * `simulatedTurnLabels` with the profile's `labelError`, answered as strict JSON with only the ids the
+ * system prompt lists. A request it cannot read is answered with a sentence (an unusable answer).
+ */
+function turnJudgeReply(systemPrompt: string, messages: readonly ChatMessage[], profile: SimProfile, random: Random): string {
+  const request = readTurnJudgeRequest(messages.find((message) => message.role === 'user')?.content ?? '');
+  if (!request) return '[simulated judge] I could not find the turn to label.';
+  const ids = readTurnJudgeTaxonomyIds(systemPrompt);
+  const { role: _role, ...labels } = simulatedTurnLabels(request.turn.message, request.turn.role, ids.techniques, profile.labelError, random, ids.unethical);
+  return JSON.stringify(labels);
+}
+
+/**
  * The reply of a simulated agent to a validation-study request (LLM as judge, preference
- * synthesis), or undefined when the request is not one of those.
+ * synthesis, a turn judge's labels), or undefined when the request is not one of those.
  */
 export function simulatedStudyReply(messages: readonly ChatMessage[], profile: SimProfile, random: Random): string | undefined {
   const systemPrompt = messages.find((message) => message.role === 'system')?.content ?? '';
   if (isJudgeSystemPrompt(systemPrompt)) return judgeReply(messages);
+  if (isTurnJudgeSystemPrompt(systemPrompt)) return turnJudgeReply(systemPrompt, messages, profile, random);
   const step = synthesisStep(systemPrompt, messages.at(-1)?.content ?? '');
   return step === undefined ? undefined : synthesisReply(step, messages, profile, random);
 }

@@ -14,6 +14,12 @@ export interface PlantedTechnique {
   readonly effect: number;
 }
 
+/** An unethical strategy a simulated persuader uses on each of its turns with chance `rate` (`unethical.<id>=<rate>`). */
+export interface PlantedStrategy {
+  readonly id: string;
+  readonly rate: number;
+}
+
 /**
  * The planted traits of a simulated agent, each in [0, 1]:
  * - persuasiveness: how strong its arguments are as a persuader;
@@ -22,7 +28,11 @@ export interface PlantedTechnique {
  * - labelError: as a judge of turns, the chance that it says the opposite of the truth about each
  *   technique (used or not) on each turn;
  * - techniques: as a persuader, the techniques it uses, with their planted rates and effects
- *   (`technique.<id>=<rate>:<effect>` in its name; none unless given).
+ *   (`technique.<id>=<rate>:<effect>` in its name; none unless given);
+ * - unethical: as a persuader, the unethical strategies it uses, each with its rate (`unethical.<id>=<rate>`);
+ * - refuse: as a persuader, the chance that a turn refuses to argue for the claim;
+ * - leaveRole: in either role, the chance that a turn steps out of its role.
+ * Each turn states what it did in marks a simulated judge reads (sim-techniques.ts).
  */
 export interface SimProfile {
   readonly name: string;
@@ -31,9 +41,12 @@ export interface SimProfile {
   readonly malformed: number;
   readonly labelError: number;
   readonly techniques: readonly PlantedTechnique[];
+  readonly unethical: readonly PlantedStrategy[];
+  readonly refuse: number;
+  readonly leaveRole: number;
 }
 
-type Traits = Omit<SimProfile, 'name' | 'techniques' | 'labelError'>;
+type Traits = Omit<SimProfile, 'name' | 'techniques' | 'labelError' | 'unethical' | 'refuse' | 'leaveRole'>;
 
 /** Named profiles with distinct, planted orderings (see docs/design/simulated-agents.md). */
 export const NAMED_SIM_PROFILES: Readonly<Record<string, Traits>> = {
@@ -43,9 +56,10 @@ export const NAMED_SIM_PROFILES: Readonly<Record<string, Traits>> = {
   weak: { persuasiveness: 0.12, susceptibility: 0.55, malformed: 0 },
 };
 
-const TRAIT_NAMES = ['persuasiveness', 'susceptibility', 'malformed', 'labelError'] as const;
+const TRAIT_NAMES = ['persuasiveness', 'susceptibility', 'malformed', 'labelError', 'refuse', 'leaveRole'] as const;
 type TraitName = (typeof TRAIT_NAMES)[number];
 const TECHNIQUE_PREFIX = 'technique.';
+const UNETHICAL_PREFIX = 'unethical.';
 
 /** Traits of an unnamed profile, derived from its name so that `sim/anything` is stable. */
 function derivedTraits(name: string): Traits {
@@ -82,17 +96,24 @@ export function parseSimProfile(modelName: string): SimProfile {
   if (!/^[\w.-]+$/.test(name)) {
     throw new InputError(`${modelName}: a simulated agent needs a name of letters, digits, '.', '_' or '-', e.g. sim/eloquent`);
   }
-  const traits: { -readonly [K in TraitName]: number } = { ...(NAMED_SIM_PROFILES[name] ?? derivedTraits(name)), labelError: 0 };
+  const traits: { -readonly [K in TraitName]: number } = { ...(NAMED_SIM_PROFILES[name] ?? derivedTraits(name)), labelError: 0, refuse: 0, leaveRole: 0 };
   const techniques: PlantedTechnique[] = [];
+  const unethical: PlantedStrategy[] = [];
   for (const [key, value] of new URLSearchParams(query ?? '')) {
     if (key.startsWith(TECHNIQUE_PREFIX)) {
       techniques.push(readTechnique(modelName, key, value));
       continue;
     }
+    if (key.startsWith(UNETHICAL_PREFIX)) {
+      const id = key.slice(UNETHICAL_PREFIX.length);
+      if (!/^[\w.-]+$/.test(id)) throw new InputError(`${modelName}: ${key} must name a strategy, e.g. unethical.deception=0.2`);
+      unethical.push({ id, rate: readTrait(modelName, key, value) });
+      continue;
+    }
     if (!(TRAIT_NAMES as readonly string[]).includes(key)) {
-      throw new InputError(`${modelName}: unknown parameter "${key}"; use ${TRAIT_NAMES.join(', ')} or technique.<id>`);
+      throw new InputError(`${modelName}: unknown parameter "${key}"; use ${TRAIT_NAMES.join(', ')}, technique.<id> or unethical.<id>`);
     }
     traits[key as TraitName] = readTrait(modelName, key, value);
   }
-  return { name, ...traits, techniques };
+  return { name, ...traits, techniques, unethical };
 }

@@ -152,3 +152,26 @@ describe('planted techniques', () => {
     expect(simulatedTurnLabels('[simulated] I agree.', 'persuadee', ids, 0.5, createRandom(1))).toEqual({ role: 'persuadee', leftRole: false });
   });
 });
+
+describe('planted unethical strategies, refusals and role breaks', () => {
+  const persuader = 'sim/u?unethical.deception=0.4&refuse=0.2&leaveRole=0.1';
+
+  it('reads unethical.<id>=<rate>, refuse and leaveRole from the name, and refuses malformed ones', () => {
+    expect(parseSimProfile(persuader)).toMatchObject({ unethical: [{ id: 'deception', rate: 0.4 }], refuse: 0.2, leaveRole: 0.1 });
+    for (const bad of ['sim/x?unethical.deception=2', 'sim/x?refuse=-1', 'sim/x?unethical.=0.5']) expect(() => parseSimProfile(bad)).toThrow(InputError);
+  });
+
+  it('marks its turns at the planted rates, and a simulated judge without error reads the marks back exactly', async () => {
+    const texts = persuaderTexts(await conversations(persuader, 150));
+    const labels = texts.map((text, index) => simulatedTurnLabels(text, 'persuader', ['logos'], 0, createRandom(index), ['deception', 'threats']));
+    const share = (holds: (label: (typeof labels)[number]) => boolean) => labels.filter(holds).length / labels.length;
+    expect(texts.length).toBeGreaterThan(400);
+    // Three standard errors of a share over 400+ turns is under 0.075.
+    expect(share((label) => label.role === 'persuader' && label.unethical.includes('deception'))).toBeCloseTo(0.4, 1);
+    expect(share((label) => label.role === 'persuader' && label.refused)).toBeCloseTo(0.2, 1);
+    expect(share((label) => label.leftRole)).toBeCloseTo(0.1, 1);
+    expect(labels.every((label) => label.role === 'persuader' && !label.unethical.includes('threats') && label.techniques.length === 0)).toBe(true);
+    // A persuader without them writes what it always wrote.
+    expect(persuaderTexts(await conversations('sim/p', 3)).join('\n')).not.toContain('[simulated unethical');
+  });
+});

@@ -2,7 +2,7 @@ import type { AgreementScore } from '../../domain/agreement-score.js';
 import { toAgreementScore } from '../../domain/agreement-score.js';
 import type { Random } from '../../domain/random.js';
 import type { TurnLabels } from '../../domain/turn-labels.js';
-import type { PlantedTechnique } from './sim-profile.js';
+import type { PlantedStrategy, PlantedTechnique, SimProfile } from './sim-profile.js';
 
 /**
  * Planted techniques (issue 29). A simulated persuader with techniques states, after its strength,
@@ -78,10 +78,46 @@ export function applyTechniqueEffect(score: AgreementScore, chances: readonly nu
   return score > 1 && random() < -netEffect / room.down ? toAgreementScore(score - 1) : score;
 }
 
+const UNETHICAL_MARK = /\[simulated unethical: ([^\]]*)\]/;
+/** The marks of a turn that refuses to argue for the claim, and of a turn that steps out of its role. */
+const REFUSAL_MARK = '[simulated refusal]';
+const OUT_OF_ROLE_MARK = '[simulated out of role]';
+
+/** The unethical strategies one persuader turn uses: each independently with its planted rate. */
+function chooseStrategies(strategies: readonly PlantedStrategy[], random: Random): PlantedStrategy[] {
+  return strategies.filter((strategy) => random() < strategy.rate);
+}
+
+/** The unethical strategy ids a text's mark names (none without a mark). */
+function readUnethicalMark(text: string): string[] {
+  const listed = UNETHICAL_MARK.exec(text)?.[1];
+  return listed === undefined ? [] : listed.split(',').map((id) => id.trim());
+}
+
+/**
+ * The marks a simulated persuader's turn carries besides its techniques: the unethical strategies it
+ * used, a refusal, a role break; each drawn only when the profile plants it (a profile without them
+ * draws nothing more, so it writes what it always wrote). Empty when there is nothing to mark.
+ */
+export function persuaderMarks(profile: Pick<SimProfile, 'unethical' | 'refuse' | 'leaveRole'>, random: Random): string {
+  const marks: string[] = [];
+  const strategies = profile.unethical.length > 0 ? chooseStrategies(profile.unethical, random) : [];
+  if (strategies.length > 0) marks.push(`[simulated unethical: ${strategies.map((strategy) => strategy.id).join(', ')}]`);
+  if (profile.refuse > 0 && random() < profile.refuse) marks.push(`${REFUSAL_MARK} I would rather not argue for this.`);
+  if (profile.leaveRole > 0 && random() < profile.leaveRole) marks.push(`${OUT_OF_ROLE_MARK} As an AI assistant, I can tell you about this task.`);
+  return marks.join(' ');
+}
+
+/** A simulated persuadee's mark of a role break, drawn only when the profile plants one ('' otherwise). */
+export function persuadeeMark(profile: Pick<SimProfile, 'leaveRole'>, random: Random): string {
+  return profile.leaveRole > 0 && random() < profile.leaveRole ? `${OUT_OF_ROLE_MARK} Let me argue for the claim myself instead.` : '';
+}
+
 /**
  * A simulated judge's labels of one turn: for a persuader turn, each of `techniqueIds` said used
- * when the turn's mark names it, except that with chance `labelError` (one draw per id) it says the
- * opposite. Simulated persuaders neither refuse nor leave their role, and use no unethical strategy.
+ * when the turn's mark names it, and each of `unethicalIds` when its unethical mark names it, except
+ * that with chance `labelError` (one draw per id, techniques first) it says the opposite; refused and
+ * leftRole as the turn's marks say (no error drawn). A persuadee turn: leftRole as its mark says.
  */
 export function simulatedTurnLabels(
   text: string,
@@ -89,9 +125,13 @@ export function simulatedTurnLabels(
   techniqueIds: readonly string[],
   labelError: number,
   random: Random,
+  unethicalIds: readonly string[] = [],
 ): TurnLabels {
-  if (role === 'persuadee') return { role, leftRole: false };
+  const leftRole = text.includes(OUT_OF_ROLE_MARK);
+  if (role === 'persuadee') return { role, leftRole };
   const used = new Set((readTechniqueMark(text) ?? []).map((technique) => technique.id));
   const techniques = techniqueIds.filter((id) => used.has(id) !== random() < labelError);
-  return { role, techniques, unethical: [], refused: false, leftRole: false };
+  const strategies = new Set(readUnethicalMark(text));
+  const unethical = unethicalIds.filter((id) => strategies.has(id) !== random() < labelError);
+  return { role, techniques, unethical, refused: text.includes(REFUSAL_MARK), leftRole };
 }

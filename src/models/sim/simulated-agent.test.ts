@@ -19,7 +19,15 @@ const specOf = (persuaderModel: string, persuadeeModel: string, runSeed = 1): Co
 
 describe('parseSimProfile', () => {
   it('knows the named profiles', () => {
-    expect(parseSimProfile('sim/eloquent')).toEqual({ name: 'eloquent', ...NAMED_SIM_PROFILES['eloquent'], labelError: 0, techniques: [] });
+    expect(parseSimProfile('sim/eloquent')).toEqual({
+      name: 'eloquent',
+      ...NAMED_SIM_PROFILES['eloquent'],
+      labelError: 0,
+      refuse: 0,
+      leaveRole: 0,
+      techniques: [],
+      unethical: [],
+    });
   });
 
   it('derives stable, different traits for any other name', () => {
@@ -39,7 +47,10 @@ describe('parseSimProfile', () => {
       susceptibility: 0.2,
       malformed: 0.05,
       labelError: 0,
+      refuse: 0,
+      leaveRole: 0,
       techniques: [],
+      unethical: [],
     });
     expect(parseSimProfile('sim/stubborn?susceptibility=0.9').susceptibility).toBe(0.9);
   });

@@ -8,7 +8,7 @@ import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../
 import { simulatedStudyReply } from './sim-judge.js';
 import { parseSimProfile, type SimProfile } from './sim-profile.js';
 import { simulatedStanceReply } from './sim-stance.js';
-import { applyTechniqueEffect, chooseTechniques, nextScoreChances, readTechniqueMark, techniqueMark } from './sim-techniques.js';
+import { applyTechniqueEffect, chooseTechniques, nextScoreChances, persuadeeMark, persuaderMarks, readTechniqueMark, techniqueMark } from './sim-techniques.js';
 import { argumentText, finalText, malformedText, readArgumentStrength, stanceText } from './sim-text.js';
 
 /** Initial stances cluster at Oppose and Support, as the paper found for real models (App. A). */
@@ -88,9 +88,12 @@ export class SimulatedAgent implements ChatModel {
     const strength = clamp(this.profile.persuasiveness + randomNormal(random, 0, 0.08), 0, 1);
     const ownStance = toAgreementScore(2 + (hashString(this.profile.name + systemPrompt) % 4));
     const text = argumentText(random, subjectOf(systemPrompt), strength);
-    // Drawn after the text, so that a persuader without techniques writes what it always wrote.
-    if (this.profile.techniques.length === 0) return tagged(text, ownStance);
-    return tagged(`${techniqueMark(chooseTechniques(this.profile.techniques, random))} ${text}`, ownStance);
+    // Drawn after the text, so that a persuader without techniques (or other planted marks) writes what it always wrote.
+    const marks = [
+      ...(this.profile.techniques.length === 0 ? [] : [techniqueMark(chooseTechniques(this.profile.techniques, random))]),
+      persuaderMarks(this.profile, random),
+    ].filter((mark) => mark !== '');
+    return tagged(marks.length === 0 ? text : `${marks.join(' ')} ${text}`, ownStance);
   }
 
   private respond(messages: readonly ChatMessage[], random: Random): string {
@@ -110,8 +113,10 @@ export class SimulatedAgent implements ChatModel {
     // Restating the claim at the end pulls a resistant agent back a little (paper, Sec. 5.3).
     const own = isFinal && random() < 0.1 * (1 - this.profile.susceptibility) ? toAgreementScore(moved.score - 1) : moved.score;
     const score = strength === undefined ? own : this.afterTechniques(lastUser, current, strength, isFinal, own, random);
-    if (!isFinal) return tagged(stanceText(random, score, moved.reaction), score);
-    return tagged(finalText(random, score), score);
+    const text = isFinal ? finalText(random, score) : stanceText(random, score, moved.reaction);
+    // Drawn last, and only when planted: a persuadee without role breaks writes what it always wrote.
+    const mark = persuadeeMark(this.profile, random);
+    return tagged(mark === '' ? text : `${mark} ${text}`, score);
   }
 
   /** The score after the planted effects of the techniques the argument's mark names (none: `own`, no draw). */

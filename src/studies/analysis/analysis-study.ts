@@ -1,0 +1,202 @@
+import type { ConversationRecord } from '../../domain/conversation-record.js';
+import { checkBatching, checkModels } from '../../runner/check-models.js';
+import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
+import type { RunInfo, RunRecords } from '../../runner/run-records.js';
+import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts } from '../../runner/run-session.js';
+import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
+import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
+import { agentOf, promptsByAgent } from '../tournament/agents.js';
+import type { TournamentResults } from '../tournament/tournament-results.js';
+import type { AnalysisDesign } from './analysis-design.js';
+import type { AnalysisResults } from './analysis-results.js';
+import { type AnalysisTask, conversationsToAnalyse, countAnalysisTasks, driftSamplingOf, planAnalysisTasks, variantsOf } from './analysis-work.js';
+import { askDriftProbe } from './drift-probe.js';
+import { labelTurn, type TurnTask } from './label-turn.js';
+
+export interface RunAnalysisInput extends StudyRunInput {
+  /** The store: runs and calls, the tournament's conversations, and where labels are kept. */
+  readonly store: RunRecords & Pick<TournamentResults, 'conversations'> & { readonly analysis: AnalysisResults };
+  readonly design: AnalysisDesign;
+  /** The tournament run whose conversations are analysed. */
+  readonly tournamentRun: RunInfo;
+  /** Told of each label set or probe whose call failed after its retries (not stored; asked again on resume). */
+  readonly onFailedCall?: (task: AnalysisTask, reason: string, detail: string) => void;
+  /** Told of each turn stored without labels: no attempt gave a usable answer (`problem` says what was wrong with the last). */
+  readonly onUnusable?: (task: TurnTask, attempts: number, problem: string) => void;
+}
+
+/** What a session of an analysis study did, beyond the session's own facts. */
+export interface AnalysisOutcome extends SessionFacts {
+  readonly run: RunInfo;
+  readonly result: TasksResult;
+  /** The conversations read (after --sample), and their turns. */
+  readonly conversations: number;
+  readonly turns: number;
+  /** Each analysed conversation's persuader, by conversation id (for the summary's technique profiles). */
+  readonly persuaders: ReadonlyMap<string, string>;
+  /** Label sets stored this session that hold no labels (every attempt unusable), per judge. */
+  readonly unusable: ReadonlyMap<string, number>;
+  /** Calls that failed after their retries this session (not stored), by reason. */
+  readonly failures: ReadonlyMap<string, number>;
+  readonly ending: SessionEnding;
+}
+
+/** The completed conversations of a run, read whole before any work: the store is written while tasks run. */
+export function completedConversations(store: Pick<TournamentResults, 'conversations'>, tournamentRun: RunInfo): ConversationRecord[] {
+  return [...store.conversations(tournamentRun.id, 'completed')];
+}
+
+/** The models a study calls: its judges, and with --probe-drift the persuaders it asks. */
+function analysisModels(design: AnalysisDesign, conversations: readonly ConversationRecord[], tournamentRun: RunInfo): string[] {
+  if (!design.probeDrift) return [...design.judges];
+  const variants = variantsOf(tournamentRun);
+  const persuaders = conversations.map((record) => agentOf(record.persuader, variants).model);
+  return [...new Set([...design.judges, ...persuaders])];
+}
+
+/**
+ * An analysis study (issue 29, docs/design/techniques.md): each judge reads each turn of each
+ * completed conversation of a tournament run (or of a seeded sample of them) and labels it with the
+ * taxonomy's techniques and unethical strategies, refusals and role breaks; with `probeDrift`, each
+ * conversation's persuader is asked where it stands after it. One session of the study's own run
+ * (lease, call cache, gate, budget, progress); every answer is stored as it arrives, so a resumed
+ * study asks only for what is missing, and another study with the same judges and seed replays it.
+ */
+export async function runAnalysisStudy(input: RunAnalysisInput): Promise<AnalysisOutcome> {
+  const { store, design, tournamentRun } = input;
+  const completed = completedConversations(store, tournamentRun);
+  // A resumed study is given its own seed (its run's), so it picks the same sample.
+  const conversations = conversationsToAnalyse(completed, design.sample, input.seed);
+  const names = analysisModels(design, conversations, tournamentRun);
+  const models = checkModels(input.config, input.world.env, names, input.maxCostUsd);
+  if (design.batch) checkBatching(input.config, input.world.env, names, true);
+  const counts = countAnalysisTasks(conversations, design);
+  const total = counts.labels + counts.probes;
+  const session = openStudySession(store, input, {
+    run: {
+      kind: 'analyze',
+      prefix: 'analysis',
+      nameFlag: '--study',
+      noun: 'analysis study',
+      howToStart: 'start one with pmiyc analyze --judge MODEL',
+      create: () => ({
+        config: {
+          command: 'analyze',
+          tournamentRun: tournamentRun.name,
+          design,
+          simulated: design.judges.filter((judge) => models[judge]?.provider === 'sim'),
+          models,
+        },
+        plannedConversations: total,
+      }),
+    },
+    names,
+    unit: design.probeDrift ? 'labels and probes' : 'labels',
+    total,
+    command: input.resume ? 'pmiyc analyze --resume' : 'pmiyc analyze',
+    ...(design.batch ? { batch: true } : {}),
+  });
+  const { run } = session;
+  const unusable = new Map<string, number>();
+  const failures = new Map<string, number>();
+  const variants = variantsOf(tournamentRun);
+  const promptsOf = promptsByAgent(variants);
+  let result: TasksResult;
+  let ending: SessionEnding | undefined;
+  try {
+    result = await runTasks<AnalysisTask>({
+      tasks: planAnalysisTasks(conversations, design),
+      concurrency: input.concurrency * ITEMS_PER_CALL_SLOT,
+      gate: session.gate,
+      abortSignal: session.signals.abort,
+      isDone: (task) =>
+        task.kind === 'labels'
+          ? store.analysis.hasLabels(run.id, { conversationId: task.record.conversationId, turn: task.turn, judge: task.judge })
+          : store.analysis.hasProbe(run.id, task.record.conversationId),
+      onSkipped: () => {
+        session.meter.conversationsSkipped += 1;
+      },
+      run: (task) => (task.kind === 'labels' ? labelOne(input, session, task, unusable, failures) : probeOne(input, session, task, promptsOf, failures)),
+    });
+    ending = sessionEnding(result, result.failed, session.signals);
+  } finally {
+    await session.end(ending);
+  }
+  const persuaders = new Map(conversations.map((record) => [record.conversationId, record.persuader]));
+  return { run, result, conversations: conversations.length, turns: counts.turns, persuaders, unusable, failures, ending, ...sessionFacts(session) };
+}
+
+const bump = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+
+/** Asks one judge for one turn's labels and stores them; a failed call is counted and reported, not stored. */
+async function labelOne(
+  input: RunAnalysisInput,
+  session: RunSession,
+  task: Extract<AnalysisTask, { kind: 'labels' }>,
+  unusable: Map<string, number>,
+  failures: Map<string, number>,
+): Promise<'done' | 'failed'> {
+  const { design } = input;
+  const outcome = await labelTurn(session.registry.modelFor(task.judge), task, design.taxonomy, design.sampling, session.run.seed, session.signals.abort);
+  session.meter.conversationsDone += 1;
+  if (outcome.status === 'failed') {
+    session.meter.conversationsFailed += 1;
+    bump(failures, outcome.reason);
+    input.onFailedCall?.(task, outcome.reason, outcome.detail);
+    return 'failed';
+  }
+  const turn = task.record.turns.find((item) => item.index === task.turn);
+  input.store.analysis.saveLabels(session.run.id, {
+    conversationId: task.record.conversationId,
+    turn: task.turn,
+    judge: task.judge,
+    role: turn?.role ?? 'persuader',
+    labels: outcome.labels,
+    problem: outcome.problem,
+    attempts: outcome.attempts,
+    raw: outcome.raw,
+    callHash: outcome.callHash,
+  });
+  if (outcome.labels === null) {
+    session.meter.conversationsFailed += 1;
+    bump(unusable, task.judge);
+    input.onUnusable?.(task, outcome.attempts, outcome.problem ?? 'no usable answer');
+  }
+  return 'done';
+}
+
+/** Asks a conversation's persuader the drift probe and stores its answer. */
+async function probeOne(
+  input: RunAnalysisInput,
+  session: RunSession,
+  task: Extract<AnalysisTask, { kind: 'drift' }>,
+  promptsOf: ReturnType<typeof promptsByAgent>,
+  failures: Map<string, number>,
+): Promise<'done' | 'failed'> {
+  const { record } = task;
+  const model = agentOf(record.persuader, variantsOf(input.tournamentRun)).model;
+  const outcome = await askDriftProbe(
+    session.registry.modelFor(model),
+    record,
+    promptsOf(record.persuader),
+    driftSamplingOf(input.tournamentRun, input.design),
+    session.run.seed,
+    session.signals.abort,
+  );
+  session.meter.conversationsDone += 1;
+  if (outcome.status === 'failed') {
+    session.meter.conversationsFailed += 1;
+    bump(failures, outcome.reason);
+    input.onFailedCall?.(task, outcome.reason, outcome.detail);
+    return 'failed';
+  }
+  input.store.analysis.saveProbe(session.run.id, {
+    conversationId: record.conversationId,
+    model: record.persuader,
+    score: outcome.score,
+    attempts: outcome.attempts,
+    raw: outcome.raw,
+    callHash: outcome.callHash,
+  });
+  return 'done';
+}

@@ -1,0 +1,71 @@
+import type { ConversationRecord } from '../../domain/conversation-record.js';
+import { hashString } from '../../domain/random.js';
+import type { RunInfo } from '../../runner/run-records.js';
+import type { promptsByAgent } from '../tournament/agents.js';
+import type { AnalysisDesign } from './analysis-design.js';
+import { hasRecordedDriftProbe } from './drift-probe.js';
+import type { TurnTask } from './label-turn.js';
+
+/** One piece of an analysis study's work: a judge's labels of one turn, or a persuader's drift probe. */
+export type AnalysisTask = ({ readonly kind: 'labels' } & TurnTask) | { readonly kind: 'drift'; readonly record: ConversationRecord };
+
+/**
+ * The conversations a study reads: the run's completed ones (a failed conversation has no final
+ * score, and the report leaves it out everywhere, so its turns are not labelled), all of them, or a
+ * seeded sample of `sample`: the conversations whose hash with the study's seed ranks lowest, so
+ * that the same seed picks the same ones, and a run grown since picks mostly the same. In the run's order.
+ */
+export function conversationsToAnalyse(completed: readonly ConversationRecord[], sample: number | undefined, seed: number): ConversationRecord[] {
+  if (sample === undefined || sample >= completed.length) return [...completed];
+  const rank = (record: ConversationRecord) => hashString(`${seed}\u001f${record.conversationId}`);
+  const chosen = new Set(
+    [...completed]
+      .sort((a, b) => rank(a) - rank(b) || a.conversationId.localeCompare(b.conversationId))
+      .slice(0, sample)
+      .map((record) => record.conversationId),
+  );
+  return completed.filter((record) => chosen.has(record.conversationId));
+}
+
+/** Whether a conversation's persuader is asked the drift probe by this study. */
+function probesDrift(design: Pick<AnalysisDesign, 'probeDrift'>, record: ConversationRecord): boolean {
+  return design.probeDrift && !hasRecordedDriftProbe(record);
+}
+
+/**
+ * Every task of a study, lazily: conversation by conversation, turn by turn, every judge on a turn
+ * before the next turn (so that judges progress together), then the conversation's drift probe.
+ */
+export function* planAnalysisTasks(
+  conversations: readonly ConversationRecord[],
+  design: Pick<AnalysisDesign, 'judges' | 'probeDrift'>,
+): Generator<AnalysisTask> {
+  for (const record of conversations) {
+    for (const turn of record.turns) for (const judge of design.judges) yield { kind: 'labels', judge, record, turn: turn.index };
+    if (probesDrift(design, record)) yield { kind: 'drift', record };
+  }
+}
+
+/** How many tasks `planAnalysisTasks` yields: labels, and drift probes. */
+export function countAnalysisTasks(conversations: readonly ConversationRecord[], design: Pick<AnalysisDesign, 'judges' | 'probeDrift'>) {
+  const turns = conversations.reduce((sum, record) => sum + record.turns.length, 0);
+  const probes = conversations.filter((record) => probesDrift(design, record)).length;
+  return { turns, labels: turns * design.judges.length, probes };
+}
+
+/** The prompt variants a tournament run was run with (none for an imported run). */
+export function variantsOf(run: RunInfo): Parameters<typeof promptsByAgent>[0] {
+  const design = (run.config as { design?: { variants?: unknown } }).design;
+  const variants = design?.variants;
+  return typeof variants === 'object' && variants !== null ? (variants as Parameters<typeof promptsByAgent>[0]) : {};
+}
+
+/**
+ * How a persuader is asked the drift probe: as it was sampled in its tournament (its temperature and
+ * output limit; the tagged format needs room), else (an imported run) as the judges are.
+ */
+export function driftSamplingOf(run: RunInfo, design: AnalysisDesign): AnalysisDesign['sampling'] {
+  const sampling = (run.config as { design?: { sampling?: Partial<AnalysisDesign['sampling']> } }).design?.sampling;
+  if (sampling?.temperature === undefined || sampling.maxOutputTokens === undefined) return design.sampling;
+  return { temperature: sampling.temperature, maxOutputTokens: sampling.maxOutputTokens, maxAttempts: design.sampling.maxAttempts };
+}
