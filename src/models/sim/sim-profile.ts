@@ -1,5 +1,6 @@
 import { InputError } from '../../domain/errors/input-error.js';
 import { hashString } from '../../domain/random.js';
+import { MAX_PLANTED_DRIFT } from './sim-drift.js';
 
 /**
  * A persuasion technique a simulated persuader uses (issue 29): on each of its turns it uses the
@@ -22,7 +23,10 @@ export interface PlantedTechnique {
  * - labelError: as a judge of turns, the chance that it says the opposite of the truth about each
  *   technique (used or not) on each turn;
  * - techniques: as a persuader, the techniques it uses, with their planted rates and effects
- *   (`technique.<id>=<rate>:<effect>` in its name; none unless given).
+ *   (`technique.<id>=<rate>:<effect>` in its name; none unless given);
+ * - drift: as a persuader asked the drift probe after a conversation, how many scale points its own
+ *   agreement with the claim moves on average from its stance before (`drift=<d>`, d from -2 to 2;
+ *   absent unless given: then it answers the probe with a fresh draw, no drift on average). See sim-drift.ts.
  */
 export interface SimProfile {
   readonly name: string;
@@ -31,6 +35,7 @@ export interface SimProfile {
   readonly malformed: number;
   readonly labelError: number;
   readonly techniques: readonly PlantedTechnique[];
+  readonly drift?: number;
 }
 
 type Traits = Omit<SimProfile, 'name' | 'techniques' | 'labelError'>;
@@ -84,15 +89,23 @@ export function parseSimProfile(modelName: string): SimProfile {
   }
   const traits: { -readonly [K in TraitName]: number } = { ...(NAMED_SIM_PROFILES[name] ?? derivedTraits(name)), labelError: 0 };
   const techniques: PlantedTechnique[] = [];
+  let drift: number | undefined;
   for (const [key, value] of new URLSearchParams(query ?? '')) {
+    if (key === 'drift') {
+      drift = Number(value);
+      if (value.trim() === '' || !Number.isFinite(drift) || Math.abs(drift) > MAX_PLANTED_DRIFT) {
+        throw new InputError(`${modelName}: drift must be a number of scale points from -${MAX_PLANTED_DRIFT} to ${MAX_PLANTED_DRIFT}, got "${value}"`);
+      }
+      continue;
+    }
     if (key.startsWith(TECHNIQUE_PREFIX)) {
       techniques.push(readTechnique(modelName, key, value));
       continue;
     }
     if (!(TRAIT_NAMES as readonly string[]).includes(key)) {
-      throw new InputError(`${modelName}: unknown parameter "${key}"; use ${TRAIT_NAMES.join(', ')} or technique.<id>`);
+      throw new InputError(`${modelName}: unknown parameter "${key}"; use ${TRAIT_NAMES.join(', ')}, drift or technique.<id>`);
     }
     traits[key as TraitName] = readTrait(modelName, key, value);
   }
-  return { name, ...traits, techniques };
+  return { name, ...traits, techniques, ...(drift === undefined ? {} : { drift }) };
 }
