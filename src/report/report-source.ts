@@ -1,4 +1,5 @@
 import type { RunRecords } from '../runner/run-records.js';
+import type { AnalysisResults } from '../studies/analysis/analysis-results.js';
 import type { AnnotationResults } from '../studies/annotation/annotation-results.js';
 import type { ConsistencyResults } from '../studies/consistency/consistency-results.js';
 import type { JudgeResults } from '../studies/judge/judge-results.js';
@@ -10,4 +11,6 @@ export type ReportSource = Pick<RunRecords, 'findRun' | 'hasRun'> &
     readonly consistency: Pick<ConsistencyResults, 'samples' | 'studyNames'>;
     readonly judge: Pick<JudgeResults, 'count' | 'trials'>;
     readonly annotations: Pick<AnnotationResults, 'rows'>;
+    /** Analysis studies' drift probes, for a run whose records hold none (drift-section.ts). */
+    readonly analysis?: Pick<AnalysisResults, 'studyNames' | 'probes'>;
   };

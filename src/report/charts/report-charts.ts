@@ -1,4 +1,5 @@
 import type { Setting } from '../../domain/conversation.js';
+import { driftChartSpecs } from '../drift-section.js';
 import type { ModelLabels } from '../model-labels.js';
 import type { ReportDocument } from '../report-document.js';
 import { conditionsOf, modelsOf } from '../report-tables.js';
@@ -75,5 +76,6 @@ export function reportChartSpecs(document: ReportDocument, labels: ModelLabels):
     ...openings,
     ...annotationChartSpecs(document.studies.reliability),
     ...(document.studies.judge ? [judgeAccuracyChart(document.studies.judge, labels)] : []),
+    ...driftChartSpecs(document.drift, labels),
   ];
 }
