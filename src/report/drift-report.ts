@@ -88,7 +88,8 @@ export class DriftCollector {
     if (!analysis) return undefined;
     for (const name of [...analysis.studyNames(runName)].reverse()) {
       const study = this.store.findRun(name);
-      if (!analysis.probes(study.id)[Symbol.iterator]().next().done) return study;
+      // Leaving the loop closes the store's statement.
+      for (const _probe of analysis.probes(study.id)) return study;
     }
     return undefined;
   }
