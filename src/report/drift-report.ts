@@ -1,7 +1,7 @@
 import type { AgreementScore } from '../domain/agreement-score.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import type { IntervalMethod, IntervalOptions } from '../metrics/claim-estimates.js';
-import { type DriftAnalysis, type DriftObservation, DriftTally, driftObservationOf } from '../metrics/drift.js';
+import { type DriftAnalysis, DriftTally, driftObservationOf } from '../metrics/drift.js';
 import type { RunInfo } from '../runner/run-records.js';
 import type { AnalysisResults } from '../studies/analysis/analysis-results.js';
 
@@ -36,51 +36,51 @@ type DriftRecord = Pick<
   'conversationId' | 'domain' | 'setting' | 'claim' | 'question' | 'persuader' | 'persuadee' | 'status' | 'persuaderStance' | 'driftProbe'
 >;
 
+/** Whether a run's stored design asked for drift probes (`pmiyc run --probe-drift`). */
+function probedByDesign(config: unknown): boolean {
+  const design = typeof config === 'object' && config !== null ? (config as { design?: unknown }).design : undefined;
+  return typeof design === 'object' && design !== null && (design as { probeDrift?: unknown }).probeDrift === true;
+}
+
 /**
- * Gathers drift while a report streams the runs' records: a run whose records hold probes gives
- * them; a run whose records hold none gives the probes of its latest analysis study that has any
- * (its completed conversations without a row count as missing). Runs with neither are left out.
+ * Gathers drift while a report streams the runs' records: a run started with --probe-drift gives
+ * its records' probes; any other run gives those of its latest analysis study that has any (its
+ * completed conversations without a row count as missing). Runs with neither are left out.
  */
 export class DriftCollector {
   private readonly tally = new DriftTally();
   private readonly sources: DriftSource[] = [];
-  /** The current run's completed conversations without a probe, kept in case an analysis study has their probes. */
-  private pending: Array<{ id: string; observation: DriftObservation }> = [];
-  private runHasProbes = false;
+  /** Where the current run's probes are read: its records, an analysis study's probes by conversation, or nowhere. */
+  private current: { readonly from: 'run' } | { readonly from: 'analysis'; readonly scores: ReadonlyMap<string, AgreementScore | null> } | undefined;
 
   constructor(private readonly store: DriftStore) {}
 
-  startRun(): void {
-    this.pending = [];
-    this.runHasProbes = false;
-  }
-
-  add(record: DriftRecord): void {
-    if (record.status !== 'completed') return;
-    const observation = driftObservationOf(record);
-    if (record.driftProbe) {
-      this.runHasProbes = true;
-      this.tally.add(observation);
-      // Conversations seen before the first probe: they were not probed.
-      for (const entry of this.pending) this.tally.add(entry.observation);
-      this.pending = [];
-    } else if (this.runHasProbes) this.tally.add(observation);
-    else this.pending.push({ id: record.conversationId, observation });
-  }
-
-  endRun(run: RunInfo): void {
-    if (this.runHasProbes) {
+  /**
+   * Before a run's records: a run started with --probe-drift (its design says so) has its probes in
+   * its records; any other run, in its latest analysis study with drift probes, read now (one entry
+   * per probe: memory grows with the study, never with records held back).
+   */
+  startRun(run: RunInfo): void {
+    this.current = undefined;
+    if (probedByDesign(run.config)) {
+      this.current = { from: 'run' };
       this.sources.push({ run: run.name, source: 'run', study: null });
       return;
     }
     const study = this.latestStudyWithProbes(run.name);
-    if (study) {
-      const scores = new Map<string, AgreementScore | null>();
-      for (const probe of this.store.analysis!.probes(study.id)) scores.set(probe.conversationId, probe.score);
-      for (const { id, observation } of this.pending) this.tally.add({ ...observation, probe: scores.has(id) ? scores.get(id)! : undefined });
-      this.sources.push({ run: run.name, source: 'analysis', study: study.name });
-    }
-    this.pending = [];
+    if (!study) return;
+    const scores = new Map<string, AgreementScore | null>();
+    for (const probe of this.store.analysis!.probes(study.id)) scores.set(probe.conversationId, probe.score);
+    this.current = { from: 'analysis', scores };
+    this.sources.push({ run: run.name, source: 'analysis', study: study.name });
+  }
+
+  /** A record of the current run: a completed conversation counts, with its probe or as missing one. */
+  add(record: DriftRecord): void {
+    const current = this.current;
+    if (current === undefined || record.status !== 'completed') return;
+    if (current.from === 'run') this.tally.add(driftObservationOf(record));
+    else this.tally.add(driftObservationOf(record, current.scores.has(record.conversationId) ? current.scores.get(record.conversationId)! : undefined));
   }
 
   private latestStudyWithProbes(runName: string): RunInfo | undefined {

@@ -47,7 +47,7 @@ function collect(
   const imported = new ImportedTally(runs.some(isImportedRun));
   const drift = new DriftCollector(store);
   runs.forEach((run, position) => {
-    drift.startRun();
+    drift.startRun(run);
     for (const record of store.conversations(run.id)) {
       if (firstRunOf) {
         const id = hashString(record.conversationId);
@@ -63,7 +63,6 @@ function collect(
       analyzer.add(record);
       drift.add(record);
     }
-    drift.endRun(run);
   });
   assertRunsShareModels(runs, modelsByRun);
   const duplicates = skipped.flatMap((byFirst, position) =>
