@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgreementScore } from '../src/domain/agreement-score.js';
 import { ResultStore } from '../src/store/result-store.js';
 import { runCli } from './cli-helpers.js';
-import { pathMaker, storedRun, writeClaims } from './support/run-fixtures.js';
+import { startFakeChatServer } from './support/fake-chat-server.js';
+import type { RecordedRequest } from './support/fake-provider-server.js';
+import { pathMaker, storedRun, writeChatConfig, writeClaims } from './support/run-fixtures.js';
 
 let folder: string;
 beforeAll(() => {
@@ -171,4 +173,44 @@ describe('pmiyc run --probe-drift with simulated persuaders', () => {
     for (const row of rows) expect(row.drift).toBeGreaterThan(0);
     expect(markdown).toContain('Probes from run plain: analysis study analysis-new.');
   });
+});
+
+describe('a drift probe whose call fails', () => {
+  const isProbe = (request: RecordedRequest) => {
+    const messages = request.body['messages'] as Array<{ content: string }>;
+    return messages.at(-1)!.content.includes('The discussion is over, and so is your part in it.');
+  };
+
+  it('fails its conversation, saying why, and --retry-failed asks only the probe again', async () => {
+    let probesFail = true;
+    const server = await startFakeChatServer({
+      respond: (request) => (probesFail && isProbe(request) ? { status: 400, body: { error: { message: 'no probes today' } } } : undefined),
+    });
+    try {
+      const config = writeChatConfig(`${fresh('config')}.yaml`, server.url);
+      const claims = writeClaims(`${fresh('claims')}.jsonl`, 2);
+      const store = `${fresh('store')}.db`;
+      const args = ['run', '--config', config, '--models', 'alpha,beta', '--claims', claims, '--setting', 'single', '--store', store, '--run', 'r'];
+      const first = await runCli([...args, '--probe-drift']);
+      expect(first.code).not.toBe(0);
+      const failed = await exportOf(store, 'r');
+      expect(failed).toHaveLength(8);
+      for (const record of failed) {
+        expect(record).toMatchObject({ status: 'failed', failureReason: 'api', failedRole: 'persuader' });
+        expect(record['failureDetail']).toMatch(/^the persuader's drift probe \(its stance asked again after the conversation\) was not answered: /);
+        expect(record).not.toHaveProperty('driftProbe');
+      }
+      probesFail = false;
+      const before = server.requests.length;
+      const retried = await runCli(['run', '--store', store, '--run', 'r', '--retry-failed']);
+      expect(retried.code).toBe(0);
+      const asked = server.requests.slice(before);
+      expect(asked).toHaveLength(8);
+      expect(asked.every(isProbe)).toBe(true);
+      const records = await exportOf(store, 'r');
+      expect(records.every((record) => record.status === 'completed' && typeof record.driftProbe?.score === 'number')).toBe(true);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });
