@@ -26,10 +26,13 @@ export interface DriftObservation {
   readonly probe: AgreementScore | null | undefined;
 }
 
-/** A conversation record as a drift observation, with the probe from its record or from an analysis study. */
+/**
+ * A conversation record as a drift observation, with the probe from its record, or `fromStudy`: an
+ * analysis study's probe of it (`{ score }`; undefined when the study has none).
+ */
 export function driftObservationOf(
   record: Pick<ConversationRecord, 'domain' | 'setting' | 'claim' | 'question' | 'persuader' | 'persuadee' | 'status' | 'persuaderStance' | 'driftProbe'>,
-  probe: AgreementScore | null | undefined = record.driftProbe?.score,
+  fromStudy?: { readonly probe: AgreementScore | null | undefined },
 ): DriftObservation {
   return {
     domain: record.domain,
@@ -39,7 +42,7 @@ export function driftObservationOf(
     persuadee: record.persuadee,
     completed: record.status === 'completed',
     stance: record.persuaderStance,
-    probe,
+    probe: fromStudy ? fromStudy.probe : record.driftProbe?.score,
   };
 }
 

@@ -80,7 +80,7 @@ export class DriftCollector {
     const current = this.current;
     if (current === undefined || record.status !== 'completed') return;
     if (current.from === 'run') this.tally.add(driftObservationOf(record));
-    else this.tally.add(driftObservationOf(record, current.scores.has(record.conversationId) ? current.scores.get(record.conversationId)! : undefined));
+    else this.tally.add(driftObservationOf(record, { probe: current.scores.get(record.conversationId) }));
   }
 
   private latestStudyWithProbes(runName: string): RunInfo | undefined {

@@ -104,7 +104,8 @@ export async function findStoredProgress(input: StoredProgressInput): Promise<St
       stances.set(stanceKey, stanceStored);
     }
     const conversation = await replay(input, spec);
-    if (conversation.complete) conversationsReplayed += 1;
+    // Whole, its drift probe included when the run asks one.
+    if (conversation.complete && conversation.probeStored !== false) conversationsReplayed += 1;
     if (stanceStored || conversation.storedTurns > 0) progress.set(planned.id, { ...conversation, stanceStored });
   }
   return { progress, storedCalls: input.replay.callsFound, conversationsReplayed, conversationsDone };
