@@ -158,6 +158,8 @@ const experimentSchema = z.strictObject({
   settings: z.enum(['single', 'multi', 'both']).optional(),
   turns: z.number().int().min(3).optional(),
   repetitions: z.number().int().positive().optional(),
+  /** `--probe-drift`: ask each persuader where it stands after each conversation. */
+  probeDrift: z.boolean().optional(),
   seed: z.number().int().min(0).optional(),
   sampling: samplingConfigSchema.optional(),
   budget: budgetSchema.optional(),

@@ -15,6 +15,7 @@ interface ExperimentOptions {
   readonly setting?: 'single' | 'multi' | 'both';
   readonly turns?: number;
   readonly repeat?: number;
+  readonly probeDrift?: boolean;
   readonly seed?: number;
   readonly temperature?: number;
   readonly maxTokens?: number;
@@ -46,6 +47,7 @@ function experimentOptions(experiment: ExperimentConfig, configPath: string): Ex
     setting: experiment.settings,
     turns: experiment.turns,
     repeat: experiment.repetitions,
+    probeDrift: experiment.probeDrift,
     seed: experiment.seed,
     temperature: experiment.sampling?.temperature,
     maxTokens: experiment.sampling?.maxTokens,

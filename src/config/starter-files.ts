@@ -80,6 +80,7 @@ experiment:
   settings: both           # single, multi or both
   turns: 9
   repetitions: 1
+  # probeDrift: true       # after each conversation, ask its persuader where it stands now (drift)
   sampling:
     temperature: 0.7
     maxTokens: 400

@@ -48,8 +48,28 @@ export interface ConversationRecord {
    */
   readonly persuaderStance: AgreementScore | null;
   readonly turns: readonly Turn[];
+  /**
+   * The persuader's answer to the drift probe (`pmiyc run --probe-drift`, docs/design/techniques.md):
+   * its stance asked again after the conversation, with the conversation in context. Absent when the
+   * run does not probe, and on a failed conversation (its probe is asked when it completes).
+   */
+  readonly driftProbe?: DriftProbe;
   /** Present only on a conversation imported from another tool's results (`pmiyc import official`). */
   readonly imported?: ImportedFrom;
+}
+
+/**
+ * A persuader's stance asked again after its conversation (drift, paper Sec. 5.3). `score` is null
+ * when no attempt gave a usable tagged reply; drift is `score - persuaderStance`.
+ */
+export interface DriftProbe {
+  readonly score: AgreementScore | null;
+  /** Calls made for the probe (1 + re-samples). */
+  readonly attempts: number;
+  /** The reply that was read, or the last unusable one ('' when no call answered). */
+  readonly raw: string;
+  /** The call store's hash of that reply's request (null when no call answered). */
+  readonly callHash: string | null;
 }
 
 /** What scoring a conversation needs of its record: no turns (the closing table of a run reads only these). */
@@ -124,6 +144,7 @@ export function toConversationRecord(
   outcome: ConversationOutcome,
   simulated: { persuader: boolean; persuadee: boolean },
   persuaderStance: AgreementScore | null = null,
+  driftProbe?: DriftProbe,
 ): ConversationRecord {
   if (outcome.status === 'partial') throw new RangeError('a partial conversation is not a record');
   const failed = outcome.status === 'failed' ? outcome : undefined;
@@ -157,5 +178,6 @@ export function toConversationRecord(
     absoluteChange: done?.absoluteChange ?? null,
     persuaderStance,
     turns: outcome.turns,
+    ...(driftProbe && outcome.status === 'completed' ? { driftProbe } : {}),
   };
 }

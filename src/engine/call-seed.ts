@@ -40,3 +40,13 @@ export function callSeed(spec: ConversationSpec, turnIndex: number, attempt: num
   }
   return deriveSeed(spec.runSeed, ['turn', names.persuader, names.persuadee, claim, spec.repetition, spec.turns, turnIndex, attempt]);
 }
+
+/**
+ * The seed of one attempt of a conversation's drift probe (the persuader asked where it stands
+ * after it): from what the probe is, as `callSeed` (the conversation's agents, by the names of
+ * their prompts, claim, repetition and planned turns) with `drift` in the path, so that a probe of
+ * a conversation another pair shares request for request is the same request, asked once.
+ */
+export function driftProbeSeed(spec: ConversationSpec, attempt: number, names: SeedNames = seedNamesOfSpec(spec)): number {
+  return deriveSeed(spec.runSeed, ['drift', names.persuader, names.persuadee, claimKey(spec.claim), spec.repetition, spec.turns, attempt]);
+}

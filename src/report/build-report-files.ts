@@ -1,6 +1,7 @@
 import { reportJson } from './build-report-document.js';
 import { reportChartSpecs } from './charts/report-charts.js';
 import { claimPairsCsv, claimsCsv, modelsCsv, pairsCsv } from './csv-report.js';
+import { driftCsv } from './drift-section.js';
 import { htmlReport } from './html/html-report.js';
 import { markdownReport } from './markdown/markdown-report.js';
 import { createModelLabels } from './model-labels.js';
@@ -38,6 +39,7 @@ export async function buildReportFiles(document: ReportDocument, formats: readon
     files.push({ path: 'claims.csv', content: claimsCsv(document, labels) });
     files.push({ path: 'claim-pairs.csv', content: claimPairsCsv(document, labels) });
     files.push(...analysisCsvFiles(document, labels));
+    if (document.drift) files.push({ path: 'drift.csv', content: driftCsv(document.drift, labels) });
   }
   return files;
 }

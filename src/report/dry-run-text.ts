@@ -57,6 +57,11 @@ export function dryRunText(preview: TournamentPreview, storePath: string): strin
   out(
     `Calls to make: at most ${formatCount(estimate.callsUpperBound)} (shared openings and first arguments once, before re-samples); about ${formatCount(estimate.callsExpected)} with early stops.`,
   );
+  if (design.probeDrift) {
+    out(
+      `Drift probes (--probe-drift): ${formatCount(estimate.driftProbes)} of these calls ask a persuader where it stands after its conversation, one per conversation, with the whole conversation in context.`,
+    );
+  }
   out('');
   const rows = estimate.byModel.map((model) => [
     labelModel(model.model),

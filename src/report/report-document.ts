@@ -7,6 +7,7 @@ import type { IntervalMethod } from '../metrics/claim-estimates.js';
 import type { SampleKind } from '../metrics/conversation-samples.js';
 import type { CappedPowerPlan } from '../metrics/power.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
+import type { DriftReport } from './drift-report.js';
 import type { ImportedResults } from './imported-figures.js';
 import type { AliasIdentity } from './run-aliases.js';
 import type { AnalysisReport } from './studies/analysis-study.js';
@@ -129,4 +130,6 @@ export interface ReportDocument extends Omit<TournamentAnalysis, 'models' | 'cla
   readonly studies: ReportStudies;
   /** Imported results (`pmiyc import official`) only: where they come from, and the headline figures without disputed conversations. */
   readonly imported?: ImportedResults;
+  /** Drift of persuaders (paper Sec. 5.3, `--probe-drift`): absent when no reported run has drift probes (drift-section.ts). */
+  readonly drift?: DriftReport;
 }

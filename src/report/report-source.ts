@@ -11,5 +11,6 @@ export type ReportSource = Pick<RunRecords, 'findRun' | 'hasRun'> &
     readonly consistency: Pick<ConsistencyResults, 'samples' | 'studyNames'>;
     readonly judge: Pick<JudgeResults, 'count' | 'trials'>;
     readonly annotations: Pick<AnnotationResults, 'rows'>;
-    readonly analysis: Pick<AnalysisResults, 'studyNames' | 'labels'>;
+    /** Analysis studies: their labels (the report's analysis sections) and drift probes (for a run whose records hold none). */
+    readonly analysis: Pick<AnalysisResults, 'studyNames' | 'labels' | 'probes'>;
   };

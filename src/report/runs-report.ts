@@ -6,6 +6,7 @@ import type { RunInfo } from '../runner/run-records.js';
 import { isImportedRun } from '../studies/tournament/imported-run.js';
 import { agentPartsOf } from './agent-variants.js';
 import { buildReportDocument } from './build-report-document.js';
+import { DriftCollector } from './drift-report.js';
 import type { ImportedResults } from './imported-figures.js';
 import { ImportedTally } from './imported-notes.js';
 import type { ReportDocument, ReportDuplicates, ReportStudies } from './report-document.js';
@@ -25,10 +26,17 @@ interface Collected {
   readonly importNotes: string[];
   /** report.json `imported`: the imported conversations and the figures without disputed ones (absent without imports). */
   readonly imported: ImportedResults | undefined;
+  /** report.json `drift` (absent without drift probes). */
+  readonly drift: ReturnType<DriftCollector['result']>;
 }
 
 /** Streams every conversation of the runs through one analyzer; nothing else is kept per record. */
-function collect(store: Pick<ReportSource, 'conversations'>, runs: readonly RunInfo[], intervals: IntervalOptions, baseline?: RunInfo): Collected {
+function collect(
+  store: Pick<ReportSource, 'conversations' | 'findRun' | 'analysis'>,
+  runs: readonly RunInfo[],
+  intervals: IntervalOptions,
+  baseline?: RunInfo,
+): Collected {
   const { variantOf } = agentPartsOf([...runs, ...(baseline ? [baseline] : [])].map((run) => run.config));
   const analyzer = new TournamentAnalyzer({ intervals, samplesPerKind: 1, variantOf });
   if (baseline) for (const record of store.conversations(baseline.id)) analyzer.addBaseline(record);
@@ -38,7 +46,9 @@ function collect(store: Pick<ReportSource, 'conversations'>, runs: readonly RunI
   const firstRunOf = runs.length > 1 ? new Map<number, number>() : undefined;
   const skipped = runs.map(() => new Map<number, number>());
   const imported = new ImportedTally(runs.some(isImportedRun));
+  const drift = new DriftCollector(store);
   runs.forEach((run, position) => {
+    drift.startRun(run);
     for (const record of store.conversations(run.id)) {
       if (firstRunOf) {
         const id = hashString(record.conversationId);
@@ -52,13 +62,14 @@ function collect(store: Pick<ReportSource, 'conversations'>, runs: readonly RunI
       modelsByRun[position]!.add(record.persuader).add(record.persuadee);
       imported.add(run.name, record);
       analyzer.add(record);
+      drift.add(record);
     }
   });
   assertRunsShareModels(runs, modelsByRun);
   const duplicates = skipped.flatMap((byFirst, position) =>
     [...byFirst.entries()].sort(([a], [b]) => a - b).map(([first, conversations]) => ({ run: runs[position]!.name, alsoIn: runs[first]!.name, conversations })),
   );
-  return { analysis: analyzer.finish(), duplicates, importNotes: imported.notes(), imported: imported.result(intervals) };
+  return { analysis: analyzer.finish(), duplicates, importNotes: imported.notes(), imported: imported.result(intervals), drift: drift.result(intervals) };
 }
 
 /** Tournaments combined in one report must share a model; runs without conversations (studies) are not compared. */
@@ -155,6 +166,11 @@ export function buildRunsReport(
     intervals,
     effectiveness: built.effectiveness,
   });
-  const document = { ...built, ...analysisReport, ...(collected.imported ? { imported: collected.imported } : {}) };
+  const document = {
+    ...built,
+    ...analysisReport,
+    ...(collected.imported ? { imported: collected.imported } : {}),
+    ...(collected.drift ? { drift: collected.drift } : {}),
+  };
   return { runs, document, conversations: collected.analysis.conversations, duplicates: collected.duplicates, ...(comparisonNote ? { comparisonNote } : {}) };
 }

@@ -79,6 +79,8 @@ const storedRecordSchema = z.object({
   persuaderStance: score.nullable(),
   absoluteChange: z.number().nullable(),
   turns: z.array(turn),
+  // Absent unless the run was started with --probe-drift (and on failed conversations).
+  driftProbe: z.object({ score: score.nullable(), attempts: z.number().int(), raw: z.string(), callHash: z.string().nullable() }).optional(),
   imported: imported.optional(),
 });
 

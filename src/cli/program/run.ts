@@ -25,6 +25,11 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
       new Option('--setting <setting>', 'single, multi or both').argParser(parseChoice('--setting', ['single', 'multi', 'both'] as const)).default('both'),
     )
     .option('--turns <n>', 'turns of a multi-turn conversation (odd, > 3)', parseTurns, 9)
+    .option(
+      '--probe-drift',
+      'after each conversation, ask its persuader where it stands now (drift, kept in the record; one more call per conversation)',
+      false,
+    )
     .option('--repeat <n>', 'independent repetitions of every conversation (new seeds)', parseWholeNumber('--repeat', 1), 1)
     .addOption(shared.concurrency())
     .addOption(shared.seed('run seed; every call seed derives from it'))

@@ -1,5 +1,6 @@
 import { InputError } from '../../domain/errors/input-error.js';
 import { hashString } from '../../domain/random.js';
+import { MAX_PLANTED_DRIFT } from './sim-drift.js';
 
 /**
  * A persuasion technique a simulated persuader uses (issue 29): on each of its turns it uses the
@@ -32,6 +33,9 @@ export interface PlantedStrategy {
  * - unethical: as a persuader, the unethical strategies it uses, each with its rate (`unethical.<id>=<rate>`);
  * - refuse: as a persuader, the chance that a turn refuses to argue for the claim;
  * - leaveRole: in either role, the chance that a turn steps out of its role.
+ * - drift: as a persuader asked the drift probe after a conversation, how many scale points its own
+ *   agreement with the claim moves on average from its stance before (`drift=<d>`, d from -2 to 2;
+ *   absent unless given: then it answers the probe with a fresh draw, no drift on average). See sim-drift.ts.
  * Each turn states what it did in marks a simulated judge reads (sim-techniques.ts).
  */
 export interface SimProfile {
@@ -44,6 +48,7 @@ export interface SimProfile {
   readonly unethical: readonly PlantedStrategy[];
   readonly refuse: number;
   readonly leaveRole: number;
+  readonly drift?: number;
 }
 
 type Traits = Omit<SimProfile, 'name' | 'techniques' | 'labelError' | 'unethical' | 'refuse' | 'leaveRole'>;
@@ -99,7 +104,15 @@ export function parseSimProfile(modelName: string): SimProfile {
   const traits: { -readonly [K in TraitName]: number } = { ...(NAMED_SIM_PROFILES[name] ?? derivedTraits(name)), labelError: 0, refuse: 0, leaveRole: 0 };
   const techniques: PlantedTechnique[] = [];
   const unethical: PlantedStrategy[] = [];
+  let drift: number | undefined;
   for (const [key, value] of new URLSearchParams(query ?? '')) {
+    if (key === 'drift') {
+      drift = Number(value);
+      if (value.trim() === '' || !Number.isFinite(drift) || Math.abs(drift) > MAX_PLANTED_DRIFT) {
+        throw new InputError(`${modelName}: drift must be a number of scale points from -${MAX_PLANTED_DRIFT} to ${MAX_PLANTED_DRIFT}, got "${value}"`);
+      }
+      continue;
+    }
     if (key.startsWith(TECHNIQUE_PREFIX)) {
       techniques.push(readTechnique(modelName, key, value));
       continue;
@@ -111,9 +124,9 @@ export function parseSimProfile(modelName: string): SimProfile {
       continue;
     }
     if (!(TRAIT_NAMES as readonly string[]).includes(key)) {
-      throw new InputError(`${modelName}: unknown parameter "${key}"; use ${TRAIT_NAMES.join(', ')}, technique.<id> or unethical.<id>`);
+      throw new InputError(`${modelName}: unknown parameter "${key}"; use ${TRAIT_NAMES.join(', ')}, drift, technique.<id> or unethical.<id>`);
     }
     traits[key as TraitName] = readTrait(modelName, key, value);
   }
-  return { name, ...traits, techniques, unethical };
+  return { name, ...traits, techniques, unethical, ...(drift === undefined ? {} : { drift }) };
 }

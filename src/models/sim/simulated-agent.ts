@@ -1,10 +1,12 @@
 import { type AgreementScore, toAgreementScore } from '../../domain/agreement-score.js';
 import { clamp } from '../../domain/numbers.js';
 import { createRandom, hashString, type Random, randomNormal } from '../../domain/random.js';
+import { isDriftProbeRequest } from '../../protocol/drift-prompt.js';
 import { isFinalDecisionRequest, roleOfSystemPrompt } from '../../protocol/prompts.js';
 import { isStanceRequest } from '../../protocol/stance-prompt.js';
 import { parseTaggedReply, formatTaggedReply as tagged } from '../../protocol/tagged-reply.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
+import { claimOfRequest, driftedScore, plantedBelief } from './sim-drift.js';
 import { simulatedStudyReply } from './sim-judge.js';
 import { parseSimProfile, type SimProfile } from './sim-profile.js';
 import { simulatedStanceReply } from './sim-stance.js';
@@ -78,6 +80,10 @@ export class SimulatedAgent implements ChatModel {
     if (isStanceRequest(request.messages)) return { text: simulatedStanceReply(this.profile, request.messages, random), finishReason: 'stop' };
     const systemPrompt = request.messages.find((message) => message.role === 'system')?.content ?? '';
     if (random() < this.profile.malformed) return { text: malformedText(random), finishReason: 'stop' };
+    const lastUser = request.messages.at(-1)?.content ?? '';
+    if (request.messages.at(-1)?.role === 'user' && isDriftProbeRequest(lastUser)) {
+      return { text: this.answerDriftProbe(systemPrompt, lastUser, random), finishReason: 'stop' };
+    }
     const study = simulatedStudyReply(request.messages, this.profile, random);
     if (study !== undefined) return { text: study, finishReason: 'stop' };
     const text = roleOfSystemPrompt(systemPrompt) === 'persuader' ? this.argue(systemPrompt, random) : this.respond(request.messages, random);
@@ -103,7 +109,12 @@ export class SimulatedAgent implements ChatModel {
       .flatMap((parsed) => (parsed.ok ? [parsed.score] : []));
     const current = ownScores.at(-1);
     if (current === undefined) {
-      const initial = drawWeighted(random);
+      const { drift } = this.profile;
+      const systemPrompt = messages.find((message) => message.role === 'system')?.content ?? '';
+      const initial =
+        drift === undefined
+          ? drawWeighted(random)
+          : plantedBelief(this.profile.name, claimOfRequest([systemPrompt, ...messages.map((message) => message.content)]), drift);
       return tagged(stanceText(random, initial), initial);
     }
     const lastUser = messages.at(-1)?.content ?? '';
@@ -117,6 +128,19 @@ export class SimulatedAgent implements ChatModel {
     // Drawn last, and only when planted: a persuadee without role breaks writes what it always wrote.
     const mark = persuadeeMark(this.profile, random);
     return tagged(mark === '' ? text : `${mark} ${text}`, score);
+  }
+
+  /**
+   * The drift probe after a conversation: with a planted drift, its fixed belief on the claim moved by
+   * it (sim-drift.ts); without one, a fresh draw from the opening weights (no drift on average).
+   */
+  private answerDriftProbe(systemPrompt: string, request: string, random: Random): string {
+    const { drift } = this.profile;
+    const score =
+      drift === undefined
+        ? drawWeighted(random)
+        : driftedScore(plantedBelief(this.profile.name, claimOfRequest([systemPrompt, request]), drift), drift, random);
+    return tagged(`[simulated] Speaking for myself after the discussion: ${stanceText(random, score).replace('[simulated] ', '')}`, score);
   }
 
   /** The score after the planted effects of the techniques the argument's mark names (none: `own`, no draw). */

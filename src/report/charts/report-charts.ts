@@ -1,4 +1,5 @@
 import type { Setting } from '../../domain/conversation.js';
+import { driftChartSpecs } from '../drift-section.js';
 import type { ModelLabels } from '../model-labels.js';
 import type { ReportDocument } from '../report-document.js';
 import { conditionsOf, modelsOf } from '../report-tables.js';
@@ -77,5 +78,6 @@ export function reportChartSpecs(document: ReportDocument, labels: ModelLabels):
     ...annotationChartSpecs(document.studies.reliability),
     ...(document.studies.judge ? [judgeAccuracyChart(document.studies.judge, labels)] : []),
     ...analysisChartSpecs(document, labels),
+    ...driftChartSpecs(document.drift, labels),
   ];
 }

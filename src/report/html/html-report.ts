@@ -9,6 +9,7 @@ import {
   VARIANTS_INTRO,
   variantTable,
 } from '../comparison-tables.js';
+import { DRIFT_CHART_ID, DRIFT_SECTION_ID, driftSectionHtml } from '../drift-section.js';
 import { IMPORTED_TOC_ENTRY, importedSectionHtml } from '../imported-section.js';
 import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
@@ -254,6 +255,7 @@ function studyEntries(document: ReportDocument): Array<readonly [string, string]
     ...((document.studies.consistency ?? []).length > 0 ? [[CONSISTENCY_SECTION_ID, 'Consistency'] as const] : []),
     ...(document.studies.judge ? [[JUDGE_SECTION_ID, 'LLM as judge'] as const] : []),
     ...analysisTocEntries(document),
+    ...(document.drift ? [[DRIFT_SECTION_ID, 'Drift'] as const] : []),
   ];
 }
 
@@ -268,7 +270,7 @@ function tocOf(document: ReportDocument): ReadonlyArray<readonly [string, string
 /** The studies' sections, in the order of the contents. */
 function studiesHtml(parts: Parts): SafeHtml {
   const { document, labels } = parts;
-  return html`${annotationSectionHtml(document.studies.reliability ?? null, labels, parts.chart(CONFUSION_CHART_ID))}${consistencySectionHtml(document.studies.consistency ?? [])}${document.studies.judge ? judgeSectionHtml(document.studies.judge, labels, parts.chart(JUDGE_CHART_ID)) : ''}${analysisSectionsHtml(document, labels, parts.chart)}`;
+  return html`${annotationSectionHtml(document.studies.reliability ?? null, labels, parts.chart(CONFUSION_CHART_ID))}${consistencySectionHtml(document.studies.consistency ?? [])}${document.studies.judge ? judgeSectionHtml(document.studies.judge, labels, parts.chart(JUDGE_CHART_ID)) : ''}${analysisSectionsHtml(document, labels, parts.chart)}${document.drift ? driftSectionHtml(document.drift, labels, parts.chart(DRIFT_CHART_ID)) : ''}`;
 }
 
 /**

@@ -70,6 +70,8 @@ export class CallForecast {
    * repetition, named by the prompts they are asked with (a persuader-only variant opens as its model).
    */
   private readonly openingsPerClaim: number;
+  /** Calls after a conversation's last turn: its drift probe with `--probe-drift`, else none. */
+  private readonly probeCalls: number;
   private readonly replies = new Map<string, { replies: number; stops: number }>();
   private readonly tallies = new Map<string, Tally>();
   private readonly running = new Map<string, Running>();
@@ -87,6 +89,7 @@ export class CallForecast {
     private readonly storedAtStart = 0,
   ) {
     this.repetitions = design.repetitions ?? 1;
+    this.probeCalls = design.probeDrift ? 1 : 0;
     this.firstSetting = [...design.settings].sort((a, b) => this.turnsOf(b) - this.turnsOf(a))[0];
     const openers = new Set([...design.persuadees, ...design.persuaders].map((agent) => seedNamesOf(agent, design.variants ?? {}).persuadee));
     this.openingsPerClaim = openers.size * this.repetitions;
@@ -124,7 +127,7 @@ export class CallForecast {
     const tally = this.tallyOf(conversation);
     tally.finished += 1;
     // A failed conversation asked every turn up to the one that failed.
-    const asked = outcome.status === 'completed' ? outcome.turns.length : outcome.failedTurn;
+    const asked = outcome.status === 'completed' ? outcome.turns.length + this.probeCalls : outcome.failedTurn;
     tally.callsOfFinished += Math.max(0, asked - PREFIX_TURNS);
     if (outcome.status === 'failed' && outcome.failedTurn > PREFIX_TURNS) this.failuresAfterPrefix += 1;
     // A failed opening or first argument is not kept: the next conversation that needs it asks again.
@@ -157,7 +160,7 @@ export class CallForecast {
         const tally = this.tallies.get(cell) ?? NO_TALLY;
         const conversations = conversationsPerCell - tally.skipped - tally.finished - (runningPerCell.get(cell) ?? 0);
         notStarted.conversations += conversations;
-        notStarted.calls += conversations * expectedCallsFrom(this.turnsOf(setting), PREFIX_TURNS + 1, rate, failureRate);
+        notStarted.calls += conversations * (expectedCallsFrom(this.turnsOf(setting), PREFIX_TURNS + 1, rate, failureRate) + this.probeCalls);
         expected += tally.callsOfFinished;
       }
     }
@@ -193,10 +196,10 @@ export class CallForecast {
   private expectedAfterPrefix(running: Running, failureRate: number): number {
     const { index, kind, score } = running.lastTurn;
     const made = Math.max(0, index - PREFIX_TURNS);
-    if (kind === 'final') return made;
-    if (kind === 'reply' && score === STOPPING_SCORE) return made + 1;
+    if (kind === 'final') return made + this.probeCalls;
+    if (kind === 'reply' && score === STOPPING_SCORE) return made + 1 + this.probeCalls;
     const rate = this.earlyStopRate(running.persuadee);
-    return made + expectedCallsFrom(running.turns, Math.max(index + 1, PREFIX_TURNS + 1), rate, failureRate);
+    return made + expectedCallsFrom(running.turns, Math.max(index + 1, PREFIX_TURNS + 1), rate, failureRate) + this.probeCalls;
   }
 
   /** Conversations of one claim in the first setting: its pairs times repetitions (each asks a first argument). */

@@ -41,6 +41,8 @@ export interface PlanEstimate {
   readonly costUsd: number;
   /** Models with calls to make and no prices, whose cost `costUsd` leaves out. */
   readonly unpricedModels: string[];
+  /** Of the calls, the drift probes to ask (`--probe-drift`; 0 without it). */
+  readonly driftProbes: number;
 }
 
 /**
@@ -56,6 +58,8 @@ export interface StoredProgress {
   readonly nextIsFinal: boolean;
   /** Its persuader's stance (that agent's opening as a persuadee) is stored. */
   readonly stanceStored: boolean;
+  /** With `probeDrift`: its drift probe is stored (or the run holds the conversation). Not stored unless said. */
+  readonly probeStored?: boolean;
 }
 
 /** A conversation of which the store holds nothing. */
@@ -155,7 +159,8 @@ function systemTokensOf(claim: Claim): { persuader: number; persuadee: number } 
  * several conversations or agents share is counted once: an opening per (persuadee, claim,
  * repetition), the persuader's stance being its opening as a persuadee, a first argument per (pair,
  * claim, repetition), each named by the prompts it is asked with (a persuader-only variant's
- * openings are its model's). `progressOf` says what the store holds of a conversation already (a
+ * openings are its model's). With `probeDrift`, each conversation asks its persuader one more call
+ * after its end, with the whole conversation in context (counted as if every conversation completed). `progressOf` says what the store holds of a conversation already (a
  * dry run replays it): those calls are free and left out. Pure: the same numbers for every caller.
  */
 export function estimatePlan(
@@ -174,7 +179,7 @@ export function estimatePlan(
     counted.add(key);
     return true;
   };
-  const calls = { upper: 0, expected: 0 };
+  const calls = { upper: 0, expected: 0, probes: 0 };
   const ask = (model: string, count: number, turnIndex: number, systemTokens: number) => {
     tally.add(model, count, turnIndex, systemTokens);
     calls.expected += count;
@@ -194,7 +199,12 @@ export function estimatePlan(
     const persuadee = names(spec.persuadeeModel).persuadee;
     const stance = names(spec.persuaderModel).persuadee;
     if (!stored.stanceStored && isNew(['opening', stance, claim, spec.repetition])) askShared(stance, 0, system.persuadee);
-    if (stored.complete || duplicates.has(`${spec.persuaderModel}\u0000${spec.persuadeeModel}`)) continue;
+    if (duplicates.has(`${spec.persuaderModel}\u0000${spec.persuadeeModel}`)) continue;
+    if (design.probeDrift && !stored.probeStored) {
+      askShared(persuader, spec.turns, system.persuader);
+      calls.probes += 1;
+    }
+    if (stored.complete) continue;
     if (stored.storedTurns < 1 && isNew(['opening', persuadee, claim, spec.repetition])) askShared(persuadee, 0, system.persuadee);
     if (stored.storedTurns < 2 && isNew(['argument', persuader, persuadee, claim, spec.repetition])) askShared(persuader, 1, system.persuader);
     // After the prefix, the conversation's own calls: the persuadee speaks on odd turns, the persuader on even ones.
@@ -215,6 +225,7 @@ export function estimatePlan(
     byModel,
     costUsd: byModel.reduce((sum, model) => sum + (model.costUsd ?? 0), 0),
     unpricedModels: byModel.filter((model) => model.costUsd === undefined && model.calls > 0).map((model) => model.model),
+    driftProbes: calls.probes,
   };
 }
 

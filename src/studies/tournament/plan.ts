@@ -15,6 +15,8 @@ export interface TournamentDesign {
   readonly runSeed: number;
   /** The prompt variants the agents use: which requests two agents share follows from them (`seedNamesOf`). */
   readonly variants?: VariantBook;
+  /** Each completed conversation's persuader is asked the drift probe after it: one more call each. */
+  readonly probeDrift?: boolean;
 }
 
 export interface PlannedConversation {

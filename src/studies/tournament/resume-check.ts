@@ -97,6 +97,12 @@ const DESIGN_CHECKS: readonly DesignCheck[] = [
   { flag: '--temperature', keys: ['temperature'], stored: (design) => String(design.sampling.temperature), given: (options) => String(options.temperature) },
   { flag: '--max-tokens', keys: ['maxTokens'], stored: (design) => String(design.sampling.maxOutputTokens), given: (options) => String(options.maxTokens) },
   { flag: '--max-attempts', keys: ['maxAttempts'], stored: (design) => String(design.sampling.maxAttempts), given: (options) => String(options.maxAttempts) },
+  {
+    flag: '--probe-drift',
+    keys: ['probeDrift'],
+    stored: (design) => (design.probeDrift ? 'given' : 'not given'),
+    given: (options) => (options.probeDrift ? 'given' : 'not given'),
+  },
   { flag: '--seed', keys: ['seed'], stored: (_design, seed) => String(seed), given: (options) => String(options.seed) },
   {
     flag: '--no-cache',

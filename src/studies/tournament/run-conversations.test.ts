@@ -7,6 +7,7 @@ import type { ChatModel, GenerateRequest } from '../../models/chat-model.js';
 import { ModelCallError } from '../../models/model-call-error.js';
 import { SimulatedAgent } from '../../models/sim/simulated-agent.js';
 import { withCallCache } from '../../models/wrappers/with-call-cache.js';
+import { isDriftProbeRequest } from '../../protocol/drift-prompt.js';
 import { DEFAULT_PROMPTS } from '../../protocol/prompt-variants.js';
 import { RunGate } from '../../runner/run-gate.js';
 import { planTournament } from './plan.js';
@@ -226,5 +227,53 @@ describe("runConversations when a persuader's own stance cannot be asked", () =>
     // The other persuader's stance was asked and stored as ever.
     const byOther = records.filter((record) => record.persuader === other && record.persuadee === other);
     expect(byOther.every((record) => record.status === 'completed' && record.persuaderStance !== null)).toBe(true);
+  });
+});
+
+describe('runConversations with probeDrift', () => {
+  const probeError = (name: string) =>
+    new ModelCallError(`${name}: the server answered 503`, { provider: 'test', model: name, reason: 'api', retryable: true });
+  const isProbe = (request: GenerateRequest) => isDriftProbeRequest(request.messages.at(-1)?.content ?? '');
+
+  it('keeps an unusable probe with score null, fails the conversation whose probe call failed, and probes nothing without it', async () => {
+    const [unreadable, unreachable] = ['sim/eloquent', 'sim/weak'];
+    const modelFor = (name: string): ChatModel => {
+      const agent = new SimulatedAgent(name);
+      return {
+        name,
+        simulated: true,
+        generate: (request) => {
+          if (isProbe(request) && name === unreadable) return Promise.resolve({ text: 'I would rather not say.', finishReason: 'stop' });
+          if (isProbe(request) && name === unreachable) return Promise.reject(probeError(name));
+          return agent.generate(request);
+        },
+      };
+    };
+    const plan = planTournament({ persuaders: [unreadable!, unreachable!], persuadees: ['sim/stubborn'], claims: claims(2), settings: ['single'], runSeed: 3 });
+    const run = async (probeDrift: boolean) => {
+      const records: ConversationRecord[] = [];
+      await runConversations({
+        plan,
+        modelFor,
+        concurrency: 2,
+        probeDrift,
+        onConversation: (planned, outcome, stance, driftProbe) => {
+          records.push(toConversationRecord('test', planned.spec, outcome, { persuader: true, persuadee: true }, stance, driftProbe));
+        },
+      });
+      return records;
+    };
+    const probed = await run(true);
+    for (const record of probed.filter((entry) => entry.persuader === unreadable)) {
+      expect(record.status).toBe('completed');
+      expect(record.driftProbe).toEqual({ score: null, attempts: 3, raw: 'I would rather not say.', callHash: null });
+    }
+    for (const record of probed.filter((entry) => entry.persuader === unreachable)) {
+      expect(record).toMatchObject({ status: 'failed', failureReason: 'api', failedRole: 'persuader', failedTurn: record.turns.length + 1 });
+      expect(record.failureDetail).toContain("the persuader's drift probe");
+      expect(record).not.toHaveProperty('driftProbe');
+    }
+    const plain = await run(false);
+    expect(plain.every((record) => record.status === 'completed' && !('driftProbe' in record))).toBe(true);
   });
 });

@@ -1,6 +1,8 @@
 import type { AgreementScore } from '../../domain/agreement-score.js';
-import type { ConversationOutcome, FailedConversation, Turn } from '../../domain/conversation.js';
+import type { Attempt, ConversationOutcome, FailedConversation, FailureReason, Turn } from '../../domain/conversation.js';
+import type { DriftProbe } from '../../domain/conversation-record.js';
 import type { SeedNames } from '../../engine/call-seed.js';
+import { askDriftProbe } from '../../engine/drift-probe.js';
 import { runConversation } from '../../engine/run-conversation.js';
 import type { SamplingSettings } from '../../engine/sample-turn.js';
 import type { ChatModel } from '../../models/chat-model.js';
@@ -36,10 +38,21 @@ export interface RunConversationsInput {
   /** Stop starting work once more than this many conversations failed (a count, or a fraction of those finished when < 1). */
   readonly maxFailures?: number;
   /**
-   * Called once per conversation as it finishes (completed or failed), in finishing order, with the
-   * persuader's own stance on the claim (null when its opening could not be had).
+   * Ask each completed conversation's persuader the drift probe after it (`--probe-drift`): where it
+   * stands now, with the conversation in context (engine/drift-probe.ts).
    */
-  readonly onConversation: (conversation: PlannedConversation, outcome: ConversationOutcome, persuaderStance: AgreementScore | null) => void | Promise<void>;
+  readonly probeDrift?: boolean;
+  /**
+   * Called once per conversation as it finishes (completed or failed), in finishing order, with the
+   * persuader's own stance on the claim (null when its opening could not be had) and, with
+   * `probeDrift`, a completed conversation's drift probe.
+   */
+  readonly onConversation: (
+    conversation: PlannedConversation,
+    outcome: ConversationOutcome,
+    persuaderStance: AgreementScore | null,
+    driftProbe?: DriftProbe,
+  ) => void | Promise<void>;
   readonly onSkipped?: (conversation: PlannedConversation) => void;
   /** Called with each accepted turn of a conversation as it happens (not those of the persuader's own stance). */
   readonly onTurn?: (conversation: PlannedConversation, turn: Turn) => void;
@@ -78,6 +91,27 @@ function withoutStance(conversation: ConversationOutcome, stance: FailedConversa
     failedTurn: stance.failedTurn,
     failedRole: 'persuader',
     failedAttempts: stance.failedAttempts,
+  };
+}
+
+/**
+ * A completed conversation whose drift probe could not be asked (its call failed after its
+ * retries): failed as a conversation without its stance is, so that `--retry-failed` asks the probe
+ * again, replaying the conversation's own calls from the store. (A probe whose replies were all
+ * unusable is not a failure: it is kept with score null.)
+ */
+function withoutProbe(
+  conversation: ConversationOutcome,
+  probe: { readonly reason: FailureReason; readonly detail: string; readonly attempts: readonly Attempt[] },
+): FailedConversation {
+  return {
+    status: 'failed',
+    turns: conversation.turns,
+    reason: probe.reason,
+    detail: `the persuader's drift probe (its stance asked again after the conversation) was not answered: ${probe.detail}`,
+    failedTurn: conversation.turns.length + 1,
+    failedRole: 'persuader',
+    failedAttempts: probe.attempts,
   };
 }
 
@@ -136,8 +170,22 @@ export async function runConversations(input: RunConversationsInput): Promise<Co
         ...(onTurn ? { onTurn: (turn: Turn) => onTurn(planned, turn) } : {}),
       });
       const stance = await persuaderStanceOf(planned);
-      const outcome = typeof stance === 'object' && stance !== null && conversation.status !== 'failed' ? withoutStance(conversation, stance) : conversation;
-      await input.onConversation(planned, outcome, typeof stance === 'number' ? stance : null);
+      let outcome = typeof stance === 'object' && stance !== null && conversation.status !== 'failed' ? withoutStance(conversation, stance) : conversation;
+      let driftProbe: DriftProbe | undefined;
+      if (input.probeDrift && outcome.status === 'completed') {
+        const probed = await askDriftProbe({
+          spec: planned.spec,
+          turns: outcome.turns,
+          persuader: input.modelFor(planned.spec.persuaderModel),
+          prompts: promptsFor(planned.spec.persuaderModel),
+          seedNames: { persuader: seedNamesFor(planned.spec.persuaderModel).persuader, persuadee: seedNamesFor(planned.spec.persuadeeModel).persuadee },
+          ...(input.sampling ? { sampling: input.sampling } : {}),
+          ...(input.abortSignal ? { abortSignal: input.abortSignal } : {}),
+        });
+        if (probed.ok) driftProbe = probed.probe;
+        else outcome = withoutProbe(outcome, probed);
+      }
+      await input.onConversation(planned, outcome, typeof stance === 'number' ? stance : null, driftProbe);
       finished.all += 1;
       if (outcome.status === 'failed') finished.failed += 1;
       if (tooManyFailures(input.maxFailures, finished.failed, finished.all)) gate.stop('failures');

@@ -2,6 +2,7 @@ import { claimKey } from '../../domain/claim.js';
 import type { Turn } from '../../domain/conversation.js';
 import { hashString } from '../../domain/random.js';
 import type { SeedNames } from '../../engine/call-seed.js';
+import { askDriftProbe } from '../../engine/drift-probe.js';
 import { runConversation } from '../../engine/run-conversation.js';
 import type { SamplingSettings } from '../../engine/sample-turn.js';
 import { type CachedReply, cachedRequestOf, requestHash } from '../../models/call-cache.js';
@@ -60,6 +61,8 @@ export interface StoredProgressInput {
   readonly sampling: SamplingSettings;
   /** Conversations the run holds already, which a resume skips. */
   readonly isDone?: (planned: PlannedConversation) => boolean;
+  /** The run asks each completed conversation's drift probe: whether it is stored is found too. */
+  readonly probeDrift?: boolean;
 }
 
 export interface StoredWork {
@@ -89,7 +92,7 @@ export async function findStoredProgress(input: StoredProgressInput): Promise<St
   for (const planned of input.plan) {
     if (input.isDone?.(planned)) {
       conversationsDone += 1;
-      progress.set(planned.id, { complete: true, storedTurns: planned.spec.turns, nextIsFinal: false, stanceStored: true });
+      progress.set(planned.id, { complete: true, storedTurns: planned.spec.turns, nextIsFinal: false, stanceStored: true, probeStored: true });
       continue;
     }
     const { spec } = planned;
@@ -101,7 +104,8 @@ export async function findStoredProgress(input: StoredProgressInput): Promise<St
       stances.set(stanceKey, stanceStored);
     }
     const conversation = await replay(input, spec);
-    if (conversation.complete) conversationsReplayed += 1;
+    // Whole, its drift probe included when the run asks one.
+    if (conversation.complete && conversation.probeStored !== false) conversationsReplayed += 1;
     if (stanceStored || conversation.storedTurns > 0) progress.set(planned.id, { ...conversation, stanceStored });
   }
   return { progress, storedCalls: input.replay.callsFound, conversationsReplayed, conversationsDone };
@@ -110,10 +114,11 @@ export async function findStoredProgress(input: StoredProgressInput): Promise<St
 /** How far a conversation (or, with `stopAfterTurn`, its prefix) replays from the stored calls. */
 async function replay(input: StoredProgressInput, spec: PlannedConversation['spec'], stopAfterTurn?: number): Promise<Omit<StoredProgress, 'stanceStored'>> {
   const turns: Turn[] = [];
+  let complete = false;
   const persuader = input.seedNamesFor(spec.persuaderModel);
   const persuadee = input.seedNamesFor(spec.persuadeeModel);
   try {
-    await runConversation({
+    const outcome = await runConversation({
       spec,
       persuader: input.modelFor(spec.persuaderModel),
       persuadee: input.modelFor(spec.persuadeeModel),
@@ -123,9 +128,22 @@ async function replay(input: StoredProgressInput, spec: PlannedConversation['spe
       onTurn: (turn) => turns.push(turn),
       ...(stopAfterTurn === undefined ? {} : { stopAfterTurn }),
     });
-    return { complete: true, storedTurns: turns.length, nextIsFinal: false };
+    complete = true;
+    if (input.probeDrift && outcome.status === 'completed') {
+      await askDriftProbe({
+        spec,
+        turns,
+        persuader: input.modelFor(spec.persuaderModel),
+        prompts: input.promptsFor(spec.persuaderModel),
+        seedNames: { persuader: persuader.persuader, persuadee: persuadee.persuadee },
+        sampling: input.sampling,
+      });
+    }
+    return { complete: true, storedTurns: turns.length, nextIsFinal: false, probeStored: true };
   } catch (error) {
     if (!(error instanceof NotStored)) throw error;
+    // A conversation replayed whole whose probe is not stored: only the probe is asked.
+    if (complete) return { complete: true, storedTurns: turns.length, nextIsFinal: false, probeStored: false };
     return { complete: false, storedTurns: turns.length, nextIsFinal: stoppedEarly(turns) };
   }
 }

@@ -35,6 +35,11 @@ const storedDesignSchema = z.object({
    * before: by agent name, the repetitions sharing their openings (resume-check.ts refuses to mix the two).
    */
   callSeeds: z.literal('by-request').optional(),
+  /**
+   * `--probe-drift`: after each completed conversation its persuader is asked where it stands now
+   * (drift, docs/design/techniques.md); its answer is kept in the record. Absent when not probing.
+   */
+  probeDrift: z.literal(true).optional(),
 });
 
 export type StoredDesign = z.infer<typeof storedDesignSchema>;
@@ -73,6 +78,8 @@ export interface DesignOptions {
   readonly persuadeeVariants?: readonly string[];
   /** The variants a config defines, by name. */
   readonly variants?: Readonly<Record<string, VariantTemplates>>;
+  /** Ask each persuader the drift probe after each completed conversation. */
+  readonly probeDrift?: boolean;
 }
 
 /** The variants that the design's agents use, out of those defined. */
@@ -125,6 +132,7 @@ export function designFromOptions(options: DesignOptions): StoredDesign {
     sampling: samplingOf(options),
     ...(Object.keys(variants).length > 0 ? { variants } : {}),
     callSeeds: 'by-request',
+    ...(options.probeDrift ? { probeDrift: true as const } : {}),
   };
 }
 

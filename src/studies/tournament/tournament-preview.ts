@@ -122,6 +122,7 @@ async function storedWork(input: PreviewInput, design: TournamentDesign): Promis
     promptsFor: promptsByAgent(variants),
     seedNamesFor: (agent) => seedNamesOf(agent, variants),
     sampling: input.design.sampling,
+    ...(input.design.probeDrift ? { probeDrift: true } : {}),
     ...(resumed ? { isDone: isHeldBy(records, resumed.run.id, resumed.retryFailed) } : {}),
   });
   return { reused: true, work, ...(resumed ? { runName: resumed.run.name } : {}) };

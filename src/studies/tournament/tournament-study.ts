@@ -191,13 +191,14 @@ function runPlannedConversations(
       forecast.noteSkipped(planned);
     },
     onTurn: (planned, turn) => forecast.noteTurn(planned, turn),
-    onConversation: async (planned, outcome, stance) => {
+    ...(design.probeDrift ? { probeDrift: true } : {}),
+    onConversation: async (planned, outcome, stance, driftProbe) => {
       if (outcome.status !== 'partial') forecast.noteFinished(planned, outcome);
       const simulated = {
         persuader: modelOf(planned.spec.persuaderModel).simulated,
         persuadee: modelOf(planned.spec.persuadeeModel).simulated,
       };
-      const record = toConversationRecord(run.name, planned.spec, outcome, simulated, stance);
+      const record = toConversationRecord(run.name, planned.spec, outcome, simulated, stance, driftProbe);
       await store.saveConversation(run.id, record);
       sessionUsage.add(record);
       meter.conversationsDone += 1;
