@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RHETORIC_TAXONOMY } from '../src/config/taxonomy/rhetoric-taxonomy.js';
 import type { AgreementScore } from '../src/domain/agreement-score.js';
 import { ResultStore } from '../src/store/result-store.js';
 import { runCli } from './cli-helpers.js';
@@ -141,10 +142,18 @@ describe('pmiyc run --probe-drift with simulated persuaders', () => {
 
   it("reports the drift of a run from its latest analysis study's drift probes when its records hold none, naming the study", async () => {
     const records = await exportOf(plain, 'plain');
+    const design = {
+      judges: ['sim/judge'],
+      taxonomy: RHETORIC_TAXONOMY,
+      taxonomySource: 'rhetoric',
+      probeDrift: true,
+      sampling: { temperature: 0, maxOutputTokens: 400, maxAttempts: 3 },
+    };
+    const studyConfig = { command: 'analyze', tournamentRun: 'plain', design, simulated: ['sim/judge'] };
     const store = ResultStore.open(plain);
     try {
       const about = { seed: 0, packageVersion: '0.0.0' };
-      const older = store.createRun({ name: 'analysis-old', ...about, config: { command: 'analyze', tournamentRun: 'plain' } });
+      const older = store.createRun({ name: 'analysis-old', ...about, config: studyConfig });
       store.analysis.saveProbe(older.id, {
         conversationId: records[0]!.conversationId,
         model: records[0]!.persuader,
@@ -153,13 +162,13 @@ describe('pmiyc run --probe-drift with simulated persuaders', () => {
         raw: '',
         callHash: null,
       });
-      const study = store.createRun({ name: 'analysis-new', ...about, config: { command: 'analyze', tournamentRun: 'plain' } });
+      const study = store.createRun({ name: 'analysis-new', ...about, config: studyConfig });
       // Every persuader moves one point up from its stance (or stays at 5), but one probe gave no usable answer and one conversation has no row.
       records.slice(2).forEach((record, index) => {
         const score = index === 0 ? null : (Math.min(5, record.persuaderStance! + 1) as AgreementScore);
         store.analysis.saveProbe(study.id, { conversationId: record.conversationId, model: record.persuader, score, attempts: 1, raw: '', callHash: null });
       });
-      store.createRun({ name: 'analysis-latest', ...about, config: { command: 'analyze', tournamentRun: 'plain' } });
+      store.createRun({ name: 'analysis-latest', ...about, config: studyConfig });
     } finally {
       store.close();
     }

@@ -12,7 +12,7 @@ import type { ModelPrices } from '../tournament/plan-estimate.js';
 import { StoredCallReplay } from '../tournament/stored-progress.js';
 import type { AnalysisDesign } from './analysis-design.js';
 import { type AnalysisTask, planAnalysisTasks } from './analysis-work.js';
-import { askDriftProbe, claimOfRecord } from './drift-probe.js';
+import { askRecordDriftProbe, claimOfRecord } from './drift-probe.js';
 import { labelTurn, turnJudgeMessages } from './label-turn.js';
 
 /** Characters per token, roughly, for English text (the tournament's dry run assumes the same). */
@@ -155,7 +155,7 @@ async function answersFromStore(
 ): Promise<boolean> {
   try {
     if (task.kind === 'labels') await labelTurn(model, task, input.design.taxonomy, input.design.sampling, input.seed);
-    else await askDriftProbe(model, task.record, promptsOf(task.record.persuader), input.driftSampling, input.seed);
+    else await askRecordDriftProbe(model, task.record, promptsOf(task.record.persuader), input.driftSampling, input.seed);
     return true;
   } catch {
     // The first request the store does not hold ends the replay.

@@ -10,7 +10,7 @@ import type { TournamentResults } from '../tournament/tournament-results.js';
 import type { AnalysisDesign } from './analysis-design.js';
 import type { AnalysisResults } from './analysis-results.js';
 import { type AnalysisTask, conversationsToAnalyse, countAnalysisTasks, driftSamplingOf, planAnalysisTasks, variantsOf } from './analysis-work.js';
-import { askDriftProbe } from './drift-probe.js';
+import { askRecordDriftProbe } from './drift-probe.js';
 import { labelTurn, type TurnTask } from './label-turn.js';
 
 export interface RunAnalysisInput extends StudyRunInput {
@@ -175,7 +175,7 @@ async function probeOne(
 ): Promise<'done' | 'failed'> {
   const { record } = task;
   const model = agentOf(record.persuader, variantsOf(input.tournamentRun)).model;
-  const outcome = await askDriftProbe(
+  const outcome = await askRecordDriftProbe(
     session.registry.modelFor(model),
     record,
     promptsOf(record.persuader),

@@ -1,9 +1,7 @@
 import type { AgreementScore } from '../../domain/agreement-score.js';
 import type { Claim } from '../../domain/claim.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
-import { deriveSeed } from '../../domain/random.js';
-import { driftProbeMessages } from '../../engine/agent-messages.js';
-import { sampleTurn } from '../../engine/sample-turn.js';
+import { askDriftProbe } from '../../engine/drift-probe.js';
 import type { ChatModel } from '../../models/chat-model.js';
 import type { AgentPrompts } from '../../protocol/prompt-variants.js';
 import type { Sampling } from '../design-parts.js';
@@ -35,18 +33,14 @@ export type DriftOutcome =
   | { readonly status: 'asked'; readonly score: AgreementScore | null; readonly attempts: number; readonly raw: string; readonly callHash: string | null }
   | { readonly status: 'failed'; readonly reason: string; readonly detail: string };
 
-/** The seed of one drift probe call: the study's seed, the persuader, the conversation and the attempt. */
-function driftProbeSeed(studySeed: number, record: ConversationRecord, attempt: number): number {
-  return deriveSeed(studySeed, ['drift', record.persuader, record.conversationId, attempt]);
-}
-
 /**
  * Asks the conversation's persuader, with its own view of the whole conversation, where it stands now
- * (protocol/drift-prompt.ts), re-sampled like any tagged turn. Unusable answers in every attempt give a
- * null score (stored); a call error that survived the retry layer fails the probe (not stored: asked
- * again on resume).
+ * (engine/drift-probe.ts), as `pmiyc run --probe-drift` would have asked it: the same conversation
+ * spec and seeds, from the run's own seed (the study's for an imported record, whose file keeps none),
+ * so that both ask the same request. Unusable answers in every attempt give a null score (stored); a
+ * call error that survived the retry layer fails the probe (not stored: asked again on resume).
  */
-export async function askDriftProbe(
+export async function askRecordDriftProbe(
   model: ChatModel,
   record: ConversationRecord,
   prompts: AgentPrompts,
@@ -54,11 +48,15 @@ export async function askDriftProbe(
   studySeed: number,
   abortSignal?: AbortSignal,
 ): Promise<DriftOutcome> {
-  const messages = driftProbeMessages(claimOfRecord(record), record.turns, prompts);
-  const sampled = await sampleTurn(model, messages, sampling, (attempt) => driftProbeSeed(studySeed, record, attempt), abortSignal);
-  const last = sampled.attempts.at(-1);
-  const callHash = last?.callHash ?? null;
-  if (sampled.ok) return { status: 'asked', score: sampled.score, attempts: sampled.attempts.length, raw: sampled.raw, callHash };
-  if (sampled.reason === 'api' || sampled.reason === 'context') return { status: 'failed', reason: sampled.reason, detail: sampled.detail };
-  return { status: 'asked', score: null, attempts: sampled.attempts.length, raw: last?.raw ?? '', callHash };
+  const spec = {
+    claim: claimOfRecord(record),
+    persuaderModel: record.persuader,
+    persuadeeModel: record.persuadee,
+    turns: record.turnsPlanned,
+    repetition: record.repetition,
+    runSeed: record.runSeed ?? studySeed,
+  };
+  const outcome = await askDriftProbe({ spec, turns: record.turns, persuader: model, prompts, sampling, ...(abortSignal ? { abortSignal } : {}) });
+  if (!outcome.ok) return { status: 'failed', reason: outcome.reason, detail: outcome.detail };
+  return { status: 'asked', ...outcome.probe };
 }
