@@ -15,6 +15,8 @@ export interface StudyOptions {
    * A judge's labels of a turn (undefined: the turn's analysis failed). By default a simulated
    * judge's: the techniques a simulated persuader's mark names, without label error.
    */
+  /** Why a turn without labels has none (default: the reply is not one JSON object). */
+  readonly problem?: string;
   readonly labelsOf?: (record: ConversationRecord, turn: ConversationRecord['turns'][number], judge: string) => TurnLabels | undefined;
 }
 
@@ -54,7 +56,7 @@ export function addAnalysisStudy(store: ResultStore, options: StudyOptions): num
           judge,
           role: turn.role,
           labels: labels ?? null,
-          problem: labels ? null : 'the reply is not one JSON object',
+          problem: labels ? null : (options.problem ?? 'the reply is not one JSON object'),
           attempts: labels ? 1 : 3,
           raw: labels ? JSON.stringify(labels) : 'no idea',
           callHash: null,
