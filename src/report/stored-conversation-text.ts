@@ -54,14 +54,15 @@ export function storedConversationText(
   const turns = record.turns.map((turn) => {
     const difference = imported?.differences.find((entry) => entry.turn === turn.index);
     const note = difference ? `${differenceText(difference, imported!.labelMatch, style)}\n` : '';
-    const tags = labels
-      ? turnTagsText(
-          labels.turns.find((entry) => entry.turn === turn.index),
-          labels,
-          labelOf,
-          style,
-        )
-      : '';
+    const tags =
+      labels && labels.turns.length > 0
+        ? turnTagsText(
+            labels.turns.find((entry) => entry.turn === turn.index),
+            labels,
+            labelOf,
+            style,
+          )
+        : '';
     return `${formatTurnText(turn, style)}${tags}${note}\n`;
   });
   const attempts = record.failedAttempts.map(

@@ -17,6 +17,9 @@ const judgeText = (judge: string, labels: ConversationLabels, labelOf: (model: s
 
 /** Which study and judges the tags under the turns come from. */
 export function labelsHeaderText(labels: ConversationLabels, labelOf: (model: string) => string, style: TextStyle): string {
+  if (labels.turns.length === 0) {
+    return style.dim(`Analysis study ${printableText(labels.study)} has no label of this conversation (it analysed a sample, or has not reached it yet).`);
+  }
   const [first, ...others] = labels.judges.map((judge) => judgeText(judge, labels, labelOf));
   const rest = others.length > 0 ? `; also judges ${others.join(', ')} (each judge's tags on its own line)` : '';
   return style.dim(

@@ -141,6 +141,8 @@ describe('pmiyc show with an analysis study', () => {
           : { role: 'persuader', techniques: [], unethical: [], refused: true, leftRole: false };
       },
     });
+    // A conversation the studies never labelled (as one left out of a study's sample).
+    opened.saveConversation(run.id, { ...failed, run: 'tour' });
     opened.close();
   });
 
@@ -167,6 +169,12 @@ describe('pmiyc show with an analysis study', () => {
     expect(() => show(completed.conversationId, { analysis: 'nope' }, labelledStore)).toThrow(
       'nope is not an analysis study of run tour: its studies are first-look, second-look',
     );
+  });
+
+  it('says so for a conversation the study did not label', () => {
+    const { out } = show(failed.conversationId, {}, labelledStore);
+    expect(out).toContain('Analysis study second-look has no label of this conversation (it analysed a sample, or has not reached it yet).');
+    expect(out).not.toContain('tags');
   });
 
   it('prints no tags for a run without analysis', () => {

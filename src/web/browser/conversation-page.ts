@@ -122,10 +122,12 @@ function turnItem(
       turn.attempts.length > 1 ? el('span', {}, `${turn.attempts.length - 1} re-sampled`) : '',
       difference ? badge('disputed', 'disputed') : '',
     ),
-    turnTags(
-      labels.turns.find((tags) => tags.turn === turn.index),
-      labels.analysis,
-    ),
+    labels.turns.length > 0
+      ? turnTags(
+          labels.turns.find((tags) => tags.turn === turn.index),
+          labels.analysis,
+        )
+      : '',
     el('div', { className: 'message' }, turn.message),
     difference && record.imported ? disputeNote(difference, record.imported.labelMatch) : '',
     el(
@@ -166,7 +168,7 @@ export async function conversationPage(current: number, id: string, query: URLSe
     el('h3', {}, 'Persuadee agreement by turn'),
     trajectory(record.turns),
     el('h3', {}, 'Transcript'),
-    labelsNote(labels.analysis, runName),
+    labelsNote(labels.analysis, runName, labels.turns.length > 0),
     turns,
   );
   selectable([]);

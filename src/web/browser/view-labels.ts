@@ -18,8 +18,15 @@ export const LABEL_FILTERS = ['technique', 'unethical', 'refused', 'leftRole', '
 const judgeText = (judge: string, simulated: readonly string[]): string => modelText(judge, simulated.includes(judge));
 
 /** Which study and judge the tags are from, or how to get tags. */
-export function labelsNote(analysis: AnalysisSummary | null, run: string): HTMLElement {
+export function labelsNote(analysis: AnalysisSummary | null, run: string, analysed: boolean): HTMLElement {
   if (!analysis) return el('p', { className: 'note', id: 'labels-note' }, `No analysis study of run ${run}: pmiyc analyze --run ${run} labels its turns.`);
+  if (!analysed) {
+    return el(
+      'p',
+      { className: 'note', id: 'labels-note' },
+      `Analysis study ${analysis.name} has no label of this conversation (it analysed a sample, or has not reached it yet).`,
+    );
+  }
   const others = analysis.judges.length > 1 ? `; the other judges (${analysis.judges.slice(1).join(', ')}) under each turn` : '';
   return el(
     'p',
