@@ -35,7 +35,7 @@ function likePattern(text: string): string {
 }
 
 /** The WHERE clause of a filter and its parameters, in order. */
-function whereClause(runId: number, filter: ConversationFilter): { sql: string; parameters: unknown[] } {
+function whereClause(runId: number, filter: ConversationFilter, purpose: 'page' | 'count' = 'page'): { sql: string; parameters: unknown[] } {
   const conditions = ['run_id = ?'];
   const parameters: unknown[] = [runId];
   const equal = (column: string, value: unknown) => {
@@ -65,19 +65,30 @@ function whereClause(runId: number, filter: ConversationFilter): { sql: string; 
     conditions.push(`(domain, claim_index) IN (SELECT k.domain, k.claim_index FROM run_claims k WHERE k.run_id = ? AND ${matches})`);
     parameters.push(runId, ...words.flatMap((word) => [likePattern(word), likePattern(word)]));
   }
-  // Each tag is a seek on turn_label_tags' primary key (run_id, tag, conversation_id, ...) per conversation: never a scan of the labels.
+  // Each tag seeks turn_label_tags' primary key (run_id, tag, conversation_id, ...), never scanning the labels: a page walks its
+  // order's index and seeks each conversation's tag (EXISTS), stopping at the page's end; a count goes from the tag's own rows
+  // to the conversations they name (IN), so a rare tag is counted in its rows, not in the run's (docs/design/view.md).
   for (const tag of filter.labels?.tags ?? []) {
-    conditions.push('EXISTS (SELECT 1 FROM turn_label_tags t WHERE t.run_id = ? AND t.tag = ? AND t.conversation_id = conversations.id AND t.judge = ?)');
+    conditions.push(
+      purpose === 'page'
+        ? 'EXISTS (SELECT 1 FROM turn_label_tags t WHERE t.run_id = ? AND t.tag = ? AND t.conversation_id = conversations.id AND t.judge = ?)'
+        : 'id IN (SELECT t.conversation_id FROM turn_label_tags t WHERE t.run_id = ? AND t.tag = ? AND t.judge = ?)',
+    );
     parameters.push(filter.labels!.study, tag, filter.labels!.judge);
   }
   return { sql: conditions.join(' AND '), parameters };
 }
 
 /** The two statements of a page (its count, and its rowids with LIMIT ? OFFSET ? to bind after the parameters); exported for the query plan's test. */
-export function conversationPageSql(runId: number, query: ConversationQuery): { count: string; page: string; parameters: unknown[] } {
-  const { sql, parameters } = whereClause(runId, query);
+export function conversationPageSql(
+  runId: number,
+  query: ConversationQuery,
+): { count: string; countParameters: unknown[]; page: string; parameters: unknown[] } {
+  const { sql, parameters } = whereClause(runId, query, 'page');
+  const counted = whereClause(runId, query, 'count');
   return {
-    count: `SELECT count(*) FROM conversations WHERE ${sql}`,
+    count: `SELECT count(*) FROM conversations WHERE ${counted.sql}`,
+    countParameters: counted.parameters,
     page: `SELECT rowid FROM conversations WHERE ${sql} ORDER BY ${ORDER_BY[query.sort]} LIMIT ? OFFSET ?`,
     parameters,
   };
@@ -106,11 +117,11 @@ export class BrowseQueries implements TournamentBrowse {
 
   queryConversations(runId: number, query: ConversationQuery): ConversationPage {
     this.beforeRead();
-    const { count, page, parameters } = conversationPageSql(runId, query);
+    const { count, countParameters, page, parameters } = conversationPageSql(runId, query);
     const total = this.database
       .prepare(count)
       .pluck()
-      .get(...parameters) as number;
+      .get(...countParameters) as number;
     const rowids = this.database
       .prepare(page)
       .pluck()

@@ -261,25 +261,30 @@ describe('the viewer API with an analysis study', () => {
     expect(older?.filters.techniques).toEqual([{ id: 'ethos', name: 'Ethos' }]);
   });
 
-  it('seeks each label filter on the primary key of turn_label_tags, reading no label row and scanning no tag', () => {
+  it('seeks each label filter on the primary key of turn_label_tags: a page from its order, a count from the tags', () => {
     const database = new Database(store.path, { readonly: true });
     try {
       const run = store.findRun('labelled').id;
       const study = store.findRun('study-new').id;
+      const planOf = (sql: string, bound: readonly unknown[]) =>
+        (database.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...bound) as Array<{ detail: string }>).map((row) => row.detail);
       for (const sort of ['pair', 'nc'] as const) {
         const labels = { study, judge: JUDGE, tags: ['technique:logos', 'refused'] };
-        const { count, page, parameters } = conversationPageSql(run, { sort, limit: 50, offset: 0, status: 'completed', labels });
-        for (const [sql, bound] of [
-          [count, parameters],
-          [page, [...parameters, 50, 0]],
-        ] as const) {
-          const plan = (database.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...bound) as Array<{ detail: string }>).map((row) => row.detail);
-          const tagSteps = plan.filter((detail) => detail.startsWith('SEARCH t ') || detail.includes('turn_label_tags'));
-          expect(tagSteps, plan.join('\n')).toHaveLength(2);
-          for (const step of tagSteps) expect(step).toMatch(/^SEARCH t (EXISTS )?USING PRIMARY KEY \(run_id=\? AND tag=\? AND conversation_id=\?\)$/);
-          expect(plan.some((detail) => /turn_labels\b/.test(detail))).toBe(false);
-          expect(plan.find((detail) => detail.includes('conversations'))).toMatch(/USING COVERING INDEX/);
-        }
+        const { count, countParameters, page, parameters } = conversationPageSql(run, { sort, limit: 50, offset: 0, status: 'completed', labels });
+        // The page walks the covering index of its order and seeks each conversation's tags; it never sorts.
+        const pagePlan = planOf(page, [...parameters, 50, 0]);
+        const pageTags = pagePlan.filter((detail) => detail.startsWith('SEARCH t '));
+        expect(pageTags, pagePlan.join('\n')).toHaveLength(2);
+        for (const step of pageTags) expect(step).toMatch(/^SEARCH t (EXISTS )?USING PRIMARY KEY \(run_id=\? AND tag=\? AND conversation_id=\?\)$/);
+        expect(pagePlan.find((detail) => detail.includes('conversations'))).toMatch(/USING COVERING INDEX/);
+        expect(pagePlan.some((detail) => detail.includes('TEMP B-TREE'))).toBe(false);
+        // The count reads the tag's rows (a range of the primary key) and seeks the conversations they name.
+        const countPlan = planOf(count, countParameters);
+        expect(
+          countPlan.filter((detail) => detail.startsWith('SEARCH t ')),
+          countPlan.join('\n'),
+        ).toEqual(['SEARCH t USING PRIMARY KEY (run_id=? AND tag=?)', 'SEARCH t USING PRIMARY KEY (run_id=? AND tag=?)']);
+        for (const plan of [pagePlan, countPlan]) expect(plan.some((detail) => /turn_labels\b/.test(detail))).toBe(false);
       }
     } finally {
       database.close();
