@@ -3,8 +3,12 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RHETORIC_TAXONOMY } from '../src/config/taxonomy/rhetoric-taxonomy.js';
+import type { ConversationRecord } from '../src/domain/conversation-record.js';
+import { readTechniqueMark } from '../src/models/sim/sim-techniques.js';
 import { ResultStore } from '../src/store/result-store.js';
 import { runCli } from './cli-helpers.js';
+import { addAnalysisStudy } from './support/analysis-study.js';
 import { launchChromium, openWatched, type WatchedPage } from './support/chromium.js';
 import { cliInProcess, servedUrl } from './support/cli-in-process.js';
 import { handRecord } from './support/hand-records.js';
@@ -35,13 +39,64 @@ async function buildStore(path: string): Promise<void> {
   });
   store.saveConversation(run.id, { ...failed, run: 'hostile', failureDetail: `the persuader refused 3 times ${HOSTILE.script}` });
   store.setRunStatus(run.id, 'completed');
+  // The hostile run analysed by a judge whose name, taxonomy names and problems are hostile too.
+  addAnalysisStudy(store, {
+    name: 'hostile-analysis',
+    tournamentRun: 'hostile',
+    judges: [HOSTILE_JUDGE, `openai/other${HOSTILE.script}`],
+    taxonomy: HOSTILE_TAXONOMY,
+    labelsOf: (_record, turn, judge) =>
+      judge !== HOSTILE_JUDGE && turn.index === 1
+        ? undefined
+        : turn.role === 'persuader'
+          ? { role: 'persuader', techniques: ['logos'], unethical: ['deception'], refused: true, leftRole: false }
+          : { role: 'persuadee', leftRole: true },
+  });
   // A run this very process is writing (the viewer's clock is cliInProcess's fixed one): live.
   const live = store.createRun({ name: 'live-run', seed: 2, packageVersion: 'test', plannedConversations: 10, config: { command: 'run' } });
   store.saveConversation(live.id, liveConversation(1));
   const at = '2026-12-01T12:00:00.000Z';
   store.takeLease(live.id, { pid: process.pid, host: hostname(), command: 'pmiyc run', acquiredAt: at, heartbeatAt: at }, () => undefined);
   store.close();
+  // A simulated tournament whose persuaders use planted techniques (tech-b never logos), and a simulated judge's labels of it.
+  const tournament = await runCli(
+    [
+      'run',
+      '--persuaders',
+      TECH_PERSUADERS,
+      '--persuadees',
+      'sim/mid?susceptibility=0.5',
+      '--limit',
+      '6',
+      '--setting',
+      'multi',
+      '--turns',
+      '5',
+      '--store',
+      path,
+      '--run',
+      'tech',
+    ],
+    { cwd: folder },
+  );
+  expect(tournament.code, tournament.stderr).toBe(0);
+  const again = ResultStore.openExisting(path);
+  addAnalysisStudy(again, { name: 'tech-analysis', tournamentRun: 'tech', judges: ['sim/judge'] });
+  again.close();
 }
+
+const TECH_PERSUADERS = 'sim/tech-a?technique.logos=0.4:0.3&technique.pathos=0.3:0.1,sim/tech-b?technique.ethos=0.5:0.2';
+const HOSTILE_JUDGE = `sim/judge${HOSTILE.image}`;
+const HOSTILE_TAXONOMY = {
+  ...RHETORIC_TAXONOMY,
+  name: `rhetoric ${HOSTILE.closeStyle}`,
+  techniques: RHETORIC_TAXONOMY.techniques.map((item) => ({ ...item, name: `${item.name} ${HOSTILE.script}` })),
+  unethical: RHETORIC_TAXONOMY.unethical.map((item) => ({ ...item, name: `${item.name} ${HOSTILE.attribute}` })),
+};
+
+/** Whether a simulated persuader's turn marks the technique (the simulated judge, without label error, says exactly what the mark says). */
+const usesTechnique = (record: ConversationRecord, id: string) =>
+  record.turns.some((turn) => turn.role === 'persuader' && (readTechniqueMark(turn.message) ?? []).some((technique) => technique.id === id));
 
 const liveConversation = (claim: number) => ({
   ...handRecord({ persuader: 'sim/weak', persuadee: 'sim/stubborn', claim: `c${claim} live`, turns: 3, persuadeeScores: [2], final: 3 }),
@@ -76,7 +131,7 @@ describe('pmiyc view in headless Chromium', () => {
 
   it('goes from the runs to a run, a heatmap cell and a conversation, then filters the list twice', async () => {
     const { page, problems, dialogs } = await open();
-    expect(await page.locator('#view tbody tr').count()).toBe(4);
+    expect(await page.locator('#view tbody tr').count()).toBe(7);
     await page.getByRole('link', { name: 'demo-1', exact: true }).click();
     await page.locator('table.matrix').first().waitFor();
     expect(await page.locator('table.matrix').count()).toBe(4); // two domains x two settings
@@ -160,6 +215,66 @@ describe('pmiyc view in headless Chromium', () => {
     await page.locator('table.matrix').first().waitFor();
     expect(await page.locator('#view').innerText()).toContain(`sim/evil${HOSTILE.image}`);
     // The page is evaluated as text: the project's TypeScript has no DOM types.
+    const injected = await page.evaluate(`({
+      scripts: document.querySelectorAll('script').length,
+      images: document.querySelectorAll('img').length,
+      svgs: document.querySelectorAll('svg:not(.trajectory)').length,
+      foreignLinks: [...document.querySelectorAll('a')].filter((anchor) => !anchor.getAttribute('href').startsWith('#/')).length,
+    })`);
+    expect(injected).toEqual({ scripts: 1, images: 0, svgs: 0, foreignLinks: 0 });
+    expect(dialogs).toEqual([]);
+    expect(problems).toEqual([]);
+    expect(requests.filter((request) => !request.startsWith(url))).toEqual([]);
+  });
+
+  it("filters a run's conversations by a technique its judge saw, and shows the technique on the turn", async () => {
+    const { page, problems, dialogs } = await open('#/runs/tech');
+    await page.locator('table.profile').first().waitFor();
+    expect(await page.locator('table.profile thead').first().innerText()).toContain('Logos');
+    expect(await page.locator('#view').innerText()).toContain('Judge sim/judge [simulated] of analysis study tech-analysis');
+
+    const store = ResultStore.openExisting(storePath);
+    const records = [...store.conversations(store.findRun('tech').id)];
+    store.close();
+    const withLogos = records.filter((record) => usesTechnique(record, 'logos')).map((record) => record.conversationId);
+    expect(withLogos.length).toBeGreaterThan(0);
+    expect(withLogos.length).toBeLessThan(records.length);
+
+    await page.goto(`${url}#/runs/tech/conversations`);
+    await page.locator('#page-position', { hasText: ` of ${records.length}` }).waitFor();
+    await page.selectOption('select[name="technique"]', 'logos');
+    await page.waitForFunction("location.hash.includes('technique=logos')");
+    await page.locator('#page-position', { hasText: ` of ${withLogos.length}` }).waitFor();
+    const listed = await page.locator('#view tbody td:first-child a').allInnerTexts();
+    expect(listed.sort()).toEqual([...withLogos].sort());
+    for (const text of await page.locator('#view tbody td:nth-child(2)').allInnerTexts()) expect(text).toMatch(/^sim\/tech-a\?/);
+
+    await page.locator('#view tbody td:first-child a').first().click();
+    await page.locator('ol.turns').waitFor();
+    expect(await page.locator('#labels-note').innerText()).toContain('Tags from analysis study tech-analysis, judge sim/judge [simulated]');
+    const logos = page.locator('ol.turns > li.persuader .tag.technique[data-technique="logos"]');
+    expect(await logos.count()).toBeGreaterThan(0);
+    expect(await logos.first().innerText()).toBe('Logos');
+    expect(problems).toEqual([]);
+    expect(dialogs).toEqual([]);
+  });
+
+  it("keeps a hostile judge's names and labels as text", async () => {
+    const { page, problems, dialogs, requests } = await open('#/runs/hostile');
+    await page.locator('table.profile').first().waitFor();
+    expect(await page.locator('#view').innerText()).toContain(`Logos ${HOSTILE.script}`);
+    await page.goto(`${url}#/runs/hostile/conversations?unethical=deception`);
+    await page.locator('#page-position').waitFor();
+    expect(await page.locator('select[name="unethical"]').innerText()).toContain(`Deception ${HOSTILE.attribute}`);
+    await page.locator('#view tbody td:first-child a').first().click();
+    await page.locator('ol.turns .tags').first().waitFor();
+    const turns = await page.locator('ol.turns').innerText();
+    expect(turns).toContain(`unethical: Deception ${HOSTILE.attribute}`);
+    expect(turns).toContain('left its role');
+    expect(turns).toContain('refused');
+    expect(await page.locator('#labels-note').innerText()).toContain(`judge ${HOSTILE_JUDGE} [simulated] (taxonomy rhetoric ${HOSTILE.closeStyle})`);
+    await page.locator('details.other-judges summary').first().click();
+    expect(await page.locator('details.other-judges').first().innerText()).toContain(`openai/other${HOSTILE.script}:`);
     const injected = await page.evaluate(`({
       scripts: document.querySelectorAll('script').length,
       images: document.querySelectorAll('img').length,

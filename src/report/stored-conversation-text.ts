@@ -4,6 +4,7 @@ import { usageTotals } from '../metrics/usage-totals.js';
 import { formatConversationHeader, formatOutcomeText, formatTurnText, type TextStyle } from './dialogue-text.js';
 import { disputeText } from './dispute-text.js';
 import { formatNumber } from './number-format.js';
+import { type ConversationLabels, labelsHeaderText, turnTagsText } from './turn-tags-text.js';
 import { formatUsageText } from './usage-text.js';
 
 /** Under a disputed turn: what the official code read (the recorded score, which the numbers use) and what pmiyc's parser reads. */
@@ -39,14 +40,30 @@ function importedSourceText(record: Pick<ConversationRecord, 'turns' | 'normaliz
 
 /**
  * `pmiyc show`: one stored conversation of run `run`, as `pmiyc converse` prints it (turn by turn,
- * then how it ended and what it cost); an imported one with where it comes from and its disputed turns.
+ * then how it ended and what it cost); an imported one with where it comes from and its disputed turns;
+ * with an analysis study's labels, each turn's tags under it.
  */
-export function storedConversationText(record: ConversationRecord, run: string, labelOf: (model: string) => string, style: TextStyle): string {
+export function storedConversationText(
+  record: ConversationRecord,
+  run: string,
+  labelOf: (model: string) => string,
+  style: TextStyle,
+  labels?: ConversationLabels,
+): string {
   const { imported } = record;
   const turns = record.turns.map((turn) => {
     const difference = imported?.differences.find((entry) => entry.turn === turn.index);
     const note = difference ? `${differenceText(difference, imported!.labelMatch, style)}\n` : '';
-    return `${formatTurnText(turn, style)}${note}\n`;
+    const tags =
+      labels && labels.turns.length > 0
+        ? turnTagsText(
+            labels.turns.find((entry) => entry.turn === turn.index),
+            labels,
+            labelOf,
+            style,
+          )
+        : '';
+    return `${formatTurnText(turn, style)}${tags}${note}\n`;
   });
   const attempts = record.failedAttempts.map(
     (attempt) => `${style.bad(`  attempt ${attempt.number}: ${attempt.outcome}${attempt.detail ? ` (${printableText(attempt.detail)})` : ''}`)}\n`,
@@ -58,6 +75,7 @@ export function storedConversationText(record: ConversationRecord, run: string, 
     `${style.dim(`${record.conversationId} · run ${run} · ${record.domain} · ${record.setting}-turn`)}\n`,
     `${formatConversationHeader(record, labelOf, style)}\n`,
     imported ? `${importedSourceText(record, imported, style)}\n` : '',
+    labels ? `${labelsHeaderText(labels, labelOf, style)}\n\n` : '',
     ...turns,
     ...attempts,
     `${formatOutcomeText(record, style)}\n\n`,

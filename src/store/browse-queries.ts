@@ -12,6 +12,7 @@ import type {
   ConversationSummary,
   PairCell,
   PairClaimTotal,
+  TechniqueCounts,
   TournamentBrowse,
 } from '../studies/tournament/tournament-browse.js';
 import { hashKey } from './hash-key.js';
@@ -34,7 +35,7 @@ function likePattern(text: string): string {
 }
 
 /** The WHERE clause of a filter and its parameters, in order. */
-function whereClause(runId: number, filter: ConversationFilter): { sql: string; parameters: unknown[] } {
+function whereClause(runId: number, filter: ConversationFilter, purpose: 'page' | 'count' = 'page'): { sql: string; parameters: unknown[] } {
   const conditions = ['run_id = ?'];
   const parameters: unknown[] = [runId];
   const equal = (column: string, value: unknown) => {
@@ -64,7 +65,33 @@ function whereClause(runId: number, filter: ConversationFilter): { sql: string; 
     conditions.push(`(domain, claim_index) IN (SELECT k.domain, k.claim_index FROM run_claims k WHERE k.run_id = ? AND ${matches})`);
     parameters.push(runId, ...words.flatMap((word) => [likePattern(word), likePattern(word)]));
   }
+  // Each tag seeks turn_label_tags' primary key (run_id, tag, conversation_id, ...), never scanning the labels: a page walks its
+  // order's index and seeks each conversation's tag (EXISTS), stopping at the page's end; a count goes from the tag's own rows
+  // to the conversations they name (IN), so a rare tag is counted in its rows, not in the run's (docs/design/view.md).
+  for (const tag of filter.labels?.tags ?? []) {
+    conditions.push(
+      purpose === 'page'
+        ? 'EXISTS (SELECT 1 FROM turn_label_tags t WHERE t.run_id = ? AND t.tag = ? AND t.conversation_id = conversations.id AND t.judge = ?)'
+        : 'id IN (SELECT t.conversation_id FROM turn_label_tags t WHERE t.run_id = ? AND t.tag = ? AND t.judge = ?)',
+    );
+    parameters.push(filter.labels!.study, tag, filter.labels!.judge);
+  }
   return { sql: conditions.join(' AND '), parameters };
+}
+
+/** The two statements of a page (its count, and its rowids with LIMIT ? OFFSET ? to bind after the parameters); exported for the query plan's test. */
+export function conversationPageSql(
+  runId: number,
+  query: ConversationQuery,
+): { count: string; countParameters: unknown[]; page: string; parameters: unknown[] } {
+  const { sql, parameters } = whereClause(runId, query, 'page');
+  const counted = whereClause(runId, query, 'count');
+  return {
+    count: `SELECT count(*) FROM conversations WHERE ${counted.sql}`,
+    countParameters: counted.parameters,
+    page: `SELECT rowid FROM conversations WHERE ${sql} ORDER BY ${ORDER_BY[query.sort]} LIMIT ? OFFSET ?`,
+    parameters,
+  };
 }
 
 function toSummary(stored: string | Buffer): ConversationSummary {
@@ -90,13 +117,13 @@ export class BrowseQueries implements TournamentBrowse {
 
   queryConversations(runId: number, query: ConversationQuery): ConversationPage {
     this.beforeRead();
-    const { sql, parameters } = whereClause(runId, query);
+    const { count, countParameters, page, parameters } = conversationPageSql(runId, query);
     const total = this.database
-      .prepare(`SELECT count(*) FROM conversations WHERE ${sql}`)
+      .prepare(count)
       .pluck()
-      .get(...parameters) as number;
+      .get(...countParameters) as number;
     const rowids = this.database
-      .prepare(`SELECT rowid FROM conversations WHERE ${sql} ORDER BY ${ORDER_BY[query.sort]} LIMIT ? OFFSET ?`)
+      .prepare(page)
       .pluck()
       .all(...parameters, query.limit, query.offset) as number[];
     return { total, items: rowids.map((rowid) => toSummary(this.selectRecord.get(rowid)!)) };
@@ -243,5 +270,59 @@ export class BrowseQueries implements TournamentBrowse {
       ).map((sharer) => ({ conversationId: sharer.conversation_id, turnIndex: sharer.turn_index }));
       return [{ callHash: hash, model: row.model, madeByRun: row.run, latencyMs: row.latency_ms, retries: row.retries, createdAt: row.created_at, sharedWith }];
     });
+  }
+
+  techniqueCounts(runId: number, studyRunId: number, judge: string): TechniqueCounts[] {
+    this.beforeRead();
+    const turns = this.database
+      .prepare(
+        `SELECT c.domain, c.setting, c.persuader, count(*) FROM turn_labels l JOIN conversations c ON c.run_id = ? AND c.id = l.conversation_id
+         WHERE l.run_id = ? AND l.judge = ? AND l.role = 'persuader' AND l.labels IS NOT NULL AND c.status = 'completed'
+         GROUP BY c.domain, c.setting, c.persuader ORDER BY c.domain DESC, c.setting DESC, c.persuader`,
+      )
+      .raw()
+      .all(runId, studyRunId, judge) as Array<[Domain, Setting, string, number]>;
+    // Technique tags sort together ('technique:' up to 'technique;', the next character): one range of the primary key.
+    const used = this.database
+      .prepare(
+        `SELECT c.domain, c.setting, c.persuader, substr(t.tag, 11), count(*) FROM turn_label_tags t
+         JOIN conversations c ON c.run_id = ? AND c.id = t.conversation_id
+         WHERE t.run_id = ? AND t.tag >= 'technique:' AND t.tag < 'technique;' AND t.judge = ? AND c.status = 'completed'
+         GROUP BY c.domain, c.setting, c.persuader, t.tag ORDER BY t.tag`,
+      )
+      .raw()
+      .all(runId, studyRunId, judge) as Array<[Domain, Setting, string, string, number]>;
+    const techniques = new Map<string, Array<{ id: string; usedTurns: number }>>();
+    for (const [domain, setting, persuader, id, usedTurns] of used) {
+      const key = `${domain}\u0000${setting}\u0000${persuader}`;
+      techniques.set(key, [...(techniques.get(key) ?? []), { id, usedTurns }]);
+    }
+    return turns.map(([domain, setting, persuader, count]) => ({
+      domain,
+      setting,
+      persuader,
+      turns: count,
+      techniques: techniques.get(`${domain}\u0000${setting}\u0000${persuader}`) ?? [],
+    }));
+  }
+
+  labelTags(studyRunId: number, judge: string): string[] {
+    this.beforeRead();
+    // A skip scan of the primary key, one distinct tag at a time, each checked for this judge.
+    const next = this.database.prepare('SELECT min(tag) FROM turn_label_tags WHERE run_id = ? AND tag > ?').pluck() as Database.Statement<
+      [number, string],
+      string | null
+    >;
+    const byJudge = this.database.prepare('SELECT 1 FROM turn_label_tags WHERE run_id = ? AND tag = ? AND judge = ? LIMIT 1').pluck();
+    const tags: string[] = [];
+    for (let tag = next.get(studyRunId, ''); tag !== null && tag !== undefined; tag = next.get(studyRunId, tag)) {
+      if (byJudge.get(studyRunId, tag, judge) !== undefined) tags.push(tag);
+    }
+    return tags;
+  }
+
+  labelsVersion(): number {
+    this.beforeRead();
+    return this.database.prepare('SELECT coalesce(max(rowid), 0) FROM turn_labels').pluck().get() as number;
   }
 }

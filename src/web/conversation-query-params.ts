@@ -15,6 +15,11 @@ const CONVERSATION_PARAMETERS = [
   'ncMin',
   'ncMax',
   'q',
+  'technique',
+  'unethical',
+  'refused',
+  'leftRole',
+  'analysis',
   'sort',
   'limit',
   'offset',
@@ -22,7 +27,27 @@ const CONVERSATION_PARAMETERS = [
 
 const DEFAULT_PAGE_SIZE = 50;
 
-export type ParsedQuery = { readonly ok: true; readonly query: ConversationQuery } | { readonly ok: false; readonly error: string };
+/**
+ * The label filters asked for (issue 29), before they are checked against an analysis study's
+ * taxonomy: a technique id, an unethical strategy id, a refusal, a role break.
+ */
+export interface LabelParameters {
+  readonly technique?: string;
+  readonly unethical?: string;
+  readonly refused?: true;
+  readonly leftRole?: true;
+  /** The analysis study to read labels from (default: the run's latest). */
+  readonly analysis?: string;
+}
+
+export type ParsedQuery =
+  | { readonly ok: true; readonly query: ConversationQuery; readonly labels: LabelParameters }
+  | { readonly ok: false; readonly error: string };
+
+function yes(name: string, value: string): true {
+  if (value === '1') return true;
+  throw new RangeError(`${name} must be 1 (or empty: no filter) (got "${value}")`);
+}
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
@@ -77,9 +102,20 @@ export function parseConversationQuery(parameters: URLSearchParams): ParsedQuery
       limit: get('limit', (value) => integer('limit', value, 1, MAX_PAGE_SIZE)) ?? DEFAULT_PAGE_SIZE,
       offset: get('offset', (value) => integer('offset', value, 0, Number.MAX_SAFE_INTEGER)) ?? 0,
     };
-    return { ok: true, query: Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) as unknown as ConversationQuery };
+    const labels: LabelParameters = {
+      technique: given.get('technique'),
+      unethical: given.get('unethical'),
+      refused: get('refused', (value) => yes('refused', value)),
+      leftRole: get('leftRole', (value) => yes('leftRole', value)),
+      analysis: given.get('analysis'),
+    };
+    return { ok: true, query: definedOnly(query) as ConversationQuery, labels: definedOnly(labels) };
   } catch (error) {
     if (error instanceof RangeError) return { ok: false, error: error.message };
     throw error;
   }
+}
+
+function definedOnly<T extends object>(object: T): T {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
 }

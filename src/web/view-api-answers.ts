@@ -1,5 +1,6 @@
 import type { Domain } from '../domain/claim.js';
 import type { FailureReason, Setting } from '../domain/conversation.js';
+import type { TagItem, TurnTags } from '../studies/analysis/turn-tags.js';
 import type { CallDetail, ClaimCell, PairCell } from '../studies/tournament/tournament-browse.js';
 import type { Arm, ArmsCompared, ModelMeans } from './run-overview.js';
 
@@ -56,6 +57,56 @@ export interface RunAnswer {
   readonly pairs: PairCell[];
   readonly modelMeans: ModelMeans[];
   readonly claims: ClaimCell[];
+  /** The analysis study shown (`?analysis=NAME`, else the run's latest) with its filters and technique profile; null when the run has none. */
+  readonly analysis: RunAnalysis | null;
+}
+
+/** The analysis study whose judges' labels a page shows (issue 29), and how it was made. */
+export interface AnalysisSummary {
+  readonly name: string;
+  /** Every analysis study of the run, oldest first. */
+  readonly studies: readonly string[];
+  /** The study's judges in its design's order. */
+  readonly judges: readonly string[];
+  /** The judge whose labels the filters and the technique profile use: the study's first. */
+  readonly judge: string;
+  /** Judges that are simulated agents. */
+  readonly simulated: readonly string[];
+  readonly taxonomy: { readonly name: string; readonly source: string };
+}
+
+/** The filters a run's labels allow: the taxonomy's items that the first judge gave some turn, and whether any turn refused or left its role. */
+interface LabelFilters {
+  readonly techniques: readonly TagItem[];
+  readonly unethical: readonly TagItem[];
+  readonly refused: boolean;
+  readonly leftRole: boolean;
+}
+
+/**
+ * One persuader's technique profile in one condition: of its labelled persuader turns (completed
+ * conversations, the first judge's labels), the share that uses each technique. Computed in SQLite
+ * (`techniqueCounts`); equals the point estimate of the report's `techniques.perModel`.
+ */
+export interface TechniqueProfile {
+  readonly domain: Domain;
+  readonly setting: Setting;
+  readonly persuader: string;
+  readonly turns: number;
+  /** Every technique any persuader of the run used, in the taxonomy's order. */
+  readonly techniques: ReadonlyArray<TagItem & { readonly usedTurns: number; readonly share: number }>;
+}
+
+export interface RunAnalysis extends AnalysisSummary {
+  readonly filters: LabelFilters;
+  readonly techniqueProfile: readonly TechniqueProfile[];
+}
+
+/** `GET /api/conversations/:id/labels`: each turn's tags from every judge of the analysis study (none when the run has no study). */
+export interface LabelsAnswer {
+  readonly run: string;
+  readonly analysis: AnalysisSummary | null;
+  readonly turns: readonly TurnTags[];
 }
 
 /** `GET /api/conversations/:id/calls`: the stored calls behind a conversation's attempts. */

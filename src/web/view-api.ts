@@ -6,16 +6,33 @@ import { nothingSharedReason } from '../report/run-comparison-text.js';
 import type { LeaseWorld } from '../runner/run-lease.js';
 import { describeRunState, runState } from '../runner/run-lease.js';
 import { failedItemsOf, type RunInfo, type RunRecords, type RunSummary } from '../runner/run-records.js';
+import type { AnalysisResults } from '../studies/analysis/analysis-results.js';
+import { type ChosenStudy, chooseStudy } from '../studies/analysis/chosen-study.js';
+import { tagItems, techniqueTag, turnTagsOf, unethicalTag } from '../studies/analysis/turn-tags.js';
 import { isImportedRun } from '../studies/tournament/imported-run.js';
-import type { ClaimCell, PairCell, PairClaimTotal, TournamentBrowse } from '../studies/tournament/tournament-browse.js';
+import type { ClaimCell, LabelFilter, PairCell, PairClaimTotal, TournamentBrowse } from '../studies/tournament/tournament-browse.js';
 import type { TournamentResults } from '../studies/tournament/tournament-results.js';
-import { parseConversationQuery } from './conversation-query-params.js';
+import { type LabelParameters, parseConversationQuery } from './conversation-query-params.js';
 import { type Arm, type ArmsCompared, compareArms, modelMeans } from './run-overview.js';
-import type { CallsAnswer, CompareAnswer, RunAnswer, RunsAnswer, ViewRun } from './view-api-answers.js';
+import type {
+  AnalysisSummary,
+  CallsAnswer,
+  CompareAnswer,
+  LabelsAnswer,
+  RunAnalysis,
+  RunAnswer,
+  RunsAnswer,
+  TechniqueProfile,
+  ViewRun,
+} from './view-api-answers.js';
 
 /** What `pmiyc view` reads: a store opened read-only. */
 export type ViewSource = Pick<RunRecords, 'findRun' | 'listRuns' | 'leases'> &
-  Pick<TournamentResults, 'conversationsWithId' | 'countConversations'> & { readonly path: string; readonly browse: TournamentBrowse };
+  Pick<TournamentResults, 'conversationsWithId' | 'countConversations'> & {
+    readonly path: string;
+    readonly browse: TournamentBrowse;
+    readonly analysis: Pick<AnalysisResults, 'studyNames' | 'labelsOf'>;
+  };
 
 export interface ApiAnswer {
   readonly status: number;
@@ -39,6 +56,9 @@ const COMPARISONS_KEPT = 8;
 
 const notFound = (error: string): ApiAnswer => ({ status: 404, body: { error } });
 
+/** A bad parameter, named in the message: answered 400. */
+class BadParameter extends Error {}
+
 /** Per run, its matrices and claims as last computed, with the conversation counts they were computed at. */
 interface OverviewCache {
   readonly count: number;
@@ -57,6 +77,8 @@ export class ViewApi {
   private readonly overviews = new Map<number, OverviewCache>();
   /** The last comparisons made, by query, with the conversation counts of both runs they were made at. */
   private readonly comparisons = new Map<string, { counts: string; body: unknown }>();
+  /** Per analysis study, its filters and technique profile as last computed, with the label version and run counts they were computed at. */
+  private readonly analyses = new Map<number, { readonly key: string; readonly analysis: RunAnalysis }>();
 
   constructor(
     private readonly source: ViewSource,
@@ -76,12 +98,14 @@ export class ViewApi {
     }
     try {
       if (parts.length === 1 && parts[0] === 'runs') return { status: 200, body: { store: this.source.path, runs: this.runs() } satisfies RunsAnswer };
-      if (parts.length === 2 && parts[0] === 'runs') return this.run(parts[1]!);
+      if (parts.length === 2 && parts[0] === 'runs') return this.run(parts[1]!, parameters);
       if (parts.length === 3 && parts[0] === 'runs' && parts[2] === 'conversations') return this.conversations(parts[1]!, parameters);
       if (parts.length === 2 && parts[0] === 'conversations') return this.conversation(parts[1]!, parameters);
       if (parts.length === 3 && parts[0] === 'conversations' && parts[2] === 'calls') return this.calls(parts[1]!, parameters);
+      if (parts.length === 3 && parts[0] === 'conversations' && parts[2] === 'labels') return this.labels(parts[1]!, parameters);
       if (parts.length === 1 && parts[0] === 'compare') return this.compare(parameters);
     } catch (error) {
+      if (error instanceof BadParameter) return { status: 400, body: { error: error.message } };
       if (error instanceof InputError || error instanceof StoreError) return notFound(error.message);
       throw error;
     }
@@ -130,8 +154,9 @@ export class ViewApi {
     return fresh;
   }
 
-  private run(name: string): ApiAnswer {
+  private run(name: string, parameters: URLSearchParams): ApiAnswer {
     const info = this.source.findRun(name);
+    const study = this.study(name, parameters.get('analysis') || undefined);
     const summary = this.runs().find((run) => run.name === name)!;
     const { pairs, claims } = this.overview(info);
     const models = [...new Set(pairs.flatMap((cell) => [cell.persuader, cell.persuadee]))].sort();
@@ -149,6 +174,7 @@ export class ViewApi {
       pairs,
       modelMeans: modelMeans(pairs),
       claims,
+      analysis: study ? this.runAnalysis(info, study) : null,
     };
     return { status: 200, body };
   }
@@ -157,7 +183,86 @@ export class ViewApi {
     const run = this.source.findRun(name);
     const parsed = parseConversationQuery(parameters);
     if (!parsed.ok) return { status: 400, body: { error: parsed.error } };
-    return { status: 200, body: this.source.browse.queryConversations(run.id, parsed.query) };
+    const labels = this.labelFilter(name, parsed.labels);
+    return { status: 200, body: this.source.browse.queryConversations(run.id, { ...parsed.query, ...(labels ? { labels } : {}) }) };
+  }
+
+  /** The study whose labels to read: `analysis` if given (a 400 when it is not one of the run's), else the run's latest, if any. */
+  private study(run: string, asked: string | undefined): ChosenStudy | undefined {
+    try {
+      return chooseStudy(this.source, run, asked);
+    } catch (error) {
+      if (error instanceof InputError) throw new BadParameter(`analysis: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /** The label filters asked for, checked against the study's taxonomy, as tags of its first judge; undefined when none is asked for. */
+  private labelFilter(run: string, asked: LabelParameters): LabelFilter | undefined {
+    const study = this.study(run, asked.analysis);
+    const wanted = (['technique', 'unethical', 'refused', 'leftRole'] as const).filter((name) => asked[name] !== undefined);
+    if (wanted.length === 0) return undefined;
+    if (!study) {
+      throw new BadParameter(
+        `run ${run} has no analysis study, so its turns have no labels to filter by (${wanted.join(', ')}): make one with pmiyc analyze --run ${run}`,
+      );
+    }
+    const { taxonomy } = study.config.design;
+    const checked = (name: 'technique' | 'unethical', id: string, items: typeof taxonomy.techniques) => {
+      if (items.some((item) => item.id === id)) return id;
+      const kind = name === 'technique' ? 'techniques' : 'unethical strategies';
+      throw new BadParameter(
+        `${name} "${id}" is not one of the ${kind} of taxonomy ${taxonomy.name} (analysis study ${study.name}): use one of ${items.map((item) => item.id).join(', ')}`,
+      );
+    };
+    const tags = [
+      ...(asked.technique === undefined ? [] : [techniqueTag(checked('technique', asked.technique, taxonomy.techniques))]),
+      ...(asked.unethical === undefined ? [] : [unethicalTag(checked('unethical', asked.unethical, taxonomy.unethical))]),
+      ...(asked.refused ? ['refused'] : []),
+      ...(asked.leftRole ? ['left-role'] : []),
+    ];
+    return { study: study.runId, judge: study.config.design.judges[0]!, tags };
+  }
+
+  /** A study's filters and technique profile for its tournament run, kept until labels are stored or the run's counts change. */
+  private runAnalysis(run: RunInfo, study: ChosenStudy): RunAnalysis {
+    const { design } = study.config;
+    const judge = design.judges[0]!;
+    const key = `${this.source.browse.labelsVersion()} ${this.source.countConversations(run.id)} ${this.source.countConversations(run.id, 'failed')}`;
+    const cached = this.analyses.get(study.runId);
+    if (cached?.key === key) return cached.analysis;
+    const tags = this.source.browse.labelTags(study.runId, judge);
+    const ofKind = (prefix: string) => tags.filter((tag) => tag.startsWith(prefix)).map((tag) => tag.slice(prefix.length));
+    const occurring = (ids: readonly string[], items: typeof design.taxonomy.techniques) =>
+      tagItems(
+        items.filter((item) => ids.includes(item.id)).map((item) => item.id),
+        items,
+      );
+    const analysis: RunAnalysis = {
+      ...studySummary(study),
+      filters: {
+        techniques: occurring(ofKind('technique:'), design.taxonomy.techniques),
+        unethical: occurring(ofKind('unethical:'), design.taxonomy.unethical),
+        refused: tags.includes('refused'),
+        leftRole: tags.includes('left-role'),
+      },
+      techniqueProfile: techniqueProfile(this.source.browse.techniqueCounts(run.id, study.runId, judge), design.taxonomy.techniques),
+    };
+    this.analyses.set(study.runId, { key, analysis });
+    return analysis;
+  }
+
+  /** Each turn's tags from every judge of the study (`?analysis=`, else the run's latest) for a conversation of `?run=` (else the latest run that has it). */
+  private labels(id: string, parameters: URLSearchParams): ApiAnswer {
+    const { chosen } = this.found(id, parameters);
+    if (!chosen) return notFound(`no conversation ${id}`);
+    const study = this.study(chosen.run, parameters.get('analysis') || undefined);
+    const body: LabelsAnswer = {
+      run: chosen.run,
+      analysis: study ? studySummary(study) : null,
+      turns: study ? turnTagsOf(this.source.analysis.labelsOf(study.runId, id), study.config.design.taxonomy, studyJudges(study)) : [],
+    };
+    return { status: 200, body };
   }
 
   private found(id: string, parameters: URLSearchParams) {
@@ -215,6 +320,39 @@ export class ViewApi {
     if (this.comparisons.size > COMPARISONS_KEPT) this.comparisons.delete(this.comparisons.keys().next().value!);
     return { status: 200, body };
   }
+}
+
+const studyJudges = (study: ChosenStudy) => ({ judges: study.config.design.judges, simulated: study.config.simulated });
+
+function studySummary(study: ChosenStudy): AnalysisSummary {
+  const { design } = study.config;
+  return {
+    name: study.name,
+    studies: study.studies,
+    judges: design.judges,
+    judge: design.judges[0]!,
+    simulated: study.config.simulated,
+    taxonomy: { name: design.taxonomy.name, source: design.taxonomySource },
+  };
+}
+
+/** Shares of each persuader's labelled turns per technique, over every technique some persuader of the run used (in the taxonomy's order). */
+function techniqueProfile(counts: ReturnType<TournamentBrowse['techniqueCounts']>, items: readonly { id: string; name: string }[]): TechniqueProfile[] {
+  const used = new Set(counts.flatMap((entry) => entry.techniques.map((technique) => technique.id)));
+  const ids = [...items.map((item) => item.id).filter((id) => used.has(id)), ...[...used].filter((id) => !items.some((item) => item.id === id)).sort()];
+  return counts.map((entry) => {
+    const usedTurns = new Map(entry.techniques.map((technique) => [technique.id, technique.usedTurns]));
+    return {
+      domain: entry.domain,
+      setting: entry.setting,
+      persuader: entry.persuader,
+      turns: entry.turns,
+      techniques: tagItems(ids, items).map((item) => {
+        const turns = usedTurns.get(item.id) ?? 0;
+        return { ...item, usedTurns: turns, share: entry.turns === 0 ? 0 : turns / entry.turns };
+      }),
+    };
+  });
 }
 
 /** The totals of one setting, streamed; all of them without a setting. */

@@ -27,6 +27,15 @@ table.matrix td small { display: block; color: var(--muted); }
 .badge.simulated { background: #fff4ce; color: #6b5200; }
 .badge.imported { background: #e3ecf7; color: #234e7d; }
 .badge.disputed { background: #fde2e1; color: var(--bad); }
+.badge.refused { background: #fff4ce; color: #6b5200; }
+.badge.left-role { background: #efe3f7; color: #5b2a7d; }
+.tags { display: flex; flex-wrap: wrap; gap: .3rem; align-items: baseline; margin: .3rem 0 0; font-size: .8rem; }
+.tag { display: inline-block; padding: 0 .45rem; border-radius: 9px; border: 1px solid var(--line); overflow-wrap: anywhere; }
+.tag.technique { background: #e3ecf7; border-color: #b9cde6; color: #234e7d; }
+.tag.unethical { background: #fde2e1; border-color: var(--bad); color: var(--bad); font-weight: 600; }
+.tag.none, .tag.unlabelled, .tags .judge { color: var(--muted); }
+details.other-judges { width: 100%; }
+details.other-judges .tags { margin-left: 1rem; }
 .dispute { color: var(--bad); font-size: .85rem; margin: .2rem 0; }
 ol.turns > li.disputed { outline: 2px dashed #f4a3a0; outline-offset: -1px; }
 .note { color: var(--muted); font-size: .88rem; margin: .3rem 0; }

@@ -168,7 +168,7 @@ describe('ViewServer', () => {
         claims: ClaimCell[];
       }>('/api/runs/run-alpha');
       expect(answer.status).toBe(200);
-      expect(sorted(Object.keys(answer.body))).toEqual(['claims', 'conditions', 'failureReasons', 'modelMeans', 'models', 'pairs', 'run']);
+      expect(sorted(Object.keys(answer.body))).toEqual(['analysis', 'claims', 'conditions', 'failureReasons', 'modelMeans', 'models', 'pairs', 'run']);
       expect(sorted(Object.keys(answer.body.run))).toEqual(sorted([...RUN_KEYS, 'seed', 'packageVersion', 'gitRevision', 'config']));
       expect(answer.body.run).toMatchObject({ name: 'run-alpha', seed: 7, packageVersion: '0.1.0', gitRevision: null, config: TOURNAMENT });
       expect(answer.body.conditions).toEqual([

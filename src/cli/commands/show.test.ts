@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addAnalysisStudy } from '../../../test/support/analysis-study.js';
 import { handRecord } from '../../../test/support/hand-records.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import { ResultStore } from '../../store/result-store.js';
@@ -46,7 +47,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-function show(id: string, options: { run?: string; json?: boolean } = {}) {
+function show(id: string, options: { run?: string; json?: boolean; analysis?: string } = {}, path = store) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -58,7 +59,17 @@ function show(id: string, options: { run?: string; json?: boolean } = {}) {
     err += chunk;
   });
   const context = { stdout, stderr, env: {}, now: () => new Date(), packageVersion: 'test' } as unknown as CliContext;
-  const code = showCommand(id, { store, json: options.json ?? false, color: false, ...(options.run ? { run: options.run } : {}) }, context);
+  const code = showCommand(
+    id,
+    {
+      store: path,
+      json: options.json ?? false,
+      color: false,
+      ...(options.run ? { run: options.run } : {}),
+      ...(options.analysis ? { analysis: options.analysis } : {}),
+    },
+    context,
+  );
   return { code, out, err };
 }
 
@@ -97,5 +108,77 @@ describe('pmiyc show', () => {
   it('says so, with exit 2, when the id or the run is not there', () => {
     expect(() => show('no-such-id')).toThrow(InputError);
     expect(() => show(failed.conversationId, { run: 'second' })).toThrow(`conversation ${failed.conversationId} is not in run second; it is in first`);
+  });
+});
+
+describe('pmiyc show with an analysis study', () => {
+  let labelledStore: string;
+  beforeAll(() => {
+    labelledStore = join(folder, 'labelled.db');
+    const opened = ResultStore.open(labelledStore);
+    const run = opened.createRun({ name: 'tour', seed: 1, packageVersion: 'test', config: {} });
+    opened.saveConversation(run.id, { ...completed, run: 'tour' });
+    opened.createRun({ name: 'plain', seed: 1, packageVersion: 'test', config: {} });
+    addAnalysisStudy(opened, {
+      name: 'first-look',
+      tournamentRun: 'tour',
+      judges: ['sim/judge'],
+      labelsOf: (_record, turn) =>
+        turn.role === 'persuader'
+          ? { role: 'persuader', techniques: ['ethos'], unethical: [], refused: false, leftRole: false }
+          : { role: 'persuadee', leftRole: false },
+    });
+    addAnalysisStudy(opened, {
+      name: 'second-look',
+      tournamentRun: 'tour',
+      judges: ['sim/judge', 'openai/gpt-4o'],
+      problem: `no JSON object ${ESCAPES}`,
+      labelsOf: (_record, turn, judge) => {
+        if (judge === 'openai/gpt-4o' && turn.index === 2) return undefined;
+        if (turn.role === 'persuadee') return { role: 'persuadee', leftRole: turn.index === 3 };
+        return turn.index === 2
+          ? { role: 'persuader', techniques: ['logos', 'pathos'], unethical: ['deception'], refused: false, leftRole: false }
+          : { role: 'persuader', techniques: [], unethical: [], refused: true, leftRole: false };
+      },
+    });
+    // A conversation the studies never labelled (as one left out of a study's sample).
+    opened.saveConversation(run.id, { ...failed, run: 'tour' });
+    opened.close();
+  });
+
+  it("prints each turn's tags from the latest study under it, each judge on its line, and says which study and judges", () => {
+    const { code, out } = show(completed.conversationId, {}, labelledStore);
+    expect(code).toBe(0);
+    expect(out).toContain(
+      "Tags from analysis study second-look (taxonomy rhetoric), judge sim/judge [simulated]; also judges openai/gpt-4o (each judge's tags on its own line). A judge's labels are its reading, not ground truth.",
+    );
+    const afterTurn = (index: number) => `${out.split(new RegExp(`\\n {1,2}${index} {2}`))[1]!.split('\n\n')[0]!}\n`;
+    expect(afterTurn(2)).toContain('     tags, sim/judge [simulated]: Logos (logos), Pathos (pathos) · unethical: Deception (deception)\n');
+    // The judge's reason, as a store might hold a server's words, printed without its escape sequences.
+    expect(afterTurn(2)).toContain('     tags, openai/gpt-4o: not labelled: no JSON object \n');
+    expect(out).not.toContain('\u001b');
+    expect(afterTurn(3)).toContain('     tags, sim/judge [simulated]: left its role\n');
+    expect(afterTurn(4)).toContain('     tags, sim/judge [simulated]: refused\n');
+    expect(afterTurn(1)).toContain('     tags, openai/gpt-4o: in role\n');
+  });
+
+  it('takes the study asked for with --analysis, and refuses one the run does not have', () => {
+    const { out } = show(completed.conversationId, { analysis: 'first-look' }, labelledStore);
+    expect(out).toContain('Tags from analysis study first-look (taxonomy rhetoric), judge sim/judge [simulated]. A judge');
+    expect(out).toContain('     tags: Ethos (ethos)\n');
+    expect(() => show(completed.conversationId, { analysis: 'nope' }, labelledStore)).toThrow(
+      'nope is not an analysis study of run tour: its studies are first-look, second-look',
+    );
+  });
+
+  it('says so for a conversation the study did not label', () => {
+    const { out } = show(failed.conversationId, {}, labelledStore);
+    expect(out).toContain('Analysis study second-look has no label of this conversation (it analysed a sample, or has not reached it yet).');
+    expect(out).not.toContain('tags');
+  });
+
+  it('prints no tags for a run without analysis', () => {
+    const { out } = show(completed.conversationId);
+    expect(out).not.toContain('tags');
   });
 });

@@ -1,14 +1,33 @@
 import { InputError } from '../../domain/errors/input-error.js';
 import { storedConversationText } from '../../report/stored-conversation-text.js';
-import { openStore } from '../../store/result-store.js';
+import type { ConversationLabels } from '../../report/turn-tags-text.js';
+import { openStore, type Store } from '../../store/result-store.js';
+import { chooseStudy } from '../../studies/analysis/chosen-study.js';
+import { turnTagsOf } from '../../studies/analysis/turn-tags.js';
 import { type CliContext, labelModel, styleFor } from '../terminal.js';
 
 export interface ShowOptions {
   readonly store: string;
   /** The run to take the conversation from when several runs have the id (default: the latest). */
   readonly run?: string;
+  /** The analysis study whose labels to print under the turns (default: the run's latest, if any). */
+  readonly analysis?: string;
   readonly json: boolean;
   readonly color: boolean;
+}
+
+/** The labels of a conversation from the run's chosen analysis study; undefined when the run has none. */
+function labelsOf(store: Store, run: string, conversationId: string, asked: string | undefined): ConversationLabels | undefined {
+  const study = chooseStudy(store, run, asked);
+  if (!study) return undefined;
+  const { design, simulated } = study.config;
+  return {
+    study: study.name,
+    taxonomy: design.taxonomy.name,
+    judges: design.judges,
+    simulated,
+    turns: turnTagsOf(store.analysis.labelsOf(study.runId, conversationId), design.taxonomy, { judges: design.judges, simulated }),
+  };
 }
 
 /**
@@ -34,12 +53,13 @@ export function showCommand(conversationId: string, options: ShowOptions, contex
       context.stderr.write(`pmiyc: showing run ${chosen.run}; the same conversation id is also in ${others.join(', ')} (choose with --run)\n`);
     }
     const { record } = chosen;
+    const labels = labelsOf(store, chosen.run, conversationId, options.analysis);
     if (options.json) {
       context.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
       return 0;
     }
     const style = styleFor(context.stdout, context.env, options.color);
-    context.stdout.write(storedConversationText(record, chosen.run, labelModel, style));
+    context.stdout.write(storedConversationText(record, chosen.run, labelModel, style, labels));
     return 0;
   } finally {
     store.close();

@@ -10,6 +10,7 @@ export function addShowCommand(program: Command, { context, setExitCode, color }
     .argument('<conversation-id>', 'the id, as pmiyc export, the report and pmiyc view give it')
     .addOption(shared.store())
     .addOption(shared.runName('the run to take it from when several have the id (default: the latest)'))
+    .option('--analysis <name>', "the analysis study whose tags to print under each turn (default: the run's latest)")
     .option('--json', 'print the export record instead', false)
     .action(async (conversationId, options) => {
       const { showCommand } = await import('../commands/show.js');

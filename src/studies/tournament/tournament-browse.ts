@@ -24,6 +24,31 @@ export interface ConversationFilter {
   readonly ncMax?: number;
   /** Words in the claim or its question, case-insensitive. */
   readonly text?: string;
+  /** Conversations with at least one turn that an analysis study's judge gave each of these tags (issue 29). */
+  readonly labels?: LabelFilter;
+}
+
+/**
+ * Tags of an analysis study's labels (`technique:ID`, `unethical:ID`, `refused`, `left-role`, as
+ * domain/turn-labels.ts `turnLabelTags` makes them), as one judge gave them: a conversation matches
+ * when each tag is on one of its turns (not necessarily the same turn).
+ */
+export interface LabelFilter {
+  /** The analysis study's run id. */
+  readonly study: number;
+  readonly judge: string;
+  readonly tags: readonly string[];
+}
+
+/** One persuader's labelled turns in one condition, and how many of them use each technique (one judge's labels). */
+export interface TechniqueCounts {
+  readonly domain: Domain;
+  readonly setting: Setting;
+  readonly persuader: string;
+  /** Its persuader turns of completed conversations that the judge labelled. */
+  readonly turns: number;
+  /** Technique ids (those used at least once), each with the turns using it. */
+  readonly techniques: ReadonlyArray<{ readonly id: string; readonly usedTurns: number }>;
 }
 
 export interface ConversationQuery extends ConversationFilter {
@@ -109,4 +134,10 @@ export interface TournamentBrowse {
   /** The reasons a run's failed conversations failed for, for a filter's choices. */
   failureReasons(runId: number): FailureReason[];
   callDetails(runId: number, record: ConversationRecord): CallDetail[];
+  /** Per condition and persuader, one judge's labelled persuader turns of the run's completed conversations and the techniques they use. */
+  techniqueCounts(runId: number, studyRunId: number, judge: string): TechniqueCounts[];
+  /** The distinct tags a judge of an analysis study gave any turn, sorted. */
+  labelTags(studyRunId: number, judge: string): string[];
+  /** A number that changes whenever any analysis study stores labels: what label aggregates are kept until. */
+  labelsVersion(): number;
 }

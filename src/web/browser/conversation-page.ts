@@ -1,10 +1,11 @@
 import type { Attempt, Turn } from '../../domain/conversation.js';
 import type { ConversationRecord, ReadingDifference } from '../../domain/conversation-record.js';
 import type { CallDetail } from '../../studies/tournament/tournament-browse.js';
-import type { CallsAnswer } from '../view-api-answers.js';
+import type { CallsAnswer, LabelsAnswer } from '../view-api-answers.js';
 import { type Child, el } from './dom.js';
 import { trajectory } from './trajectory-chart.js';
 import { disputedText, disputeNote, importedFacts } from './view-imported.js';
+import { labelsNote, turnTags } from './view-labels.js';
 import { badge, link, numberCell, table, td } from './view-parts.js';
 import { api, crumbs, isCurrent, selectable, show } from './view-shell.js';
 import { modelText, number, scoreText, signed, turnKindText } from './view-text.js';
@@ -102,7 +103,13 @@ function failureSection(record: ConversationRecord, provenance: CallsAnswer): Ch
 }
 
 /** One turn of the transcript: who, what kind, the score, the message, and its raw reply and attempts. */
-function turnItem(turn: Turn, record: ConversationRecord, provenance: CallsAnswer, difference: ReadingDifference | undefined): HTMLElement {
+function turnItem(
+  turn: Turn,
+  record: ConversationRecord,
+  provenance: CallsAnswer,
+  difference: ReadingDifference | undefined,
+  labels: LabelsAnswer,
+): HTMLElement {
   return el(
     'li',
     { className: turn.role + (difference ? ' disputed' : '') },
@@ -115,6 +122,12 @@ function turnItem(turn: Turn, record: ConversationRecord, provenance: CallsAnswe
       turn.attempts.length > 1 ? el('span', {}, `${turn.attempts.length - 1} re-sampled`) : '',
       difference ? badge('disputed', 'disputed') : '',
     ),
+    labels.turns.length > 0
+      ? turnTags(
+          labels.turns.find((tags) => tags.turn === turn.index),
+          labels.analysis,
+        )
+      : '',
     el('div', { className: 'message' }, turn.message),
     difference && record.imported ? disputeNote(difference, record.imported.labelMatch) : '',
     el(
@@ -131,9 +144,12 @@ function turnItem(turn: Turn, record: ConversationRecord, provenance: CallsAnswe
 export async function conversationPage(current: number, id: string, query: URLSearchParams): Promise<void> {
   const run = query.get('run') || '';
   const suffix = run ? `?run=${encodeURIComponent(run)}` : '';
-  const [record, provenance] = await Promise.all([
+  const study = query.get('analysis') || '';
+  const labelsQuery = new URLSearchParams([...(run ? [['run', run]] : []), ...(study ? [['analysis', study]] : [])]).toString();
+  const [record, provenance, labels] = await Promise.all([
     api<ConversationRecord>(`conversations/${encodeURIComponent(id)}${suffix}`),
     api<CallsAnswer>(`conversations/${encodeURIComponent(id)}/calls${suffix}`),
+    api<LabelsAnswer>(`conversations/${encodeURIComponent(id)}/labels${labelsQuery ? `?${labelsQuery}` : ''}`),
   ]);
   if (!isCurrent(current)) return;
   const runName = provenance.run;
@@ -143,7 +159,7 @@ export async function conversationPage(current: number, id: string, query: URLSe
   const turns = el(
     'ol',
     { className: 'turns' },
-    record.turns.map((turn) => turnItem(turn, record, provenance, differenceAt.get(turn.index))),
+    record.turns.map((turn) => turnItem(turn, record, provenance, differenceAt.get(turn.index), labels)),
   );
   show(
     el('h2', {}, `Conversation ${id}`, record.imported ? [' ', badge('imported', 'imported')] : ''),
@@ -152,6 +168,7 @@ export async function conversationPage(current: number, id: string, query: URLSe
     el('h3', {}, 'Persuadee agreement by turn'),
     trajectory(record.turns),
     el('h3', {}, 'Transcript'),
+    labelsNote(labels.analysis, runName, labels.turns.length > 0),
     turns,
   );
   selectable([]);

@@ -2,12 +2,27 @@ import type { ConversationPage } from '../../studies/tournament/tournament-brows
 import type { RunAnswer } from '../view-api-answers.js';
 import { type Child, el, inputValue } from './dom.js';
 import { importedMarks } from './view-imported.js';
+import { LABEL_FILTERS, labelFilterChoices } from './view-labels.js';
 import { badge, link, numberCell, paint, route, table, td } from './view-parts.js';
 import { api, crumbs, isCurrent, refreshWhileLive, selectable, show, showError } from './view-shell.js';
 import { count, modelText, number } from './view-text.js';
 
 const PAGE_SIZE = 50;
-const FILTERS = ['persuader', 'persuadee', 'setting', 'domain', 'claim', 'status', 'failureReason', 'earlyStopped', 'ncMin', 'ncMax', 'q', 'sort'];
+const FILTERS = [
+  'persuader',
+  'persuadee',
+  'setting',
+  'domain',
+  'claim',
+  'status',
+  'failureReason',
+  'earlyStopped',
+  'ncMin',
+  'ncMax',
+  'q',
+  'sort',
+  ...LABEL_FILTERS,
+];
 const SORTS = [
   ['pair', 'by pair'],
   ['claim', 'by claim'],
@@ -73,6 +88,7 @@ function filterForm(name: string, runData: RunAnswer, filters: Filters, go: (cha
     field('ncMax', 'NC to', 'number', { min: -1, max: 1, step: 0.05 }),
     field('claim', 'claim #', 'number', { min: 0, step: 1 }),
     field('q', 'claim text', 'search', { placeholder: 'words in the claim' }),
+    labelFilterChoices(runData.analysis, filters, choice, go),
     el(
       'label',
       {},
@@ -87,12 +103,12 @@ function filterForm(name: string, runData: RunAnswer, filters: Filters, go: (cha
   );
 }
 
-function conversationRow(name: string, item: ConversationPage['items'][number]): HTMLElement {
+function conversationRow(name: string, item: ConversationPage['items'][number], analysis: string): HTMLElement {
   const status: Child = item.status === 'failed' ? badge(`failed: ${item.failureReason}`, 'failed') : 'completed';
   return el(
     'tr',
     {},
-    td(link(['conversations', item.conversationId], { run: name }, item.conversationId)),
+    td(link(['conversations', item.conversationId], { run: name, analysis }, item.conversationId)),
     td(`${modelText(item.persuader, item.simulated.persuader)} -> ${modelText(item.persuadee, item.simulated.persuadee)}`),
     td(`${item.domain}, ${item.setting}`),
     td(item.claim),
@@ -108,8 +124,9 @@ export async function conversationsPage(current: number, name: string, query: UR
   const offset = Number(query.get('offset') || 0);
   const apiQuery = new URLSearchParams(query);
   apiQuery.set('limit', String(PAGE_SIZE));
+  const study = query.get('analysis') || '';
   const [runData, page] = await Promise.all([
-    api<RunAnswer>(`runs/${encodeURIComponent(name)}`),
+    api<RunAnswer>(`runs/${encodeURIComponent(name)}${study ? `?analysis=${encodeURIComponent(study)}` : ''}`),
     api<ConversationPage>(`runs/${encodeURIComponent(name)}/conversations?${apiQuery}`),
   ]);
   if (!isCurrent(current)) return;
@@ -118,7 +135,7 @@ export async function conversationsPage(current: number, name: string, query: UR
   const go = (changes: Filters) => {
     location.hash = route(['runs', name, 'conversations'], { ...filters, ...changes });
   };
-  const bodyRows = page.items.map((item) => conversationRow(name, item));
+  const bodyRows = page.items.map((item) => conversationRow(name, item, study));
   const from = page.total === 0 ? 0 : offset + 1;
   const to = Math.min(page.total, offset + page.items.length);
   const pager = el(

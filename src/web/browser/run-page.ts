@@ -2,6 +2,7 @@ import type { RunAnswer, RunsAnswer } from '../view-api-answers.js';
 import { el, inputValue } from './dom.js';
 import { bar, CLAIMS_SHOWN, type ClaimsState, claimsTable, matrix } from './run-tables.js';
 import { importRunFacts, isImportRun } from './view-imported.js';
+import { techniqueProfileSection } from './view-labels.js';
 import { badge, link, statusBadge, table, td } from './view-parts.js';
 import { api, crumbs, isCurrent, refreshWhileLive, selectable, show, showError } from './view-shell.js';
 import { count, isSimulated, modelText } from './view-text.js';
@@ -71,13 +72,14 @@ function claimsSection(run: string, claims: RunAnswer['claims']): HTMLElement[] 
 }
 
 /** One run: its facts, then for a tournament its matrices, model means, comparisons and claims. */
-export async function runPage(current: number, name: string): Promise<void> {
-  const data = await api<RunAnswer>(`runs/${encodeURIComponent(name)}`);
+export async function runPage(current: number, name: string, query: URLSearchParams): Promise<void> {
+  const study = query.get('analysis') || '';
+  const data = await api<RunAnswer>(`runs/${encodeURIComponent(name)}${study ? `?analysis=${encodeURIComponent(study)}` : ''}`);
   if (!isCurrent(current)) return;
   const run = data.run;
   crumbs(link([], null, 'runs'), el('span', {}, run.name));
   const facts = runFacts(run, data.models);
-  const again = () => isCurrent(current) && runPage(current, name).catch(showError);
+  const again = () => isCurrent(current) && runPage(current, name, query).catch(showError);
   if (run.kind !== 'tournament') {
     show(el('h2', {}, run.name), facts, el('p', { className: 'note' }, `A ${run.kind} study: its tables are in pmiyc report --run ${run.name}.`));
     selectable([]);
@@ -124,6 +126,7 @@ export async function runPage(current: number, name: string): Promise<void> {
     el('h2', {}, 'Effectiveness and susceptibility'),
     el('p', { className: 'note' }, "Each is the mean of the model's pair means (SPEC 1.5); click to list its conversations."),
     table(['condition', 'model', 'effectiveness (as persuader)', 'susceptibility (as persuadee)'], modelRows),
+    techniqueProfileSection(run.name, data.analysis),
     el('h2', {}, 'Compare'),
     compareLinks,
     el('h2', {}, 'Claims'),

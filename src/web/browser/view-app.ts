@@ -24,7 +24,7 @@ async function render(): Promise<void> {
   const query = new URLSearchParams(search || '');
   try {
     if (parts.length === 0) await runsPage(current);
-    else if (parts[0] === 'runs' && parts.length === 2) await runPage(current, parts[1]!);
+    else if (parts[0] === 'runs' && parts.length === 2) await runPage(current, parts[1]!, query);
     else if (parts[0] === 'runs' && parts[2] === 'conversations') await conversationsPage(current, parts[1]!, query);
     else if (parts[0] === 'conversations' && parts.length === 2) await conversationPage(current, parts[1]!, query);
     else if (parts[0] === 'compare') await comparePage(current, query);
