@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Attempt, Turn } from '../domain/conversation.js';
+import type { Attempt, Turn, Usage } from '../domain/conversation.js';
 import { usageTotals } from './usage-totals.js';
 
-const attempt = (seed: number, usage?: { inputTokens?: number; outputTokens?: number }, costUsd?: number): Attempt => ({
+const attempt = (seed: number, usage?: Usage, costUsd?: number): Attempt => ({
   number: 1,
   seed,
   raw: 'x',
@@ -38,7 +38,7 @@ function record(conversationId: string, persuader: string, turns: Turn[]) {
 
 describe('usageTotals', () => {
   it('counts a shared opening once, and sums tokens and cost per model and role', () => {
-    const opening = turn(1, 'persuadee', [attempt(1, { inputTokens: 100, outputTokens: 10 }, 0.001)]);
+    const opening = turn(1, 'persuadee', [attempt(1, { inputTokens: 100, outputTokens: 10, cachedInputTokens: 64 }, 0.001)]);
     const records = [
       record('a', 'er1', [
         opening,
@@ -54,6 +54,7 @@ describe('usageTotals', () => {
       calls: 3,
       inputTokens: 510,
       outputTokens: 21,
+      cachedInputTokens: 64,
       callsWithoutUsage: 0,
       costUsd: 0.004,
       callsWithoutCost: 1,
@@ -64,11 +65,21 @@ describe('usageTotals', () => {
       calls: 1,
       inputTokens: 50,
       outputTokens: 20,
+      cachedInputTokens: 0,
       callsWithoutUsage: 0,
       costUsd: 0.002,
       callsWithoutCost: 0,
     });
-    expect(totals).toContainEqual({ model: 'er2', role: 'persuader', calls: 1, inputTokens: 0, outputTokens: 0, callsWithoutUsage: 1, callsWithoutCost: 1 });
+    expect(totals).toContainEqual({
+      model: 'er2',
+      role: 'persuader',
+      calls: 1,
+      inputTokens: 0,
+      outputTokens: 0,
+      cachedInputTokens: 0,
+      callsWithoutUsage: 1,
+      callsWithoutCost: 1,
+    });
   });
 
   it('counts the later turns of two conversations that are the same requests once (an agent under a persuader-only variant as persuadee)', () => {

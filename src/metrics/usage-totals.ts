@@ -9,6 +9,8 @@ export interface UsageTotal {
   readonly calls: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Of the input tokens, those a provider's prompt cache served (0 where none said so). */
+  readonly cachedInputTokens: number;
   /** Calls whose provider reported no token counts: the token totals leave them out. */
   readonly callsWithoutUsage: number;
   /** Undefined when no price is configured; otherwise the sum over calls with a known cost. */
@@ -33,15 +35,17 @@ export class UsageTally {
       calls: 0,
       inputTokens: 0,
       outputTokens: 0,
+      cachedInputTokens: 0,
       callsWithoutUsage: 0,
       callsWithoutCost: 0,
     };
     this.totals.set(key, total);
     total.calls += 1;
-    const { inputTokens, outputTokens } = call.attempt.usage ?? {};
+    const { inputTokens, outputTokens, cachedInputTokens } = call.attempt.usage ?? {};
     if (inputTokens === undefined && outputTokens === undefined) total.callsWithoutUsage += 1;
     total.inputTokens += inputTokens ?? 0;
     total.outputTokens += outputTokens ?? 0;
+    total.cachedInputTokens += cachedInputTokens ?? 0;
     if (call.attempt.costUsd === undefined) total.callsWithoutCost += 1;
     else {
       total.cost ??= new ExactSum();

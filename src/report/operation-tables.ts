@@ -62,7 +62,7 @@ export function usageTable(document: ReportDocument): ReportTable {
       { model: entry.model },
       entry.role,
       entry.calls,
-      tokens(entry.inputTokens, entry.callsWithoutUsage, entry.calls),
+      `${tokens(entry.inputTokens, entry.callsWithoutUsage, entry.calls)}${entry.cachedInputTokens > 0 ? `; ${count(entry.cachedInputTokens)} cached` : ''}`,
       tokens(entry.outputTokens, entry.callsWithoutUsage, entry.calls),
       entry.costUsd === undefined
         ? entry.callsWithoutCost === entry.calls

@@ -18,6 +18,13 @@ function cost(total: UsageTotal): string {
 export function formatUsageText(totals: readonly UsageTotal[], labelOf: (model: string) => string): string {
   const rows = [...totals]
     .sort((a, b) => a.model.localeCompare(b.model) || a.role.localeCompare(b.role))
-    .map((total) => [labelOf(total.model), total.role, String(total.calls), tokens(total, total.inputTokens), tokens(total, total.outputTokens), cost(total)]);
+    .map((total) => [
+      labelOf(total.model),
+      total.role,
+      String(total.calls),
+      `${tokens(total, total.inputTokens)}${total.cachedInputTokens > 0 ? `; ${formatCount(total.cachedInputTokens)} cached` : ''}`,
+      tokens(total, total.outputTokens),
+      cost(total),
+    ]);
   return formatTextTable(['model', 'role', 'calls', 'input tokens', 'output tokens', 'cost'], rows);
 }

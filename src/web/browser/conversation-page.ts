@@ -23,7 +23,8 @@ function attemptsTable(attempts: readonly Attempt[], calls: readonly CallDetail[
   };
   const rows = attempts.map((attempt) => {
     const call = attempt.callHash ? byHash.get(attempt.callHash) : undefined;
-    const tokens = attempt.usage ? `${attempt.usage.inputTokens ?? '?'} / ${attempt.usage.outputTokens ?? '?'}` : 'not reported';
+    const cached = attempt.usage?.cachedInputTokens ? ` (${attempt.usage.cachedInputTokens} cached)` : '';
+    const tokens = attempt.usage ? `${attempt.usage.inputTokens ?? '?'}${cached} / ${attempt.usage.outputTokens ?? '?'}` : 'not reported';
     const madeBy = call ? (call.madeByRun === run ? 'this run' : `replayed from ${call.madeByRun}`) : '-';
     const latency = call ? `${Math.round(call.latencyMs)} ms${call.retries ? `, ${call.retries} retries` : ''}` : '-';
     return el(
