@@ -81,7 +81,7 @@ function notesOf(analysis: TournamentAnalysis): string[] {
 }
 
 /** What a reader of a sequential run's report must know about its other intervals. */
-export const SEQUENTIAL_NOTE =
+const SEQUENTIAL_NOTE =
   'this run stopped sequentially (--until settled): it chose how many claims to run from the data, so the fixed-design intervals of this report are not valid for it; use the anytime-valid intervals of meta.sequential (the "Sequential stopping" section)';
 
 /** Assembles report.json from one streaming analysis and the runs behind it. */
