@@ -125,6 +125,13 @@ describe('pmiyc run --until settled', () => {
     expect(splitMeta).toEqual(wholeMeta);
   }, 120_000);
 
+  it('the dry run prices the full design and says a sequential run usually makes fewer calls', async () => {
+    const result = await runCli([...runArgs(claimsFile, `${fresh('dry')}.db`, 'dry'), '--until', 'settled', '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('800 conversations');
+    expect(result.stdout).toContain('Sequential (--until settled, waves of 10 claims): these figures are the full design');
+  });
+
   it('a run without --until runs every claim and has no meta.sequential', async () => {
     const small = writeClaims(`${fresh('claims')}.jsonl`, 12);
     const store = `${fresh('fixed')}.db`;
