@@ -67,6 +67,15 @@ describe('pmiyc run --until settled', () => {
     // Only the claims run were stored: the rest of the design was never started.
     const exported = await runCli(['export', '--store', store, '--run', 'seq', '--format', 'jsonl']);
     expect(exported.stdout.trim().split('\n')).toHaveLength(sequential.claimsRun * 4);
+
+    // A resume of the settled run (its flags typed again) runs nothing more and stops where it stopped.
+    const again = await runCli(['run', '--store', store, '--run', 'seq', '--resume', '--until', 'settled', '--wave', '10']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`stopped: every quantity is settled after ${sequential.claimsRun} of 200 claims`);
+    expect((await reportOf(store, 'seq')).json.meta.sequential).toEqual(sequential);
+    const otherWave = await runCli(['run', '--store', store, '--run', 'seq', '--resume', '--wave', '5']);
+    expect(otherWave.code).toBe(2);
+    expect(otherWave.stderr).toContain('--wave is 5, but run seq has 10');
   }, 120_000);
 
   it('a run stopped mid-wave and resumed ends exactly where an uninterrupted run ends', async () => {
