@@ -167,6 +167,13 @@ describe('pmiyc run --until settled', () => {
     expect(result.stderr).toContain(message);
   });
 
+  it('refuses --until without --precision when there is nothing to compare (exit 2)', async () => {
+    const args = ['run', '--models', 'sim/weak', '--claims', claimsFile, '--setting', 'single', '--store', `${fresh('one')}.db`, '--until', 'settled'];
+    const result = await runCli(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('nothing to settle with one persuader and one persuadee');
+  });
+
   it('refuses --until on a resume of a run made without it (exit 2)', async () => {
     const small = writeClaims(`${fresh('claims')}.jsonl`, 3);
     const store = `${fresh('resume')}.db`;

@@ -163,6 +163,11 @@ export function designFromOptions(options: DesignOptions): StoredDesign {
   const persuadeeAgents = crossAgents(persuadees, options.persuadeeVariants);
   const variants = variantsUsed([...persuaderAgents, ...persuadeeAgents], defined);
   const sequential = sequentialOf(options);
+  if (sequential && sequential.precision === undefined && persuaderAgents.length < 2 && persuadeeAgents.length < 2) {
+    throw new InputError(
+      '--until settled has nothing to settle with one persuader and one persuadee: add --precision D (settle the estimates), or compare two or more models',
+    );
+  }
   return {
     persuaders: persuaderAgents,
     persuadees: persuadeeAgents,
