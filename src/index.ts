@@ -124,4 +124,4 @@ export { type JudgeSettings, type JudgeTrialOutcome, type JudgeTrialRecord, judg
 export { type PlannedConversation, planTournament, type TournamentDesign } from './studies/tournament/plan.js';
 export { type ConversationsResult, type RunConversationsInput, runConversations } from './studies/tournament/run-conversations.js';
 export { TOURNAMENT_DEFAULTS } from './studies/tournament/tournament-design.js';
-export { type RunTournamentInput, runTournament, type TournamentOutcome } from './studies/tournament/tournament-study.js';
+export { type RunTournamentInput, runTournament, type SequentialOutcome, type TournamentOutcome } from './studies/tournament/tournament-study.js';

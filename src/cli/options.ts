@@ -58,6 +58,24 @@ export function parseTemperature(value: string): number {
   return temperature;
 }
 
+/** --confidence of a sequential run: a number strictly between 0 and 1. */
+export function parseConfidence(value: string): number {
+  const confidence = Number(value);
+  if (value.trim() === '' || !Number.isFinite(confidence) || confidence <= 0 || confidence >= 1) {
+    throw new InvalidArgumentError(`--confidence must be a number between 0 and 1 (e.g. 0.95), got "${value}".`);
+  }
+  return confidence;
+}
+
+/** --precision of a sequential run: a positive interval width in NC units. */
+export function parsePrecision(value: string): number {
+  const precision = Number(value);
+  if (value.trim() === '' || !Number.isFinite(precision) || precision <= 0) {
+    throw new InvalidArgumentError(`--precision must be a positive interval width in NC units (e.g. 0.2), got "${value}".`);
+  }
+  return precision;
+}
+
 export function parseCost(value: string): number {
   const cost = Number(value);
   if (value.trim() === '' || !Number.isFinite(cost) || cost < 0)

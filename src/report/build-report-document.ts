@@ -1,6 +1,7 @@
 import { THIN_LIMITS } from '../metrics/claim-estimates.js';
 import type { ConversationSample } from '../metrics/conversation-samples.js';
 import { capToClaimSet } from '../metrics/power.js';
+import type { SequentialSummary } from '../metrics/sequential-replay.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
 import { claimSetBounds } from './claim-set-bounds.js';
 import { disputeText } from './dispute-text.js';
@@ -26,6 +27,8 @@ export interface ReportContext {
   readonly notes?: readonly string[];
   /** The validation studies' results, analysed by the caller from the store. */
   readonly studies?: ReportStudies;
+  /** A run made with `--until settled`: its stopping rule replayed over its records (`sequential-report.ts`). */
+  readonly sequential?: SequentialSummary;
 }
 
 /** CC BY-NC-SA and its kind: data that may not be used commercially. */
@@ -77,6 +80,10 @@ function notesOf(analysis: TournamentAnalysis): string[] {
   return notes;
 }
 
+/** What a reader of a sequential run's report must know about its other intervals. */
+const SEQUENTIAL_NOTE =
+  'this run stopped sequentially (--until settled): it chose how many claims to run from the data, so the fixed-design intervals of this report are not valid for it; use the anytime-valid intervals of meta.sequential (the "Sequential stopping" section)';
+
 /** Assembles report.json from one streaming analysis and the runs behind it. */
 export function buildReportDocument(analysis: TournamentAnalysis, context: ReportContext): ReportDocument {
   const labels = createModelLabels(analysis.models);
@@ -109,7 +116,13 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
         seed: resampled ? intervals.seed : null,
         thinBelow: { ...THIN_LIMITS },
       },
-      notes: [...(duplicates.length > 0 ? [duplicatesSentence(duplicates)] : []), ...(context.notes ?? []), ...notesOf(analysis)],
+      notes: [
+        ...(duplicates.length > 0 ? [duplicatesSentence(duplicates)] : []),
+        ...(context.notes ?? []),
+        ...notesOf(analysis),
+        ...(context.sequential ? [SEQUENTIAL_NOTE] : []),
+      ],
+      ...(context.sequential ? { sequential: context.sequential } : {}),
     },
     ...results,
     power: results.power.map((plan) => capToClaimSet(plan, claimSetOf.get(plan.domain) ?? null)),

@@ -62,6 +62,11 @@ export function dryRunText(preview: TournamentPreview, storePath: string): strin
       `Drift probes (--probe-drift): ${formatCount(estimate.driftProbes)} of these calls ask a persuader where it stands after its conversation, one per conversation, with the whole conversation in context.`,
     );
   }
+  if (design.sequential) {
+    out(
+      `Sequential (--until settled, waves of ${design.sequential.wave} claims): these figures are the full design's; the run starts no new wave once every quantity is settled, so it usually makes fewer (docs/design/sequential.md).`,
+    );
+  }
   out('');
   const rows = estimate.byModel.map((model) => [
     labelModel(model.model),

@@ -6,6 +6,7 @@ import type { ReliabilityAnalysis } from '../metrics/annotation-agreement.js';
 import type { IntervalMethod } from '../metrics/claim-estimates.js';
 import type { SampleKind } from '../metrics/conversation-samples.js';
 import type { CappedPowerPlan } from '../metrics/power.js';
+import type { SequentialSummary } from '../metrics/sequential-replay.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
 import type { DriftReport } from './drift-report.js';
 import type { ImportedResults } from './imported-figures.js';
@@ -74,6 +75,12 @@ export interface ReportMeta {
   };
   /** Things a reader must know before trusting a number (mixed turn counts, disjoint runs). */
   readonly notes: string[];
+  /**
+   * A run made with `pmiyc run --until settled` (absent otherwise, and for combined runs): the rule,
+   * how many claims it ran of those planned, why it stopped, and each quantity's anytime-valid
+   * interval, replayed from the stored conversations (docs/design/sequential.md).
+   */
+  readonly sequential?: SequentialSummary;
 }
 
 /** A sampled conversation as a dialogue, with its id to open it with `pmiyc show ID` (or find it in `pmiyc view`). */

@@ -12,6 +12,7 @@ import { ImportedTally } from './imported-notes.js';
 import type { ReportDocument, ReportDuplicates, ReportStudies } from './report-document.js';
 import type { ReportSource } from './report-source.js';
 import { nothingSharedReason, runComparisonSentence } from './run-comparison-text.js';
+import { sequentialSummaryOf } from './sequential-report.js';
 import { readAnalysisReport } from './studies/analysis-study-source.js';
 import { consistencyStudiesFor } from './studies/consistency-study-source.js';
 import { readJudgeStudy } from './studies/judge-study-source.js';
@@ -145,7 +146,9 @@ export function buildRunsReport(
   const judge = readJudgeStudy(source, runs, { replicates: options.replicates });
   const comparisonNote = baseline ? baselineNote(baseline, runs, collected.analysis) : undefined;
   const studies: ReportStudies = { ...(consistency.length > 0 ? { consistency } : {}), ...(reliability ? { reliability } : {}), ...(judge ? { judge } : {}) };
+  const sequential = sequentialSummaryOf(runs, (run) => source.conversations(run.id));
   const built = buildReportDocument(collected.analysis, {
+    ...(sequential ? { sequential } : {}),
     runs: runs.map((run) => ({
       name: run.name,
       createdAt: run.createdAt,

@@ -1,5 +1,5 @@
 import { type Command, Option } from '@commander-js/extra-typings';
-import { parseChoice, parseFailureLimit, parseTurns, parseWholeNumber } from '../options.js';
+import { parseChoice, parseConfidence, parseFailureLimit, parsePrecision, parseTurns, parseWholeNumber } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
 import { type CommandWiring, runExtras, typedOptions } from './command-wiring.js';
 
@@ -30,6 +30,14 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
       'after each conversation, ask its persuader where it stands now (drift, kept in the record; one more call per conversation)',
       false,
     )
+    .addOption(
+      new Option('--until <when>', "sequential: claims in a seeded random order, in waves; no new wave once every comparison is settled ('settled')").argParser(
+        parseChoice('--until', ['settled'] as const),
+      ),
+    )
+    .option('--precision <width>', "with --until: also settle each model's estimate to an interval narrower than this (NC units)", parsePrecision)
+    .option('--confidence <level>', 'with --until: confidence of all anytime-valid intervals together (default 0.95)', parseConfidence)
+    .option('--wave <n>', 'with --until: claims per wave (default 10)', parseWholeNumber('--wave', 1))
     .option('--repeat <n>', 'independent repetitions of every conversation (new seeds)', parseWholeNumber('--repeat', 1), 1)
     .addOption(shared.concurrency())
     .addOption(shared.seed('run seed; every call seed derives from it'))

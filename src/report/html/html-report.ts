@@ -18,6 +18,7 @@ import { powerNote, powerTable } from '../power-table.js';
 import type { RenderedChart } from '../render-svg.js';
 import type { ReportDocument } from '../report-document.js';
 import { conditionsOf, initialScoresTable, modelTable, pairMatrixTable, stanceTable, turnCurveTable } from '../report-tables.js';
+import { SEQUENTIAL_SECTION_ID, sequentialSectionHtml } from '../sequential-section.js';
 import { annotationSectionHtml, CONFUSION_CHART_ID, RELIABILITY_TOC_ENTRY } from '../studies/annotation-section.js';
 import { CONSISTENCY_SECTION_ID, consistencySectionHtml } from '../studies/consistency-section.js';
 import { JUDGE_CHART_ID, JUDGE_SECTION_ID, judgeSectionHtml } from '../studies/judge-section.js';
@@ -256,6 +257,7 @@ function studyEntries(document: ReportDocument): Array<readonly [string, string]
     ...(document.studies.judge ? [[JUDGE_SECTION_ID, 'LLM as judge'] as const] : []),
     ...analysisTocEntries(document),
     ...(document.drift ? [[DRIFT_SECTION_ID, 'Drift'] as const] : []),
+    ...(document.meta.sequential ? [[SEQUENTIAL_SECTION_ID, 'Sequential stopping'] as const] : []),
   ];
 }
 
@@ -270,7 +272,7 @@ function tocOf(document: ReportDocument): ReadonlyArray<readonly [string, string
 /** The studies' sections, in the order of the contents. */
 function studiesHtml(parts: Parts): SafeHtml {
   const { document, labels } = parts;
-  return html`${annotationSectionHtml(document.studies.reliability ?? null, labels, parts.chart(CONFUSION_CHART_ID))}${consistencySectionHtml(document.studies.consistency ?? [])}${document.studies.judge ? judgeSectionHtml(document.studies.judge, labels, parts.chart(JUDGE_CHART_ID)) : ''}${analysisSectionsHtml(document, labels, parts.chart)}${document.drift ? driftSectionHtml(document.drift, labels, parts.chart(DRIFT_CHART_ID)) : ''}`;
+  return html`${annotationSectionHtml(document.studies.reliability ?? null, labels, parts.chart(CONFUSION_CHART_ID))}${consistencySectionHtml(document.studies.consistency ?? [])}${document.studies.judge ? judgeSectionHtml(document.studies.judge, labels, parts.chart(JUDGE_CHART_ID)) : ''}${analysisSectionsHtml(document, labels, parts.chart)}${document.drift ? driftSectionHtml(document.drift, labels, parts.chart(DRIFT_CHART_ID)) : ''}${document.meta.sequential ? sequentialSectionHtml(document.meta.sequential, labels) : ''}`;
 }
 
 /**

@@ -21,6 +21,7 @@ import { powerNote, powerTable } from '../power-table.js';
 import type { RenderedChart } from '../render-svg.js';
 import type { ReportDocument, SampleDialogue } from '../report-document.js';
 import { conditionsOf, initialScoresTable, modelTable, pairMatrixTable, type ReportTable, stanceTable, turnCurveTable } from '../report-tables.js';
+import { sequentialSectionMarkdown } from '../sequential-section.js';
 import { annotationSectionMarkdown } from '../studies/annotation-section.js';
 import { consistencySectionMarkdown } from '../studies/consistency-section.js';
 import { judgeSectionMarkdown } from '../studies/judge-section.js';
@@ -92,6 +93,7 @@ export function markdownReport(document: ReportDocument, labels: ModelLabels, ch
   const sections = [
     `# pmiyc report: ${escapeMarkdown(meta.runs.map((run) => run.name).join(' + '))}\n\n${simulated}${duplicates}\n${meta.conversations} conversations; ${escapeMarkdown(meta.generatedBy)}, ${formatTimestamp(meta.generatedAt)}. Estimates are mean [95% interval over claims] (n), where each table's header says what n counts (conversations or claims); ~ marks an interval that rests on too few claims to be trusted.`,
     `## Summary\n\n${summaryTable(document, labels)}`,
+    meta.sequential ? sequentialSectionMarkdown(meta.sequential, labels) : '',
     `## Effectiveness and susceptibility (paper Fig. 3)\n\n${image('effectiveness')}\n\n${table(modelTable(document, document.effectiveness))}\n\n${image('susceptibility')}\n\n${table(modelTable(document, document.susceptibility))}`,
     importedSectionMarkdown(document, labels),
     `## Which differences are real\n\nEach difference is paired over the claims both models share; p-values are Holm-adjusted per measure and condition.\n\n### Effectiveness\n\n${table(modelComparisonTable(document, 'effectiveness'))}\n\n### Susceptibility\n\n${table(modelComparisonTable(document, 'susceptibility'))}${document.comparisons.runs ? `\n\n### Against the baseline run\n\n${escapeMarkdown(runComparisonIntro(document))}\n\n${table(runComparisonTable(document))}` : ''}${document.variants.length > 0 ? `\n\n### Prompt variants\n\n${escapeMarkdown(VARIANTS_INTRO)}\n\n${table(variantTable(document))}` : ''}${document.comparisons.settings.length > 0 ? `\n\n### Single-turn against multi-turn\n\n${table(settingComparisonTable(document))}` : ''}${document.power.length > 0 ? `\n\n### How many claims would settle it\n\nRead as a pilot: the claims a full run needs for 80% power to detect each difference between two models, from the spread of this run's paired differences, every two models compared at 0.05 over the number of comparisons.\n\n${table(powerTable(document))}\n\n${escapeMarkdown(powerNote(document))}` : ''}`,

@@ -17,6 +17,8 @@ export interface TournamentDesign {
   readonly variants?: VariantBook;
   /** Each completed conversation's persuader is asked the drift probe after it: one more call each. */
   readonly probeDrift?: boolean;
+  /** `--until settled`: claims run in waves of `wave` until every quantity is settled (the plan is still the full design). */
+  readonly sequential?: { readonly confidence: number; readonly precision?: number; readonly wave: number };
 }
 
 export interface PlannedConversation {

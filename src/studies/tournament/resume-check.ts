@@ -103,6 +103,25 @@ const DESIGN_CHECKS: readonly DesignCheck[] = [
     stored: (design) => (design.probeDrift ? 'given' : 'not given'),
     given: (options) => (options.probeDrift ? 'given' : 'not given'),
   },
+  {
+    flag: '--until',
+    keys: ['until'],
+    stored: (design) => design.sequential?.until ?? '(none)',
+    given: (options) => optional(options.until),
+  },
+  {
+    flag: '--precision',
+    keys: ['precision'],
+    stored: (design) => optional(design.sequential?.precision),
+    given: (options) => optional(options.precision),
+  },
+  {
+    flag: '--confidence',
+    keys: ['confidence'],
+    stored: (design) => optional(design.sequential?.confidence),
+    given: (options) => optional(options.confidence),
+  },
+  { flag: '--wave', keys: ['wave'], stored: (design) => optional(design.sequential?.wave), given: (options) => optional(options.wave) },
   { flag: '--seed', keys: ['seed'], stored: (_design, seed) => String(seed), given: (options) => String(options.seed) },
   {
     flag: '--no-cache',

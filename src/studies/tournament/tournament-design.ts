@@ -40,6 +40,18 @@ const storedDesignSchema = z.object({
    * (drift, docs/design/techniques.md); its answer is kept in the record. Absent when not probing.
    */
   probeDrift: z.literal(true).optional(),
+  /**
+   * `--until settled`: the claims in a seeded random order, run in waves, and no new wave once every
+   * quantity is settled (docs/design/sequential.md). Absent in a fixed-design run.
+   */
+  sequential: z
+    .object({
+      until: z.literal('settled'),
+      confidence: z.number().gt(0).lt(1),
+      precision: z.number().positive().optional(),
+      wave: z.number().int().min(1),
+    })
+    .optional(),
 });
 
 export type StoredDesign = z.infer<typeof storedDesignSchema>;
@@ -80,6 +92,34 @@ export interface DesignOptions {
   readonly variants?: Readonly<Record<string, VariantTemplates>>;
   /** Ask each persuader the drift probe after each completed conversation. */
   readonly probeDrift?: boolean;
+  /** `--until settled`: run claims in waves and stop once every quantity is settled. */
+  readonly until?: 'settled';
+  /** With `until`: an estimate is settled once its interval is narrower than this (without it, only comparisons count). */
+  readonly precision?: number;
+  /** With `until`: the confidence of all sequences together (default 0.95). */
+  readonly confidence?: number;
+  /** With `until`: claims per wave (default 10). */
+  readonly wave?: number;
+}
+
+/** Defaults of `--until settled`. */
+const SEQUENTIAL_DEFAULTS = { confidence: 0.95, wave: 10 } as const;
+
+function sequentialOf(options: DesignOptions): StoredDesign['sequential'] {
+  if (options.until === undefined) {
+    const stray = (['precision', 'confidence', 'wave'] as const).filter((key) => options[key] !== undefined);
+    if (stray.length > 0) throw new InputError(`${stray.map((key) => `--${key}`).join(', ')} only apply to a sequential run: add --until settled`);
+    return undefined;
+  }
+  if (options.until !== 'settled') throw new InputError(`--until must be "settled", got "${String(options.until)}"`);
+  const confidence = options.confidence ?? SEQUENTIAL_DEFAULTS.confidence;
+  const wave = options.wave ?? SEQUENTIAL_DEFAULTS.wave;
+  if (!(confidence > 0 && confidence < 1)) throw new InputError(`--confidence must be between 0 and 1 (e.g. 0.95), got ${confidence}`);
+  if (options.precision !== undefined && !(options.precision > 0)) {
+    throw new InputError(`--precision must be a positive width in NC units (e.g. 0.2), got ${options.precision}`);
+  }
+  if (!(Number.isInteger(wave) && wave >= 1)) throw new InputError(`--wave must be a whole number of claims, at least 1, got ${wave}`);
+  return { until: 'settled', confidence, ...(options.precision === undefined ? {} : { precision: options.precision }), wave };
 }
 
 /** The variants that the design's agents use, out of those defined. */
@@ -122,6 +162,12 @@ export function designFromOptions(options: DesignOptions): StoredDesign {
   const persuaderAgents = crossAgents(persuaders, options.persuaderVariants);
   const persuadeeAgents = crossAgents(persuadees, options.persuadeeVariants);
   const variants = variantsUsed([...persuaderAgents, ...persuadeeAgents], defined);
+  const sequential = sequentialOf(options);
+  if (sequential && sequential.precision === undefined && persuaderAgents.length < 2 && persuadeeAgents.length < 2) {
+    throw new InputError(
+      '--until settled has nothing to settle with one persuader and one persuadee: add --precision D (settle the estimates), or compare two or more models',
+    );
+  }
   return {
     persuaders: persuaderAgents,
     persuadees: persuadeeAgents,
@@ -133,6 +179,7 @@ export function designFromOptions(options: DesignOptions): StoredDesign {
     ...(Object.keys(variants).length > 0 ? { variants } : {}),
     callSeeds: 'by-request',
     ...(options.probeDrift ? { probeDrift: true as const } : {}),
+    ...(sequential ? { sequential } : {}),
   };
 }
 

@@ -3,6 +3,8 @@ import { claimsChecksum } from '../../datasets/claims-checksum.js';
 import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
 import { toConversationRecord } from '../../domain/conversation-record.js';
+import { claimKeyOf, type SequentialScore, SequentialWatch, sequentialClaimOrder, sequentialWaves } from '../../metrics/sequential-replay.js';
+import type { QuantityState } from '../../metrics/sequential-settling.js';
 import { RecordUsageTally } from '../../metrics/usage-totals.js';
 import { openRun } from '../../runner/open-run.js';
 import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
@@ -57,6 +59,20 @@ export interface TournamentOutcome extends SessionFacts {
    * them), tallied as each was stored: the whole run's when the run holds no other conversation.
    */
   readonly sessionUsage: RecordUsageTally;
+  /** With `--until settled`: how far the sequence went, and where each quantity stands. */
+  readonly sequential?: SequentialOutcome;
+}
+
+/** Where a sequential run stands at the end of a session. */
+export interface SequentialOutcome {
+  readonly claimsRun: number;
+  readonly claimsPlanned: number;
+  /** `not finished`: the session stopped (a signal, the budget) in the middle of a wave. */
+  readonly stoppedBecause: 'settled' | 'claims ran out' | 'not finished';
+  readonly quantities: readonly QuantityState[];
+  readonly plannedConversations: number;
+  /** Conversations of the full design that the run never started. */
+  readonly conversationsNotStarted: number;
 }
 
 function designOf(input: RunTournamentInput): StoredDesign {
@@ -152,13 +168,108 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
   let ending: SessionEnding | undefined;
   let result: ConversationsResult;
   const sessionUsage = new RecordUsageTally();
+  let sequential: SequentialOutcome | undefined;
   try {
-    result = await runPlannedConversations(session, plan(run.seed), design, work.window, settings, store, input.retryFailed === true, forecast, sessionUsage);
+    const runPlan = (planned: TournamentDesign) =>
+      runPlannedConversations(session, planned, design, work.window, settings, store, input.retryFailed === true, forecast, sessionUsage);
+    if (design.sequential) {
+      const waves = await runWaves(plan(run.seed), design, store, run.id, runPlan, input.world.tell);
+      result = waves.result;
+      sequential = waves.sequential;
+    } else {
+      result = await runPlan(plan(run.seed));
+    }
     ending = sessionEnding(result, store.countConversations(run.id, 'failed'), session.signals);
   } finally {
     await session.end(ending);
   }
-  return { run, result, ending, settings, sessionUsage, ...sessionFacts(session) };
+  return { run, result, ending, settings, sessionUsage, ...(sequential ? { sequential } : {}), ...sessionFacts(session) };
+}
+
+/** The (domain, setting) groups a design measures: each domain of its claims in each setting. */
+function groupsOf(plan: TournamentDesign): { domain: Claim['domain']; setting: TournamentDesign['settings'][number] }[] {
+  const domains = [...new Set(plan.claims.map((claim) => claim.domain))];
+  return domains.flatMap((domain) => plan.settings.map((setting) => ({ domain, setting })));
+}
+
+/**
+ * `--until settled`: the claims in the run's seeded order, in waves; every planned conversation of
+ * a wave's claims, then the wave's claims fed to the settling rule from their stored records; no new
+ * wave once everything is settled. A resume goes through the stored waves again (their
+ * conversations skipped), so the rule sees the same claims in the same order and continues at the
+ * first wave with missing conversations.
+ */
+async function runWaves(
+  plan: TournamentDesign,
+  design: StoredDesign,
+  store: TournamentResults,
+  runId: number,
+  runPlan: (planned: TournamentDesign) => Promise<ConversationsResult>,
+  tell: (line: string) => void,
+): Promise<{ result: ConversationsResult; sequential: SequentialOutcome }> {
+  const rule = design.sequential!;
+  const watch = new SequentialWatch({ persuaders: plan.persuaders, persuadees: plan.persuadees, groups: groupsOf(plan) }, rule);
+  const ordered = sequentialClaimOrder(plan.claims, plan.runSeed);
+  const waves = sequentialWaves(ordered, rule.wave);
+  const total = { finished: 0, failed: 0, skipped: 0, abandoned: 0 };
+  let last: ConversationsResult = { status: 'completed', finished: 0, failed: 0, skipped: 0, abandoned: 0 };
+  let settled = false;
+  for (const [index, wave] of waves.entries()) {
+    last = await runPlan({ ...plan, claims: wave });
+    total.finished += last.finished;
+    total.failed += last.failed;
+    total.skipped += last.skipped;
+    total.abandoned += last.abandoned;
+    if (last.status === 'stopped') break;
+    const keys = new Set(wave.map(claimKeyOf));
+    const byClaim = new Map<string, SequentialScore[]>();
+    for (const score of store.conversationScores(runId)) {
+      const key = claimKeyOf(score);
+      if (!keys.has(key)) continue;
+      const list = byClaim.get(key);
+      if (list) list.push(score);
+      else byClaim.set(key, [score]);
+    }
+    watch.addWave(wave.map((claim) => byClaim.get(claimKeyOf(claim)) ?? []));
+    const states = watch.states();
+    tell(
+      `wave ${index + 1} of ${waves.length}: ${watch.claimsFed} of ${ordered.length} claims run; quantities settled ${states.filter((state) => state.settled).length} of ${states.length}`,
+    );
+    if (watch.allSettled()) {
+      settled = true;
+      break;
+    }
+  }
+  const finishedAll = last.status === 'completed' && (settled || watch.claimsFed === ordered.length);
+  const plannedConversations = countPlan(plan);
+  const perClaim = ordered.length === 0 ? 0 : plannedConversations / ordered.length;
+  const sequential: SequentialOutcome = {
+    claimsRun: watch.claimsFed,
+    claimsPlanned: ordered.length,
+    stoppedBecause: !finishedAll ? 'not finished' : settled ? 'settled' : 'claims ran out',
+    quantities: watch.states(),
+    plannedConversations,
+    conversationsNotStarted: Math.round(plannedConversations - perClaim * watch.claimsFed),
+  };
+  if (finishedAll) for (const line of sequentialEndText(sequential)) tell(line);
+  const result: ConversationsResult = { ...last, ...total };
+  return { result, sequential };
+}
+
+const interval = (state: QuantityState) => `[${state.lower.toFixed(3)}, ${state.upper.toFixed(3)}]`;
+
+/** What a finished sequential run says at its end: what settled, what did not, and what it saved. */
+function sequentialEndText(outcome: SequentialOutcome): string[] {
+  const settled = outcome.quantities.filter((state) => state.settled);
+  const open = outcome.quantities.filter((state) => !state.settled);
+  const why = outcome.stoppedBecause === 'settled' ? 'stopped: every quantity is settled' : 'the claims ran out before every quantity settled';
+  const saved = outcome.plannedConversations === 0 ? 0 : (100 * outcome.conversationsNotStarted) / outcome.plannedConversations;
+  return [
+    `${why} after ${outcome.claimsRun} of ${outcome.claimsPlanned} claims; ${outcome.conversationsNotStarted} of ${outcome.plannedConversations} planned conversations not started (${saved.toFixed(1)}% of the full design's conversations and their calls saved)`,
+    ...(settled.length > 0 ? [`settled (${settled.length}): ${settled.map((state) => `${state.key} ${interval(state)}`).join('; ')}`] : []),
+    ...(open.length > 0 ? [`not settled (${open.length}): ${open.map((state) => `${state.key} ${interval(state)}`).join('; ')}`] : []),
+    'these are anytime-valid intervals (docs/design/sequential.md); the report shows them and says the fixed-design intervals are not valid after a data-driven stop',
+  ];
 }
 
 function runPlannedConversations(
