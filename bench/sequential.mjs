@@ -9,10 +9,19 @@
 // PRECISION=D also the 8 estimates (settled when narrower than D). It stops at the first wave after
 // which all are settled. Single-turn conversations make the same calls on every claim, so the share of
 // claims used is the share of calls. Run with `npm run build && node bench/sequential.mjs`.
+//
+// With STORE=path RUN=name it replays the rule instead over a complete stored tournament run, without
+// calls: each of SEEDS seeds orders the run's claims as a sequential run with that seed would, in
+// waves of WAVE, with every comparison (and with PRECISION every estimate). The full run's own means
+// stand for the truth: it reports the share of claims used, whether each stopped replay's settled
+// comparisons agree with the full run's signs, and whether the sequences hold the full run's values.
 
 import { performance } from 'node:perf_hooks';
 import { createRandom, deriveSeed } from '../dist/domain/random.js';
+import { claimQuantityValues, sequentialQuantities } from '../dist/metrics/sequential-quantities.js';
+import { claimKeyOf, replaySequentialRule } from '../dist/metrics/sequential-replay.js';
 import { SettlingMonitor } from '../dist/metrics/sequential-settling.js';
+import { ResultStore } from '../dist/store/result-store.js';
 import { drawIndices, orderedPairs, simulateNcPool } from './support/sim-pool.mjs';
 
 const POOL = Number(process.env.POOL ?? 4000);
@@ -68,6 +77,61 @@ function claimValues(nc, claim, list) {
     if (!Number.isNaN(value)) values.set(quantity.key, value);
   }
   return values;
+}
+
+/** The replay over a stored run (STORE, RUN): see the header. */
+function replayStoredRun(storePath, runName) {
+  const store = ResultStore.openReadOnly(storePath);
+  let records;
+  try {
+    records = [...store.conversations(store.findRun(runName).id)];
+  } finally {
+    store.close();
+  }
+  const persuaders = [...new Set(records.map((record) => record.persuader))].sort();
+  const persuadees = [...new Set(records.map((record) => record.persuadee))].sort();
+  const groups = [...new Map(records.map((record) => [`${record.domain}/${record.setting}`, { domain: record.domain, setting: record.setting }])).values()];
+  const models = { persuaders, persuadees, groups };
+  const byClaim = new Map();
+  for (const record of records) byClaim.set(claimKeyOf(record), [...(byClaim.get(claimKeyOf(record)) ?? []), record]);
+  const quantitiesList = sequentialQuantities({ ...models, withEstimates: PRECISION !== undefined });
+  const fullMeans = new Map();
+  for (const conversations of byClaim.values()) {
+    for (const [key, value] of claimQuantityValues(quantitiesList, models, conversations)) {
+      const entry = fullMeans.get(key) ?? { sum: 0, count: 0 };
+      entry.sum += value;
+      entry.count += 1;
+      fullMeans.set(key, entry);
+    }
+  }
+  const full = new Map([...fullMeans].map(([key, { sum, count }]) => [key, sum / count]));
+  const rule = { until: 'settled', confidence: CONFIDENCE, wave: WAVE, ...(PRECISION === undefined ? {} : { precision: PRECISION }) };
+  const shares = [];
+  let stopped = 0;
+  let agreeing = 0;
+  let covering = 0;
+  for (let seed = 0; seed < SEEDS; seed++) {
+    const summary = replaySequentialRule({ rule, models, runSeed: deriveSeed(29, ['stored', seed]), claimsPlanned: byClaim.size, conversations: records });
+    shares.push(summary.claimsRun / byClaim.size);
+    if (summary.stoppedBecause === 'settled') {
+      stopped += 1;
+      if (summary.quantities.every((q) => q.kind === 'estimate' || Math.sign(q.lower + q.upper) === Math.sign(full.get(q.key)))) agreeing += 1;
+    }
+    if (summary.quantities.every((q) => q.lower <= full.get(q.key) && full.get(q.key) <= q.upper)) covering += 1;
+  }
+  shares.sort((a, b) => a - b);
+  const at = (q) => `${(100 * shares[Math.min(shares.length - 1, Math.floor(q * shares.length))]).toFixed(1)}%`;
+  console.log(
+    `node ${process.version}; run ${runName} of ${storePath}: ${records.length} conversations, ${byClaim.size} claims, ${quantitiesList.length} quantities; ${SEEDS} orders in waves of ${WAVE}`,
+  );
+  console.log(
+    `claims used (median / p90 / max) ${at(0.5)} / ${at(0.9)} / ${at(1 - 1e-9)}; stopped with all settled ${stopped}/${SEEDS}, of those agreeing with the full run ${agreeing}/${stopped}; every sequence holds the full run's value in ${covering}/${SEEDS}`,
+  );
+}
+
+if (process.env.STORE !== undefined) {
+  replayStoredRun(process.env.STORE, process.env.RUN);
+  process.exit(0);
 }
 
 const started = performance.now();
