@@ -1,0 +1,33 @@
+import type { AgreementScore } from '../../domain/agreement-score.js';
+
+/** The side of the protocol a person plays in a people study. */
+export type PersonRole = 'persuadee' | 'persuader';
+
+/**
+ * Where a participant of a people study is on their path (issue 31, docs/design/people.md):
+ * `invited` (a link exists, not opened or not agreed to), `consented`, `conversing` (their
+ * conversation has begun), `finished` (the conversation is stored as completed), `withdrawn` (they
+ * left, or their time ran out, before it finished: a dropout).
+ */
+export type ParticipantStatus = 'invited' | 'consented' | 'conversing' | 'finished' | 'withdrawn';
+
+/**
+ * One participant of a people study as the report reads it. The participant is the agent
+ * `person/<id>` of the run's conversations; `id` is pseudonymous (never a name, an address or the
+ * link's token).
+ */
+export interface ParticipantOutcome {
+  readonly id: string;
+  readonly role: PersonRole;
+  readonly status: ParticipantStatus;
+  /** Their conversation's id in the run (null before it was assigned). */
+  readonly conversationId: string | null;
+  /** The agreement given on the follow-up visit after the study's delay, and when (null: none given). */
+  readonly followUp: { readonly score: AgreementScore; readonly at: string } | null;
+}
+
+/** What the store keeps of a people study's participants, beyond their conversations (the SQLite store implements it). */
+export interface PeopleResults {
+  /** A run's participants, in the order they were invited; empty for a run without people. */
+  participants(runId: number): ParticipantOutcome[];
+}
