@@ -11,6 +11,10 @@ function replayedText(run: RunSummary): string {
   return `${count(total)} (${run.replayed.map((source) => `${source.run}: ${count(source.calls)}`).join(', ')})`;
 }
 
+/** "1,234,567" or, when a prompt cache served some of them, "1,234,567 (812,000 cached)". */
+const inputText = (run: RunSummary) =>
+  run.cachedInputTokens > 0 ? `${count(run.inputTokens)} (${count(run.cachedInputTokens)} cached)` : count(run.inputTokens);
+
 /** "1,170" or, when the run says how many it plans, "170/180". */
 const ofPlanned = (stored: number, planned: number | undefined) => `${count(stored)}${planned === undefined ? '' : `/${count(planned)}`}`;
 
@@ -34,14 +38,28 @@ export function runsTableText(runs: readonly RunSummary[], leases: ReadonlyMap<n
       tournament ? count(run.failed) : '-',
       tournament ? '-' : ofPlanned(run.studyItems, run.plannedConversations),
       count(run.callsMade),
+      inputText(run),
       replayedText(run),
       `$${run.costUsd.toFixed(4)}`,
     ];
   });
-  const header = ['run', 'kind', 'status', 'started (UTC)', 'conversations finished', 'failed', 'samples/trials', 'calls made', 'replayed', 'cost'];
+  const header = [
+    'run',
+    'kind',
+    'status',
+    'started (UTC)',
+    'conversations finished',
+    'failed',
+    'samples/trials',
+    'calls made',
+    'input tokens',
+    'replayed',
+    'cost',
+  ];
   return (
     `${formatTextTable(header, rows)}\n` +
     `Whole runs, all sessions: conversations finished are stored, completed or failed (of those planned); calls made are ${CALLS_MADE_MEANS}; ` +
+    "input tokens are the calls made's, with those a provider's prompt cache served (priced at cachedInputUsdPerMillion); " +
     'replayed are answers taken from earlier runs, free; cost is of the calls made.\n'
   );
 }

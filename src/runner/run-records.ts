@@ -65,6 +65,9 @@ export interface RunSummary extends RunInfo {
   readonly callsMade: number;
   /** What the calls made cost (the models with prices). */
   readonly costUsd: number;
+  /** Input tokens of the calls made, and of those the ones a provider's prompt cache served (0 where none said so). */
+  readonly inputTokens: number;
+  readonly cachedInputTokens: number;
   /** Earlier runs whose calls this run replayed, with counts, most first. */
   readonly replayed: ReadonlyArray<{ readonly run: string; readonly calls: number }>;
 }

@@ -126,5 +126,6 @@ describe('run leases', () => {
     expect(store.callCache(run.id).lookup('c')?.reply.usage).toEqual(usage);
     expect(store.callCache(run.id).lookup('d')?.reply.usage).toBeUndefined();
     expect(store.callTotals(run.id, 0).inAll).toMatchObject({ calls: 2, inputTokens: 2000, cachedInputTokens: 1536, cacheWriteTokens: 200 });
+    expect(store.listRuns().find((listed) => listed.name === 'cached')).toMatchObject({ inputTokens: 2000, cachedInputTokens: 1536 });
   });
 });

@@ -287,6 +287,12 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE calls ADD COLUMN cached_input_tokens INTEGER;
   ALTER TABLE calls ADD COLUMN cache_write_tokens INTEGER;
   `,
+  // 12: `pmiyc runs` shows each run's input tokens and how many a prompt cache served (issue 30): the
+  // run's cost index carries both, so the listing reads the index alone, never the calls' rows.
+  `
+  DROP INDEX calls_cost_by_run;
+  CREATE INDEX calls_cost_by_run ON calls (run_id, cost_usd, input_tokens, cached_input_tokens);
+  `,
 ];
 
 /** The schema version this pmiyc writes and reads. */

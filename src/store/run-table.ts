@@ -113,10 +113,23 @@ export class RunTable {
            (SELECT count(*) FROM conversations c WHERE c.run_id = runs.id AND c.status = 'completed') AS completed,
            (SELECT count(*) FROM conversations c WHERE c.run_id = runs.id AND c.status = 'failed') AS failed,
            (SELECT count(*) FROM calls k WHERE k.run_id = runs.id) AS calls_made,
-           (SELECT sum(cost_usd) FROM calls k INDEXED BY calls_cost_by_run WHERE k.run_id = runs.id) AS cost_usd
+           (SELECT sum(cost_usd) FROM calls k INDEXED BY calls_cost_by_run WHERE k.run_id = runs.id) AS cost_usd,
+           (SELECT sum(input_tokens) FROM calls k INDEXED BY calls_cost_by_run WHERE k.run_id = runs.id) AS input_tokens,
+           (SELECT sum(cached_input_tokens) FROM calls k INDEXED BY calls_cost_by_run WHERE k.run_id = runs.id) AS cached_input_tokens
          FROM runs ORDER BY id`,
       )
-      .all() as Array<RunRow & { kind: RunKind; study_items: number; completed: number; failed: number; calls_made: number; cost_usd: number | null }>;
+      .all() as Array<
+      RunRow & {
+        kind: RunKind;
+        study_items: number;
+        completed: number;
+        failed: number;
+        calls_made: number;
+        cost_usd: number | null;
+        input_tokens: number | null;
+        cached_input_tokens: number | null;
+      }
+    >;
     return rows.map((row) => ({
       ...toRunInfo(row, () => row.completed + row.failed),
       kind: row.kind,
@@ -125,6 +138,8 @@ export class RunTable {
       failed: row.failed,
       callsMade: row.calls_made,
       costUsd: row.cost_usd ?? 0,
+      inputTokens: row.input_tokens ?? 0,
+      cachedInputTokens: row.cached_input_tokens ?? 0,
       replayed: replays.get(row.id) ?? [],
     }));
   }
