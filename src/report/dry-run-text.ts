@@ -6,6 +6,7 @@ import {
   type EstimateAssumptions,
   estimatePlan,
   MIN_REPLIES_FOR_RATE,
+  type ModelEstimate,
   NOTHING_STORED,
   type PlanEstimate,
   type StoredProgress,
@@ -25,6 +26,18 @@ const NOT_REUSED: Record<'no-store' | 'no-cache', (storePath: string) => string>
   'no-cache': () => '--no-cache reuses no call of an earlier run',
 };
 
+/** A model's expected cached share of its input, or "-" where its provider is not known to cache prompts. */
+function cachedShareText(model: ModelEstimate): string {
+  if (!model.promptCached) return '-';
+  return model.inputTokens > 0 ? `${Math.round((100 * model.cachedInputTokens) / model.inputTokens)}%` : '0%';
+}
+
+/** How the cached share is estimated, said under the table when some model's provider caches prompts. */
+const PROMPT_CACHE_ASSUMPTION =
+  "Prompt caching (OpenAI and Azure on their own, Anthropic where pmiyc marks the prefix): a call reads its agent's previous call in the conversation " +
+  'from the cache once that prefix reaches 1,024 tokens (Anthropic writes the rest, at cacheWriteUsdPerMillion); cached input is priced at ' +
+  'cachedInputUsdPerMillion, the input price unless set. Caches expire after minutes of quiet: the cost at batch prices counts no cached input.';
+
 /** What the store saves the run: the calls it replays, the conversations it needs no call for. */
 function storeLine(store: PreviewStore, storePath: string, conversations: number): string {
   if (!store.reused) return `Nothing in the store is reused: ${NOT_REUSED[store.why](storePath)}.`;
@@ -41,14 +54,15 @@ function storeLine(store: PreviewStore, storePath: string, conversations: number
  * they will cost, with the assumptions said (the lines to print). `storePath` is the store read.
  */
 export function dryRunText(preview: TournamentPreview, storePath: string): string[] {
-  const { design, maxOutputTokens, prices, history, batching, stored: store } = preview;
+  const { design, maxOutputTokens, prices, promptCache, history, batching, stored: store } = preview;
   const progressOf = (planned: PlannedConversation) => (store.reused ? (store.work.progress.get(planned.id) ?? NOTHING_STORED) : NOTHING_STORED);
   const rateOf = (model: string) => {
     const seen = history.get(model);
     return seen && seen.replies >= MIN_REPLIES_FOR_RATE ? seen.stops / seen.replies : DEFAULT_EARLY_STOP_RATE;
   };
   const replyTokens = Math.round(maxOutputTokens / 2);
-  const estimate = estimatePlan(design, { earlyStopRate: rateOf, replyTokens, prices }, progressOf);
+  const assumptions: EstimateAssumptions = { earlyStopRate: rateOf, replyTokens, prices, promptCache };
+  const estimate = estimatePlan(design, assumptions, progressOf);
   const lines: string[] = [];
   const out = (line = '') => lines.push(line);
   out(`Dry run: nothing is called. ${formatCount(estimate.conversations)} conversations:`);
@@ -72,24 +86,25 @@ export function dryRunText(preview: TournamentPreview, storePath: string): strin
     labelModel(model.model),
     formatCount(model.calls),
     formatCount(model.inputTokens),
+    cachedShareText(model),
     formatCount(model.outputTokens),
     model.costUsd === undefined ? 'no price set' : `$${model.costUsd.toFixed(2)}`,
     `${(rateOf(model.model) * 100).toFixed(0)}%${history.get(model.model) && history.get(model.model)!.replies >= MIN_REPLIES_FOR_RATE ? ' (stored runs)' : ' (assumed)'}`,
   ]);
   out(
     rows.length > 0
-      ? formatTextTable(['model', 'calls', 'input tokens', 'output tokens', 'cost', 'early stop per reply'], rows)
+      ? formatTextTable(['model', 'calls', 'input tokens', 'cached (est.)', 'output tokens', 'cost', 'early stop per reply'], rows)
       : 'Nothing to call: the store holds every call of the plan.',
   );
   out('');
   out(
     `Total cost: ${costText(estimate)}.${estimate.unpricedModels.length > 0 ? ' Set inputUsdPerMillion and outputUsdPerMillion for them under models: in the config.' : ''}`,
   );
-  if (batching.models.length > 0)
-    for (const line of batchLines(design, batching, estimate, { earlyStopRate: rateOf, replyTokens, prices }, progressOf)) out(line);
+  if (batching.models.length > 0) for (const line of batchLines(design, batching, estimate, assumptions, progressOf)) out(line);
   out(
     `Assumptions: replies of about ${replyTokens} tokens; early-stop rates from stored runs where a model has ${MIN_REPLIES_FOR_RATE}+ replies, else ${DEFAULT_EARLY_STOP_RATE * 100}% per reply.`,
   );
+  if (estimate.byModel.some((model) => model.promptCached)) out(PROMPT_CACHE_ASSUMPTION);
   return lines;
 }
 
@@ -108,7 +123,12 @@ function batchLines(
 ): string[] {
   const estimate = estimatePlan(
     design,
-    { ...assumptions, prices: (agent) => (batching.isBatched(agent) ? batching.prices(agent) : assumptions.prices(agent)) },
+    {
+      ...assumptions,
+      prices: (agent) => (batching.isBatched(agent) ? batching.prices(agent) : assumptions.prices(agent)),
+      // A batch answers within hours, after the cache has expired: no cached input is counted on it.
+      promptCache: (agent) => (batching.isBatched(agent) ? undefined : assumptions.promptCache?.(agent)),
+    },
     progressOf,
   );
   const assumed = batching.models.filter((model) => batching.prices(model)?.assumed);

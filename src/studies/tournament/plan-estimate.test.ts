@@ -61,6 +61,30 @@ describe('estimatePlan', () => {
     expect(estimate.unpricedModels).toEqual(['ee']);
   });
 
+  it('expects a prompt cache to serve each later call of a long conversation its previous call, and prices it so', () => {
+    const design = { persuaders: ['a'], persuadees: ['a'], claims: [claim], settings: ['multi' as const], multiTurns: 15, runSeed: 0 };
+    const prices = () => ({ inputUsdPerMillion: 2, outputUsdPerMillion: 8, cachedInputUsdPerMillion: 0.5 });
+    const uncached = estimatePlan(design, { ...assumptions, replyTokens: 400, prices }).byModel[0]!;
+    expect(uncached).toMatchObject({ cachedInputTokens: 0, cacheWriteTokens: 0, promptCached: false });
+    const openai = estimatePlan(design, { ...assumptions, replyTokens: 400, prices, promptCache: () => ({ minTokens: 1024, writes: false }) }).byModel[0]!;
+    // Same calls and tokens; part of the input served from the cache, and cheaper for it.
+    expect(openai).toMatchObject({ calls: uncached.calls, inputTokens: uncached.inputTokens, cacheWriteTokens: 0, promptCached: true });
+    expect(openai.cachedInputTokens / openai.inputTokens).toBeGreaterThan(0.3);
+    expect(openai.cachedInputTokens).toBeLessThan(openai.inputTokens);
+    expect(openai.costUsd).toBeCloseTo(uncached.costUsd! - (openai.cachedInputTokens * (2 - 0.5)) / 1e6, 5);
+    // Anthropic writes what goes beyond the cached prefix, at 1.25 x the input price unless set.
+    const anthropic = estimatePlan(design, { ...assumptions, replyTokens: 400, prices, promptCache: () => ({ minTokens: 1024, writes: true }) }).byModel[0]!;
+    expect(anthropic.cacheWriteTokens).toBeGreaterThan(0);
+    expect(anthropic.cachedInputTokens + anthropic.cacheWriteTokens).toBeLessThanOrEqual(anthropic.inputTokens);
+    expect(anthropic.costUsd).toBeGreaterThan(openai.costUsd!);
+  });
+
+  it('expects no cached input in single-turn conversations, whose prefixes are shorter than a cache takes', () => {
+    const design = { persuaders: ['a'], persuadees: ['a'], claims: [claim], settings: ['single' as const], runSeed: 0 };
+    const estimate = estimatePlan(design, { ...assumptions, promptCache: () => ({ minTokens: 1024, writes: false }) });
+    expect(estimate.byModel[0]).toMatchObject({ cachedInputTokens: 0, promptCached: true });
+  });
+
   const persuaderOnly = { x: { persuader: { system: '{{claim}} {{format}}' } } };
 
   it("counts a persuader-only variant's openings and stance as its model's: asked once", () => {

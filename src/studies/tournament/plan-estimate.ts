@@ -1,15 +1,14 @@
 import { type Claim, claimKey } from '../../domain/claim.js';
 import { type Setting, SINGLE_TURN_TURNS } from '../../domain/conversation.js';
 import { hashString } from '../../domain/random.js';
+import type { PromptCacheRule } from '../../models/providers/prompt-cache-rule.js';
+import { callCostUsd, type Prices } from '../../models/wrappers/with-cost.js';
 import { persuadeeSystemPrompt, persuaderSystemPrompt } from '../../protocol/prompts.js';
 import { seedNamesOf } from './agents.js';
 import { countPlan, iteratePlan, type PlannedConversation, type TournamentDesign } from './plan.js';
 
-/** A model's prices, in US dollars per million tokens. */
-export interface ModelPrices {
-  readonly inputUsdPerMillion?: number;
-  readonly outputUsdPerMillion?: number;
-}
+/** A model's prices, in US dollars per million tokens (cached and cache-written input as a call is priced). */
+export type ModelPrices = Prices;
 
 export interface EstimateAssumptions {
   /** Chance that a persuadee's in-loop reply is 5 and ends the loop, per persuadee model. */
@@ -17,13 +16,20 @@ export interface EstimateAssumptions {
   /** Output tokens of a typical reply (the paper's replies run to a few hundred tokens). */
   readonly replyTokens: number;
   readonly prices: (model: string) => ModelPrices | undefined;
+  /** The prompt cache a model's provider applies (none when absent or undefined): each call's prefix is its agent's previous call in the conversation. */
+  readonly promptCache?: (model: string) => PromptCacheRule | undefined;
 }
 
-interface ModelEstimate {
+export interface ModelEstimate {
   readonly model: string;
   readonly calls: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Of the input tokens, those a prompt cache is expected to serve, and to store (billed as cache writes). */
+  readonly cachedInputTokens: number;
+  readonly cacheWriteTokens: number;
+  /** Whether the model's provider caches prompts at all (`EstimateAssumptions.promptCache`). */
+  readonly promptCached: boolean;
   /** Undefined when the model has no prices. */
   readonly costUsd?: number;
 }
@@ -101,15 +107,32 @@ export function expectedCallsFrom(turns: number, nextTurn: number, p: number, q 
 
 /** Calls and tokens per model (by the name that stands for the prompts it is asked with), from the assumptions. */
 class ModelTally {
-  private readonly perModel = new Map<string, { calls: number; inputTokens: number; outputTokens: number }>();
+  private readonly perModel = new Map<
+    string,
+    { calls: number; inputTokens: number; outputTokens: number; cachedInputTokens: number; cacheWriteTokens: number }
+  >();
 
-  constructor(private readonly replyTokens: number) {}
+  constructor(private readonly assumptions: Pick<EstimateAssumptions, 'replyTokens' | 'promptCache'>) {}
 
+  /**
+   * `calls` calls of `model` with `turnIndex` earlier turns in context. Its agent's previous call in
+   * the conversation, two turns before, is the prefix a prompt cache can serve (pmiyc's requests
+   * append the history: model-layer.md, "Prompt caching"); what lies beyond it is stored, where the
+   * provider bills cache writes.
+   */
   add(model: string, calls: number, turnIndex: number, systemTokens: number): void {
-    const entry = this.perModel.get(model) ?? { calls: 0, inputTokens: 0, outputTokens: 0 };
+    const entry = this.perModel.get(model) ?? { calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0 };
+    const messageTokens = this.assumptions.replyTokens + MESSAGE_OVERHEAD_TOKENS;
+    const prompt = systemTokens + turnIndex * messageTokens;
+    const rule = this.assumptions.promptCache?.(model);
+    const prefix = turnIndex >= 2 ? systemTokens + (turnIndex - 2) * messageTokens : 0;
+    const cached = rule && prefix >= rule.minTokens ? prefix : 0;
+    const written = rule?.writes && prompt >= rule.minTokens ? prompt - cached : 0;
     entry.calls += calls;
-    entry.inputTokens += calls * (systemTokens + turnIndex * (this.replyTokens + MESSAGE_OVERHEAD_TOKENS));
-    entry.outputTokens += calls * this.replyTokens;
+    entry.inputTokens += calls * prompt;
+    entry.outputTokens += calls * this.assumptions.replyTokens;
+    entry.cachedInputTokens += calls * cached;
+    entry.cacheWriteTokens += calls * written;
     this.perModel.set(model, entry);
   }
 
@@ -117,16 +140,15 @@ class ModelTally {
     return [...this.perModel]
       .filter(([, entry]) => entry.calls > 0)
       .map(([model, entry]) => {
-        const price = prices(model);
-        const isPriced = price && (price.inputUsdPerMillion !== undefined || price.outputUsdPerMillion !== undefined);
-        const costUsd = isPriced
-          ? (entry.inputTokens * (price.inputUsdPerMillion ?? 0) + entry.outputTokens * (price.outputUsdPerMillion ?? 0)) / 1e6
-          : undefined;
+        const costUsd = callCostUsd(entry, prices(model) ?? {});
         return {
           model,
           calls: Math.round(entry.calls),
           inputTokens: Math.round(entry.inputTokens),
           outputTokens: Math.round(entry.outputTokens),
+          cachedInputTokens: Math.round(entry.cachedInputTokens),
+          cacheWriteTokens: Math.round(entry.cacheWriteTokens),
+          promptCached: this.assumptions.promptCache?.(model) !== undefined,
           ...(costUsd === undefined ? {} : { costUsd }),
         };
       });
@@ -168,7 +190,7 @@ export function estimatePlan(
   assumptions: EstimateAssumptions,
   progressOf: (planned: PlannedConversation) => StoredProgress = () => NOTHING_STORED,
 ): PlanEstimate {
-  const tally = new ModelTally(assumptions.replyTokens);
+  const tally = new ModelTally(assumptions);
   const names = (agent: string) => seedNamesOf(agent, design.variants ?? {});
   const duplicates = pairsAskedBefore(design);
   // Shared requests already counted, as 53-bit hashes of what they are (memory: agents and pairs x claims x repetitions).

@@ -4,6 +4,7 @@ import type { Claim } from '../../domain/claim.js';
 import { batchPricesOf } from '../../models/batch/with-batch.js';
 import { modelIdentity } from '../../models/model-identity.js';
 import type { ModelSettings } from '../../models/model-settings.js';
+import { type PromptCacheRule, promptCacheRule } from '../../models/providers/prompt-cache-rule.js';
 import { findProvider } from '../../models/providers/provider-catalog.js';
 import { createModelRegistry } from '../../runner/model-registry.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
@@ -58,6 +59,8 @@ export interface TournamentPreview {
   readonly maxOutputTokens: number;
   /** An agent's prices (simulated agents cost nothing). */
   readonly prices: (agent: string) => ModelPrices | undefined;
+  /** The prompt cache an agent's provider applies, for the estimate of cached input (none for simulated agents). */
+  readonly promptCache: (agent: string) => PromptCacheRule | undefined;
   readonly history: EarlyStopHistory;
   readonly batching: PreviewBatching;
   readonly stored: PreviewStore;
@@ -83,6 +86,7 @@ export async function previewTournament(input: PreviewInput): Promise<Tournament
       const settings = settingsOf(agent);
       return findProvider(settings.provider)?.kind === 'sim' ? FREE : settings;
     },
+    promptCache: (agent) => promptCacheRule(settingsOf(agent)),
     history: new Map(input.records?.earlyStopCounts()),
     batching: {
       models: batched,
