@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -139,6 +139,20 @@ describe('pmiyc run --until settled', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('800 conversations');
     expect(result.stdout).toContain('Sequential (--until settled, waves of 10 claims): these figures are the full design');
+  });
+
+  it("takes --until and its options from the config's experiment block, a typed flag winning", async () => {
+    const config = `${fresh('config')}.yaml`;
+    writeFileSync(config, 'experiment:\n  sequential: { until: settled, wave: 25, precision: 0.3 }\n');
+    const dry = await runCli([...runArgs(claimsFile, `${fresh('dry')}.db`, 'dry'), '--config', config, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('Sequential (--until settled, waves of 25 claims)');
+    const typed = await runCli([...runArgs(claimsFile, `${fresh('dry')}.db`, 'dry'), '--config', config, '--wave', '5', '--dry-run']);
+    expect(typed.stdout).toContain('Sequential (--until settled, waves of 5 claims)');
+    writeFileSync(config, 'experiment:\n  sequential: { until: sometimes }\n');
+    const bad = await runCli([...runArgs(claimsFile, `${fresh('dry')}.db`, 'dry'), '--config', config, '--dry-run']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('must be "settled"');
   });
 
   it('a run without --until runs every claim and has no meta.sequential', async () => {

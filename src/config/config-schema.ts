@@ -141,7 +141,20 @@ const samplingConfigSchema = z.strictObject({
 
 const budgetSchema = z.strictObject({ maxCostUsd: z.number().positive().optional(), maxFailures: z.number().min(0).optional() });
 
-const EXPERIMENT_PARTS: Record<string, z.ZodObject> = { claims: claimsSchema, sampling: samplingConfigSchema, budget: budgetSchema };
+/** `--until settled` and its options (docs/design/sequential.md): the run stops starting claims once every quantity is settled. */
+const sequentialSchema = z.strictObject({
+  until: z.literal('settled', { error: 'must be "settled" (the only stopping rule)' }),
+  precision: z.number().positive().optional(),
+  confidence: z.number().gt(0).lt(1).optional(),
+  wave: z.number().int().min(1).optional(),
+});
+
+const EXPERIMENT_PARTS: Record<string, z.ZodObject> = {
+  claims: claimsSchema,
+  sampling: samplingConfigSchema,
+  budget: budgetSchema,
+  sequential: sequentialSchema,
+};
 
 /**
  * The experiment a plain `pmiyc run` runs: everything its flags can say, flags given on the command
@@ -163,6 +176,7 @@ const experimentSchema = z.strictObject({
   seed: z.number().int().min(0).optional(),
   sampling: samplingConfigSchema.optional(),
   budget: budgetSchema.optional(),
+  sequential: sequentialSchema.optional(),
   concurrency: z.number().int().min(1).max(1000).optional(),
   store: z.string().min(1).optional(),
 });

@@ -35,6 +35,14 @@ describe('the experiment block and the command line', () => {
     expect(options).toMatchObject({ persuaderVariants: ['default', 'emotional'], setting: 'single' });
   });
 
+  it('makes a sequential run of a sequential block, a typed option winning over its key', () => {
+    const sequential = { ...experiment, sequential: { until: 'settled' as const, precision: 0.2, wave: 25 } };
+    expect(withExperiment({ given: new Set<string>() }, sequential, '/work/pmiyc.yaml')).toMatchObject({ until: 'settled', precision: 0.2, wave: 25 });
+    const typed = withExperiment({ given: new Set(['wave']), wave: 5 }, sequential, '/work/pmiyc.yaml');
+    expect(typed).toMatchObject({ until: 'settled', wave: 5 });
+    expect(typed).not.toHaveProperty('confidence');
+  });
+
   it('changes nothing without a config', () => {
     const options = { given: new Set<string>(), temperature: 0.7 };
     expect(withExperiment(options, undefined, undefined)).toBe(options);

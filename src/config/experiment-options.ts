@@ -16,6 +16,10 @@ interface ExperimentOptions {
   readonly turns?: number;
   readonly repeat?: number;
   readonly probeDrift?: boolean;
+  readonly until?: 'settled';
+  readonly precision?: number;
+  readonly confidence?: number;
+  readonly wave?: number;
   readonly seed?: number;
   readonly temperature?: number;
   readonly maxTokens?: number;
@@ -48,6 +52,10 @@ function experimentOptions(experiment: ExperimentConfig, configPath: string): Ex
     turns: experiment.turns,
     repeat: experiment.repetitions,
     probeDrift: experiment.probeDrift,
+    until: experiment.sequential?.until,
+    precision: experiment.sequential?.precision,
+    confidence: experiment.sequential?.confidence,
+    wave: experiment.sequential?.wave,
     seed: experiment.seed,
     temperature: experiment.sampling?.temperature,
     maxTokens: experiment.sampling?.maxTokens,
