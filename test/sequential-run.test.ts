@@ -49,6 +49,9 @@ describe('pmiyc run --until settled', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/wave 1 of 20: 10 of 200 claims run; quantities settled \d of 2/);
     expect(result.stderr).toMatch(/stopped: every quantity is settled after \d+ of 200 claims; \d+ of 800 planned conversations not started/);
+    // Its status says the rest of the plan was left on purpose, here and in pmiyc runs.
+    expect(result.stdout).toMatch(/^Run seq in \S+: completed \(settled early\)\.$/m);
+    expect((await runCli(['runs', '--store', store])).stdout).toMatch(/^seq +tournament +completed \(settled early\) /m);
     const { json, markdown, html } = await reportOf(store, 'seq');
     const sequential = json.meta.sequential!;
     expect(sequential).toMatchObject({ until: 'settled', confidence: 0.95, wave: 10, claimsPlanned: 200, stoppedBecause: 'settled' });

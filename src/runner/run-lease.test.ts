@@ -55,6 +55,8 @@ describe('describeRunState', () => {
   it('says a completed run with its failed count, and why a failed or interrupted one stopped', () => {
     expect(describeRunState({ status: 'completed' }, 0)).toBe('completed');
     expect(describeRunState({ status: 'completed' }, 1_029)).toBe('completed (1,029 failed)');
+    expect(describeRunState({ status: 'completed', why: 'settled' }, 0)).toBe('completed (settled early)');
+    expect(describeRunState({ status: 'completed', why: 'settled' }, 2)).toBe('completed (settled early; 2 failed)');
     expect(describeRunState({ status: 'failed', why: 'failures' }, 40)).toBe('failed (--max-failures)');
     expect(describeRunState({ status: 'failed', why: 'error' }, 0)).toBe('failed (error)');
     expect(describeRunState({ status: 'interrupted', why: 'budget' }, 3)).toBe('interrupted (budget)');

@@ -114,10 +114,14 @@ const WHY_SHOWN: Readonly<Record<string, string>> = { failures: '--max-failures'
 
 /**
  * A run's status in the words `pmiyc runs`, the closing lines of a session and the viewer share:
- * "completed", "completed (29 failed)", "failed (--max-failures)", "failed (error)",
- * "interrupted (budget)", "interrupted (crash)", "running".
+ * "completed", "completed (29 failed)", "completed (settled early)" (a sequential run that stopped
+ * starting claims once everything was settled: `--until settled`), "failed (--max-failures)",
+ * "failed (error)", "interrupted (budget)", "interrupted (crash)", "running".
  */
 export function describeRunState(state: RunState, failedItems: number): string {
-  if (state.status === 'completed') return failedItems > 0 ? `completed (${formatCount(failedItems)} failed)` : 'completed';
+  if (state.status === 'completed') {
+    const notes = [...(state.why === 'settled' ? ['settled early'] : []), ...(failedItems > 0 ? [`${formatCount(failedItems)} failed`] : [])];
+    return notes.length > 0 ? `completed (${notes.join('; ')})` : 'completed';
+  }
   return state.why ? `${state.status} (${WHY_SHOWN[state.why] ?? state.why})` : state.status;
 }

@@ -180,6 +180,8 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
       result = await runPlan(plan(run.seed));
     }
     ending = sessionEnding(result, store.countConversations(run.id, 'failed'), session.signals);
+    // A sequential run that settled is complete with the rest of its plan left unstarted on purpose: said wherever its status is.
+    if (ending.status === 'completed' && sequential?.stoppedBecause === 'settled') ending = { ...ending, stopReason: 'settled' };
   } finally {
     await session.end(ending);
   }
