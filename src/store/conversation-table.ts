@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { Claim } from '../domain/claim.js';
 import type { ConversationRecord, ConversationScore } from '../domain/conversation-record.js';
 import type { StoredConversation, TournamentResults } from '../studies/tournament/tournament-results.js';
 import type { CommitQueue } from './commit-queue.js';
@@ -136,6 +137,20 @@ export class ConversationTable implements TournamentResults {
       // Written in the same commit as the conversation, always.
       if (!claim) throw new RangeError(`claim ${claim_index} (${row.domain}) of run ${runId} is missing: the store is damaged`);
       yield { ...row, ...claim, normalizedChange: nc };
+    }
+  }
+
+  /** The scores of a run's conversations of these claims only (a sequential run's wave): a seek per claim, not a scan of the run. */
+  *claimScores(runId: number, claims: readonly Pick<Claim, 'index' | 'domain' | 'claim' | 'question'>[]): Generator<ConversationScore> {
+    this.commits.flush();
+    const select = this.database.prepare(
+      'SELECT domain, setting, status, persuader, persuadee, nc FROM conversations WHERE run_id = ? AND domain = ? AND claim_index = ? ORDER BY setting DESC, persuader, persuadee, id',
+    );
+    for (const claim of claims) {
+      const rows = select.iterate(runId, claim.domain, claim.index) as IterableIterator<
+        Omit<ConversationScore, 'claim' | 'question' | 'normalizedChange'> & { nc: number | null }
+      >;
+      for (const { nc, ...row } of rows) yield { ...row, claim: claim.claim, question: claim.question ?? null, normalizedChange: nc };
     }
   }
 

@@ -74,6 +74,16 @@ describe('ResultStore', () => {
     expect(expected.map((score) => score.status)).toContain('failed');
     expect(expected.some((score) => score.question === 'Is it so?')).toBe(true);
     expect([...store.conversationScores(run.id)]).toEqual(expected);
+    // A wave's claims only: the same scores as the whole run's, for those claims.
+    const wave = [...store.conversations(run.id)]
+      .filter((record) => record.claim !== 'claim 1')
+      .map((record) => ({ index: record.claimIndex, domain: record.domain, claim: record.claim, ...(record.question ? { question: record.question } : {}) }));
+    const onlyWave = expected.filter((score) => score.claim !== 'claim 1');
+    expect(onlyWave.length).toBeGreaterThan(0);
+    const waveScores = [...store.claimScores(run.id, [...new Map(wave.map((claim) => [claim.index, claim])).values()])];
+    expect(waveScores).toHaveLength(onlyWave.length);
+    expect(waveScores).toEqual(expect.arrayContaining(onlyWave));
+    expect([...store.claimScores(run.id, wave.slice(0, 1))].length).toBeLessThan(expected.length);
     store.close();
   });
 

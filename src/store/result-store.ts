@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { Claim } from '../domain/claim.js';
 import type { ConversationRecord, ConversationScore } from '../domain/conversation-record.js';
 import type { LeaseHolder } from '../runner/run-lease.js';
 import type { CallCacheScope, CallCommitLimit, NewRun, RunCallTotals, RunInfo, RunKind, RunRecords, RunStatus, RunSummary } from '../runner/run-records.js';
@@ -255,6 +256,10 @@ export class ResultStore implements Store {
 
   conversationScores(runId: number): Generator<ConversationScore> {
     return this.tournament.conversationScores(runId);
+  }
+
+  claimScores(runId: number, claims: readonly Pick<Claim, 'index' | 'domain' | 'claim' | 'question'>[]): Generator<ConversationScore> {
+    return this.tournament.claimScores(runId, claims);
   }
 
   conversationsWithId(conversationId: string): StoredConversation[] {

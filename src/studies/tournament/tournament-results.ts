@@ -1,3 +1,4 @@
+import type { Claim } from '../../domain/claim.js';
 import type { ConversationRecord, ConversationScore } from '../../domain/conversation-record.js';
 
 /** Per persuadee model, over the runs of a store: in-loop replies, and how many were 5 (an early stop). */
@@ -26,6 +27,8 @@ export interface TournamentResults {
   conversations(runId: number, status?: 'completed' | 'failed'): Iterable<ConversationRecord>;
   /** What scoring needs of each of a run's conversations, in the order of `conversations()`, without their turns. */
   conversationScores(runId: number): Iterable<ConversationScore>;
+  /** The same for the conversations of these claims only, claim by claim (a sequential run's wave). */
+  claimScores(runId: number, claims: readonly Pick<Claim, 'index' | 'domain' | 'claim' | 'question'>[]): Iterable<ConversationScore>;
   earlyStopCounts(): EarlyStopHistory;
   /**
    * Every stored conversation with this id, the latest run first (`pmiyc show`). An id names the

@@ -223,11 +223,9 @@ async function runWaves(
     total.skipped += last.skipped;
     total.abandoned += last.abandoned;
     if (last.status === 'stopped') break;
-    const keys = new Set(wave.map(claimKeyOf));
     const byClaim = new Map<string, SequentialScore[]>();
-    for (const score of store.conversationScores(runId)) {
+    for (const score of store.claimScores(runId, wave)) {
       const key = claimKeyOf(score);
-      if (!keys.has(key)) continue;
       const list = byClaim.get(key);
       if (list) list.push(score);
       else byClaim.set(key, [score]);
