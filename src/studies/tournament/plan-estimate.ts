@@ -121,18 +121,30 @@ class ModelTally {
    * provider bills cache writes.
    */
   add(model: string, calls: number, turnIndex: number, systemTokens: number): void {
+    this.addSpread(model, calls, [turnIndex], systemTokens);
+  }
+
+  /**
+   * `calls` calls of `model` spread evenly over the turns it speaks in (`turnIndices`, each the
+   * number of earlier turns in context): a prompt cache serves only prefixes of `minTokens` or
+   * more, so the later, longer turns of a conversation are cached while its first ones are not.
+   */
+  addSpread(model: string, calls: number, turnIndices: readonly number[], systemTokens: number): void {
     const entry = this.perModel.get(model) ?? { calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0 };
     const messageTokens = this.assumptions.replyTokens + MESSAGE_OVERHEAD_TOKENS;
-    const prompt = systemTokens + turnIndex * messageTokens;
     const rule = this.assumptions.promptCache?.(model);
-    const prefix = turnIndex >= 2 ? systemTokens + (turnIndex - 2) * messageTokens : 0;
-    const cached = rule && prefix >= rule.minTokens ? prefix : 0;
-    const written = rule?.writes && prompt >= rule.minTokens ? prompt - cached : 0;
+    const share = calls / Math.max(1, turnIndices.length);
+    for (const turnIndex of turnIndices) {
+      const prompt = systemTokens + turnIndex * messageTokens;
+      const prefix = turnIndex >= 2 ? systemTokens + (turnIndex - 2) * messageTokens : 0;
+      const cached = rule && prefix >= rule.minTokens ? prefix : 0;
+      const written = rule?.writes && prompt >= rule.minTokens ? prompt - cached : 0;
+      entry.inputTokens += share * prompt;
+      entry.cachedInputTokens += share * cached;
+      entry.cacheWriteTokens += share * written;
+    }
     entry.calls += calls;
-    entry.inputTokens += calls * prompt;
     entry.outputTokens += calls * this.assumptions.replyTokens;
-    entry.cachedInputTokens += calls * cached;
-    entry.cacheWriteTokens += calls * written;
     this.perModel.set(model, entry);
   }
 
@@ -234,9 +246,17 @@ export function estimatePlan(
     const rest = stored.nextIsFinal ? 1 : expectedCallsFrom(spec.turns, next, assumptions.earlyStopRate(spec.persuadeeModel));
     calls.upper += stored.nextIsFinal ? 1 : Math.max(0, spec.turns - next + 1);
     const persuadeeShare = stored.nextIsFinal || spec.turns === SINGLE_TURN_TURNS ? rest : next % 2 === 1 ? Math.ceil(rest / 2) : Math.floor(rest / 2);
-    const context = Math.ceil(spec.turns / 2);
-    ask(persuadee, persuadeeShare, context, system.persuadee);
-    ask(persuader, rest - persuadeeShare, context, system.persuader);
+    // The turns each side speaks in from here, by the number of turns before them (the persuadee's are the odd turns and the last).
+    const from = stored.nextIsFinal ? stored.storedTurns : next - 1;
+    const indices = Array.from({ length: stored.nextIsFinal ? 1 : spec.turns - from }, (_, offset) => from + offset);
+    tally.addSpread(persuadee, persuadeeShare, stored.nextIsFinal ? indices : indices.filter((index) => index % 2 === 0), system.persuadee);
+    tally.addSpread(
+      persuader,
+      rest - persuadeeShare,
+      indices.filter((index) => index % 2 === 1),
+      system.persuader,
+    );
+    calls.expected += rest;
   }
   const byModel = tally.priced(assumptions.prices);
   return {
