@@ -35,7 +35,7 @@ async function serve(
     name: options.run ?? 'study',
     role: options.role ?? 'persuadee',
     opponent: 'sim/eloquent',
-    compare: [],
+    compare: options.compare ?? [],
     claims: EXAMPLE_CLAIMS.slice(0, 2),
     claimSource: 'examples',
     turns: options.turns ?? 5,
@@ -52,9 +52,16 @@ async function serve(
       signals: { stop: stop.signal, abort: new AbortController().signal },
     },
     newParticipantId,
+    ...(options.open ? { openLink: { tokenHash: hashToken(options.open.token), capacity: options.open.capacity } } : {}),
   });
   const adminToken = newLinkToken();
-  const server = await PeopleServer.start({ study: served.study, port: 0, adminToken, nowMs: () => clockMs });
+  const server = await PeopleServer.start({
+    study: served.study,
+    port: 0,
+    adminToken,
+    nowMs: () => clockMs,
+    ...(served.openLink ? { openLink: served.openLink } : {}),
+  });
   const tokens: string[] = [];
   for (let count = 0; count < (options.participants ?? 0); count++) {
     const token = newLinkToken();
@@ -274,6 +281,84 @@ describe('the people study server', () => {
       expect((await post(study, `/p/${token}/follow-up`, { score: 3 })).status).toBe(200);
       expect((await post(study, `/p/${token}/follow-up`, { score: 5 })).status).toBe(409);
       expect(store.people.participants(study.served.run.id)[0]!.followUp).toMatchObject({ score: 3 });
+    } finally {
+      await study.stop();
+    }
+  }, 60_000);
+
+  it('admits at most N through the open link, each with a link of their own, claims taken in turn', async () => {
+    const open = newLinkToken();
+    const study = await serve({ open: { token: open, capacity: 3 } });
+    try {
+      expect((await get(study, `/join/${open}`)).status).toBe(200);
+      expect((await get(study, `/join/${newLinkToken()}`)).status).toBe(404);
+      const links: string[] = [];
+      for (let count = 0; count < 3; count++) {
+        const answer = await post(study, `/join/${open}/start`, {});
+        expect(answer.status).toBe(200);
+        links.push(((await answer.json()) as { link: string }).link);
+      }
+      expect((await post(study, `/join/${open}/start`, {})).status).toBe(410);
+      expect(new Set(links).size).toBe(3);
+      for (const link of links) expect((await get(study, `${link}/state`)).status).toBe(200);
+      expect(study.served.study.overview().map((row) => row.claimIndex)).toEqual([0, 1, 0]);
+    } finally {
+      await study.stop();
+    }
+  }, 60_000);
+
+  it("never replays one person's answers for another, even on the same claim", async () => {
+    const study = await serve({ participants: 3 });
+    try {
+      const [first, , third] = study.tokens as [string, string, string];
+      await post(study, `/p/${first}/consent`, {});
+      await until(study, first, { turns: 0 });
+      await say(study, first, 1, 2, '');
+      await until(study, first, { turns: 2 });
+      // The third participant has the first one's claim: they are asked for their own opening all the same.
+      await post(study, `/p/${third}/consent`, {});
+      const asked = await until(study, third, { turns: 0 });
+      expect(asked.claim).toBe((await state(study, first)).claim);
+      expect(asked.ask?.kind).toBe('opening');
+    } finally {
+      await study.stop();
+    }
+  }, 60_000);
+
+  it('--compare: the opponent also persuades model persuadees on every claim, in the same run', async () => {
+    const study = await serve({ participants: 1, turns: 3, compare: ['sim/stubborn'] });
+    const [token] = study.tokens as [string];
+    await post(study, `/p/${token}/consent`, {});
+    await until(study, token, { turns: 0 });
+    await say(study, token, 1, 2, '');
+    await until(study, token, { turns: 2 });
+    await say(study, token, 3, 3, '');
+    await until(study, token, { step: 'debrief' });
+    while (study.served.compareProgress.stored < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    await study.stop();
+    const records = [...store.conversations(study.served.run.id)];
+    expect(records.map((record) => record.persuadee.replace(/p-[0-9a-f]{6}/, 'ID')).sort()).toEqual(['person/ID', 'sim/stubborn', 'sim/stubborn']);
+    expect(new Set(records.filter((record) => record.persuadee === 'sim/stubborn').map((record) => record.claim)).size).toBe(2);
+    expect(records.every((record) => record.persuader === 'sim/eloquent' && record.status === 'completed')).toBe(true);
+  }, 60_000);
+
+  it('as persuader, a person writes arguments to a model persuadee and sees its replies and scores', async () => {
+    const study = await serve({ participants: 1, turns: 5, role: 'persuader' });
+    try {
+      const [token] = study.tokens as [string];
+      await post(study, `/p/${token}/consent`, {});
+      const first = await until(study, token, { turns: 1 });
+      expect(first.ask).toMatchObject({ turnIndex: 2, kind: 'argument', minChars: 20 });
+      expect(first.turns[0]).toMatchObject({ from: 'them', kind: 'opening' });
+      expect(first.turns[0]!.score).toBeTypeOf('number');
+      await say(study, token, 2, 5, 'An argument for the claim, with a reason or two.');
+      await until(study, token, { turns: 3 });
+      await say(study, token, 4, 5, 'Another argument for the claim, and a good one.');
+      const done = await until(study, token, { step: 'debrief' });
+      expect(done.turns.map((turn) => `${turn.from} ${turn.kind}`)).toEqual(['them opening', 'you argument', 'them reply', 'you argument', 'them final']);
+      const [record] = [...store.conversations(study.served.run.id)];
+      expect(record!.persuader).toMatch(/^person\/p-/);
+      expect(record!.persuadee).toBe('sim/eloquent');
     } finally {
       await study.stop();
     }
