@@ -27,7 +27,15 @@ interface Study {
 
 /** A people study on a simulated opponent (`sim/eloquent`), served on a free loopback port, with `participants` new links. */
 async function serve(
-  options: { run?: string; participants?: number; turns?: number; text?: Partial<ExperimentText>; role?: 'persuadee' | 'persuader' } = {},
+  options: {
+    run?: string;
+    participants?: number;
+    turns?: number;
+    text?: Partial<ExperimentText>;
+    role?: 'persuadee' | 'persuader';
+    compare?: string[];
+    open?: { token: string; capacity: number };
+  } = {},
 ): Promise<Study> {
   const stop = new AbortController();
   const served = openPeopleStudy({
