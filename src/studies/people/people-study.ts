@@ -1,6 +1,7 @@
 import { type AgreementScore, isAgreementScore } from '../../domain/agreement-score.js';
 import type { ConversationOutcome, ConversationSpec, Turn } from '../../domain/conversation.js';
 import { type ConversationRecord, toConversationRecord } from '../../domain/conversation-record.js';
+import { printableText } from '../../domain/printable-text.js';
 import { runConversation } from '../../engine/run-conversation.js';
 import type { CallCache } from '../../models/call-cache.js';
 import type { ChatModel } from '../../models/chat-model.js';
@@ -153,7 +154,9 @@ export class PeopleStudy {
     if (answer.turnIndex !== turnIndex) return { ok: false, status: 409, problem: `turn ${String(answer.turnIndex)} is not the turn asked for (${turnIndex})` };
     if (typeof answer.score !== 'number' || !isAgreementScore(answer.score)) return { ok: false, status: 400, problem: 'give an agreement from 1 to 5' };
     if (typeof answer.message !== 'string') return { ok: false, status: 400, problem: 'the message must be text' };
-    const message = answer.message.trim();
+    const message = answer.message.replace(/\r\n?/g, '\n').trim();
+    // Terminal escapes and control characters would act on whoever prints the record later (show, export to a terminal).
+    if (printableText(message) !== message) return { ok: false, status: 400, problem: 'the message holds control characters: write plain text' };
     const kind = nextTurnKind(live.turns, this.options.design.turns);
     const minChars = messageOptional(kind) ? 0 : this.options.text.minMessageChars;
     if ([...message].length < minChars) return { ok: false, status: 400, problem: `write at least ${minChars} characters` };
