@@ -232,8 +232,8 @@ describe('the people study server', () => {
       const asked = await until(study, token, { turns: 2 });
       expect(asked.ask).toMatchObject({ turnIndex: 3, kind: 'reply', minChars: 30 });
       expect(await (await say(study, token, 3, 3, 'too short')).json()).toEqual({ error: 'write at least 30 characters' });
-      const escape = await say(study, token, 3, 3, 'A long enough answer \u001b]0;owned\u0007 with a terminal escape in it');
-      expect(escape.status).toBe(400);
+      const withEscape = await say(study, token, 3, 3, 'A long enough answer \u001b]0;owned\u0007 with a terminal escape in it');
+      expect(withEscape.status).toBe(400);
       expect((await say(study, token, 3, 3, 'A long enough answer,\r\nover two lines of plain text.')).status).toBe(200);
       const next = await until(study, token, { turns: 4 });
       expect(next.turns[2]!.message).toBe('A long enough answer,\nover two lines of plain text.');
