@@ -51,6 +51,9 @@ describe('pmiyc people serve', () => {
     const both = await runCli([...SERVE, '--run', 'x', '--participants', '2', '--open', '5', '--store', join(folder, 'x.db')], { cwd: folder });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--participants N (a link each) or --open N');
+    const exposed = await runCli([...SERVE, '--run', 'x', '--participants', '2', '--host', '0.0.0.0', '--store', join(folder, 'x.db')], { cwd: folder });
+    expect(exposed.code).toBe(2);
+    expect(exposed.stderr).toContain('--host 0.0.0.0 also needs --public-url');
     const even = await runCli([...SERVE, '--run', 'x', '--participants', '2', '--turns', '8', '--store', join(folder, 'x.db')], { cwd: folder });
     expect(even.code).toBe(2);
     writeFileSync(join(folder, 'bad.yaml'), STARTER_EXPERIMENT.replace('minMessageChars: 20', 'minMessageChars: none'));

@@ -35,6 +35,7 @@ async function serve(
     role?: 'persuadee' | 'persuader';
     compare?: string[];
     open?: { token: string; capacity: number };
+    publicUrl?: string;
   } = {},
 ): Promise<Study> {
   const stop = new AbortController();
@@ -69,6 +70,7 @@ async function serve(
     adminToken,
     nowMs: () => clockMs,
     ...(served.openLink ? { openLink: served.openLink } : {}),
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
   });
   const tokens: string[] = [];
   for (let count = 0; count < (options.participants ?? 0); count++) {
@@ -372,6 +374,20 @@ describe('the people study server', () => {
       const [record] = [...store.conversations(study.served.run.id)];
       expect(record!.persuader).toMatch(/^person\/p-/);
       expect(record!.persuadee).toBe('sim/eloquent');
+    } finally {
+      await study.stop();
+    }
+  }, 60_000);
+
+  it('behind a reverse proxy, accepts the public address in Host and Origin and makes links with it', async () => {
+    const study = await serve({ participants: 1, publicUrl: 'https://study.example.org/' });
+    try {
+      const [token] = study.tokens as [string];
+      expect(study.server.linkOf(token)).toBe(`https://study.example.org/p/${token}`);
+      expect(await statusWithHost(study, `/p/${token}/state`, 'study.example.org')).toBe(200);
+      expect(await statusWithHost(study, `/p/${token}/state`, 'other.example.org')).toBe(403);
+      expect((await post(study, `/p/${token}/consent`, {}, { origin: 'https://study.example.org' })).status).toBe(200);
+      expect((await post(study, `/p/${token}/withdraw`, {}, { origin: 'http://study.example.org' })).status).toBe(403);
     } finally {
       await study.stop();
     }

@@ -43,6 +43,11 @@ function checkOptions(options: PeopleServeOptions): void {
   }
   if (options.turns % 2 === 0) throw new InputError(`--turns must be odd (the persuadee opens and ends), got ${options.turns}`);
   if (!LOOPBACK.has(options.host) && !options.hostGiven) throw new InputError('binding beyond this machine needs --host said explicitly');
+  if (!LOOPBACK.has(options.host) && options.publicUrl === undefined) {
+    throw new InputError(
+      `--host ${options.host} also needs --public-url (the address participants open, e.g. http://192.0.2.7:${options.port}/): links are made from it, and only its host is accepted besides this machine's`,
+    );
+  }
   if (options.publicUrl !== undefined) {
     let url: URL;
     try {
