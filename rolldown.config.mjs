@@ -10,7 +10,7 @@ import { defineConfig } from 'rolldown';
 const NATIVE_PACKAGES = /^(better-sqlite3|node-llama-cpp)(\/|$)/;
 
 /** The pages whose scripts are built, by entry name: dist/web/browser/<name>.js. */
-const PAGE_SCRIPTS = ['view-app', 'annotation-app'];
+const PAGE_SCRIPTS = ['view-app', 'annotation-app', 'people-app'];
 
 const cli = {
   input: { main: 'src/cli/main.ts' },

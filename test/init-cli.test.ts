@@ -18,7 +18,7 @@ describe('pmiyc init', () => {
     mkdirSync(empty);
     const init = await runCli(['init'], { cwd: empty });
     expect(init.code).toBe(0);
-    expect(readdirSync(empty).sort()).toEqual(['.env.example', 'pmiyc.yaml']);
+    expect(readdirSync(empty).sort()).toEqual(['.env.example', 'people-experiment.yaml', 'pmiyc.yaml']);
     expect(readFileSync(join(empty, 'pmiyc.yaml'), 'utf8')).toMatch(/# +provider: anthropic/);
 
     const run = await runCli(['run'], { cwd: empty });

@@ -96,6 +96,8 @@ export function parseFailureLimit(value: string): number {
 export const DEFAULT_ANNOTATION_PORT = 7312;
 /** The viewer's port unless --port says otherwise (the annotation page has 7312). */
 export const DEFAULT_VIEW_PORT = 7313;
+/** The people study server's port unless --port says otherwise. */
+export const DEFAULT_PEOPLE_PORT = 7314;
 
 /** `--port N`: 0 (any free port) to 65535. */
 export function parsePort(value: string): number {

@@ -12,6 +12,7 @@ import { addImportCommand } from './program/import.js';
 import { addInitCommand } from './program/init.js';
 import { addJudgeCommand } from './program/judge.js';
 import { addModelsCommand } from './program/models.js';
+import { addPeopleCommand } from './program/people.js';
 import { addReportCommand } from './program/report.js';
 import { addRunCommand } from './program/run.js';
 import { addRunsCommand } from './program/runs.js';
@@ -39,6 +40,7 @@ const COMMANDS: ReadonlyArray<(program: Command, wiring: CommandWiring) => void>
   addAnnotateCommand,
   addJudgeCommand,
   addAnalyzeCommand,
+  addPeopleCommand,
 ];
 
 /**

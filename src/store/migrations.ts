@@ -293,6 +293,28 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX calls_cost_by_run;
   CREATE INDEX calls_cost_by_run ON calls (run_id, cost_usd, input_tokens, cached_input_tokens);
   `,
+  // 13: people studies (issue 31): the participants of a run served by `pmiyc people serve`. A
+  // participant is the agent person/<id> of the run's conversations; their link is kept only as the
+  // SHA-256 of its token.
+  `
+  CREATE TABLE participants (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    id TEXT NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('persuadee', 'persuader')),
+    token_hash TEXT NOT NULL UNIQUE,
+    claim_index INTEGER NOT NULL,
+    invite_order INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('invited', 'consented', 'conversing', 'finished', 'withdrawn')),
+    conversation_id TEXT,
+    invited_at TEXT NOT NULL,
+    consented_at TEXT,
+    finished_at TEXT,
+    ended_because TEXT,
+    follow_up_score INTEGER CHECK (follow_up_score BETWEEN 1 AND 5),
+    follow_up_at TEXT,
+    PRIMARY KEY (run_id, id)
+  );
+  `,
 ];
 
 /** The schema version this pmiyc writes and reads. */

@@ -7,6 +7,7 @@ import type { AnalysisResults } from '../studies/analysis/analysis-results.js';
 import type { AnnotationResults } from '../studies/annotation/annotation-results.js';
 import type { ConsistencyResults } from '../studies/consistency/consistency-results.js';
 import type { JudgeResults } from '../studies/judge/judge-results.js';
+import type { PeopleRecords } from '../studies/people/people-results.js';
 import type { TournamentBrowse } from '../studies/tournament/tournament-browse.js';
 import type { StoredConversation, TournamentResults } from '../studies/tournament/tournament-results.js';
 import { AnalysisTable } from './analysis-table.js';
@@ -20,6 +21,7 @@ import { ConversationTable } from './conversation-table.js';
 import { JudgeTable } from './judge-table.js';
 import { LeaseTable } from './lease-table.js';
 import { closeStoreDatabase, openStoreDatabase, type StoreAccess } from './open-database.js';
+import { PeopleTable } from './people-table.js';
 import { RunTable } from './run-table.js';
 import { callsMark, discardRunIfEmpty, runCallTotals } from './run-totals.js';
 import { toStoreError } from './store-errors.js';
@@ -41,6 +43,8 @@ export interface Store extends RunRecords, TournamentResults {
   readonly analysis: AnalysisResults;
   /** Pages and aggregates of a tournament run, computed by the store (`pmiyc view`). */
   readonly browse: TournamentBrowse;
+  /** The participants of people studies (`pmiyc people serve`, issue 31). */
+  readonly people: PeopleRecords;
   /** Runs `work` so that everything it stores is kept together or not at all. */
   atomically<T>(work: () => T): T;
   close(): void;
@@ -70,6 +74,7 @@ export class ResultStore implements Store {
   readonly annotations: AnnotationTable;
   readonly analysis: AnalysisTable;
   readonly browse: BrowseQueries;
+  readonly people: PeopleTable;
   private readonly commits: CommitQueue;
 
   private constructor(
@@ -84,6 +89,7 @@ export class ResultStore implements Store {
     this.judge = new JudgeTable(database);
     this.annotations = new AnnotationTable(database);
     this.analysis = new AnalysisTable(database);
+    this.people = new PeopleTable(database);
     this.commits = new CommitQueue(database);
     this.browse = new BrowseQueries(database, () => this.commits.flush());
     this.tournament = new ConversationTable(database, this.commits);

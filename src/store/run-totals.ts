@@ -84,6 +84,7 @@ export function runCallTotals(database: Database, runId: number, sinceMark: numb
 /** Tables whose rows are a run's work: a run with a row in any of them is never discarded. */
 const WORK_TABLES = [
   'calls',
+  'participants',
   'call_failures',
   'call_replays',
   'conversations',

@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { InputError } from '../domain/errors/input-error.js';
 
-/** The only address pmiyc's local servers listen on: what they serve is for this machine only. */
-const LOCAL_HOST = '127.0.0.1';
+/** The address pmiyc's servers listen on unless told otherwise (`pmiyc people serve --host`): what they serve is for this machine only. */
+export const LOCAL_HOST = '127.0.0.1';
 
 /** Headers of every response of a local server: no sniffing, caching, framing, referrers or cross-origin reads. */
 export const COMMON_HEADERS = {
@@ -42,8 +42,8 @@ export function sendHtml(response: ServerResponse, page: string, policy: string)
  * Whether a Host header (or an Origin without its scheme) names this server: 127.0.0.1 or
  * localhost on its port. Anything else is another site reaching it, e.g. through DNS rebinding.
  */
-export function isOwnHost(host: string | undefined, port: number): boolean {
-  return host === `${LOCAL_HOST}:${port}` || host === `localhost:${port}`;
+export function isOwnHost(host: string | undefined, port: number, alsoKnownAs: readonly string[] = []): boolean {
+  return host === `${LOCAL_HOST}:${port}` || host === `localhost:${port}` || (host !== undefined && alsoKnownAs.includes(host));
 }
 
 /** A page's Content-Security-Policy: only its own inline style and script (by nonce), requests only to its server. */
@@ -61,13 +61,20 @@ export function pagePolicy(nonce: string): string {
 }
 
 /**
- * A plain node:http server on 127.0.0.1. A port in use is a usage error that says what to do; a
+ * A plain node:http server on 127.0.0.1 (or the host a command was explicitly given). A port in use is a usage error that says what to do; a
  * handler that throws answers 500 with the message (once nothing else has been sent).
  */
 export class LocalHttpServer {
-  private constructor(private readonly server: Server) {}
+  private constructor(
+    private readonly server: Server,
+    readonly host: string,
+  ) {}
 
-  static async start(port: number, handle: (request: IncomingMessage, response: ServerResponse) => void | Promise<void>): Promise<LocalHttpServer> {
+  static async start(
+    port: number,
+    handle: (request: IncomingMessage, response: ServerResponse) => void | Promise<void>,
+    host: string = LOCAL_HOST,
+  ): Promise<LocalHttpServer> {
     const server = createServer();
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       const fail = (error: unknown) => {
@@ -82,12 +89,16 @@ export class LocalHttpServer {
     await new Promise<void>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) =>
         reject(
-          error.code === 'EADDRINUSE' ? new InputError(`port ${port} on ${LOCAL_HOST} is in use: pass --port with another number (0 picks a free one)`) : error,
+          error.code === 'EADDRINUSE'
+            ? new InputError(`port ${port} on ${host} is in use: pass --port with another number (0 picks a free one)`)
+            : error.code === 'EADDRNOTAVAIL'
+              ? new InputError(`${host} is not an address of this machine: pass --host with one of its addresses`)
+              : error,
         ),
       );
-      server.listen(port, LOCAL_HOST, () => resolve());
+      server.listen(port, host, () => resolve());
     });
-    return new LocalHttpServer(server);
+    return new LocalHttpServer(server, host);
   }
 
   get port(): number {
@@ -95,7 +106,7 @@ export class LocalHttpServer {
   }
 
   get url(): string {
-    return `http://${LOCAL_HOST}:${this.port}/`;
+    return `http://${this.host.includes(':') ? `[${this.host}]` : this.host}:${this.port}/`;
   }
 
   /** Stops accepting and drops open connections. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 
 /** The pages whose browser code the build bundles (rolldown.config.mjs): src/web/browser/<name>.ts. */
-export type PageScriptName = 'view-app' | 'annotation-app';
+export type PageScriptName = 'view-app' | 'annotation-app' | 'people-app';
 
 /**
  * Where the build writes a page's script. `../../` is the package root from every place this module

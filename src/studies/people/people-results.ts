@@ -31,3 +31,38 @@ export interface PeopleResults {
   /** A run's participants, in the order they were invited; empty for a run without people. */
   participants(runId: number): ParticipantOutcome[];
 }
+
+/** A participant as the study server keeps them: their outcome, their link's hash, their claim and times. */
+export interface ParticipantRow extends ParticipantOutcome {
+  /** The SHA-256 of their link's token (hex): the token itself is never stored. */
+  readonly tokenHash: string;
+  /** The position of their claim in the study's claims. */
+  readonly claimIndex: number;
+  /** From 0, in the order they were invited (the design assigns claims by it). */
+  readonly order: number;
+  readonly invitedAt: string;
+  readonly consentedAt: string | null;
+  readonly finishedAt: string | null;
+  /** Why a withdrawn participant's path ended: `left`, `time limit`, `model failed`. */
+  readonly endedBecause: string | null;
+}
+
+/** What the study server writes of its participants, besides their conversations (calls and records). */
+export interface PeopleRecords extends PeopleResults {
+  /** Every participant of the run as stored (link hashes included), in the order they were invited. */
+  participantRows(runId: number): ParticipantRow[];
+  invite(runId: number, row: ParticipantRow): void;
+  /** Moves a participant along their path; fields not given stay as they are. */
+  update(
+    runId: number,
+    participantId: string,
+    change: {
+      readonly status: ParticipantStatus;
+      readonly conversationId?: string;
+      readonly consentedAt?: string;
+      readonly finishedAt?: string;
+      readonly endedBecause?: string;
+    },
+  ): void;
+  recordFollowUp(runId: number, participantId: string, followUp: NonNullable<ParticipantOutcome['followUp']>): void;
+}

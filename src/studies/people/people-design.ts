@@ -1,0 +1,42 @@
+import type { Claim } from '../../domain/claim.js';
+import type { ConversationSpec } from '../../domain/conversation.js';
+import type { Sampling } from '../design-parts.js';
+import type { PersonRole } from './people-results.js';
+
+/** What a people study is: who the person plays against, on which claims, in how many turns. Stored with the run. */
+export interface PeopleDesign {
+  readonly role: PersonRole;
+  /** The model on the other side (`--opponent`). */
+  readonly opponent: string;
+  readonly claims: readonly Claim[];
+  readonly turns: number;
+  readonly sampling: Sampling;
+  readonly runSeed: number;
+}
+
+/** The agent a participant is in the run's conversations: never a name, an address or the link's token. */
+export function personAgentName(participantId: string): string {
+  return `person/${participantId}`;
+}
+
+/**
+ * The claim of the participant invited `order`-th (from 0): the claims in turn, so that each claim has
+ * as many participants as any other, give or take one, whatever the number who come.
+ */
+export function claimOfParticipant(claims: readonly Claim[], order: number): Claim {
+  if (claims.length === 0) throw new RangeError('a people study needs at least one claim');
+  return claims[order % claims.length]!;
+}
+
+/** The conversation a participant has: the person on their side, the opponent on the other, one repetition. */
+export function participantSpec(design: PeopleDesign, participantId: string, claim: Claim): ConversationSpec {
+  const person = personAgentName(participantId);
+  return {
+    claim,
+    persuaderModel: design.role === 'persuader' ? person : design.opponent,
+    persuadeeModel: design.role === 'persuadee' ? person : design.opponent,
+    turns: design.turns,
+    repetition: 0,
+    runSeed: design.runSeed,
+  };
+}

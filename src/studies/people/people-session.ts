@@ -1,0 +1,214 @@
+import { z } from 'zod';
+import type { PmiycConfig } from '../../config/config-schema.js';
+import { claimsChecksum } from '../../datasets/claims-checksum.js';
+import { claimsRecordOf } from '../../datasets/licences.js';
+import type { Claim } from '../../domain/claim.js';
+import { InputError } from '../../domain/errors/input-error.js';
+import { checkModels } from '../../runner/check-models.js';
+import { openRun } from '../../runner/open-run.js';
+import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
+import { type RunSession, type SessionWorld, startRunSession } from '../../runner/run-session.js';
+import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
+import type { Sampling } from '../design-parts.js';
+import type { TournamentResults } from '../tournament/tournament-results.js';
+import { type CompareProgress, runComparisons } from './compare-models.js';
+import type { ExperimentText } from './experiment-text.js';
+import type { PeopleDesign } from './people-design.js';
+import type { PeopleRecords, PersonRole } from './people-results.js';
+import { PeopleStudy } from './people-study.js';
+
+/** What a people study keeps with its run (`config.people`), so that a restart serves the same study. */
+const storedPeopleSchema = z.looseObject({
+  role: z.enum(['persuadee', 'persuader']),
+  opponent: z.string(),
+  compare: z.array(z.string()),
+  turns: z.number().int(),
+  text: z.looseObject({}),
+  openLink: z.object({ tokenHash: z.string(), capacity: z.number().int() }).optional(),
+});
+
+export interface PeopleStudyInput {
+  readonly store: RunRecords & TournamentResults & { readonly people: PeopleRecords };
+  readonly name: string;
+  readonly role: PersonRole;
+  readonly opponent: string;
+  /** Models that play the person's side on every claim too (`--compare`): a run that has both. */
+  readonly compare: readonly string[];
+  readonly claims: readonly Claim[];
+  readonly claimSource: string;
+  readonly turns: number;
+  readonly sampling: Sampling;
+  readonly seed: number;
+  readonly text: ExperimentText;
+  /** The open link's token hash and capacity (`--open N`): kept with a new run; a restart keeps the stored hash. */
+  readonly openLink?: { readonly tokenHash: string; readonly capacity: number };
+  readonly config: PmiycConfig;
+  readonly about: RunAbout;
+  readonly world: SessionWorld;
+  readonly newParticipantId: () => string;
+}
+
+export interface ServedPeopleStudy {
+  readonly run: RunInfo;
+  readonly resumed: boolean;
+  readonly study: PeopleStudy;
+  readonly text: ExperimentText;
+  readonly role: PersonRole;
+  readonly openLink?: { readonly tokenHash: string; readonly capacity: number };
+  /** How far the --compare conversations are. */
+  readonly compareProgress: CompareProgress;
+  /** Stops every conversation, waits for them, and ends the session (the run is interrupted: a restart continues it). */
+  end(): Promise<SessionEnding>;
+}
+
+/**
+ * Opens (or continues) a people study's run and its session: the run's lease, the opponent behind
+ * the call cache and gate, and the participants as stored. A run of the same name is continued with
+ * its stored study (role, opponent, turns, texts, open link); what the command line says differently
+ * is refused rather than mixed in.
+ */
+export function openPeopleStudy(input: PeopleStudyInput): ServedPeopleStudy {
+  const { store } = input;
+  const existing = store.hasRun(input.name) ? store.findRun(input.name) : undefined;
+  const stored = existing ? storedPeopleOf(existing) : undefined;
+  if (existing && stored) {
+    const differs = [
+      stored.role !== input.role ? `--role ${stored.role}` : undefined,
+      stored.opponent !== input.opponent ? `--opponent ${stored.opponent}` : undefined,
+      stored.turns !== input.turns ? `--turns ${stored.turns}` : undefined,
+      stored.compare.join(',') !== input.compare.join(',') ? `--compare ${stored.compare.join(',') || '(none)'}` : undefined,
+    ].filter((flag) => flag !== undefined);
+    if (differs.length > 0)
+      throw new InputError(`run ${existing.name} is a people study with ${differs.join(', ')}: serve it with the same options, or choose another --run`);
+  }
+  // The models are checked (configured, keys named) before any run is made.
+  const models = checkModels(input.config, input.world.env, [input.opponent, ...input.compare]);
+  const text = (stored?.text as ExperimentText | undefined) ?? input.text;
+  const openLink = stored?.openLink ? { tokenHash: stored.openLink.tokenHash, capacity: input.openLink?.capacity ?? stored.openLink.capacity } : input.openLink;
+  const persuaders = input.role === 'persuader' ? ['person/*', ...input.compare] : [input.opponent];
+  const persuadees = input.role === 'persuadee' ? ['person/*', ...input.compare] : [input.opponent];
+  const { run, resumed } = openRun(store, {
+    resume: existing !== undefined,
+    name: input.name,
+    kind: 'tournament',
+    prefix: 'people',
+    nameFlag: '--run',
+    noun: 'people study',
+    howToStart: 'start one with pmiyc people serve',
+    content: { noun: 'claims', source: input.claimSource, checksum: claimsChecksum(input.claims) },
+    seed: input.seed,
+    about: input.about,
+    create: () => ({
+      config: {
+        command: 'people serve',
+        design: {
+          persuaders,
+          persuadees,
+          settings: ['multi'],
+          multiTurns: input.turns,
+          repetitions: 1,
+          claims: { source: input.claimSource },
+          sampling: input.sampling,
+        },
+        people: {
+          role: input.role,
+          opponent: input.opponent,
+          compare: [...input.compare],
+          turns: input.turns,
+          text: input.text,
+          ...(openLink ? { openLink } : {}),
+        },
+        claims: claimsRecordOf(input.claims),
+        models,
+      },
+    }),
+  });
+  if (existing && !stored) throw new InputError(`run ${run.name} is not a people study: choose another --run`);
+  const { progress: _progress, ...quietWorld } = input.world;
+  let session: RunSession;
+  try {
+    session = startRunSession(
+      {
+        records: store,
+        run,
+        resumed,
+        config: input.config,
+        names: [input.opponent, ...input.compare],
+        concurrency: 16,
+        cache: true,
+        unit: 'conversations',
+        total: 0,
+        command: 'pmiyc people serve',
+      },
+      quietWorld,
+    );
+  } catch (error) {
+    if (!resumed) store.discardRunIfEmpty(run.id);
+    throw error;
+  }
+  const design: PeopleDesign = {
+    role: input.role,
+    opponent: input.opponent,
+    claims: input.claims,
+    turns: input.turns,
+    sampling: input.sampling,
+    runSeed: run.seed,
+  };
+  const study = new PeopleStudy({
+    runId: run.id,
+    runName: run.name,
+    design,
+    text,
+    records: { ...bind(store.people), saveConversation: async (runId, record) => await store.saveConversation(runId, record) },
+    opponent: session.registry.modelFor(input.opponent),
+    personCache: store.callCache(run.id, { reuseEarlierRuns: false }),
+    now: input.world.now,
+    newParticipantId: input.newParticipantId,
+    tell: input.world.tell,
+  });
+  study.resumeAll();
+  const stopCompare = new AbortController();
+  const compare = runComparisons({
+    design,
+    models: input.compare,
+    modelFor: (name) => session.registry.modelFor(name),
+    runName: run.name,
+    isStored: (conversationId) => store.conversationStatus(run.id, conversationId) !== undefined,
+    save: async (record) => await store.saveConversation(run.id, record),
+    abortSignal: AbortSignal.any([stopCompare.signal, session.gate.stopped]),
+    tell: input.world.tell,
+  });
+  return {
+    run,
+    resumed,
+    study,
+    text,
+    role: input.role,
+    ...(openLink ? { openLink } : {}),
+    compareProgress: compare.progress,
+    async end() {
+      stopCompare.abort(new Error('the study server stopped'));
+      await Promise.all([study.stop(), compare.done]);
+      const ending = sessionEnding({ status: 'stopped', stopReason: 'interrupted' }, 0, input.world.signals);
+      await session.end(ending);
+      return ending;
+    },
+  };
+}
+
+function storedPeopleOf(run: RunInfo): z.infer<typeof storedPeopleSchema> | undefined {
+  const people = (run.config as { people?: unknown } | null)?.people;
+  const parsed = storedPeopleSchema.safeParse(people);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The store's participant methods, bound (the study keeps them apart from the store). */
+function bind(people: PeopleRecords): PeopleRecords {
+  return {
+    participants: (runId) => people.participants(runId),
+    participantRows: (runId) => people.participantRows(runId),
+    invite: (runId, row) => people.invite(runId, row),
+    update: (runId, id, change) => people.update(runId, id, change),
+    recordFollowUp: (runId, id, followUp) => people.recordFollowUp(runId, id, followUp),
+  };
+}
