@@ -20,7 +20,7 @@ import { persuadeeTrajectory } from './turn-curves.js';
  */
 
 /** An estimate with its interval over claims and the conversations behind it. */
-export interface PeopleValue {
+interface PeopleValue {
   readonly value: number;
   readonly ciLow: number;
   readonly ciHigh: number;
@@ -28,7 +28,7 @@ export interface PeopleValue {
 }
 
 /** The people's and the model's mean agreement of the persuadee at one planned persuadee position (1 is the opening, t the final decision). */
-export interface PeopleCurvePoint {
+interface PeopleCurvePoint {
   readonly turn: number;
   readonly people: PeopleValue;
   readonly model: PeopleValue;
@@ -64,7 +64,7 @@ export interface PeopleComparison {
 }
 
 /** People's own value in one condition and role, over every claim they have (against models). */
-export interface PeopleEstimate {
+interface PeopleEstimate {
   readonly domain: Domain;
   readonly setting: Setting;
   readonly role: Role;
