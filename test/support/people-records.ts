@@ -86,3 +86,29 @@ export function peopleStudyRecords(options: {
   }
   return records;
 }
+
+/**
+ * A person's conversation as the study server stores it: the person's turns are no model call (one
+ * attempt, their own text, no seed, no usage); the model's turns have tokens and a price.
+ */
+export function personConversation(spec: {
+  persuader: string;
+  persuadee: string;
+  claim: string;
+  nc: number;
+  message?: (index: number) => string;
+}): ConversationRecord {
+  const record = recordWithNc(spec);
+  const person = (role: 'persuader' | 'persuadee') => (role === 'persuader' ? spec.persuader : spec.persuadee).startsWith('person/');
+  return {
+    ...record,
+    simulated: { persuader: false, persuadee: false },
+    turns: record.turns.map((turn) => ({
+      ...turn,
+      raw: turn.message,
+      attempts: person(turn.role)
+        ? [{ number: 1, seed: null, raw: turn.message, outcome: 'accepted' as const }]
+        : turn.attempts.map((attempt) => ({ ...attempt, usage: { inputTokens: 100, outputTokens: 20 }, costUsd: 0.001 })),
+    })),
+  };
+}
