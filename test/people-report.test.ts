@@ -117,6 +117,9 @@ describe('a run where people and two models were persuaded on the same claims', 
     expect(document.people!.participants).toBeNull();
     expect(read('report.md')).toContain('The store keeps no participant list for these runs: 40 persons have a conversation in the run');
     expect(read('report.md')).toMatch(/\| people \(every participant\) \|/);
+    const page = read('index.html')!;
+    expect(page).toContain('people (every participant)');
+    expect(page).not.toMatch(/>person\/\*</);
   });
 });
 
@@ -163,5 +166,8 @@ describe("a participant's hostile text", () => {
     expect(markdown).not.toMatch(/<script|<img/i);
     expect(markdown).not.toMatch(/(?<!\\)\]\(javascript:/);
     for (const text of [page, markdown]) expect(text).not.toContain('\u001b');
+    // The conversations given to read name their person as a person.
+    expect(markdown).toMatch(/persuadee person\/p-\d \\\[person\\\]/);
+    expect(page).toContain('person/p-1 [person]');
   });
 });

@@ -14,12 +14,13 @@ const PEOPLE_LABEL = 'people (every participant)';
 
 /**
  * Labels from the models a run saw; a `sim/` name counts as simulated even without a flag. A person
- * (`person/<id>`) is never simulated, whatever a record says, and the pooled `person/*` reads "people".
+ * (`person/<id>`) is never simulated, whatever a record says, and reads "person/p-7f3a2c [person]" (in the
+ * conversations the report gives to read); the pooled `person/*` of the model tables reads "people".
  */
 export function createModelLabels(models: ReadonlyArray<{ readonly model: string; readonly simulated: boolean }>): ModelLabels {
   const flagged = new Set(models.filter((entry) => entry.simulated).map((entry) => entry.model));
   const isSimulated = (model: string) => !isPersonAgent(model) && (flagged.has(model) || model.startsWith('sim/'));
-  const plain = (model: string) => (model === PEOPLE_GROUP ? PEOPLE_LABEL : model);
+  const plain = (model: string) => (model === PEOPLE_GROUP ? PEOPLE_LABEL : isPersonAgent(model) ? `${model} [person]` : model);
   return {
     isSimulated,
     text: (model) => (isSimulated(model) ? `${model} [simulated]` : plain(model)),
