@@ -79,6 +79,24 @@ describe('people against model persuadees', () => {
   });
 });
 
+describe("the report's other interval methods", () => {
+  it('resample claims for the people comparison as for every other estimate', () => {
+    const records = peopleStudyRecords({ claims: 30, opponent: 'opponent', people: PEOPLE, models: { alpha: ALPHA }, repetitions: 3, seed: 7 });
+    const tally = new PeopleTally();
+    for (const record of records) tally.add(record);
+    const t = tally.finish(DEFAULT_INTERVALS).comparisons[0]!;
+    const percentile = tally.finish({ ...DEFAULT_INTERVALS, method: 'percentile', replicates: 500, seed: 3 }).comparisons[0]!;
+    expect(percentile.difference).toBe(t.difference);
+    expect(percentile.p).toBe(t.p);
+    expect(percentile.ciLow).not.toBe(t.ciLow);
+    expect(percentile.ciLow).toBeLessThan(percentile.difference);
+    expect(percentile.ciHigh).toBeGreaterThan(percentile.difference);
+    // Both intervals are about as wide: the same claims, the same spread.
+    expect((percentile.ciHigh - percentile.ciLow) / (t.ciHigh - t.ciLow)).toBeGreaterThan(0.7);
+    expect((percentile.ciHigh - percentile.ciLow) / (t.ciHigh - t.ciLow)).toBeLessThan(1.3);
+  });
+});
+
 describe('people without a model to compare', () => {
   it('gives the people their own value and no comparison', () => {
     const records = peopleStudyRecords({ claims: 12, opponent: 'opponent', people: PEOPLE, models: {}, repetitions: 0, seed: 3 });
