@@ -1,6 +1,11 @@
+import { isPersonAgent } from './person-agent.js';
+import { printableText } from './printable-text.js';
 /** "sim/eloquent [simulated]": simulated agents are labelled wherever a model is named. */
 export function labelModel(model: string): string {
-  return model.startsWith('sim/') ? `${model} [simulated]` : model;
+  // An agent's name is printed to terminals: it carries no escape sequence, whatever the store holds.
+  const name = printableText(model);
+  if (isPersonAgent(model)) return `${name} [person]`;
+  return model.startsWith('sim/') ? `${name} [simulated]` : name;
 }
 
 /** "850 ms", "3.2 s", "4 min 10 s" */

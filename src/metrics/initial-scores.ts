@@ -26,15 +26,16 @@ export class InitialScoreTally {
   private readonly seen = new Set<number>();
   private readonly counts = new Map<string, { persuadee: string; domain: Domain; counts: number[] }>();
 
-  add(record: OpeningRecord): void {
+  /** `persuadee`: the row it is counted in (the pooled `person/*` for a person); the opening is still told apart by the record's own persuadee. */
+  add(record: OpeningRecord, persuadee: string = record.persuadee): void {
     const opening = record.turns[0];
     if (record.initialScore === null || !opening) return;
     const seed = opening.attempts.at(-1)?.seed ?? 0;
     const identity = hashString([record.persuadee, recordClaimKey(record), seed].join('\u001f'));
     if (this.seen.has(identity)) return;
     this.seen.add(identity);
-    const key = `${record.persuadee}\u0000${record.domain}`;
-    const entry = this.counts.get(key) ?? { persuadee: record.persuadee, domain: record.domain, counts: [0, 0, 0, 0, 0, 0] };
+    const key = `${persuadee}\u0000${record.domain}`;
+    const entry = this.counts.get(key) ?? { persuadee, domain: record.domain, counts: [0, 0, 0, 0, 0, 0] };
     this.counts.set(key, entry);
     entry.counts[record.initialScore]! += 1;
   }

@@ -1,6 +1,7 @@
 import type { Domain } from '../domain/claim.js';
 import type { Setting } from '../domain/conversation.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
+import { isPersonAgent, pooledAgent } from '../domain/person-agent.js';
 import { hashString } from '../domain/random.js';
 import type { Role } from '../domain/roles.js';
 import type { ArmComparison, UncomparedModel } from './arm-comparisons.js';
@@ -145,20 +146,28 @@ export class TournamentAnalyzer {
     this.samples = new SampleTally(options.samplesPerKind);
   }
 
-  add(record: ConversationRecord): void {
+  /**
+   * Adds one conversation. Every person of a people study (`person/<id>`) is counted as the one
+   * agent `person/*` (`pooledAgent`): a study's 80 participants are one row "people" of the model
+   * tables, not 80 models. A person makes no model call, so their turns add nothing to usage or
+   * re-samples; each person's opening is still counted once, as theirs. Samples keep the person.
+   */
+  add(original: ConversationRecord): void {
+    const record = pooledRecord(original);
     this.conversations += 1;
     const groupKey = `${record.domain}/${record.setting}`;
     const group = this.groups.get(groupKey) ?? new GroupTally(record.domain, record.setting);
     this.groups.set(groupKey, group);
     group.add(record);
-    this.calls.visitNewCalls(record, (call) => {
+    this.calls.visitNewCalls(original, (call) => {
+      if (isPersonAgent(call.model)) return;
       this.usage.add(call);
       this.resamples.add(call);
     });
     this.curves.add(record);
-    this.openings.add(record);
+    this.openings.add(original, record.persuadee);
     this.success.add(record);
-    this.samples.add(record);
+    this.samples.add(original);
     this.noteModel(record.persuader, record.simulated.persuader, 'persuader');
     this.noteModel(record.persuadee, record.simulated.persuadee, 'persuadee');
     const setKey = [record.domain, record.origin, record.license].join('\u0000');
@@ -182,7 +191,14 @@ export class TournamentAnalyzer {
   addBaseline(record: ConversationRecord): void {
     this.baselineSeen = true;
     if (record.status !== 'completed' || record.normalizedChange === null) return;
-    this.runContrast.add(`${record.domain}/${record.setting}`, 0, record.persuader, record.persuadee, recordClaimKey(record), record.normalizedChange);
+    this.runContrast.add(
+      `${record.domain}/${record.setting}`,
+      0,
+      pooledAgent(record.persuader),
+      pooledAgent(record.persuadee),
+      recordClaimKey(record),
+      record.normalizedChange,
+    );
   }
 
   private noteModel(model: string, simulated: boolean, role: Role): void {
@@ -262,6 +278,12 @@ export class TournamentAnalyzer {
       },
     };
   }
+}
+
+/** The record as the model tables count it: each person as the group `person/*`, never simulated. */
+function pooledRecord(record: ConversationRecord): ConversationRecord {
+  if (!isPersonAgent(record.persuader) && !isPersonAgent(record.persuadee)) return record;
+  return { ...record, persuader: pooledAgent(record.persuader), persuadee: pooledAgent(record.persuadee) };
 }
 
 /** Analyses a whole iterable of records in one pass (see `TournamentAnalyzer`). */

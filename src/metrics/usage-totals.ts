@@ -1,3 +1,4 @@
+import { isPersonAgent } from '../domain/person-agent.js';
 import type { Role } from '../domain/roles.js';
 import { CallLedger, type CallRecord, type CallVisit } from './call-ledger.js';
 import { ExactSum } from './exact-sum.js';
@@ -27,7 +28,9 @@ type MutableTotal = { -readonly [K in keyof Omit<UsageTotal, 'costUsd'>]: UsageT
 export class UsageTally {
   private readonly totals = new Map<string, MutableTotal>();
 
+  /** A call of the agent's; a person's turn (`person/<id>`) is no model call and is not counted. */
   add(call: CallVisit): void {
+    if (isPersonAgent(call.model)) return;
     const key = `${call.role}\u0000${call.model}`;
     const total = this.totals.get(key) ?? {
       model: call.model,

@@ -1,3 +1,4 @@
+import { isPersonAgent } from '../domain/person-agent.js';
 import { THIN_LIMITS } from '../metrics/claim-estimates.js';
 import type { ConversationSample } from '../metrics/conversation-samples.js';
 import { capToClaimSet } from '../metrics/power.js';
@@ -91,7 +92,8 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
   const resampled = intervals.method !== 't';
   const duplicates = (context.duplicates ?? []).filter((entry) => entry.conversations > 0);
   const claimSetOf = claimSetBounds(claimSets, context.runs);
-  const modelsSeen = models.map((entry) => ({ model: entry.model, simulated: labels.isSimulated(entry.model) }));
+  // People are not aliases of a run: no provider, no model id.
+  const modelsSeen = models.filter((entry) => !isPersonAgent(entry.model)).map((entry) => ({ model: entry.model, simulated: labels.isSimulated(entry.model) }));
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     meta: {

@@ -5,6 +5,7 @@ import { driftCsv } from './drift-section.js';
 import { htmlReport } from './html/html-report.js';
 import { markdownReport } from './markdown/markdown-report.js';
 import { createModelLabels } from './model-labels.js';
+import { peopleCsv } from './people-section.js';
 import { renderCharts } from './render-svg.js';
 import type { ReportDocument } from './report-document.js';
 import type { ReportFormat } from './report-formats.js';
@@ -40,6 +41,7 @@ export async function buildReportFiles(document: ReportDocument, formats: readon
     files.push({ path: 'claim-pairs.csv', content: claimPairsCsv(document, labels) });
     files.push(...analysisCsvFiles(document, labels));
     if (document.drift) files.push({ path: 'drift.csv', content: driftCsv(document.drift, labels) });
+    if (document.people) files.push({ path: 'people.csv', content: peopleCsv(document.people, labels) });
   }
   return files;
 }

@@ -10,12 +10,13 @@ import { leftOutParts } from './run-comparison-text.js';
 const ALPHA = 0.05;
 
 /** "0.003", "< 0.001" or "n/a". */
-function formatP(p: number): string {
+export function formatP(p: number): string {
   if (!Number.isFinite(p)) return 'n/a';
   return p < 0.001 ? '< 0.001' : p.toFixed(3);
 }
 
-function verdict(pHolm: number, thin: boolean): string {
+/** A comparison's reading from its Holm-adjusted p and whether it rests on too few claims. */
+export function verdict(pHolm: number, thin: boolean): string {
   if (thin) return pHolm < ALPHA ? 'differ, on too few claims to trust' : 'too few claims';
   return pHolm < ALPHA ? 'differ' : 'no evidence of a difference';
 }

@@ -1,10 +1,13 @@
 import { stringify } from 'csv-stringify/sync';
 import type { ConversationRecord } from '../domain/conversation-record.js';
+import { isPersonAgent } from '../domain/person-agent.js';
 import type { AgentParts } from './agent-variants.js';
 import type { ExportFormat } from './report-formats.js';
 
 /** Agents as models under the default prompts: a run without variants. */
 const WITHOUT_VARIANTS = (agent: string): AgentParts => ({ baseModel: agent, variant: 'default' });
+
+const PERSON_PARTS: AgentParts = { baseModel: '', variant: '' };
 
 type Column = [string, (record: ConversationRecord, parts: (agent: string) => AgentParts) => unknown];
 
@@ -57,5 +60,8 @@ export const csvHeader = (): string => csvLine(CSV_COLUMNS.map(([name]) => name)
  * model and variant (`agentPartsOf` of the run's config); without it every agent is a model under `default`.
  */
 export function exportLine(record: ConversationRecord, format: ExportFormat, parts: (agent: string) => AgentParts = WITHOUT_VARIANTS): string {
-  return format === 'jsonl' ? `${JSON.stringify(record)}\n` : csvLine(CSV_COLUMNS.map(([, value]) => value(record, parts)));
+  if (format === 'jsonl') return `${JSON.stringify(record)}\n`;
+  // A person (`person/<id>`) is no model and has no prompt variant: both cells are empty.
+  const agentParts = (agent: string) => (isPersonAgent(agent) ? PERSON_PARTS : parts(agent));
+  return csvLine(CSV_COLUMNS.map(([, value]) => value(record, agentParts)));
 }

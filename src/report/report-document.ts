@@ -10,6 +10,7 @@ import type { SequentialSummary } from '../metrics/sequential-replay.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
 import type { DriftReport } from './drift-report.js';
 import type { ImportedResults } from './imported-figures.js';
+import type { PeopleReport } from './people-report.js';
 import type { AliasIdentity } from './run-aliases.js';
 import type { AnalysisReport } from './studies/analysis-study.js';
 import type { ConsistencyStudyReport } from './studies/consistency-study.js';
@@ -139,4 +140,6 @@ export interface ReportDocument extends Omit<TournamentAnalysis, 'models' | 'cla
   readonly imported?: ImportedResults;
   /** Drift of persuaders (paper Sec. 5.3, `--probe-drift`): absent when no reported run has drift probes (drift-section.ts). */
   readonly drift?: DriftReport;
+  /** People against models (issue 31): absent when no reported run has people (people-report.ts). */
+  readonly people?: PeopleReport;
 }

@@ -1,4 +1,5 @@
 import { InputError } from '../domain/errors/input-error.js';
+import { isPersonAgent } from '../domain/person-agent.js';
 import { hashString } from '../domain/random.js';
 import { DEFAULT_INTERVALS, type IntervalOptions } from '../metrics/claim-estimates.js';
 import { type TournamentAnalysis, TournamentAnalyzer } from '../metrics/tournament-analysis.js';
@@ -9,6 +10,7 @@ import { buildReportDocument } from './build-report-document.js';
 import { DriftCollector } from './drift-report.js';
 import type { ImportedResults } from './imported-figures.js';
 import { ImportedTally } from './imported-notes.js';
+import { readPeopleReport } from './people-report.js';
 import type { ReportDocument, ReportDuplicates, ReportStudies } from './report-document.js';
 import type { ReportSource } from './report-source.js';
 import { nothingSharedReason, runComparisonSentence } from './run-comparison-text.js';
@@ -169,11 +171,18 @@ export function buildRunsReport(
     intervals,
     effectiveness: built.effectiveness,
   });
+  const people = readPeopleReport(
+    source,
+    runs,
+    intervals,
+    collected.analysis.models.some((entry) => isPersonAgent(entry.model)),
+  );
   const document = {
     ...built,
     ...analysisReport,
     ...(collected.imported ? { imported: collected.imported } : {}),
     ...(collected.drift ? { drift: collected.drift } : {}),
+    ...(people ? { people } : {}),
   };
   return { runs, document, conversations: collected.analysis.conversations, duplicates: collected.duplicates, ...(comparisonNote ? { comparisonNote } : {}) };
 }

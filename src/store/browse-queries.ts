@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { claimKey, type Domain } from '../domain/claim.js';
 import type { FailureReason, Setting } from '../domain/conversation.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
+import { PEOPLE_GROUP } from '../domain/person-agent.js';
 import type {
   CallDetail,
   ClaimCell,
@@ -40,6 +41,11 @@ function whereClause(runId: number, filter: ConversationFilter, purpose: 'page' 
   const parameters: unknown[] = [runId];
   const equal = (column: string, value: unknown) => {
     if (value === undefined) return;
+    if (value === PEOPLE_GROUP && (column === 'persuader' || column === 'persuadee')) {
+      // Every person of a people study: the run page's pooled row links here.
+      conditions.push(`substr(${column}, 1, 7) = 'person/'`);
+      return;
+    }
     conditions.push(`${column} = ?`);
     parameters.push(value);
   };

@@ -1,5 +1,6 @@
 import type { Domain } from '../domain/claim.js';
 import type { Setting } from '../domain/conversation.js';
+import { pooledAgent } from '../domain/person-agent.js';
 import type { ArmComparison } from '../metrics/arm-comparisons.js';
 import { ArmContrast } from '../metrics/arm-contrast.js';
 import { DEFAULT_INTERVALS, type IntervalOptions } from '../metrics/claim-estimates.js';
@@ -48,6 +49,37 @@ export function modelMeans(cells: readonly PairCell[]): ModelMeans[] {
       }));
     })
     .sort((a, b) => b.domain.localeCompare(a.domain) || b.setting.localeCompare(a.setting) || a.model.localeCompare(b.model));
+}
+
+/**
+ * The store's pair cells with every person (`person/<id>`) pooled into `person/*`, as the report's
+ * model tables count them: a study's 80 participants are one row and one column, not 80 models. A
+ * pooled cell's mean NC is over all its completed conversations.
+ */
+export function poolPeopleCells(cells: readonly PairCell[]): PairCell[] {
+  const pooled = new Map<string, PairCell & { ncSum: number }>();
+  for (const cell of cells) {
+    const persuader = pooledAgent(cell.persuader);
+    const persuadee = pooledAgent(cell.persuadee);
+    const key = [cell.domain, cell.setting, persuader, persuadee].join('\u001f');
+    const earlier = pooled.get(key);
+    const ncSum = (cell.meanNc ?? 0) * cell.completed;
+    if (!earlier) {
+      pooled.set(key, { ...cell, persuader, persuadee, ncSum });
+      continue;
+    }
+    const completed = earlier.completed + cell.completed;
+    const sum = earlier.ncSum + ncSum;
+    pooled.set(key, {
+      ...earlier,
+      completed,
+      failed: earlier.failed + cell.failed,
+      earlyStopped: earlier.earlyStopped + cell.earlyStopped,
+      meanNc: completed > 0 ? sum / completed : null,
+      ncSum: sum,
+    });
+  }
+  return [...pooled.values()].map(({ ncSum: _sum, ...cell }) => cell);
 }
 
 /** One side of a comparison: a run, or one setting of a run. */

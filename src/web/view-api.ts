@@ -2,6 +2,7 @@ import type { Domain } from '../domain/claim.js';
 import type { Setting } from '../domain/conversation.js';
 import { InputError } from '../domain/errors/input-error.js';
 import { StoreError } from '../domain/errors/store-error.js';
+import { pooledAgent } from '../domain/person-agent.js';
 import { nothingSharedReason } from '../report/run-comparison-text.js';
 import type { LeaseWorld } from '../runner/run-lease.js';
 import { describeRunState, runState } from '../runner/run-lease.js';
@@ -13,7 +14,7 @@ import { isImportedRun } from '../studies/tournament/imported-run.js';
 import type { ClaimCell, LabelFilter, PairCell, PairClaimTotal, TournamentBrowse } from '../studies/tournament/tournament-browse.js';
 import type { TournamentResults } from '../studies/tournament/tournament-results.js';
 import { type LabelParameters, parseConversationQuery } from './conversation-query-params.js';
-import { type Arm, type ArmsCompared, compareArms, modelMeans } from './run-overview.js';
+import { type Arm, type ArmsCompared, compareArms, modelMeans, poolPeopleCells } from './run-overview.js';
 import type {
   AnalysisSummary,
   CallsAnswer,
@@ -149,7 +150,8 @@ export class ViewApi {
     const failed = this.source.countConversations(run.id, 'failed');
     const cached = this.overviews.get(run.id);
     if (cached && cached.count === count && cached.failed === failed) return cached;
-    const fresh = { count, failed, pairs: this.source.browse.pairCells(run.id), claims: this.source.browse.claimCells(run.id) };
+    // People are one group in the run's matrices and model means, as in the report (`poolPeopleCells`).
+    const fresh = { count, failed, pairs: poolPeopleCells(this.source.browse.pairCells(run.id)), claims: this.source.browse.claimCells(run.id) };
     this.overviews.set(run.id, fresh);
     return fresh;
   }
@@ -311,7 +313,8 @@ export class ViewApi {
     const counts = [aRun, bRun].map((run) => `${this.source.countConversations(run.id)}/${this.source.countConversations(run.id, 'failed')}`).join(' ');
     const cached = this.comparisons.get(key);
     if (cached?.counts === counts) return { status: 200, body: cached.body };
-    const totalsOf = (arm: Arm, run: RunInfo) => inSetting(this.source.browse.pairClaimTotals(run.id), arm.setting);
+    // People are one group here too, as on the run page.
+    const totalsOf = (arm: Arm, run: RunInfo) => pooledTotals(inSetting(this.source.browse.pairClaimTotals(run.id), arm.setting));
     const compared = compareArms(totalsOf(a, aRun), totalsOf(b, bRun), a.setting !== undefined);
     if (compared.models.length === 0) return { status: 400, body: { error: nothingToCompare(a, b, compared) } };
     const body: CompareAnswer = { a, b, ...compared };
@@ -378,4 +381,13 @@ function conditionsOf(pairs: readonly PairCell[]): Array<{ domain: Domain; setti
   const seen = new Map<string, { domain: Domain; setting: Setting }>();
   for (const cell of pairs) seen.set(`${cell.domain}/${cell.setting}`, { domain: cell.domain, setting: cell.setting });
   return [...seen.values()];
+}
+
+/** Pair totals with every person pooled into `person/*` (streamed: a tournament's totals are many). */
+function* pooledTotals(totals: Iterable<PairClaimTotal>): Generator<PairClaimTotal> {
+  for (const total of totals) {
+    const persuader = pooledAgent(total.persuader);
+    const persuadee = pooledAgent(total.persuadee);
+    yield persuader === total.persuader && persuadee === total.persuadee ? total : { ...total, persuader, persuadee };
+  }
 }

@@ -1,6 +1,7 @@
 import type { Setting } from '../../domain/conversation.js';
 import { driftChartSpecs } from '../drift-section.js';
 import type { ModelLabels } from '../model-labels.js';
+import { peopleChartSpecs } from '../people-section.js';
 import type { ReportDocument } from '../report-document.js';
 import { conditionsOf, modelsOf } from '../report-tables.js';
 import { annotationChartSpecs } from '../studies/annotation-section.js';
@@ -79,5 +80,6 @@ export function reportChartSpecs(document: ReportDocument, labels: ModelLabels):
     ...(document.studies.judge ? [judgeAccuracyChart(document.studies.judge, labels)] : []),
     ...analysisChartSpecs(document, labels),
     ...driftChartSpecs(document.drift, labels),
+    ...peopleChartSpecs(document.people, labels),
   ];
 }

@@ -1,3 +1,4 @@
+import { isPersonAgent } from '../../domain/person-agent.js';
 import { formatCount } from '../../domain/text-labels.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber } from '../number-format.js';
@@ -5,9 +6,11 @@ import type { RenderedChart } from '../render-svg.js';
 import type { ReportTable, TableCell } from '../report-tables.js';
 import { html, type SafeHtml, trusted } from './safe-html.js';
 
-/** A model name with a visible "simulated" badge for simulated agents. */
+/** A model name with a visible "simulated" badge for simulated agents; a person named as a person. */
 export function modelName(model: string, labels: ModelLabels): SafeHtml {
-  return labels.isSimulated(model) ? html`${model}<span class="badge sim" title="simulated agent, not a real model">simulated</span>` : html`${model}`;
+  if (labels.isSimulated(model)) return html`${model}<span class="badge sim" title="simulated agent, not a real model">simulated</span>`;
+  // A person of a people study is named as the labels name them ("people (every participant)", "person/p-1 [person]").
+  return isPersonAgent(model) ? html`${labels.text(model)}` : html`${model}`;
 }
 
 /** The ~ before an interval that rests on too few claims (or too few that differ) to be trusted. */

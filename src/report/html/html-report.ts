@@ -14,6 +14,7 @@ import { IMPORTED_TOC_ENTRY, importedSectionHtml } from '../imported-section.js'
 import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, USAGE_INTRO, usageTable } from '../operation-tables.js';
+import { PEOPLE_SECTION_ID, peopleSectionHtml } from '../people-section.js';
 import { powerNote, powerTable } from '../power-table.js';
 import type { RenderedChart } from '../render-svg.js';
 import type { ReportDocument } from '../report-document.js';
@@ -257,6 +258,7 @@ function studyEntries(document: ReportDocument): Array<readonly [string, string]
     ...(document.studies.judge ? [[JUDGE_SECTION_ID, 'LLM as judge'] as const] : []),
     ...analysisTocEntries(document),
     ...(document.drift ? [[DRIFT_SECTION_ID, 'Drift'] as const] : []),
+    ...(document.people ? [[PEOPLE_SECTION_ID, 'People and models'] as const] : []),
     ...(document.meta.sequential ? [[SEQUENTIAL_SECTION_ID, 'Sequential stopping'] as const] : []),
   ];
 }
@@ -272,7 +274,7 @@ function tocOf(document: ReportDocument): ReadonlyArray<readonly [string, string
 /** The studies' sections, in the order of the contents. */
 function studiesHtml(parts: Parts): SafeHtml {
   const { document, labels } = parts;
-  return html`${annotationSectionHtml(document.studies.reliability ?? null, labels, parts.chart(CONFUSION_CHART_ID))}${consistencySectionHtml(document.studies.consistency ?? [])}${document.studies.judge ? judgeSectionHtml(document.studies.judge, labels, parts.chart(JUDGE_CHART_ID)) : ''}${analysisSectionsHtml(document, labels, parts.chart)}${document.drift ? driftSectionHtml(document.drift, labels, parts.chart(DRIFT_CHART_ID)) : ''}${document.meta.sequential ? sequentialSectionHtml(document.meta.sequential, labels) : ''}`;
+  return html`${annotationSectionHtml(document.studies.reliability ?? null, labels, parts.chart(CONFUSION_CHART_ID))}${consistencySectionHtml(document.studies.consistency ?? [])}${document.studies.judge ? judgeSectionHtml(document.studies.judge, labels, parts.chart(JUDGE_CHART_ID)) : ''}${analysisSectionsHtml(document, labels, parts.chart)}${document.drift ? driftSectionHtml(document.drift, labels, parts.chart(DRIFT_CHART_ID)) : ''}${document.people ? peopleSectionHtml(document.people, labels, parts.chart) : ''}${document.meta.sequential ? sequentialSectionHtml(document.meta.sequential, labels) : ''}`;
 }
 
 /**

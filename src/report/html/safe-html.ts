@@ -1,3 +1,4 @@
+import { printableText } from '../../domain/printable-text.js';
 /**
  * HTML built by a tagged template that escapes every interpolated value unless it is already
  * `SafeHtml`. Model text, claims and model names can therefore never become markup: escaping is
@@ -13,9 +14,13 @@ export class SafeHtml {
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Escapes text for use in element content and in quoted attribute values. */
+/**
+ * Escapes text for use in element content and in quoted attribute values. Terminal escape sequences
+ * and control characters (a participant's or a model's text may hold them) are removed first: a
+ * page read as text, with `cat` or `less -r`, must not drive the terminal.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => ENTITIES[character]!);
+  return printableText(text).replace(/[&<>"']/g, (character) => ENTITIES[character]!);
 }
 
 type Interpolation = SafeHtml | string | number | boolean | null | undefined | readonly Interpolation[];

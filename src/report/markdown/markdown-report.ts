@@ -17,6 +17,7 @@ import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber, formatTimestamp } from '../number-format.js';
 import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, USAGE_INTRO, usageTable } from '../operation-tables.js';
+import { peopleSectionMarkdown } from '../people-section.js';
 import { powerNote, powerTable } from '../power-table.js';
 import type { RenderedChart } from '../render-svg.js';
 import type { ReportDocument, SampleDialogue } from '../report-document.js';
@@ -115,6 +116,7 @@ export function markdownReport(document: ReportDocument, labels: ModelLabels, ch
     document.studies.judge ? judgeSectionMarkdown(document.studies.judge, labels, image) : '',
     analysisSectionsMarkdown(document, labels, image),
     document.drift ? driftSectionMarkdown(document.drift, labels, image) : '',
+    document.people ? peopleSectionMarkdown(document.people, labels, image) : '',
     `## Conversations to read\n\nOpen any of them, with every attempt and what it cost, with \`pmiyc show ID\` (add \`--run RUN\` when several runs have the id), or browse the run with \`pmiyc view\`.\n\n${document.samples.map((dialogue) => dialogueMarkdown(dialogue, labels)).join('\n\n---\n\n') || '_None._'}`,
     `## What ran\n\n${table(runsTable(document))}\n\n### Models\n\n${table(aliasesTable(document))}${aliasesNote(document) ? `\n\n${escapeMarkdown(aliasesNote(document))}` : ''}\n\n${table(modelsTable(document))}\n\n${table(conditionsTable(document))}\n\n${table(claimSetsTable(document))}\n\n${escapeMarkdown(intervalsSentence(meta.intervals))}${meta.notes.length > 0 ? `\n\n${meta.notes.map((note) => `- ${escapeMarkdown(note)}`).join('\n')}` : ''}`,
   ];

@@ -1,3 +1,4 @@
+import { printableText } from '../../domain/printable-text.js';
 import { formatCount } from '../../domain/text-labels.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber } from '../number-format.js';
@@ -7,9 +8,10 @@ import type { ReportTable, TableCell } from '../report-tables.js';
  * Escapes text for Markdown: HTML-significant characters become entities (renderers pass raw HTML
  * through, so a model's `<script>` must not reach them as markup) and Markdown punctuation is
  * backslash-escaped so that model text cannot create links, images, emphasis or table cells.
+ * Terminal escape sequences and control characters are removed: report.md is read in terminals too.
  */
 export function escapeMarkdown(text: string): string {
-  return text
+  return printableText(text)
     .replace(/[\\`*_[\]|~]/g, (character) => `\\${character}`)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

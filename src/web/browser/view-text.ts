@@ -11,7 +11,18 @@ export const signed = (value: Maybe): string => (value === null || value === und
 /** Thousands separated, as the terminal's tables write counts. */
 export const count = (value: number): string => Number(value).toLocaleString('en');
 export const isSimulated = (model: string): boolean => model.startsWith('sim/');
-export const modelText = (model: string, simulated?: boolean): string => (simulated || isSimulated(model) ? `${model} [simulated]` : model);
+/**
+ * "sim/weak [simulated]"; a person of a people study (issue 31) "person/p-7f3a2c [person]", never
+ * simulated; "person/*", every person pooled (the run page's tables), "people (every participant)".
+ */
+export const modelText = (model: string, simulated?: boolean): string =>
+  model === 'person/*'
+    ? 'people (every participant)'
+    : model.startsWith('person/')
+      ? `${model} [person]`
+      : simulated || isSimulated(model)
+        ? `${model} [simulated]`
+        : model;
 /** "4 Support"; '-' for none. */
 export const scoreText = (score: Maybe): string => (score === null || score === undefined ? '-' : `${score} ${LABELS[score]}`);
 export const turnKindText = (kind: string): string => KINDS[kind] || kind;
