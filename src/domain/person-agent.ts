@@ -12,6 +12,11 @@ const PERSON_PREFIX = 'person/';
  */
 export const PEOPLE_GROUP = 'person/*';
 
+/** The agent a participant is in a run's conversations: `person/<id>` (never a name, an address or a link's token). */
+export function personAgentName(participantId: string): string {
+  return `${PERSON_PREFIX}${participantId}`;
+}
+
 /** Whether an agent name is a person of a people study (`person/<id>`), or the pooled group of them. */
 export function isPersonAgent(agent: string): boolean {
   return agent.startsWith(PERSON_PREFIX);

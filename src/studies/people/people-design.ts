@@ -1,5 +1,6 @@
 import type { Claim } from '../../domain/claim.js';
 import type { ConversationSpec } from '../../domain/conversation.js';
+import { personAgentName } from '../../domain/person-agent.js';
 import type { Sampling } from '../design-parts.js';
 import type { PersonRole } from './people-results.js';
 
@@ -12,11 +13,6 @@ export interface PeopleDesign {
   readonly turns: number;
   readonly sampling: Sampling;
   readonly runSeed: number;
-}
-
-/** The agent a participant is in the run's conversations: never a name, an address or the link's token. */
-export function personAgentName(participantId: string): string {
-  return `person/${participantId}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type AgreementScore, isAgreementScore } from '../../domain/agreement-score.js';
 import type { ConversationOutcome, ConversationSpec, Turn } from '../../domain/conversation.js';
 import { type ConversationRecord, toConversationRecord } from '../../domain/conversation-record.js';
+import { personAgentName } from '../../domain/person-agent.js';
 import { printableText } from '../../domain/printable-text.js';
 import { runConversation } from '../../engine/run-conversation.js';
 import type { CallCache } from '../../models/call-cache.js';
@@ -9,7 +10,7 @@ import { decorate } from '../../models/decorate.js';
 import { cacheCalls } from '../../models/wrappers/with-call-cache.js';
 import type { ExperimentText } from './experiment-text.js';
 import { MAX_MESSAGE_CHARS, messageOptional, nextTurnKind, type ParticipantView, participantView } from './participant-view.js';
-import { claimOfParticipant, type PeopleDesign, participantSpec, personAgentName } from './people-design.js';
+import { claimOfParticipant, type PeopleDesign, participantSpec } from './people-design.js';
 import type { ParticipantRow, PeopleRecords } from './people-results.js';
 import { PersonModel } from './person-model.js';
 
