@@ -16,6 +16,7 @@ import type {
   TournamentBrowse,
 } from '../studies/tournament/tournament-browse.js';
 import { hashKey } from './hash-key.js';
+import { noteConditions } from './notes-table.js';
 import { decodeRecord } from './record-codec.js';
 
 /**
@@ -75,6 +76,11 @@ function whereClause(runId: number, filter: ConversationFilter, purpose: 'page' 
         : 'id IN (SELECT t.conversation_id FROM turn_label_tags t WHERE t.run_id = ? AND t.tag = ? AND t.judge = ?)',
     );
     parameters.push(filter.labels!.study, tag, filter.labels!.judge);
+  }
+  if (filter.notes) {
+    const notes = noteConditions(runId, filter.notes);
+    conditions.push(...notes.conditions);
+    parameters.push(...notes.parameters);
   }
   return { sql: conditions.join(' AND '), parameters };
 }

@@ -6,6 +6,7 @@ import type { AnalysisResults } from '../studies/analysis/analysis-results.js';
 import type { AnnotationResults } from '../studies/annotation/annotation-results.js';
 import type { ConsistencyResults } from '../studies/consistency/consistency-results.js';
 import type { JudgeResults } from '../studies/judge/judge-results.js';
+import type { ResearchNotes } from '../studies/notes/research-notes.js';
 import type { TournamentBrowse } from '../studies/tournament/tournament-browse.js';
 import type { StoredConversation, TournamentResults } from '../studies/tournament/tournament-results.js';
 import { AnalysisTable } from './analysis-table.js';
@@ -18,6 +19,7 @@ import { ConsistencyTable } from './consistency-table.js';
 import { ConversationTable } from './conversation-table.js';
 import { JudgeTable } from './judge-table.js';
 import { LeaseTable } from './lease-table.js';
+import { NotesTable } from './notes-table.js';
 import { closeStoreDatabase, openStoreDatabase, type StoreAccess } from './open-database.js';
 import { RunTable } from './run-table.js';
 import { callsMark, discardRunIfEmpty, runCallTotals } from './run-totals.js';
@@ -40,6 +42,8 @@ export interface Store extends RunRecords, TournamentResults {
   readonly analysis: AnalysisResults;
   /** Pages and aggregates of a tournament run, computed by the store (`pmiyc view`). */
   readonly browse: TournamentBrowse;
+  /** A researcher's notes, tags and grades on runs' conversations and turns (`pmiyc view`, issue 32). */
+  readonly notes: ResearchNotes;
   /** Runs `work` so that everything it stores is kept together or not at all. */
   atomically<T>(work: () => T): T;
   close(): void;
@@ -69,6 +73,7 @@ export class ResultStore implements Store {
   readonly annotations: AnnotationTable;
   readonly analysis: AnalysisTable;
   readonly browse: BrowseQueries;
+  readonly notes: NotesTable;
   private readonly commits: CommitQueue;
 
   private constructor(
@@ -83,6 +88,7 @@ export class ResultStore implements Store {
     this.judge = new JudgeTable(database);
     this.annotations = new AnnotationTable(database);
     this.analysis = new AnalysisTable(database);
+    this.notes = new NotesTable(database);
     this.commits = new CommitQueue(database);
     this.browse = new BrowseQueries(database, () => this.commits.flush());
     this.tournament = new ConversationTable(database, this.commits);
