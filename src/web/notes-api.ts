@@ -55,7 +55,8 @@ export class NotesApi {
       filter = {
         ...(parameters.get('tag') ? { tag: parameters.get('tag')! } : {}),
         ...(grade === undefined ? {} : { grade: parseGrade('grade', grade) }),
-        ...(conversations.length > 0 ? { conversationIds: conversations } : {}),
+        // `conversation=` given empty asks for the notes of no conversation (an empty page), not of all.
+        ...(parameters.has('conversation') ? { conversationIds: conversations } : {}),
       };
     } catch (problem) {
       if (problem instanceof RangeError) return error(400, problem.message);
