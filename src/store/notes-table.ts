@@ -83,6 +83,10 @@ export class NotesTable implements ResearchNotes {
       .map(toNote);
   }
 
+  listAll(): ResearchNote[] {
+    return this.database.prepare(`${SELECT} ORDER BY n.run_id, n.id`).all().map(toNote);
+  }
+
   tags(runId: number): TagCount[] {
     return this.database
       .prepare('SELECT tag, count(*) AS notes FROM notes WHERE run_id = ? AND tag IS NOT NULL GROUP BY tag ORDER BY notes DESC, tag')

@@ -54,6 +54,8 @@ export interface TagCount {
 export interface ResearchNotes {
   /** A run's notes, oldest first; only those of `conversationIds` when given, only those matching `filter`'s fields. */
   list(runId: number, filter?: NoteFilter & { readonly conversationIds?: readonly string[] }): ResearchNote[];
+  /** Every note of every run, by run and then oldest first (`pmiyc export --notes`). */
+  listAll(): ResearchNote[];
   /** The tags of a run's notes, most used first. */
   tags(runId: number): TagCount[];
   add(runId: number, target: NoteTarget, content: NoteContent, at: string): ResearchNote;
