@@ -1,10 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResultStore } from '../src/store/result-store.js';
-import { runCli } from './cli-helpers.js';
+import { CLI, runCli } from './cli-helpers.js';
+import { cliInProcess, servedUrl } from './support/cli-in-process.js';
 import { handRecord } from './support/hand-records.js';
 import { HOSTILE } from './support/hostile-records.js';
 
@@ -96,5 +98,59 @@ describe('notes on the command line (issue 32)', () => {
     const none = await runCli(['annotate', 'import', '--notes', '--annotator', 'bob', '--tag', 'missing', '--store', store, '--run', 'graded']);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('run graded has no graded persuadee turn in its notes tagged missing');
+  });
+
+  it('prints the address with its write token, and says when and why notes cannot be written', async () => {
+    const stop = new AbortController();
+    const writable = cliInProcess(['view', '--store', store, '--port', '0', '--no-open'], stop.signal);
+    await servedUrl(writable.output);
+    expect(writable.output()).toMatch(/at http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{32} \(notes can be written from this address\)/);
+    stop.abort();
+    expect(await writable.done).toBe(0);
+
+    const stopReadOnly = new AbortController();
+    const readOnly = cliInProcess(['view', '--store', store, '--port', '0', '--no-open', '--read-only'], stopReadOnly.signal);
+    const url = await servedUrl(readOnly.output);
+    expect(readOnly.output()).toContain('(read-only: pmiyc view was started with --read-only)');
+    expect(readOnly.output()).not.toContain('#token=');
+    const answer = (await (await fetch(`${url}api/runs/graded/notes`)).json()) as { writing: unknown };
+    expect(answer.writing).toEqual({ writable: false, why: 'pmiyc view was started with --read-only' });
+    stopReadOnly.abort();
+    expect(await readOnly.done).toBe(0);
+  });
+
+  it('views a store its user may not write, saying that notes cannot be written and why', async ({ skip }) => {
+    if (process.getuid?.() !== 0 || spawnSync('setpriv', ['--version']).status !== 0)
+      skip('needs root and setpriv, to run as a user who may not write the store');
+    if (spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'test', '-r', CLI]).status !== 0)
+      skip('the built CLI is not readable by another user here');
+    chmodSync(folder, 0o755);
+    const copy = join(folder, 'read-only.db');
+    copyFileSync(store, copy);
+    chmodSync(copy, 0o444);
+    const viewer = spawn('setpriv', [
+      '--reuid=65534',
+      '--regid=65534',
+      '--clear-groups',
+      process.execPath,
+      CLI,
+      'view',
+      '--store',
+      copy,
+      '--port',
+      '0',
+      '--no-open',
+    ]);
+    let printed = '';
+    viewer.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    viewer.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    try {
+      await servedUrl(() => printed);
+      expect(printed).toContain(
+        `(read-only: ${copy} cannot be written (SQLITE_READONLY): make the file and its folder writable, or view a copy in a folder you can write)`,
+      );
+    } finally {
+      viewer.kill('SIGKILL');
+    }
   });
 });

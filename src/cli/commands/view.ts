@@ -28,8 +28,10 @@ function notesWriter(options: ViewOptions, now: () => Date): { writer?: Store; w
     const writer = openStore(options.store, { access: 'write', now });
     return { writer, writing: { token: randomBytes(24).toString('base64url'), book: writer.notes } };
   } catch (error) {
-    if (!(error instanceof StoreError)) throw error;
-    const cause = error.sqliteCode ?? error.problem;
+    // A read-only file is a StoreError; a read-only folder may surface as SQLite's own error when the journal cannot be made.
+    const sqliteCode = (error as { code?: unknown } | null)?.code;
+    if (!(error instanceof StoreError) && !(typeof sqliteCode === 'string' && sqliteCode.startsWith('SQLITE_'))) throw error;
+    const cause = error instanceof StoreError ? (error.sqliteCode ?? error.problem) : String(sqliteCode);
     return {
       writing: { why: `${options.store} cannot be written (${cause}): make the file and its folder writable, or view a copy in a folder you can write` },
     };
