@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handRecord } from '../../test/support/hand-records.js';
+import { conversationPageSql } from './browse-queries.js';
 import { openStore, ResultStore } from './result-store.js';
 
 let folder: string;
@@ -48,5 +50,23 @@ describe('the notes table', () => {
     const run = store.createRun({ name: 'r', seed: 1, packageVersion: 'test', config: { command: 'run' } });
     expect(() => store.notes.add(run.id, { conversationId: 'x', turn: null }, { ...content, grade: 7 as never }, '2026-12-02T04:00:00.000Z')).toThrow(/CHECK/);
     store.close();
+  });
+
+  it.each([{ tag: 'odd' }, { grade: 4 as const }, { hasNote: true as const }])('lists conversations by %o from the notes, never walking the run', (notes) => {
+    const path = join(folder, 'plan.db');
+    ResultStore.open(path).close();
+    const database = new Database(path, { readonly: true });
+    try {
+      const sql = conversationPageSql(1, { sort: 'pair', limit: 50, offset: 0, notes });
+      const plan = (statement: string, parameters: unknown[]) =>
+        (database.prepare(`EXPLAIN QUERY PLAN ${statement}`).all(...parameters) as Array<{ detail: string }>).map((row) => row.detail).join('\n');
+      for (const text of [plan(sql.page, [...sql.parameters, 50, 0]), plan(sql.count, sql.countParameters)]) {
+        expect(text).toMatch(/SEARCH n USING COVERING INDEX notes_by_\w+ \(run_id=\?/);
+        expect(text).toMatch(/SEARCH conversations USING (COVERING )?INDEX sqlite_autoindex_conversations_1 \(run_id=\? AND id=\?\)/);
+        expect(text).not.toContain('conversations_by_pair');
+      }
+    } finally {
+      database.close();
+    }
   });
 });
