@@ -315,6 +315,26 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, id)
   );
   `,
+  // 14: research notes (issue 32): a researcher's note, tag and 1-5 grade on a conversation
+  // (turn_index NULL) or one of its turns, written from `pmiyc view`. Their own table, keyed by the
+  // noted run: the run's records are never touched. Notes are few, so each filter of the viewer
+  // (tag, grade, any note) reads its own index range and names the conversations it holds.
+  `
+  CREATE TABLE notes (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    conversation_id TEXT NOT NULL,
+    turn_index INTEGER,
+    tag TEXT,
+    grade INTEGER CHECK (grade BETWEEN 1 AND 5),
+    note TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX notes_by_conversation ON notes (run_id, conversation_id, turn_index);
+  CREATE INDEX notes_by_tag ON notes (run_id, tag, conversation_id);
+  CREATE INDEX notes_by_grade ON notes (run_id, grade, conversation_id);
+  `,
 ];
 
 /** The schema version this pmiyc writes and reads. */

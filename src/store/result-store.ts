@@ -8,6 +8,7 @@ import type { AnnotationResults } from '../studies/annotation/annotation-results
 import type { ConsistencyResults } from '../studies/consistency/consistency-results.js';
 import type { JudgeResults } from '../studies/judge/judge-results.js';
 import type { PeopleRecords } from '../studies/people/people-results.js';
+import type { ResearchNotes } from '../studies/notes/research-notes.js';
 import type { TournamentBrowse } from '../studies/tournament/tournament-browse.js';
 import type { StoredConversation, TournamentResults } from '../studies/tournament/tournament-results.js';
 import { AnalysisTable } from './analysis-table.js';
@@ -20,6 +21,7 @@ import { ConsistencyTable } from './consistency-table.js';
 import { ConversationTable } from './conversation-table.js';
 import { JudgeTable } from './judge-table.js';
 import { LeaseTable } from './lease-table.js';
+import { NotesTable } from './notes-table.js';
 import { closeStoreDatabase, openStoreDatabase, type StoreAccess } from './open-database.js';
 import { PeopleTable } from './people-table.js';
 import { RunTable } from './run-table.js';
@@ -45,6 +47,8 @@ export interface Store extends RunRecords, TournamentResults {
   readonly browse: TournamentBrowse;
   /** The participants of people studies (`pmiyc people serve`, issue 31). */
   readonly people: PeopleRecords;
+  /** A researcher's notes, tags and grades on runs' conversations and turns (`pmiyc view`, issue 32). */
+  readonly notes: ResearchNotes;
   /** Runs `work` so that everything it stores is kept together or not at all. */
   atomically<T>(work: () => T): T;
   close(): void;
@@ -75,6 +79,7 @@ export class ResultStore implements Store {
   readonly analysis: AnalysisTable;
   readonly browse: BrowseQueries;
   readonly people: PeopleTable;
+  readonly notes: NotesTable;
   private readonly commits: CommitQueue;
 
   private constructor(
@@ -90,6 +95,7 @@ export class ResultStore implements Store {
     this.annotations = new AnnotationTable(database);
     this.analysis = new AnalysisTable(database);
     this.people = new PeopleTable(database);
+    this.notes = new NotesTable(database);
     this.commits = new CommitQueue(database);
     this.browse = new BrowseQueries(database, () => this.commits.flush());
     this.tournament = new ConversationTable(database, this.commits);

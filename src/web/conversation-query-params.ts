@@ -1,5 +1,7 @@
 import type { Domain } from '../domain/claim.js';
 import type { FailureReason, Setting } from '../domain/conversation.js';
+import { parseGrade } from '../studies/notes/note-input.js';
+import type { NoteFilter } from '../studies/notes/research-notes.js';
 import { CONVERSATION_SORTS, type ConversationQuery, type ConversationSort, MAX_PAGE_SIZE } from '../studies/tournament/tournament-browse.js';
 
 /** The query parameters of `GET /api/runs/:run/conversations`, each with what it accepts (docs/design/view.md). */
@@ -20,6 +22,9 @@ const CONVERSATION_PARAMETERS = [
   'refused',
   'leftRole',
   'analysis',
+  'tag',
+  'grade',
+  'hasNote',
   'sort',
   'limit',
   'offset',
@@ -98,6 +103,7 @@ export function parseConversationQuery(parameters: URLSearchParams): ParsedQuery
       ncMin: get('ncMin', (value) => ncBound('ncMin', value)),
       ncMax: get('ncMax', (value) => ncBound('ncMax', value)),
       text: given.get('q'),
+      notes: noteFilterOf(given),
       sort: get('sort', (value) => oneOf<ConversationSort>('sort', value, CONVERSATION_SORTS)) ?? 'pair',
       limit: get('limit', (value) => integer('limit', value, 1, MAX_PAGE_SIZE)) ?? DEFAULT_PAGE_SIZE,
       offset: get('offset', (value) => integer('offset', value, 0, Number.MAX_SAFE_INTEGER)) ?? 0,
@@ -114,6 +120,19 @@ export function parseConversationQuery(parameters: URLSearchParams): ParsedQuery
     if (error instanceof RangeError) return { ok: false, error: error.message };
     throw error;
   }
+}
+
+/** The research-note filters (issue 32): `tag`, `grade` (1-5), `hasNote` (1); undefined when none is given. */
+function noteFilterOf(given: ReadonlyMap<string, string>): NoteFilter | undefined {
+  const tag = given.get('tag');
+  const grade = given.get('grade');
+  const hasNote = given.get('hasNote');
+  if (tag === undefined && grade === undefined && hasNote === undefined) return undefined;
+  return definedOnly({
+    tag,
+    grade: grade === undefined ? undefined : parseGrade('grade', grade),
+    hasNote: hasNote === undefined ? undefined : yes('hasNote', hasNote),
+  });
 }
 
 function definedOnly<T extends object>(object: T): T {

@@ -1,6 +1,7 @@
 import type { Domain } from '../domain/claim.js';
 import type { FailureReason, Setting } from '../domain/conversation.js';
 import type { TagItem, TurnTags } from '../studies/analysis/turn-tags.js';
+import type { ResearchNote, TagCount } from '../studies/notes/research-notes.js';
 import type { CallDetail, ClaimCell, PairCell } from '../studies/tournament/tournament-browse.js';
 import type { Arm, ArmsCompared, ModelMeans } from './run-overview.js';
 
@@ -126,4 +127,28 @@ export interface CompareAnswer extends ArmsCompared {
 /** Every error answer (400, 403, 404, 405, 500). */
 export interface ErrorAnswer {
   readonly error: string;
+}
+
+/** Whether this viewer may write notes, and if not, why (a read-only store, or `--read-only`). */
+export interface NotesWritingState {
+  readonly writable: boolean;
+  readonly why: string | null;
+}
+
+/** `GET /api/runs/:run/notes`: a run's research notes (issue 32), filtered as asked, oldest first, with every tag the run's notes use. */
+export interface NotesAnswer {
+  readonly run: string;
+  readonly writing: NotesWritingState;
+  readonly tags: readonly TagCount[];
+  readonly notes: readonly ResearchNote[];
+}
+
+/** The answer to a note written: `POST /api/runs/:run/notes` (201) and `PUT /api/runs/:run/notes/:id`. */
+export interface NoteAnswer {
+  readonly note: ResearchNote;
+}
+
+/** The answer to `DELETE /api/runs/:run/notes/:id`. */
+export interface DeletedNoteAnswer {
+  readonly deleted: number;
 }

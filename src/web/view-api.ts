@@ -10,6 +10,7 @@ import { failedItemsOf, type RunInfo, type RunRecords, type RunSummary } from '.
 import type { AnalysisResults } from '../studies/analysis/analysis-results.js';
 import { type ChosenStudy, chooseStudy } from '../studies/analysis/chosen-study.js';
 import { tagItems, techniqueTag, turnTagsOf, unethicalTag } from '../studies/analysis/turn-tags.js';
+import type { ResearchNotes } from '../studies/notes/research-notes.js';
 import { isImportedRun } from '../studies/tournament/imported-run.js';
 import type { ClaimCell, LabelFilter, PairCell, PairClaimTotal, TournamentBrowse } from '../studies/tournament/tournament-browse.js';
 import type { TournamentResults } from '../studies/tournament/tournament-results.js';
@@ -33,6 +34,8 @@ export type ViewSource = Pick<RunRecords, 'findRun' | 'listRuns' | 'leases'> &
     readonly path: string;
     readonly browse: TournamentBrowse;
     readonly analysis: Pick<AnalysisResults, 'studyNames' | 'labelsOf'>;
+    /** The store's research notes, read (writes go through the viewer's own writer: view-server.ts). */
+    readonly notes: ResearchNotes;
   };
 
 export interface ApiAnswer {

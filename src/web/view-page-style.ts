@@ -64,4 +64,13 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .bar-cell { display: flex; align-items: center; gap: .4rem; }
 .bar-cell span.bar { display: inline-block; height: .7rem; background: var(--accent); }
 .bar-cell span.bar.negative { background: var(--bad); }
+.notes { margin: .3rem 0; }
+ul.note-list { list-style: none; padding: 0; margin: .3rem 0; }
+li.research-note { border-left: 3px solid #d4a017; background: #fffbea; padding: .3rem .6rem; margin: .3rem 0; }
+.tag.note-tag { background: #fff4ce; border-color: #d4a017; color: #6b5200; }
+.badge.grade { background: #efe3f7; color: #5b2a7d; }
+form.note-form { display: flex; flex-wrap: wrap; gap: .4rem .8rem; align-items: end; margin: .3rem 0; }
+form.note-form label { display: flex; flex-direction: column; font-size: .8rem; color: var(--muted); }
+form.note-form label.note-field { flex: 1 1 20rem; }
+form.note-form input, form.note-form select, form.note-form textarea, form.note-form button { font: inherit; font-size: .9rem; }
 `;

@@ -10,6 +10,7 @@ import { checkAnnotatorName, parseLabelsFile } from '../../studies/annotation/an
 import { buildTaskFile } from '../../studies/annotation/annotation-tasks.js';
 import { chooseRecords, type SelectionOptions, selectionOf } from '../../studies/annotation/choose-conversations.js';
 import { importLabels } from '../../studies/annotation/import-labels.js';
+import { importNoteGrades } from '../../studies/annotation/import-note-grades.js';
 import { AnnotationServer } from '../../web/annotation-server.js';
 import type { CliContext } from '../terminal.js';
 
@@ -67,10 +68,50 @@ export interface AnnotateImportOptions {
   /** Checked against the run each labels file names; default: that run. */
   readonly run?: string;
   readonly files: readonly string[];
+  /** --notes: the grades of persuadee turns written in pmiyc view, as --annotator's labels (no files). */
+  readonly notes?: boolean;
+  readonly annotator?: string;
+  /** With --notes: only the grades of notes with this tag. */
+  readonly tag?: string;
+}
+
+/** `pmiyc annotate import --notes --annotator NAME`: a researcher's grades of persuadee turns as their labels. */
+function importFromNotes(options: AnnotateImportOptions, context: CliContext): number {
+  if (options.files.length > 0) throw new InputError('--notes reads the labels from the store: give no labels files with it (import them separately)');
+  if (options.annotator === undefined)
+    throw new InputError('--notes needs --annotator NAME: who graded the turns (their labels replace any earlier ones of that name)');
+  const annotator = checkAnnotatorName(options.annotator);
+  const store = openStore(options.store, { access: 'write' });
+  try {
+    const imported = importNoteGrades(store, {
+      ...(options.run ? { run: options.run } : {}),
+      annotator,
+      ...(options.tag ? { tag: options.tag } : {}),
+      importedAt: context.now().toISOString(),
+    });
+    const { persuaderTurns, missingTurns } = imported.skipped;
+    const left = [
+      persuaderTurns > 0 ? `${persuaderTurns} graded persuader turns (only persuadee turns are labels)` : '',
+      missingTurns > 0 ? `${missingTurns} graded turns the run no longer has` : '',
+    ].filter(Boolean);
+    context.stdout.write(`${labelsImportedText(imported)}
+${
+  left.length > 0
+    ? `Left out: ${left.join('; ')}.
+`
+    : ''
+}`);
+    return 0;
+  } finally {
+    store.close();
+  }
 }
 
 /** `pmiyc annotate import`: stores the labels of several annotators next to the models' own scores (all or nothing). */
 export async function annotateImportCommand(options: AnnotateImportOptions, context: CliContext): Promise<number> {
+  if (options.notes) return importFromNotes(options, context);
+  if (options.annotator !== undefined || options.tag !== undefined)
+    throw new InputError('--annotator and --tag go with --notes (a labels file names its annotator)');
   const files = [];
   for (const path of options.files)
     files.push({ path, ...parseLabelsFile(await readTextFile(path, `${path} does not exist: pass the labels file \`pmiyc annotate serve\` wrote`), path) });

@@ -42,9 +42,12 @@ export function addAnnotateCommand(program: Command, { context, signals, setExit
   annotate
     .command('import')
     .description("store the labels of one or more annotators next to the models' own scores; the run's report then shows the comparison")
-    .argument('<labels-files...>', 'labels files written by `pmiyc annotate serve`, one per annotator')
+    .argument('[labels-files...]', 'labels files written by `pmiyc annotate serve`, one per annotator')
     .addOption(shared.store())
     .addOption(shared.runName('the run the labels belong to (default: the run named in the files; checked against them)'))
+    .option('--notes', "instead of files: the grades of persuadee turns written in pmiyc view (each turn's latest), as --annotator's labels", false)
+    .option('--annotator <name>', 'with --notes: who graded the turns, e.g. alice')
+    .option('--tag <tag>', 'with --notes: only the grades of notes with this tag')
     .action(async (files, options) => {
       const { annotateImportCommand } = await import('../commands/annotate.js');
       setExitCode(await annotateImportCommand({ ...options, files }, context));

@@ -12,6 +12,7 @@ export function addExportCommand(program: Command, { context, setExitCode }: Com
     .addOption(shared.store('SQLite store to read'))
     .addOption(shared.runName('run name (default: the latest run)'))
     .addOption(new Option('--format <format>', 'jsonl or csv').argParser(parseChoice('--format', EXPORT_FORMATS)).default('jsonl'))
+    .option('--notes', 'the notes, tags and grades written in pmiyc view instead of the conversations (of --run if given, else of every run)', false)
     .action(async (options) => {
       const { exportCommand } = await import('../commands/export.js');
       setExitCode(await exportCommand(options, context));

@@ -7,10 +7,11 @@ import type { CommandWiring } from './command-wiring.js';
 export function addViewCommand(program: Command, { context, signals, setExitCode }: CommandWiring): void {
   program
     .command('view')
-    .description("browse the store's runs in a browser, down to every turn, live while a run writes (127.0.0.1, read-only; Ctrl-C stops)")
+    .description("browse the store's runs in a browser, down to every turn, live while a run writes (127.0.0.1; changes nothing but your notes; Ctrl-C stops)")
     .addOption(shared.store())
     .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', parsePort, DEFAULT_VIEW_PORT)
     .option('--no-open', 'only print the address; do not open a browser')
+    .option('--read-only', 'write no research notes, even to a store that could take them', false)
     .action(async (options) => {
       const { viewCommand } = await import('../commands/view.js');
       setExitCode(await viewCommand(options, context, signals.stop));

@@ -14,7 +14,10 @@ export interface LabelsFile {
 
 /** Each annotator once: an annotator's file holds all their labels. */
 function checkAnnotators(files: readonly LabelsFile[]): void {
-  if (files.length === 0) throw new InputError('name the labels files to import, e.g. pmiyc annotate import tasks.alice.labels.jsonl tasks.bob.labels.jsonl');
+  if (files.length === 0)
+    throw new InputError(
+      'name the labels files to import, e.g. pmiyc annotate import tasks.alice.labels.jsonl tasks.bob.labels.jsonl (or take the grades written in pmiyc view: --notes --annotator NAME)',
+    );
   const byAnnotator = new Map<string, string>();
   for (const file of files) {
     const other = byAnnotator.get(file.header.annotator);

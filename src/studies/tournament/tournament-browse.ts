@@ -1,6 +1,7 @@
 import type { Domain } from '../../domain/claim.js';
 import type { FailureReason, Setting } from '../../domain/conversation.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
+import type { NoteFilter } from '../notes/research-notes.js';
 
 /** The orders a conversation list can take: by pair (the default), by claim, by NC up or down. */
 export const CONVERSATION_SORTS = ['pair', 'claim', 'nc', '-nc'] as const;
@@ -26,6 +27,8 @@ export interface ConversationFilter {
   readonly text?: string;
   /** Conversations with at least one turn that an analysis study's judge gave each of these tags (issue 29). */
   readonly labels?: LabelFilter;
+  /** Conversations with research notes of this tag, this grade, or any (issue 32); each given field on some note. */
+  readonly notes?: NoteFilter;
 }
 
 /**

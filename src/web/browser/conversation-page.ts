@@ -3,6 +3,7 @@ import type { ConversationRecord, ReadingDifference } from '../../domain/convers
 import type { CallDetail } from '../../studies/tournament/tournament-browse.js';
 import type { CallsAnswer, LabelsAnswer } from '../view-api-answers.js';
 import { type Child, el } from './dom.js';
+import { ConversationNotes } from './notes-panel.js';
 import { trajectory } from './trajectory-chart.js';
 import { disputedText, disputeNote, importedFacts } from './view-imported.js';
 import { labelsNote, turnTags } from './view-labels.js';
@@ -110,10 +111,11 @@ function turnItem(
   provenance: CallsAnswer,
   difference: ReadingDifference | undefined,
   labels: LabelsAnswer,
+  notes: ConversationNotes,
 ): HTMLElement {
   return el(
     'li',
-    { className: turn.role + (difference ? ' disputed' : '') },
+    { className: turn.role + (difference ? ' disputed' : ''), 'data-turn': turn.index },
     el(
       'div',
       { className: 'turn-head' },
@@ -131,6 +133,7 @@ function turnItem(
       : '',
     el('div', { className: 'message' }, turn.message),
     difference && record.imported ? disputeNote(difference, record.imported.labelMatch) : '',
+    notes.block(turn.index, turn.role === 'persuadee'),
     el(
       'details',
       {},
@@ -154,18 +157,22 @@ export async function conversationPage(current: number, id: string, query: URLSe
   ]);
   if (!isCurrent(current)) return;
   const runName = provenance.run;
+  const notes = await ConversationNotes.load(runName, id);
+  if (!isCurrent(current)) return;
   const pair = { persuader: record.persuader, persuadee: record.persuadee, setting: record.setting, domain: record.domain };
   crumbs(link([], null, 'runs'), link(['runs', runName], null, runName), link(['runs', runName, 'conversations'], pair, 'conversations'), el('span', {}, id));
   const differenceAt = new Map(record.imported ? record.imported.differences.map((difference) => [difference.turn, difference]) : []);
   const turns = el(
     'ol',
     { className: 'turns' },
-    record.turns.map((turn) => turnItem(turn, record, provenance, differenceAt.get(turn.index), labels)),
+    record.turns.map((turn) => turnItem(turn, record, provenance, differenceAt.get(turn.index), labels, notes)),
   );
   show(
     el('h2', {}, `Conversation ${id}`, record.imported ? [' ', badge('imported', 'imported')] : ''),
     failureSection(record, provenance),
     conversationFacts(id, record, provenance),
+    el('h3', {}, 'Your notes on this conversation ', link(['runs', runName, 'notes'], null, '(all notes of the run)')),
+    notes.block(null),
     el('h3', {}, 'Persuadee agreement by turn'),
     trajectory(record.turns),
     el('h3', {}, 'Transcript'),
@@ -173,4 +180,6 @@ export async function conversationPage(current: number, id: string, query: URLSe
     turns,
   );
   selectable([]);
+  const turn = query.get('turn');
+  if (turn) turns.querySelector(`li[data-turn="${CSS.escape(turn)}"]`)?.scrollIntoView({ block: 'start' });
 }

@@ -1,6 +1,8 @@
 import type { ConversationPage } from '../../studies/tournament/tournament-browse.js';
-import type { RunAnswer } from '../view-api-answers.js';
+import type { NotesAnswer, RunAnswer } from '../view-api-answers.js';
 import { type Child, el, inputValue } from './dom.js';
+import { noteFilterChoices } from './notes-page.js';
+import { noteMarks, notesPath } from './notes-panel.js';
 import { importedMarks } from './view-imported.js';
 import { LABEL_FILTERS, labelFilterChoices } from './view-labels.js';
 import { badge, link, numberCell, paint, route, table, td } from './view-parts.js';
@@ -21,6 +23,9 @@ const FILTERS = [
   'ncMax',
   'q',
   'sort',
+  'tag',
+  'grade',
+  'hasNote',
   ...LABEL_FILTERS,
 ];
 const SORTS = [
@@ -33,7 +38,7 @@ const SORTS = [
 type Filters = Record<string, string>;
 
 /** The filter form: each change opens the list again from its first page. */
-function filterForm(name: string, runData: RunAnswer, filters: Filters, go: (changes: Filters) => void): HTMLElement {
+function filterForm(name: string, runData: RunAnswer, notes: NotesAnswer, filters: Filters, go: (changes: Filters) => void): HTMLElement {
   const choice = (filter: string, label: string, options: ReadonlyArray<readonly [string, string]>) =>
     el(
       'label',
@@ -89,6 +94,7 @@ function filterForm(name: string, runData: RunAnswer, filters: Filters, go: (cha
     field('claim', 'claim #', 'number', { min: 0, step: 1 }),
     field('q', 'claim text', 'search', { placeholder: 'words in the claim' }),
     labelFilterChoices(runData.analysis, filters, choice, go),
+    noteFilterChoices(notes.tags, filters, go, true),
     el(
       'label',
       {},
@@ -103,7 +109,8 @@ function filterForm(name: string, runData: RunAnswer, filters: Filters, go: (cha
   );
 }
 
-function conversationRow(name: string, item: ConversationPage['items'][number], analysis: string): HTMLElement {
+function conversationRow(name: string, item: ConversationPage['items'][number], analysis: string, notes: NotesAnswer): HTMLElement {
+  const own = notes.notes.filter((note) => note.conversationId === item.conversationId);
   const status: Child = item.status === 'failed' ? badge(`failed: ${item.failureReason}`, 'failed') : 'completed';
   return el(
     'tr',
@@ -116,6 +123,7 @@ function conversationRow(name: string, item: ConversationPage['items'][number], 
     numberCell(`${number(item.initialScore, 0)} -> ${number(item.finalScore, 0)}`),
     paint(numberCell(number(item.normalizedChange)), item.normalizedChange),
     td([item.earlyStopped ? 'early stop' : '', importedMarks(item)]),
+    td(own.length === 0 ? '' : el('span', { className: 'tags notes-mark' }, `${own.length} ${own.length === 1 ? 'note' : 'notes'}`, own.map(noteMarks))),
   );
 }
 
@@ -130,12 +138,15 @@ export async function conversationsPage(current: number, name: string, query: UR
     api<ConversationPage>(`runs/${encodeURIComponent(name)}/conversations?${apiQuery}`),
   ]);
   if (!isCurrent(current)) return;
+  const ids = new URLSearchParams(page.items.map((item) => ['conversation', item.conversationId]));
+  const notes = await api<NotesAnswer>(notesPath(name, ids.size > 0 ? ids : new URLSearchParams({ conversation: '' })));
+  if (!isCurrent(current)) return;
   crumbs(link([], null, 'runs'), link(['runs', name], null, name), el('span', {}, 'conversations'));
   const filters: Filters = Object.fromEntries(FILTERS.map((filter) => [filter, query.get(filter) || '']));
   const go = (changes: Filters) => {
     location.hash = route(['runs', name, 'conversations'], { ...filters, ...changes });
   };
-  const bodyRows = page.items.map((item) => conversationRow(name, item, study));
+  const bodyRows = page.items.map((item) => conversationRow(name, item, study, notes));
   const from = page.total === 0 ? 0 : offset + 1;
   const to = Math.min(page.total, offset + page.items.length);
   const pager = el(
@@ -155,11 +166,11 @@ export async function conversationsPage(current: number, name: string, query: UR
   );
   show(
     el('h2', {}, 'Conversations of ', name),
-    filterForm(name, runData, filters, go),
+    filterForm(name, runData, notes, filters, go),
     pager,
     page.items.length === 0
       ? el('p', {}, 'No conversation matches these filters.')
-      : table(['conversation', 'persuader -> persuadee', 'condition', 'claim', 'status', 'score', 'NC', ''], bodyRows),
+      : table(['conversation', 'persuader -> persuadee', 'condition', 'claim', 'status', 'score', 'NC', '', 'notes'], bodyRows),
   );
   selectable(bodyRows);
   refreshWhileLive(runData.run.live, () => isCurrent(current) && conversationsPage(current, name, query).catch(showError));

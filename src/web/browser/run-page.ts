@@ -116,6 +116,8 @@ export async function runPage(current: number, name: string, query: URLSearchPar
       link(['runs', run.name, 'conversations'], { status: 'failed' }, `failed conversations (${count(run.failed)})`),
       ' · ',
       link(['runs', run.name, 'conversations'], { earlyStopped: 'true' }, 'early stops'),
+      ' · ',
+      link(['runs', run.name, 'notes'], null, 'your notes'),
     ),
     el(
       'p',

@@ -2,6 +2,8 @@ import { comparePage } from './compare-page.js';
 import { conversationPage } from './conversation-page.js';
 import { conversationsPage } from './conversations-page.js';
 import { byId } from './dom.js';
+import { notesPage } from './notes-page.js';
+import { takeTokenFromAddress } from './notes-token.js';
 import { runPage } from './run-page.js';
 import { runsPage } from './runs-page.js';
 import { isCurrent, moveSelection, nextRoute, selectedLink, show, showError } from './view-shell.js';
@@ -26,6 +28,7 @@ async function render(): Promise<void> {
     if (parts.length === 0) await runsPage(current);
     else if (parts[0] === 'runs' && parts.length === 2) await runPage(current, parts[1]!, query);
     else if (parts[0] === 'runs' && parts[2] === 'conversations') await conversationsPage(current, parts[1]!, query);
+    else if (parts[0] === 'runs' && parts[2] === 'notes') await notesPage(current, parts[1]!, query);
     else if (parts[0] === 'conversations' && parts.length === 2) await conversationPage(current, parts[1]!, query);
     else if (parts[0] === 'compare') await comparePage(current, query);
     else throw new Error(`no such page: ${location.hash}`);
@@ -65,6 +68,7 @@ function onKey(event: KeyboardEvent): void {
   }
 }
 
+takeTokenFromAddress();
 document.addEventListener('keydown', onKey);
 window.addEventListener('hashchange', render);
 render();
