@@ -130,7 +130,9 @@ export function readPeopleReport(
   hasPersons: boolean,
 ): PeopleReport | undefined {
   const lists = source.people ? runs.map((run) => source.people!.participants(run.id)) : null;
-  const participants = lists === null ? null : lists.flat();
+  // A store without participants for these runs (conversations written by other means) keeps no list for them.
+  const listed = lists === null ? [] : lists.flat();
+  const participants = listed.length === 0 ? null : listed;
   if (!hasPersons && (participants === null || participants.length === 0)) return undefined;
   const seen = runs.length > 1 ? new Set<number>() : undefined;
   function* records() {
