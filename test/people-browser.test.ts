@@ -73,6 +73,9 @@ describe('a people study in headless Chromium', () => {
         '0',
         '--store',
         storePath,
+        // The same opponent also persuades a model persuadee on both claims: a run that has both.
+        '--compare',
+        'sim/stubborn',
       ]),
       stop.signal,
     );
@@ -103,14 +106,16 @@ describe('a people study in headless Chromium', () => {
 
     const exported = await runCli(['export', '--store', storePath, '--run', 'study']);
     expect(exported.code).toBe(0);
-    const records = exported.stdout
+    const everyRecord = exported.stdout
       .trim()
       .split('\n')
       .map(
         (line) =>
           JSON.parse(line) as { persuader: string; persuadee: string; status: string; simulated: unknown; turns: Array<{ role: string; score: number }> },
       );
+    const records = everyRecord.filter((record) => record.persuadee.startsWith('person/'));
     expect(records).toHaveLength(2);
+    expect(everyRecord.filter((record) => record.persuadee === 'sim/stubborn')).toHaveLength(2);
     const byPerson = new Map(records.map((record) => [record.persuadee, record]));
     const people = [...byPerson.keys()].sort();
     expect(people.every((name) => /^person\/p-[0-9a-f]{6}$/.test(name))).toBe(true);
@@ -156,6 +161,17 @@ describe('a people study in headless Chromium', () => {
     const report = await runCli(['report', '--store', storePath, '--run', 'study', '--out', out]);
     expect(report.stderr).toBe('');
     expect(report.code).toBe(0);
+    // The people against the model persuadee, on the claims both have.
+    const document = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as {
+      people: {
+        participants: { total: number; byStatus: { finished: number }; dropouts: number };
+        comparisons: Array<{ role: string; measure: string; model: string; claims: number; people: { conversations: number } }>;
+      };
+    };
+    expect(document.people.participants).toMatchObject({ total: 2, byStatus: { finished: 2 }, dropouts: 0 });
+    expect(document.people.comparisons).toEqual(
+      expect.arrayContaining([expect.objectContaining({ role: 'persuadee', measure: 'susceptibility', model: 'sim/stubborn', claims: 2 })]),
+    );
     for (const file of readdirSync(out).filter((name) => name.endsWith('.html'))) {
       const html = readFileSync(join(out, file), 'utf8');
       expect(html).not.toContain('<script>alert(2)</script>');
