@@ -17,6 +17,7 @@ import type {
 } from '../studies/tournament/tournament-browse.js';
 import { hashKey } from './hash-key.js';
 import { decodeRecord } from './record-codec.js';
+import { CLAIM_COLUMNS, MATCHING_CONVERSATIONS, matchExpression, messageColumns, searchBacklog, searchHit } from './search-index.js';
 
 /**
  * Each sort is the order of an index (schema 6), so a page never sorts the run. Failed
@@ -28,11 +29,6 @@ const ORDER_BY: Record<ConversationSort, string> = {
   nc: 'nc, id',
   '-nc': 'nc DESC, id DESC',
 };
-
-/** `%` and `_` in a user's words match themselves. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
 
 /** The WHERE clause of a filter and its parameters, in order. */
 function whereClause(runId: number, filter: ConversationFilter, purpose: 'page' | 'count' = 'page'): { sql: string; parameters: unknown[] } {
@@ -59,11 +55,22 @@ function whereClause(runId: number, filter: ConversationFilter, purpose: 'page' 
     conditions.push('nc <= ?');
     parameters.push(filter.ncMax);
   }
-  if (filter.text !== undefined && filter.text.trim() !== '') {
-    const words = filter.text.trim().split(/\s+/);
-    const matches = words.map(() => "(k.claim LIKE ? ESCAPE '\\' OR coalesce(k.question, '') LIKE ? ESCAPE '\\')").join(' AND ');
-    conditions.push(`(domain, claim_index) IN (SELECT k.domain, k.claim_index FROM run_claims k WHERE k.run_id = ? AND ${matches})`);
-    parameters.push(runId, ...words.flatMap((word) => [likePattern(word), likePattern(word)]));
+  if (filter.search) {
+    // A conversation matches when one of its messages (of the roles searched) has every term, or its claim with its question has.
+    const { field } = filter.search;
+    const either: string[] = [];
+    const columns = messageColumns(field);
+    if (columns.length > 0) {
+      either.push(`rowid IN (${MATCHING_CONVERSATIONS})`);
+      parameters.push(matchExpression(filter.search, columns));
+    }
+    if (field === 'all' || field === 'claim') {
+      either.push(
+        '(domain, claim_index) IN (SELECT k.domain, k.claim_index FROM run_claims k WHERE k.run_id = ? AND k.rowid IN (SELECT rowid FROM claim_search WHERE claim_search MATCH ?))',
+      );
+      parameters.push(runId, matchExpression(filter.search, CLAIM_COLUMNS));
+    }
+    conditions.push(either.length === 1 ? either[0]! : `(${either.join(' OR ')})`);
   }
   // Each tag seeks turn_label_tags' primary key (run_id, tag, conversation_id, ...), never scanning the labels: a page walks its
   // order's index and seeks each conversation's tag (EXISTS), stopping at the page's end; a count goes from the tag's own rows
@@ -94,8 +101,8 @@ export function conversationPageSql(
   };
 }
 
-function toSummary(stored: string | Buffer): ConversationSummary {
-  const { turns: _turns, ...summary } = decodeRecord(stored);
+function toSummary(record: ConversationRecord): ConversationSummary {
+  const { turns: _turns, ...summary } = record;
   return summary;
 }
 
@@ -126,7 +133,13 @@ export class BrowseQueries implements TournamentBrowse {
       .prepare(page)
       .pluck()
       .all(...parameters, query.limit, query.offset) as number[];
-    return { total, items: rowids.map((rowid) => toSummary(this.selectRecord.get(rowid)!)) };
+    const records = rowids.map((rowid) => decodeRecord(this.selectRecord.get(rowid)!));
+    const items = records.map(toSummary);
+    if (!query.search) return { total, items };
+    const search = query.search;
+    const hits = records.map((record) => searchHit(record, search));
+    const unindexed = searchBacklog(this.database);
+    return { total, items, hits, ...(unindexed > 0 ? { unindexed } : {}) };
   }
 
   pairCells(runId: number): PairCell[] {

@@ -1,5 +1,6 @@
 import type { Domain } from '../domain/claim.js';
 import type { FailureReason, Setting } from '../domain/conversation.js';
+import { parseSearchText, SEARCH_FIELDS, type SearchField, type SearchQuery } from '../domain/search-words.js';
 import { CONVERSATION_SORTS, type ConversationQuery, type ConversationSort, MAX_PAGE_SIZE } from '../studies/tournament/tournament-browse.js';
 
 /** The query parameters of `GET /api/runs/:run/conversations`, each with what it accepts (docs/design/view.md). */
@@ -15,6 +16,7 @@ const CONVERSATION_PARAMETERS = [
   'ncMin',
   'ncMax',
   'q',
+  'field',
   'technique',
   'unethical',
   'refused',
@@ -97,7 +99,7 @@ export function parseConversationQuery(parameters: URLSearchParams): ParsedQuery
       earlyStopped: get('earlyStopped', (value) => oneOf('earlyStopped', value, ['true', 'false'] as const) === 'true'),
       ncMin: get('ncMin', (value) => ncBound('ncMin', value)),
       ncMax: get('ncMax', (value) => ncBound('ncMax', value)),
-      text: given.get('q'),
+      search: searchOf(given.get('q'), given.get('field')),
       sort: get('sort', (value) => oneOf<ConversationSort>('sort', value, CONVERSATION_SORTS)) ?? 'pair',
       limit: get('limit', (value) => integer('limit', value, 1, MAX_PAGE_SIZE)) ?? DEFAULT_PAGE_SIZE,
       offset: get('offset', (value) => integer('offset', value, 0, Number.MAX_SAFE_INTEGER)) ?? 0,
@@ -114,6 +116,16 @@ export function parseConversationQuery(parameters: URLSearchParams): ParsedQuery
     if (error instanceof RangeError) return { ok: false, error: error.message };
     throw error;
   }
+}
+
+/** `q` read into terms, searched in `field` (all: the claim and every message); `field` alone is refused, as it would not filter. */
+function searchOf(text: string | undefined, field: string | undefined): SearchQuery | undefined {
+  const searched = field === undefined ? 'all' : oneOf<SearchField>('field', field, SEARCH_FIELDS);
+  if (text === undefined || text.trim() === '') {
+    if (field !== undefined) throw new RangeError(`field=${field} says where to search: give the words too (q=...)`);
+    return undefined;
+  }
+  return { terms: parseSearchText(text), field: searched };
 }
 
 function definedOnly<T extends object>(object: T): T {
