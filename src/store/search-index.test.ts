@@ -8,6 +8,7 @@ import { handRecord } from '../../test/support/hand-records.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import { parseSearchText, type SearchField } from '../domain/search-words.js';
 import type { ConversationPage } from '../studies/tournament/tournament-browse.js';
+import { conversationPageSql } from './browse-queries.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { ResultStore } from './result-store.js';
 
@@ -111,6 +112,59 @@ describe('the full-text index of messages', () => {
     expect(search(store, run.id, 'and or not near').total).toBe(1);
     expect(search(store, run.id, 'NOT').total).toBe(1);
     store.close();
+  });
+});
+
+describe('the two plans of a search', () => {
+  it('give the same count and the same pages: from the matches (few) and along the order index (many)', async () => {
+    const path = join(folder, 'pmiyc.db');
+    const store = ResultStore.open(path);
+    const run = store.createRun({ name: 'r', seed: 0, packageVersion: '0', config: {} });
+    for (const [claim, word] of [
+      ['c1 Cats purr', 'serendipity'],
+      ['c2 Dogs bark', 'serendipity'],
+      ['c3 Serendipity is real', 'weather'],
+      ['c4 Owls hoot', 'weather'],
+    ] as const) {
+      await store.saveConversation(run.id, recordSaying(claim, word));
+    }
+    store.close();
+    const database = new Database(path, { readonly: true });
+    for (const [text, field, sort] of [
+      ['serendipity', 'all', 'pair'],
+      ['serendipity', 'messages', 'claim'],
+      ['serendipity', 'claim', 'nc'],
+      ['turn', 'persuadee', '-nc'],
+      ['weather', 'persuader', 'pair'],
+    ] as const) {
+      const query = { search: { terms: parseSearchText(text), field }, sort, limit: 2, offset: 1 } as const;
+      const answers = (['index', 'matches'] as const).map((plan) => {
+        const sql = conversationPageSql(run.id, query, plan);
+        return {
+          total: database
+            .prepare(sql.count)
+            .pluck()
+            .get(...sql.countParameters),
+          page: database
+            .prepare(sql.page)
+            .pluck()
+            .all(...sql.parameters, query.limit, query.offset),
+        };
+      });
+      expect(answers[0], `${text} in ${field}`).toEqual(answers[1]);
+    }
+    expect(
+      database
+        .prepare(
+          conversationPageSql(run.id, { search: { terms: parseSearchText('serendipity'), field: 'all' }, sort: 'pair', limit: 9, offset: 0 }, 'matches').count,
+        )
+        .pluck()
+        .get(
+          ...conversationPageSql(run.id, { search: { terms: parseSearchText('serendipity'), field: 'all' }, sort: 'pair', limit: 9, offset: 0 }, 'matches')
+            .countParameters,
+        ),
+    ).toBe(3);
+    database.close();
   });
 });
 

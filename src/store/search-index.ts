@@ -34,8 +34,12 @@ export function messageColumns(field: SearchField): string[] {
   return ['persuader', 'persuadee'];
 }
 
+/** SQL of the (domain, claim index) of a run's claims (`?`) that match `?` (a `matchExpression` of CLAIM_COLUMNS). */
+export const MATCHING_CLAIMS =
+  'SELECT k.domain, k.claim_index FROM run_claims k WHERE k.run_id = ? AND k.rowid IN (SELECT rowid FROM claim_search WHERE claim_search MATCH ?)';
+
 /** SQL of the rowids of the conversations with a message matching `?` (a `matchExpression`). */
-export const MATCHING_CONVERSATIONS = `SELECT rowid / ${TURN_SLOTS} FROM message_search WHERE message_search MATCH ?`;
+export const MATCHING_CONVERSATIONS = `SELECT rowid / ${TURN_SLOTS} AS hit FROM message_search WHERE message_search MATCH ?`;
 
 /** Writes and removes a conversation's messages in the index; called in the transaction that stores the conversation. */
 export class SearchIndex {
