@@ -81,7 +81,8 @@ describe('snippetOf', () => {
     expect(snippet.cut).toBe(true);
     expect(snippet.text.length).toBeLessThanOrEqual(120);
     expect(snippet.text.startsWith('lorem')).toBe(true);
-    const [[from, to]] = snippet.marks as Array<[number, number]>;
+    expect(snippet.marks).toHaveLength(1);
+    const [from, to] = snippet.marks[0]!;
     expect(snippet.text.slice(from, to)).toBe('TARGET');
     expect(text.slice(snippet.start + from, snippet.start + to)).toBe('TARGET');
   });
