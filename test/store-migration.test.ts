@@ -59,3 +59,16 @@ describe('a store written before calls and records were stored compactly', () =>
     expect((await runCli(['report', '--store', store, '--run', 'again', '--out', join(folder, 'report'), '--format', 'json'])).code).toBe(0);
   });
 });
+
+describe('pmiyc upgrade on a store written before the search index', () => {
+  it("indexes the old conversations' messages, says so, and a second upgrade has nothing left to do", async () => {
+    const store = join(folder, 'to-search.db');
+    copyFileSync(FIXTURE, store);
+    const upgraded = await runCli(['upgrade', '--store', store]);
+    expect(upgraded.code).toBe(0);
+    expect(upgraded.stdout).toMatch(/^Indexed the messages of 10 conversations for search in \d+\.\d s\.$/m);
+    expect(upgraded.stderr).toContain('indexing messages for search: 10 of 10 conversations');
+    const again = await runCli(['upgrade', '--store', store]);
+    expect(again.stdout).toBe(`${store} is up to date for this pmiyc.\n`);
+  });
+});

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handRecord } from '../../test/support/hand-records.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
+import { parseSearchText, type SearchField, type SearchQuery } from '../domain/search-words.js';
 import type { ConversationFilter, ConversationPage, ConversationSort } from '../studies/tournament/tournament-browse.js';
 import type { SqliteCallCache } from './call-table.js';
 import { ResultStore, type RunInfo } from './result-store.js';
@@ -99,6 +100,9 @@ afterEach(() => {
   rmSync(folder, { recursive: true, force: true });
 });
 
+/** A search as the API reads it from `q` and `field`. */
+const words = (text: string, field: SearchField = 'all'): SearchQuery => ({ terms: parseSearchText(text), field });
+
 const page = (filter: ConversationFilter, sort: ConversationSort = 'pair', limit = 500, offset = 0): ConversationPage =>
   store.browse.queryConversations(r1.id, { ...filter, sort, limit, offset });
 
@@ -134,21 +138,24 @@ describe('BrowseQueries.queryConversations', () => {
     ['ncMin and ncMax', { ncMin: 0, ncMax: 0.5 }, 'ADHI'],
     ['ncMin equal to ncMax', { ncMin: 0.25, ncMax: 0.25 }, 'I'],
     ['the widest NC bounds leave out the failed', { ncMin: -1, ncMax: 1 }, 'ABCDEHI'],
-    ['text in the claim, any case', { text: 'CATS' }, 'AB'],
-    ['text in the question only', { text: 'cheddar' }, 'EGH'],
-    ['every word, each in the claim or the question', { text: '  moon   cheddar ' }, 'EGH'],
-    ['words of two claims match nothing', { text: 'cats moon' }, ''],
-    ['blank text does not filter', { text: '   ' }, 'ABCDEFGHI'],
-    ['% matches itself', { text: '100%' }, 'CDF'],
-    ['% is no wildcard', { text: '1%0' }, ''],
-    ['_ matches itself', { text: 'loyal_friends' }, 'CDF'],
-    ['_ is no wildcard', { text: 'l_yal' }, ''],
+    ['words in the claim, any case', { search: words('CATS') }, 'AB'],
+    ['words in the question only', { search: words('cheddar') }, 'EGH'],
+    ['every word, each in the claim or the question', { search: words('  moon   cheddar ') }, 'EGH'],
+    ['words of two claims match nothing', { search: words('cats moon') }, ''],
+    ['% is punctuation, no wildcard: 100% is the word 100', { search: words('100%') }, 'ABCDF'],
+    ['% separates words: 1%0 is the phrase "1 0"', { search: words('1%0') }, ''],
+    ['_ separates words as in the claim', { search: words('loyal_friends') }, 'CDF'],
+    ['_ is no wildcard', { search: words('l_yal') }, ''],
+    ['a word is a whole word', { search: words('chedda') }, ''],
+    ['a word* is a prefix', { search: words('chedda*') }, 'EGH'],
+    ['a "quoted phrase" keeps its words together and in order', { search: words('"moon is cheese"') }, 'EGH'],
+    ['a phrase out of order matches nothing', { search: words('"cheese moon"') }, ''],
     ['persuader and setting', { persuader: 'sim/a', setting: 'single' }, 'AEFI'],
     ['persuader, setting and status', { persuader: 'sim/a', setting: 'single', status: 'completed' }, 'AEI'],
     ['persuader, setting, status and domain', { persuader: 'sim/a', setting: 'single', status: 'completed', domain: 'misinformation' }, 'E'],
     ['persuader and persuadee', { persuader: 'sim/a', persuadee: 'sim/c' }, 'E'],
     ['persuadee and ncMin', { persuadee: 'sim/b', ncMin: 0 }, 'ABDI'],
-    ['text and status', { text: 'dogs', status: 'failed' }, 'F'],
+    ['words and status', { search: words('dogs'), status: 'failed' }, 'F'],
     ['claim, setting and ncMin', { claimIndex: 3, setting: 'multi', ncMin: 0 }, 'H'],
     ['domain and early stop', { domain: 'misinformation', earlyStopped: true }, ''],
   ])('filters by %s', (_name, filter, expected) => {
@@ -204,7 +211,7 @@ describe('BrowseQueries.queryConversations', () => {
       ['r2', 'sim/z', null],
     ]);
     // r2's copy of A has the same id and claim: r1's list still holds only r1's A.
-    const cats = page({ text: 'cats', persuadee: 'sim/b' });
+    const cats = page({ search: words('cats'), persuadee: 'sim/b' });
     expect(cats.total).toBe(2);
     expect(cats.items.map((item) => [item.run, item.normalizedChange])).toEqual([
       ['r1', 1],

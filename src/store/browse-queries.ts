@@ -3,6 +3,7 @@ import { claimKey, type Domain } from '../domain/claim.js';
 import type { FailureReason, Setting } from '../domain/conversation.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import { PEOPLE_GROUP } from '../domain/person-agent.js';
+import type { SearchQuery } from '../domain/search-words.js';
 import type {
   CallDetail,
   ClaimCell,
@@ -19,6 +20,7 @@ import type {
 import { hashKey } from './hash-key.js';
 import { noteConditions } from './notes-table.js';
 import { decodeRecord } from './record-codec.js';
+import { CLAIM_COLUMNS, MATCHING_CLAIMS, MATCHING_CONVERSATIONS, matchExpression, messageColumns, searchBacklog, searchHit } from './search-index.js';
 
 /**
  * Each sort is the order of an index (schema 6), so a page never sorts the run. Failed
@@ -31,13 +33,39 @@ const ORDER_BY: Record<ConversationSort, string> = {
   '-nc': 'nc DESC, id DESC',
 };
 
-/** `%` and `_` in a user's words match themselves. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+/**
+ * How a search is answered: `index` walks the order's index and tests each conversation against the
+ * matches (a common word: the matches are most of the run); `matches` starts from the matching
+ * conversations and seeks each (a rare word: reading the run's index alone took 0.5-2 s at a million).
+ */
+type SearchPlan = 'index' | 'matches';
+
+/** Below this many matching messages (and conversations matching by claim), a search starts from its matches. */
+const FEW_MATCHES = 20_000;
+
+/** The rowids (`hit`) of the conversations a search matches by a message (of any run: the WHERE keeps the run's) or by the run's claims. */
+function matchingConversations(runId: number, search: SearchQuery): { sql: string; parameters: unknown[] } {
+  const parts: string[] = [];
+  const parameters: unknown[] = [];
+  const columns = messageColumns(search.field);
+  if (columns.length > 0) {
+    parts.push(MATCHING_CONVERSATIONS);
+    parameters.push(matchExpression(search, columns));
+  }
+  if (search.field === 'all' || search.field === 'claim') {
+    parts.push(`SELECT c.rowid AS hit FROM conversations c WHERE c.run_id = ? AND (c.domain, c.claim_index) IN (${MATCHING_CLAIMS})`);
+    parameters.push(runId, runId, matchExpression(search, CLAIM_COLUMNS));
+  }
+  return { sql: `SELECT DISTINCT hit FROM (${parts.join(' UNION ALL ')})`, parameters };
 }
 
-/** The WHERE clause of a filter and its parameters, in order. */
-function whereClause(runId: number, filter: ConversationFilter, purpose: 'page' | 'count' = 'page'): { sql: string; parameters: unknown[] } {
+/** The WHERE clause of a filter and its parameters, in order (without the search when the plan starts from its matches). */
+function whereClause(
+  runId: number,
+  filter: ConversationFilter,
+  purpose: 'page' | 'count' = 'page',
+  plan: SearchPlan = 'index',
+): { sql: string; parameters: unknown[] } {
   const conditions = ['run_id = ?'];
   const parameters: unknown[] = [runId];
   const equal = (column: string, value: unknown) => {
@@ -66,11 +94,20 @@ function whereClause(runId: number, filter: ConversationFilter, purpose: 'page' 
     conditions.push('nc <= ?');
     parameters.push(filter.ncMax);
   }
-  if (filter.text !== undefined && filter.text.trim() !== '') {
-    const words = filter.text.trim().split(/\s+/);
-    const matches = words.map(() => "(k.claim LIKE ? ESCAPE '\\' OR coalesce(k.question, '') LIKE ? ESCAPE '\\')").join(' AND ');
-    conditions.push(`(domain, claim_index) IN (SELECT k.domain, k.claim_index FROM run_claims k WHERE k.run_id = ? AND ${matches})`);
-    parameters.push(runId, ...words.flatMap((word) => [likePattern(word), likePattern(word)]));
+  if (filter.search && plan === 'index') {
+    // A conversation matches when one of its messages (of the roles searched) has every term, or its claim with its question has.
+    const { field } = filter.search;
+    const either: string[] = [];
+    const columns = messageColumns(field);
+    if (columns.length > 0) {
+      either.push(`rowid IN (${MATCHING_CONVERSATIONS})`);
+      parameters.push(matchExpression(filter.search, columns));
+    }
+    if (field === 'all' || field === 'claim') {
+      either.push(`(domain, claim_index) IN (${MATCHING_CLAIMS})`);
+      parameters.push(runId, matchExpression(filter.search, CLAIM_COLUMNS));
+    }
+    conditions.push(either.length === 1 ? either[0]! : `(${either.join(' OR ')})`);
   }
   // Each tag seeks turn_label_tags' primary key (run_id, tag, conversation_id, ...), never scanning the labels: a page walks its
   // order's index and seeks each conversation's tag (EXISTS), stopping at the page's end; a count goes from the tag's own rows
@@ -95,9 +132,20 @@ function whereClause(runId: number, filter: ConversationFilter, purpose: 'page' 
 export function conversationPageSql(
   runId: number,
   query: ConversationQuery,
+  plan: SearchPlan = 'index',
 ): { count: string; countParameters: unknown[]; page: string; parameters: unknown[] } {
-  const { sql, parameters } = whereClause(runId, query, 'page');
-  const counted = whereClause(runId, query, 'count');
+  const { sql, parameters } = whereClause(runId, query, 'page', plan);
+  const counted = whereClause(runId, query, 'count', plan);
+  if (query.search && plan === 'matches') {
+    const matches = matchingConversations(runId, query.search);
+    const from = `(${matches.sql}) m CROSS JOIN conversations ON conversations.rowid = m.hit`;
+    return {
+      count: `SELECT count(*) FROM ${from} WHERE ${counted.sql}`,
+      countParameters: [...matches.parameters, ...counted.parameters],
+      page: `SELECT conversations.rowid FROM ${from} WHERE ${sql} ORDER BY ${ORDER_BY[query.sort]} LIMIT ? OFFSET ?`,
+      parameters: [...matches.parameters, ...parameters],
+    };
+  }
   return {
     count: `SELECT count(*) FROM conversations WHERE ${counted.sql}`,
     countParameters: counted.parameters,
@@ -108,8 +156,8 @@ export function conversationPageSql(
   };
 }
 
-function toSummary(stored: string | Buffer): ConversationSummary {
-  const { turns: _turns, ...summary } = decodeRecord(stored);
+function toSummary(record: ConversationRecord): ConversationSummary {
+  const { turns: _turns, ...summary } = record;
   return summary;
 }
 
@@ -131,7 +179,8 @@ export class BrowseQueries implements TournamentBrowse {
 
   queryConversations(runId: number, query: ConversationQuery): ConversationPage {
     this.beforeRead();
-    const { count, countParameters, page, parameters } = conversationPageSql(runId, query);
+    const plan = query.search && this.fewMatches(runId, query.search) ? 'matches' : 'index';
+    const { count, countParameters, page, parameters } = conversationPageSql(runId, query, plan);
     const total = this.database
       .prepare(count)
       .pluck()
@@ -140,7 +189,33 @@ export class BrowseQueries implements TournamentBrowse {
       .prepare(page)
       .pluck()
       .all(...parameters, query.limit, query.offset) as number[];
-    return { total, items: rowids.map((rowid) => toSummary(this.selectRecord.get(rowid)!)) };
+    const records = rowids.map((rowid) => decodeRecord(this.selectRecord.get(rowid)!));
+    const items = records.map(toSummary);
+    if (!query.search) return { total, items };
+    const search = query.search;
+    const hits = records.map((record) => searchHit(record, search));
+    const unindexed = searchBacklog(this.database);
+    return { total, items, hits, ...(unindexed > 0 ? { unindexed } : {}) };
+  }
+
+  /** Whether a search has few matches (FEW_MATCHES), counted no further than that. */
+  private fewMatches(runId: number, search: SearchQuery): boolean {
+    const columns = messageColumns(search.field);
+    const counted = (sql: string, ...parameters: unknown[]) =>
+      this.database
+        .prepare(`SELECT count(*) FROM (${sql} LIMIT ${FEW_MATCHES + 1})`)
+        .pluck()
+        .get(...parameters) as number;
+    let matches = columns.length === 0 ? 0 : counted(MATCHING_CONVERSATIONS, matchExpression(search, columns));
+    if (matches <= FEW_MATCHES && (search.field === 'all' || search.field === 'claim')) {
+      matches += counted(
+        `SELECT 1 FROM conversations c WHERE c.run_id = ? AND (c.domain, c.claim_index) IN (${MATCHING_CLAIMS})`,
+        runId,
+        runId,
+        matchExpression(search, CLAIM_COLUMNS),
+      );
+    }
+    return matches <= FEW_MATCHES;
   }
 
   pairCells(runId: number): PairCell[] {

@@ -5,6 +5,7 @@ import type { StoredConversation, TournamentResults } from '../studies/tournamen
 import type { CommitQueue } from './commit-queue.js';
 import { hashKey } from './hash-key.js';
 import { decodeRecord, encodeRecord } from './record-codec.js';
+import { SearchIndex } from './search-index.js';
 
 /** The order a run's conversations are read in: a report, an export and the closing table agree on it. */
 const CONVERSATION_ORDER = 'ORDER BY domain DESC, setting DESC, claim_index, persuader, persuadee, id';
@@ -23,6 +24,9 @@ export class ConversationTable implements TournamentResults {
   private readonly insertTurn: Database.Statement;
   private readonly deleteTurns: Database.Statement;
   private readonly selectStatus: Database.Statement<[number, string], string>;
+  private readonly selectRowid: Database.Statement<[number, string], number>;
+  private readonly selectTurnIndexes: Database.Statement<[number, string], number>;
+  private readonly search: SearchIndex;
 
   constructor(
     private readonly database: Database.Database,
@@ -40,6 +44,9 @@ export class ConversationTable implements TournamentResults {
     );
     this.deleteTurns = database.prepare('DELETE FROM turns WHERE run_id = ? AND conversation_id = ?');
     this.selectStatus = database.prepare<[number, string], string>('SELECT status FROM conversations WHERE run_id = ? AND id = ?').pluck();
+    this.selectRowid = database.prepare<[number, string], number>('SELECT rowid FROM conversations WHERE run_id = ? AND id = ?').pluck();
+    this.selectTurnIndexes = database.prepare<[number, string], number>('SELECT turn_index FROM turns WHERE run_id = ? AND conversation_id = ?').pluck();
+    this.search = new SearchIndex(database);
   }
 
   /**
@@ -51,8 +58,11 @@ export class ConversationTable implements TournamentResults {
   }
 
   private writeConversation(runId: number, record: ConversationRecord): void {
+    // The messages go into the search index in the same transaction, under the conversation's new rowid.
+    const replaced = this.selectRowid.get(runId, record.conversationId);
+    if (replaced !== undefined) this.search.removeConversation(replaced, this.selectTurnIndexes.all(runId, record.conversationId));
     this.deleteConversation.run(runId, record.conversationId);
-    this.insertConversation.run(
+    const { lastInsertRowid } = this.insertConversation.run(
       runId,
       record.conversationId,
       record.domain,
@@ -66,6 +76,7 @@ export class ConversationTable implements TournamentResults {
       record.failureReason,
       encodeRecord(record),
     );
+    this.search.addStored(lastInsertRowid, record.turns);
     this.insertClaim.run(runId, record.domain, record.claimIndex, record.claim, record.question);
     this.deleteTurns.run(runId, record.conversationId);
     for (const turn of record.turns) {

@@ -335,6 +335,24 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX notes_by_tag ON notes (run_id, tag, conversation_id);
   CREATE INDEX notes_by_grade ON notes (run_id, grade, conversation_id);
   `,
+  // 15: full-text search of every message and claim (issue 32, docs/design/view.md "Search"). Messages live only
+  // inside the deflated records, so their index is contentless (no copy of the text): a turn's row is
+  // conversation rowid * 16384 + turn index, its message in the column of its role. It is written with the
+  // conversation (search-index.ts); the conversations stored before are listed in search_backlog, which
+  // `pmiyc upgrade` indexes. Claims are indexed from run_claims itself (external content), kept by triggers.
+  `
+  CREATE VIRTUAL TABLE message_search USING fts5(persuader, persuadee, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+  CREATE VIRTUAL TABLE claim_search USING fts5(claim, question, content='run_claims', tokenize='unicode61 remove_diacritics 2');
+  INSERT INTO claim_search (claim_search) VALUES ('rebuild');
+  CREATE TRIGGER run_claims_search_insert AFTER INSERT ON run_claims BEGIN
+    INSERT INTO claim_search (rowid, claim, question) VALUES (new.rowid, new.claim, new.question);
+  END;
+  CREATE TRIGGER run_claims_search_delete AFTER DELETE ON run_claims BEGIN
+    INSERT INTO claim_search (claim_search, rowid, claim, question) VALUES ('delete', old.rowid, old.claim, old.question);
+  END;
+  CREATE TABLE search_backlog (id INTEGER PRIMARY KEY CHECK (id = 1), next_rowid INTEGER NOT NULL, last_rowid INTEGER NOT NULL);
+  INSERT INTO search_backlog SELECT 1, min(rowid), max(rowid) FROM conversations HAVING count(*) > 0;
+  `,
 ];
 
 /** The schema version this pmiyc writes and reads. */

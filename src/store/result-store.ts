@@ -26,6 +26,7 @@ import { closeStoreDatabase, openStoreDatabase, type StoreAccess } from './open-
 import { PeopleTable } from './people-table.js';
 import { RunTable } from './run-table.js';
 import { callsMark, discardRunIfEmpty, runCallTotals } from './run-totals.js';
+import { buildSearchBacklog } from './search-index.js';
 import { toStoreError } from './store-errors.js';
 
 export type { CallCacheScope, NewRun, RunInfo, RunKind, RunStatus, RunSummary } from '../runner/run-records.js';
@@ -280,6 +281,15 @@ export class ResultStore implements Store {
 
   earlyStopCounts(): Map<string, { replies: number; stops: number }> {
     return this.tournament.earlyStopCounts();
+  }
+
+  /**
+   * Indexes the messages of conversations stored before the store had its search index (`pmiyc
+   * upgrade`), a chunk per transaction, reporting progress; returns how many it indexed (0 when none waited).
+   */
+  buildSearchIndex(onProgress?: (done: number, total: number) => void): number {
+    this.commits.flush();
+    return buildSearchBacklog(this.database, onProgress);
   }
 
   close(): void {

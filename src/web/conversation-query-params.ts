@@ -1,5 +1,6 @@
 import type { Domain } from '../domain/claim.js';
 import type { FailureReason, Setting } from '../domain/conversation.js';
+import { parseSearchText, SEARCH_FIELDS, type SearchField, type SearchQuery } from '../domain/search-words.js';
 import { parseGrade } from '../studies/notes/note-input.js';
 import type { NoteFilter } from '../studies/notes/research-notes.js';
 import { CONVERSATION_SORTS, type ConversationQuery, type ConversationSort, MAX_PAGE_SIZE } from '../studies/tournament/tournament-browse.js';
@@ -17,6 +18,7 @@ const CONVERSATION_PARAMETERS = [
   'ncMin',
   'ncMax',
   'q',
+  'field',
   'technique',
   'unethical',
   'refused',
@@ -102,7 +104,7 @@ export function parseConversationQuery(parameters: URLSearchParams): ParsedQuery
       earlyStopped: get('earlyStopped', (value) => oneOf('earlyStopped', value, ['true', 'false'] as const) === 'true'),
       ncMin: get('ncMin', (value) => ncBound('ncMin', value)),
       ncMax: get('ncMax', (value) => ncBound('ncMax', value)),
-      text: given.get('q'),
+      search: searchOf(given.get('q'), given.get('field')),
       notes: noteFilterOf(given),
       sort: get('sort', (value) => oneOf<ConversationSort>('sort', value, CONVERSATION_SORTS)) ?? 'pair',
       limit: get('limit', (value) => integer('limit', value, 1, MAX_PAGE_SIZE)) ?? DEFAULT_PAGE_SIZE,
@@ -133,6 +135,16 @@ function noteFilterOf(given: ReadonlyMap<string, string>): NoteFilter | undefine
     grade: grade === undefined ? undefined : parseGrade('grade', grade),
     hasNote: hasNote === undefined ? undefined : yes('hasNote', hasNote),
   });
+}
+
+/** `q` read into terms, searched in `field` (all: the claim and every message); `field` alone is refused, as it would not filter. */
+function searchOf(text: string | undefined, field: string | undefined): SearchQuery | undefined {
+  const searched = field === undefined ? 'all' : oneOf<SearchField>('field', field, SEARCH_FIELDS);
+  if (text === undefined || text.trim() === '') {
+    if (field !== undefined) throw new RangeError(`field=${field} says where to search: give the words too (q=...)`);
+    return undefined;
+  }
+  return { terms: parseSearchText(text), field: searched };
 }
 
 function definedOnly<T extends object>(object: T): T {

@@ -61,6 +61,11 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .15rem .9
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .keys { color: var(--muted); font-size: .8rem; }
+ol.turns > li.target { outline: 3px solid var(--accent); outline-offset: 1px; }
+.turn-head a { font-size: .8rem; }
+tr.hit td { border-top: none; background: #fbfcfd; font-size: .85rem; color: var(--muted); overflow-wrap: anywhere; }
+tr.hit .snippet { color: var(--ink); }
+mark { background: #fff1a8; color: inherit; padding: 0 .1rem; border-radius: 2px; }
 .bar-cell { display: flex; align-items: center; gap: .4rem; }
 .bar-cell span.bar { display: inline-block; height: .7rem; background: var(--accent); }
 .bar-cell span.bar.negative { background: var(--bad); }

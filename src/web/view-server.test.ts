@@ -279,10 +279,50 @@ describe('ViewServer', () => {
       ['status=done', 'status'],
       ['setting=both', 'setting'],
       ['persuader=a&persuader=b', '"persuader"'],
+      ['q=cloves&field=roles', 'field must be one of all, claim, messages, persuader, persuadee'],
+      ['field=claim', 'give the words too (q=...)'],
+      ['q=%22', 'has no word to search for'],
+      ['q=(%20-%20)', 'has no word to search for'],
+      [`q=${'word '.repeat(101)}`, 'search for at most 500'],
+      [`q=${'w '.repeat(17)}`, 'at most 16'],
     ])('refuses the conversation parameter %s with 400 naming it', async (query, name) => {
       const answer = await getJson<{ error: string }>(`/api/runs/run-alpha/conversations?${query}`);
       expect(answer.status).toBe(400);
       expect(answer.body.error).toContain(name);
+    });
+
+    it('searches messages and claims with q, kept to a role by field, each hit naming its turn and the words by offsets', async () => {
+      const search = (run: string, query: Record<string, string>) => getJson<ConversationPage>(`/api/runs/${run}/conversations?${new URLSearchParams(query)}`);
+      const persuaders = await search('run-hostile', { q: 'javascript alert', field: 'persuader' });
+      expect(persuaders.status).toBe(200);
+      expect(persuaders.body.total).toBe(4);
+      expect(persuaders.body.hits).toHaveLength(4);
+      for (const [at, hit] of persuaders.body.hits!.entries()) {
+        expect(hit.conversationId).toBe(persuaders.body.items[at]!.conversationId);
+        expect(hit).toMatchObject({ in: 'message', turn: 2, role: 'persuader' });
+        // The model's markup comes back as the text it is; the words are offsets into it, for the page to mark as text.
+        expect(hit.snippet.text).toBe(`Listen: ${HOSTILE.script} ${HOSTILE.markdown}`);
+        expect(hit.snippet.marks.map(([from, to]) => hit.snippet.text.slice(from, to))).toEqual(['alert', 'javascript', 'alert']);
+      }
+      // Only the persuader's messages say "javascript"; both roles' say "alert"; a message needs every word.
+      expect((await search('run-hostile', { q: 'javascript alert', field: 'persuadee' })).body.total).toBe(0);
+      expect((await search('run-hostile', { q: 'onerror alert', field: 'persuadee' })).body.hits!.map((hit) => hit.role)).toEqual(
+        new Array(4).fill('persuadee'),
+      );
+      // With the other filters: the conversations of one persuader, by NC.
+      const evil = await search('run-hostile', { q: 'javascript', persuader: `sim/evil${HOSTILE.image}`, sort: 'nc' });
+      expect(evil.body.total).toBe(3);
+      // A claim's words find its conversations, with no turn to name.
+      const cloves = await search('run-alpha', { q: 'Cloves finest', field: 'claim' });
+      expect(cloves.body.total).toBe(3);
+      expect(cloves.body.hits!.map((hit) => [hit.in, hit.turn, hit.snippet.marks.length])).toEqual(new Array(3).fill(['claim', null, 2]));
+      expect((await search('run-alpha', { q: 'cloves', field: 'messages' })).body.total).toBe(0);
+      // FTS5's operators and quotes in a query are plain words, never a server error.
+      for (const q of ['AND(', 'NEAR(cloves finest)', 'claim: cloves', '"cloves', 'cloves*)', '^cloves OR -x']) {
+        expect((await search('run-alpha', { q })).status).toBe(200);
+      }
+      expect((await search('run-alpha', { q: '"cloves' })).body.total).toBe(3);
+      expect((await search('run-alpha', { q: 'NEAR(cloves finest)' })).body.total).toBe(0);
     });
 
     it('compares a run with itself as no difference, two runs pair by pair, and one run by setting, each over the cells both sides hold', async () => {

@@ -1,6 +1,8 @@
 import type { Domain } from '../../domain/claim.js';
 import type { FailureReason, Setting } from '../../domain/conversation.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
+import type { Role } from '../../domain/roles.js';
+import type { SearchQuery, Snippet } from '../../domain/search-words.js';
 import type { NoteFilter } from '../notes/research-notes.js';
 
 /** The orders a conversation list can take: by pair (the default), by claim, by NC up or down. */
@@ -23,8 +25,8 @@ export interface ConversationFilter {
   /** Inclusive NC bounds; a failed conversation (no NC) never matches a bound. */
   readonly ncMin?: number;
   readonly ncMax?: number;
-  /** Words in the claim or its question, case-insensitive. */
-  readonly text?: string;
+  /** Words in a message or in the claim with its question (`field` says which), through the store's full-text index (issue 32). */
+  readonly search?: SearchQuery;
   /** Conversations with at least one turn that an analysis study's judge gave each of these tags (issue 29). */
   readonly labels?: LabelFilter;
   /** Conversations with research notes of this tag, this grade, or any (issue 32); each given field on some note. */
@@ -68,6 +70,26 @@ export interface ConversationPage {
   /** How many conversations match the filter, over all pages. */
   readonly total: number;
   readonly items: ConversationSummary[];
+  /** With a search: where each item (same order) matched. */
+  readonly hits?: SearchHit[];
+  /** With a search: conversations stored before the store had its search index, whose messages `pmiyc upgrade` has not indexed yet (absent when none). */
+  readonly unindexed?: number;
+}
+
+/**
+ * Where a search found a conversation: its first matching turn (the turns are 1-based, as the record's)
+ * with a piece of that message around the words, or its claim or question when no message of the
+ * searched roles has them. The snippet's marks are offsets, for the page to mark as text.
+ */
+export interface SearchHit {
+  readonly conversationId: string;
+  readonly in: 'message' | 'claim' | 'question';
+  /** The first matching turn; null for a claim or question. */
+  readonly turn: number | null;
+  readonly role: Role | null;
+  /** Every turn whose message matches, in order. */
+  readonly turns: readonly number[];
+  readonly snippet: Snippet;
 }
 
 /** One cell of a run's matrix: an ordered pair in one condition. */

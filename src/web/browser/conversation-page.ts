@@ -115,11 +115,12 @@ function turnItem(
 ): HTMLElement {
   return el(
     'li',
-    { className: turn.role + (difference ? ' disputed' : ''), 'data-turn': turn.index },
+    { className: turn.role + (difference ? ' disputed' : ''), 'data-turn': turn.index, id: `turn-${turn.index}` },
     el(
       'div',
       { className: 'turn-head' },
       el('strong', {}, `turn ${turn.index}: ${turn.role}`),
+      link(['conversations', record.conversationId], { run: provenance.run, turn: turn.index }, 'link'),
       el('span', {}, turnKindText(turn.kind)),
       el('span', {}, (turn.role === 'persuadee' ? 'agreement ' : 'own rating ') + scoreText(turn.score)),
       turn.attempts.length > 1 ? el('span', {}, `${turn.attempts.length - 1} re-sampled`) : '',
@@ -180,6 +181,14 @@ export async function conversationPage(current: number, id: string, query: URLSe
     turns,
   );
   selectable([]);
-  const turn = query.get('turn');
-  if (turn) turns.querySelector(`li[data-turn="${CSS.escape(turn)}"]`)?.scrollIntoView({ block: 'start' });
+  markTurn(query.get('turn'));
+}
+
+/** A link to a turn (`?turn=N`, e.g. from a search hit): that turn is marked and scrolled to. An unknown turn marks nothing. */
+function markTurn(turn: string | null): void {
+  if (!turn || !/^\d+$/.test(turn)) return;
+  const item = document.getElementById(`turn-${turn}`);
+  if (!item) return;
+  item.classList.add('target');
+  item.scrollIntoView({ block: 'center' });
 }

@@ -6,6 +6,7 @@ import { noteMarks, notesPath } from './notes-panel.js';
 import { importedMarks } from './view-imported.js';
 import { LABEL_FILTERS, labelFilterChoices } from './view-labels.js';
 import { badge, link, numberCell, paint, route, table, td } from './view-parts.js';
+import { hitRow, SEARCH_FIELDS, unindexedNote } from './view-search.js';
 import { api, crumbs, isCurrent, refreshWhileLive, selectable, show, showError } from './view-shell.js';
 import { count, modelText, number } from './view-text.js';
 
@@ -22,6 +23,7 @@ const FILTERS = [
   'ncMin',
   'ncMax',
   'q',
+  'field',
   'sort',
   'tag',
   'grade',
@@ -92,7 +94,8 @@ function filterForm(name: string, runData: RunAnswer, notes: NotesAnswer, filter
     field('ncMin', 'NC from', 'number', { min: -1, max: 1, step: 0.05 }),
     field('ncMax', 'NC to', 'number', { min: -1, max: 1, step: 0.05 }),
     field('claim', 'claim #', 'number', { min: 0, step: 1 }),
-    field('q', 'claim text', 'search', { placeholder: 'words in the claim' }),
+    field('q', 'search', 'search', { id: 'search', placeholder: 'words, "a phrase", prefix*' }),
+    choice('field', 'in', SEARCH_FIELDS),
     labelFilterChoices(runData.analysis, filters, choice, go),
     noteFilterChoices(notes.tags, filters, go, true),
     el(
@@ -147,6 +150,8 @@ export async function conversationsPage(current: number, name: string, query: UR
     location.hash = route(['runs', name, 'conversations'], { ...filters, ...changes });
   };
   const bodyRows = page.items.map((item) => conversationRow(name, item, study, notes));
+  // With a search, each conversation's row is followed by where the words are (the j/k rows stay the conversations).
+  const shownRows = page.hits ? bodyRows.flatMap((row, at) => [row, hitRow(page.hits![at]!, name, study, 9)]) : bodyRows;
   const from = page.total === 0 ? 0 : offset + 1;
   const to = Math.min(page.total, offset + page.items.length);
   const pager = el(
@@ -167,10 +172,11 @@ export async function conversationsPage(current: number, name: string, query: UR
   show(
     el('h2', {}, 'Conversations of ', name),
     filterForm(name, runData, notes, filters, go),
+    unindexedNote(page.unindexed),
     pager,
     page.items.length === 0
       ? el('p', {}, 'No conversation matches these filters.')
-      : table(['conversation', 'persuader -> persuadee', 'condition', 'claim', 'status', 'score', 'NC', '', 'notes'], bodyRows),
+      : table(['conversation', 'persuader -> persuadee', 'condition', 'claim', 'status', 'score', 'NC', '', 'notes'], shownRows),
   );
   selectable(bodyRows);
   refreshWhileLive(runData.run.live, () => isCurrent(current) && conversationsPage(current, name, query).catch(showError));
