@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResultStore } from '../src/store/result-store.js';
-import { launchChromium, openWatched } from './support/chromium.js';
-import { cliInProcess } from './support/cli-in-process.js';
+import { openWatched, type ViewerInChromium, viewInChromium } from './support/chromium.js';
 import { handRecord } from './support/hand-records.js';
 import { HOSTILE } from './support/hostile-records.js';
 
@@ -14,8 +13,7 @@ let browser: BrowserContext;
 /** The address `pmiyc view` printed, with its write token in the fragment. */
 let printed: string;
 let base: string;
-const stop = new AbortController();
-let served: Promise<number> | undefined;
+let viewer: ViewerInChromium | undefined;
 
 const noted = handRecord({
   run: 'notes-run',
@@ -60,16 +58,13 @@ describe('research notes in pmiyc view, in headless Chromium (issue 32)', () => 
     folder = mkdtempSync(join(tmpdir(), 'pmiyc-notes-browser-'));
     const storePath = join(folder, 'notes.db');
     buildStore(storePath);
-    const { done, output } = cliInProcess(['view', '--store', storePath, '--port', '0', '--no-open'], stop.signal);
-    served = done;
-    printed = await waitForPrinted(output);
+    viewer = await viewInChromium(storePath, join(folder, 'profile'));
+    browser = viewer.browser;
+    printed = await waitForPrinted(viewer.output);
     base = printed.slice(0, printed.indexOf('#'));
-    browser = await launchChromium(join(folder, 'profile'), 1300);
   }, 120_000);
   afterAll(async () => {
-    stop.abort();
-    expect(await served).toBe(0);
-    await browser?.close();
+    expect(await viewer?.close()).toBe(0);
     rmSync(folder, { recursive: true, force: true });
   });
 

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResultStore } from '../src/store/result-store.js';
-import { launchChromium, openWatched } from './support/chromium.js';
-import { cliInProcess, servedUrl } from './support/cli-in-process.js';
+import { openWatched, type ViewerInChromium, viewInChromium } from './support/chromium.js';
 import { HOSTILE } from './support/hostile-records.js';
 import { personConversation } from './support/people-records.js';
 
@@ -15,8 +14,7 @@ const TYPED = `${HOSTILE.script} ${HOSTILE.image} ${HOSTILE.attribute} ${HOSTILE
 let folder: string;
 let browser: BrowserContext;
 let url: string;
-const stop = new AbortController();
-let served: Promise<number> | undefined;
+let viewer: ViewerInChromium | undefined;
 
 describe('a people run in pmiyc view, in headless Chromium', () => {
   beforeAll(async () => {
@@ -34,15 +32,11 @@ describe('a people run in pmiyc view, in headless Chromium', () => {
     }
     store.setRunStatus(run.id, 'completed');
     store.close();
-    const { done, output } = cliInProcess(['view', '--store', storePath, '--port', '0', '--no-open'], stop.signal);
-    served = done;
-    url = await servedUrl(output);
-    browser = await launchChromium(join(folder, 'profile'), 1300);
+    viewer = await viewInChromium(storePath, join(folder, 'profile'));
+    ({ url, browser } = viewer);
   }, 120_000);
   afterAll(async () => {
-    stop.abort();
-    expect(await served).toBe(0);
-    await browser?.close();
+    expect(await viewer?.close()).toBe(0);
     rmSync(folder, { recursive: true, force: true });
   });
 

@@ -9,8 +9,7 @@ import { readTechniqueMark } from '../src/models/sim/sim-techniques.js';
 import { ResultStore } from '../src/store/result-store.js';
 import { runCli } from './cli-helpers.js';
 import { addAnalysisStudy } from './support/analysis-study.js';
-import { launchChromium, openWatched, type WatchedPage } from './support/chromium.js';
-import { cliInProcess, servedUrl } from './support/cli-in-process.js';
+import { openWatched, type ViewerInChromium, viewInChromium, type WatchedPage } from './support/chromium.js';
 import { handRecord } from './support/hand-records.js';
 import { HOSTILE, hostileRecords } from './support/hostile-records.js';
 
@@ -18,8 +17,7 @@ let folder: string;
 let browser: BrowserContext;
 let url: string;
 let storePath: string;
-const stop = new AbortController();
-let served: Promise<number> | undefined;
+let viewer: ViewerInChromium | undefined;
 
 /** Two demo runs (the second replays the first), and a run whose models wrote hostile text and one conversation failed. */
 async function buildStore(path: string): Promise<void> {
@@ -117,15 +115,11 @@ describe('pmiyc view in headless Chromium', () => {
     folder = mkdtempSync(join(tmpdir(), 'pmiyc-view-browser-'));
     storePath = join(folder, 'view.db');
     await buildStore(storePath);
-    const { done, output } = cliInProcess(['view', '--store', storePath, '--port', '0', '--no-open'], stop.signal);
-    served = done;
-    url = await servedUrl(output);
-    browser = await launchChromium(join(folder, 'profile'), 1300);
+    viewer = await viewInChromium(storePath, join(folder, 'profile'));
+    ({ url, browser } = viewer);
   }, 120_000);
   afterAll(async () => {
-    stop.abort();
-    expect(await served).toBe(0);
-    await browser?.close();
+    expect(await viewer?.close()).toBe(0);
     rmSync(folder, { recursive: true, force: true });
   });
 

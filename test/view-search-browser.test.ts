@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResultStore } from '../src/store/result-store.js';
-import { launchChromium, openWatched } from './support/chromium.js';
-import { cliInProcess, servedUrl } from './support/cli-in-process.js';
+import { openWatched, type ViewerInChromium, viewInChromium } from './support/chromium.js';
 import { handRecord } from './support/hand-records.js';
 import { HOSTILE } from './support/hostile-records.js';
 
@@ -15,8 +14,7 @@ const WORD = 'Xylophonic';
 let folder: string;
 let browser: BrowserContext;
 let url: string;
-const stop = new AbortController();
-let served: Promise<number> | undefined;
+let viewer: ViewerInChromium | undefined;
 
 /** Six conversations of seven turns; in the third, the persuader's second argument (turn 4) says WORD. */
 async function buildStore(path: string): Promise<void> {
@@ -47,15 +45,11 @@ describe('searching a run in headless Chromium', () => {
     folder = mkdtempSync(join(tmpdir(), 'pmiyc-view-search-'));
     const storePath = join(folder, 'view.db');
     await buildStore(storePath);
-    const { done, output } = cliInProcess(['view', '--store', storePath, '--port', '0', '--no-open'], stop.signal);
-    served = done;
-    url = await servedUrl(output);
-    browser = await launchChromium(join(folder, 'profile'), 1300);
+    viewer = await viewInChromium(storePath, join(folder, 'profile'));
+    ({ url, browser } = viewer);
   }, 120_000);
   afterAll(async () => {
-    stop.abort();
-    expect(await served).toBe(0);
-    await browser?.close();
+    expect(await viewer?.close()).toBe(0);
     rmSync(folder, { recursive: true, force: true });
   });
 

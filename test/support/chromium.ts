@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { cliInProcess, servedUrl } from './cli-in-process.js';
 
 /** Chromium as a distribution installs it; the first one present is used. */
 const SYSTEM_CHROMIUMS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome-stable', '/usr/bin/google-chrome'];
@@ -86,4 +87,33 @@ export async function openWatched(browser: BrowserContext, url: string): Promise
   page.on('request', (request) => watched.requests.push(request.url()));
   await page.goto(url, { waitUntil: 'load' });
   return watched;
+}
+
+/** `pmiyc view` of a store, served in this process, and a headless Chromium beside it: what a browser test of the viewer starts. */
+export interface ViewerInChromium {
+  /** The address the viewer serves, e.g. `http://127.0.0.1:PORT/`. */
+  readonly url: string;
+  /** Everything the command printed so far (the address with its write token, for one). */
+  readonly output: () => string;
+  readonly browser: BrowserContext;
+  /** Stops the viewer and the browser; the command's exit code. */
+  close(): Promise<number>;
+}
+
+export async function viewInChromium(storePath: string, profileFolder: string, width = 1300): Promise<ViewerInChromium> {
+  const stop = new AbortController();
+  const { done, output } = cliInProcess(['view', '--store', storePath, '--port', '0', '--no-open'], stop.signal);
+  const url = await servedUrl(output);
+  const browser = await launchChromium(profileFolder, width);
+  return {
+    url,
+    output,
+    browser,
+    async close() {
+      stop.abort();
+      const code = await done;
+      await browser.close();
+      return code;
+    },
+  };
 }
