@@ -1,5 +1,6 @@
 import type { ConversationPage } from '../../studies/tournament/tournament-browse.js';
 import type { RunAnswer } from '../view-api-answers.js';
+import { bundleInfo } from './bundle-source.js';
 import { type Child, el, inputValue } from './dom.js';
 import { importedMarks } from './view-imported.js';
 import { LABEL_FILTERS, labelFilterChoices } from './view-labels.js';
@@ -103,6 +104,12 @@ function filterForm(name: string, runData: RunAnswer, filters: Filters, go: (cha
   );
 }
 
+/** The filters of a list in words: "persuader sim/a, domain subjective". */
+function describeList(filters: Filters): string {
+  const given = Object.entries(filters).filter(([name, value]) => value !== '' && name !== 'sort' && name !== 'analysis');
+  return given.length === 0 ? 'Every conversation of the run' : `Conversations with ${given.map(([name, value]) => `${name} ${value}`).join(', ')}`;
+}
+
 function conversationRow(name: string, item: ConversationPage['items'][number], analysis: string): HTMLElement {
   const status: Child = item.status === 'failed' ? badge(`failed: ${item.failureReason}`, 'failed') : 'completed';
   return el(
@@ -153,9 +160,16 @@ export async function conversationsPage(current: number, name: string, query: UR
       'next',
     ),
   );
+  const bundle = bundleInfo();
   show(
     el('h2', {}, 'Conversations of ', name),
-    filterForm(name, runData, filters, go),
+    bundle
+      ? el(
+          'p',
+          { className: 'note', id: 'bundle-lists' },
+          `${describeList(filters)}. This static bundle holds the lists its run page links to (all, failed, early stops, each pair, model and claim) in pair order; to filter or sort otherwise, open the run's store with pmiyc view, or read the CSV of pmiyc export.`,
+        )
+      : filterForm(name, runData, filters, go),
     pager,
     page.items.length === 0
       ? el('p', {}, 'No conversation matches these filters.')
