@@ -73,8 +73,7 @@ const dataFile = (name: string, body: unknown) => `pmiycBundleData(${JSON.string
 type ListFilters = Readonly<Record<string, string>>;
 
 /** A list's key: its filters in name order, as the page's bundle source makes it from an address. */
-const listKey = (filters: ListFilters): string =>
-  new URLSearchParams(Object.entries(filters).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString();
+const listKey = (filters: ListFilters): string => new URLSearchParams(Object.entries(filters).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString();
 
 /** Writes files a few at a time, making folders as needed, counting files and bytes. */
 class FileWriter {

@@ -92,7 +92,7 @@ export async function runPage(current: number, name: string, query: URLSearchPar
   const marks = new Map<string, HTMLElement>();
   const pairCells = new Map<string, HTMLElement>();
   const markOf = (entry: RunAnswer['modelMeans'][number], measure: 'effectiveness' | 'susceptibility') => {
-    const place = el('span', { className: 'interval-place' });
+    const place = el('span', { className: 'interval-place', 'data-estimate': `${entry.domain}|${entry.setting}|${measure}|${entry.model}` });
     marks.set(modelKey(entry.domain, entry.setting, measure, entry.model), place);
     return place;
   };
