@@ -6,7 +6,7 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportDocument } from '../src/report/report-document.js';
 import { ResultStore } from '../src/store/result-store.js';
-import { conversationFile } from '../src/web/browser/bundle-source.js';
+import { conversationFile } from '../src/web/browser/bundle-paths.js';
 import { bundleConversationFile } from '../src/web/view-bundle.js';
 import { runCli } from './cli-helpers.js';
 import { addAnalysisStudy } from './support/analysis-study.js';
@@ -124,15 +124,13 @@ describe('pmiyc view --bundle: a static bundle opened from disk in headless Chro
     for (const url of [bundleUrl(bundle, '#/runs/demo-1'), `${liveUrl}#/runs/demo-1`]) {
       const { page, problems } = await open(url);
       await page.locator('#comparisons tr[data-comparison]').first().waitFor();
-      const marks = await page
-        .locator('[data-estimate] .interval')
-        .evaluateAll((nodes) =>
-          nodes.map((node) => ({
-            key: node.parentElement!.getAttribute('data-estimate')!,
-            low: Number(node.getAttribute('data-ci-low')),
-            high: Number(node.getAttribute('data-ci-high')),
-          })),
-        );
+      const marks = await page.locator('[data-estimate] .interval').evaluateAll((nodes) =>
+        nodes.map((node) => ({
+          key: node.parentElement!.getAttribute('data-estimate')!,
+          low: Number(node.getAttribute('data-ci-low')),
+          high: Number(node.getAttribute('data-ci-high')),
+        })),
+      );
       const expected = (['effectiveness', 'susceptibility'] as const).flatMap((measure) =>
         report[measure].map((entry) => ({ key: `${entry.domain}|${entry.setting}|${measure}|${entry.model}`, low: entry.ciLow, high: entry.ciHigh })),
       );
@@ -142,15 +140,13 @@ describe('pmiyc view --bundle: a static bundle opened from disk in headless Chro
         expect(mark.low).toBeCloseTo(want.low, 10);
         expect(mark.high).toBeCloseTo(want.high, 10);
       }
-      const rows = await page
-        .locator('#comparisons tr[data-comparison]')
-        .evaluateAll((nodes) =>
-          nodes.map((node) => ({
-            key: node.getAttribute('data-comparison')!,
-            difference: Number(node.getAttribute('data-difference')),
-            pHolm: Number(node.getAttribute('data-p-holm')),
-          })),
-        );
+      const rows = await page.locator('#comparisons tr[data-comparison]').evaluateAll((nodes) =>
+        nodes.map((node) => ({
+          key: node.getAttribute('data-comparison')!,
+          difference: Number(node.getAttribute('data-difference')),
+          pHolm: Number(node.getAttribute('data-p-holm')),
+        })),
+      );
       expect(rows).toHaveLength(report.comparisons.models.length);
       for (const entry of report.comparisons.models) {
         const [first, second, sign] = entry.first < entry.second ? [entry.first, entry.second, 1] : [entry.second, entry.first, -1];
