@@ -177,6 +177,7 @@ try {
     ['one conversation', `${url}api/conversations/c37mm1`],
     ['runs list', `${url}api/runs`],
     ['run page (matrices, claims)', `${url}api/runs/bench`],
+    ["run page intervals and comparisons (the report's estimator)", `${url}api/runs/bench/estimates`],
     ['compare the run with itself (every pair on every claim, twice)', `${url}api/compare?a=bench&b=bench`],
     ['compare single-turn with multi-turn', `${url}api/compare?a=bench&aSetting=single&b=bench&bSetting=multi`],
   ];

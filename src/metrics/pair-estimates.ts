@@ -81,6 +81,13 @@ export class PairEstimator {
     this.table.add(cell, claimKey, value);
   }
 
+  /** Adds `count` conversations of a pair on one claim whose values sum to `sum` (a store's aggregate: the viewer's run page). */
+  addTotal(persuader: string, persuadee: string, claimKey: string, sum: number, count: number): void {
+    const cell = `${persuader}\u0000${persuadee}`;
+    if (!this.pairsByCell.has(cell)) this.pairsByCell.set(cell, { persuader, persuadee });
+    this.table.addTotal(cell, claimKey, sum, count);
+  }
+
   /** The cells' data by claim, for per-claim results. */
   get claimTable(): ClaimCellTable {
     return this.table;

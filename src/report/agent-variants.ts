@@ -1,11 +1,19 @@
 import type { VariantOf } from '../metrics/variant-contrast.js';
 import { agentOf, echoedAgents, type VariantBook } from '../studies/tournament/agents.js';
 import type { StoredDesign } from '../studies/tournament/tournament-design.js';
+import { runAliases } from './run-aliases.js';
 
 /** An agent's model and prompt variant, as the CSV files name them: `default` for pmiyc's own prompts. */
 export interface AgentParts {
   readonly baseModel: string;
   readonly variant: string;
+}
+
+/** What the CSV exports say of an agent: its model and prompt variant, and the provider and model id the run recorded for that model. */
+export interface AgentColumns extends AgentParts {
+  /** Null when the run did not record its models (an imported run, or one made by an older pmiyc). */
+  readonly provider: string | null;
+  readonly modelId: string | null;
 }
 
 /** The variants the runs define (each run stores those its agents use with its design); names only. */
@@ -46,4 +54,19 @@ export function echoedAgentsText(design: StoredDesign): string[] {
     ({ agent, model, variant, role }) =>
       `${agent} as a ${role} is asked exactly what ${model} is asked (variant ${variant} replaces no ${role} prompt): its conversations as a ${role} are ${model}'s, replayed, not a second measurement`,
   );
+}
+
+/**
+ * An agent's model and variant (as `agentPartsOf`) with the provider and model id that its run recorded
+ * for that model (report.json `meta.aliases`, `runAliases`): null for both when the run recorded no
+ * models (an imported run, or one of an older pmiyc).
+ */
+export function agentColumnsOf(run: { readonly name: string; readonly config: unknown }): (agent: string) => AgentColumns {
+  const { parts } = agentPartsOf([run.config]);
+  const identities = new Map(runAliases([run], []).map((identity) => [identity.alias, identity]));
+  return (agent) => {
+    const { baseModel, variant } = parts(agent);
+    const identity = identities.get(baseModel) ?? identities.get(agent);
+    return { baseModel, variant, provider: identity?.provider ?? null, modelId: identity?.modelId ?? null };
+  };
 }

@@ -8,9 +8,9 @@ export type ReportFormat = 'html' | 'md' | 'json' | 'csv';
 
 export const REPORT_FORMATS: readonly ReportFormat[] = ['html', 'md', 'json', 'csv'];
 
-/** `pmiyc export`: a run's conversations as JSON lines or CSV rows. */
-export type ExportFormat = 'jsonl' | 'csv';
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'csv'];
+/** `pmiyc export`: a run's conversations as JSON lines or CSV rows, or its turns as CSV rows (`turns-csv`). */
+export type ExportFormat = 'jsonl' | 'csv' | 'turns-csv';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'csv', 'turns-csv'];
 
 /** `pmiyc claims`: a claim set's items as JSON lines or a table. */
 export type ClaimsFormat = 'jsonl' | 'table';

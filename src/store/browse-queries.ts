@@ -249,6 +249,14 @@ export class BrowseQueries implements TournamentBrowse {
     }));
   }
 
+  *conversationsInOrder(runId: number, sort: 'pair' | 'claim'): Iterable<ConversationRecord> {
+    this.beforeRead();
+    // The order's keys come from its covering index, and each record is read by its rowid after (as `conversations()`):
+    // a number per conversation is held, never the records, and no statement stays open between records.
+    const rowids = this.database.prepare(`SELECT rowid FROM conversations WHERE run_id = ? ORDER BY ${ORDER_BY[sort]}`).pluck().all(runId) as number[];
+    for (const rowid of rowids) yield decodeRecord(this.selectRecord.get(rowid)!);
+  }
+
   *pairClaimTotals(runId: number): Iterable<PairClaimTotal> {
     this.beforeRead();
     const claimKeys = new Map<string, string>();

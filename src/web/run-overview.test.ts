@@ -9,6 +9,7 @@ import { analyzeTournament } from '../metrics/tournament-analysis.js';
 import { openStore, ResultStore } from '../store/result-store.js';
 import type { ModelMeans } from './run-overview.js';
 import { ViewApi } from './view-api.js';
+import type { EstimatesAnswer } from './view-api-answers.js';
 
 const [A, B, C, D] = ['sim/a', 'sim/b', 'sim/c', 'sim/d'];
 
@@ -41,6 +42,7 @@ function unevenRun(): ConversationRecord[] {
 let folder: string;
 let records: ConversationRecord[];
 let viewed: ModelMeans[];
+let estimates: EstimatesAnswer;
 
 beforeAll(() => {
   folder = mkdtempSync(join(tmpdir(), 'pmiyc-overview-'));
@@ -55,6 +57,7 @@ beforeAll(() => {
   const world = () => ({ pid: process.pid, host: 'test-host', nowMs: 0, isProcessAlive: () => false });
   const answer = new ViewApi(store, world).answer('/api/runs/uneven', new URLSearchParams());
   viewed = (answer.body as { modelMeans: ModelMeans[] }).modelMeans;
+  estimates = new ViewApi(store, world).answer('/api/runs/uneven/estimates', new URLSearchParams()).body as EstimatesAnswer;
   store.close();
 });
 
@@ -80,5 +83,47 @@ describe("the viewer's model means", () => {
       }
     }
     expect(viewed.filter((entry) => entry.effectiveness === null).map(byKey)).toEqual(['subjective/multi/sim/d']);
+  });
+});
+
+describe("the run page's intervals (issue 32)", () => {
+  it("equal the report's: every pair, effectiveness, susceptibility and comparison with its Holm-adjusted p", () => {
+    const report = analyzeTournament(records, { intervals: { method: 't', replicates: 0, confidence: 0.95, seed: 0 }, samplesPerKind: 1 });
+    const near = (shown: number | null, reported: number, what: string) =>
+      Number.isFinite(reported) ? expect(shown, what).toBeCloseTo(reported, 12) : expect(shown, what).toBeNull();
+    const scored = report.pairs.filter((pair) => pair.n > 0);
+    expect(estimates.pairs).toHaveLength(scored.length);
+    for (const pair of scored) {
+      const shown = estimates.pairs.find(
+        (entry) => entry.domain === pair.domain && entry.setting === pair.setting && entry.persuader === pair.persuader && entry.persuadee === pair.persuadee,
+      )!;
+      near(shown.ciLow, pair.ciLow, 'pair ciLow');
+      near(shown.ciHigh, pair.ciHigh, 'pair ciHigh');
+      expect([shown.claims, shown.thin, shown.n]).toEqual([pair.claims, pair.thin, pair.n]);
+    }
+    for (const measure of ['effectiveness', 'susceptibility'] as const) {
+      for (const entry of report[measure]) {
+        const shown = estimates.models.find(
+          (model) => model.measure === measure && model.domain === entry.domain && model.setting === entry.setting && model.model === entry.model,
+        )!;
+        near(shown.value, entry.value, `${measure} ${entry.model}`);
+        near(shown.ciLow, entry.ciLow, `${measure} ${entry.model} ciLow`);
+        near(shown.ciHigh, entry.ciHigh, `${measure} ${entry.model} ciHigh`);
+        expect(shown.thin).toBe(entry.thin);
+      }
+    }
+    expect(estimates.comparisons).toHaveLength(report.comparisons.models.length);
+    for (const entry of report.comparisons.models) {
+      const swapped = entry.first > entry.second;
+      const [first, second] = swapped ? [entry.second, entry.first] : [entry.first, entry.second];
+      const shown = estimates.comparisons.find(
+        (row) => row.domain === entry.domain && row.setting === entry.setting && row.measure === entry.measure && row.first === first && row.second === second,
+      )!;
+      near(shown.difference, swapped ? -entry.difference : entry.difference, 'difference');
+      near(shown.ciLow, swapped ? -entry.ciHigh : entry.ciLow, 'difference ciLow');
+      near(shown.pHolm, entry.pHolm, 'Holm p');
+      near(shown.p, entry.p, 'p');
+    }
+    expect(estimates.intervals).toEqual({ method: 't', confidence: 0.95, unit: 'claim' });
   });
 });

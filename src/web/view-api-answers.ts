@@ -3,6 +3,7 @@ import type { FailureReason, Setting } from '../domain/conversation.js';
 import type { TagItem, TurnTags } from '../studies/analysis/turn-tags.js';
 import type { ResearchNote, TagCount } from '../studies/notes/research-notes.js';
 import type { CallDetail, ClaimCell, PairCell } from '../studies/tournament/tournament-browse.js';
+import type { RunEstimates } from './run-estimates.js';
 import type { Arm, ArmsCompared, ModelMeans } from './run-overview.js';
 
 /*
@@ -122,6 +123,11 @@ export interface CallsAnswer {
 export interface CompareAnswer extends ArmsCompared {
   readonly a: Arm;
   readonly b: Arm;
+}
+
+/** `GET /api/runs/:run/estimates`: the report's intervals of the run page's means and its comparisons (Holm-adjusted p). */
+export interface EstimatesAnswer extends RunEstimates {
+  readonly run: string;
 }
 
 /** Every error answer (400, 403, 404, 405, 500). */

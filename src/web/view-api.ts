@@ -1,5 +1,6 @@
 import type { Domain } from '../domain/claim.js';
 import type { Setting } from '../domain/conversation.js';
+import type { ConversationRecord } from '../domain/conversation-record.js';
 import { InputError } from '../domain/errors/input-error.js';
 import { StoreError } from '../domain/errors/store-error.js';
 import { pooledAgent } from '../domain/person-agent.js';
@@ -15,11 +16,13 @@ import { isImportedRun } from '../studies/tournament/imported-run.js';
 import type { ClaimCell, LabelFilter, PairCell, PairClaimTotal, TournamentBrowse } from '../studies/tournament/tournament-browse.js';
 import type { TournamentResults } from '../studies/tournament/tournament-results.js';
 import { type LabelParameters, parseConversationQuery } from './conversation-query-params.js';
+import { runEstimates } from './run-estimates.js';
 import { type Arm, type ArmsCompared, compareArms, modelMeans, poolPeopleCells } from './run-overview.js';
 import type {
   AnalysisSummary,
   CallsAnswer,
   CompareAnswer,
+  EstimatesAnswer,
   LabelsAnswer,
   RunAnalysis,
   RunAnswer,
@@ -83,6 +86,8 @@ export class ViewApi {
   private readonly comparisons = new Map<string, { counts: string; body: unknown }>();
   /** Per analysis study, its filters and technique profile as last computed, with the label version and run counts they were computed at. */
   private readonly analyses = new Map<number, { readonly key: string; readonly analysis: RunAnalysis }>();
+  /** Per run, its intervals and comparisons as last computed, with the conversation counts they were computed at. */
+  private readonly estimated = new Map<number, { readonly key: string; readonly body: EstimatesAnswer }>();
 
   constructor(
     private readonly source: ViewSource,
@@ -104,6 +109,7 @@ export class ViewApi {
       if (parts.length === 1 && parts[0] === 'runs') return { status: 200, body: { store: this.source.path, runs: this.runs() } satisfies RunsAnswer };
       if (parts.length === 2 && parts[0] === 'runs') return this.run(parts[1]!, parameters);
       if (parts.length === 3 && parts[0] === 'runs' && parts[2] === 'conversations') return this.conversations(parts[1]!, parameters);
+      if (parts.length === 3 && parts[0] === 'runs' && parts[2] === 'estimates') return this.estimates(parts[1]!);
       if (parts.length === 2 && parts[0] === 'conversations') return this.conversation(parts[1]!, parameters);
       if (parts.length === 3 && parts[0] === 'conversations' && parts[2] === 'calls') return this.calls(parts[1]!, parameters);
       if (parts.length === 3 && parts[0] === 'conversations' && parts[2] === 'labels') return this.labels(parts[1]!, parameters);
@@ -192,6 +198,21 @@ export class ViewApi {
     return { status: 200, body: this.source.browse.queryConversations(run.id, { ...parsed.query, ...(labels ? { labels } : {}) }) };
   }
 
+  /**
+   * The report's intervals of the run page's means and its comparisons between models (`runEstimates`),
+   * from the store's per-(pair, claim) sums: one read of the covering index by claim, kept until the run's
+   * conversation or failed count changes (docs/design/view.md).
+   */
+  private estimates(name: string): ApiAnswer {
+    const run = this.source.findRun(name);
+    const key = `${this.source.countConversations(run.id)}/${this.source.countConversations(run.id, 'failed')}`;
+    const cached = this.estimated.get(run.id);
+    if (cached?.key === key) return { status: 200, body: cached.body };
+    const body: EstimatesAnswer = { run: run.name, ...runEstimates(this.source.browse.pairClaimTotals(run.id)) };
+    this.estimated.set(run.id, { key, body });
+    return { status: 200, body };
+  }
+
   /** The study whose labels to read: `analysis` if given (a 400 when it is not one of the run's), else the run's latest, if any. */
   private study(run: string, asked: string | undefined): ChosenStudy | undefined {
     try {
@@ -261,13 +282,17 @@ export class ViewApi {
   private labels(id: string, parameters: URLSearchParams): ApiAnswer {
     const { chosen } = this.found(id, parameters);
     if (!chosen) return notFound(`no conversation ${id}`);
-    const study = this.study(chosen.run, parameters.get('analysis') || undefined);
-    const body: LabelsAnswer = {
-      run: chosen.run,
+    return { status: 200, body: this.labelsOf(chosen.run, id, parameters.get('analysis') || undefined) };
+  }
+
+  /** A conversation's tags, as `/api/conversations/:id/labels` answers for run `run` (a bundle writes them too). */
+  labelsOf(run: string, id: string, analysis: string | undefined): LabelsAnswer {
+    const study = this.study(run, analysis);
+    return {
+      run,
       analysis: study ? studySummary(study) : null,
       turns: study ? turnTagsOf(this.source.analysis.labelsOf(study.runId, id), study.config.design.taxonomy, studyJudges(study)) : [],
     };
-    return { status: 200, body };
   }
 
   private found(id: string, parameters: URLSearchParams) {
@@ -287,13 +312,13 @@ export class ViewApi {
   private calls(id: string, parameters: URLSearchParams): ApiAnswer {
     const { found, chosen } = this.found(id, parameters);
     if (!chosen) return notFound(`no conversation ${id}`);
-    const run = this.source.findRun(chosen.run);
-    const body: CallsAnswer = {
-      run: chosen.run,
-      calls: this.source.browse.callDetails(run.id, chosen.record),
-      otherRuns: found.map((entry) => entry.run).filter((name) => name !== chosen.run),
-    };
-    return { status: 200, body };
+    const otherRuns = found.map((entry) => entry.run).filter((name) => name !== chosen.run);
+    return { status: 200, body: this.callsOf(chosen.run, chosen.record, otherRuns) };
+  }
+
+  /** A conversation's calls, as `/api/conversations/:id/calls` answers for run `run` (a bundle writes them too). */
+  callsOf(run: string, record: ConversationRecord, otherRuns: string[]): CallsAnswer {
+    return { run, calls: this.source.browse.callDetails(this.source.findRun(run).id, record), otherRuns };
   }
 
   /** `?a=RUN&b=RUN`, each optionally narrowed to a setting with `aSetting=` / `bSetting=`. */

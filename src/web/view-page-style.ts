@@ -1,5 +1,5 @@
-/** The viewer's stylesheet (inline, allowed by the page's nonce). Colours of NC: red below zero, blue above. */
-export const VIEW_PAGE_CSS = `
+/** The viewer's base styles. Colours of NC: red below zero, blue above. */
+const BASE_CSS = `
 :root { --ink: #1f2430; --muted: #5b6170; --line: #dde1e8; --paper: #f6f7f9; --accent: #2b6cb0; --bad: #b2182b; --live: #1a7f37; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.45 "Helvetica Neue", Helvetica, Arial, sans-serif; color: var(--ink); background: var(--paper); }
@@ -79,3 +79,21 @@ form.note-form label { display: flex; flex-direction: column; font-size: .8rem; 
 form.note-form label.note-field { flex: 1 1 20rem; }
 form.note-form input, form.note-form select, form.note-form textarea, form.note-form button { font: inherit; font-size: .9rem; }
 `;
+
+/** The run page's interval marks (issue 32) and a bundle's label. */
+const INTERVAL_CSS = `
+.interval { display: inline-flex; align-items: center; gap: .3rem; margin-left: .4rem; color: var(--muted); font-size: .78rem; white-space: nowrap; }
+.interval-scale { position: relative; display: inline-block; width: 12rem; height: .7rem; }
+.interval-zero { position: absolute; left: 6rem; top: 0; bottom: 0; border-left: 1px dotted #9aa1ad; }
+.interval-line { position: absolute; top: .3rem; height: 2px; background: var(--ink); }
+.interval.thin .interval-line { background: #b7bcc6; }
+td .interval-place { display: block; }
+details.comparisons { margin: .4rem 0; }
+.bundle-label { margin: 0; padding: .35rem 1.2rem; background: #eef0f4; border-bottom: 1px solid var(--line); font-size: .85rem; }
+.bundle-label.simulated { background: #fff4ce; color: #6b5200; }
+ol.turns > li.target { outline: 3px solid var(--accent); outline-offset: -1px; }
+.turn-link { font-size: .8rem; }
+`;
+
+/** The viewer's stylesheet (inline under the page's nonce; a file in a bundle). */
+export const VIEW_PAGE_CSS = BASE_CSS + INTERVAL_CSS;

@@ -1,9 +1,12 @@
+import { InputError } from '../../domain/errors/input-error.js';
 import { createStreamWriter } from '../../io/stream-writer.js';
-import { agentPartsOf } from '../../report/agent-variants.js';
-import { csvHeader, exportLine } from '../../report/export-rows.js';
+import { agentColumnsOf } from '../../report/agent-variants.js';
+import { csvHeader, exportLine, turnLines, turnsCsvHeader } from '../../report/export-rows.js';
 import { noteCsvHeader, noteLine } from '../../report/note-rows.js';
 import type { ExportFormat } from '../../report/report-formats.js';
 import { openStore } from '../../store/result-store.js';
+import { chooseStudy } from '../../studies/analysis/chosen-study.js';
+import { turnTagsOf } from '../../studies/analysis/turn-tags.js';
 import type { CliContext } from '../terminal.js';
 
 export interface ExportOptions {
@@ -15,11 +18,11 @@ export interface ExportOptions {
 }
 
 /**
- * `pmiyc export`: streams a run's conversations (or, with --notes, the researchers' notes) as JSON
- * lines or CSV to standard output, waiting
- * whenever the reader is slower. A reader that goes away (`| head -1`) ends the export quietly with
- * code 0; a failed write (`> /dev/full`: ENOSPC) throws an `OutputWriteError`, which the CLI prints
- * as one line with exit code 1.
+ * `pmiyc export`: streams a run's conversations as JSON lines or CSV to standard output, or its
+ * turns as CSV (`turns-csv`, with the tags of the run's latest analysis study), or with --notes the
+ * researchers' notes, waiting whenever the reader is slower. A reader that goes away (`| head -1`)
+ * ends the export quietly with code 0; a failed write (`> /dev/full`: ENOSPC) throws an
+ * `OutputWriteError`, which the CLI prints as one line with exit code 1.
  */
 export async function exportCommand(options: ExportOptions, context: CliContext): Promise<number> {
   const store = openStore(options.store, { access: 'read' });
@@ -29,6 +32,7 @@ export async function exportCommand(options: ExportOptions, context: CliContext)
   });
   try {
     if (options.notes) {
+      if (options.format === 'turns-csv') throw new InputError('--notes exports notes as jsonl or csv; --format turns-csv is for the turns of a run');
       const notes = options.run === undefined ? store.notes.listAll() : store.notes.list(store.findRun(options.run, 'tournament').id);
       if (options.format === 'csv' && !(await output.write(noteCsvHeader()))) return 0;
       for (const note of notes) if (!(await output.write(noteLine(note, options.format)))) return 0;
@@ -36,9 +40,28 @@ export async function exportCommand(options: ExportOptions, context: CliContext)
       return 0;
     }
     const run = store.findRun(options.run, 'tournament');
-    if (options.format === 'csv' && !(await output.write(csvHeader()))) return 0;
-    const { parts } = agentPartsOf([run.config]);
-    for (const record of store.conversations(run.id)) if (!(await output.write(exportLine(record, options.format, parts)))) return 0;
+    const agents = agentColumnsOf(run);
+    const format = options.format;
+    if (format === 'turns-csv') {
+      const study = chooseStudy(store, run.name, undefined);
+      const judges = study ? { judges: study.config.design.judges, simulated: study.config.simulated } : undefined;
+      if (!(await output.write(turnsCsvHeader()))) return 0;
+      for (const record of store.conversations(run.id)) {
+        const tags =
+          study && judges
+            ? {
+                name: study.name,
+                judge: judges.judges[0]!,
+                tags: turnTagsOf(store.analysis.labelsOf(study.runId, record.conversationId), study.config.design.taxonomy, judges),
+              }
+            : null;
+        const lines = turnLines(record, agents, tags);
+        if (lines !== '' && !(await output.write(lines))) return 0;
+      }
+    } else {
+      if (format === 'csv' && !(await output.write(csvHeader()))) return 0;
+      for (const record of store.conversations(run.id)) if (!(await output.write(exportLine(record, format, agents)))) return 0;
+    }
     await output.flush();
     return 0;
   } finally {

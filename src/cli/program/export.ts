@@ -8,10 +8,14 @@ import type { CommandWiring } from './command-wiring.js';
 export function addExportCommand(program: Command, { context, setExitCode }: CommandWiring): void {
   program
     .command('export')
-    .description("write a run's conversations as JSON lines or CSV to standard output")
+    .description("write a run's conversations as JSON lines or CSV, or its turns as CSV, or the notes written in pmiyc view, to standard output")
     .addOption(shared.store('SQLite store to read'))
     .addOption(shared.runName('run name (default: the latest run)'))
-    .addOption(new Option('--format <format>', 'jsonl or csv').argParser(parseChoice('--format', EXPORT_FORMATS)).default('jsonl'))
+    .addOption(
+      new Option('--format <format>', 'jsonl, csv (a row per conversation) or turns-csv (a row per turn)')
+        .argParser(parseChoice('--format', EXPORT_FORMATS))
+        .default('jsonl'),
+    )
     .option('--notes', 'the notes, tags and grades written in pmiyc view instead of the conversations (of --run if given, else of every run)', false)
     .action(async (options) => {
       const { exportCommand } = await import('../commands/export.js');

@@ -154,6 +154,8 @@ export interface TournamentBrowse {
   claimCells(runId: number): ClaimCell[];
   /** Per condition, ordered pair and claim, the completed conversations' NC, streamed (claims x pairs rows). */
   pairClaimTotals(runId: number): Iterable<PairClaimTotal>;
+  /** Every conversation of a run in a list's order (`pair` or `claim`), streamed: a record at a time (a static bundle writes them). */
+  conversationsInOrder(runId: number, sort: 'pair' | 'claim'): Iterable<ConversationRecord>;
   /** The models (agents) of a run's conversations, as persuader or persuadee. */
   modelsOf(runId: number): string[];
   /** The reasons a run's failed conversations failed for, for a filter's choices. */

@@ -2,7 +2,7 @@ import type { Attempt, Turn } from '../../domain/conversation.js';
 import type { ConversationRecord, ReadingDifference } from '../../domain/conversation-record.js';
 import type { CallDetail } from '../../studies/tournament/tournament-browse.js';
 import type { CallsAnswer, LabelsAnswer } from '../view-api-answers.js';
-import { type Child, el } from './dom.js';
+import { byId, type Child, el } from './dom.js';
 import { ConversationNotes } from './notes-panel.js';
 import { trajectory } from './trajectory-chart.js';
 import { disputedText, disputeNote, importedFacts } from './view-imported.js';
@@ -113,6 +113,9 @@ function turnItem(
   labels: LabelsAnswer,
   notes: ConversationNotes,
 ): HTMLElement {
+  const here = link(['conversations', record.conversationId], { run: provenance.run, turn: turn.index }, 'link');
+  here.className = 'turn-link';
+  here.title = `a link to turn ${turn.index} of this conversation`;
   return el(
     'li',
     { className: turn.role + (difference ? ' disputed' : ''), 'data-turn': turn.index, id: `turn-${turn.index}` },
@@ -120,7 +123,7 @@ function turnItem(
       'div',
       { className: 'turn-head' },
       el('strong', {}, `turn ${turn.index}: ${turn.role}`),
-      link(['conversations', record.conversationId], { run: provenance.run, turn: turn.index }, 'link'),
+      here,
       el('span', {}, turnKindText(turn.kind)),
       el('span', {}, (turn.role === 'persuadee' ? 'agreement ' : 'own rating ') + scoreText(turn.score)),
       turn.attempts.length > 1 ? el('span', {}, `${turn.attempts.length - 1} re-sampled`) : '',
@@ -181,14 +184,17 @@ export async function conversationPage(current: number, id: string, query: URLSe
     turns,
   );
   selectable([]);
-  markTurn(query.get('turn'));
+  showTurn(query.get('turn'), record.turns.length);
 }
 
-/** A link to a turn (`?turn=N`, e.g. from a search hit): that turn is marked and scrolled to. An unknown turn marks nothing. */
-function markTurn(turn: string | null): void {
-  if (!turn || !/^\d+$/.test(turn)) return;
-  const item = document.getElementById(`turn-${turn}`);
-  if (!item) return;
-  item.classList.add('target');
-  item.scrollIntoView({ block: 'center' });
+/** A deep link's turn (`#/conversations/ID?run=RUN&turn=N`): marked and scrolled to; a turn the conversation lacks is said, not an error. */
+function showTurn(asked: string | null, turns: number): void {
+  if (!asked) return;
+  const target = document.getElementById(`turn-${Number(asked)}`);
+  if (!target || !/^[1-9][0-9]*$/.test(asked)) {
+    byId('view').prepend(el('p', { className: 'note', id: 'turn-missing' }, `This conversation has no turn ${asked} (it has ${turns}).`));
+    return;
+  }
+  target.classList.add('target');
+  target.scrollIntoView({ block: 'start' });
 }

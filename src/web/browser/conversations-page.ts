@@ -1,5 +1,6 @@
 import type { ConversationPage } from '../../studies/tournament/tournament-browse.js';
 import type { NotesAnswer, RunAnswer } from '../view-api-answers.js';
+import { bundleInfo } from './bundle-source.js';
 import { type Child, el, inputValue } from './dom.js';
 import { noteFilterChoices } from './notes-page.js';
 import { noteMarks, notesPath } from './notes-panel.js';
@@ -112,6 +113,12 @@ function filterForm(name: string, runData: RunAnswer, notes: NotesAnswer, filter
   );
 }
 
+/** The filters of a list in words: "persuader sim/a, domain subjective". */
+function describeList(filters: Filters): string {
+  const given = Object.entries(filters).filter(([name, value]) => value !== '' && name !== 'sort' && name !== 'analysis');
+  return given.length === 0 ? 'Every conversation of the run' : `Conversations with ${given.map(([name, value]) => `${name} ${value}`).join(', ')}`;
+}
+
 function conversationRow(name: string, item: ConversationPage['items'][number], analysis: string, notes: NotesAnswer): HTMLElement {
   const own = notes.notes.filter((note) => note.conversationId === item.conversationId);
   const status: Child = item.status === 'failed' ? badge(`failed: ${item.failureReason}`, 'failed') : 'completed';
@@ -169,9 +176,16 @@ export async function conversationsPage(current: number, name: string, query: UR
       'next',
     ),
   );
+  const bundle = bundleInfo();
   show(
     el('h2', {}, 'Conversations of ', name),
-    filterForm(name, runData, notes, filters, go),
+    bundle
+      ? el(
+          'p',
+          { className: 'note', id: 'bundle-lists' },
+          `${describeList(filters)}. This static bundle holds the lists its run page links to (all, failed, early stops, each pair, model and claim) in pair order; to filter or sort otherwise, open the run's store with pmiyc view, or read the CSV of pmiyc export.`,
+        )
+      : filterForm(name, runData, notes, filters, go),
     unindexedNote(page.unindexed),
     pager,
     page.items.length === 0

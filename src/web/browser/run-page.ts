@@ -1,5 +1,7 @@
-import type { RunAnswer, RunsAnswer } from '../view-api-answers.js';
-import { el, inputValue } from './dom.js';
+import type { EstimatesAnswer, RunAnswer, RunsAnswer } from '../view-api-answers.js';
+import { bundleInfo } from './bundle-source.js';
+import { type Child, el, inputValue } from './dom.js';
+import { comparisonsSection, estimatesByKey, estimateText, intervalMark, modelKey } from './run-estimates.js';
 import { bar, CLAIMS_SHOWN, type ClaimsState, claimsTable, matrix } from './run-tables.js';
 import { importRunFacts, isImportRun } from './view-imported.js';
 import { techniqueProfileSection } from './view-labels.js';
@@ -86,17 +88,41 @@ export async function runPage(current: number, name: string, query: URLSearchPar
     return refreshWhileLive(run.live, again);
   }
   const simulated = data.models.some(isSimulated);
+  // Where each mean's interval goes once the estimates arrive, by `modelKey` / `pairKey`.
+  const marks = new Map<string, HTMLElement>();
+  const pairCells = new Map<string, HTMLElement>();
+  const markOf = (entry: RunAnswer['modelMeans'][number], measure: 'effectiveness' | 'susceptibility') => {
+    const place = el('span', { className: 'interval-place', 'data-estimate': `${entry.domain}|${entry.setting}|${measure}|${entry.model}` });
+    marks.set(modelKey(entry.domain, entry.setting, measure, entry.model), place);
+    return place;
+  };
   const modelRows = data.modelMeans.map((entry) =>
     el(
       'tr',
       {},
       td(`${entry.domain}, ${entry.setting}`),
       td(modelText(entry.model)),
-      td(link(['runs', run.name, 'conversations'], { persuader: entry.model, domain: entry.domain, setting: entry.setting }, bar(entry.effectiveness))),
-      td(link(['runs', run.name, 'conversations'], { persuadee: entry.model, domain: entry.domain, setting: entry.setting }, bar(entry.susceptibility))),
+      td([
+        link(['runs', run.name, 'conversations'], { persuader: entry.model, domain: entry.domain, setting: entry.setting }, bar(entry.effectiveness)),
+        entry.effectiveness === null ? '' : markOf(entry, 'effectiveness'),
+      ]),
+      td([
+        link(['runs', run.name, 'conversations'], { persuadee: entry.model, domain: entry.domain, setting: entry.setting }, bar(entry.susceptibility)),
+        entry.susceptibility === null ? '' : markOf(entry, 'susceptibility'),
+      ]),
     ),
   );
   const settings = [...new Set(data.conditions.map((condition) => condition.setting))];
+  const bundle = bundleInfo();
+  const reportLink = (): Child =>
+    bundle?.report
+      ? el('a', { href: bundle.report, className: 'report-link' }, 'The report of this run (every estimate, its method and notes).')
+      : `pmiyc report --run ${run.name} writes these with every other estimate, its method and notes.`;
+  const comparisons = el(
+    'div',
+    { id: 'comparisons-place' },
+    el('p', { className: 'note' }, run.live ? 'Intervals appear once the run ends.' : 'computing intervals'),
+  );
   const others = (await api<RunsAnswer>('runs')).runs.filter((other) => other.kind === 'tournament' && other.name !== run.name).map((other) => other.name);
   if (!isCurrent(current)) return;
   const compareLinks = el(
@@ -122,12 +148,15 @@ export async function runPage(current: number, name: string, query: URLSearchPar
     el(
       'p',
       { className: 'note' },
-      `Means of the stored NC (failed conversations are not scored). Intervals, paired comparisons and per-claim estimates: pmiyc report --run ${run.name}.`,
+      "Means of the stored NC (failed conversations are not scored). Each mean's 95% interval over claims is the report's (t over claims; ~ and a paler mark when too few claims to trust it): beside each model's mean, and on hover over a pair's cell. ",
+      reportLink(),
     ),
-    data.conditions.map((condition) => matrix(run.name, condition, data.pairs, data.models)),
+    data.conditions.map((condition) => matrix(run.name, condition, data.pairs, data.models, pairCells)),
     el('h2', {}, 'Effectiveness and susceptibility'),
-    el('p', { className: 'note' }, "Each is the mean of the model's pair means (SPEC 1.5); click to list its conversations."),
+    el('p', { className: 'note' }, "Each is the mean of the model's pair means (SPEC 1.5), with its 95% interval; click to list its conversations."),
     table(['condition', 'model', 'effectiveness (as persuader)', 'susceptibility (as persuadee)'], modelRows),
+    el('h2', {}, 'Which differences are real'),
+    comparisons,
     techniqueProfileSection(run.name, data.analysis),
     el('h2', {}, 'Compare'),
     compareLinks,
@@ -136,4 +165,38 @@ export async function runPage(current: number, name: string, query: URLSearchPar
   );
   selectable([]);
   refreshWhileLive(run.live, again);
+  if (!run.live) await showEstimates(current, run.name, { marks, pairCells, comparisons, reportLink });
+}
+
+/**
+ * Puts the report's intervals beside the means drawn, once they arrive: the page is drawn first, since
+ * on a large run they take one read of every (pair, claim) sum (then kept until the run changes).
+ */
+async function showEstimates(
+  current: number,
+  name: string,
+  places: { marks: Map<string, HTMLElement>; pairCells: Map<string, HTMLElement>; comparisons: HTMLElement; reportLink: () => Child },
+): Promise<void> {
+  let answer: EstimatesAnswer;
+  try {
+    answer = await api<EstimatesAnswer>(`runs/${encodeURIComponent(name)}/estimates`);
+  } catch (error) {
+    if (isCurrent(current)) places.comparisons.replaceChildren(el('p', { className: 'error' }, `The intervals could not be read: ${(error as Error).message}`));
+    return;
+  }
+  if (!isCurrent(current)) return;
+  const { models, pairs } = estimatesByKey(answer);
+  const confidence = answer.intervals.confidence;
+  for (const [key, place] of places.marks) {
+    const estimate = models.get(key);
+    if (estimate) place.replaceChildren(intervalMark(estimate, confidence));
+  }
+  for (const [key, cell] of places.pairCells) {
+    const estimate = pairs.get(key);
+    if (!estimate) continue;
+    cell.title = `mean NC ${estimate.mean.toFixed(2)}, ${estimateText(estimate, confidence)}`;
+    cell.setAttribute('data-ci-low', String(estimate.ciLow ?? ''));
+    cell.setAttribute('data-ci-high', String(estimate.ciHigh ?? ''));
+  }
+  places.comparisons.replaceChildren(comparisonsSection(answer, places.reportLink()));
 }

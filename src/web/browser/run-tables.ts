@@ -1,6 +1,7 @@
 import type { ClaimCell, PairCell } from '../../studies/tournament/tournament-browse.js';
 import type { RunAnswer } from '../view-api-answers.js';
 import { type Child, el } from './dom.js';
+import { pairKey } from './run-estimates.js';
 import { link, numberCell, paint, route, table, td } from './view-parts.js';
 import { count, modelText, number, signed } from './view-text.js';
 
@@ -13,9 +14,15 @@ export interface ClaimsState {
   offset: number;
 }
 
-/** One condition's persuader x persuadee matrix of mean NC; each cell opens its pair's conversations. */
-export function matrix(run: string, condition: RunAnswer['conditions'][number], pairs: readonly PairCell[], models: readonly string[]): HTMLElement {
-  const cells = new Map(
+/** One condition's persuader x persuadee matrix of mean NC; each cell opens its pair's conversations. `cells` receives each cell's link by `pairKey`, for its interval. */
+export function matrix(
+  run: string,
+  condition: RunAnswer['conditions'][number],
+  pairs: readonly PairCell[],
+  models: readonly string[],
+  cells?: Map<string, HTMLElement>,
+): HTMLElement {
+  const byPair = new Map(
     pairs
       .filter((cell) => cell.domain === condition.domain && cell.setting === condition.setting)
       .map((cell) => [`${cell.persuader}\u001f${cell.persuadee}`, cell]),
@@ -29,7 +36,7 @@ export function matrix(run: string, condition: RunAnswer['conditions'][number], 
       {},
       el('th', {}, link(['runs', run], { persuader, ...where }, modelText(persuader))),
       persuadees.map((persuadee) => {
-        const cell = cells.get(`${persuader}\u001f${persuadee}`);
+        const cell = byPair.get(`${persuader}\u001f${persuadee}`);
         if (!cell) return td('');
         const query = { persuader, persuadee, ...where };
         const counts = `n=${count(cell.completed)}${cell.failed > 0 ? `, ${count(cell.failed)} failed` : ''}`;
@@ -39,6 +46,7 @@ export function matrix(run: string, condition: RunAnswer['conditions'][number], 
           number(cell.meanNc),
           el('small', {}, counts),
         );
+        cells?.set(pairKey(condition.domain, condition.setting, persuader, persuadee), anchor);
         return paint(td(anchor), cell.meanNc);
       }),
     ),

@@ -1,4 +1,5 @@
 import type { ErrorAnswer } from '../view-api-answers.js';
+import { bundleAnswer, bundleInfo } from './bundle-source.js';
 import { append, byId, type Child } from './dom.js';
 
 /*
@@ -12,8 +13,10 @@ let routeNumber = 0;
 let rows: HTMLElement[] = [];
 let selected = -1;
 
-/** A GET of the JSON API; an error answer becomes an Error with its message. */
+/** A GET of the JSON API (in a static bundle, its files: bundle-source.ts); an error answer becomes an Error with its message. */
 export async function api<T>(path: string): Promise<T> {
+  const bundle = bundleInfo();
+  if (bundle) return bundleAnswer<T>(path, bundle);
   const response = await fetch(`/api/${path}`, { headers: { accept: 'application/json' } });
   const body: unknown = await response.json();
   if (!response.ok) throw new Error((body as Partial<ErrorAnswer>).error || `${response.status} ${response.statusText}`);
