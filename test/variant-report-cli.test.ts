@@ -134,7 +134,8 @@ variants:
     expect(new Set(column(varied, 'persuadeeVariant'))).toEqual(new Set(['default']));
 
     const plain = (await runCli(['export', '--store', store, '--run', 'plain', '--format', 'csv'])).stdout;
-    expect(rowsOf(plain)[0]!.slice(-4)).toEqual(['persuaderBaseModel', 'persuaderVariant', 'persuadeeBaseModel', 'persuadeeVariant']);
+    // After the first columns, then the provider and model id columns (issue 32) after them.
+    expect(rowsOf(plain)[0]!.slice(-8, -4)).toEqual(['persuaderBaseModel', 'persuaderVariant', 'persuadeeBaseModel', 'persuadeeVariant']);
     expect(column(plain, 'persuaderBaseModel')).toEqual(column(plain, 'persuader'));
     expect(new Set([...column(plain, 'persuaderVariant'), ...column(plain, 'persuadeeVariant')])).toEqual(new Set(['default']));
   });
