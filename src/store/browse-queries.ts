@@ -2,220 +2,41 @@ import type Database from 'better-sqlite3';
 import { claimKey, type Domain } from '../domain/claim.js';
 import type { FailureReason, Setting } from '../domain/conversation.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
-import { PEOPLE_GROUP } from '../domain/person-agent.js';
-import type { SearchQuery } from '../domain/search-words.js';
 import type {
   CallDetail,
   ClaimCell,
-  ConversationFilter,
   ConversationPage,
   ConversationQuery,
-  ConversationSort,
-  ConversationSummary,
   PairCell,
   PairClaimTotal,
   TechniqueCounts,
   TournamentBrowse,
 } from '../studies/tournament/tournament-browse.js';
+import { ConversationPages, ORDER_BY, SEARCH_LIMITS, type SearchLimits } from './conversation-pages.js';
 import { hashKey } from './hash-key.js';
-import { noteConditions } from './notes-table.js';
 import { decodeRecord } from './record-codec.js';
-import { CLAIM_COLUMNS, MATCHING_CLAIMS, MATCHING_CONVERSATIONS, matchExpression, messageColumns, searchBacklog, searchHit } from './search-index.js';
 
 /**
- * Each sort is the order of an index (schema 6), so a page never sorts the run. Failed
- * conversations have no NC: they come first by NC ascending and last by NC descending.
- */
-const ORDER_BY: Record<ConversationSort, string> = {
-  pair: 'persuader, persuadee, setting, domain, claim_index, id',
-  claim: 'domain, claim_index, setting, persuadee, persuader, id',
-  nc: 'nc, id',
-  '-nc': 'nc DESC, id DESC',
-};
-
-/**
- * How a search is answered: `index` walks the order's index and tests each conversation against the
- * matches (a common word: the matches are most of the run); `matches` starts from the matching
- * conversations and seeks each (a rare word: reading the run's index alone took 0.5-2 s at a million).
- */
-type SearchPlan = 'index' | 'matches';
-
-/** Below this many matching messages (and conversations matching by claim), a search starts from its matches. */
-const FEW_MATCHES = 20_000;
-
-/** The rowids (`hit`) of the conversations a search matches by a message (of any run: the WHERE keeps the run's) or by the run's claims. */
-function matchingConversations(runId: number, search: SearchQuery): { sql: string; parameters: unknown[] } {
-  const parts: string[] = [];
-  const parameters: unknown[] = [];
-  const columns = messageColumns(search.field);
-  if (columns.length > 0) {
-    parts.push(MATCHING_CONVERSATIONS);
-    parameters.push(matchExpression(search, columns));
-  }
-  if (search.field === 'all' || search.field === 'claim') {
-    parts.push(`SELECT c.rowid AS hit FROM conversations c WHERE c.run_id = ? AND (c.domain, c.claim_index) IN (${MATCHING_CLAIMS})`);
-    parameters.push(runId, runId, matchExpression(search, CLAIM_COLUMNS));
-  }
-  return { sql: `SELECT DISTINCT hit FROM (${parts.join(' UNION ALL ')})`, parameters };
-}
-
-/** The WHERE clause of a filter and its parameters, in order (without the search when the plan starts from its matches). */
-function whereClause(
-  runId: number,
-  filter: ConversationFilter,
-  purpose: 'page' | 'count' = 'page',
-  plan: SearchPlan = 'index',
-): { sql: string; parameters: unknown[] } {
-  const conditions = ['run_id = ?'];
-  const parameters: unknown[] = [runId];
-  const equal = (column: string, value: unknown) => {
-    if (value === undefined) return;
-    if (value === PEOPLE_GROUP && (column === 'persuader' || column === 'persuadee')) {
-      // Every person of a people study: the run page's pooled row links here.
-      conditions.push(`substr(${column}, 1, 7) = 'person/'`);
-      return;
-    }
-    conditions.push(`${column} = ?`);
-    parameters.push(value);
-  };
-  equal('persuader', filter.persuader);
-  equal('persuadee', filter.persuadee);
-  equal('setting', filter.setting);
-  equal('domain', filter.domain);
-  equal('claim_index', filter.claimIndex);
-  equal('status', filter.status);
-  equal('failure_reason', filter.failureReason);
-  equal('early_stopped', filter.earlyStopped === undefined ? undefined : filter.earlyStopped ? 1 : 0);
-  if (filter.ncMin !== undefined) {
-    conditions.push('nc >= ?');
-    parameters.push(filter.ncMin);
-  }
-  if (filter.ncMax !== undefined) {
-    conditions.push('nc <= ?');
-    parameters.push(filter.ncMax);
-  }
-  if (filter.search && plan === 'index') {
-    // A conversation matches when one of its messages (of the roles searched) has every term, or its claim with its question has.
-    const { field } = filter.search;
-    const either: string[] = [];
-    const columns = messageColumns(field);
-    if (columns.length > 0) {
-      either.push(`rowid IN (${MATCHING_CONVERSATIONS})`);
-      parameters.push(matchExpression(filter.search, columns));
-    }
-    if (field === 'all' || field === 'claim') {
-      either.push(`(domain, claim_index) IN (${MATCHING_CLAIMS})`);
-      parameters.push(runId, matchExpression(filter.search, CLAIM_COLUMNS));
-    }
-    conditions.push(either.length === 1 ? either[0]! : `(${either.join(' OR ')})`);
-  }
-  // Each tag seeks turn_label_tags' primary key (run_id, tag, conversation_id, ...), never scanning the labels: a page walks its
-  // order's index and seeks each conversation's tag (EXISTS), stopping at the page's end; a count goes from the tag's own rows
-  // to the conversations they name (IN), so a rare tag is counted in its rows, not in the run's (docs/design/view.md).
-  for (const tag of filter.labels?.tags ?? []) {
-    conditions.push(
-      purpose === 'page'
-        ? 'EXISTS (SELECT 1 FROM turn_label_tags t WHERE t.run_id = ? AND t.tag = ? AND t.conversation_id = conversations.id AND t.judge = ?)'
-        : 'id IN (SELECT t.conversation_id FROM turn_label_tags t WHERE t.run_id = ? AND t.tag = ? AND t.judge = ?)',
-    );
-    parameters.push(filter.labels!.study, tag, filter.labels!.judge);
-  }
-  if (filter.notes) {
-    const notes = noteConditions(runId, filter.notes);
-    conditions.push(...notes.conditions);
-    parameters.push(...notes.parameters);
-  }
-  return { sql: conditions.join(' AND '), parameters };
-}
-
-/** The two statements of a page (its count, and its rowids with LIMIT ? OFFSET ? to bind after the parameters); exported for the query plan's test. */
-export function conversationPageSql(
-  runId: number,
-  query: ConversationQuery,
-  plan: SearchPlan = 'index',
-): { count: string; countParameters: unknown[]; page: string; parameters: unknown[] } {
-  const { sql, parameters } = whereClause(runId, query, 'page', plan);
-  const counted = whereClause(runId, query, 'count', plan);
-  if (query.search && plan === 'matches') {
-    const matches = matchingConversations(runId, query.search);
-    const from = `(${matches.sql}) m CROSS JOIN conversations ON conversations.rowid = m.hit`;
-    return {
-      count: `SELECT count(*) FROM ${from} WHERE ${counted.sql}`,
-      countParameters: [...matches.parameters, ...counted.parameters],
-      page: `SELECT conversations.rowid FROM ${from} WHERE ${sql} ORDER BY ${ORDER_BY[query.sort]} LIMIT ? OFFSET ?`,
-      parameters: [...matches.parameters, ...parameters],
-    };
-  }
-  return {
-    count: `SELECT count(*) FROM conversations WHERE ${counted.sql}`,
-    countParameters: counted.parameters,
-    // A note filter names few conversations (notes are written by hand): seek each by its key and sort them, rather than
-    // walk the order's index over the whole run testing each against the notes' list.
-    page: `SELECT rowid FROM conversations${query.notes ? ' INDEXED BY sqlite_autoindex_conversations_1' : ''} WHERE ${sql} ORDER BY ${ORDER_BY[query.sort]} LIMIT ? OFFSET ?`,
-    parameters,
-  };
-}
-
-function toSummary(record: ConversationRecord): ConversationSummary {
-  const { turns: _turns, ...summary } = record;
-  return summary;
-}
-
-/**
- * The store's side of `pmiyc view`: pages, aggregates and call details straight from SQLite. A
- * page selects the rowids of its rows from a covering index (filter, count and order without
- * touching a record) and only then reads those rows' records.
+ * The store's side of `pmiyc view`: pages (`ConversationPages`), aggregates and call details
+ * straight from SQLite.
  */
 export class BrowseQueries implements TournamentBrowse {
   private readonly selectRecord: Database.Statement<[number], string | Buffer>;
+  private readonly pages: ConversationPages;
 
   /** `beforeRead` commits writes still waiting in this process, so that reads see them. */
   constructor(
     private readonly database: Database.Database,
     private readonly beforeRead: () => void = () => undefined,
+    limits: SearchLimits = SEARCH_LIMITS,
   ) {
+    this.pages = new ConversationPages(database, limits);
     this.selectRecord = database.prepare<[number], string | Buffer>('SELECT record FROM conversations WHERE rowid = ?').pluck();
   }
 
   queryConversations(runId: number, query: ConversationQuery): ConversationPage {
     this.beforeRead();
-    const plan = query.search && this.fewMatches(runId, query.search) ? 'matches' : 'index';
-    const { count, countParameters, page, parameters } = conversationPageSql(runId, query, plan);
-    const total = this.database
-      .prepare(count)
-      .pluck()
-      .get(...countParameters) as number;
-    const rowids = this.database
-      .prepare(page)
-      .pluck()
-      .all(...parameters, query.limit, query.offset) as number[];
-    const records = rowids.map((rowid) => decodeRecord(this.selectRecord.get(rowid)!));
-    const items = records.map(toSummary);
-    if (!query.search) return { total, items };
-    const search = query.search;
-    const hits = records.map((record) => searchHit(record, search));
-    const unindexed = searchBacklog(this.database);
-    return { total, items, hits, ...(unindexed > 0 ? { unindexed } : {}) };
-  }
-
-  /** Whether a search has few matches (FEW_MATCHES), counted no further than that. */
-  private fewMatches(runId: number, search: SearchQuery): boolean {
-    const columns = messageColumns(search.field);
-    const counted = (sql: string, ...parameters: unknown[]) =>
-      this.database
-        .prepare(`SELECT count(*) FROM (${sql} LIMIT ${FEW_MATCHES + 1})`)
-        .pluck()
-        .get(...parameters) as number;
-    let matches = columns.length === 0 ? 0 : counted(MATCHING_CONVERSATIONS, matchExpression(search, columns));
-    if (matches <= FEW_MATCHES && (search.field === 'all' || search.field === 'claim')) {
-      matches += counted(
-        `SELECT 1 FROM conversations c WHERE c.run_id = ? AND (c.domain, c.claim_index) IN (${MATCHING_CLAIMS})`,
-        runId,
-        runId,
-        matchExpression(search, CLAIM_COLUMNS),
-      );
-    }
-    return matches <= FEW_MATCHES;
+    return this.pages.query(runId, query);
   }
 
   pairCells(runId: number): PairCell[] {

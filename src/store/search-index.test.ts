@@ -7,10 +7,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handRecord } from '../../test/support/hand-records.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import { parseSearchText, type SearchField } from '../domain/search-words.js';
-import type { ConversationPage } from '../studies/tournament/tournament-browse.js';
-import { conversationPageSql } from './browse-queries.js';
+import type { ConversationPage, ConversationQuery } from '../studies/tournament/tournament-browse.js';
+import { BrowseQueries } from './browse-queries.js';
+import { conversationPageSql, SEARCH_LIMITS, type SearchLimits } from './conversation-pages.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { ResultStore } from './result-store.js';
+import { estimateMatchingMessages, matchExpression, messageColumns } from './search-index.js';
 
 const OLD_STORE = fileURLToPath(new URL('../../test/fixtures/stores/schema-6-interrupted.db', import.meta.url));
 
@@ -164,6 +166,135 @@ describe('the two plans of a search', () => {
             .countParameters,
         ),
     ).toBe(3);
+    database.close();
+  });
+});
+
+describe('the three plans of a search', () => {
+  const BIG = 1e9;
+  /** Limits that force each plan: every search is then answered by it, whatever its number of matches. */
+  const PLANS: Record<string, SearchLimits> = {
+    matches: { ...SEARCH_LIMITS, fewMatches: BIG, commonMatches: BIG },
+    index: { ...SEARCH_LIMITS, fewMatches: -1, commonMatches: BIG, countCap: BIG },
+    scan: { ...SEARCH_LIMITS, fewMatches: -1, commonMatches: -1, scanBudget: BIG },
+  };
+
+  /** 48 conversations (two persuaders, 24 claims, NC varied): `lantern` in most persuader messages, `quince` in three, `Lantern` in claim 5. */
+  async function storeOfMany(path: string): Promise<number> {
+    const store = ResultStore.open(path);
+    const run = store.createRun({ name: 'r', seed: 0, packageVersion: '0', config: {} });
+    const other = store.createRun({ name: 'other', seed: 0, packageVersion: '0', config: {} });
+    for (let claim = 1; claim <= 24; claim += 1) {
+      for (const persuader of ['sim/a', 'sim/c']) {
+        const number = claim * 2 + (persuader === 'sim/a' ? 0 : 1);
+        const says = (index: number) =>
+          [
+            index % 2 === 0 && number % 4 !== 0 ? `The lantern of turn ${index} glows.` : `Turn ${index} is plain.`,
+            index === 2 && [7, 20, 41].includes(number) ? 'a quince too' : '',
+            index === 3 ? 'I reply with a lantern fish' : '',
+          ].join(' ');
+        const record = handRecord({
+          run: 'r',
+          persuader,
+          persuadee: 'sim/b',
+          claim: claim === 5 ? `c${claim} Lantern makers matter` : `c${claim} Claim ${claim}`,
+          turns: 7,
+          persuadeeScores: [2, ((number % 3) + 2) as 2 | 3 | 4, 3],
+          final: ((number % 5) + 1) as 1 | 2 | 3 | 4 | 5,
+          message: says,
+        });
+        await store.saveConversation(run.id, record);
+      }
+    }
+    // Another run's conversations hold the words too: a search keeps to its run.
+    await store.saveConversation(other.id, recordSaying('c1 Lantern', 'quince'));
+    store.close();
+    return run.id;
+  }
+
+  it('give the same totals, pages and hits, whatever the words, field, order, filter and page', async () => {
+    const path = join(folder, 'many.db');
+    const runId = await storeOfMany(path);
+    const database = new Database(path, { readonly: true });
+    const browsers = Object.entries(PLANS).map(([plan, limits]) => [plan, new BrowseQueries(database, undefined, limits)] as const);
+    let compared = 0;
+    for (const text of ['lantern', 'quince', 'lantern quince', '"lantern fish"', 'lant*', 'makers', 'absent']) {
+      for (const field of ['all', 'claim', 'messages', 'persuader', 'persuadee'] as const) {
+        for (const [sort, persuader, offset] of [
+          ['pair', undefined, 0],
+          ['nc', 'sim/c', 0],
+          ['-nc', undefined, 5],
+          ['claim', 'sim/a', 3],
+        ] as const) {
+          const query: ConversationQuery = { search: { terms: parseSearchText(text), field }, sort, limit: 4, offset, ...(persuader ? { persuader } : {}) };
+          const answers = browsers.map(([plan, browse]) => {
+            const page = browse.queryConversations(runId, query);
+            return [
+              plan,
+              { total: page.total, exact: page.totalIsLowerBound === undefined, ids: page.items.map((item) => item.conversationId), hits: page.hits },
+            ] as const;
+          });
+          const [, exact] = answers.find(([plan]) => plan === 'matches')!;
+          expect(exact.exact).toBe(true);
+          for (const [plan, answer] of answers) {
+            const where = `${plan}: ${text} in ${field}, ${sort}, ${persuader}, ${offset}`;
+            expect({ ids: answer.ids, hits: answer.hits }, where).toEqual({ ids: exact.ids, hits: exact.hits });
+            if (answer.exact) expect(answer.total, where).toBe(exact.total);
+            // A lower bound is at most the true count and more than the pages up to this one hold (a next page exists).
+            else expect([offset + answer.ids.length < answer.total, answer.total <= exact.total], where).toEqual([true, true]);
+          }
+          compared += exact.total;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
+    database.close();
+  });
+
+  it('are chosen from how many messages hold the words: counted up to a sample, estimated past it from how densely the first ones lie', async () => {
+    const path = join(folder, 'many.db');
+    await storeOfMany(path);
+    const database = new Database(path, { readonly: true });
+    const expression = matchExpression({ terms: parseSearchText('lantern'), field: 'all' }, messageColumns('all'));
+    const exact = estimateMatchingMessages(database, expression, 1000);
+    // Turns 2, 4 and 6 of 36 of the 48 conversations, and turn 3 of all 48 (the other run has the word in its claim only).
+    expect(exact).toEqual({ exact: true, messages: 36 * 3 + 48 });
+    const estimate = estimateMatchingMessages(database, expression, 20);
+    expect(estimate.exact).toBe(false);
+    expect(estimate.messages).toBeGreaterThan(exact.messages / 2);
+    expect(estimate.messages).toBeLessThan(exact.messages * 2);
+    database.close();
+  });
+
+  it('say when a count stopped: the index plan at its cap, a scan past its page, and a scan that gives way keeps the answer', async () => {
+    const path = join(folder, 'many.db');
+    const runId = await storeOfMany(path);
+    const database = new Database(path, { readonly: true });
+    const query = (text: string, offset = 0): ConversationQuery => ({ search: { terms: parseSearchText(text), field: 'all' }, sort: 'pair', limit: 4, offset });
+    const exact = new BrowseQueries(database, undefined, PLANS.matches).queryConversations(runId, query('lantern'));
+    expect(exact.total).toBe(48);
+
+    const capped = new BrowseQueries(database, undefined, { ...PLANS.index!, countCap: 10 }).queryConversations(runId, query('lantern'));
+    expect([capped.total, capped.totalIsLowerBound, capped.items.length]).toEqual([10, true, 4]);
+    // Below the cap the count is exact: quince is in three conversations of this run.
+    expect(new BrowseQueries(database, undefined, { ...PLANS.index!, countCap: 10 }).queryConversations(runId, query('quince'))).toMatchObject({ total: 3 });
+    expect(
+      new BrowseQueries(database, undefined, { ...PLANS.index!, countCap: 10 }).queryConversations(runId, query('quince')).totalIsLowerBound,
+    ).toBeUndefined();
+
+    // A scan stops one past its page and counts the first matches of the index's list, at most scanCount.
+    const scan = (limits: Partial<SearchLimits>, text: string, offset = 0) =>
+      new BrowseQueries(database, undefined, { ...PLANS.scan!, ...limits }).queryConversations(runId, query(text, offset));
+    expect(scan({ scanCount: 30 }, 'lantern')).toMatchObject({ total: 30, totalIsLowerBound: true });
+    expect(scan({ scanCount: 2 }, 'lantern')).toMatchObject({ total: 5, totalIsLowerBound: true });
+    // A scan that reaches the run's last conversation counts exactly.
+    expect(scan({ scanCount: 2 }, 'lantern', 44).totalIsLowerBound).toBeUndefined();
+    expect(scan({ scanCount: 2 }, 'lantern', 44)).toMatchObject({ total: 48 });
+    expect(scan({ scanCount: 2 }, 'lantern', 44).items).toHaveLength(4);
+    // Past its budget a scan gives way to the index plan: the same page, exactly counted.
+    const givenWay = scan({ scanBudget: 8 }, 'quince');
+    expect(givenWay).toMatchObject({ total: 3, items: new BrowseQueries(database, undefined, PLANS.matches).queryConversations(runId, query('quince')).items });
+    expect(givenWay.totalIsLowerBound).toBeUndefined();
     database.close();
   });
 });

@@ -41,6 +41,21 @@ export const MATCHING_CLAIMS =
 /** SQL of the rowids of the conversations with a message matching `?` (a `matchExpression`). */
 export const MATCHING_CONVERSATIONS = `SELECT rowid / ${TURN_SLOTS} AS hit FROM message_search WHERE message_search MATCH ?`;
 
+/**
+ * How many messages match `expression` (a `matchExpression` of messages): exact up to `sample`; past
+ * it an estimate, as if the rest of the index held the words as densely as its first `sample` matches
+ * (rows are in the order conversations were stored). Reads no further than `sample` matches: a few
+ * milliseconds, where counting a common word's matches, or a phrase's, reads its whole list.
+ */
+export function estimateMatchingMessages(database: Database.Database, expression: string, sample: number): { exact: boolean; messages: number } {
+  const first = database
+    .prepare(`SELECT count(*) AS matches, max(rowid) AS last FROM (SELECT rowid FROM message_search WHERE message_search MATCH ? LIMIT ${sample + 1})`)
+    .get(expression) as { matches: number; last: number | null };
+  if (first.matches <= sample || first.last === null) return { exact: true, messages: first.matches };
+  const lastConversation = database.prepare('SELECT coalesce(max(rowid), 0) FROM conversations').pluck().get() as number;
+  return { exact: false, messages: Math.round(first.matches * Math.max(1, ((lastConversation + 1) * TURN_SLOTS) / first.last)) };
+}
+
 /** Writes and removes a conversation's messages in the index; called in the transaction that stores the conversation. */
 export class SearchIndex {
   private readonly insert: Database.Statement;
@@ -152,4 +167,13 @@ export function searchHit(record: ConversationRecord, search: SearchQuery): Sear
 function hasEveryTerm(text: string, marks: ReadonlyArray<readonly [number, number]>, search: SearchQuery): boolean {
   if (marks.length === 0) return false;
   return search.terms.every((term) => markMatches(text, [term]).length > 0);
+}
+
+/**
+ * Whether one of a conversation's messages in the roles searched (`messageColumns`) has every term,
+ * read in its own text as `searchHit` reads it: how the `scan` plan tests a conversation, since asking
+ * the index about one conversation reads a common word's list of rows from its start.
+ */
+export function messagesMatch(messages: readonly StoredMessage[], search: SearchQuery, roles: readonly string[]): boolean {
+  return messages.some(({ role, message }) => roles.includes(role) && hasEveryTerm(message, markMatches(message, search.terms), search));
 }

@@ -10,7 +10,7 @@ import type { ConversationRecord } from '../domain/conversation-record.js';
 import type { TurnLabels } from '../domain/turn-labels.js';
 import { DEFAULT_INTERVALS } from '../metrics/claim-estimates.js';
 import { techniqueShares } from '../metrics/technique-profiles.js';
-import { conversationPageSql } from '../store/browse-queries.js';
+import { conversationPageSql } from '../store/conversation-pages.js';
 import { openStore, ResultStore, type Store } from '../store/result-store.js';
 import type { TurnTags } from '../studies/analysis/turn-tags.js';
 import type { ConversationPage } from '../studies/tournament/tournament-browse.js';

@@ -67,8 +67,10 @@ export interface ConversationQuery extends ConversationFilter {
 export type ConversationSummary = Omit<ConversationRecord, 'turns'>;
 
 export interface ConversationPage {
-  /** How many conversations match the filter, over all pages. */
+  /** How many conversations match the filter, over all pages; with `totalIsLowerBound`, at least that many (a search stopped counting). */
   readonly total: number;
+  /** A search of many matches stops counting (`SEARCH_LIMITS` in the store): more than `total` may match. Absent when `total` is exact. */
+  readonly totalIsLowerBound?: true;
   readonly items: ConversationSummary[];
   /** With a search: where each item (same order) matched. */
   readonly hits?: SearchHit[];

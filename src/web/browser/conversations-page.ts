@@ -159,8 +159,11 @@ export async function conversationsPage(current: number, name: string, query: UR
   const bodyRows = page.items.map((item) => conversationRow(name, item, study, notes));
   // With a search, each conversation's row is followed by where the words are (the j/k rows stay the conversations).
   const shownRows = page.hits ? bodyRows.flatMap((row, at) => [row, hitRow(page.hits![at]!, name, study, 9)]) : bodyRows;
-  const from = page.total === 0 ? 0 : offset + 1;
-  const to = Math.min(page.total, offset + page.items.length);
+  const from = page.items.length === 0 ? 0 : offset + 1;
+  const to = page.items.length === 0 ? 0 : offset + page.items.length;
+  // A search of a common word stops counting: the total is then a lower bound, and a full page may have a next one.
+  const total = page.totalIsLowerBound ? `at least ${count(page.total)}` : count(page.total);
+  const last = page.totalIsLowerBound ? page.items.length < PAGE_SIZE : offset + PAGE_SIZE >= page.total;
   const pager = el(
     'div',
     { className: 'pager' },
@@ -169,12 +172,8 @@ export async function conversationsPage(current: number, name: string, query: UR
       { type: 'button', id: 'previous-page', disabled: offset === 0, onClick: () => go({ offset: String(Math.max(0, offset - PAGE_SIZE)) }) },
       'previous',
     ),
-    el('span', { id: 'page-position' }, `${count(from)}-${count(to)} of ${count(page.total)}`),
-    el(
-      'button',
-      { type: 'button', id: 'next-page', disabled: offset + PAGE_SIZE >= page.total, onClick: () => go({ offset: String(offset + PAGE_SIZE) }) },
-      'next',
-    ),
+    el('span', { id: 'page-position' }, `${count(from)}-${count(to)} of ${total}`),
+    el('button', { type: 'button', id: 'next-page', disabled: last, onClick: () => go({ offset: String(offset + PAGE_SIZE) }) }, 'next'),
   );
   const bundle = bundleInfo();
   show(

@@ -1,0 +1,338 @@
+import type Database from 'better-sqlite3';
+import type { Domain } from '../domain/claim.js';
+import type { ConversationRecord } from '../domain/conversation-record.js';
+import { PEOPLE_GROUP } from '../domain/person-agent.js';
+import type { SearchQuery } from '../domain/search-words.js';
+import type {
+  ConversationFilter,
+  ConversationPage,
+  ConversationQuery,
+  ConversationSort,
+  ConversationSummary,
+} from '../studies/tournament/tournament-browse.js';
+import { noteConditions } from './notes-table.js';
+import { decodeRecord, storedMessages } from './record-codec.js';
+import {
+  CLAIM_COLUMNS,
+  estimateMatchingMessages,
+  MATCHING_CLAIMS,
+  MATCHING_CONVERSATIONS,
+  matchExpression,
+  messageColumns,
+  messagesMatch,
+  searchBacklog,
+  searchHit,
+} from './search-index.js';
+
+/**
+ * Each sort is the order of an index (schema 6), so a page never sorts the run. Failed
+ * conversations have no NC: they come first by NC ascending and last by NC descending.
+ */
+export const ORDER_BY: Record<ConversationSort, string> = {
+  pair: 'persuader, persuadee, setting, domain, claim_index, id',
+  claim: 'domain, claim_index, setting, persuadee, persuader, id',
+  nc: 'nc, id',
+  '-nc': 'nc DESC, id DESC',
+};
+
+/**
+ * How a search is answered (docs/design/view.md, "Search"), chosen by how many messages hold its words
+ * (`searchPlan`), since FTS5 reads a word's list of rows from its start even to find one rowid: `matches` starts from the matching conversations and seeks each (few matches);
+ * `index` walks the order's index testing each conversation against the list of matches, built once
+ * a statement (a word in up to 5% of messages); `scan` walks the order's index and reads each
+ * conversation's own text (a common word: building its list alone took seconds at a million, and most
+ * conversations hold it, so a page reads few more than its own rows).
+ */
+export type SearchPlan = 'matches' | 'index' | 'scan';
+
+/** The thresholds of the plans and counts (SEARCH_LIMITS); tests pass others to try every plan on a small store. */
+export interface SearchLimits {
+  /** At most this many matching messages (and conversations matching by claim): the `matches` plan, and an exact count. */
+  readonly fewMatches: number;
+  /** More matching messages than this: the `scan` plan. */
+  readonly commonMatches: number;
+  /** The `index` plan counts this many matching conversations at most; the total is then a lower bound. */
+  readonly countCap: number;
+  /** The `scan` plan counts this many at most from the index's list (`scanCountHits` of its first matches), or what its walk found. */
+  readonly scanCount: number;
+  readonly scanCountHits: number;
+  /** A scan reading this many conversations without reaching its page's end gives way to the `index` plan. */
+  readonly scanBudget: number;
+}
+
+export const SEARCH_LIMITS: SearchLimits = {
+  fewMatches: 10_000,
+  commonMatches: 300_000,
+  countCap: 10_000,
+  scanCount: 1_000,
+  scanCountHits: 5_000,
+  scanBudget: 20_000,
+};
+
+/** A filter without its search. */
+function withoutSearch<Filter extends ConversationFilter>(filter: Filter): Omit<Filter, 'search'> {
+  const { search: _search, ...rest } = filter;
+  return rest;
+}
+
+/** The rowids (`hit`) of the conversations a search matches by a message (of any run: the WHERE keeps the run's) or by the run's claims. */
+function matchingConversations(runId: number, search: SearchQuery): { sql: string; parameters: unknown[] } {
+  const parts: string[] = [];
+  const parameters: unknown[] = [];
+  const columns = messageColumns(search.field);
+  if (columns.length > 0) {
+    parts.push(MATCHING_CONVERSATIONS);
+    parameters.push(matchExpression(search, columns));
+  }
+  if (search.field === 'all' || search.field === 'claim') {
+    parts.push(`SELECT c.rowid AS hit FROM conversations c WHERE c.run_id = ? AND (c.domain, c.claim_index) IN (${MATCHING_CLAIMS})`);
+    parameters.push(runId, runId, matchExpression(search, CLAIM_COLUMNS));
+  }
+  return { sql: `SELECT DISTINCT hit FROM (${parts.join(' UNION ALL ')})`, parameters };
+}
+
+/** The WHERE clause of a filter and its parameters, in order (a search, when the filter has one, tests each conversation against the list of its matches). */
+function whereClause(runId: number, filter: ConversationFilter, purpose: 'page' | 'count' = 'page'): { sql: string; parameters: unknown[] } {
+  const conditions = ['run_id = ?'];
+  const parameters: unknown[] = [runId];
+  const equal = (column: string, value: unknown) => {
+    if (value === undefined) return;
+    if (value === PEOPLE_GROUP && (column === 'persuader' || column === 'persuadee')) {
+      // Every person of a people study: the run page's pooled row links here.
+      conditions.push(`substr(${column}, 1, 7) = 'person/'`);
+      return;
+    }
+    conditions.push(`${column} = ?`);
+    parameters.push(value);
+  };
+  equal('persuader', filter.persuader);
+  equal('persuadee', filter.persuadee);
+  equal('setting', filter.setting);
+  equal('domain', filter.domain);
+  equal('claim_index', filter.claimIndex);
+  equal('status', filter.status);
+  equal('failure_reason', filter.failureReason);
+  equal('early_stopped', filter.earlyStopped === undefined ? undefined : filter.earlyStopped ? 1 : 0);
+  if (filter.ncMin !== undefined) {
+    conditions.push('nc >= ?');
+    parameters.push(filter.ncMin);
+  }
+  if (filter.ncMax !== undefined) {
+    conditions.push('nc <= ?');
+    parameters.push(filter.ncMax);
+  }
+  if (filter.search) {
+    // A conversation matches when one of its messages (of the roles searched) has every term, or its claim with its question has.
+    const { field } = filter.search;
+    const either: string[] = [];
+    const columns = messageColumns(field);
+    if (columns.length > 0) {
+      either.push(`rowid IN (${MATCHING_CONVERSATIONS})`);
+      parameters.push(matchExpression(filter.search, columns));
+    }
+    if (field === 'all' || field === 'claim') {
+      either.push(`(domain, claim_index) IN (${MATCHING_CLAIMS})`);
+      parameters.push(runId, matchExpression(filter.search, CLAIM_COLUMNS));
+    }
+    conditions.push(either.length === 1 ? either[0]! : `(${either.join(' OR ')})`);
+  }
+  // Each tag seeks turn_label_tags' primary key (run_id, tag, conversation_id, ...), never scanning the labels: a page walks its
+  // order's index and seeks each conversation's tag (EXISTS), stopping at the page's end; a count goes from the tag's own rows
+  // to the conversations they name (IN), so a rare tag is counted in its rows, not in the run's (docs/design/view.md).
+  for (const tag of filter.labels?.tags ?? []) {
+    conditions.push(
+      purpose === 'page'
+        ? 'EXISTS (SELECT 1 FROM turn_label_tags t WHERE t.run_id = ? AND t.tag = ? AND t.conversation_id = conversations.id AND t.judge = ?)'
+        : 'id IN (SELECT t.conversation_id FROM turn_label_tags t WHERE t.run_id = ? AND t.tag = ? AND t.judge = ?)',
+    );
+    parameters.push(filter.labels!.study, tag, filter.labels!.judge);
+  }
+  if (filter.notes) {
+    const notes = noteConditions(runId, filter.notes);
+    conditions.push(...notes.conditions);
+    parameters.push(...notes.parameters);
+  }
+  return { sql: conditions.join(' AND '), parameters };
+}
+
+/**
+ * The two statements of a page (its count, and its rowids with LIMIT ? OFFSET ? to bind after the
+ * parameters) in the `matches` or `index` plan; a search's count stops at `countCap` in the `index`
+ * plan. Exported for the query plans' tests.
+ */
+export function conversationPageSql(
+  runId: number,
+  query: ConversationQuery,
+  plan: Exclude<SearchPlan, 'scan'> = 'index',
+  countCap = Number.POSITIVE_INFINITY,
+): { count: string; countParameters: unknown[]; page: string; parameters: unknown[] } {
+  if (query.search && plan === 'matches') {
+    const { sql, parameters } = whereClause(runId, withoutSearch(query));
+    const counted = whereClause(runId, withoutSearch(query), 'count');
+    const matches = matchingConversations(runId, query.search);
+    const from = `(${matches.sql}) m CROSS JOIN conversations ON conversations.rowid = m.hit`;
+    return {
+      count: `SELECT count(*) FROM ${from} WHERE ${counted.sql}`,
+      countParameters: [...matches.parameters, ...counted.parameters],
+      page: `SELECT conversations.rowid FROM ${from} WHERE ${sql} ORDER BY ${ORDER_BY[query.sort]} LIMIT ? OFFSET ?`,
+      parameters: [...matches.parameters, ...parameters],
+    };
+  }
+  const { sql, parameters } = whereClause(runId, query);
+  const counted = whereClause(runId, query, 'count');
+  const capped = query.search && Number.isFinite(countCap);
+  return {
+    count: capped
+      ? `SELECT count(*) FROM (SELECT 1 FROM conversations WHERE ${counted.sql} LIMIT ${countCap})`
+      : `SELECT count(*) FROM conversations WHERE ${counted.sql}`,
+    countParameters: counted.parameters,
+    // A note filter names few conversations (notes are written by hand): seek each by its key and sort them, rather than
+    // walk the order's index over the whole run testing each against the notes' list.
+    page: `SELECT rowid FROM conversations${query.notes ? ' INDEXED BY sqlite_autoindex_conversations_1' : ''} WHERE ${sql} ORDER BY ${ORDER_BY[query.sort]} LIMIT ? OFFSET ?`,
+    parameters,
+  };
+}
+
+/**
+ * The `scan` plan's count: the conversations among the first `scanCountHits` of the search's matches
+ * (in the index's order, rowids) that pass the other filters, `scanCount` at most.
+ */
+function scanCountSql(runId: number, query: ConversationQuery & { search: SearchQuery }, limits: SearchLimits): { sql: string; parameters: unknown[] } {
+  const matches = matchingConversations(runId, query.search);
+  const counted = whereClause(runId, withoutSearch(query), 'count');
+  return {
+    sql: `SELECT count(*) FROM (SELECT 1 FROM (${matches.sql} LIMIT ${limits.scanCountHits}) m CROSS JOIN conversations ON conversations.rowid = m.hit
+          WHERE ${counted.sql} LIMIT ${limits.scanCount})`,
+    parameters: [...matches.parameters, ...counted.parameters],
+  };
+}
+
+/** A page's records and count, before they become summaries. */
+interface SearchedPage {
+  readonly total: number;
+  readonly totalIsLowerBound: boolean;
+  readonly records: ConversationRecord[];
+}
+
+function toSummary(record: ConversationRecord): ConversationSummary {
+  const { turns: _turns, ...summary } = record;
+  return summary;
+}
+/**
+ * A run's conversations, filtered, sorted and paged (`pmiyc view`'s list). A page selects the rowids
+ * of its rows from a covering index (filter, count and order without touching a record) and only then
+ * reads those rows' records; a search takes one of three plans (`SearchPlan`).
+ */
+export class ConversationPages {
+  private readonly selectRecord: Database.Statement<[number], string | Buffer>;
+
+  constructor(
+    private readonly database: Database.Database,
+    private readonly limits: SearchLimits = SEARCH_LIMITS,
+  ) {
+    this.selectRecord = database.prepare<[number], string | Buffer>('SELECT record FROM conversations WHERE rowid = ?').pluck();
+  }
+
+  query(runId: number, query: ConversationQuery): ConversationPage {
+    const { search } = query;
+    if (!search) return this.summaries(this.sqlPage(runId, query, 'index'));
+    const plan = this.searchPlan(runId, search);
+    const page = (plan === 'scan' && this.scanPage(runId, { ...query, search })) || this.sqlPage(runId, query, plan === 'scan' ? 'index' : plan);
+    const hits = page.records.map((record) => searchHit(record, search));
+    const unindexed = searchBacklog(this.database);
+    return { ...this.summaries(page), hits, ...(unindexed > 0 ? { unindexed } : {}) };
+  }
+
+  private summaries({ total, totalIsLowerBound, records }: SearchedPage): ConversationPage {
+    return { total, ...(totalIsLowerBound ? { totalIsLowerBound } : {}), items: records.map(toSummary) };
+  }
+
+  /** A page of the `matches` or `index` plan (or without a search): its count and rowids from SQL, then its records. */
+  private sqlPage(runId: number, query: ConversationQuery, plan: 'matches' | 'index'): SearchedPage {
+    const cap = plan === 'index' ? this.limits.countCap : Number.POSITIVE_INFINITY;
+    const { count, countParameters, page, parameters } = conversationPageSql(runId, query, plan, cap);
+    const total = this.database
+      .prepare(count)
+      .pluck()
+      .get(...countParameters) as number;
+    const rowids = this.database
+      .prepare(page)
+      .pluck()
+      .all(...parameters, query.limit, query.offset) as number[];
+    const records = rowids.map((rowid) => decodeRecord(this.selectRecord.get(rowid)!));
+    return { total, totalIsLowerBound: query.search !== undefined && total >= cap, records };
+  }
+
+  /**
+   * A page of the `scan` plan: walks the order's index (with the other filters) in growing steps and
+   * tests each conversation's claim (against the run's matching claims) and messages (its record's own
+   * text, as `searchHit` reads it) until one past the page's end; undefined when that takes more than
+   * `scanBudget` conversations (a word common in other runs but rare in this one's), for the `index`
+   * plan to answer. The total is exact when the walk reached the end, else a lower bound: the more of
+   * what it found and what the scan count found.
+   */
+  private scanPage(runId: number, query: ConversationQuery & { search: SearchQuery }): SearchedPage | undefined {
+    const { search } = query;
+    const filter = whereClause(runId, withoutSearch(query));
+    const step = this.database
+      .prepare(`SELECT rowid, domain, claim_index FROM conversations WHERE ${filter.sql} ORDER BY ${ORDER_BY[query.sort]} LIMIT ? OFFSET ?`)
+      .raw();
+    const claims = new Set(
+      search.field === 'all' || search.field === 'claim'
+        ? (this.database.prepare(MATCHING_CLAIMS).raw().all(runId, matchExpression(search, CLAIM_COLUMNS)) as Array<[Domain, number]>).map(
+            ([domain, claimIndex]) => `${domain}\u0000${claimIndex}`,
+          )
+        : [],
+    );
+    const roles = messageColumns(search.field);
+    const end = query.offset + query.limit;
+    const rowids: number[] = [];
+    let found = 0;
+    let read = 0;
+    // The walk ends one past the page's end (the total is then a lower bound), or at the filter's last conversation (exact).
+    for (let size = 256, exhausted = false; found <= end && !exhausted; size = Math.min(size * 2, 8192)) {
+      if (read >= this.limits.scanBudget) return undefined;
+      const rows = step.all(...filter.parameters, size, read) as Array<[number, Domain, number]>;
+      exhausted = rows.length < size;
+      for (const [rowid, domain, claimIndex] of rows) {
+        read += 1;
+        const matches =
+          claims.has(`${domain}\u0000${claimIndex}`) || (roles.length > 0 && messagesMatch(storedMessages(this.selectRecord.get(rowid)!), search, roles));
+        if (!matches) continue;
+        found += 1;
+        if (found > query.offset && found <= end) rowids.push(rowid);
+        if (found > end) break;
+      }
+    }
+    const records = rowids.map((rowid) => decodeRecord(this.selectRecord.get(rowid)!));
+    if (found <= end) return { total: found, totalIsLowerBound: false, records };
+    const counted = scanCountSql(runId, query, this.limits);
+    const listed = this.database
+      .prepare(counted.sql)
+      .pluck()
+      .get(...counted.parameters) as number;
+    return { total: Math.max(found, listed), totalIsLowerBound: true, records };
+  }
+
+  /**
+   * The plan of a search, from how many messages hold its words (exact up to `fewMatches`, else
+   * estimated from the first of them: `estimateMatchingMessages`) and, for a claim, how many
+   * conversations its claims have (counted no further than `fewMatches`). An estimate that is off
+   * costs time, never a different answer: every plan gives the same pages.
+   */
+  private searchPlan(runId: number, search: SearchQuery): SearchPlan {
+    const columns = messageColumns(search.field);
+    const { exact, messages } =
+      columns.length === 0 ? { exact: true, messages: 0 } : estimateMatchingMessages(this.database, matchExpression(search, columns), this.limits.fewMatches);
+    if (messages > this.limits.commonMatches) return 'scan';
+    if (!exact || messages > this.limits.fewMatches) return 'index';
+    if (search.field !== 'all' && search.field !== 'claim') return 'matches';
+    const byClaim = this.database
+      .prepare(
+        `SELECT count(*) FROM (SELECT 1 FROM conversations c WHERE c.run_id = ? AND (c.domain, c.claim_index) IN (${MATCHING_CLAIMS}) LIMIT ${this.limits.fewMatches + 1})`,
+      )
+      .pluck()
+      .get(runId, runId, matchExpression(search, CLAIM_COLUMNS)) as number;
+    return messages + byClaim <= this.limits.fewMatches ? 'matches' : 'index';
+  }
+}
