@@ -5,6 +5,7 @@ import { InputError } from '../domain/errors/input-error.js';
 import type { LeaseWorld } from '../runner/run-lease.js';
 import type { RunInfo } from '../runner/run-records.js';
 import type { ConversationSummary } from '../studies/tournament/tournament-browse.js';
+import { type BundleClaims, compactListPage, compactRecord } from './bundle-compact.js';
 import { loadPageScript } from './page-script.js';
 import { type ApiAnswer, ViewApi, type ViewSource } from './view-api.js';
 import type { RunAnswer, RunsAnswer } from './view-api-answers.js';
@@ -108,6 +109,8 @@ class FileWriter {
 /** The conversation lists being written: each a page at a time, numbered, its total counted as it grows. */
 class ListPages {
   private readonly lists = new Map<string, { id: number; total: number; page: ConversationSummary[]; pages: number }>();
+  /** The claims of the items written, whose texts the pages leave out. */
+  private readonly claims: BundleClaims = {};
 
   constructor(private readonly files: FileWriter) {}
 
@@ -133,14 +136,15 @@ class ListPages {
 
   private async writePage(list: { id: number; page: ConversationSummary[]; pages: number }): Promise<void> {
     const name = `lists/${list.id}/${list.pages}.js`;
-    await this.files.write(`data/${name}`, dataFile(name, { items: list.page }));
+    await this.files.write(`data/${name}`, dataFile(name, compactListPage(list.page, this.claims)));
     list.page = [];
     list.pages += 1;
   }
 
-  /** Writes every list's last page and the manifest of lists (key to number and total). */
+  /** Writes every list's last page, the claims' texts and the manifest of lists (key to number and total). */
   async finish(): Promise<number> {
     for (const list of this.lists.values()) if (list.page.length > 0 || list.pages === 0) await this.writePage(list);
+    await this.files.write('data/claims.js', dataFile('claims.js', this.claims));
     const manifest = Object.fromEntries([...this.lists].map(([key, list]) => [key, { id: list.id, total: list.total }]));
     await this.files.write('data/lists.js', dataFile('lists.js', { pageSize: PAGE_SIZE, lists: manifest }));
     return this.lists.size;
@@ -229,7 +233,7 @@ export async function writeBundle(options: BundleOptions): Promise<BundleWritten
     previous = record;
     const id = record.conversationId;
     const name = bundleConversationFile(id);
-    await write(name, { record, calls: api.callsOf(run.name, record, []), labels: api.labelsOf(run.name, id, undefined) });
+    await write(name, { record: compactRecord(record), calls: api.callsOf(run.name, record, []), labels: api.labelsOf(run.name, id, undefined) });
     const item = summaryOf(record);
     const where = { domain: record.domain, setting: record.setting };
     await lists.add({}, item);

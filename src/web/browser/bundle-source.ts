@@ -1,6 +1,7 @@
-import type { ConversationRecord } from '../../domain/conversation-record.js';
 import type { ConversationSummary } from '../../studies/tournament/tournament-browse.js';
+import type { BundleClaims, CompactListPage } from '../bundle-compact.js';
 import type { CallsAnswer, LabelsAnswer, NotesAnswer } from '../view-api-answers.js';
+import { expandListPage, expandRecord } from './bundle-data.js';
 import { conversationFile } from './bundle-paths.js';
 
 /*
@@ -85,7 +86,8 @@ function listKey(query: URLSearchParams, bundle: BundleInfo): string {
 }
 
 interface ConversationFile {
-  readonly record: ConversationRecord;
+  /** As src/web/bundle-compact.ts wrote it: `expandRecord` gives it back. */
+  readonly record: Readonly<Record<string, unknown>>;
   readonly calls: CallsAnswer;
   readonly labels: LabelsAnswer;
 }
@@ -109,7 +111,7 @@ export async function bundleAnswer<T>(path: string, bundle: BundleInfo): Promise
   if (parts[0] === 'conversations' && parts[1]) {
     const file = await load<ConversationFile>(conversationFile(parts[1]));
     if (file.record.conversationId !== parts[1]) throw elsewhere(`Conversation ${parts[1]}`, bundle.run);
-    if (parts.length === 2) return file.record as T;
+    if (parts.length === 2) return expandRecord(file.record) as T;
     if (parts[2] === 'calls') return file.calls as T;
     if (parts[2] === 'labels') return file.labels as T;
   }
@@ -138,6 +140,6 @@ async function listPage(query: URLSearchParams, bundle: BundleInfo): Promise<{ t
   const offset = Number(query.get('offset') || 0);
   if (!Number.isInteger(offset) || offset < 0 || offset % manifest.pageSize !== 0) throw elsewhere(`A page starting at ${offset}`, bundle.run);
   if (offset >= list.total && offset > 0) return { total: list.total, items: [] };
-  const page = await load<{ items: ConversationSummary[] }>(`lists/${list.id}/${offset / manifest.pageSize}.js`);
-  return { total: list.total, items: page.items };
+  const [page, claims] = await Promise.all([load<CompactListPage>(`lists/${list.id}/${offset / manifest.pageSize}.js`), load<BundleClaims>('claims.js')]);
+  return { total: list.total, items: expandListPage(page, claims) };
 }
