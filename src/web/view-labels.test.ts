@@ -10,7 +10,8 @@ import type { ConversationRecord } from '../domain/conversation-record.js';
 import type { TurnLabels } from '../domain/turn-labels.js';
 import { DEFAULT_INTERVALS } from '../metrics/claim-estimates.js';
 import { techniqueShares } from '../metrics/technique-profiles.js';
-import { conversationPageSql } from '../store/conversation-pages.js';
+import { BrowseQueries } from '../store/browse-queries.js';
+import { conversationPageSql, SEARCH_LIMITS } from '../store/conversation-pages.js';
 import { openStore, ResultStore, type Store } from '../store/result-store.js';
 import type { TurnTags } from '../studies/analysis/turn-tags.js';
 import type { ConversationPage } from '../studies/tournament/tournament-browse.js';
@@ -286,6 +287,26 @@ describe('the viewer API with an analysis study', () => {
         ).toEqual(['SEARCH t USING PRIMARY KEY (run_id=? AND tag=?)', 'SEARCH t USING PRIMARY KEY (run_id=? AND tag=?)']);
         for (const plan of [pagePlan, countPlan]) expect(plan.some((detail) => /turn_labels\b/.test(detail))).toBe(false);
       }
+    } finally {
+      database.close();
+    }
+  });
+
+  it('stops counting a label filter at the cap, says the total is a lower bound, and still counts from the tags', () => {
+    const database = new Database(store.path, { readonly: true });
+    try {
+      const run = store.findRun('labelled').id;
+      const study = store.findRun('study-new').id;
+      const query = { sort: 'pair', limit: 1, offset: 0, labels: { study, judge: JUDGE, tags: ['technique:logos'] } } as const;
+      const exact = store.browse.queryConversations(run, query);
+      expect(exact.total).toBeGreaterThan(1);
+      expect(exact.totalIsLowerBound).toBeUndefined();
+      const capped = new BrowseQueries(database, undefined, { ...SEARCH_LIMITS, countCap: 1 }).queryConversations(run, query);
+      expect(capped).toMatchObject({ total: 1, totalIsLowerBound: true, items: exact.items });
+      const { count, countParameters } = conversationPageSql(run, query, 'index', SEARCH_LIMITS.countCap);
+      expect(count).toContain(`LIMIT ${SEARCH_LIMITS.countCap}`);
+      const countPlan = (database.prepare(`EXPLAIN QUERY PLAN ${count}`).all(...countParameters) as Array<{ detail: string }>).map((row) => row.detail);
+      expect(countPlan).toContain('SEARCH t USING PRIMARY KEY (run_id=? AND tag=?)');
     } finally {
       database.close();
     }
