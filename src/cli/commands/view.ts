@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { InputError } from '../../domain/errors/input-error.js';
 import { StoreError } from '../../domain/errors/store-error.js';
 import { untilStopped } from '../../io/graceful-stop.js';
+import { type LaunchPage, writeLaunchPage } from '../../io/launch-page.js';
 import { openInBrowser } from '../../io/open-browser.js';
 import { thisProcess } from '../../io/process-world.js';
 import { openStore, type Store } from '../../store/result-store.js';
@@ -63,17 +64,23 @@ export async function viewCommand(options: ViewOptions, context: CliContext, sto
   const store = openStore(options.store, { access: 'read' });
   const now = () => context.now();
   const { writer, writing } = notesWriter(options, now);
+  let launch: LaunchPage | undefined;
   try {
     const world = () => ({ ...thisProcess(), nowMs: context.now().getTime() });
     const server = await ViewServer.start({ source: store, port: options.port, world, notes: writing, now });
     const address = 'token' in writing ? `${server.url}#token=${writing.token}` : server.url;
     const notes = 'token' in writing ? 'notes can be written from this address' : `read-only: ${writing.why}`;
     context.stdout.write(`Viewing ${store.path} at ${address} (${notes}). Press Ctrl-C to stop.\n`);
-    if (options.open && !(await openInBrowser(address))) context.stdout.write(`No browser could be opened here: open ${address} on this machine.\n`);
+    if (options.open) {
+      // With a token, the browser is sent a page on disk that redirects to the address: the opener's arguments are public.
+      launch = 'token' in writing ? writeLaunchPage(address) : undefined;
+      if (!(await openInBrowser(launch?.url ?? address))) context.stdout.write(`No browser could be opened here: open ${address} on this machine.\n`);
+    }
     await untilStopped(stop);
     await server.close();
     return 0;
   } finally {
+    launch?.remove();
     // The reader first: the writer, closing last, leaves the store in rollback-journal mode for readers in read-only folders.
     store.close();
     writer?.close();
