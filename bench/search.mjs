@@ -8,8 +8,8 @@
 //   npm run build && node bench/search.mjs [--conversations N] [--store FILE] [--keep] [--rounds 7] [--reindex N]
 //
 // Building the store takes many minutes; pass --store FILE --keep to build it once and measure again later.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -18,6 +18,7 @@ import Database from 'better-sqlite3';
 import { createRandom } from '../dist/domain/random.js';
 import { openStore } from '../dist/index.js';
 import { normalizedChange } from '../dist/metrics/normalized-change.js';
+import { peakRssMb, startViewer, timed } from './support/viewer.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -188,33 +189,9 @@ function indexSizes() {
   }
 }
 
-async function startServer() {
-  const child = spawn(process.execPath, ['dist/cli/main.js', 'view', '--store', storePath, '--port', '0', '--no-open'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (chunk) => {
-      text += chunk;
-      const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(text);
-      if (match) resolve(match[0]);
-    });
-    child.once('exit', (code) => reject(new Error(`pmiyc view exited with ${code}`)));
-  });
-  return { child, url };
-}
-
-async function timed(url) {
-  const started = performance.now();
-  const response = await fetch(url);
-  const body = await response.json();
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(body)}`);
-  return { ms: performance.now() - started, body };
-}
-
 if (!existsSync(storePath)) await buildStore();
 const sizes = indexSizes();
-const { child, url } = await startServer();
+const { child, url } = await startViewer(storePath);
 try {
   const api = `${url}api/runs/bench/conversations?limit=50&`;
   const requests = [
@@ -260,7 +237,7 @@ try {
   console.log(
     `store ${(storeBytes / 1e9).toFixed(2)} GB, of which the search index ${(indexBytes / 1e9).toFixed(2)} GB (${((100 * indexBytes) / storeBytes).toFixed(0)}%): ${JSON.stringify(sizes)}`,
   );
-  console.log(`server peak RSS (VmHWM): ${(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024).toFixed(0)} MB`);
+  console.log(`server peak RSS (VmHWM): ${peakRssMb(child.pid).toFixed(0)} MB`);
 } finally {
   child.kill('SIGINT');
 }

@@ -5,8 +5,7 @@
 //   npm run build && node bench/view.mjs [--conversations N] [--store FILE] [--keep]
 //
 // Building the store takes several minutes; pass --store FILE --keep to build it once and measure again later.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { createRandom } from '../dist/domain/random.js';
 import { openStore } from '../dist/index.js';
 import { normalizedChange } from '../dist/metrics/normalized-change.js';
+import { peakRssMb, startViewer, timed } from './support/viewer.mjs';
 
 const { values } = parseArgs({
   options: { conversations: { type: 'string', default: '1000000' }, store: { type: 'string' }, keep: { type: 'boolean', default: false } },
@@ -135,34 +135,8 @@ async function buildStore() {
   );
 }
 
-async function startServer() {
-  const child = spawn(process.execPath, ['dist/cli/main.js', 'view', '--store', storePath, '--port', '0', '--no-open'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (chunk) => {
-      text += chunk;
-      const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(text);
-      if (match) resolve(match[0]);
-    });
-    child.once('exit', (code) => reject(new Error(`pmiyc view exited with ${code}`)));
-  });
-  return { child, url };
-}
-
-const peakRssMb = (pid) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-
-async function timed(url) {
-  const started = performance.now();
-  const response = await fetch(url);
-  const body = await response.json();
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(body)}`);
-  return { ms: performance.now() - started, body };
-}
-
 if (!existsSync(storePath)) await buildStore();
-const { child, url } = await startServer();
+const { child, url } = await startViewer(storePath);
 try {
   const api = `${url}api/runs/bench/conversations?`;
   const requests = [
