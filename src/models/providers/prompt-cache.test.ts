@@ -68,6 +68,15 @@ describe('prompt caching', () => {
     expect(reply.costUsd).toBeCloseTo((95 * 3 + 1_700 * 0.3 + 205 * 3.75 + 40 * 15) / 1e6, 12);
   });
 
+  it("reads Gemini's implicitly cached prompt tokens and prices them at the cached price", async () => {
+    const body = RESPONSE_SHAPES.geminiContent('ok');
+    server.reply({ status: 200, body: { ...body, usageMetadata: { ...body.usageMetadata, promptTokenCount: 2_000, cachedContentTokenCount: 1_024 } } });
+    const { model } = createChatModel(settingsFor('google'), { apiKey: 'test-key' });
+    const reply = await model.generate(request);
+    expect(reply.usage).toMatchObject({ inputTokens: 2_000, outputTokens: 30, cachedInputTokens: 1_024 });
+    expect(reply.costUsd).toBeCloseTo(((2_000 - 1_024) * 3 + 1_024 * 0.3 + 30 * 15) / 1e6, 12);
+  });
+
   it('sends no cache_control with promptCache: false', async () => {
     server.reply({ status: 200, body: RESPONSE_SHAPES.anthropicMessage('ok') });
     const { model } = createChatModel(settingsFor('anthropic', { promptCache: false }), { apiKey: 'test-key' });
