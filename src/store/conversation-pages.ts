@@ -240,7 +240,12 @@ export class ConversationPages {
     this.selectRecord = database.prepare<[number], string | Buffer>('SELECT record FROM conversations WHERE rowid = ?').pluck();
   }
 
+  /** A page and its count, read in one transaction: a run writing meanwhile cannot shift a scan's steps or the count against the page. */
   query(runId: number, query: ConversationQuery): ConversationPage {
+    return this.database.transaction(() => this.read(runId, query))();
+  }
+
+  private read(runId: number, query: ConversationQuery): ConversationPage {
     const { search } = query;
     if (!search) return this.summaries(this.sqlPage(runId, query, 'index'));
     const plan = this.searchPlan(runId, search);
