@@ -12,7 +12,8 @@ import type {
   TechniqueCounts,
   TournamentBrowse,
 } from '../studies/tournament/tournament-browse.js';
-import { ConversationPages, ORDER_BY, SEARCH_LIMITS, type SearchLimits } from './conversation-pages.js';
+import { ORDER_BY, SEARCH_LIMITS, type SearchLimits } from './conversation-page-sql.js';
+import { ConversationPages } from './conversation-pages.js';
 import { hashKey } from './hash-key.js';
 import { decodeRecord } from './record-codec.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handRecord } from '../../test/support/hand-records.js';
-import { conversationPageSql } from './conversation-pages.js';
+import { conversationPageSql } from './conversation-page-sql.js';
 import { openStore, ResultStore } from './result-store.js';
 
 let folder: string;

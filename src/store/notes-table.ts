@@ -34,7 +34,7 @@ const SELECT =
 
 /**
  * The conditions of a note filter on a conversations query (`id` the conversation's id column), each a
- * subquery of the notes table's own indexes, with their parameters: for the viewer's list (conversation-pages.ts).
+ * subquery of the notes table's own indexes, with their parameters: for the viewer's list (conversation-page-sql.ts).
  */
 export function noteConditions(runId: number, filter: NoteFilter): { conditions: string[]; parameters: unknown[] } {
   const conditions: string[] = [];

@@ -9,7 +9,7 @@ import type { ConversationRecord } from '../domain/conversation-record.js';
 import { parseSearchText, type SearchField } from '../domain/search-words.js';
 import type { ConversationPage, ConversationQuery } from '../studies/tournament/tournament-browse.js';
 import { BrowseQueries } from './browse-queries.js';
-import { conversationPageSql, SEARCH_LIMITS, type SearchLimits } from './conversation-pages.js';
+import { conversationPageSql, SEARCH_LIMITS, type SearchLimits } from './conversation-page-sql.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { ResultStore } from './result-store.js';
 import { estimateMatchingMessages, matchExpression, messageColumns } from './search-index.js';

@@ -11,7 +11,7 @@ import type { TurnLabels } from '../domain/turn-labels.js';
 import { DEFAULT_INTERVALS } from '../metrics/claim-estimates.js';
 import { techniqueShares } from '../metrics/technique-profiles.js';
 import { BrowseQueries } from '../store/browse-queries.js';
-import { conversationPageSql, SEARCH_LIMITS } from '../store/conversation-pages.js';
+import { conversationPageSql, SEARCH_LIMITS } from '../store/conversation-page-sql.js';
 import { openStore, ResultStore, type Store } from '../store/result-store.js';
 import type { TurnTags } from '../studies/analysis/turn-tags.js';
 import type { ConversationPage } from '../studies/tournament/tournament-browse.js';
