@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { createRandom } from '../dist/domain/random.js';
 import { openStore } from '../dist/index.js';
-import { normalizedChange } from '../dist/metrics/normalized-change.js';
+import { benchRecord } from './support/bench-record.mjs';
 import { peakRssMb, startViewer, timed } from './support/viewer.mjs';
 
 const { values } = parseArgs({
@@ -78,7 +78,8 @@ function messageOf(random, pool, planted) {
   return `${words.join(' ')}.`;
 }
 
-function recordOf(random, pool, number, { persuader, persuadee, setting, turnsPlanned, domain, claimIndex }) {
+function recordOf(random, pool, number, design) {
+  const { turnsPlanned } = design;
   const turns = [];
   let score = 1 + Math.floor(random() * 5);
   for (let index = 1; index <= turnsPlanned; index += 1) {
@@ -96,38 +97,8 @@ function recordOf(random, pool, number, { persuader, persuadee, setting, turnsPl
       attempts: [{ number: 1, seed: index, raw, outcome: 'accepted', usage: { inputTokens: 120, outputTokens: 60 }, costUsd: 0.0001 }],
     });
   }
-  const initial = turns[0].score;
-  const final = turns.at(-1).score;
-  return {
-    run: 'bench',
-    conversationId: `c${persuader.slice(-1)}${persuadee.slice(-1)}${setting[0]}${domain[0]}${claimIndex}`,
-    domain,
-    setting,
-    turnsPlanned,
-    repetition: 0,
-    runSeed: 1,
-    claimIndex,
-    claim: `Claim number ${claimIndex} about ${domain} matters ${claimIndex % 7 === 0 ? 'greatly' : 'somewhat'}`,
-    question: null,
-    origin: 'bench',
-    license: 'MIT',
-    persuader,
-    persuadee,
-    simulated: { persuader: true, persuadee: true },
-    status: 'completed',
-    failureReason: null,
-    failureDetail: null,
-    failedTurn: null,
-    failedRole: null,
-    failedAttempts: [],
-    earlyStopped: false,
-    initialScore: initial,
-    finalScore: final,
-    normalizedChange: normalizedChange(initial, final),
-    absoluteChange: final - initial,
-    persuaderStance: null,
-    turns,
-  };
+  // Every turn is played: no early stop.
+  return benchRecord(design, turns, { earlyStopped: false });
 }
 
 async function buildStore() {

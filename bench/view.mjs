@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createRandom } from '../dist/domain/random.js';
 import { openStore } from '../dist/index.js';
-import { normalizedChange } from '../dist/metrics/normalized-change.js';
+import { benchRecord } from './support/bench-record.mjs';
 import { peakRssMb, startViewer, timed } from './support/viewer.mjs';
 
 const { values } = parseArgs({
@@ -57,43 +57,11 @@ function turnsOf(random, turnsPlanned, failAt) {
   return turns;
 }
 
-function recordOf(random, { persuader, persuadee, setting, turnsPlanned, domain, claimIndex }) {
+function recordOf(random, design) {
   const failed = random() < 0.02;
-  const failAt = failed ? 2 : 0;
-  const turns = turnsOf(random, turnsPlanned, failAt);
-  const initial = turns[0].score;
-  const final = failed ? null : turns.at(-1).score;
+  const turns = turnsOf(random, design.turnsPlanned, failed ? 2 : 0);
   const reason = REASONS[Math.floor(random() * REASONS.length)];
-  return {
-    run: 'bench',
-    conversationId: `c${persuader.slice(-1)}${persuadee.slice(-1)}${setting[0]}${domain[0]}${claimIndex}`,
-    domain,
-    setting,
-    turnsPlanned,
-    repetition: 0,
-    runSeed: 1,
-    claimIndex,
-    claim: `Claim number ${claimIndex} about ${domain} matters ${claimIndex % 7 === 0 ? 'greatly' : 'somewhat'}`,
-    question: null,
-    origin: 'bench',
-    license: 'MIT',
-    persuader,
-    persuadee,
-    simulated: { persuader: true, persuadee: true },
-    status: failed ? 'failed' : 'completed',
-    failureReason: failed ? reason : null,
-    failureDetail: failed ? `simulated ${reason}` : null,
-    failedTurn: failed ? 2 : null,
-    failedRole: failed ? 'persuader' : null,
-    failedAttempts: [],
-    earlyStopped: failed ? null : turns.some((turn) => turn.kind === 'reply' && turn.score === 5),
-    initialScore: initial,
-    finalScore: final,
-    normalizedChange: final === null ? null : normalizedChange(initial, final),
-    absoluteChange: final === null ? null : final - initial,
-    persuaderStance: null,
-    turns,
-  };
+  return benchRecord(design, turns, { failure: failed ? reason : null });
 }
 
 async function buildStore() {
