@@ -3,13 +3,18 @@
 // replies slower than the model's timeout, malformed replies, bodies past the reply limit, connection
 // resets). Each session of pmiyc is killed at a random moment with SIGKILL, SIGTERM or SIGINT (or left to
 // finish) and resumed, again and again, until the run completes; a run with failed conversations is
-// resumed with --retry-failed. Once (where root can mount a small tmpfs) the store's disk fills; the run is
-// resumed after space is freed. Beside it, the property tests run with SOAK_FUZZ_RUNS inputs (10^5).
+// resumed with --retry-failed. Every SOAK_ANALYZE_EVERY-th tournament (default 2) is then analysed by
+// `pmiyc analyze` with a judge on the same server (its labels drawn from the request), killed and resumed
+// the same way. Twice (where root can mount a small tmpfs) the store's disk fills: once during a tournament,
+// once during an analysis; each is resumed after space is freed. Beside it, the property tests run with
+// SOAK_FUZZ_RUNS inputs (10^5).
 //
 // Checks, each by name (a failed one is printed with what was seen, and the exit code is 1):
 // - export: each finished run's `pmiyc export` equals an uninterrupted run's of the same tournament on a
 //   server without faults (every field of every conversation record; records sorted by conversation id);
-// - kill -9 window: the calls of a SIGKILLed session that a later session asks again, of those on the wire
+// - analysis labels: each finished analysis stored the same labels (and problems) for every turn as an
+//   uninterrupted analysis of the uninterrupted run;
+// - kill -9 window (tournaments and analyses): the calls of a SIGKILLed session that a later session asks again, of those on the wire
 //   at the kill (a request the server had not finished answering) or paid for (a 200 the server finished
 //   sending), are at most 2 x --concurrency per kill (docs/design/run-ownership.md);
 // - drain: a session stopped by SIGTERM or SIGINT leaves no paid call to be paid again;
@@ -17,21 +22,22 @@
 // - every session ends: with 0, 1 (failed conversations), 130, 143 or 137 (killed), or by the signal sent
 //   when it came before pmiyc listens for it (early in its start), never another code
 //   or a stack trace (a full disk may end a session with 1, saying what to do);
-// - disk full: the session on the full disk ends with a message that names the disk (not "unexpected
-//   error"), and the run resumes once space is freed;
+// - disk full: the session (a tournament's, an analysis's) on the full disk ends with a message that names
+//   the disk (not "unexpected error"), and the work resumes once space is freed;
 // - fuzz: the property tests pass with SOAK_FUZZ_RUNS inputs.
 //
 // Run: `npm run build && node bench/soak.mjs` (10 minutes). An hour: `SOAK_MINUTES=60 node bench/soak.mjs`.
 // SOAK_FAULTS (default "429,500,timeout,malformed,huge,reset") picks the injected faults, SOAK_FAULT_RATE
 // (0.06) the share of requests given one, SOAK_CONCURRENCY (4), SOAK_CLAIMS (6), SOAK_MODELS (3),
-// SOAK_HUGE_MB (24: past the default maxReplyBytes, 8 MiB), SOAK_FUZZ_RUNS (100000; 0 skips the
+// SOAK_HUGE_MB (24: past the default maxReplyBytes, 8 MiB), SOAK_ANALYZE_EVERY (2; 0 analyses none), SOAK_FUZZ_RUNS (100000; 0 skips the
 // fuzzing), SOAK_SEED (random) seeds the soak's own choices, PMIYC_MAIN another build's cli/main.js.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { chatCompletion } from './chat-completion.mjs';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
@@ -42,6 +48,8 @@ const CLAIMS = Number(process.env.SOAK_CLAIMS ?? 6);
 const MODELS = Number(process.env.SOAK_MODELS ?? 3);
 const HUGE_MB = Number(process.env.SOAK_HUGE_MB ?? 24);
 const FUZZ_RUNS = Number(process.env.SOAK_FUZZ_RUNS ?? 100_000);
+const ANALYZE_EVERY = Number(process.env.SOAK_ANALYZE_EVERY ?? 2);
+const ANALYSIS_DISK_SPARE_KB = 96;
 const SEED = Number(process.env.SOAK_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const MAIN = process.env.PMIYC_MAIN ?? new URL('../dist/cli/main.js', import.meta.url).pathname;
 const PROJECT = new URL('..', import.meta.url).pathname;
@@ -71,7 +79,8 @@ const figures = {
   askedAgainAfterKill: [],
   killsMidRun: { SIGKILL: 0, SIGTERM: 0, SIGINT: 0 },
   peakRssKb: 0,
-  diskFull: 'not tried',
+  analyses: 0,
+  diskFull: [],
 };
 const failures = [];
 function check(name, ok, detail) {
@@ -127,7 +136,9 @@ function answer(body, request, response) {
     return response.end(hugeBody);
   }
   const digest = createHash('sha256').update(body).digest();
-  const text = `<message>Reply ${digest.toString('hex').slice(0, 12)}.</message>\n<support_ranking>${LABELS[digest[0] % 5]}</support_ranking>`;
+  const text =
+    judgeAnswer(body, digest) ??
+    `<message>Reply ${digest.toString('hex').slice(0, 12)}.</message>\n<support_ranking>${LABELS[digest[0] % 5]}</support_ranking>`;
   const tag = session;
   response.on('finish', () => {
     if (tag === 'reference') return;
@@ -137,6 +148,18 @@ function answer(body, request, response) {
   response.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletion(text, { promptTokens: Math.ceil(body.length / 4), completionTokens: 20 }));
 }
 
+/**
+ * The judge's answer when the request is a turn judge's (`pmiyc analyze`): labels drawn from the request's
+ * digest, so that every session and the uninterrupted analysis get the same; else undefined.
+ */
+function judgeAnswer(body, digest) {
+  const role = /Label turn \d+, the (persuader|persuadee)'s: answer/.exec(body)?.[1];
+  if (!body.includes('"model":"judge"') || role === undefined) return undefined;
+  if (role === 'persuadee') return JSON.stringify({ leftRole: digest[1] % 7 === 0 });
+  const techniques = ['logos', 'pathos', 'ethos'].filter((_, index) => (digest[2] >> index) & 1);
+  return JSON.stringify({ techniques, unethical: [], refused: digest[3] % 11 === 0, leftRole: false });
+}
+
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const baseURL = `http://127.0.0.1:${server.address().port}/v1`;
 const folder = mkdtempSync(join(tmpdir(), 'pmiyc-soak-'));
@@ -144,7 +167,7 @@ const models = Array.from({ length: MODELS }, (_, index) => `m${index}`);
 const config = join(folder, 'pmiyc.yaml');
 writeFileSync(
   config,
-  `models:\n${models.map((name) => `  ${name}: { provider: openai-compatible, model: ${name}, baseURL: "${baseURL}", timeoutMs: ${TIMEOUT_MS}, maxRetries: 4 }`).join('\n')}\n`,
+  `models:\n${[...models, 'judge'].map((name) => `  ${name}: { provider: openai-compatible, model: ${name}, baseURL: "${baseURL}", timeoutMs: ${TIMEOUT_MS}, maxRetries: 4 }`).join('\n')}\n`,
 );
 
 /** Runs pmiyc to its end (or until `stop` says when and how to stop it); its exit code, output and peak memory. */
@@ -228,24 +251,23 @@ const design = (store, round) => [
   String(round),
 ];
 
-/** One tournament: sessions killed and resumed until it completes; returns once its checks are done. */
-async function soakRound(round, fullDisk) {
-  figures.rounds += 1;
+/**
+ * One piece of work (a tournament, or an analysis of one) run by sessions that are stopped at random and
+ * resumed until it completes; checks how each session ends, then that no session was paid twice for a call,
+ * that a kill -9 asked at most BOUND calls again and that a drain asked none. `fresh(last)` says whether the
+ * next session must start the work anew (the earlier ones were stopped before they stored it).
+ */
+async function sessionsToEnd({ name, start, resume, fresh, fullDisk }) {
   paidBy = new Map();
   askedBy = new Map();
-  const place = fullDisk ? fullDisk.folder : join(folder, `round-${round}`);
-  mkdirSync(place, { recursive: true });
-  const store = join(place, 'store.db');
   /** How each session ended, by its tag. */
   const ended = [];
   let last;
   for (let index = 0; ; index++) {
-    session = `${round}.${index}`;
+    session = `${name}.${index}`;
     const signal = index < 40 && random() < 0.8 ? pick(['SIGKILL', 'SIGKILL', 'SIGTERM', 'SIGINT']) : undefined;
     const stop = signal ? { signal, afterMs: random() * 3000, fromFirstRequest: random() < 0.75 } : undefined;
-    // A session stopped before its run was created (or a full disk at its creation) leaves nothing to resume.
-    const fresh = index === 0 || /no runs yet|no store at/.test(last?.output ?? '');
-    const args = fresh ? design(store, round) : ['run', '--store', store, '--run', 'soak', '--resume', ...(last?.code === 1 ? ['--retry-failed'] : [])];
+    const args = index === 0 || fresh(last) ? start : resume(last);
     if (index > 0) figures.resumes += 1;
     figures.sessions += 1;
     const result = await pmiyc(args, fullDisk && index === 0 ? undefined : stop);
@@ -254,11 +276,11 @@ async function soakRound(round, fullDisk) {
     ended.push({ tag: session, killedBy, code: result.code });
     const stack = /\n\s+at .+\(.+:\d+:\d+\)/.test(result.output) || /unexpected error/i.test(result.output);
     if (fullDisk && index === 0) {
-      figures.diskFull = `session ended with ${result.code}`;
+      figures.diskFull.push(`${name}: the session ended with ${result.code}`);
       check(
         'disk full',
         result.code !== 0 && /disk|space/i.test(result.output) && !/unexpected error/i.test(result.output),
-        `exit ${result.code}: ${result.output
+        `${name} exit ${result.code}: ${result.output
           .split('\n')
           .filter((line) => /disk|space|error|full/i.test(line) && !/conversations \(/.test(line))
           .slice(-2)
@@ -271,8 +293,8 @@ async function soakRound(round, fullDisk) {
         'every session ends',
         ([0, 1, 130, 137, 143].includes(result.code) ||
           (stop !== undefined && result.signal === stop.signal) ||
-          // Resuming a run whose sessions were all stopped before it was created.
-          (result.code === 2 && /no store at|no runs yet/.test(result.output))) &&
+          // Resuming work whose sessions were all stopped before it was stored.
+          (result.code === 2 && /no store at|no runs yet|no analysis stud|has no run named "labels"/.test(result.output))) &&
           !stack,
         `session ${session} exit ${result.code}: ${result.output.trim().split('\n').slice(-3).join(' | ').slice(0, 400)}`,
       );
@@ -280,8 +302,8 @@ async function soakRound(round, fullDisk) {
     last = result;
     if (result.code === 0 && !killedBy) break;
     if (index > 60) {
-      check('the run completes', false, `round ${round} did not complete in 60 sessions`);
-      return;
+      check('the work completes', false, `${name} did not complete in 60 sessions`);
+      return false;
     }
   }
 
@@ -290,7 +312,7 @@ async function soakRound(round, fullDisk) {
     check(
       'one session pays a call once',
       once.size === sessions.length,
-      `round ${round}: a request paid ${sessions.length} times in sessions ${sessions.join(', ')}: ${body.slice(0, 80)}`,
+      `${name}: a request paid ${sessions.length} times in sessions ${sessions.join(', ')}: ${body.slice(0, 80)}`,
     );
   }
   ended.forEach(({ tag, killedBy }, index) => {
@@ -310,17 +332,109 @@ async function soakRound(round, fullDisk) {
       );
     } else check('drain', repeated === 0, `session ${tag}: ${repeated} calls paid again after ${killedBy}`);
   });
+  return true;
+}
 
+/** A session stopped before its run was created (or a full disk at its creation) leaves nothing to resume. */
+const nothingStored = (last) => /no runs yet|no store at/.test(last?.output ?? '');
+
+/** Runs pmiyc without faults or stops (a reference), tagged so that the server does not count its calls. */
+async function uninterrupted(args) {
   session = 'reference';
   faultsOn = false;
-  const reference = join(folder, `reference-${round}.db`);
-  const whole = await pmiyc(design(reference, round));
+  const result = await pmiyc(args);
   faultsOn = true;
+  return result;
+}
+
+/**
+ * One tournament: sessions killed and resumed until it completes, its export compared with an uninterrupted
+ * run's; then (every ANALYZE_EVERY rounds) an analysis of it the same way, its labels compared with an
+ * uninterrupted analysis of the uninterrupted run.
+ */
+async function soakRound(round, fullDisk) {
+  figures.rounds += 1;
+  const place = fullDisk?.tournament ? fullDisk.folder : join(folder, `round-${round}`);
+  mkdirSync(place, { recursive: true });
+  const store = join(place, 'store.db');
+  const done = await sessionsToEnd({
+    name: `${round}`,
+    start: design(store, round),
+    resume: (last) => ['run', '--store', store, '--run', 'soak', '--resume', ...(last?.code === 1 ? ['--retry-failed'] : [])],
+    fresh: nothingStored,
+    fullDisk: fullDisk?.tournament ? fullDisk : undefined,
+  });
+  if (!done) return;
+
+  const reference = join(folder, `reference-${round}.db`);
+  const whole = await uninterrupted(design(reference, round));
   if (!check('the uninterrupted run completes', whole.code === 0, `exit ${whole.code}: ${whole.output.slice(-300)}`)) return;
   const difference = firstDifference(await exportOf(store), await exportOf(reference));
   check('export', difference === undefined, `round ${round}: ${difference}`);
+
+  if (fullDisk?.analysis || (ANALYZE_EVERY > 0 && round % ANALYZE_EVERY === 0))
+    await analysisRound(round, store, reference, fullDisk?.analysis ? fullDisk : undefined);
   rmSync(reference, { force: true });
-  if (!fullDisk) rmSync(place, { recursive: true, force: true });
+  if (!fullDisk?.tournament) rmSync(place, { recursive: true, force: true });
+}
+
+const analysisDesign = (store) => [
+  'analyze',
+  '--config',
+  config,
+  '--store',
+  store,
+  '--run',
+  'soak',
+  '--judge',
+  'judge',
+  '--study',
+  'labels',
+  '--concurrency',
+  String(CONCURRENCY),
+];
+
+/** Every label a study stored, as comparable text (its judge, turn, labels and problem; not its attempts). */
+function labelsOf(store) {
+  const database = new Database(store, { readonly: true, fileMustExist: true });
+  try {
+    return database
+      .prepare(
+        `SELECT conversation_id, turn_index, judge, role, labels, problem FROM turn_labels
+         WHERE run_id = (SELECT id FROM runs WHERE name = 'labels') ORDER BY conversation_id, turn_index, judge`,
+      )
+      .all()
+      .map((row) => JSON.stringify(row));
+  } finally {
+    database.close();
+  }
+}
+
+/** An analysis of a finished tournament, killed and resumed until it completes, compared with an uninterrupted one. */
+async function analysisRound(round, store, reference, fullDisk) {
+  figures.analyses += 1;
+  let studied = store;
+  if (fullDisk) {
+    // The tournament's store copied onto the small disk, which the analysis's labels then fill.
+    studied = join(fullDisk.folder, 'analysed.db');
+    copyFileSync(store, studied);
+    fullDisk.shrinkTo(statSync(studied).size + ANALYSIS_DISK_SPARE_KB * 1024);
+  }
+  const done = await sessionsToEnd({
+    name: `${round}.analyze`,
+    start: analysisDesign(studied),
+    resume: () => ['analyze', '--config', config, '--store', studied, '--study', 'labels', '--resume', '--concurrency', String(CONCURRENCY)],
+    fresh: (last) => /no analysis stud|has no run named "labels"/.test(last?.output ?? ''),
+    fullDisk,
+  });
+  if (!done) return;
+  const whole = await uninterrupted(analysisDesign(reference));
+  if (!check('the uninterrupted analysis completes', whole.code === 0, `exit ${whole.code}: ${whole.output.slice(-300)}`)) return;
+  const got = labelsOf(studied);
+  const want = labelsOf(reference);
+  const differs =
+    got.length !== want.length ? `${got.length} labels, the uninterrupted analysis has ${want.length}` : got.find((row, index) => row !== want[index]);
+  check('analysis labels', differs === undefined, `round ${round}: ${differs?.slice(0, 300)}`);
 }
 
 /** A small tmpfs for the store, where root may mount one; else why not. */
@@ -333,6 +447,11 @@ function smallDisk() {
   return {
     folder: mountPoint,
     free: () => spawnSync('mount', ['-o', 'remount,size=256m', mountPoint]),
+    shrinkTo: (bytes) => spawnSync('mount', ['-o', `remount,size=${Math.ceil(bytes / 1024)}k`, mountPoint]),
+    empty: () => {
+      for (const entry of readdirSync(mountPoint)) rmSync(join(mountPoint, entry), { recursive: true, force: true });
+      spawnSync('mount', ['-o', 'remount,size=1500k', mountPoint]);
+    },
     unmount: () => spawnSync('umount', [mountPoint]),
   };
 }
@@ -362,10 +481,13 @@ const fuzz =
 
 const disk = smallDisk();
 let round = 0;
-if (disk.skipped) figures.diskFull = `skipped: ${disk.skipped}`;
+if (disk.skipped) figures.diskFull.push(`skipped: ${disk.skipped}`);
 else {
   try {
-    await soakRound(++round, disk);
+    // The disk fills once during a tournament, once during an analysis.
+    await soakRound(++round, { ...disk, tournament: true });
+    disk.empty();
+    await soakRound(++round, { ...disk, analysis: true });
   } finally {
     disk.unmount();
   }
@@ -397,7 +519,8 @@ console.log(
   `calls paid ${figures.paid}; after a kill -9, asked again (on the wire or paid): max ${most(asked)}, total ${sum(asked)}; paid twice: max ${most(repeats)}, total ${sum(repeats)}; over ${asked.length} kills (bound ${BOUND} per kill)`,
 );
 console.log(`duration ${soakMinutes.toFixed(1)} min (tournaments), peak RSS of a pmiyc process ${(figures.peakRssKb / 1024).toFixed(0)} MB`);
-console.log(`disk full: ${figures.diskFull}`);
+console.log(`analyses (run to the end) ${figures.analyses}`);
+console.log(`disk full: ${figures.diskFull.join('; ') || 'not tried'}`);
 
 const fuzzed = await fuzz;
 if (fuzzed)
