@@ -34,8 +34,7 @@ async function chromiumExecutable(): Promise<string> {
  * test files unpacking at once, or a run killed half-way, never leave a half-written browser behind.
  */
 async function unpackPackagedChromium(): Promise<string> {
-  const packageFolder = dirname(dirname(fileURLToPath(import.meta.resolve('@sparticuz/chromium'))));
-  const { version } = JSON.parse(readFileSync(join(packageFolder, 'package.json'), 'utf8')) as { version: string };
+  const { version } = packagedChromiumManifest();
   const folder = join(tmpdir(), `pmiyc-test-chromium-${version}`);
   const executable = join(folder, 'chromium');
   if (existsSync(executable)) return executable;
@@ -57,6 +56,20 @@ async function unpackPackagedChromium(): Promise<string> {
     if (!existsSync(executable)) throw error;
   }
   return executable;
+}
+
+/**
+ * The packaged Chromium's own package.json: the first one above its entry point that names the package (the
+ * entry's depth differs between versions, and a build folder may hold a package.json of its own).
+ */
+function packagedChromiumManifest(): { version: string } {
+  for (let folder = dirname(fileURLToPath(import.meta.resolve('@sparticuz/chromium'))); folder !== dirname(folder); folder = dirname(folder)) {
+    const manifest = join(folder, 'package.json');
+    if (!existsSync(manifest)) continue;
+    const read = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; version?: string };
+    if (read.name === '@sparticuz/chromium' && read.version !== undefined) return { version: read.version };
+  }
+  throw new Error('the package.json of @sparticuz/chromium was not found: run npm ci');
 }
 
 /** A headless Chromium with a fresh profile in `profileFolder`. */
