@@ -43,6 +43,8 @@ interface Live {
   done?: Promise<void>;
   /** The answer given to the waiting call and not yet stored: a repeat of it waits for the same outcome. */
   saving?: Saving;
+  /** Whether a finished conversation's turns were read back from the store (after a restart, it is not run again). */
+  turnsRead?: boolean;
 }
 
 /** An answer on its way to the store: it is acknowledged when its turn is recorded, which is after its call was committed. */
@@ -163,7 +165,7 @@ export class PeopleStudy {
     this.expireIfLate(live);
     const answer = readAnswer(given, this.options.design.turns);
     if (!answer.ok) return answer;
-    return (await this.earlierAnswer(live, answer)) ?? (await this.give(live, answer));
+    return this.earlierAnswer(live, answer) ?? this.give(live, answer);
   }
 
   /** How an answer to a turn already answered (stored, or on its way) is taken: the same one as the first was, another refused. */
@@ -304,8 +306,10 @@ export class PeopleStudy {
   /** The turns the study holds of a participant; a finished one's are read from the store once after a restart (their conversation is not run again). */
   private turnsOf(live: Live): readonly Turn[] {
     const conversationId = live.row.conversationId;
-    if (live.turns.length === 0 && live.person === undefined && conversationId !== null)
+    if (!live.turnsRead && live.person === undefined && conversationId !== null) {
       live.turns = [...(this.options.records.storedTurns(conversationId) ?? [])];
+      live.turnsRead = true;
+    }
     return live.turns;
   }
 

@@ -28,7 +28,7 @@ const SAVE_TEXT: Record<SaveState, string> = {
   idle: '',
   saving: 'Saving…',
   retrying:
-    "Saving… The study's server cannot be reached just now. Your answer is kept on this page and sent again by itself; you may close it and come back through the same link.",
+    "Saving… The study's server has not taken your answer yet (it may be restarting). It is kept on this page and sent again by itself; you may also close the page and come back through the same link later.",
   saved: 'Saved.',
 };
 
