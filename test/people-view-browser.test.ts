@@ -8,8 +8,10 @@ import { openWatched, type ViewerInChromium, viewInChromium } from './support/ch
 import { HOSTILE } from './support/hostile-records.js';
 import { personConversation } from './support/people-records.js';
 
-/** What a participant typed: markup of every kind, a Markdown link and a terminal hyperlink. */
-const TYPED = `${HOSTILE.script} ${HOSTILE.image} ${HOSTILE.attribute} ${HOSTILE.markdown} \u001b]8;;https://evil.invalid\u0007here\u001b]8;;\u0007`;
+/** A right-to-left override: without care the words after it read backwards ("ecila ot 001 yap"). */
+const REORDERED = 'I pay \u202E100 to alice\u202C';
+/** What a participant typed: markup of every kind, a Markdown link, a terminal hyperlink and bidirectional controls. */
+const TYPED = `${HOSTILE.script} ${HOSTILE.image} ${HOSTILE.attribute} ${HOSTILE.markdown} \u001b]8;;https://evil.invalid\u0007here\u001b]8;;\u0007 ${REORDERED}`;
 
 let folder: string;
 let browser: BrowserContext;
@@ -55,6 +57,9 @@ describe('a people run in pmiyc view, in headless Chromium', () => {
     const turns = await page.locator('ol.turns').innerText();
     expect(turns).toContain(HOSTILE.script);
     expect(turns).toContain(HOSTILE.image);
+    // In the order it was written: the override is shown, not obeyed.
+    expect(turns).toContain('I pay [U+202E]100 to alice[U+202C]');
+    expect(turns).not.toMatch(/\p{Bidi_Control}/u);
     const injected = await page.evaluate(`({
       scripts: document.querySelectorAll('script').length,
       images: document.querySelectorAll('img').length,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { printableText } from './printable-text.js';
+import { printableText, shownText, visibleBidiControls } from './printable-text.js';
 
 const ESC = '\u001b';
 const BEL = '\u0007';
@@ -32,5 +32,23 @@ describe('printableText', () => {
     const everything = Array.from({ length: 0xa0 }, (_, code) => String.fromCharCode(code)).join('');
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is that none are left
     expect(printableText(`${everything}${ESC}]0;x${everything}`)).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+});
+
+describe('visibleBidiControls and shownText', () => {
+  it('shows every bidirectional control as its code point, so that none reorders the text around it', () => {
+    // As written: "pay 100 to alice"; U+202E would show what follows it right to left ("ecila ot 001 yap").
+    expect(visibleBidiControls('pay \u202E100 to alice\u202C ok')).toBe('pay [U+202E]100 to alice[U+202C] ok');
+    const controls = ['\u061C', '\u200E', '\u200F', '\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069'];
+    expect(visibleBidiControls(controls.join(''))).toBe('[U+061C][U+200E][U+200F][U+202A][U+202B][U+202C][U+202D][U+202E][U+2066][U+2067][U+2068][U+2069]');
+  });
+
+  it('leaves right-to-left writing and every other text as it is', () => {
+    const text = 'שלום עולם, مرحبا بالعالم, «ça marche» 🙂 and a zero\u200Bwidth space';
+    expect(visibleBidiControls(text)).toBe(text);
+  });
+
+  it('shownText removes terminal escapes and shows bidirectional controls', () => {
+    expect(shownText('a\u001b[2Jb\u202Ec')).toBe('ab[U+202E]c');
   });
 });

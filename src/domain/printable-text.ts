@@ -30,3 +30,29 @@ export function printableText(text: string): string {
   if (!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(text)) return text;
   return text.replace(STRING_COMMAND, '').replace(CONTROL_SEQUENCE, '').replace(OTHER_ESCAPE, '').replace(CONTROL_CHARACTER, '');
 }
+
+/**
+ * Unicode's bidirectional controls (the Bidi_Control property): the embeddings and overrides U+202A-U+202E
+ * (U+202E, RIGHT-TO-LEFT OVERRIDE, shows "abc" as "cba"), the isolates U+2066-U+2069, and the marks U+200E,
+ * U+200F and U+061C. Text from a participant or a model that holds them can make a reader see its words in
+ * another order than they were written.
+ */
+const BIDI_CONTROL = /\p{Bidi_Control}/gu;
+
+/**
+ * `text` with each bidirectional control shown as its code point (`[U+202E]`), so that it reorders nothing
+ * and the reader sees that it was there. Arabic and Hebrew read in their own direction without any; a mark
+ * a writer used to place punctuation is shown too, the price of an order the reader can trust. Text
+ * without any is returned as it is.
+ */
+export function visibleBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROL, (control) => `[U+${control.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
+}
+
+/**
+ * What a reader is shown of text from elsewhere (a participant's or a model's words, in a report, a
+ * terminal or a page): printable (`printableText`) and in the order it was written (`visibleBidiControls`).
+ */
+export function shownText(text: string): string {
+  return visibleBidiControls(printableText(text));
+}

@@ -1,7 +1,7 @@
 import { agreementLabel } from '../domain/agreement-score.js';
 import type { Turn } from '../domain/conversation.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
-import { printableText } from '../domain/printable-text.js';
+import { shownText } from '../domain/printable-text.js';
 import { formatNumber } from './number-format.js';
 
 /** Styling hooks, so that the same text renders with or without colour. */
@@ -47,7 +47,7 @@ export function formatTurnText(turn: Turn, style: TextStyle): string {
   const scoreText = turn.role === 'persuader' ? style.dim(`own rating ${score}, not shown to the persuadee`) : style.bold(score);
   const retries = turn.attempts.length > 1 ? style.dim(` · ${turn.attempts.length} attempts`) : '';
   const head = `${String(turn.index).padStart(3)}  ${colour(turn.role)} · ${turn.kind} · ${scoreText}${retries}`;
-  return `${head}\n${indent(printableText(turn.message))}\n`;
+  return `${head}\n${indent(shownText(turn.message))}\n`;
 }
 
 /** The header of a conversation; an imported one has no seed (its file keeps none), so it says so instead of showing one. */
@@ -58,8 +58,8 @@ export function formatConversationHeader(
 ): string {
   const claimLines =
     record.question === null
-      ? [`Claim (subjective): "${printableText(record.claim)}"`]
-      : [`Question: "${printableText(record.question)}"`, `Proposed answer (misinformation): "${printableText(record.claim)}"`];
+      ? [`Claim (subjective): "${shownText(record.claim)}"`]
+      : [`Question: "${shownText(record.question)}"`, `Proposed answer (misinformation): "${shownText(record.claim)}"`];
   return [
     style.bold(`A ${record.turnsPlanned}-turn conversation, ${record.imported ? 'seed: none (imported)' : `seed ${record.runSeed}`}`),
     ...claimLines,
@@ -71,7 +71,7 @@ export function formatConversationHeader(
 
 export function formatOutcomeText(record: ConversationRecord, style: TextStyle): string {
   if (record.status === 'failed') {
-    return style.bad(`Failed at turn ${record.failedTurn} (${record.failedRole}): ${record.failureReason}. ${printableText(record.failureDetail ?? '')}`);
+    return style.bad(`Failed at turn ${record.failedTurn} (${record.failedRole}): ${record.failureReason}. ${shownText(record.failureDetail ?? '')}`);
   }
   const initial = `${agreementLabel(record.initialScore!)} (${record.initialScore})`;
   const final = `${agreementLabel(record.finalScore!)} (${record.finalScore})`;

@@ -3,6 +3,7 @@ import { HOSTILE, hostileRecords } from '../../test/support/hostile-records.js';
 import { analyzeTournament } from '../metrics/tournament-analysis.js';
 import { buildReportDocument } from './build-report-document.js';
 import { buildReportFiles } from './build-report-files.js';
+import { formatTurnText, PLAIN_STYLE } from './dialogue-text.js';
 import { escapeHtml, html } from './html/safe-html.js';
 import { escapeMarkdown } from './markdown/markdown-text.js';
 
@@ -55,6 +56,17 @@ describe('model text in reports', () => {
     expect(markdown).not.toMatch(/!(?<!\\)\[x(?<!\\)\]\(/);
     expect(escapeMarkdown(HOSTILE.markdown)).toBe('\\[click\\](javascript:alert(4)) !\\[x\\](https://example.invalid/x.png) \\| cell \\|');
     expect(escapeMarkdown('# heading\n- item\n1. first')).toBe('\\# heading\n\\- item\n1\\. first');
+  });
+
+  it("shows a participant's bidirectional controls as code points in the HTML and Markdown report and in the terminal, so that nothing reads reordered", () => {
+    // U+202E (right-to-left override) would show "to alice" and what follows it backwards; U+2066 opens an isolate.
+    const typed = 'I pay \u202E100 to alice\u202C and \u2066more\u2069';
+    expect(escapeHtml(typed)).toBe('I pay [U+202E]100 to alice[U+202C] and [U+2066]more[U+2069]');
+    expect(escapeMarkdown(typed)).toBe('I pay \\[U+202E\\]100 to alice\\[U+202C\\] and \\[U+2066\\]more\\[U+2069\\]');
+    const turn = { index: 3, role: 'persuadee', kind: 'reply', message: typed, score: 2, raw: typed, attempts: [] } as const;
+    const shown = formatTurnText(turn, PLAIN_STYLE);
+    expect(shown).toContain('I pay [U+202E]100 to alice[U+202C]');
+    expect(shown).not.toMatch(/\p{Bidi_Control}/u);
   });
 
   it('keeps the text itself in report.json, where it is data', async () => {

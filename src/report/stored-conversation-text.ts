@@ -1,5 +1,5 @@
 import type { ConversationRecord, DisputedScore, ImportedFrom, ReadingDifference } from '../domain/conversation-record.js';
-import { printableText } from '../domain/printable-text.js';
+import { printableText, shownText } from '../domain/printable-text.js';
 import { usageTotals } from '../metrics/usage-totals.js';
 import { formatConversationHeader, formatOutcomeText, formatTurnText, type TextStyle } from './dialogue-text.js';
 import { disputeText } from './dispute-text.js';
@@ -9,7 +9,7 @@ import { formatUsageText } from './usage-text.js';
 
 /** Under a disputed turn: what the official code read (the recorded score, which the numbers use) and what pmiyc's parser reads. */
 function differenceText(difference: ReadingDifference, labelMatch: string, style: TextStyle): string {
-  return `     ${style.bad('disputed:')} ${style.dim(printableText(disputeText(difference, labelMatch)))}`;
+  return `     ${style.bad('disputed:')} ${style.dim(shownText(disputeText(difference, labelMatch)))}`;
 }
 
 /** "the initial score rests on such a turn", "the initial and final scores rest on such turns". */
@@ -66,7 +66,7 @@ export function storedConversationText(
     return `${formatTurnText(turn, style)}${tags}${note}\n`;
   });
   const attempts = record.failedAttempts.map(
-    (attempt) => `${style.bad(`  attempt ${attempt.number}: ${attempt.outcome}${attempt.detail ? ` (${printableText(attempt.detail)})` : ''}`)}\n`,
+    (attempt) => `${style.bad(`  attempt ${attempt.number}: ${attempt.outcome}${attempt.detail ? ` (${shownText(attempt.detail)})` : ''}`)}\n`,
   );
   const usage = imported
     ? style.dim('No calls: the conversation was imported, and its file keeps no seeds, tokens or costs.')

@@ -7,6 +7,7 @@ h1 { font-size: 1.3rem; }
 ol.turns { list-style: none; padding: 0; }
 ol.turns li { border: 1px solid rgba(128, 128, 128, 0.4); border-radius: 6px; margin: 0.6rem 0; padding: 0.6rem 0.8rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 ol.turns li.you { background: rgba(80, 120, 200, 0.08); }
+ol.turns li.saving { border-style: dashed; }
 .who { font-weight: 600; display: block; white-space: normal; }
 .score { display: block; font-size: 0.9rem; opacity: 0.8; white-space: normal; }
 fieldset { border: none; padding: 0; margin: 0.8rem 0; }

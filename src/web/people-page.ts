@@ -17,6 +17,7 @@ export function peoplePageHtml(nonce: string, mode: 'participant' | 'join', scri
 <body data-step="loading">
 <header><h1 id="title">Loading</h1></header>
 <main id="app"><p>Loading&hellip;</p></main>
+<p id="save-status" class="quiet" role="status"></p>
 <p id="problem" class="problem" role="alert"></p>
 <script nonce="${escapeHtml(nonce)}">${script}</script>
 </body></html>

@@ -8,7 +8,7 @@ import { ResultStore } from '../store/result-store.js';
 import { type ExperimentText, starterExperiment } from '../studies/people/experiment-text.js';
 import type { ParticipantView } from '../studies/people/participant-view.js';
 import { openPeopleStudy, type ServedPeopleStudy } from '../studies/people/people-session.js';
-import { NO_COMMENT } from '../studies/people/people-study.js';
+import { NO_COMMENT } from '../studies/people/person-answer.js';
 import { hashToken, newLinkToken, newParticipantId } from './link-tokens.js';
 import { PeopleServer } from './people-server.js';
 
@@ -277,6 +277,49 @@ describe('the people study server', () => {
       expect(record!.simulated).toMatchObject({ persuadee: false, persuader: true });
     } finally {
       await again.stop();
+    }
+  }, 60_000);
+
+  it('acknowledges an answer once its call is committed; the same answer sent again is taken as the first was and stored once, another is refused', async () => {
+    const first = await serve({ participants: 1, turns: 3 });
+    const [token] = first.tokens as [string];
+    const opening = 'Not convinced, to begin with.';
+    await post(first, `/p/${token}/consent`, {});
+    await until(first, token, { turns: 0 });
+    const acknowledged = await say(first, token, 1, 2, opening);
+    expect(acknowledged.status).toBe(200);
+    // Committed before the acknowledgement: the store holds the call (the opponent's reply may follow it).
+    expect(store.callsMadeBy(first.served.run.id)).toBeGreaterThanOrEqual(1);
+    // A page that lost the reply sends the same answer again (line ends and spaces as typed): the same reply.
+    const again = await say(first, token, 1, 2, ` ${opening}\r\n`);
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as ParticipantView).turns[0]!.message).toBe(opening);
+    const changed = await say(first, token, 1, 3, opening);
+    expect(changed.status).toBe(409);
+    expect(((await changed.json()) as { error: string }).error).toBe(
+      'turn 1 was answered already, with other words or another agreement; that first answer is kept and cannot be changed',
+    );
+    await until(first, token, { turns: 2 });
+    expect((await say(first, token, 2, 3, 'The other side wrote this turn, not me.')).status).toBe(409);
+    await say(first, token, 3, 4, '');
+    const finished = await until(first, token, { step: 'debrief' });
+    await first.stop();
+
+    // After a restart, the finished conversation is shown again, and its answers are still recognised.
+    const restarted = await serve({ turns: 3 });
+    try {
+      expect((await state(restarted, token)).turns).toEqual(finished.turns);
+      expect((await say(restarted, token, 3, 4, '')).status).toBe(200);
+      expect((await say(restarted, token, 3, 4, 'Now with a comment.')).status).toBe(409);
+      expect((await say(restarted, token, 1, 2, opening)).status).toBe(200);
+      const [record] = [...store.conversations(restarted.served.run.id)];
+      expect(record!.turns.filter((turn) => turn.role === 'persuadee').map((turn) => [turn.message, turn.score])).toEqual([
+        [opening, 2],
+        [NO_COMMENT, 4],
+      ]);
+      expect(store.callsMadeBy(restarted.served.run.id)).toBe(3);
+    } finally {
+      await restarted.stop();
     }
   }, 60_000);
 

@@ -162,14 +162,17 @@ export class PeopleServer {
       route.action === 'consent'
         ? study.consent(id)
         : route.action === 'answer'
-          ? study.answer(id, { turnIndex: body['turnIndex'], message: body['message'], score: body['score'] })
+          ? await study.answer(id, { turnIndex: body['turnIndex'], message: body['message'], score: body['score'] })
           : route.action === 'follow-up'
             ? study.followUp(id, body['score'])
             : route.action === 'withdraw'
               ? study.withdraw(id)
               : undefined;
     if (answer === undefined) return sendJson(response, 404, { error: 'not found' });
-    if (!answer.ok) return sendJson(response, answer.status, { error: answer.problem });
+    if (!answer.ok) {
+      if (answer.status === 503) response.setHeader('retry-after', '1');
+      return sendJson(response, answer.status, { error: answer.problem });
+    }
     sendJson(response, 200, study.view(id));
   }
 

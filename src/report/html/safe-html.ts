@@ -1,4 +1,4 @@
-import { printableText } from '../../domain/printable-text.js';
+import { shownText } from '../../domain/printable-text.js';
 /**
  * HTML built by a tagged template that escapes every interpolated value unless it is already
  * `SafeHtml`. Model text, claims and model names can therefore never become markup: escaping is
@@ -17,10 +17,11 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 /**
  * Escapes text for use in element content and in quoted attribute values. Terminal escape sequences
  * and control characters (a participant's or a model's text may hold them) are removed first: a
- * page read as text, with `cat` or `less -r`, must not drive the terminal.
+ * page read as text, with `cat` or `less -r`, must not drive the terminal. Bidirectional controls are
+ * shown as their code points, so that no text reads in another order than it was written.
  */
 export function escapeHtml(text: string): string {
-  return printableText(text).replace(/[&<>"']/g, (character) => ENTITIES[character]!);
+  return shownText(text).replace(/[&<>"']/g, (character) => ENTITIES[character]!);
 }
 
 type Interpolation = SafeHtml | string | number | boolean | null | undefined | readonly Interpolation[];

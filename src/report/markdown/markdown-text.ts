@@ -1,4 +1,4 @@
-import { printableText } from '../../domain/printable-text.js';
+import { shownText } from '../../domain/printable-text.js';
 import { formatCount } from '../../domain/text-labels.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber } from '../number-format.js';
@@ -9,9 +9,10 @@ import type { ReportTable, TableCell } from '../report-tables.js';
  * through, so a model's `<script>` must not reach them as markup) and Markdown punctuation is
  * backslash-escaped so that model text cannot create links, images, emphasis or table cells.
  * Terminal escape sequences and control characters are removed: report.md is read in terminals too.
+ * Bidirectional controls are shown as their code points (`shownText`).
  */
 export function escapeMarkdown(text: string): string {
-  return printableText(text)
+  return shownText(text)
     .replace(/[\\`*_[\]|~]/g, (character) => `\\${character}`)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

@@ -159,7 +159,11 @@ export function openPeopleStudy(input: PeopleStudyInput): ServedPeopleStudy {
     runName: run.name,
     design,
     text,
-    records: { ...bind(store.people), saveConversation: async (runId, record) => await store.saveConversation(runId, record) },
+    records: {
+      ...bind(store.people),
+      saveConversation: async (runId, record) => await store.saveConversation(runId, record),
+      storedTurns: (conversationId) => store.conversationsWithId(conversationId).find((stored) => stored.run === run.name)?.record.turns,
+    },
     opponent: session.registry.modelFor(input.opponent),
     personCache: store.callCache(run.id, { reuseEarlierRuns: false }),
     now: input.world.now,

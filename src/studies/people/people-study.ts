@@ -1,8 +1,7 @@
-import { type AgreementScore, isAgreementScore } from '../../domain/agreement-score.js';
+import { isAgreementScore } from '../../domain/agreement-score.js';
 import type { ConversationOutcome, ConversationSpec, Turn } from '../../domain/conversation.js';
 import { type ConversationRecord, toConversationRecord } from '../../domain/conversation-record.js';
 import { personAgentName } from '../../domain/person-agent.js';
-import { printableText } from '../../domain/printable-text.js';
 import { runConversation } from '../../engine/run-conversation.js';
 import type { CallCache } from '../../models/call-cache.js';
 import type { ChatModel } from '../../models/chat-model.js';
@@ -12,17 +11,19 @@ import type { ExperimentText } from './experiment-text.js';
 import { MAX_MESSAGE_CHARS, messageOptional, nextTurnKind, type ParticipantView, participantView } from './participant-view.js';
 import { claimOfParticipant, type PeopleDesign, participantSpec } from './people-design.js';
 import type { ParticipantRow, PeopleRecords } from './people-results.js';
+import { type AnswerResult, answeredOtherwise, isSameAnswer, type PersonAnswer, personReply, type ReadAnswer, readAnswer } from './person-answer.js';
 import { PersonModel } from './person-model.js';
-
-/** Stored in place of an empty message where one is optional (the opening, the final decision): said, not invented. */
-export const NO_COMMENT = '(The participant gave their agreement without a comment.)';
 
 export interface PeopleStudyOptions {
   readonly runId: number;
   readonly runName: string;
   readonly design: PeopleDesign;
   readonly text: ExperimentText;
-  readonly records: PeopleRecords & { saveConversation(runId: number, record: ConversationRecord): Promise<void> };
+  readonly records: PeopleRecords & {
+    saveConversation(runId: number, record: ConversationRecord): Promise<void>;
+    /** The turns of a conversation this run stored (a finished participant's, shown again after a restart). */
+    storedTurns(conversationId: string): readonly Turn[] | undefined;
+  };
   /** The opponent, behind the run session's call cache and gate. */
   readonly opponent: ChatModel;
   /** The run's call cache scoped to this run alone: a person's answers are replayed for them in this run, never elsewhere. */
@@ -34,22 +35,31 @@ export interface PeopleStudyOptions {
   readonly tell?: (line: string) => void;
 }
 
-/** A participant's answer to the turn they are asked for, as their page sends it (not trusted yet). */
-export interface PersonAnswer {
-  readonly turnIndex: unknown;
-  readonly message: unknown;
-  readonly score: unknown;
-}
-
-export type AnswerResult = { readonly ok: true } | { readonly ok: false; readonly status: 400 | 409; readonly problem: string };
-
 interface Live {
   row: ParticipantRow;
   turns: Turn[];
   person?: PersonModel;
   controller?: AbortController;
   done?: Promise<void>;
+  /** The answer given to the waiting call and not yet stored: a repeat of it waits for the same outcome. */
+  saving?: Saving;
+  /** Whether a finished conversation's turns were read back from the store (after a restart, it is not run again). */
+  turnsRead?: boolean;
 }
+
+/** An answer on its way to the store: it is acknowledged when its turn is recorded, which is after its call was committed. */
+interface Saving {
+  readonly answer: ReadAnswer;
+  readonly stored: Promise<AnswerResult>;
+  readonly settle: (result: AnswerResult) => void;
+}
+
+/** Said to an answer whose call could not be stored, or whose conversation stopped before it was: the page keeps it and sends it again. */
+const NOT_STORED: AnswerResult = {
+  ok: false,
+  status: 503,
+  problem: 'your answer could not be saved yet: it is kept on your page and sent again once the study is back',
+};
 
 /**
  * A people study while its server runs: each participant's conversation is the engine's own
@@ -128,7 +138,7 @@ export class PeopleStudy {
       row: live.row,
       text: this.options.text,
       claim: this.claimOf(live.row).claim,
-      turns: live.turns,
+      turns: this.turnsOf(live),
       totalTurns: this.options.design.turns,
       waitedMs: since === undefined ? undefined : nowMs - since,
       nowMs,
@@ -144,26 +154,53 @@ export class PeopleStudy {
     return { ok: true };
   }
 
-  /** Takes the participant's answer to the turn they are asked for, or says why not (a stale or second answer is refused). */
-  answer(participantId: string, answer: PersonAnswer): AnswerResult {
+  /**
+   * Takes the participant's answer to the turn they are asked for, and settles once it is stored (its
+   * call committed): only then may the page be told it is saved. The same answer sent again (a page
+   * that lost the reply) is answered as the first was and stored once; a different answer to a turn
+   * already answered is refused.
+   */
+  async answer(participantId: string, given: PersonAnswer): Promise<AnswerResult> {
     const live = this.mustFind(participantId);
     this.expireIfLate(live);
+    const answer = readAnswer(given, this.options.design.turns);
+    if (!answer.ok) return answer;
+    return this.earlierAnswer(live, answer) ?? this.give(live, answer);
+  }
+
+  /** How an answer to a turn already answered (stored, or on its way) is taken: the same one as the first was, another refused. */
+  private earlierAnswer(live: Live, answer: ReadAnswer): AnswerResult | Promise<AnswerResult> | undefined {
+    const turn = this.turnsOf(live)[answer.turnIndex - 1];
+    if (turn) {
+      if (turn.role !== this.options.design.role) return { ok: false, status: 409, problem: `turn ${answer.turnIndex} is the other side's` };
+      return isSameAnswer(turn, answer) ? { ok: true } : answeredOtherwise(answer.turnIndex);
+    }
+    const saving = live.saving;
+    if (saving?.answer.turnIndex !== answer.turnIndex) return undefined;
+    return personReply(saving.answer) === personReply(answer) ? saving.stored : answeredOtherwise(answer.turnIndex);
+  }
+
+  /** Gives a new answer to the waiting call, when it answers the turn asked for and follows the experiment's rules. */
+  private give(live: Live, answer: ReadAnswer): AnswerResult | Promise<AnswerResult> {
+    const status = live.row.status;
+    if (status === 'withdrawn' || status === 'finished') return { ok: false, status: 409, problem: 'this conversation has ended' };
+    if (status === 'invited') return { ok: false, status: 409, problem: 'no answer is asked for now: agree to take part first' };
     const person = live.person;
-    if (live.row.status === 'withdrawn') return { ok: false, status: 409, problem: 'this conversation has ended' };
-    if (!person || person.waitingSinceMs === undefined) return { ok: false, status: 409, problem: 'no answer is asked for now: wait for the other side' };
-    const turnIndex = live.turns.length + 1;
-    if (answer.turnIndex !== turnIndex) return { ok: false, status: 409, problem: `turn ${String(answer.turnIndex)} is not the turn asked for (${turnIndex})` };
-    if (typeof answer.score !== 'number' || !isAgreementScore(answer.score)) return { ok: false, status: 400, problem: 'give an agreement from 1 to 5' };
-    if (typeof answer.message !== 'string') return { ok: false, status: 400, problem: 'the message must be text' };
-    const message = answer.message.replace(/\r\n?/g, '\n').trim();
-    // Terminal escapes and control characters would act on whoever prints the record later (show, export to a terminal).
-    if (printableText(message) !== message) return { ok: false, status: 400, problem: 'the message holds control characters: write plain text' };
+    // The conversation has not reached the turn: a restart replays it, or the other side writes. The page sends it again.
+    if (!person || person.waitingSinceMs === undefined)
+      return { ok: false, status: 503, problem: 'your answer cannot be taken yet: the conversation is catching up; it is sent again in a moment' };
+    const asked = live.turns.length + 1;
+    if (answer.turnIndex !== asked) return { ok: false, status: 409, problem: `turn ${answer.turnIndex} is not the turn asked for (${asked})` };
     const kind = nextTurnKind(live.turns, this.options.design.turns);
     const minChars = messageOptional(kind) ? 0 : this.options.text.minMessageChars;
-    if ([...message].length < minChars) return { ok: false, status: 400, problem: `write at least ${minChars} characters` };
-    if ([...message].length > MAX_MESSAGE_CHARS) return { ok: false, status: 400, problem: `write at most ${MAX_MESSAGE_CHARS} characters` };
-    person.answer(message === '' ? NO_COMMENT : message, answer.score as AgreementScore);
-    return { ok: true };
+    const length = [...answer.message].length;
+    if (length < minChars) return { ok: false, status: 400, problem: `write at least ${minChars} characters` };
+    if (length > MAX_MESSAGE_CHARS) return { ok: false, status: 400, problem: `write at most ${MAX_MESSAGE_CHARS} characters` };
+    let settle: (result: AnswerResult) => void = () => {};
+    const stored = new Promise<AnswerResult>((resolve) => (settle = resolve));
+    live.saving = { answer, stored, settle };
+    person.answer(personReply(answer));
+    return stored;
   }
 
   /** The follow-up agreement, once, after the experiment's delay. */
@@ -235,13 +272,17 @@ export class PeopleStudy {
       onTurn: (turn) => {
         live.turns.push(turn);
         if (live.row.status === 'consented') this.change(live, { status: 'conversing' });
+        // The turn comes back from the call cache only once its call is committed: the answer is durable now.
+        if (live.saving?.answer.turnIndex === turn.index) this.settleSaving(live, { ok: true });
       },
-    }).then(
-      (outcome) => this.finish(live, spec, outcome, { persuader: persuader.simulated, persuadee: persuadee.simulated }),
-      (error: unknown) => {
-        if (!controller.signal.aborted) this.options.tell?.(`participant ${live.row.id}: the conversation stopped on an error: ${String(error)}`);
-      },
-    );
+    })
+      .then(
+        (outcome) => this.finish(live, spec, outcome, { persuader: persuader.simulated, persuadee: persuadee.simulated }),
+        (error: unknown) => {
+          if (!controller.signal.aborted) this.options.tell?.(`participant ${live.row.id}: the conversation stopped on an error: ${String(error)}`);
+        },
+      )
+      .finally(() => this.settleSaving(live, NOT_STORED));
   }
 
   private async finish(live: Live, spec: ConversationSpec, outcome: ConversationOutcome, simulated: { persuader: boolean; persuadee: boolean }): Promise<void> {
@@ -255,6 +296,21 @@ export class PeopleStudy {
       this.change(live, { status: 'withdrawn', conversationId: record.conversationId, endedBecause: 'model failed' });
       this.options.tell?.(`participant ${live.row.id}: the opponent gave no usable reply; stored as a failed conversation`);
     }
+  }
+
+  private settleSaving(live: Live, result: AnswerResult): void {
+    live.saving?.settle(result);
+    live.saving = undefined;
+  }
+
+  /** The turns the study holds of a participant; a finished one's are read from the store once after a restart (their conversation is not run again). */
+  private turnsOf(live: Live): readonly Turn[] {
+    const conversationId = live.row.conversationId;
+    if (!live.turnsRead && live.person === undefined && conversationId !== null) {
+      live.turns = [...(this.options.records.storedTurns(conversationId) ?? [])];
+      live.turnsRead = true;
+    }
+    return live.turns;
   }
 
   private change(live: Live, change: Parameters<PeopleRecords['update']>[2]): void {

@@ -1,6 +1,4 @@
-import type { AgreementScore } from '../../domain/agreement-score.js';
 import type { ChatModel, GenerateReply, GenerateRequest } from '../../models/chat-model.js';
-import { formatTaggedReply } from '../../protocol/tagged-reply.js';
 
 /**
  * A participant as the engine sees them: a chat model whose `generate` waits until the person has
@@ -42,11 +40,11 @@ export class PersonModel implements ChatModel {
     });
   }
 
-  /** Gives the person's answer to the waiting call; false when nothing waits for one. */
-  answer(message: string, score: AgreementScore): boolean {
+  /** Gives the person's answer, in the protocol's tagged form (`personReply`), to the waiting call; false when nothing waits for one. */
+  answer(replyText: string): boolean {
     const waiting = this.waiting;
     if (!waiting) return false;
-    waiting.resolve({ text: formatTaggedReply(message, score), finishReason: 'stop' });
+    waiting.resolve({ text: replyText, finishReason: 'stop' });
     return true;
   }
 }

@@ -1,5 +1,6 @@
 import type { AnnotationConversation, AnnotationTurn } from '../../studies/annotation/annotation-tasks.js';
 import { current, labelOf, state, unlabelled } from './annotation-state.js';
+import { visibleBidiControls } from './bidi-text.js';
 import { byId } from './dom.js';
 
 const LABELS = ['Completely Oppose', 'Oppose', 'Neutral', 'Support', 'Completely Support'];
@@ -14,7 +15,7 @@ export interface TurnActions {
 function element<Tag extends keyof HTMLElementTagNameMap>(tag: Tag, className?: string, text?: string): HTMLElementTagNameMap[Tag] {
   const node = document.createElement(tag);
   if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
+  if (text !== undefined) node.textContent = visibleBidiControls(text);
   return node;
 }
 
@@ -72,8 +73,8 @@ export function render(actions: TurnActions): void {
   byId('conversation-state').textContent = open === 0 ? 'every turn labelled' : `${open} to label`;
   byId('domain').textContent = conversation.question === null ? 'Claim' : 'Question, and the answer the persuader argues for';
   byId('question').hidden = conversation.question === null;
-  byId('question').textContent = conversation.question || '';
-  byId('claim').textContent = conversation.claim;
+  byId('question').textContent = visibleBidiControls(conversation.question || '');
+  byId('claim').textContent = visibleBidiControls(conversation.claim);
   const list = byId('turns');
   list.replaceChildren();
   let hidden = 0;

@@ -1,7 +1,9 @@
 /*
  * Building blocks of the pages: elements made from text only. A string or number child becomes a
- * text node, never markup, so stored text (a model's `<script>`) stays text.
+ * text node, never markup, so stored text (a model's `<script>`) stays text; its bidirectional
+ * controls are shown as code points, so that a participant's U+202E cannot reorder what a reader sees.
  */
+import { visibleBidiControls } from './bidi-text.js';
 
 /** What `el` and `append` take as children: nodes, text, nothing (skipped), or lists of these. */
 export type Child = Node | string | number | false | null | undefined | readonly Child[];
@@ -15,7 +17,7 @@ export const byId = <T extends HTMLElement = HTMLElement>(id: string): T => docu
 export function append(node: ParentNode, children: readonly Child[]): void {
   for (const child of children) {
     if (child === undefined || child === null || child === false) continue;
-    if (typeof child === 'string' || typeof child === 'number') node.append(document.createTextNode(String(child)));
+    if (typeof child === 'string' || typeof child === 'number') node.append(document.createTextNode(visibleBidiControls(String(child))));
     else if (child instanceof Node) node.append(child);
     else append(node, child);
   }

@@ -3,10 +3,13 @@
  * everything as text nodes (dom.ts), so what a model or another text says is never markup. A reload
  * or a lost connection fetches the state again and carries on where the participant stopped: the
  * server holds the conversation, the page only shows it. While the other side writes, it polls.
+ * An answer the server has not acknowledged is kept by the page (pending-answer.ts) and sent again
+ * until it is: the participant sees "Saving…", then "Saved".
  */
 import type { TextBlock, TextSpan } from '../../studies/people/markdown-blocks.js';
 import type { ParticipantView, VisibleTurn } from '../../studies/people/participant-view.js';
 import { byId, type Child, el } from './dom.js';
+import { AnswerKeeper, type AnswerStorage, type PendingAnswer, type SaveState, type SendOutcome } from './pending-answer.js';
 
 const LABELS = ['Completely Oppose', 'Oppose', 'Neutral', 'Support', 'Completely Support'];
 const POLL_MS = 1000;
@@ -16,6 +19,45 @@ let poll: ReturnType<typeof setTimeout> | undefined;
 let countdown: ReturnType<typeof setInterval> | undefined;
 let shownStep = '';
 let shownTurns = -1;
+/** The last state the server sent: drawn again when an answer is kept or refused. */
+let lastView: ParticipantView | undefined;
+/** An answer the server refused as it was (too short, say): put back in the form to be corrected. */
+let draft: PendingAnswer | undefined;
+
+const SAVE_TEXT: Record<SaveState, string> = {
+  idle: '',
+  saving: 'Saving…',
+  retrying:
+    "Saving… The study's server has not taken your answer yet (it may be restarting). It is kept on this page and sent again by itself; you may also close the page and come back through the same link later.",
+  saved: 'Saved.',
+};
+
+function localStorageOrNone(): AnswerStorage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+const keeper = new AnswerKeeper<ParticipantView>({
+  storage: localStorageOrNone(),
+  key: `pmiyc-pending-answer ${base}`,
+  send: sendAnswer,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  onState: (state) => {
+    document.body.dataset['save'] = state;
+    byId('save-status').textContent = SAVE_TEXT[state];
+    if (state === 'saving' && lastView) render(lastView, true);
+  },
+  onSaved: (view) => render(view, true),
+  onRefused: (answer, status, text) => {
+    problem(text);
+    if (status === 400) draft = answer;
+    if (lastView) render(lastView, true);
+    void refresh();
+  },
+});
 
 function spans(list: readonly TextSpan[]): Child[] {
   return list.map((span) => (span.style === 'strong' ? el('strong', null, span.text) : span.style === 'em' ? el('em', null, span.text) : span.text));
@@ -51,6 +93,23 @@ async function send(action: string, body: unknown): Promise<ParticipantView | un
   }
 }
 
+/** One try to send an answer: saved, refused for good, or to be sent again (no connection, the server restarting or catching up). */
+async function sendAnswer(answer: PendingAnswer): Promise<SendOutcome<ParticipantView>> {
+  try {
+    const response = await fetch(`${base}/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer) });
+    if (response.status === 503 || response.status === 429 || response.status >= 500) {
+      const retryAfterS = Number(response.headers.get('retry-after'));
+      return Number.isFinite(retryAfterS) && retryAfterS > 0 ? { kind: 'retry', retryAfterMs: retryAfterS * 1000 } : { kind: 'retry' };
+    }
+    const body = (await response.json()) as ParticipantView | { error: string };
+    if (!response.ok) return { kind: 'refused', status: response.status, problem: 'error' in body ? body.error : `the server answered ${response.status}` };
+    problem('');
+    return { kind: 'saved', view: body as ParticipantView };
+  } catch {
+    return { kind: 'retry' };
+  }
+}
+
 async function refresh(): Promise<void> {
   clearTimeout(poll);
   try {
@@ -83,12 +142,25 @@ function turnItem(turn: VisibleTurn, view: ParticipantView): HTMLElement {
   );
 }
 
-function agreementChoices(name: string): HTMLElement {
+function agreementChoices(name: string, checked?: number): HTMLElement {
   return el(
     'fieldset',
     null,
     el('legend', null, 'How much do you agree with the claim now?'),
-    ...LABELS.map((label, position) => el('label', null, el('input', { type: 'radio', name, value: position + 1 }), ` ${position + 1}: ${label}`)),
+    ...LABELS.map((label, position) =>
+      el('label', null, el('input', { type: 'radio', name, value: position + 1, checked: checked === position + 1 }), ` ${position + 1}: ${label}`),
+    ),
+  );
+}
+
+/** The participant's answer while the server has not acknowledged it: shown in its place in the conversation, marked as saving. */
+function pendingItem(answer: PendingAnswer): HTMLElement {
+  return el(
+    'li',
+    { className: 'you saving', 'data-turn': answer.turnIndex, id: 'pending-answer' },
+    el('span', { className: 'who' }, 'You (saving…)'),
+    answer.message.trim(),
+    el('span', { className: 'score' }, `Your agreement: ${LABELS[answer.score - 1]}`),
   );
 }
 
@@ -115,6 +187,8 @@ function answerForm(view: ParticipantView): HTMLElement {
     counter.textContent = ask.minChars > 0 ? `${length} characters (at least ${ask.minChars})` : `${length} characters`;
   };
   message.addEventListener('input', updateCounter);
+  const refused = draft?.turnIndex === ask.turnIndex ? draft : undefined;
+  if (refused) message.value = refused.message;
   updateCounter();
   const deadline = Date.now() + ask.remainingMs;
   const tick = () => {
@@ -129,8 +203,9 @@ function answerForm(view: ParticipantView): HTMLElement {
     const score = chosen('agreement');
     if (score === undefined) return problem('Choose how much you agree (1 to 5).');
     if ([...message.value.trim()].length < ask.minChars) return problem(`Write at least ${ask.minChars} characters.`);
-    const next = await send('answer', { turnIndex: ask.turnIndex, message: message.value, score });
-    if (next) render(next);
+    problem('');
+    draft = undefined;
+    await keeper.submit({ turnIndex: ask.turnIndex, message: message.value, score });
   };
   return el(
     'form',
@@ -145,7 +220,7 @@ function answerForm(view: ParticipantView): HTMLElement {
     el('p', null, askPrompt(view)),
     message,
     counter,
-    agreementChoices('agreement'),
+    agreementChoices('agreement', refused?.score),
     clock,
     el('button', { type: 'submit', id: 'send' }, 'Send'),
   );
@@ -193,8 +268,12 @@ function followUpPart(view: ParticipantView): Child {
   );
 }
 
-function render(view: ParticipantView): void {
+function render(view: ParticipantView, force = false): void {
   clearTimeout(poll);
+  lastView = view;
+  const pending = keeper.pending;
+  // An answer on its way is shown in its place, and no form asks for that turn again meanwhile.
+  const saving = pending !== undefined && view.turns.length < pending.turnIndex ? pending : undefined;
   document.title = view.title;
   byId('title').textContent = view.title;
   document.body.dataset['step'] = view.step;
@@ -205,11 +284,16 @@ function render(view: ParticipantView): void {
   shownStep = view.step;
   shownTurns = view.turns.length;
   if (view.step === 'waiting') poll = setTimeout(() => void refresh(), POLL_MS);
-  if (unchanged && view.step !== 'consent') return;
+  if (unchanged && !force && view.step !== 'consent') return;
   if (view.step !== 'answer') clearInterval(countdown);
   const claim =
     view.claim === null ? null : el('section', { className: 'claim', 'aria-label': 'The claim' }, el('p', null, el('strong', null, 'Claim: '), view.claim));
-  const turns = el('ol', { className: 'turns', 'aria-label': 'The conversation' }, ...view.turns.map((turn) => turnItem(turn, view)));
+  const turns = el(
+    'ol',
+    { className: 'turns', 'aria-label': 'The conversation' },
+    ...view.turns.map((turn) => turnItem(turn, view)),
+    saving ? pendingItem(saving) : null,
+  );
   let parts: Child[];
   switch (view.step) {
     case 'consent':
@@ -251,7 +335,8 @@ function render(view: ParticipantView): void {
       ];
       break;
     case 'answer':
-      parts = [...blocks(view.instructions), claim, turns, answerForm(view), leaveButton()];
+      if (saving) clearInterval(countdown);
+      parts = [...blocks(view.instructions), claim, turns, saving ? null : answerForm(view), leaveButton()];
       break;
     case 'debrief':
       parts = [claim, turns, el('section', { id: 'debrief' }, ...blocks(view.debrief)), followUpPart(view)];
@@ -287,4 +372,8 @@ async function join(): Promise<void> {
 
 const mode = document.querySelector<HTMLMetaElement>('meta[name="pmiyc-mode"]')?.content;
 if (mode === 'join') void join();
-else void refresh();
+else {
+  void refresh();
+  // An answer kept from before a reload (or a closed tab) is sent again: it is answered as the first send would have been.
+  void keeper.deliver();
+}
