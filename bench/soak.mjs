@@ -5,8 +5,10 @@
 // finish) and resumed, again and again, until the run completes; a run with failed conversations is
 // resumed with --retry-failed. Every SOAK_ANALYZE_EVERY-th tournament (default 2) is then analysed by
 // `pmiyc analyze` with a judge on the same server (its labels drawn from the request), killed and resumed
-// the same way. Twice (where root can mount a small tmpfs) the store's disk fills: once during a tournament,
-// once during an analysis; each is resumed after space is freed. Beside it, the property tests run with
+// the same way. Every SOAK_PEOPLE_EVERY-th round (default 3) a people study (`pmiyc people serve`, scripted
+// participants answering over HTTP as the page does) has its server stopped at random moments and served again.
+// Three times (where root can mount a small tmpfs) the store's disk fills: during a tournament, during an
+// analysis and during a people study; each goes on after space is freed. Beside it, the property tests run with
 // SOAK_FUZZ_RUNS inputs (10^5).
 //
 // Checks, each by name (a failed one is printed with what was seen, and the exit code is 1):
@@ -22,23 +24,26 @@
 // - every session ends: with 0, 1 (failed conversations), 130, 143 or 137 (killed), or by the signal sent
 //   when it came before pmiyc listens for it (early in its start), never another code
 //   or a stack trace (a full disk may end a session with 1, saying what to do);
-// - disk full: the session (a tournament's, an analysis's) on the full disk ends with a message that names
+// - people: no answer the server acknowledged is asked again, lost, changed or stored twice, every participant
+//   finishes, and every session of the server ends with the code of the signal that stopped it, no stack;
+// - disk full: the session (a tournament's, an analysis's, a people study's) on the full disk ends with a message that names
 //   the disk (not "unexpected error"), and the work resumes once space is freed;
 // - fuzz: the property tests pass with SOAK_FUZZ_RUNS inputs.
 //
 // Run: `npm run build && node bench/soak.mjs` (10 minutes). An hour: `SOAK_MINUTES=60 node bench/soak.mjs`.
 // SOAK_FAULTS (default "429,500,timeout,malformed,huge,reset") picks the injected faults, SOAK_FAULT_RATE
 // (0.06) the share of requests given one, SOAK_CONCURRENCY (4), SOAK_CLAIMS (6), SOAK_MODELS (3),
-// SOAK_HUGE_MB (24: past the default maxReplyBytes, 8 MiB), SOAK_ANALYZE_EVERY (2; 0 analyses none), SOAK_FUZZ_RUNS (100000; 0 skips the
+// SOAK_HUGE_MB (24: past the default maxReplyBytes, 8 MiB), SOAK_ANALYZE_EVERY (2; 0 analyses none), SOAK_PEOPLE_EVERY (3; 0 none), SOAK_FUZZ_RUNS (100000; 0 skips the
 // fuzzing), SOAK_SEED (random) seeds the soak's own choices, PMIYC_MAIN another build's cli/main.js.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { chatCompletion } from './chat-completion.mjs';
+import { linkTokens, lostOrChanged, ParticipantsStudy, servedAt, takePart } from './support/scripted-participants.mjs';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const FAULTS = (process.env.SOAK_FAULTS ?? '429,500,timeout,malformed,huge,reset').split(',').filter(Boolean);
@@ -50,6 +55,9 @@ const HUGE_MB = Number(process.env.SOAK_HUGE_MB ?? 24);
 const FUZZ_RUNS = Number(process.env.SOAK_FUZZ_RUNS ?? 100_000);
 const ANALYZE_EVERY = Number(process.env.SOAK_ANALYZE_EVERY ?? 2);
 const ANALYSIS_DISK_SPARE_KB = 96;
+const PEOPLE_EVERY = Number(process.env.SOAK_PEOPLE_EVERY ?? 3);
+const PEOPLE_PARTICIPANTS = 4;
+const PEOPLE_STOPS = 8;
 const SEED = Number(process.env.SOAK_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const MAIN = process.env.PMIYC_MAIN ?? new URL('../dist/cli/main.js', import.meta.url).pathname;
 const PROJECT = new URL('..', import.meta.url).pathname;
@@ -80,6 +88,9 @@ const figures = {
   killsMidRun: { SIGKILL: 0, SIGTERM: 0, SIGINT: 0 },
   peakRssKb: 0,
   analyses: 0,
+  peopleStudies: 0,
+  peopleStops: { SIGKILL: 0, SIGTERM: 0, SIGINT: 0 },
+  peopleAnswers: 0,
   diskFull: [],
 };
 const failures = [];
@@ -437,6 +448,148 @@ async function analysisRound(round, store, reference, fullDisk) {
   check('analysis labels', differs === undefined, `round ${round}: ${differs?.slice(0, 300)}`);
 }
 
+const peopleServe = (store) =>
+  ['people', 'serve', '--run', 'people', '--role', 'persuadee', '--opponent', 'sim/eloquent', '--claims', 'examples', '--limit', '2'].concat([
+    '--participants',
+    String(PEOPLE_PARTICIPANTS),
+    '--turns',
+    '5',
+    '--port',
+    '0',
+    '--store',
+    store,
+  ]);
+
+/** Starts `people serve`; resolves once it serves, with its address, or with its end when it ends first. */
+function startPeopleServe(args) {
+  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, NO_COLOR: '1' } });
+  let stdout = '';
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const done = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? 128, signal, output })));
+  return new Promise((resolve) => {
+    const poll = setInterval(() => {
+      const url = servedAt(stdout);
+      if (url) {
+        clearInterval(poll);
+        resolve({ child, done, url, stdout });
+      }
+    }, 20);
+    done.then((ended) => {
+      clearInterval(poll);
+      resolve({ child, done, ended, stdout });
+    });
+  });
+}
+
+/** Bytes in use on the file system that holds `place` (a small disk's use, in whole blocks). */
+const bytesUsed = (place) => {
+  const { blocks, bfree, bsize } = statfsSync(place);
+  return (blocks - bfree) * bsize;
+};
+
+/**
+ * A people study (`pmiyc people serve`, a person as the persuadee) with PEOPLE_PARTICIPANTS scripted participants
+ * answering over HTTP, the server stopped PEOPLE_STOPS times at random moments (kill -9, SIGTERM, SIGINT; half of
+ * them right after it acknowledged an answer) and served again on the same run. Checks that no acknowledged answer
+ * is asked again, lost or stored twice, and that every session ends cleanly. With `fullDisk`, the store's disk
+ * fills during the study: the session must end saying so, and the study goes on once space is freed.
+ */
+async function peopleRound(round, fullDisk) {
+  figures.peopleStudies += 1;
+  const place = fullDisk ? fullDisk.folder : join(folder, `people-${round}`);
+  mkdirSync(place, { recursive: true });
+  const store = join(place, 'people.db');
+  const args = peopleServe(store);
+  const study = new ParticipantsStudy();
+  let served = await startPeopleServe(args);
+  if (!check('people serve starts', served.url !== undefined, `exit ${served.ended?.code}: ${served.ended?.output.slice(-300)}`)) return;
+  study.url = served.url;
+  const tokens = linkTokens(served.stdout);
+  const deadlineMs = Date.now() + 180_000;
+  const everyone = Promise.all(
+    tokens.map((token, participant) => takePart(study, participant, token, { think: () => 300 + random() * 1500, pollMs: 200, deadlineMs })),
+  );
+  const sessionEnds = (result, signal) => {
+    const stack = /\n\s+at .+\(.+:\d+:\d+\)/.test(result.output) || /unexpected error/i.test(result.output);
+    const expected = { SIGKILL: [137], SIGTERM: [143], SIGINT: [130, 0] }[signal] ?? [0];
+    check(
+      'every people session ends',
+      (expected.includes(result.code) || result.signal === signal) && !stack,
+      `people study ${round}, after ${signal}: exit ${result.code}: ${result.output.trim().split('\n').slice(-3).join(' | ').slice(0, 300)}`,
+    );
+  };
+  for (let stops = 0; stops < PEOPLE_STOPS && study.finished.size + study.refused.length < tokens.length; stops++) {
+    if (fullDisk && stops === 0) {
+      // A clean stop folds the store's write-ahead log back into it; the disk is then shrunk to what is in use,
+      // so that the next session's log fills it under the study. That session must end saying so, having
+      // acknowledged nothing it did not store.
+      served.child.kill('SIGINT');
+      study.url = undefined;
+      sessionEnds(await served.done, 'SIGINT');
+      fullDisk.shrinkTo(bytesUsed(place) + 8 * 1024);
+      served = await startPeopleServe(args);
+      study.url = served.url;
+      const ended = await Promise.race([served.done, new Promise((resolve) => setTimeout(() => resolve(undefined), 60_000))]);
+      study.url = undefined;
+      if (ended === undefined) {
+        figures.diskFull.push('people serve: the disk did not fill in 60 s');
+        served.child.kill('SIGKILL');
+        await served.done;
+      } else {
+        figures.diskFull.push(`people serve: the session ended with ${ended.code}`);
+        check(
+          'disk full',
+          ended.code !== 0 && /disk|space/i.test(ended.output) && !/unexpected error/i.test(ended.output),
+          `people serve exit ${ended.code}: ${ended.output.trim().split('\n').slice(-2).join(' | ').slice(0, 300)}`,
+        );
+      }
+      fullDisk.free();
+    } else {
+      if (random() < 0.5) await new Promise((resolve) => setTimeout(resolve, random() * 2000));
+      else {
+        await Promise.race([new Promise((resolve) => (study.onAcknowledged = resolve)), new Promise((resolve) => setTimeout(resolve, 3000))]);
+        study.onAcknowledged = undefined;
+      }
+      const signal = pick(['SIGKILL', 'SIGKILL', 'SIGTERM', 'SIGINT']);
+      served.child.kill(signal);
+      study.url = undefined;
+      sessionEnds(await served.done, signal);
+      figures.peopleStops[signal] += 1;
+    }
+    served = await startPeopleServe(args);
+    if (!check('people serve starts', served.url !== undefined, `exit ${served.ended?.code}: ${served.ended?.output.slice(-300)}`)) return;
+    study.url = served.url;
+  }
+  await everyone;
+  served.child.kill('SIGINT');
+  sessionEnds(await served.done, 'SIGINT');
+  figures.peopleAnswers += [...study.acknowledged.values()].reduce((sum, answers) => sum + answers.size, 0);
+  check('people: asked again', study.askedAgain.length === 0, `study ${round}: ${study.askedAgain.slice(0, 3).join('; ')}`);
+  check('people: refused', study.refused.length === 0, `study ${round}: ${study.refused.slice(0, 3).join('; ')}`);
+  check('people: finished', study.finished.size === tokens.length, `study ${round}: ${study.finished.size} of ${tokens.length} participants finished`);
+  const exported = await pmiyc(['export', '--store', store, '--run', 'people']);
+  const records = exported.output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line));
+  const difference = lostOrChanged(study, records);
+  check('people: lost or changed', difference === undefined, `study ${round}: ${difference}`);
+  const database = new Database(store, { readonly: true, fileMustExist: true });
+  try {
+    const stored = database.prepare("SELECT count(*) FROM calls WHERE model LIKE 'person/%'").pluck().get();
+    const acknowledged = [...study.acknowledged.values()].reduce((sum, answers) => sum + answers.size, 0);
+    check('people: stored twice', stored === acknowledged, `study ${round}: ${stored} answers stored, ${acknowledged} acknowledged`);
+  } finally {
+    database.close();
+  }
+  if (!fullDisk) rmSync(place, { recursive: true, force: true });
+}
+
 /** A small tmpfs for the store, where root may mount one; else why not. */
 function smallDisk() {
   if (process.getuid?.() !== 0) return { skipped: 'not root: no tmpfs can be mounted' };
@@ -488,11 +641,16 @@ else {
     await soakRound(++round, { ...disk, tournament: true });
     disk.empty();
     await soakRound(++round, { ...disk, analysis: true });
+    disk.empty();
+    await peopleRound(round, disk);
   } finally {
     disk.unmount();
   }
 }
-while (performance.now() - started < MINUTES * 60_000) await soakRound(++round);
+while (performance.now() - started < MINUTES * 60_000) {
+  await soakRound(++round);
+  if (PEOPLE_EVERY > 0 && round % PEOPLE_EVERY === 0) await peopleRound(round);
+}
 const soakMinutes = (performance.now() - started) / 60_000;
 
 const repeats = figures.paidTwiceAfterKill;
@@ -520,6 +678,11 @@ console.log(
 );
 console.log(`duration ${soakMinutes.toFixed(1)} min (tournaments), peak RSS of a pmiyc process ${(figures.peakRssKb / 1024).toFixed(0)} MB`);
 console.log(`analyses (run to the end) ${figures.analyses}`);
+console.log(
+  `people studies ${figures.peopleStudies}, ${figures.peopleAnswers} answers acknowledged, people serve stopped: ${Object.entries(figures.peopleStops)
+    .map(([name, count]) => `${name} ${count}`)
+    .join(', ')}`,
+);
 console.log(`disk full: ${figures.diskFull.join('; ') || 'not tried'}`);
 
 const fuzzed = await fuzz;
