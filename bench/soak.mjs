@@ -16,9 +16,9 @@
 // - one session pays a call once: no session is paid twice for the same request;
 // - every session ends: with 0, 1 (failed conversations), 130, 143 or 137 (killed), or by the signal sent
 //   when it came before pmiyc listens for it (early in its start), never another code
-//   or a stack trace (a full disk may end a session with 1, saying what to do);
-// - disk full: the session on the full disk ends with a message that names the disk (not "unexpected
-//   error"), and the run resumes once space is freed;
+//   or a stack trace;
+// - disk full: the session on the full disk ends with exit 2 and the message that says the disk is full (not
+//   "unexpected error"), and the run resumes once space is freed;
 // - fuzz: the property tests pass with SOAK_FUZZ_RUNS inputs.
 //
 // Run: `npm run build && node bench/soak.mjs` (10 minutes). An hour: `SOAK_MINUTES=60 node bench/soak.mjs`.
@@ -257,7 +257,7 @@ async function soakRound(round, fullDisk) {
       figures.diskFull = `session ended with ${result.code}`;
       check(
         'disk full',
-        result.code !== 0 && /disk|space/i.test(result.output) && !/unexpected error/i.test(result.output),
+        result.code === 2 && /the disk is full/i.test(result.output) && !/unexpected error/i.test(result.output),
         `exit ${result.code}: ${result.output
           .split('\n')
           .filter((line) => /disk|space|error|full/i.test(line) && !/conversations \(/.test(line))
