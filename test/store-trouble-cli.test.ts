@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -107,36 +107,70 @@ describe.runIf(spawnSync('sh', ['-c', 'ulimit -f 100']).status === 0)('a file-si
       env: { ...process.env, NO_COLOR: '1' },
     });
   const exported = async (store: string) => (await runCli(['export', '--store', store, '--run', 'r', '--format', 'jsonl'])).stdout;
-  const answers = async (store: string) => {
+  /** A study's stored rows, without the run's id (two stores number their runs apart). */
+  const rowsOf = (sql: string) => async (store: string) => {
     const database = new Database(store, { readonly: true });
     try {
-      return database
-        .prepare('SELECT model, domain, claim_index, sample_index, score, attempts, unusable, raw, call_hash FROM consistency_samples ORDER BY 1, 2, 3, 4')
-        .all();
+      return database.prepare(sql).all();
     } finally {
       database.close();
     }
   };
-  const cases: Array<[string, (store: string) => string[], string[], (store: string) => Promise<unknown>]> = [
-    [
-      'run',
-      (store) => ['run', '--models', 'sim/stubborn,sim/open-minded', '--claims', 'examples', '--store', store, '--run', 'r'],
-      ['run', '--run', 'r'],
-      exported,
-    ],
+  const answers = rowsOf(
+    'SELECT model, domain, claim_index, sample_index, score, attempts, unusable, raw, call_hash FROM consistency_samples ORDER BY 1, 2, 3, 4',
+  );
+  const labels = rowsOf('SELECT conversation_id, turn_index, judge, role, labels, problem, attempts, raw, call_hash FROM turn_labels ORDER BY 1, 2, 3');
+  const tournament = (store: string) => ['run', '--models', 'sim/stubborn,sim/open-minded', '--claims', 'examples', '--store', store, '--run', 'r'];
+  /** A finished tournament `t` in the store, made without a limit; analyze then writes about 300 KB more than the limit lets it. */
+  const withTournament = async (store: string) => {
+    expect((await runCli(['run', '--models', 'sim/stubborn,sim/open-minded', '--claims', 'examples', '--store', store, '--run', 't'])).code).toBe(0);
+    return Math.ceil(statSync(store).size / 512) + 600;
+  };
+  interface LimitCase {
+    readonly start: (store: string) => string[];
+    readonly resume: string[];
+    readonly recordsOf: (store: string) => Promise<unknown>;
+    /** Prepares the store and gives the limit in blocks of 512 bytes (2,400 unless it does). */
+    readonly prepare?: (store: string) => Promise<number>;
+  }
+  const cases: Array<[string, LimitCase]> = [
+    ['run', { start: tournament, resume: ['run', '--run', 'r'], recordsOf: exported }],
     [
       'consistency',
-      (store) => ['consistency', '--models', 'sim/stubborn,sim/open-minded', '--claims', 'examples', '--answers', '4', '--store', store, '--study', 'r'],
-      ['consistency', '--study', 'r'],
-      answers,
+      {
+        start: (store) => [
+          'consistency',
+          '--models',
+          'sim/stubborn,sim/open-minded',
+          '--claims',
+          'examples',
+          '--answers',
+          '4',
+          '--store',
+          store,
+          '--study',
+          'r',
+        ],
+        resume: ['consistency', '--study', 'r'],
+        recordsOf: answers,
+      },
+    ],
+    [
+      'analyze',
+      {
+        start: (store) => ['analyze', '--run', 't', '--judge', 'sim/judge', '--store', store, '--study', 'r'],
+        resume: ['analyze', '--study', 'r'],
+        recordsOf: labels,
+        prepare: withTournament,
+      },
     ],
   ];
 
   it.each(cases)(
     '%s: reached mid-run, it reads as a full disk (exit 2, interrupted (disk full)), and --resume without the limit completes the run as one that never stopped',
-    async (command, start, resume, recordsOf) => {
+    async (command, { start, resume, recordsOf, prepare }) => {
       const store = join(folder, `limited-${command}.db`);
-      const limited = limitedCli(2400, start(store));
+      const limited = limitedCli((await prepare?.(store)) ?? 2_400, start(store));
       expect(limited.status, limited.stderr).toBe(2);
       expect(limited.stderr.trim().split('\n').at(-1)).toMatch(
         new RegExp(
@@ -150,6 +184,7 @@ describe.runIf(spawnSync('sh', ['-c', 'ulimit -f 100']).status === 0)('a file-si
       expect((await runCli(['runs', '--store', store])).stdout).toMatch(/^r\s+\S+\s+completed\s/m);
       // The same run made in one go stores the same records.
       const whole = join(folder, `whole-${command}.db`);
+      await prepare?.(whole);
       expect((await runCli(start(whole))).code).toBe(0);
       const expected = await recordsOf(whole);
       expect(JSON.stringify(expected).length).toBeGreaterThan(1_000);
