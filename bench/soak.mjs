@@ -23,11 +23,11 @@
 // - one session pays a call once: no session is paid twice for the same request;
 // - every session ends: with 0, 1 (failed conversations), 130, 143 or 137 (killed), or by the signal sent
 //   when it came before pmiyc listens for it (early in its start), never another code
-//   or a stack trace (a full disk may end a session with 1, saying what to do);
+//   or a stack trace;
 // - people: no answer the server acknowledged is asked again, lost, changed or stored twice, every participant
 //   finishes, and every session of the server ends with the code of the signal that stopped it, no stack;
-// - disk full: the session (a tournament's, an analysis's, a people study's) on the full disk ends with a message that names
-//   the disk (not "unexpected error"), and the work resumes once space is freed;
+// - disk full: the session (a tournament's, an analysis's, a people study's) on the full disk ends with exit 2
+//   and the message that says the disk is full (not "unexpected error"), and the work goes on once space is freed;
 // - fuzz: the property tests pass with SOAK_FUZZ_RUNS inputs.
 //
 // Run: `npm run build && node bench/soak.mjs` (10 minutes). An hour: `SOAK_MINUTES=60 node bench/soak.mjs`.
@@ -290,7 +290,7 @@ async function sessionsToEnd({ name, start, resume, fresh, fullDisk }) {
       figures.diskFull.push(`${name}: the session ended with ${result.code}`);
       check(
         'disk full',
-        result.code !== 0 && /disk|space/i.test(result.output) && !/unexpected error/i.test(result.output),
+        result.code === 2 && /the disk is full/i.test(result.output) && !/unexpected error/i.test(result.output),
         `${name} exit ${result.code}: ${result.output
           .split('\n')
           .filter((line) => /disk|space|error|full/i.test(line) && !/conversations \(/.test(line))
@@ -544,7 +544,7 @@ async function peopleRound(round, fullDisk) {
         figures.diskFull.push(`people serve: the session ended with ${ended.code}`);
         check(
           'disk full',
-          ended.code !== 0 && /disk|space/i.test(ended.output) && !/unexpected error/i.test(ended.output),
+          ended.code === 2 && /the disk is full/i.test(ended.output) && !/unexpected error/i.test(ended.output),
           `people serve exit ${ended.code}: ${ended.output.trim().split('\n').slice(-2).join(' | ').slice(0, 300)}`,
         );
       }

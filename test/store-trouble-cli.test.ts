@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, runCli } from './cli-helpers.js';
 
@@ -65,7 +66,9 @@ describe('a store pmiyc may not write', () => {
 });
 
 describe('a full disk', () => {
-  it('says the disk is full, that nothing stored is lost and what to do (exit 1); once there is room, --resume finishes the run', async ({ skip }) => {
+  it('says the disk is full and what to do (exit 2), and the run it stopped is interrupted, not failed; once there is room, --resume finishes it', async ({
+    skip,
+  }) => {
     if (!isRoot) skip('needs root, to mount a small file system that fills up');
     const disk = join(folder, 'disk');
     mkdirSync(disk);
@@ -77,16 +80,16 @@ describe('a full disk', () => {
       const filler = join(disk, 'filler');
       spawnSync('sh', ['-c', `cat /dev/zero > ${filler}`]);
       const full = await runCli(smallRun(store, 'big', 3));
-      expect(full.code, full.stderr).toBe(1);
-      expect(full.stderr).toContain(`pmiyc: the disk holding`);
-      expect(full.stderr).toContain('is full (SQLite reports SQLITE_FULL): nothing stored so far is lost');
-      expect(full.stderr).toContain('free some space');
+      expect(full.code, full.stderr).toBe(2);
+      expect(full.stderr).toContain('pmiyc: the disk is full (or a size limit was reached): free space, then ');
+      expect(full.stderr).toContain(`${store} could not be written (SQLITE_FULL), and nothing stored so far is lost`);
       expect(full.stderr).not.toContain('unexpected');
       writeFileSync(filler, '');
       const listed = await runCli(['runs', '--store', store]);
       expect(listed.stdout).toMatch(/^kept\s+tournament\s+completed\s/m);
       // The run that met the full disk, if it was created, goes on from what it stored; else it starts anew.
       const started = /^big\s/m.test(listed.stdout);
+      if (started) expect(listed.stdout).toMatch(/^big\s+tournament\s+interrupted \((disk full|crash)\)\s/m);
       const again = await runCli(started ? ['run', '--store', store, '--run', 'big', '--resume'] : smallRun(store, 'big', 3));
       expect(again.code, again.stderr).toBe(0);
       expect((await runCli(['runs', '--store', store])).stdout).toMatch(/^big\s+tournament\s+completed\s/m);
@@ -94,4 +97,99 @@ describe('a full disk', () => {
       spawnSync('umount', [disk]);
     }
   });
+});
+
+describe.runIf(spawnSync('sh', ['-c', 'ulimit -f 100']).status === 0)('a file-size limit (ulimit -f)', () => {
+  /** The built CLI in a shell that limits the size of the files it writes to `blocks` of 512 bytes (POSIX sh). */
+  const limitedCli = (blocks: number, args: readonly string[]) =>
+    spawnSync('sh', ['-c', `ulimit -f ${blocks}; exec "$0" "$@"`, process.execPath, CLI, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+  const exported = async (store: string) => (await runCli(['export', '--store', store, '--run', 'r', '--format', 'jsonl'])).stdout;
+  /** A study's stored rows, without the run's id (two stores number their runs apart). */
+  const rowsOf = (sql: string) => async (store: string) => {
+    const database = new Database(store, { readonly: true });
+    try {
+      return database.prepare(sql).all();
+    } finally {
+      database.close();
+    }
+  };
+  const answers = rowsOf(
+    'SELECT model, domain, claim_index, sample_index, score, attempts, unusable, raw, call_hash FROM consistency_samples ORDER BY 1, 2, 3, 4',
+  );
+  const labels = rowsOf('SELECT conversation_id, turn_index, judge, role, labels, problem, attempts, raw, call_hash FROM turn_labels ORDER BY 1, 2, 3');
+  const tournament = (store: string) => ['run', '--models', 'sim/stubborn,sim/open-minded', '--claims', 'examples', '--store', store, '--run', 'r'];
+  /** A finished tournament `t` in the store, made without a limit; analyze then writes about 300 KB more than the limit lets it. */
+  const withTournament = async (store: string) => {
+    expect((await runCli(['run', '--models', 'sim/stubborn,sim/open-minded', '--claims', 'examples', '--store', store, '--run', 't'])).code).toBe(0);
+    return Math.ceil(statSync(store).size / 512) + 600;
+  };
+  interface LimitCase {
+    readonly start: (store: string) => string[];
+    readonly resume: string[];
+    readonly recordsOf: (store: string) => Promise<unknown>;
+    /** Prepares the store and gives the limit in blocks of 512 bytes (2,400 unless it does). */
+    readonly prepare?: (store: string) => Promise<number>;
+  }
+  const cases: Array<[string, LimitCase]> = [
+    ['run', { start: tournament, resume: ['run', '--run', 'r'], recordsOf: exported }],
+    [
+      'consistency',
+      {
+        start: (store) => [
+          'consistency',
+          '--models',
+          'sim/stubborn,sim/open-minded',
+          '--claims',
+          'examples',
+          '--answers',
+          '4',
+          '--store',
+          store,
+          '--study',
+          'r',
+        ],
+        resume: ['consistency', '--study', 'r'],
+        recordsOf: answers,
+      },
+    ],
+    [
+      'analyze',
+      {
+        start: (store) => ['analyze', '--run', 't', '--judge', 'sim/judge', '--store', store, '--study', 'r'],
+        resume: ['analyze', '--study', 'r'],
+        recordsOf: labels,
+        prepare: withTournament,
+      },
+    ],
+  ];
+
+  it.each(cases)(
+    '%s: reached mid-run, it reads as a full disk (exit 2, interrupted (disk full)), and --resume without the limit completes the run as one that never stopped',
+    async (command, { start, resume, recordsOf, prepare }) => {
+      const store = join(folder, `limited-${command}.db`);
+      const limited = limitedCli((await prepare?.(store)) ?? 2_400, start(store));
+      expect(limited.status, limited.stderr).toBe(2);
+      expect(limited.stderr.trim().split('\n').at(-1)).toMatch(
+        new RegExp(
+          `^pmiyc: the disk is full \\(or a size limit was reached\\): free space, then --resume; ${store} could not be written \\(SQLITE_(FULL|IOERR\\w*)\\), and nothing stored so far is lost`,
+        ),
+      );
+      expect(limited.stderr).not.toContain('unexpected');
+      expect((await runCli(['runs', '--store', store])).stdout).toMatch(/^r\s+\S+\s+interrupted \(disk full\)\s/m);
+      const resumed = await runCli([...resume, '--store', store, '--resume']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect((await runCli(['runs', '--store', store])).stdout).toMatch(/^r\s+\S+\s+completed\s/m);
+      // The same run made in one go stores the same records.
+      const whole = join(folder, `whole-${command}.db`);
+      await prepare?.(whole);
+      expect((await runCli(start(whole))).code).toBe(0);
+      const expected = await recordsOf(whole);
+      expect(JSON.stringify(expected).length).toBeGreaterThan(1_000);
+      expect(await recordsOf(store)).toEqual(expected);
+    },
+    120_000,
+  );
 });

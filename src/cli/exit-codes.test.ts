@@ -4,6 +4,7 @@ import { ConfigError } from '../domain/errors/config-error.js';
 import { DatasetError } from '../domain/errors/dataset-error.js';
 import { InputError } from '../domain/errors/input-error.js';
 import { StoreError } from '../domain/errors/store-error.js';
+import { StoreFullError } from '../domain/errors/store-full-error.js';
 import { OutputWriteError } from '../io/output-write-error.js';
 import { ModelCallError } from '../models/model-call-error.js';
 import { RunInUseError } from '../runner/run-in-use-error.js';
@@ -18,6 +19,7 @@ describe('exitCodeOf', () => {
     ['dataset', new DatasetError({ file: 'claims.csv', line: 2 }, 'bad'), 2],
     ['store', new StoreError({ path: 'runs.db', problem: 'missing' }, 'no store at runs.db'), 2],
     ['run-in-use', new RunInUseError('paper', holder, Date.parse(holder.heartbeatAt)), 2],
+    ['disk-full', new StoreFullError('runs.db', 'SQLITE_FULL'), 2],
     ['provider', new ModelCallError('openai/x: 500', { provider: 'openai', model: 'x', reason: 'api', retryable: false }), 1],
     ['output', new OutputWriteError('out.csv', 'ENOSPC', 'no space left on device', 'free some space'), 1],
   ])('maps a %s error to exit %i with its message', (kind, error, code) => {
@@ -33,14 +35,18 @@ describe('exitCodeOf', () => {
     });
   });
 
-  it('maps a full disk met mid-run to exit 1 (the machine refused), saying nothing stored is lost and what to do', () => {
+  it('maps a full disk (or a file-size limit) met mid-run to exit 2, saying to free space and that nothing stored is lost', () => {
     const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
     const mapped = exitCodeOf(full);
-    expect(mapped.code).toBe(1);
+    expect(mapped.code).toBe(2);
     expect(mapped.unexpected).toBeUndefined();
     expect(mapped.message).toBe(
-      'the disk holding the store is full (SQLite reports SQLITE_FULL): nothing stored so far is lost, as each write is kept whole or not at all; ' +
-        'free some space (or copy the store to a disk with room and pass --store), then run the command again: a run that had started goes on with --resume',
+      'the disk is full (or a size limit was reached): free space, then run the command again; the store could not be written (SQLITE_FULL), ' +
+        'and nothing stored so far is lost, as each write is kept whole or not at all (or copy the store to a disk with room and pass --store)',
+    );
+    for (const code of ['ENOSPC', 'EFBIG']) expect(exitCodeOf(Object.assign(new Error('write failed'), { code }))).toMatchObject({ code: 2 });
+    expect(exitCodeOf(new StoreFullError('runs.db', 'SQLITE_FULL').forStoppedRun()).message).toMatch(
+      /^the disk is full \(or a size limit was reached\): free space, then --resume; runs\.db could not be written \(SQLITE_FULL\)/,
     );
   });
 

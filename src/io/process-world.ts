@@ -6,20 +6,11 @@ import type { SessionWorld } from '../runner/run-session.js';
 import type { RunSignals } from '../runner/run-signals.js';
 import { holdGracefulStop } from './graceful-stop.js';
 import { modelFileSha256 } from './model-file-digest.js';
-
-/** Whether a process of this host exists: signal 0 checks without touching it (EPERM: it exists, owned by someone else). */
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { isProcessAlive } from './process-alive.js';
 
 /** This process and host, for run leases. */
 export function thisProcess(): SessionWorld['owner'] {
-  return { pid: process.pid, host: hostname(), isProcessAlive };
+  return { pid: process.pid, host: hostname(), isProcessAlive: (pid) => isProcessAlive(pid) };
 }
 
 export interface ProcessWorldOptions {

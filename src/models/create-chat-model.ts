@@ -32,7 +32,11 @@ export interface ChatModelDependencies {
   readonly onReplicaEvent?: (model: string, event: ReplicaEvent) => void;
   /** The run's global concurrency, shared by every model (held innermost, only while a call is on the wire). */
   readonly sharedLimit?: Semaphore;
-  /** Ends waits that are not calls (retry back-off, rate-limit queue) when the run stops. */
+  /**
+   * The run stopping (a first Ctrl-C): ends waits that are not calls (retry back-off, rate-limit queue,
+   * a free shared slot, a replica with room), and no call goes out after it: none waiting starts, no failed one
+   * is tried again or sent to another replica. Calls already on the wire finish.
+   */
   readonly waitSignal?: AbortSignal;
   /**
    * Told when a call of `model` goes out (past its rate limiter and the shared slot, every retry
@@ -87,6 +91,7 @@ function createServingAdapter(settings: ModelSettings, dependencies: ChatModelDe
     name: settings.name,
     replicas: replicas.map((baseURL) => ({ endpoint: endpointOf(baseURL), model: createAdapter({ ...oneServer, baseURL }, dependencies) })),
     now: dependencies.now ?? Date.now,
+    ...(dependencies.waitSignal ? { stopSignal: dependencies.waitSignal } : {}),
     ...(settings.replicaConcurrency === undefined ? {} : { replicaConcurrency: settings.replicaConcurrency }),
     ...(onReplicaEvent ? { onReplicaEvent: (event: ReplicaEvent) => onReplicaEvent(settings.name, event) } : {}),
   });
@@ -152,7 +157,7 @@ export function createChatModel(settings: ModelSettings, dependencies: ChatModel
     addCost(batching ? batchPricesOf(settings) : pricesOf(settings)),
     ...(batching ? [batching] : []),
     ...(rateLimit ? [retryCalls(retryOptionsOf(settings, dependencies), dependencies.retry), rateLimit] : []),
-    ...(dependencies.sharedLimit ? [holdSharedLimit(dependencies.sharedLimit)] : []),
+    ...(dependencies.sharedLimit ? [holdSharedLimit(dependencies.sharedLimit, dependencies.waitSignal)] : []),
     ...(onTheWire ? [watchTheWire(() => onTheWire(settings.name))] : []),
   ]);
   return {

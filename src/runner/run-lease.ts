@@ -95,7 +95,7 @@ export type StoredRunStatus = 'running' | 'completed' | 'failed' | 'interrupted'
 
 export interface RunState {
   readonly status: StoredRunStatus;
-  /** Why a failed or interrupted run stopped: error, failures; a signal (SIGINT, SIGTERM, SIGHUP), budget, auth, lease, crash. */
+  /** Why a failed or interrupted run stopped: error, failures; a signal (SIGINT, SIGTERM, SIGHUP), budget, auth, lease, disk, crash. */
   readonly why?: string;
 }
 
@@ -109,14 +109,14 @@ export function runState(stored: StoredRunStatus, stopReason: string | undefined
   return { status: 'interrupted', why: 'crash' };
 }
 
-/** Stored reasons shown in other words: a stop on too many failed items is the flag's doing. */
-const WHY_SHOWN: Readonly<Record<string, string>> = { failures: '--max-failures' };
+/** Stored reasons shown in other words: a stop on too many failed items is the flag's doing; `disk` is a full one. */
+const WHY_SHOWN: Readonly<Record<string, string>> = { failures: '--max-failures', disk: 'disk full' };
 
 /**
  * A run's status in the words `pmiyc runs`, the closing lines of a session and the viewer share:
  * "completed", "completed (29 failed)", "completed (settled early)" (a sequential run that stopped
  * starting claims once everything was settled: `--until settled`), "failed (--max-failures)",
- * "failed (error)", "interrupted (budget)", "interrupted (crash)", "running".
+ * "failed (error)", "interrupted (budget)", "interrupted (disk full)", "interrupted (crash)", "running".
  */
 export function describeRunState(state: RunState, failedItems: number): string {
   if (state.status === 'completed') {

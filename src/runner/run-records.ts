@@ -1,3 +1,4 @@
+import type { StoreFullError } from '../domain/errors/store-full-error.js';
 import type { BatchLedger } from '../models/batch/batch-ledger.js';
 import type { CallCache } from '../models/call-cache.js';
 import type { LeaseHolder, StoredRunStatus } from './run-lease.js';
@@ -166,6 +167,11 @@ export interface RunRecords {
    * lease and claims: a start refused before any work leaves no run. True when it was removed.
    */
   discardRunIfEmpty(runId: number): boolean;
+  /**
+   * The error to show when `error` is a write these records' disk refused (full, or a size limit reached;
+   * its message says to free space, then --resume), else undefined. Absent: no such error is known.
+   */
+  diskFullError?(error: unknown): StoreFullError | undefined;
   replaysOf(runId: number): Array<{ run: string; calls: number }>;
   /** A model file's sha256 computed earlier, if the file has the same size and modification time. */
   knownFileSha256(path: string, sizeBytes: number, mtimeMs: number): string | undefined;

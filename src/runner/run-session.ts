@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { PmiycConfig } from '../config/config-schema.js';
 import type { Environment } from '../config/resolve-model-settings.js';
 import { InputError } from '../domain/errors/input-error.js';
+import { StoreFullError } from '../domain/errors/store-full-error.js';
 import { formatCount, formatDuration } from '../domain/text-labels.js';
 import { BatchWork } from '../models/batch/batch-work.js';
 import { modelIdentity } from '../models/model-identity.js';
@@ -16,7 +17,7 @@ import { RunMeter } from './run-meter.js';
 import { createRunModels } from './run-models.js';
 import type { RunInfo, RunRecords } from './run-records.js';
 import { type RunSignals, stoppingSignal } from './run-signals.js';
-import { describePendingBatches, type SessionEnding } from './session-ending.js';
+import { DISK_FULL_ENDING, describePendingBatches, type SessionEnding } from './session-ending.js';
 
 /**
  * What a session needs of the world, passed in so that the runner stays pure: the CLI builds it
@@ -92,6 +93,14 @@ export interface RunSession {
    * a second Ctrl-C stops waiting for it), so the store may be closed then and nothing writes to it later.
    */
   end(ending?: SessionEnding): Promise<void>;
+  /**
+   * Ends the session after its work threw `error`, and gives what to throw in its place. A write the store's
+   * disk refused (full, or a size limit reached) ends the run interrupted (`disk`), to resume once there is
+   * room, and is thrown as the store words it; anything else ends it failed (`error`), thrown as it came.
+   * When the disk lets not even that last write through, the run stays `running` under this process's lease,
+   * which the next command finds dead once this process has ended: `interrupted (crash)`, resumable at once.
+   */
+  endAfter(error: unknown): Promise<unknown>;
 }
 
 /** What a study's outcome tells of its session, the same for every study. */
@@ -329,6 +338,22 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
         world.progressIntervalMs,
       )
     : undefined;
+  const end = async (ending?: SessionEnding): Promise<void> => {
+    world.signals.stop.removeEventListener('abort', onStop);
+    progress?.stop();
+    clearInterval(heartbeat);
+    // The batch layer stops (its timers cleared, its polls cancelled) and its work in flight ends before
+    // the caller closes the store.
+    sessionOver.abort(new RunStoppedError(gate.stopReason ?? 'interrupted'));
+    await finishBatchWork(batchWork, world);
+    releaseSignals();
+    if (gate.stopReason === 'lease') return;
+    try {
+      if (ending !== undefined || !discardIfNew()) records.setRunStatus(run.id, ending?.status ?? 'failed', ending ? ending.stopReason : 'error');
+    } finally {
+      release();
+    }
+  };
   return {
     run,
     callsMark,
@@ -342,18 +367,21 @@ export function startRunSession(options: RunSessionOptions, world: SessionWorld)
         const replicas = registry.replicasFor(model);
         return replicas ? [{ model, replicas }] : [];
       }),
-    async end(ending) {
-      world.signals.stop.removeEventListener('abort', onStop);
-      progress?.stop();
-      clearInterval(heartbeat);
-      // The batch layer stops (its timers cleared, its polls cancelled) and its work in flight ends before
-      // the caller closes the store.
-      sessionOver.abort(new RunStoppedError(gate.stopReason ?? 'interrupted'));
-      await finishBatchWork(batchWork, world);
-      releaseSignals();
-      if (gate.stopReason === 'lease') return;
-      if (ending !== undefined || !discardIfNew()) records.setRunStatus(run.id, ending?.status ?? 'failed', ending ? ending.stopReason : 'error');
-      release();
+    end,
+    async endAfter(error) {
+      const diskFull = diskFullOf(records, error);
+      try {
+        await end(diskFull ? DISK_FULL_ENDING : undefined);
+      } catch (ending) {
+        // The store refused the status too (its disk is still full): the first error says what to do.
+        if (!diskFull) throw ending;
+      }
+      return diskFull ?? error;
     },
   };
+}
+
+/** A full disk (or a size limit reached) as the store words it, when that is what `error` is, for a run that is kept. */
+function diskFullOf(records: RunRecords, error: unknown): StoreFullError | undefined {
+  return (error instanceof StoreFullError ? error : records.diskFullError?.(error))?.forStoppedRun();
 }

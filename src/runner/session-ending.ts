@@ -8,10 +8,16 @@ import { type RunSignals, STOPPING_SIGNALS, stoppingSignal } from './run-signals
 const EXIT_DONE = 0;
 export const EXIT_FAILED = 1;
 
+/**
+ * A session stopped by a write its store's disk refused (full, or a size limit reached): interrupted, not
+ * failed, since nothing is wrong with the run; exit 2, as for what the user must change before `--resume`.
+ */
+export const DISK_FULL_ENDING: SessionEnding = { status: 'interrupted', stopReason: 'disk', exitCode: 2 };
+
 /** How a session of a run ended: what the store records, and the exit code. */
 export interface SessionEnding {
   readonly status: StoredRunStatus;
-  /** Why a failed or interrupted run stopped: failures (--max-failures); SIGINT, SIGTERM, SIGHUP, budget, auth, lease. */
+  /** Why a failed or interrupted run stopped: failures (--max-failures); SIGINT, SIGTERM, SIGHUP, budget, auth, lease, disk. */
   readonly stopReason?: string;
   readonly exitCode: number;
 }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Claim } from '../domain/claim.js';
 import type { ConversationRecord, ConversationScore } from '../domain/conversation-record.js';
+import { StoreFullError } from '../domain/errors/store-full-error.js';
 import type { LeaseHolder } from '../runner/run-lease.js';
 import type { CallCacheScope, CallCommitLimit, NewRun, RunCallTotals, RunInfo, RunKind, RunRecords, RunStatus, RunSummary } from '../runner/run-records.js';
 import type { AnalysisResults } from '../studies/analysis/analysis-results.js';
@@ -150,8 +151,19 @@ export class ResultStore implements Store {
     return this.runs.create(run);
   }
 
+  /**
+   * A status that meets a full disk (or a size limit) is tried once more after a checkpoint that empties the
+   * WAL: it holds copies of pages the database file mostly has room for already, and emptied it leaves room
+   * for this one row, so that a run stopped by a full disk can still say so (`interrupted (disk full)`).
+   */
   setRunStatus(runId: number, status: RunStatus, stopReason?: string): void {
-    this.runs.setStatus(runId, status, stopReason);
+    try {
+      this.runs.setStatus(runId, status, stopReason);
+    } catch (error) {
+      if (this.diskFullError(error) === undefined) throw error;
+      this.database.pragma('wal_checkpoint(TRUNCATE)');
+      this.runs.setStatus(runId, status, stopReason);
+    }
   }
 
   recordRunConfig(runId: number, field: 'servedBy' | 'settings' | 'imports', value: unknown): void {
@@ -236,6 +248,11 @@ export class ResultStore implements Store {
   discardRunIfEmpty(runId: number): boolean {
     this.commits.flush();
     return discardRunIfEmpty(this.database, runId);
+  }
+
+  diskFullError(error: unknown): StoreFullError | undefined {
+    const mapped = toStoreError(this.path, error);
+    return mapped instanceof StoreFullError ? mapped : undefined;
   }
 
   /** A model file's sha256 computed earlier, if the file has the same size and modification time. */

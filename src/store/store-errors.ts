@@ -1,5 +1,6 @@
 import { StoreError } from '../domain/errors/store-error.js';
 import { StoreFullError } from '../domain/errors/store-full-error.js';
+import { isDiskFull } from './disk-full.js';
 
 // Apart from open-database.ts, which loads better-sqlite3: the CLI's error handling needs this at
 // start, and a command that never opens a store should not load SQLite for it.
@@ -17,15 +18,19 @@ export function readOnlyStoreError(path: string, sqliteCode: string, cause?: unk
   );
 }
 
+/** What an error met without its store's path calls the store. */
+export const UNNAMED_STORE = 'the store';
+
 /**
  * The StoreError a SQLite error means when the file cannot be a usable store (or a StoreFullError when
- * its disk is full), or undefined for other errors. Also used for errors met mid-way.
+ * its disk is full or a size limit was reached: `disk-full.ts`), or undefined for other errors. Also used
+ * for errors met mid-way; `path` is `UNNAMED_STORE` when the error came without one.
  */
 export function toStoreError(path: string, error: unknown): StoreError | StoreFullError | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return undefined;
   const cause = { cause: error };
-  if (code === 'SQLITE_FULL') return new StoreFullError(path, code, cause);
+  if (isDiskFull(code, path === UNNAMED_STORE ? undefined : path)) return new StoreFullError(path, code, cause);
   if (code.startsWith('SQLITE_READONLY')) return readOnlyStoreError(path, code, error);
   if (NOT_SQLITE.has(code))
     return new StoreError(

@@ -1,9 +1,10 @@
 /**
  * What went wrong, in the terms the CLI maps to an exit code (src/cli/exit-codes.ts): bad usage or
- * input (`input`, and its kinds `config`, `dataset`, `store`, `run-in-use`) exits 2; a provider call
- * (`provider`) or a write (`output`) the machine refused exits 1.
+ * input (`input`, and its kinds `config`, `dataset`, `store`, `run-in-use`) and a store whose disk is full
+ * (`disk-full`: free space, then resume) exit 2; a provider call (`provider`) or a write of an output file
+ * (`output`) the machine refused exits 1.
  */
-export type PmiycErrorKind = 'input' | 'config' | 'dataset' | 'store' | 'run-in-use' | 'provider' | 'output';
+export type PmiycErrorKind = 'input' | 'config' | 'dataset' | 'store' | 'run-in-use' | 'disk-full' | 'provider' | 'output';
 
 // A registered symbol, so that an error made by another copy of pmiyc (two versions in one
 // node_modules) is still recognised, where `instanceof` would fail.

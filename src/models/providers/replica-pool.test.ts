@@ -246,4 +246,30 @@ describe('replicaConcurrency', () => {
     await first;
     expect(pool.view().replicas[0]!.served).toBe(1);
   });
+  it('once the run stops, sends no waiting call and fails nothing over: the failure goes up, the calls on the wire finish', async () => {
+    const [steady, failing] = [new HeldReplica(), new HeldReplica()];
+    const stopping = new AbortController();
+    const pool = new ReplicaPool({
+      name: 'qwen',
+      replicas: [
+        { endpoint: 'http://gpu-0/v1', model: steady },
+        { endpoint: 'http://gpu-1/v1', model: failing },
+      ],
+      replicaConcurrency: 1,
+      now: () => 0,
+      stopSignal: stopping.signal,
+    });
+    const calls = [pool.generate(request), pool.generate(request), pool.generate(request)].map((call) => call.catch((error: unknown) => error));
+    await settle();
+    const reason = new Error('the run stopped');
+    stopping.abort(reason);
+    const fault = new ModelCallError('qwen: HTTP 500: boom', { provider: 'vllm', model: 'q', reason: 'api', statusCode: 500, retryable: true });
+    failing.releaseAll(fault);
+    steady.releaseAll();
+    const [first, second, third] = await Promise.all(calls);
+    expect((first as GenerateReply).text).toBe(REPLY);
+    expect(second).toBe(fault);
+    expect(third).toBe(reason);
+    expect(pool.view()).toMatchObject({ failovers: 0, replicas: [{ served: 1 }, { served: 0, failed: 1 }] });
+  });
 });

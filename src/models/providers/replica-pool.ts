@@ -32,6 +32,11 @@ export interface ReplicaPoolOptions {
   readonly replicaConcurrency?: number;
   /** The pool's clock, in ms (monotonic is best). */
   readonly now: () => number;
+  /**
+   * The run stopping (a first Ctrl-C): after it, a call waiting for a replica with room never goes out, and
+   * a call failed by its replica is not sent to another (its error goes up, to the retry layer, which stops).
+   */
+  readonly stopSignal?: AbortSignal;
   readonly coolDown?: Partial<CoolDown>;
   readonly onReplicaEvent?: (event: ReplicaEvent) => void;
 }
@@ -111,7 +116,7 @@ export class ReplicaPool implements ChatModel {
     const tried = new Set<number>();
     let lastError: ModelCallError | undefined;
     for (;;) {
-      const index = await this.takeReplica(tried, request.abortSignal);
+      const index = await this.takeReplica(tried, [request.abortSignal, this.options.stopSignal]);
       if (index === undefined) throw lastError!;
       if (lastError) this.failovers += 1;
       const slot = this.slots[index]!;
@@ -124,6 +129,8 @@ export class ReplicaPool implements ChatModel {
       } catch (error) {
         if (!isReplicaFault(error) || request.abortSignal?.aborted) throw error;
         this.recordFault(slot, error, outagesAtStart);
+        // A stopping run sends nothing more: the error goes up (the retry layer leaves the call for --resume).
+        if (this.options.stopSignal?.aborted) throw error;
         tried.add(index);
         lastError = error;
       } finally {
@@ -158,22 +165,24 @@ export class ReplicaPool implements ChatModel {
    * Picks a replica for the call and counts the call on it, or undefined when none is left to try.
    * While every replica it may use is full, the call waits in line (see `serveWaiting`).
    */
-  private takeReplica(tried: ReadonlySet<number>, abortSignal: AbortSignal | undefined): Promise<number | undefined> {
-    abortSignal?.throwIfAborted();
+  private takeReplica(tried: ReadonlySet<number>, signals: ReadonlyArray<AbortSignal | undefined>): Promise<number | undefined> {
+    const watched = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+    for (const signal of watched) signal.throwIfAborted();
     const choice = this.choose(tried);
     if (choice.kind !== 'wait') return Promise.resolve(this.take(choice));
     return new Promise((resolve, reject) => {
-      // Through one listener on the run's signal, shared by every call (see watchAbort).
-      const stopWatching = abortSignal
-        ? watchAbort(abortSignal, () => {
-            this.waiting = this.waiting.filter((other) => other !== waiter);
-            reject(abortSignal.reason);
-          })
-        : undefined;
+      // Through one listener on each of the run's signals, shared by every call (see watchAbort).
+      const stopWatching = watched.map((signal) =>
+        watchAbort(signal, () => {
+          for (const stop of stopWatching) stop();
+          this.waiting = this.waiting.filter((other) => other !== waiter);
+          reject(signal.reason);
+        }),
+      );
       const waiter: Waiter = {
         tried,
         serve: (index) => {
-          stopWatching?.();
+          for (const stop of stopWatching) stop();
           resolve(index);
         },
       };

@@ -61,6 +61,17 @@ describe('withRetry', () => {
     expect(scripted.requests).toHaveLength(1);
   });
 
+  it('tries nothing again once the run has stopped: a failure then rejects with the stop, for --resume, and no retry is announced', async () => {
+    const stopping = new AbortController();
+    const reason = new Error('the run stopped');
+    stopping.abort(reason);
+    const { model, scripted, waitsMs, events } = setUp([callError(503, true), 'fine'], { waitSignal: stopping.signal });
+    await expect(model.generate(request)).rejects.toBe(reason);
+    expect(scripted.requests).toHaveLength(1);
+    expect(waitsMs).toEqual([]);
+    expect(events).toEqual([]);
+  });
+
   it('retries retryable failures and returns the first reply', async () => {
     const { model, scripted, waitsMs } = setUp([callError(503, true), callError(undefined, true), 'fine']);
     await expect(model.generate(request)).resolves.toEqual({ text: 'fine', finishReason: 'stop' });

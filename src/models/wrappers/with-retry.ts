@@ -33,8 +33,10 @@ export interface RetryOptions {
   /** Called once per retry, e.g. to count retries in a progress display. */
   readonly onRetry?: (event: RetryEvent) => void;
   /**
-   * Ends a back-off early, rejecting with its reason: the run stopping (a first Ctrl-C) must not
-   * wait out a long Retry-After. `request.abortSignal` does the same.
+   * The run stopping (a first Ctrl-C): a back-off ends early, rejecting with its reason (a stop must not
+   * wait out a long Retry-After), and a failure after it is not tried again but rejects with that reason,
+   * so that the call is left for --resume rather than recorded as failed. `request.abortSignal` ends a
+   * back-off the same way.
    */
   readonly waitSignal?: AbortSignal;
 }
@@ -135,6 +137,8 @@ async function generateWithRetry(
     } catch (error) {
       // An aborted run wants to stop, not to try again.
       if (!isRetryable(error) || attempt > settings.maxRetries || signal?.aborted) throw error;
+      // A stopping run tries nothing again: the call is left for --resume (the wait's reason, not a failure).
+      settings.waitSignal?.throwIfAborted();
       if (error.retryAfterMs !== undefined && error.retryAfterMs > settings.maxRetryAfterMs) throw tooLongToWait(modelName, error, settings.maxRetryAfterMs);
       const waitMs = retryWaitMs(attempt, error, settings, dependencies.random());
       settings.onRetry?.({ attempt, error, waitMs, request });

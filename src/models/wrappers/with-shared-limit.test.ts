@@ -36,6 +36,35 @@ describe('the shared slots of a run', () => {
     expect(slots.inUse).toBe(0);
   });
 
+  it('send no waiting call once the run stops: it rejects with the stop, and the calls on the wire finish', async () => {
+    const slots = new Semaphore(1);
+    const stopping = new AbortController();
+    const sent: string[] = [];
+    let answer: (() => void) | undefined;
+    const model = holdSharedLimit(slots, stopping.signal)(
+      async (request: GenerateRequest) => {
+        sent.push(request.messages[0]!.content);
+        await new Promise<void>((resolve) => {
+          answer = resolve;
+        });
+        return { text: 'ok', finishReason: 'stop' as const };
+      },
+      { name: 'scripted', simulated: false },
+    );
+    const call = (content: string) => model({ messages: [{ role: 'user', content }], maxOutputTokens: 1, seed: 0 });
+    const onTheWire = call('on the wire');
+    const waiting = call('waiting');
+    await settle();
+    const reason = new Error('the run stopped');
+    stopping.abort(reason);
+    await expect(waiting).rejects.toBe(reason);
+    answer?.();
+    await expect(onTheWire).resolves.toMatchObject({ text: 'ok' });
+    await expect(call('after the stop')).rejects.toBe(reason);
+    expect(sent).toEqual(['on the wire']);
+    expect(slots.inUse).toBe(0);
+  });
+
   it('let the call earliest in its conversation (fewest messages) go first', async () => {
     const slots = new Semaphore(1);
     const finished: number[] = [];

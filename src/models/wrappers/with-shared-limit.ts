@@ -19,9 +19,13 @@ export class Semaphore {
     return this.held;
   }
 
-  /** Takes a slot, waiting while none is free; `rank` is a whole number >= 0, lower served sooner. */
-  async acquire(signal?: AbortSignal, rank = 0): Promise<void> {
-    signal?.throwIfAborted();
+  /**
+   * Takes a slot, waiting while none is free; `rank` is a whole number >= 0, lower served sooner. The wait
+   * ends, rejecting with its reason, when any of `signals` aborts (at once if one has).
+   */
+  async acquire(signals?: AbortSignal | ReadonlyArray<AbortSignal | undefined>, rank = 0): Promise<void> {
+    const watched = (Array.isArray(signals) ? signals : [signals]).filter((signal): signal is AbortSignal => signal !== undefined);
+    for (const signal of watched) signal.throwIfAborted();
     if (this.held < this.capacity) {
       this.held += 1;
       return;
@@ -29,17 +33,18 @@ export class Semaphore {
     const queue = this.waiting[rank] ?? [];
     this.waiting[rank] = queue;
     await new Promise<void>((resolve, reject) => {
-      // The run's one signal, watched through one listener (an EventTarget's listeners are a list
+      // The run's signals, each watched through one listener (an EventTarget's listeners are a list
       // that every add and remove walks: hundreds of waiters made each slot cost more than its call).
-      const stopWatching = signal
-        ? watchAbort(signal, () => {
-            queue.splice(queue.indexOf(grant), 1);
-            this.waiters -= 1;
-            reject(signal.reason);
-          })
-        : undefined;
+      const stopWatching = watched.map((signal) =>
+        watchAbort(signal, () => {
+          for (const stop of stopWatching) stop();
+          queue.splice(queue.indexOf(grant), 1);
+          this.waiters -= 1;
+          reject(signal.reason);
+        }),
+      );
       const grant = () => {
-        stopWatching?.();
+        for (const stop of stopWatching) stop();
         resolve();
       };
       queue.push(grant);
@@ -71,11 +76,16 @@ export class Semaphore {
  * conversations admitted last wait behind everyone for each of their turns, and a run ended with a
  * tail of a few such conversations on the wire (~0.45 s of 5.4 s in bench/tournament.mjs; ~0.1 s
  * served this way). Which call waits never changes what is asked, so results are the same.
+ *
+ * `stopSignal` is the run stopping (a first Ctrl-C): a call still waiting for a slot then never goes out
+ * (it rejects with the signal's reason and is left for --resume), while calls on the wire finish.
  */
-export function holdSharedLimit(semaphore: Semaphore): ChatModelMiddleware {
+export function holdSharedLimit(semaphore: Semaphore, stopSignal?: AbortSignal): ChatModelMiddleware {
   return (next) => async (request) => {
-    await semaphore.acquire(request.abortSignal, request.messages.length);
+    await semaphore.acquire([request.abortSignal, stopSignal], request.messages.length);
     try {
+      // A slot freed in the same turn as the stop may have been handed on before the stop was seen.
+      stopSignal?.throwIfAborted();
       return await next(request);
     } finally {
       semaphore.release();

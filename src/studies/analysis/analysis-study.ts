@@ -119,9 +119,10 @@ export async function runAnalysisStudy(input: RunAnalysisInput): Promise<Analysi
       run: (task) => (task.kind === 'labels' ? labelOne(input, session, task, unusable, failures) : probeOne(input, session, task, promptsOf, failures)),
     });
     ending = sessionEnding(result, result.failed, session.signals);
-  } finally {
-    await session.end(ending);
+  } catch (error) {
+    throw await session.endAfter(error);
   }
+  await session.end(ending);
   const persuaders = new Map(conversations.map((record) => [record.conversationId, record.persuader]));
   return { run, result, conversations: conversations.length, turns: counts.turns, persuaders, unusable, failures, ending, ...sessionFacts(session) };
 }

@@ -98,8 +98,9 @@ export async function runConsistencyStudy(input: RunConsistencyInput): Promise<C
       onOutcome: (task, outcome) => recordOutcome(input, session, task, outcome),
     });
     ending = sessionEnding(result, result.failed, session.signals);
-  } finally {
-    await session.end(ending);
+  } catch (error) {
+    throw await session.endAfter(error);
   }
+  await session.end(ending);
   return { run, result, ending, ...sessionFacts(session) };
 }

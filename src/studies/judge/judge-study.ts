@@ -104,8 +104,9 @@ export async function runJudgeStudy(input: RunJudgeInput): Promise<JudgeOutcome>
       },
     });
     ending = sessionEnding(result, result.failed, session.signals);
-  } finally {
-    await session.end(ending);
+  } catch (error) {
+    throw await session.endAfter(error);
   }
+  await session.end(ending);
   return { run, result, failures, ending, ...sessionFacts(session) };
 }

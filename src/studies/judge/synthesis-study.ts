@@ -113,9 +113,10 @@ export async function runSynthesis(input: RunSynthesisInput): Promise<SynthesisS
       },
     });
     ending = sessionEnding(result, result.failed, session.signals);
-  } finally {
-    await session.end(ending);
+  } catch (error) {
+    throw await session.endAfter(error);
   }
+  await session.end(ending);
   const ordered = [...examples].sort(([a], [b]) => a - b).map(([, example]) => example);
   return { run, examples: ordered, problems, result, ending, callsMark: session.callsMark, modelsWithoutPrice: session.modelsWithoutPrice };
 }

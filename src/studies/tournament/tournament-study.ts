@@ -182,9 +182,10 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
     ending = sessionEnding(result, store.countConversations(run.id, 'failed'), session.signals);
     // A sequential run that settled is complete with the rest of its plan left unstarted on purpose: said wherever its status is.
     if (ending.status === 'completed' && sequential?.stoppedBecause === 'settled') ending = { ...ending, stopReason: 'settled' };
-  } finally {
-    await session.end(ending);
+  } catch (error) {
+    throw await session.endAfter(error);
   }
+  await session.end(ending);
   return { run, result, ending, settings, sessionUsage, ...(sequential ? { sequential } : {}), ...sessionFacts(session) };
 }
 
