@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { describeInvalidRunName, describeInvalidTurns } from '../domain/validation.js';
+import { describeInvalidConfidence, describeInvalidRunName, describeInvalidTurns } from '../domain/validation.js';
 import { REPORT_FORMATS, type ReportFormat } from '../report/report-formats.js';
 
 /** Option parsers: commander reports their errors as usage errors (exit code 2). */
@@ -58,12 +58,11 @@ export function parseTemperature(value: string): number {
   return temperature;
 }
 
-/** --confidence of a sequential run: a number strictly between 0 and 1. */
+/** --confidence of a sequential run: a number from 0.5 to 0.999999 (`CONFIDENCE_RANGE`). */
 export function parseConfidence(value: string): number {
-  const confidence = Number(value);
-  if (value.trim() === '' || !Number.isFinite(confidence) || confidence <= 0 || confidence >= 1) {
-    throw new InvalidArgumentError(`--confidence must be a number between 0 and 1 (e.g. 0.95), got "${value}".`);
-  }
+  const confidence = value.trim() === '' ? Number.NaN : Number(value);
+  const problem = describeInvalidConfidence(confidence, `"${value}"`);
+  if (problem) throw new InvalidArgumentError(`${problem}.`);
   return confidence;
 }
 
