@@ -136,6 +136,23 @@ export function parseReportFormats(value: string): ReportFormat[] {
   return [...new Set(formats)] as ReportFormat[];
 }
 
+/**
+ * `--judge a,b` -> ['a', 'b']: each judge labels every turn once, so a model named twice is refused
+ * (merging it silently would run one judge where the user asked for two).
+ */
+export function parseJudges(value: string): string[] {
+  const judges = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const twice = judges.find((name, index) => judges.indexOf(name) !== index);
+  if (twice !== undefined)
+    throw new InvalidArgumentError(
+      `--judge names ${twice} twice: each judge labels every turn once. Name it once; for a second judge, give another model (or another alias of it in the config).`,
+    );
+  return judges;
+}
+
 /** `--run a,b` -> ['a', 'b']. */
 export function parseRunNames(value: string): string[] {
   const names = [
