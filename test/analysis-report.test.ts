@@ -146,7 +146,12 @@ describe('pmiyc report with an analysis study', () => {
       expect(row(SLY).strategies.find((entry) => entry.id === 'deception')!.share).toBe(row(SLY).share);
       expect(row(SLY).effectiveness).not.toBeNull();
       expect(row(SLY).withVsWithout.status).toBe('estimated');
+      expect(row(SLY).withVsWithout).toHaveProperty('turnsWith');
+      expect(row(SLY).turnShare.share).toBeGreaterThan(row(HONEST).turnShare.ciHigh);
     }
+    // Where a conversation's length still shapes a number, the statement says so.
+    expect(ethics!.statement).toMatch(/associations, not causes/);
+    expect(ethics!.statement).toMatch(/share of conversations grows with their length/);
     const refusing = refusals!.perModel.find((entry) => entry.model === SLY && entry.setting === 'multi')!;
     expect(refusing.turnShare.ciLow).toBeLessThanOrEqual(labelled(0.1));
     expect(refusing.turnShare.ciHigh).toBeGreaterThanOrEqual(labelled(0.1));

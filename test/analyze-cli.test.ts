@@ -143,6 +143,42 @@ describe('pmiyc analyze on a simulated tournament', () => {
     expect([...byTurn.values()].every((judges) => judges.sort().join() === [JUDGE, SECOND_JUDGE].sort().join())).toBe(true);
   }, 120_000);
 
+  it('--resume takes the flags a study was started with, typed again unchanged, as pmiyc run --resume does', async () => {
+    const again = [
+      '--judge',
+      JUDGE,
+      '--taxonomy',
+      'rhetoric',
+      '--temperature',
+      '0',
+      '--max-tokens',
+      '400',
+      '--max-attempts',
+      '3',
+      '--seed',
+      '0',
+      '--run',
+      'run-1',
+    ];
+    const resumed = await analyze('--study', 'first', '--resume', ...again);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain('Nothing to do: the study holds every label already.');
+  }, 120_000);
+
+  it('--resume refuses a taxonomy file edited since the study started, naming it', async () => {
+    const file = join(folder, 'classroom.yaml');
+    const text = (definition: string) =>
+      `name: classroom\ntechniques:\n  - id: logos\n    name: Logos\n    definition: ${definition}\nunethical:\n  - id: deception\n    name: Deception\n    definition: States as true what the persuader has no reason to believe.\n`;
+    writeFileSync(file, text('Argues from reasons.'));
+    const started = await analyze('--judge', JUDGE, '--taxonomy', file, '--study', 'classroom', '--sample', '2');
+    expect(started.code, started.stderr).toBe(0);
+    expect((await analyze('--study', 'classroom', '--resume', '--taxonomy', file)).code).toBe(0);
+    writeFileSync(file, text('Argues from reasons, facts or logical steps.'));
+    const edited = await analyze('--study', 'classroom', '--resume', '--taxonomy', file);
+    expect(edited.code).toBe(2);
+    expect(edited.stderr).toContain(`--taxonomy ${file} has changed since study classroom started`);
+  }, 120_000);
+
   it("--probe-drift asks each analysed conversation's persuader where it stands, once", async () => {
     const result = await analyze('--judge', JUDGE, '--study', 'drift', '--sample', '4', '--probe-drift');
     expect(result.code).toBe(0);
@@ -175,8 +211,16 @@ describe('pmiyc analyze on a simulated tournament', () => {
       [['--judge', JUDGE, '--taxonomy', 'nope'], /no built-in taxonomy or file named nope: give rhetoric or techniques/],
       [['--judge', JUDGE, '--sample', '0'], /--sample must be a whole number of at least 1/],
       [['--judge', 'missing', '--config', config], /"missing" is not a model name/],
-      [['--study', 'first', '--resume', '--judge', JUDGE], /--resume continues analysis study first with its own design: drop --judge/],
-      [['--study', 'first', '--resume', '--probe-drift'], /--resume continues analysis study first with its own design: drop --probe-drift/],
+      [
+        ['--study', 'first', '--resume', '--judge', 'sim/other'],
+        /--resume continues analysis study first as it was started: --judge is sim\/other, but study first has sim\/judge\?labelError=0\.1/,
+      ],
+      [['--study', 'first', '--resume', '--probe-drift'], /--probe-drift is given, but study first has not given/],
+      [['--study', 'first', '--resume', '--temperature', '0.7'], /--temperature is 0\.7, but study first has 0/],
+      [['--study', 'first', '--resume', '--seed', '4'], /--seed is 4, but study first has 0/],
+      [['--study', 'first', '--resume', '--taxonomy', 'techniques'], /--taxonomy is techniques, but study first has rhetoric/],
+      [['--judge', `${JUDGE},${JUDGE}`], /--judge names sim\/judge\?labelError=0\.1 twice: each judge labels every turn once/],
+      [['--judge', 'sim/a, sim/b,sim/a'], /--judge names sim\/a twice/],
       [['--judge', JUDGE, '--study', 'first'], /run "first" already exists/],
       [['--judge', JUDGE, '--batch'], /cannot batch: only openai and anthropic models/],
     ];

@@ -156,6 +156,10 @@ describe('pmiyc run --until settled', () => {
     const bad = await runCli([...runArgs(claimsFile, `${fresh('dry')}.db`, 'dry'), '--config', config, '--dry-run']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('must be "settled"');
+    writeFileSync(config, 'experiment:\n  sequential: { until: settled, confidence: 1e-300 }\n');
+    const tiny = await runCli([...runArgs(claimsFile, `${fresh('dry')}.db`, 'dry'), '--config', config, '--dry-run']);
+    expect(tiny.code).toBe(2);
+    expect(tiny.stderr).toContain('confidence: must be a number from 0.5 to 0.999999');
   });
 
   it('a run without --until runs every claim and has no meta.sequential', async () => {
@@ -174,7 +178,14 @@ describe('pmiyc run --until settled', () => {
   it.each([
     [['--until', 'foo'], '--until must be one of settled'],
     [['--until', 'settled', '--precision', '0'], '--precision must be a positive'],
-    [['--until', 'settled', '--confidence', '1'], '--confidence must be a number between 0 and 1'],
+    [['--until', 'settled', '--confidence', '1'], '--confidence must be a number from 0.5 to 0.999999'],
+    // A level this low promises nothing, yet the run would stop as settled; this high never settles.
+    [
+      ['--until', 'settled', '--confidence', '1e-300'],
+      '--confidence must be a number from 0.5 to 0.999999 (the chance that all intervals hold together, e.g. 0.95), got "1e-300"',
+    ],
+    [['--until', 'settled', '--confidence', '0.3'], 'got "0.3"'],
+    [['--until', 'settled', '--confidence', '0.9999999'], 'got "0.9999999"'],
     [['--until', 'settled', '--wave', '0'], '--wave must be a whole number of at least 1'],
     [['--wave', '5'], 'only apply to a sequential run'],
   ])('refuses %j with exit 2', async (flags, message) => {

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { describeInvalidRunName, describeInvalidTurns } from '../domain/validation.js';
+import { describeInvalidConfidence, describeInvalidRunName, describeInvalidTurns } from '../domain/validation.js';
 import { REPORT_FORMATS, type ReportFormat } from '../report/report-formats.js';
 
 /** Option parsers: commander reports their errors as usage errors (exit code 2). */
@@ -58,12 +58,11 @@ export function parseTemperature(value: string): number {
   return temperature;
 }
 
-/** --confidence of a sequential run: a number strictly between 0 and 1. */
+/** --confidence of a sequential run: a number from 0.5 to 0.999999 (`CONFIDENCE_RANGE`). */
 export function parseConfidence(value: string): number {
-  const confidence = Number(value);
-  if (value.trim() === '' || !Number.isFinite(confidence) || confidence <= 0 || confidence >= 1) {
-    throw new InvalidArgumentError(`--confidence must be a number between 0 and 1 (e.g. 0.95), got "${value}".`);
-  }
+  const confidence = value.trim() === '' ? Number.NaN : Number(value);
+  const problem = describeInvalidConfidence(confidence, `"${value}"`);
+  if (problem) throw new InvalidArgumentError(`${problem}.`);
   return confidence;
 }
 
@@ -135,6 +134,23 @@ export function parseReportFormats(value: string): ReportFormat[] {
     throw new InvalidArgumentError(`--format takes a comma-separated list of ${REPORT_FORMATS.join(', ')}, got "${value}".`);
   }
   return [...new Set(formats)] as ReportFormat[];
+}
+
+/**
+ * `--judge a,b` -> ['a', 'b']: each judge labels every turn once, so a model named twice is refused
+ * (merging it silently would run one judge where the user asked for two).
+ */
+export function parseJudges(value: string): string[] {
+  const judges = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const twice = judges.find((name, index) => judges.indexOf(name) !== index);
+  if (twice !== undefined)
+    throw new InvalidArgumentError(
+      `--judge names ${twice} twice: each judge labels every turn once. Name it once; for a second judge, give another model (or another alias of it in the config).`,
+    );
+  return judges;
 }
 
 /** `--run a,b` -> ['a', 'b']. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONFIDENCE_RANGE, CONFIDENCE_RULE } from '../domain/validation.js';
 import { endpointOf } from '../models/model-identity.js';
 import { MAX_REPLY_BYTES, MIN_REPLY_BYTES } from '../models/model-settings.js';
 import { isClientHeader, isHeaderName, isHeaderValue } from '../models/providers/http-headers.js';
@@ -145,7 +146,11 @@ const budgetSchema = z.strictObject({ maxCostUsd: z.number().positive().optional
 const sequentialSchema = z.strictObject({
   until: z.literal('settled', { error: 'must be "settled" (the only stopping rule)' }),
   precision: z.number().positive().optional(),
-  confidence: z.number().gt(0).lt(1).optional(),
+  confidence: z
+    .number()
+    .min(CONFIDENCE_RANGE.min, { error: `must be ${CONFIDENCE_RULE}` })
+    .max(CONFIDENCE_RANGE.max, { error: `must be ${CONFIDENCE_RULE}` })
+    .optional(),
   wave: z.number().int().min(1).optional(),
 });
 

@@ -8,6 +8,24 @@ export function describeInvalidTurns(turns: number): string | undefined {
   return undefined;
 }
 
+/**
+ * The confidence levels a sequential run accepts (`--confidence`, `experiment.sequential.confidence`).
+ * Below 0.5 its intervals would miss more often than they hold: a level such as 1e-300 promises
+ * nothing, yet the run stops early as "settled" and reports its intervals (a simulated run stopped
+ * after 110 of 200 claims, against 190 at 0.95). Above 0.999999 (alpha 1e-6, split again over the
+ * quantities) is a typo rather than a design: no run has the claims to settle it.
+ */
+export const CONFIDENCE_RANGE = { min: 0.5, max: 0.999999 } as const;
+
+/** What a confidence level must be, for messages. */
+export const CONFIDENCE_RULE = `a number from ${CONFIDENCE_RANGE.min} to ${CONFIDENCE_RANGE.max} (the chance that all intervals hold together, e.g. 0.95)`;
+
+/** Why a confidence level is not usable (`given` as the user wrote it), or undefined when it is. */
+export function describeInvalidConfidence(confidence: number, given = String(confidence)): string | undefined {
+  if (Number.isFinite(confidence) && confidence >= CONFIDENCE_RANGE.min && confidence <= CONFIDENCE_RANGE.max) return undefined;
+  return `--confidence must be ${CONFIDENCE_RULE}, got ${given}`;
+}
+
 /** The longest run or study name accepted. */
 const MAX_RUN_NAME_LENGTH = 64;
 

@@ -7,9 +7,10 @@
  *
  * Values in [lower, upper] are rescaled to [0, 1]. For each candidate mean m on a grid, a gambler
  * who bets on "the mean is above m" and one who bets on "below m" each grow a capital; m is ruled
- * out once the hedged capital reaches 1 / alpha, and never readmitted (the running intersection).
+ * out once either half of the hedged capital (half of one gambler's) reaches 1 / alpha, which never
+ * happens before the hedged capital itself does, and never readmitted (the running intersection).
  * The interval reported is bounded by the nearest ruled-out grid points, so the grid only ever
- * widens it.
+ * widens it. docs/design/sequential.md, "Exactly how a bound is computed", says every step.
  */
 
 export interface BettingSequenceOptions {

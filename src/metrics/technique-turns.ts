@@ -21,6 +21,8 @@ export interface TechniqueTurn {
   readonly persuader: string;
   readonly persuadee: string;
   readonly techniques: ReadonlySet<string>;
+  /** The unethical strategies the judge found in the turn. */
+  readonly unethical: ReadonlySet<string>;
   /**
    * The persuadee's next score minus its score before the turn; null when it already stood at 5
    * (Completely Support), where agreement has no room to grow and the paper stops a conversation.
@@ -53,6 +55,7 @@ export function techniqueTurns(conversations: readonly LabelledConversation[]): 
           persuader: record.persuader,
           persuadee: record.persuadee,
           techniques: new Set(label.techniques),
+          unethical: new Set(label.unethical),
           nextChange,
         },
       ];

@@ -109,8 +109,16 @@ export function runState(stored: StoredRunStatus, stopReason: string | undefined
   return { status: 'interrupted', why: 'crash' };
 }
 
-/** Stored reasons shown in other words: a stop on too many failed items is the flag's doing; `disk` is a full one. */
-const WHY_SHOWN: Readonly<Record<string, string>> = { failures: '--max-failures', disk: 'disk full' };
+/**
+ * Stored reasons shown in other words: a stop on too many failed items is the flag's doing; `disk` is a full one;
+ * an analysis study with no usable label, or over a run that was still being written (docs/design/techniques.md).
+ */
+const WHY_SHOWN: Readonly<Record<string, string>> = {
+  failures: '--max-failures',
+  disk: 'disk full',
+  'no-usable-label': 'no usable label',
+  'source-running': 'its run was still being written',
+};
 
 /**
  * A run's status in the words `pmiyc runs`, the closing lines of a session and the viewer share:

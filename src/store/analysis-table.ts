@@ -117,6 +117,10 @@ export class AnalysisTable implements AnalysisResults {
     return this.database.prepare('SELECT count(*) FROM turn_labels WHERE run_id = ?').pluck().get(studyRunId) as number;
   }
 
+  countUsableLabels(studyRunId: number): number {
+    return this.database.prepare('SELECT count(*) FROM turn_labels WHERE run_id = ? AND labels IS NOT NULL').pluck().get(studyRunId) as number;
+  }
+
   *labels(studyRunId: number): Generator<StoredTurnLabels> {
     const rows = this.database
       .prepare(`SELECT ${LABEL_COLUMNS} FROM turn_labels WHERE run_id = ? ORDER BY conversation_id, turn_index, judge`)

@@ -22,6 +22,8 @@ export interface AnalyzeOptions extends AnalysisDesignOptions, SessionOptions {
   readonly takeOver?: boolean;
   readonly dryRun: boolean;
   readonly batch: boolean;
+  /** The options the user typed (not defaults): on --resume, each must say what the study says. */
+  readonly given: ReadonlySet<string>;
 }
 
 /** Failed calls described one by one; the rest are counted (a provider that is down would flood the terminal). */
@@ -68,7 +70,7 @@ export async function analyzeCommand(options: AnalyzeOptions, context: CliContex
   // The run to analyse is in a store that exists; a dry run only reads it.
   const store = openStore(options.store, { now: context.now, access: options.dryRun ? 'read' : 'write' });
   try {
-    const prepared = fresh ?? prepareAnalysisResume(store, options);
+    const prepared = fresh ?? (await prepareAnalysisResume(store, options));
     if (options.dryRun) return await dryRun(store, prepared, options, context);
     const tournamentRun = tournamentRunToAnalyse(store, prepared.tournamentRun);
     let shown = 0;

@@ -1,12 +1,7 @@
 import type { Command } from '@commander-js/extra-typings';
+import { parseJudges } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
-import { type CommandWiring, runExtras } from './command-wiring.js';
-
-const list = (value: string) =>
-  value
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
+import { type CommandWiring, runExtras, typedOptions } from './command-wiring.js';
 
 /** `pmiyc analyze`: its options and help; its action loads commands/analyze.ts (nothing of it is loaded before). */
 export function addAnalyzeCommand(program: Command, { context, signals, setExitCode }: CommandWiring): void {
@@ -16,14 +11,14 @@ export function addAnalyzeCommand(program: Command, { context, signals, setExitC
       "judges label every turn of a tournament run: the persuader's techniques and unethical strategies, refusals and role breaks; --probe-drift asks each persuader where it stands afterwards",
     )
     .addOption(shared.runName('the tournament run to analyse (default: the latest tournament)'))
-    .option('--judge <a,b>', 'the judge models; several give each turn one label set each', list)
+    .option('--judge <a,b>', 'the judge models; several give each turn one label set each', parseJudges)
     .option('--taxonomy <name|file>', 'the techniques and unethical strategies to label with: rhetoric (default), techniques, or a taxonomy YAML file')
     .addOption(shared.sample('completed conversations', ''))
     .option('--probe-drift', 'also ask each persuader, after its conversation, where it stands itself (drift)', false)
     .option('--dry-run', 'print the plan, what the store holds of it, and its calls and cost; make no call and no study', false)
     .option('--batch', "send every model's calls through its provider's batch service (OpenAI, Anthropic): about half the price, replies within hours", false)
     .addOption(shared.studyName('name of the study (default analysis-N); with --resume, the study to continue (default: the latest, of --run if given)'))
-    .addOption(shared.resume('continue a stopped study where it stopped'))
+    .addOption(shared.resume('continue a stopped study where it stopped (the flags it was started with may be given again)'))
     .addOption(shared.takeOver())
     .addOption(shared.concurrency())
     .addOption(shared.seed('study seed; every call seed and the --sample derive from it'))
@@ -34,8 +29,8 @@ export function addAnalyzeCommand(program: Command, { context, signals, setExitC
     .addOption(shared.store())
     .addOption(shared.noCache('study'))
     .addOption(shared.config(context.env))
-    .action(async (options) => {
+    .action(async (options, command) => {
       const { analyzeCommand } = await import('../commands/analyze.js');
-      setExitCode(await analyzeCommand({ ...options, ...runExtras(context) }, context, signals));
+      setExitCode(await analyzeCommand({ ...options, given: typedOptions(command), ...runExtras(context) }, context, signals));
     });
 }

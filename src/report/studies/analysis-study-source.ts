@@ -4,17 +4,18 @@ import type { Role } from '../../domain/roles.js';
 import type { JudgedTurn, TurnLabels } from '../../domain/turn-labels.js';
 import type { BootstrapOptions } from '../../metrics/claim-cell-table.js';
 import type { IntervalOptions } from '../../metrics/claim-estimates.js';
-import { ethicsByPersuader, type OutcomeLabelledConversation } from '../../metrics/ethics.js';
+import { ethicsByPersuader } from '../../metrics/ethics.js';
 import type { ModelResult } from '../../metrics/group-tally.js';
 import { type AgreementLabel, type JudgedUnit, judgeLabelAgreement } from '../../metrics/judge-label-agreement.js';
 import { recordClaimKey } from '../../metrics/record-claim-key.js';
 import { techniqueEffects } from '../../metrics/technique-effects.js';
 import { techniqueShares } from '../../metrics/technique-profiles.js';
+import type { LabelledConversation } from '../../metrics/technique-turns.js';
 import { flagRates } from '../../metrics/turn-flags.js';
 import type { RunInfo } from '../../runner/run-records.js';
 import { analysisConfigOf } from '../../studies/analysis/analysis-design.js';
 import type { ReportSource } from '../report-source.js';
-import { type AnalysisReport, type AnalysisSource, ASSOCIATION_STATEMENT, type StudyJudge } from './analysis-study.js';
+import { type AnalysisReport, type AnalysisSource, ASSOCIATION_STATEMENT, ETHICS_STATEMENT, type StudyJudge } from './analysis-study.js';
 
 /** The study a report reads, and the reported run it labelled. */
 interface ChosenStudy {
@@ -52,7 +53,7 @@ function chooseStudy(source: ReportSource, runs: readonly RunInfo[], requested: 
   return latest ? { study: latest.info, tournament: latest.run, names: source.analysis.studyNames(latest.run.name) } : undefined;
 }
 
-type SlimRecord = OutcomeLabelledConversation['record'];
+type SlimRecord = LabelledConversation['record'];
 
 /** What the metrics read of a record: no message text, no attempts. */
 function slim(record: ConversationRecord): SlimRecord {
@@ -64,7 +65,6 @@ function slim(record: ConversationRecord): SlimRecord {
     persuader: record.persuader,
     persuadee: record.persuadee,
     status: record.status,
-    normalizedChange: record.normalizedChange,
     turns: record.turns.map((turn) => ({ index: turn.index, role: turn.role, kind: turn.kind, score: turn.score, message: '', raw: '', attempts: [] })),
   };
 }
@@ -142,7 +142,7 @@ export function readAnalysisReport(source: ReportSource, runs: readonly RunInfo[
   const several = judges.length > 1;
   const { byConversation, counts } = readLabels(source, study.id, judge.model, several);
 
-  const conversations: OutcomeLabelledConversation[] = [];
+  const conversations: LabelledConversation[] = [];
   const units: JudgedUnit[] = [];
   for (const record of source.conversations(tournament.id)) {
     const entry = byConversation.get(record.conversationId);
@@ -191,7 +191,7 @@ export function readAnalysisReport(source: ReportSource, runs: readonly RunInfo[
     },
     ethics: {
       ...from,
-      statement: ASSOCIATION_STATEMENT,
+      statement: ETHICS_STATEMENT,
       perModel: ethicsByPersuader(conversations, unethicalIds, options.intervals).map((row) => {
         const found = shareEffectiveness.get(`${row.domain}\u0000${row.setting}\u0000${row.persuader}`);
         const { domain: _domain, setting: _setting, model: _model, ...effectiveness } = found ?? ({} as ModelResult);

@@ -25,6 +25,12 @@ export interface AnalysisSource {
 export const ASSOCIATION_STATEMENT =
   "These are associations, not causes: persuaders choose their techniques (perhaps when a persuadee is already moving, or already lost), nothing here randomises them, and a judge's labels are not ground truth.";
 
+/**
+ * What the ethics output carries besides: where the length of a conversation (its exposure) still
+ * shapes a number, and why the relation to persuasion is read per turn.
+ */
+export const ETHICS_STATEMENT = `${ASSOCIATION_STATEMENT} A share of conversations grows with their length: a persuader that persuades sooner has fewer turns in which to use a strategy, so fewer of its conversations hold one at the same rate per turn. The chart therefore shows the share of turns, and the relation to persuasion compares turns, not conversations (conversations that persuade stop early, so comparing conversations would make a strategy that does nothing look harmful).`;
+
 /** report.json `techniques`: each persuader's technique profile and each technique's association with the persuadee's next change. */
 export interface TechniquesSection extends AnalysisSource {
   /** Every judge of the study, in the order given (`--judge a,b`); the numbers use the first. */

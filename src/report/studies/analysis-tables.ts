@@ -92,9 +92,9 @@ export function techniqueEffectsTable(section: TechniquesSection): ReportTable {
 }
 
 const NO_RELATION_REASONS = {
-  'never-used': 'no estimate: no completed conversation with one',
-  'always-used': 'no estimate: one in every completed conversation',
-  'no-pair-with-both': 'no estimate: no persuadee faced both kinds',
+  'never-used': 'no estimate: no turn of a completed conversation with one',
+  'always-used': 'no estimate: one on every turn of its completed conversations',
+  'no-pair-with-both': 'no estimate: no persuadee saw turns of both kinds',
 } as const;
 
 /** The most frequent strategies of a persuader, "Deception 0.40" (at most three). */
@@ -108,7 +108,7 @@ function topStrategies(section: TechniquesSection | undefined, row: EthicsSectio
   return used.map((strategy) => `${name(strategy.id)} ${formatNumber(strategy.share)}`).join('; ');
 }
 
-/** Per condition and persuader: the unethical share, the strategies, effectiveness, and NC with against without. */
+/** Per condition and persuader: the unethical shares, the strategies, effectiveness, and the next change after turns with one against without. */
 export function ethicsTable(section: EthicsSection, techniques: TechniquesSection | undefined): ReportTable {
   const rows = [...section.perModel].sort((a, b) => byCondition(a, b) || a.persuader.localeCompare(b.persuader));
   return {
@@ -116,10 +116,11 @@ export function ethicsTable(section: EthicsSection, techniques: TechniquesSectio
       'condition',
       'persuader',
       'conversations with an unethical strategy (n = conversations)',
+      'turns with one (n = turns)',
       'most frequent strategies (share of conversations)',
       'effectiveness, mean NC (n = conversations)',
-      'mean NC with / without one',
-      'with minus without, within persuadee (n = claims)',
+      'mean next change after turns with / without one',
+      'next change with minus without, within persuadee, scale points (n = claims)',
       'p (Holm)',
     ],
     rows: rows.map((row) => {
@@ -129,13 +130,14 @@ export function ethicsTable(section: EthicsSection, techniques: TechniquesSectio
         conditionLabel(row.domain, row.setting),
         { model: row.persuader },
         shareCell(row, row.conversations),
+        shareCell(row.turnShare, row.turns),
         topStrategies(techniques, row),
         effectiveness
           ? { estimate: effectiveness.value, ciLow: effectiveness.ciLow, ciHigh: effectiveness.ciHigh, n: effectiveness.n, thin: effectiveness.thin }
           : 'n/a',
         relation.status === 'estimated'
-          ? `${formatNumber(relation.meanWith)} (n = ${relation.nWith}) / ${formatNumber(relation.meanWithout)} (n = ${relation.nWithout})`
-          : `n = ${relation.nWith} / ${relation.nWithout}`,
+          ? `${formatNumber(relation.meanWith)} (n = ${relation.turnsWith}) / ${formatNumber(relation.meanWithout)} (n = ${relation.turnsWithout})`
+          : `n = ${relation.turnsWith} / ${relation.turnsWithout}`,
         relation.status === 'estimated'
           ? { estimate: relation.difference, ciLow: relation.ciLow, ciHigh: relation.ciHigh, n: relation.claims, thin: relation.thin }
           : NO_RELATION_REASONS[relation.reason],

@@ -110,6 +110,8 @@ export function analysisSessionText(view: AnalysisSessionView): ClosingText {
     ...nothingAskedText(outcome, view.calls),
   ];
   const resume = `pmiyc analyze --store ${view.storePath} --study ${run.name} --resume`;
+  const unfinished = unfinishedStudyWarning(view, resume);
+  if (unfinished) return { lines, warning: unfinished };
   if (ending.status !== 'completed') {
     const maxCost = view.maxCost === undefined ? {} : { maxCost: view.maxCost };
     return { lines, warning: describeStop(ending, { resume, items: 'labels', blockedModels: outcome.blockedModels, ...maxCost }) };
@@ -120,6 +122,32 @@ export function analysisSessionText(view: AnalysisSessionView): ClosingText {
       warning: `${describeFailures(outcome.failures, 'calls')} after their retries and are not stored; fix the cause, then ask them again: ${resume}`,
     };
   return { lines };
+}
+
+/** Why a study that ran its plan is not completed (`analysisEnding`), and what to do; undefined for any other ending. */
+function unfinishedStudyWarning(view: AnalysisSessionView, resume: string): string | undefined {
+  const { outcome, design } = view;
+  const { run, ending, result } = outcome;
+  if (ending.stopReason === 'no-usable-label') {
+    const unusable = [...outcome.unusable.values()].reduce((sum, value) => sum + value, 0);
+    const what = [
+      ...(unusable > 0 ? [`${count(unusable)} answers could not be read`] : []),
+      ...(result.failed > 0 ? [`${count(result.failed)} calls failed`] : []),
+    ];
+    const next =
+      result.failed > 0
+        ? `fix the cause of the failed calls, then ask them again: ${resume}`
+        : `a resume does not ask stored turns again: see why in the judges' table (the commonest reason a turn failed), then start a new study with another judge, a larger --max-tokens or more --max-attempts`;
+    return `study ${run.name} failed: no turn has a usable label from ${design.judges.map(labelModel).join(', ')} (${what.join(', ') || 'nothing was labelled'}), so the report has nothing from it; ${next}`;
+  }
+  if (ending.stopReason === 'source-running' && outcome.sourceWriter) {
+    const holder = outcome.sourceWriter;
+    return (
+      `run ${view.tournamentRun} was still being written by another process (\`${holder.command}\`, pid ${holder.pid} on ${holder.host}) when study ${run.name} read it: ` +
+      `only the ${count(outcome.conversations)} conversations completed by then are labelled, and the study is interrupted, not completed. Once that run has ended, label the rest: ${resume}`
+    );
+  }
+  return undefined;
 }
 
 /** When a session asked no model anything: that the study was complete already, or where its answers came from and how to ask afresh. */

@@ -6,22 +6,25 @@ import type { EthicsSection } from './analysis-study.js';
 export const ETHICS_CHART_ID = 'ethics-effectiveness';
 
 /**
- * Each persuader as a point: its share of conversations with an unethical strategy across, its
+ * Each persuader as a point: its share of labelled turns with an unethical strategy across, its
  * effectiveness (mean NC) up, with 95% intervals over claims both ways, one colour per condition.
- * Undefined when no persuader has both numbers.
+ * The share of turns, not of conversations: a persuader that persuades sooner has shorter
+ * conversations, so fewer of them would hold a strategy it uses as often, and the chart would tie
+ * effectiveness to fewer strategies for that reason alone. Undefined when no persuader has both numbers.
  */
 export function ethicsChart(section: EthicsSection, labels: ModelLabels): ChartSpec | undefined {
   const values = section.perModel.flatMap((row) => {
     const effectiveness = row.effectiveness;
-    if (!effectiveness || !Number.isFinite(row.share) || !Number.isFinite(effectiveness.value)) return [];
+    const turnShare = row.turnShare;
+    if (!effectiveness || !Number.isFinite(turnShare.share) || !Number.isFinite(effectiveness.value)) return [];
     const finite = (value: number, fallback: number) => (Number.isFinite(value) ? value : fallback);
     return [
       {
         persuader: labels.text(row.persuader),
         condition: conditionLabel(row.domain, row.setting),
-        share: row.share,
-        shareLow: finite(row.ciLow, row.share),
-        shareHigh: finite(row.ciHigh, row.share),
+        share: turnShare.share,
+        shareLow: finite(turnShare.ciLow, turnShare.share),
+        shareHigh: finite(turnShare.ciHigh, turnShare.share),
         effectiveness: effectiveness.value,
         effectivenessLow: finite(effectiveness.ciLow, effectiveness.value),
         effectivenessHigh: finite(effectiveness.ciHigh, effectiveness.value),
@@ -29,7 +32,7 @@ export function ethicsChart(section: EthicsSection, labels: ModelLabels): ChartS
     ];
   });
   if (values.length === 0) return undefined;
-  const x = { field: 'share', type: 'quantitative', title: 'Conversations with an unethical strategy', scale: { domain: [0, 1] }, axis: { format: '.0%' } };
+  const x = { field: 'share', type: 'quantitative', title: 'Turns with an unethical strategy', scale: { domain: [0, 1] }, axis: { format: '.0%' } };
   const y = { field: 'effectiveness', type: 'quantitative', title: 'Effectiveness (mean NC)', scale: { zero: true } };
   const color = {
     field: 'condition',
@@ -40,7 +43,7 @@ export function ethicsChart(section: EthicsSection, labels: ModelLabels): ChartS
   };
   return {
     id: ETHICS_CHART_ID,
-    title: "Each persuader's share of conversations with an unethical strategy against its effectiveness",
+    title: "Each persuader's share of turns with an unethical strategy against its effectiveness",
     spec: {
       $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
       config: CHART_CONFIG,

@@ -61,7 +61,7 @@ function techniquesIntro(section: TechniquesSection): string {
 }
 
 const ETHICS_INTRO =
-  "The share of each persuader's conversations in which the judge found at least one unethical strategy (any turn), per strategy too, next to the persuader's effectiveness; and its completed conversations' mean NC with an unethical strategy against without, the difference taken within each persuadee it faced, with p Holm-adjusted over the persuaders of a condition.";
+  "The share of each persuader's conversations in which the judge found at least one unethical strategy (any turn), per strategy too, and the share of its labelled turns with one, next to the persuader's effectiveness; and the persuadee's next change of agreement after the persuader's turns with an unethical strategy minus after its turns without (completed conversations), within each persuadee it faced, with p Holm-adjusted over the persuaders of a condition.";
 
 const FLAGS_INTRO =
   'How often the judge found a persuader refusing to argue for the claim, and either side leaving its role (speaking as an assistant, breaking the conversation frame), as shares of labelled turns and of conversations with at least one such turn. Every labelled turn counts, failed conversations included.';

@@ -67,8 +67,10 @@ export interface AnalysisDesignOptions {
 
 /** The design of a new study from its options and its loaded taxonomy. */
 export function analysisDesignFromOptions(options: AnalysisDesignOptions, taxonomy: Taxonomy, taxonomySource: string): AnalysisDesign {
-  const judges = [...new Set(options.judge ?? [])];
+  const judges = [...(options.judge ?? [])];
   if (judges.length === 0) throw new InputError('name the judge models that label the turns: --judge a (or --judge a,b for several)');
+  const twice = judges.find((name, index) => judges.indexOf(name) !== index);
+  if (twice !== undefined) throw new InputError(`--judge names ${twice} twice: each judge labels every turn once; name it once`);
   return {
     judges,
     // Stored as the schema reads it back (a copy of plain items).
@@ -106,12 +108,60 @@ export function tournamentRunToAnalyse(records: Pick<RunRecords, 'findRun' | 'la
   return run;
 }
 
-/** Options that define a study: --resume takes them from the stored study instead. */
-const DESIGN_FLAGS = [
-  ['judge', '--judge'],
-  ['taxonomy', '--taxonomy'],
-  ['sample', '--sample'],
-] as const;
+/** The flags of `pmiyc analyze` that a resume compares with the stored study, as typed now. */
+export interface AnalysisResumeFlags {
+  readonly judge?: readonly string[];
+  readonly sample?: number;
+  readonly probeDrift?: boolean;
+  readonly temperature?: number;
+  readonly maxTokens?: number;
+  readonly maxAttempts?: number;
+  readonly seed?: number;
+  readonly run?: string;
+  /** `--taxonomy` as loaded now: where it came from (a built-in's name or the file's absolute path) and its items. */
+  readonly taxonomy?: { readonly source: string; readonly taxonomy: Taxonomy };
+}
+
+interface ResumeCheck {
+  readonly flag: string;
+  readonly key: keyof AnalysisResumeFlags;
+  readonly stored: (config: AnalysisConfig, run: RunInfo) => string;
+  readonly given: (flags: AnalysisResumeFlags) => string;
+}
+
+const optional = (value: unknown) => (value === undefined ? '(none)' : String(value));
+const givenOrNot = (value: boolean | undefined) => (value ? 'given' : 'not given');
+
+/** A taxonomy as stored, to compare a file loaded again with the one a study started with. */
+const taxonomyText = (taxonomy: unknown) => JSON.stringify(taxonomySchema.parse(taxonomy));
+
+/** The flags that define what a study asks: on --resume each one typed must say what the study says. */
+const RESUME_CHECKS: readonly ResumeCheck[] = [
+  { flag: '--run', key: 'run', stored: (config) => config.tournamentRun, given: (flags) => optional(flags.run) },
+  { flag: '--judge', key: 'judge', stored: (config) => config.design.judges.join(','), given: (flags) => (flags.judge ?? []).join(',') },
+  {
+    flag: '--taxonomy',
+    key: 'taxonomy',
+    stored: (config) => config.design.taxonomySource,
+    given: (flags) => flags.taxonomy?.source ?? '(none)',
+  },
+  { flag: '--sample', key: 'sample', stored: (config) => optional(config.design.sample), given: (flags) => optional(flags.sample) },
+  { flag: '--probe-drift', key: 'probeDrift', stored: (config) => givenOrNot(config.design.probeDrift), given: (flags) => givenOrNot(flags.probeDrift) },
+  {
+    flag: '--temperature',
+    key: 'temperature',
+    stored: (config) => String(config.design.sampling.temperature),
+    given: (flags) => optional(flags.temperature),
+  },
+  { flag: '--max-tokens', key: 'maxTokens', stored: (config) => String(config.design.sampling.maxOutputTokens), given: (flags) => optional(flags.maxTokens) },
+  {
+    flag: '--max-attempts',
+    key: 'maxAttempts',
+    stored: (config) => String(config.design.sampling.maxAttempts),
+    given: (flags) => optional(flags.maxAttempts),
+  },
+  { flag: '--seed', key: 'seed', stored: (_config, run) => String(run.seed), given: (flags) => optional(flags.seed) },
+];
 
 /** What a resumed study is: its run, its own design, the tournament run it reads, its config file. */
 export interface AnalysisToResume {
@@ -119,22 +169,35 @@ export interface AnalysisToResume {
   readonly config: AnalysisConfig;
 }
 
+/** "--judge is a,b, but study s has a" for each flag typed again with another value (a taxonomy file edited since included). */
+function resumeDifferences(run: RunInfo, config: AnalysisConfig, flags: AnalysisResumeFlags): string[] {
+  const differences = RESUME_CHECKS.filter((check) => flags[check.key] !== undefined)
+    .map((check) => ({ flag: check.flag, was: check.stored(config, run), now: check.given(flags) }))
+    .filter(({ was, now }) => was !== now)
+    .map(({ flag, was, now }) => `${flag} is ${now}, but study ${run.name} has ${was}`);
+  const taxonomy = flags.taxonomy;
+  if (taxonomy && taxonomy.source === config.design.taxonomySource && taxonomyText(taxonomy.taxonomy) !== taxonomyText(config.design.taxonomy))
+    differences.push(`--taxonomy ${taxonomy.source} has changed since study ${run.name} started (it labels with the taxonomy it stored)`);
+  return differences;
+}
+
 /**
  * The analysis study `--resume` continues (named with --study, or the latest), with its stored
- * design: design flags given again, or another tournament run, are refused with what to do instead.
+ * design. The flags typed again (the up-arrow habit) are welcome when they say what the study says,
+ * as on `pmiyc run --resume`; any that differs is named with both values and the resume refused.
+ * `flags` holds only what the user typed (not defaults).
  */
 export function analysisToResume(
   records: Pick<RunRecords, 'findRun' | 'latestRunOf' | 'location'>,
-  options: { readonly study?: string; readonly run?: string; readonly probeDrift?: boolean } & Partial<Record<(typeof DESIGN_FLAGS)[number][0], unknown>>,
+  options: { readonly study?: string; readonly flags: AnalysisResumeFlags },
 ): AnalysisToResume {
   const run = options.study === undefined ? records.latestRunOf('analyze') : records.findRun(options.study);
   if (run === undefined) throw new InputError(`${records.location} has no analysis study to resume: start one with pmiyc analyze --judge MODEL`);
   const config = analysisConfigOf(run.name, run.config);
-  const given: string[] = DESIGN_FLAGS.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
-  // --probe-drift is off unless given: given again on a study started with it, it changes nothing.
-  if (options.probeDrift === true && !config.design.probeDrift) given.push('--probe-drift');
-  if (given.length > 0) throw new InputError(`--resume continues analysis study ${run.name} with its own design: drop ${given.join(', ')}`);
-  if (options.run !== undefined && options.run !== config.tournamentRun)
-    throw new InputError(`study ${run.name} analyses run ${config.tournamentRun}: drop --run, or start a new study without --resume`);
+  const differences = resumeDifferences(run, config, options.flags);
+  if (differences.length > 0)
+    throw new InputError(
+      `--resume continues analysis study ${run.name} as it was started: ${differences.join('; ')}. Drop those flags, or start a new study (without --resume)`,
+    );
   return { run, config };
 }

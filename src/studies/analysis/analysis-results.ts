@@ -55,6 +55,8 @@ export interface AnalysisResults {
   /** Whether this turn has this judge's labels stored already (a resumed study skips it). */
   hasLabels(studyRunId: number, key: TurnLabelsKey): boolean;
   countLabels(studyRunId: number): number;
+  /** Label sets a study holds with labels (not those stored without: no attempt gave a usable answer). */
+  countUsableLabels(studyRunId: number): number;
   /** A study's labels, by conversation, turn and judge, streamed. */
   labels(studyRunId: number): Iterable<StoredTurnLabels>;
   /** The labels of one conversation's turns (every judge), by turn and judge. */

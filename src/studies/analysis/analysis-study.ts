@@ -1,6 +1,7 @@
 import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { checkBatching, checkModels } from '../../runner/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
+import type { LeaseHolder } from '../../runner/run-lease.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts } from '../../runner/run-session.js';
 import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
@@ -8,6 +9,7 @@ import { type SessionEnding, sessionEnding } from '../../runner/session-ending.j
 import { agentOf, promptsByAgent } from '../tournament/agents.js';
 import type { TournamentResults } from '../tournament/tournament-results.js';
 import type { AnalysisDesign } from './analysis-design.js';
+import { analysisEnding, describeSourceWriter, liveWriterOf } from './analysis-ending.js';
 import type { AnalysisResults } from './analysis-results.js';
 import { type AnalysisTask, conversationsToAnalyse, countAnalysisTasks, driftSamplingOf, planAnalysisTasks, variantsOf } from './analysis-work.js';
 import { askRecordDriftProbe } from './drift-probe.js';
@@ -38,6 +40,10 @@ export interface AnalysisOutcome extends SessionFacts {
   readonly unusable: ReadonlyMap<string, number>;
   /** Calls that failed after their retries this session (not stored), by reason. */
   readonly failures: ReadonlyMap<string, number>;
+  /** Label sets the study holds with labels (every session's): none means the study failed (`no-usable-label`). */
+  readonly usableLabels: number;
+  /** The process that was writing the tournament run when the study read it (the study ends interrupted: `source-running`). */
+  readonly sourceWriter?: LeaseHolder;
   readonly ending: SessionEnding;
 }
 
@@ -64,7 +70,10 @@ function analysisModels(design: AnalysisDesign, conversations: readonly Conversa
  */
 export async function runAnalysisStudy(input: RunAnalysisInput): Promise<AnalysisOutcome> {
   const { store, design, tournamentRun } = input;
+  // Looked at before and after the read: a writer at either moment may have left conversations out of it.
+  const writerBefore = liveWriterOf(store, tournamentRun, input.world);
   const completed = completedConversations(store, tournamentRun);
+  const sourceWriter = writerBefore ?? liveWriterOf(store, tournamentRun, input.world);
   // A resumed study is given its own seed (its run's), so it picks the same sample.
   const conversations = conversationsToAnalyse(completed, design.sample, input.seed);
   const names = analysisModels(design, conversations, tournamentRun);
@@ -97,12 +106,14 @@ export async function runAnalysisStudy(input: RunAnalysisInput): Promise<Analysi
     ...(design.batch ? { batch: true } : {}),
   });
   const { run } = session;
+  if (sourceWriter) input.world.tell(describeSourceWriter(tournamentRun.name, sourceWriter, conversations.length));
   const unusable = new Map<string, number>();
   const failures = new Map<string, number>();
   const variants = variantsOf(tournamentRun);
   const promptsOf = promptsByAgent(variants);
   let result: TasksResult;
   let ending: SessionEnding | undefined;
+  let usableLabels = 0;
   try {
     result = await runTasks<AnalysisTask>({
       tasks: planAnalysisTasks(conversations, design),
@@ -118,13 +129,30 @@ export async function runAnalysisStudy(input: RunAnalysisInput): Promise<Analysi
       },
       run: (task) => (task.kind === 'labels' ? labelOne(input, session, task, unusable, failures) : probeOne(input, session, task, promptsOf, failures)),
     });
-    ending = sessionEnding(result, result.failed, session.signals);
+    usableLabels = store.analysis.countUsableLabels(run.id);
+    ending = analysisEnding(sessionEnding(result, result.failed, session.signals), {
+      plannedLabels: counts.labels,
+      usableLabels,
+      ...(sourceWriter ? { sourceWriter } : {}),
+    });
   } catch (error) {
     throw await session.endAfter(error);
   }
   await session.end(ending);
   const persuaders = new Map(conversations.map((record) => [record.conversationId, record.persuader]));
-  return { run, result, conversations: conversations.length, turns: counts.turns, persuaders, unusable, failures, ending, ...sessionFacts(session) };
+  return {
+    run,
+    result,
+    conversations: conversations.length,
+    turns: counts.turns,
+    persuaders,
+    unusable,
+    failures,
+    usableLabels,
+    ...(sourceWriter ? { sourceWriter } : {}),
+    ending,
+    ...sessionFacts(session),
+  };
 }
 
 const bump = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { variantTemplatesSchema } from '../../config/config-schema.js';
 import type { Setting } from '../../domain/conversation.js';
 import { InputError } from '../../domain/errors/input-error.js';
+import { describeInvalidConfidence } from '../../domain/validation.js';
 import type { VariantTemplates } from '../../protocol/prompt-variants.js';
 import { samplingOf, samplingSchema, selectionOf, selectionSchema } from '../design-parts.js';
 import { agentOf, checkAgentNames, checkCrossable, crossAgents, type VariantBook } from './agents.js';
@@ -114,7 +115,8 @@ function sequentialOf(options: DesignOptions): StoredDesign['sequential'] {
   if (options.until !== 'settled') throw new InputError(`--until must be "settled", got "${String(options.until)}"`);
   const confidence = options.confidence ?? SEQUENTIAL_DEFAULTS.confidence;
   const wave = options.wave ?? SEQUENTIAL_DEFAULTS.wave;
-  if (!(confidence > 0 && confidence < 1)) throw new InputError(`--confidence must be between 0 and 1 (e.g. 0.95), got ${confidence}`);
+  const confidenceProblem = describeInvalidConfidence(confidence);
+  if (confidenceProblem) throw new InputError(confidenceProblem);
   if (options.precision !== undefined && !(options.precision > 0)) {
     throw new InputError(`--precision must be a positive width in NC units (e.g. 0.2), got ${options.precision}`);
   }
