@@ -76,7 +76,7 @@ describe('a model that fails every call keeps its rows, with "no data" and why, 
     const [effectiveness, susceptibility] = stdout.split('Susceptibility:');
     for (const table of [effectiveness!, susceptibility!]) expect(table).toMatch(/^dead +no data \(\d+ of \d+ failed: api\)$/m);
     expect(stderr).toMatch(/dead: \d+ conversations? failed at its turn \(api: dead: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions/);
-    expect(stderr).toContain('check that it answers with pmiyc models --check dead --config ');
+    expect(stderr).toContain('check that it answers with pmiyc models --check --models dead --config ');
   });
 
   it('report.json and the CSV files: a row per role with value null, n 0 and the reason', () => {

@@ -50,7 +50,7 @@ describe('the closing lines name each failing model, its cause, and only what ca
     const detail = 'dead: cannot reach http://127.0.0.1:9/v1/chat/completions (connect ECONNREFUSED 127.0.0.1:9)';
     const lines = failingModelsLines(tallyModelFailures([failure('a', 'dead', 'persuadee', 'api', detail)], []), commands);
     expect(lines).toEqual([
-      `dead: 1 conversation failed at its turn (api: ${detail}); check that it answers with pmiyc models --check dead --config /home/me/pmiyc.yaml, then ask them again: pmiyc run --store runs.db --run r1 --retry-failed`,
+      `dead: 1 conversation failed at its turn (api: ${detail}); check that it answers with pmiyc models --check --models dead --config /home/me/pmiyc.yaml, then ask them again: pmiyc run --store runs.db --run r1 --retry-failed`,
     ]);
   });
 

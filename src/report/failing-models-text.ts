@@ -103,7 +103,7 @@ function remedyOf(failures: ModelFailures, cause: Cause, commands: FailureComman
   const retry = `pmiyc run --store ${shellWord(commands.storePath)} --run ${shellWord(commands.runName)} --retry-failed`;
   switch (cause) {
     case 'api':
-      return `check that it answers with pmiyc models --check ${shellWord(failures.model)}${commands.configPath ? ` --config ${shellWord(commands.configPath)}` : ''}, then ask them again: ${retry}`;
+      return `check that it answers with pmiyc models --check --models ${shellWord(failures.model)}${commands.configPath ? ` --config ${shellWord(commands.configPath)}` : ''}, then ask them again: ${retry}`;
     case 'context':
       return 'the conversation outgrew its context window: fewer --turns, a lower --max-tokens or a model with a longer context (asking again repeats it)';
     case 'format':
