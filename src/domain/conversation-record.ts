@@ -75,7 +75,7 @@ export interface DriftProbe {
 /** What scoring a conversation needs of its record: no turns (the closing table of a run reads only these). */
 export type ConversationScore = Pick<
   ConversationRecord,
-  'domain' | 'setting' | 'status' | 'persuader' | 'persuadee' | 'claim' | 'question' | 'normalizedChange'
+  'domain' | 'setting' | 'status' | 'persuader' | 'persuadee' | 'claim' | 'question' | 'normalizedChange' | 'failureReason'
 >;
 
 /**

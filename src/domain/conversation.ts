@@ -16,6 +16,15 @@ export function settingOfTurns(turns: number): Setting {
 /** Why a conversation could not be completed (SPEC 1.2). */
 export type FailureReason = 'format' | 'refusal' | 'api' | 'context';
 
+/**
+ * Why a conversation gave no score: the reason it failed for, `unscored` (completed without a
+ * score, as some imported records are) or `unknown` (a failed record that names no reason).
+ */
+export type NoScoreCause = FailureReason | 'unscored' | 'unknown';
+
+/** Every cause, in the order a store's counts list them. */
+export const NO_SCORE_CAUSES: readonly NoScoreCause[] = ['format', 'refusal', 'api', 'context', 'unknown', 'unscored'];
+
 /** How a provider said a reply ended. */
 export type FinishReason = 'stop' | 'length' | 'content-filter' | 'error' | 'other';
 

@@ -1,10 +1,12 @@
 import type { Domain } from '../domain/claim.js';
-import type { Setting } from '../domain/conversation.js';
+import type { NoScoreCause, Setting } from '../domain/conversation.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
+import type { Role } from '../domain/roles.js';
 import { ClaimCellTable } from './claim-cell-table.js';
 import { estimateOverClaims, type IntervalOptions, isThin } from './claim-estimates.js';
 import { type ModelDifference, PairEstimator, type TournamentEstimates } from './pair-estimates.js';
 import { recordClaimKey } from './record-claim-key.js';
+import { addCause, type DesignedAgent, NO_DATA, noDataReason, noScoreCause, type PairOutcomes, type RoleCoverage, roleCoverage } from './role-coverage.js';
 import { STANCE_GROUPS, type StanceGroup, stanceGroupOf } from './stance-groups.js';
 
 /** One cell of the persuader x persuadee matrix (Figures 2, 4, 5). */
@@ -27,6 +29,8 @@ export interface PairResult {
   readonly absoluteCiHigh: number;
   /** Conversations of the pair that failed (not scored). */
   readonly failed: number;
+  /** Why the pair has no value ("3 of 3 failed: format", `noDataReason`); null when it has one. */
+  readonly reason: string | null;
 }
 
 /** Effectiveness or susceptibility of one model in one domain and setting (Figure 3). */
@@ -45,6 +49,13 @@ export interface ModelResult {
   readonly claims: number;
   /** Too few claims, or too few that differ, to trust the interval. */
   readonly thin: boolean;
+  /** Conversations of the model in this role and condition that failed (not scored). */
+  readonly failed: number;
+  /**
+   * Why the model has no value here ("12 of 12 failed: format", `noDataReason`); null when it has one.
+   * A model the design asks for keeps its row without data: value, interval and n are then NaN, NaN and 0.
+   */
+  readonly reason: string | null;
 }
 
 /** Two models compared in one domain and setting (report.json `comparisons.models`). */
@@ -93,12 +104,21 @@ export interface GroupResult {
   readonly comparisons: ModelComparison[];
 }
 
+/** A pair as the tally saw it: its scored conversations, and the others by cause. */
+interface PairSeen {
+  readonly persuader: string;
+  readonly persuadee: string;
+  scored: number;
+  failed: number;
+  readonly unscoredBy: Partial<Record<NoScoreCause, number>>;
+}
+
 /** Accumulates one domain and setting while records stream by; memory bounded by claims x pairs. */
 export class GroupTally {
   private readonly normalized = new PairEstimator();
   private readonly absolute = new PairEstimator(4);
   private readonly stances = new ClaimCellTable();
-  private readonly pairsSeen = new Map<string, { persuader: string; persuadee: string; failed: number }>();
+  private readonly pairsSeen = new Map<string, PairSeen>();
   private readonly turnsPlanned = new Set<number>();
   private conversations = 0;
   private completed = 0;
@@ -112,15 +132,17 @@ export class GroupTally {
 
   add(record: ConversationRecord): void {
     const pairKey = `${record.persuader}\u0000${record.persuadee}`;
-    const pair = this.pairsSeen.get(pairKey) ?? { persuader: record.persuader, persuadee: record.persuadee, failed: 0 };
+    const pair = this.pairsSeen.get(pairKey) ?? { persuader: record.persuader, persuadee: record.persuadee, scored: 0, failed: 0, unscoredBy: {} };
     this.pairsSeen.set(pairKey, pair);
     this.turnsPlanned.add(record.turnsPlanned);
     this.conversations += 1;
     if (record.status !== 'completed' || record.normalizedChange === null || record.absoluteChange === null) {
       pair.failed += 1;
+      addCause(pair.unscoredBy, noScoreCause(record.status, record.failureReason));
       return;
     }
     this.completed += 1;
+    pair.scored += 1;
     if (record.earlyStopped) this.earlyStopped += 1;
     const claim = recordClaimKey(record);
     this.normalized.add(record.persuader, record.persuadee, claim, record.normalizedChange);
@@ -134,12 +156,35 @@ export class GroupTally {
     return this.normalized.claimTable;
   }
 
-  result(options: IntervalOptions): GroupResult {
+  /** Every pair's conversations, scored and not (role coverage reads them). */
+  pairOutcomes(): PairOutcomes[] {
+    return [...this.pairsSeen.values()].map(({ persuader, persuadee, scored, failed, unscoredBy }) => ({
+      domain: this.domain,
+      setting: this.setting,
+      persuader,
+      persuadee,
+      conversations: scored + failed,
+      scored,
+      unscoredBy: { ...unscoredBy },
+    }));
+  }
+
+  /**
+   * Estimates with intervals. Every model of the condition keeps a row in each role it had a
+   * conversation in, or that `designed` asks for: without a scored conversation, with no value and
+   * why (`noDataReason`).
+   */
+  result(options: IntervalOptions, designed: readonly DesignedAgent[] = []): GroupResult {
     const normalized = this.normalized.estimate(options);
     const absolute = this.absolute.estimate(options);
+    const coverage = roleCoverage(this.pairOutcomes(), designed);
     const where = { domain: this.domain, setting: this.setting };
-    const models = (list: TournamentEstimates['effectiveness']): ModelResult[] =>
-      list.map(({ model, value, ciLow, ciHigh, n, pairs, claims, thin }) => ({ ...where, model, value, ciLow, ciHigh, n, pairs, claims, thin }));
+    const models = (list: TournamentEstimates['effectiveness'], role: Role): ModelResult[] =>
+      modelResults(
+        where,
+        list,
+        coverage.filter((entry) => entry.role === role),
+      );
     return {
       counts: {
         ...where,
@@ -152,10 +197,10 @@ export class GroupTally {
         withoutStance: this.withoutStance,
       },
       pairs: this.pairResults(normalized, absolute),
-      effectiveness: models(normalized.effectiveness),
-      susceptibility: models(normalized.susceptibility),
-      absoluteEffectiveness: models(absolute.effectiveness),
-      absoluteSusceptibility: models(absolute.susceptibility),
+      effectiveness: models(normalized.effectiveness, 'persuader'),
+      susceptibility: models(normalized.susceptibility, 'persuadee'),
+      absoluteEffectiveness: models(absolute.effectiveness, 'persuader'),
+      absoluteSusceptibility: models(absolute.susceptibility, 'persuadee'),
       stanceGroups: this.stanceResults(options),
       comparisons: normalized.comparisons.map((comparison) => ({ ...where, ...comparison })),
     };
@@ -165,7 +210,7 @@ export class GroupTally {
     const byPair = (estimates: TournamentEstimates) => new Map(estimates.pairs.map((pair) => [`${pair.persuader}\u0000${pair.persuadee}`, pair]));
     const normalizedByPair = byPair(normalized);
     const absoluteByPair = byPair(absolute);
-    return [...this.pairsSeen].map(([key, { persuader, persuadee, failed }]) => {
+    return [...this.pairsSeen].map(([key, { persuader, persuadee, scored, failed, unscoredBy }]) => {
       const nc = normalizedByPair.get(key);
       const change = absoluteByPair.get(key);
       return {
@@ -183,6 +228,7 @@ export class GroupTally {
         absoluteCiLow: change?.ciLow ?? Number.NaN,
         absoluteCiHigh: change?.ciHigh ?? Number.NaN,
         failed,
+        reason: noDataReason({ conversations: scored + failed, scored, unscoredBy }),
       };
     });
   }
@@ -210,4 +256,28 @@ export class GroupTally {
       };
     });
   }
+}
+
+/** The fields of a model result without data: no value, no interval, nothing behind it. */
+const NO_VALUE = { value: Number.NaN, ciLow: Number.NaN, ciHigh: Number.NaN, n: 0, pairs: 0, claims: 0, thin: true } as const;
+
+/**
+ * One role's model results: the estimated models, then each model of `coverage` without an
+ * estimate as a row without data (NaN value and interval, n 0) that says why.
+ */
+function modelResults(
+  where: Pick<ModelResult, 'domain' | 'setting'>,
+  estimated: TournamentEstimates['effectiveness'],
+  coverage: readonly RoleCoverage[],
+): ModelResult[] {
+  const outcomes = new Map(coverage.map((entry) => [entry.model, entry]));
+  const failedOf = (model: string) => (outcomes.get(model)?.conversations ?? 0) - (outcomes.get(model)?.scored ?? 0);
+  const withData = estimated.map(({ model, value, ciLow, ciHigh, n, pairs, claims, thin }) => {
+    return { ...where, model, value, ciLow, ciHigh, n, pairs, claims, thin, failed: failedOf(model), reason: null };
+  });
+  const named = new Set(estimated.map((entry) => entry.model));
+  const withoutData = coverage
+    .filter((entry) => !named.has(entry.model))
+    .map((entry) => ({ ...where, model: entry.model, ...NO_VALUE, failed: failedOf(entry.model), reason: noDataReason(entry) ?? NO_DATA }));
+  return [...withData, ...withoutData];
 }

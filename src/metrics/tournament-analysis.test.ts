@@ -93,3 +93,40 @@ describe("the report's aggregation reproduces the paper's Figure 3 from its matr
     expect(value(single.effectiveness, 'Claude 2')).toBe('0.24');
   });
 });
+
+describe('a model that fails every conversation keeps its rows, with no value and why', () => {
+  // chatty never writes the tags: every conversation it is in fails (format); sim/eloquent plays itself.
+  const records = ['c1', 'c2', 'c3'].flatMap((claim) => [
+    handRecord({ persuader: 'chatty', persuadee: 'chatty', claim, turns: 3, persuadeeScores: [3], failure: { reason: 'format', attempts: 3 } }),
+    handRecord({ persuader: 'chatty', persuadee: 'sim/eloquent', claim, turns: 3, persuadeeScores: [3], failure: { reason: 'format', attempts: 3 } }),
+    handRecord({ persuader: 'sim/eloquent', persuadee: 'chatty', claim, turns: 3, persuadeeScores: [3], failure: { reason: 'format', attempts: 3 } }),
+    handRecord({ persuader: 'sim/eloquent', persuadee: 'sim/eloquent', claim, turns: 3, persuadeeScores: [2], final: 4 }),
+  ]);
+  const intervals = { method: 't', replicates: 0, confidence: 0.95, seed: 1 } as const;
+  const rowsOf = (list: ReportDocument['effectiveness']) => list.map(({ model, value, n, failed, reason }) => ({ model, value, n, failed, reason }));
+
+  it('in effectiveness and susceptibility, NC and absolute: value null, n 0 and the reason in report.json', () => {
+    const analysis = analyzeTournament(records, { intervals, samplesPerKind: 1 });
+    const report = JSON.parse(reportJson(buildReportDocument(analysis, { runs: [], generatedAt: 'now', packageVersion: 'test' }))) as ReportDocument;
+    const chatty = { model: 'chatty', value: null, n: 0, failed: 6, reason: '6 of 6 failed: format' };
+    for (const list of [report.effectiveness, report.susceptibility, report.absoluteChange.effectiveness, report.absoluteChange.susceptibility]) {
+      expect(rowsOf(list)).toEqual([{ model: 'sim/eloquent', n: 3, failed: 3, reason: null }, chatty].map((row) => expect.objectContaining(row)));
+    }
+    // From 2 to 4: NC 2/3, absolute change 2.
+    expect(report.effectiveness[0]!.value).toBeCloseTo(2 / 3, 12);
+    expect(report.absoluteChange.susceptibility[0]!.value).toBe(2);
+    expect(report.pairs.map((pair) => [pair.persuader, pair.persuadee, pair.n, pair.reason])).toEqual([
+      ['chatty', 'chatty', 0, '3 of 3 failed: format'],
+      ['chatty', 'sim/eloquent', 0, '3 of 3 failed: format'],
+      ['sim/eloquent', 'chatty', 0, '3 of 3 failed: format'],
+      ['sim/eloquent', 'sim/eloquent', 3, null],
+    ]);
+  });
+
+  it('and an agent the design asks for that has no conversation yet: "no conversation ran"', () => {
+    const designed = [{ setting: 'single', role: 'persuader', agent: 'sim/later' }] as const;
+    const analysis = analyzeTournament(records, { intervals, samplesPerKind: 1, designed: [...designed] });
+    expect(analysis.effectiveness.find((entry) => entry.model === 'sim/later')).toMatchObject({ n: 0, reason: 'no conversation ran' });
+    expect(analysis.susceptibility.some((entry) => entry.model === 'sim/later')).toBe(false);
+  });
+});

@@ -15,6 +15,7 @@ import { type InitialScoreDistribution, InitialScoreTally } from './initial-scor
 import { type PowerPlan, powerPlans } from './power.js';
 import { recordClaimKey } from './record-claim-key.js';
 import { type ResampleCount, ResampleTally } from './resample-counts.js';
+import type { DesignedAgent } from './role-coverage.js';
 import { type SuccessRate, SuccessRateTally } from './success-rates.js';
 import { type TurnCurve, TurnCurveTally } from './turn-curves.js';
 import { UsageTally, type UsageTotal } from './usage-totals.js';
@@ -116,6 +117,8 @@ export interface AnalysisOptions {
   readonly samplesPerKind: number;
   /** Which agents are prompt variants of which model (the runs' variants); none when absent. */
   readonly variantOf?: VariantOf;
+  /** The agents the runs' designs ask for per setting and role: each keeps its rows, with why it has no data where it has none. */
+  readonly designed?: readonly DesignedAgent[];
 }
 
 const GROUP_ORDER = (domain: Domain, setting: Setting) => (domain === 'subjective' ? 0 : 2) + (setting === 'single' ? 0 : 1);
@@ -225,7 +228,7 @@ export class TournamentAnalyzer {
   /** Estimates with intervals and every tally; call once, after the last record. */
   finish(): TournamentAnalysis {
     const tallies = [...this.groups.values()].sort((a, b) => GROUP_ORDER(a.domain, a.setting) - GROUP_ORDER(b.domain, b.setting));
-    const groups = tallies.map((group) => group.result(this.options.intervals));
+    const groups = tallies.map((group) => group.result(this.options.intervals, this.options.designed));
     const claims = tallies.map((group) =>
       analyzeClaims(
         { domain: group.domain, setting: group.setting },

@@ -43,6 +43,7 @@ export function pairsCsv(document: ReportDocument, labels: ModelLabels): string 
       'persuaderVariant',
       'persuadeeBaseModel',
       'persuadeeVariant',
+      'reason',
     ],
     document.pairs.map((pair) => [
       pair.domain,
@@ -63,6 +64,7 @@ export function pairsCsv(document: ReportDocument, labels: ModelLabels): string 
       pair.thin,
       ...agentColumns(parts(pair.persuader)),
       ...agentColumns(parts(pair.persuadee)),
+      pair.reason,
     ]),
   );
 }
@@ -85,10 +87,22 @@ export function modelsCsv(document: ReportDocument, labels: ModelLabels): string
       ...measures.flatMap((measure) => [measure, `${measure}CiLow`, `${measure}CiHigh`, `${measure}N`]),
       'baseModel',
       'variant',
+      'effectivenessReason',
+      'susceptibilityReason',
     ],
     keys.map((key) => {
       const [domain, setting, model] = key.split('\u0000') as [string, string, string];
-      return [domain, setting, model, labels.isSimulated(model), ...lists.flatMap((list) => columns(list.get(key))), ...agentColumns(parts(model))];
+      const [asPersuader, asPersuadee] = lists;
+      return [
+        domain,
+        setting,
+        model,
+        labels.isSimulated(model),
+        ...lists.flatMap((list) => columns(list.get(key))),
+        ...agentColumns(parts(model)),
+        asPersuader!.get(key)?.reason ?? null,
+        asPersuadee!.get(key)?.reason ?? null,
+      ];
     }),
   );
 }

@@ -83,6 +83,8 @@ export function driftChartSpecs(report: DriftReport | undefined, labels: ModelLa
     pairs: 0,
     claims: row.claims,
     thin: row.thin,
+    failed: 0,
+    reason: null,
   }));
   return [
     modelBarsChart(

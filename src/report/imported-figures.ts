@@ -87,8 +87,9 @@ export class WithoutDisputedTally {
     return {
       conversations: this.conversations,
       pairs: groups.flatMap((group) => group.pairs),
-      effectiveness: groups.flatMap((group) => group.effectiveness),
-      susceptibility: groups.flatMap((group) => group.susceptibility),
+      // A model with no conversation left is absent here, as the section says.
+      effectiveness: groups.flatMap((group) => group.effectiveness.filter((result) => result.reason === null)),
+      susceptibility: groups.flatMap((group) => group.susceptibility.filter((result) => result.reason === null)),
     };
   }
 }

@@ -17,6 +17,8 @@ export interface EstimateCell {
   readonly n: number;
   /** Too few claims to trust the interval: shown with a ~ mark. */
   readonly thin?: boolean;
+  /** No value, and why ("12 of 12 failed: format"): shown as "no data (12 of 12 failed: format)". */
+  readonly reason?: string;
 }
 
 /** A model name cell: renderers add the simulated label. */
@@ -48,6 +50,9 @@ export function conditionsOf(document: ReportDocument): Condition[] {
 const sameCondition = (a: Condition, b: Condition) => a.domain === b.domain && a.setting === b.setting;
 const missing: EstimateCell = { estimate: Number.NaN, ciLow: Number.NaN, ciHigh: Number.NaN, n: 0 };
 
+/** The reason of a result without data, for its cell. */
+const reasonOf = (result: { readonly reason: string | null }): { reason?: string } => (result.reason === null ? {} : { reason: result.reason });
+
 /** Models of a list of results, sorted by name. */
 export function modelsOf(results: ReadonlyArray<{ model: string }>): string[] {
   return [...new Set(results.map((result) => result.model))].sort();
@@ -62,7 +67,7 @@ export function modelTable(document: ReportDocument, results: readonly ModelResu
       { model },
       ...conditions.map((condition): EstimateCell => {
         const result = results.find((entry) => entry.model === model && sameCondition(entry, condition));
-        return result ? { estimate: result.value, ciLow: result.ciLow, ciHigh: result.ciHigh, n: result.n, thin: result.thin } : missing;
+        return result ? { estimate: result.value, ciLow: result.ciLow, ciHigh: result.ciHigh, n: result.n, thin: result.thin, ...reasonOf(result) } : missing;
       }),
     ]),
   };
@@ -80,8 +85,8 @@ export function pairMatrixTable(pairs: readonly PairResult[], measure: 'nc' | 'a
         const pair = pairs.find((entry) => entry.persuader === persuader && entry.persuadee === persuadee);
         if (!pair) return missing;
         return measure === 'nc'
-          ? { estimate: pair.meanNC, ciLow: pair.ciLow, ciHigh: pair.ciHigh, n: pair.n, thin: pair.thin }
-          : { estimate: pair.meanAbsoluteChange, ciLow: pair.absoluteCiLow, ciHigh: pair.absoluteCiHigh, n: pair.n, thin: pair.thin };
+          ? { estimate: pair.meanNC, ciLow: pair.ciLow, ciHigh: pair.ciHigh, n: pair.n, thin: pair.thin, ...reasonOf(pair) }
+          : { estimate: pair.meanAbsoluteChange, ciLow: pair.absoluteCiLow, ciHigh: pair.absoluteCiHigh, n: pair.n, thin: pair.thin, ...reasonOf(pair) };
       }),
     ]),
   };

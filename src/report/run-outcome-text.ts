@@ -1,5 +1,6 @@
 import { formatCount as count, labelModel } from '../domain/text-labels.js';
 import { DEFAULT_INTERVALS } from '../metrics/claim-estimates.js';
+import type { RoleCoverage } from '../metrics/role-coverage.js';
 import { summarizeTournament } from '../metrics/tournament-summary.js';
 import { describeReplicaUse } from '../runner/replica-lines.js';
 import { describeRunState } from '../runner/run-lease.js';
@@ -7,6 +8,8 @@ import type { RunRecords } from '../runner/run-records.js';
 import { describeFailures, describePendingBatches, describeStop } from '../runner/session-ending.js';
 import type { TournamentResults } from '../studies/tournament/tournament-results.js';
 import type { TournamentOutcome } from '../studies/tournament/tournament-study.js';
+import { designedAgentsOf } from './designed-agents.js';
+import { type FailedConversation, type FailureCommands, failingModelsLines, type ModelFailures, tallyModelFailures } from './failing-models-text.js';
 import { type ClosingText, describeNothingAsked, formatCallsMadeText, formatRunTotals, type RunTotalsView } from './run-totals-text.js';
 import { formatSummaryText } from './summary-text.js';
 
@@ -18,12 +21,16 @@ export function viewCommandLine(storePath: string): string {
   return `pmiyc view --store ${storePath}`;
 }
 
-/** Failure reasons of a run's failed conversations, as stored. */
-function failureReasons(records: OutcomeRecords, runId: number): Map<string, number> {
+/** A run's failed conversations, read once: their reasons as stored, and the models at whose turn they failed. */
+function runFailures(records: OutcomeRecords, runId: number, coverage: readonly RoleCoverage[]): { reasons: Map<string, number>; models: ModelFailures[] } {
   const reasons = new Map<string, number>();
-  for (const record of records.conversations(runId, 'failed'))
+  const failed: FailedConversation[] = [];
+  for (const record of records.conversations(runId, 'failed')) {
     reasons.set(record.failureReason ?? 'unknown', (reasons.get(record.failureReason ?? 'unknown') ?? 0) + 1);
-  return reasons;
+    const { persuader, persuadee, failedRole, failureReason, failureDetail, claim, question } = record;
+    failed.push({ persuader, persuadee, failedRole, failureReason, failureDetail, claim, question });
+  }
+  return { reasons, models: tallyModelFailures(failed, coverage) };
 }
 
 /**
@@ -60,17 +67,25 @@ function totalsOf(outcome: TournamentOutcome, records: OutcomeRecords): RunTotal
   };
 }
 
-/** Where a completed run's results are, and its failed conversations with how to run them again. */
-function completedText(outcome: TournamentOutcome, records: OutcomeRecords, storePath: string, reportFollows: boolean, failed: number): ClosingText {
+/** Where a completed run's results are, and its failed conversations: the models they failed at, why, and what can help. */
+function completedText(outcome: TournamentOutcome, storePath: string, reportFollows: boolean, failures: RunFailures | undefined): ClosingText {
   const { run } = outcome;
   const lines = [`Export: pmiyc export --store ${storePath} --run ${run.name} --format jsonl`];
   // The demo writes the report next and prints its path with the view command.
   if (!reportFollows) lines.push(`Report: pmiyc report --store ${storePath} --run ${run.name}`, `View:   ${viewCommandLine(storePath)}`);
-  if (failed === 0) return { lines };
-  const warning =
-    `${describeFailures(failureReasons(records, run.id), 'conversations')}: see why with pmiyc view --store ${storePath} (or pmiyc export --store ${storePath} --run ${run.name}); ` +
-    `run them again with: pmiyc run --store ${storePath} --run ${run.name} --retry-failed`;
-  return { lines, warning };
+  if (!failures) return { lines };
+  const seeWhy = `${describeFailures(failures.reasons, 'conversations')}: see why with pmiyc view --store ${storePath} (or pmiyc export --store ${storePath} --run ${run.name})`;
+  const perModel = failingModelsLines(failures.models, failures.commands);
+  // Without a model to name (records that say no failing role), asking again is all there is to suggest.
+  if (perModel.length === 0) return { lines, warning: `${seeWhy}; run them again with: pmiyc run --store ${storePath} --run ${run.name} --retry-failed` };
+  return { lines, warning: [seeWhy, ...perModel.map((line) => `  ${line}`)].join('\n') };
+}
+
+/** The run's failed conversations, by reason and by the model they failed at, with where the commands that may help are. */
+interface RunFailures {
+  readonly reasons: Map<string, number>;
+  readonly models: ModelFailures[];
+  readonly commands: FailureCommands;
 }
 
 /** Why a session stopped early, what it leaves for the resume, and the command that resumes it. */
@@ -103,14 +118,15 @@ export function runOutcomeText(
   { reportFollows, askAfresh }: { readonly reportFollows: boolean; readonly askAfresh?: readonly string[] },
 ): ClosingText {
   const { run, result, ending } = outcome;
-  const summary = summarizeTournament(records.conversationScores(run.id), { ...DEFAULT_INTERVALS, seed: run.seed });
+  const config = records.findRun(run.name).config as { servedBy?: unknown; configPath?: unknown };
+  const summary = summarizeTournament(records.conversationScores(run.id), { ...DEFAULT_INTERVALS, seed: run.seed }, designedAgentsOf([config]));
   const totals = totalsOf(outcome, records);
   const status = describeRunState({ status: ending.status, ...(ending.stopReason ? { why: ending.stopReason } : {}) }, totals.failedWholeRun);
   const nothingAsked = describeNothingAsked(totals, askAfresh);
   const lines = [
     formatSummaryText(summary, labelModel),
     '',
-    formatCallsMadeText(totals.calls, identityLabels((records.findRun(run.name).config as { servedBy?: unknown }).servedBy)),
+    formatCallsMadeText(totals.calls, identityLabels(config.servedBy)),
     '',
     `Run ${run.name} in ${storePath}: ${status}${result.skipped > 0 ? `; ${count(result.skipped)} conversations were already done` : ''}.`,
     formatRunTotals(totals),
@@ -118,7 +134,21 @@ export function runOutcomeText(
     ...(nothingAsked ? [nothingAsked] : []),
     ...outcome.replicaUse.map(({ model, replicas }) => `${describeReplicaUse(model, replicas)}.`),
   ];
-  if (ending.status !== 'completed') return { lines, warning: stoppedText(outcome, storePath) };
-  const completed = completedText(outcome, records, storePath, reportFollows, totals.failedWholeRun);
+  const failures =
+    totals.failedWholeRun === 0
+      ? undefined
+      : {
+          ...runFailures(
+            records,
+            run.id,
+            summary.flatMap((group) => group.coverage),
+          ),
+          commands: { storePath, runName: run.name, ...(typeof config.configPath === 'string' ? { configPath: config.configPath } : {}) },
+        };
+  if (ending.status !== 'completed') {
+    const perModel = failures ? failingModelsLines(failures.models, failures.commands) : [];
+    return { lines, warning: [stoppedText(outcome, storePath), ...perModel.map((line) => `  ${line}`)].join('\n') };
+  }
+  const completed = completedText(outcome, storePath, reportFollows, failures);
   return { lines: [...lines, ...completed.lines], ...(completed.warning ? { warning: completed.warning } : {}) };
 }

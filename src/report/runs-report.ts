@@ -7,6 +7,7 @@ import type { RunInfo } from '../runner/run-records.js';
 import { isImportedRun } from '../studies/tournament/imported-run.js';
 import { agentPartsOf } from './agent-variants.js';
 import { buildReportDocument } from './build-report-document.js';
+import { designedAgentsOf } from './designed-agents.js';
 import { DriftCollector } from './drift-report.js';
 import type { ImportedResults } from './imported-figures.js';
 import { ImportedTally } from './imported-notes.js';
@@ -41,7 +42,8 @@ function collect(
   baseline?: RunInfo,
 ): Collected {
   const { variantOf } = agentPartsOf([...runs, ...(baseline ? [baseline] : [])].map((run) => run.config));
-  const analyzer = new TournamentAnalyzer({ intervals, samplesPerKind: 1, variantOf });
+  const designed = designedAgentsOf(runs.map((run) => run.config));
+  const analyzer = new TournamentAnalyzer({ intervals, samplesPerKind: 1, variantOf, designed });
   if (baseline) for (const record of store.conversations(baseline.id)) analyzer.addBaseline(record);
   const modelsByRun = runs.map(() => new Set<string>());
   // Only combined runs can repeat a conversation id; ids are kept as 53-bit hashes, each with the

@@ -1,4 +1,6 @@
+import type { Role } from '../domain/roles.js';
 import { THIN_LIMITS } from '../metrics/claim-estimates.js';
+import { noDataReason, noDataText } from '../metrics/role-coverage.js';
 import type { GroupSummary } from '../metrics/tournament-summary.js';
 import { formatEstimate } from './number-format.js';
 import { formatTextTable } from './text-table.js';
@@ -8,14 +10,22 @@ export type ModelLabel = (model: string) => string;
 
 type ModelEstimate = { model: string; value: number; ciLow: number; ciHigh: number; thin: boolean };
 
-function modelTable(groups: readonly GroupSummary[], pick: (group: GroupSummary) => readonly ModelEstimate[], labelOf: ModelLabel): string {
-  const models = [...new Set(groups.flatMap((group) => pick(group).map((entry) => entry.model)))];
+/**
+ * One role's table: a row per model of any condition, its estimate, or "no data" and why where
+ * it has no scored conversation in that role there (`noDataReason`), or n/a where it never took part.
+ */
+function modelTable(groups: readonly GroupSummary[], role: Role, pick: (group: GroupSummary) => readonly ModelEstimate[], labelOf: ModelLabel): string {
+  const inRole = (group: GroupSummary) => group.coverage.filter((entry) => entry.role === role);
+  const models = [...new Set(groups.flatMap((group) => [...pick(group).map((entry) => entry.model), ...inRole(group).map((entry) => entry.model)]))];
   const header = ['model', ...groups.map((group) => `${group.domain} ${group.setting}`)];
   const rows = models.map((model) => [
     labelOf(model),
     ...groups.map((group) => {
       const entry = pick(group).find((candidate) => candidate.model === model);
-      return entry ? formatEstimate(entry.value, entry.ciLow, entry.ciHigh, entry.thin) : 'n/a';
+      if (entry) return formatEstimate(entry.value, entry.ciLow, entry.ciHigh, entry.thin);
+      const coverage = inRole(group).find((candidate) => candidate.model === model);
+      const reason = coverage ? noDataReason(coverage) : null;
+      return reason === null ? 'n/a' : noDataText(reason);
     }),
   ]);
   return formatTextTable(header, rows);
@@ -40,10 +50,10 @@ export function formatSummaryText(groups: readonly GroupSummary[], labelOf: Mode
     : [];
   return [
     `Effectiveness: mean normalized change as persuader [${confidence}% interval over claims]`,
-    modelTable(groups, (group) => group.estimates.effectiveness, labelOf),
+    modelTable(groups, 'persuader', (group) => group.estimates.effectiveness, labelOf),
     '',
     `Susceptibility: mean normalized change as persuadee [${confidence}% interval over claims]`,
-    modelTable(groups, (group) => group.estimates.susceptibility, labelOf),
+    modelTable(groups, 'persuadee', (group) => group.estimates.susceptibility, labelOf),
     '',
     ...thinNote,
     ...counts,

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { claimKey, type Domain } from '../domain/claim.js';
-import type { FailureReason, Setting } from '../domain/conversation.js';
+import { type FailureReason, NO_SCORE_CAUSES, type NoScoreCause, type Setting } from '../domain/conversation.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import type {
   CallDetail,
@@ -45,20 +45,26 @@ export class BrowseQueries implements TournamentBrowse {
     const rows = this.database
       .prepare(
         `SELECT domain, setting, persuader, persuadee, sum(status = 'completed') AS completed, sum(status = 'failed') AS failed,
-           coalesce(sum(early_stopped), 0) AS early_stopped, avg(nc) AS mean_nc
+           coalesce(sum(early_stopped), 0) AS early_stopped, avg(nc) AS mean_nc,
+           sum(status = 'failed' AND failure_reason = 'format') AS format, sum(status = 'failed' AND failure_reason = 'refusal') AS refusal,
+           sum(status = 'failed' AND failure_reason = 'api') AS api, sum(status = 'failed' AND failure_reason = 'context') AS context,
+           sum(status = 'failed' AND (failure_reason IS NULL OR failure_reason NOT IN ('format', 'refusal', 'api', 'context'))) AS unknown,
+           sum(status = 'completed' AND nc IS NULL) AS unscored
          FROM conversations INDEXED BY conversations_by_pair WHERE run_id = ?
          GROUP BY persuader, persuadee, setting, domain ORDER BY domain DESC, setting DESC, persuader, persuadee`,
       )
-      .all(runId) as Array<{
-      domain: Domain;
-      setting: Setting;
-      persuader: string;
-      persuadee: string;
-      completed: number;
-      failed: number;
-      early_stopped: number;
-      mean_nc: number | null;
-    }>;
+      .all(runId) as Array<
+      {
+        domain: Domain;
+        setting: Setting;
+        persuader: string;
+        persuadee: string;
+        completed: number;
+        failed: number;
+        early_stopped: number;
+        mean_nc: number | null;
+      } & Record<NoScoreCause, number>
+    >;
     return rows.map((row) => ({
       domain: row.domain,
       setting: row.setting,
@@ -68,6 +74,7 @@ export class BrowseQueries implements TournamentBrowse {
       failed: row.failed,
       earlyStopped: row.early_stopped,
       meanNc: row.mean_nc,
+      unscoredBy: Object.fromEntries(NO_SCORE_CAUSES.filter((cause) => row[cause] > 0).map((cause) => [cause, row[cause]])),
     }));
   }
 

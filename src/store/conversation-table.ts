@@ -141,13 +141,21 @@ export class ConversationTable implements TournamentResults {
     }>;
     for (const row of claimRows) claims.set(`${row.domain}/${row.claim_index}`, { claim: row.claim, question: row.question });
     const rows = this.database
-      .prepare(`SELECT domain, setting, status, persuader, persuadee, claim_index, nc FROM conversations WHERE run_id = ? ${CONVERSATION_ORDER}`)
-      .iterate(runId) as IterableIterator<Omit<ConversationScore, 'claim' | 'question' | 'normalizedChange'> & { claim_index: number; nc: number | null }>;
-    for (const { claim_index, nc, ...row } of rows) {
+      .prepare(
+        `SELECT domain, setting, status, persuader, persuadee, claim_index, nc, failure_reason FROM conversations WHERE run_id = ? ${CONVERSATION_ORDER}`,
+      )
+      .iterate(runId) as IterableIterator<
+      Omit<ConversationScore, 'claim' | 'question' | 'normalizedChange' | 'failureReason'> & {
+        claim_index: number;
+        nc: number | null;
+        failure_reason: ConversationScore['failureReason'];
+      }
+    >;
+    for (const { claim_index, nc, failure_reason, ...row } of rows) {
       const claim = claims.get(`${row.domain}/${claim_index}`);
       // Written in the same commit as the conversation, always.
       if (!claim) throw new RangeError(`claim ${claim_index} (${row.domain}) of run ${runId} is missing: the store is damaged`);
-      yield { ...row, ...claim, normalizedChange: nc };
+      yield { ...row, ...claim, normalizedChange: nc, failureReason: failure_reason };
     }
   }
 
@@ -155,13 +163,17 @@ export class ConversationTable implements TournamentResults {
   *claimScores(runId: number, claims: readonly Pick<Claim, 'index' | 'domain' | 'claim' | 'question'>[]): Generator<ConversationScore> {
     this.commits.flush();
     const select = this.database.prepare(
-      'SELECT domain, setting, status, persuader, persuadee, nc FROM conversations WHERE run_id = ? AND domain = ? AND claim_index = ? ORDER BY setting DESC, persuader, persuadee, id',
+      'SELECT domain, setting, status, persuader, persuadee, nc, failure_reason FROM conversations WHERE run_id = ? AND domain = ? AND claim_index = ? ORDER BY setting DESC, persuader, persuadee, id',
     );
     for (const claim of claims) {
       const rows = select.iterate(runId, claim.domain, claim.index) as IterableIterator<
-        Omit<ConversationScore, 'claim' | 'question' | 'normalizedChange'> & { nc: number | null }
+        Omit<ConversationScore, 'claim' | 'question' | 'normalizedChange' | 'failureReason'> & {
+          nc: number | null;
+          failure_reason: ConversationScore['failureReason'];
+        }
       >;
-      for (const { nc, ...row } of rows) yield { ...row, claim: claim.claim, question: claim.question ?? null, normalizedChange: nc };
+      for (const { nc, failure_reason, ...row } of rows)
+        yield { ...row, claim: claim.claim, question: claim.question ?? null, normalizedChange: nc, failureReason: failure_reason };
     }
   }
 

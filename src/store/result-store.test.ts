@@ -60,7 +60,7 @@ describe('ResultStore', () => {
       handRecord({ persuader: 'a', persuadee: 'b', claim: 'claim 2', turns: 3, persuadeeScores: [5], final: 5 }),
     ];
     for (const record of records) store.saveConversation(run.id, record);
-    const scoreOf = ({ domain, setting, status, persuader, persuadee, claim, question, normalizedChange }: ConversationRecord) => ({
+    const scoreOf = ({ domain, setting, status, persuader, persuadee, claim, question, normalizedChange, failureReason }: ConversationRecord) => ({
       domain,
       setting,
       status,
@@ -69,9 +69,11 @@ describe('ResultStore', () => {
       claim,
       question,
       normalizedChange,
+      failureReason,
     });
     const expected = [...store.conversations(run.id)].map(scoreOf);
     expect(expected.map((score) => score.status)).toContain('failed');
+    expect(expected.map((score) => score.failureReason)).toContain('format');
     expect(expected.some((score) => score.question === 'Is it so?')).toBe(true);
     expect([...store.conversationScores(run.id)]).toEqual(expected);
     // A wave's claims only: the same scores as the whole run's, for those claims.

@@ -11,12 +11,13 @@ import type { ModelMeans } from './run-overview.js';
 import { ViewApi } from './view-api.js';
 import type { EstimatesAnswer } from './view-api-answers.js';
 
-const [A, B, C, D] = ['sim/a', 'sim/b', 'sim/c', 'sim/d'];
+const [A, B, C, D, E] = ['sim/a', 'sim/b', 'sim/c', 'sim/d', 'chatty'];
 
 /**
  * A round robin made uneven, so that a mean over conversations, or over pairs with failures counted,
  * would differ from the mean of pair means: every seventh conversation failed, C never once persuaded
- * B on misinformation, and D only ever listened (to A, on three claims).
+ * B on misinformation, D only ever listened (to A, on three claims), and E listened to A twice and
+ * failed both times.
  */
 function unevenRun(): ConversationRecord[] {
   const records = roundRobinRecords([A, B, C]).map((record, position) => {
@@ -36,7 +37,10 @@ function unevenRun(): ConversationRecord[] {
   const listener = ([1, 2, 3] as const).map((claim) =>
     handRecord({ persuader: A, persuadee: D, claim: `claim ${claim}`, turns: 5, persuadeeScores: [claim, claim], final: 5 }),
   );
-  return [...records, ...listener].map((record) => ({ ...record, run: 'uneven' }));
+  const failing = ([1, 2] as const).map((claim) =>
+    handRecord({ persuader: A, persuadee: E, claim: `claim ${claim}`, turns: 5, persuadeeScores: [3], failure: { reason: 'format', attempts: 3 } }),
+  );
+  return [...records, ...listener, ...failing].map((record) => ({ ...record, run: 'uneven' }));
 }
 
 let folder: string;
@@ -69,20 +73,24 @@ describe("the viewer's model means", () => {
     const byKey = (entry: { domain: string; setting: string; model: string }) => `${entry.domain}/${entry.setting}/${entry.model}`;
     const effectiveness = new Map(report.effectiveness.map((entry) => [byKey(entry), entry]));
     const susceptibility = new Map(report.susceptibility.map((entry) => [byKey(entry), entry]));
-    expect(viewed).toHaveLength(7);
+    expect(viewed).toHaveLength(8);
     for (const entry of viewed) {
       for (const [measure, reported, count] of [
         ['effectiveness', effectiveness.get(byKey(entry)), entry.persuadees],
         ['susceptibility', susceptibility.get(byKey(entry)), entry.persuaders],
       ] as const) {
         const value = entry[measure];
-        expect(value === null, `${byKey(entry)}: ${measure} shown as null exactly when the report has none`).toBe(reported === undefined);
+        expect(value === null, `${byKey(entry)}: ${measure} shown as null exactly when the report has none`).toBe(
+          (reported?.reason ?? null) !== null || reported === undefined,
+        );
+        expect(entry[`${measure}Reason`], `${byKey(entry)}: why there is no ${measure}`).toBe(reported?.reason ?? null);
         // The store averages in SQL, the report in JavaScript: the same numbers, summed in another order.
         if (value !== null) expect(value, `${byKey(entry)} ${measure}`).toBeCloseTo(reported!.value, 12);
         expect(count, `${byKey(entry)}: pairs behind its ${measure}`).toBe(reported?.pairs ?? 0);
       }
     }
-    expect(viewed.filter((entry) => entry.effectiveness === null).map(byKey)).toEqual(['subjective/multi/sim/d']);
+    expect(viewed.filter((entry) => entry.effectiveness === null).map(byKey)).toEqual(['subjective/multi/chatty', 'subjective/multi/sim/d']);
+    expect(viewed.find((entry) => entry.model === E)?.susceptibilityReason).toBe('2 of 2 failed: format');
   });
 });
 
@@ -102,7 +110,8 @@ describe("the run page's intervals (issue 32)", () => {
       expect([shown.claims, shown.thin, shown.n]).toEqual([pair.claims, pair.thin, pair.n]);
     }
     for (const measure of ['effectiveness', 'susceptibility'] as const) {
-      for (const entry of report[measure]) {
+      // A model without data has no interval either: its row says why (above).
+      for (const entry of report[measure].filter((result) => result.reason === null)) {
         const shown = estimates.models.find(
           (model) => model.measure === measure && model.domain === entry.domain && model.setting === entry.setting && model.model === entry.model,
         )!;

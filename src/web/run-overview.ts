@@ -1,10 +1,12 @@
 import type { Domain } from '../domain/claim.js';
-import type { Setting } from '../domain/conversation.js';
+import type { NoScoreCause, Setting } from '../domain/conversation.js';
 import { pooledAgent } from '../domain/person-agent.js';
+import type { Role } from '../domain/roles.js';
 import type { ArmComparison } from '../metrics/arm-comparisons.js';
 import { ArmContrast } from '../metrics/arm-contrast.js';
 import { DEFAULT_INTERVALS, type IntervalOptions } from '../metrics/claim-estimates.js';
 import { effectiveness, type PairMean, susceptibility } from '../metrics/model-scores.js';
+import { addCause, type DesignedAgent, noDataReason, type PairOutcomes, roleCoverage } from '../metrics/role-coverage.js';
 import type { PairCell, PairClaimTotal } from '../studies/tournament/tournament-browse.js';
 
 /** A model's effectiveness (as persuader) and susceptibility (as persuadee) in one condition, from pair means (SPEC 1.5). */
@@ -18,26 +20,47 @@ export interface ModelMeans {
   /** How many pair means each mean is over. */
   readonly persuadees: number;
   readonly persuaders: number;
+  /**
+   * Why a mean is null, as the report says it ("6 of 6 failed: format", `noDataReason`): null where there is a
+   * mean, or where the model never was in that role (a design with separate persuaders and persuadees).
+   */
+  readonly effectivenessReason: string | null;
+  readonly susceptibilityReason: string | null;
+}
+
+/** A pair cell's conversations as role coverage counts them: those with an NC are scored. */
+function pairOutcomes(cell: PairCell): PairOutcomes {
+  const conversations = cell.completed + cell.failed;
+  const unscored = Object.values(cell.unscoredBy).reduce((total, amount) => total + (amount ?? 0), 0);
+  return { ...cell, conversations, scored: conversations - unscored };
 }
 
 /**
  * Effectiveness and susceptibility per model and condition, by the report's own functions
  * (`metrics/model-scores.ts`) over the store's pair means, so the viewer cannot disagree with the
- * report. Every model of a condition is listed, with null for a role it has no completed conversation in.
+ * report. Every model of a condition is listed, and every agent `designed` asks for in its setting,
+ * with null and why (`roleCoverage`, `noDataReason`) for a role it has no scored conversation in.
  */
-export function modelMeans(cells: readonly PairCell[]): ModelMeans[] {
-  const conditions = new Map<string, { domain: Domain; setting: Setting; models: Set<string>; pairs: PairMean[] }>();
+export function modelMeans(cells: readonly PairCell[], designed: readonly DesignedAgent[] = []): ModelMeans[] {
+  const conditions = new Map<string, { domain: Domain; setting: Setting; pairs: PairMean[] }>();
   for (const cell of cells) {
     const key = `${cell.domain}\u001f${cell.setting}`;
-    const condition = conditions.get(key) ?? { domain: cell.domain, setting: cell.setting, models: new Set<string>(), pairs: [] };
+    const condition = conditions.get(key) ?? { domain: cell.domain, setting: cell.setting, pairs: [] };
     conditions.set(key, condition);
-    condition.models.add(cell.persuader).add(cell.persuadee);
     if (cell.meanNc !== null) condition.pairs.push({ persuader: cell.persuader, persuadee: cell.persuadee, n: cell.completed, mean: cell.meanNc });
   }
+  const coverage = roleCoverage(cells.map(pairOutcomes), designed);
+  const reasonOf = (domain: Domain, setting: Setting, role: Role, model: string) => {
+    const entry = coverage.find(
+      (candidate) => candidate.domain === domain && candidate.setting === setting && candidate.role === role && candidate.model === model,
+    );
+    return entry ? noDataReason(entry) : null;
+  };
   return [...conditions.values()]
-    .flatMap(({ domain, setting, models, pairs }) => {
+    .flatMap(({ domain, setting, pairs }) => {
       const asPersuader = new Map(effectiveness(pairs).map((entry) => [entry.model, entry]));
       const asPersuadee = new Map(susceptibility(pairs).map((entry) => [entry.model, entry]));
+      const models = new Set(coverage.filter((entry) => entry.domain === domain && entry.setting === setting).map((entry) => entry.model));
       return [...models].map((model) => ({
         domain,
         setting,
@@ -46,6 +69,8 @@ export function modelMeans(cells: readonly PairCell[]): ModelMeans[] {
         susceptibility: asPersuadee.get(model)?.value ?? null,
         persuadees: asPersuader.get(model)?.pairs ?? 0,
         persuaders: asPersuadee.get(model)?.pairs ?? 0,
+        effectivenessReason: asPersuader.has(model) ? null : reasonOf(domain, setting, 'persuader', model),
+        susceptibilityReason: asPersuadee.has(model) ? null : reasonOf(domain, setting, 'persuadee', model),
       }));
     })
     .sort((a, b) => b.domain.localeCompare(a.domain) || b.setting.localeCompare(a.setting) || a.model.localeCompare(b.model));
@@ -70,8 +95,11 @@ export function poolPeopleCells(cells: readonly PairCell[]): PairCell[] {
     }
     const completed = earlier.completed + cell.completed;
     const sum = earlier.ncSum + ncSum;
+    const unscoredBy: Partial<Record<NoScoreCause, number>> = { ...earlier.unscoredBy };
+    for (const [cause, amount] of Object.entries(cell.unscoredBy) as [NoScoreCause, number][]) addCause(unscoredBy, cause, amount);
     pooled.set(key, {
       ...earlier,
+      unscoredBy,
       completed,
       failed: earlier.failed + cell.failed,
       earlyStopped: earlier.earlyStopped + cell.earlyStopped,

@@ -4,6 +4,7 @@ import type { ConversationRecord } from '../domain/conversation-record.js';
 import { InputError } from '../domain/errors/input-error.js';
 import { StoreError } from '../domain/errors/store-error.js';
 import { pooledAgent } from '../domain/person-agent.js';
+import { designedAgentsOf } from '../report/designed-agents.js';
 import { nothingSharedReason } from '../report/run-comparison-text.js';
 import type { LeaseWorld } from '../runner/run-lease.js';
 import { describeRunState, runState } from '../runner/run-lease.js';
@@ -183,7 +184,7 @@ export class ViewApi {
       models,
       failureReasons: this.source.browse.failureReasons(info.id),
       pairs,
-      modelMeans: modelMeans(pairs),
+      modelMeans: modelMeans(pairs, designedAgentsOf([info.config])),
       claims,
       analysis: study ? this.runAnalysis(info, study) : null,
     };

@@ -179,10 +179,10 @@ describe('ViewServer', () => {
       expect(answer.body.failureReasons).toEqual(['format']);
       const cell = { domain: 'subjective' } as const;
       expect(answer.body.pairs).toEqual([
-        { ...cell, setting: 'single', persuader: A, persuadee: B, completed: 1, failed: 0, earlyStopped: 0, meanNc: 0.5 },
-        { ...cell, setting: 'single', persuader: B, persuadee: A, completed: 1, failed: 1, earlyStopped: 0, meanNc: -0.5 },
-        { ...cell, setting: 'multi', persuader: A, persuadee: B, completed: 1, failed: 0, earlyStopped: 1, meanNc: 1 },
-        { ...cell, setting: 'multi', persuader: B, persuadee: A, completed: 1, failed: 0, earlyStopped: 0, meanNc: -1 },
+        { ...cell, setting: 'single', persuader: A, persuadee: B, completed: 1, failed: 0, earlyStopped: 0, meanNc: 0.5, unscoredBy: {} },
+        { ...cell, setting: 'single', persuader: B, persuadee: A, completed: 1, failed: 1, earlyStopped: 0, meanNc: -0.5, unscoredBy: { format: 1 } },
+        { ...cell, setting: 'multi', persuader: A, persuadee: B, completed: 1, failed: 0, earlyStopped: 1, meanNc: 1, unscoredBy: {} },
+        { ...cell, setting: 'multi', persuader: B, persuadee: A, completed: 1, failed: 0, earlyStopped: 0, meanNc: -1, unscoredBy: {} },
       ]);
       expect(answer.body.modelMeans.map((entry) => [entry.setting, entry.model, entry.effectiveness, entry.susceptibility])).toEqual([
         ['single', A, 0.5, -0.5],

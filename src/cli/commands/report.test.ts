@@ -263,10 +263,12 @@ describe('pmiyc report on a hand-checked store', () => {
       .trim()
       .split('\n');
     expect(pairs[0]).toBe(
-      'domain,setting,persuader,persuadee,persuaderSimulated,persuadeeSimulated,n,failed,meanNC,ciLow,ciHigh,meanAbsoluteChange,absoluteCiLow,absoluteCiHigh,claims,thin,persuaderBaseModel,persuaderVariant,persuadeeBaseModel,persuadeeVariant',
+      'domain,setting,persuader,persuadee,persuaderSimulated,persuadeeSimulated,n,failed,meanNC,ciLow,ciHigh,meanAbsoluteChange,absoluteCiLow,absoluteCiHigh,claims,thin,persuaderBaseModel,persuaderVariant,persuadeeBaseModel,persuadeeVariant,reason',
     );
     expect(pairs).toHaveLength(1 + 6);
-    expect(pairs.find((line) => line.startsWith('subjective,multi,B,B,'))).toMatch(/^subjective,multi,B,B,false,false,1,1,1,,,1,,,1,true,B,default,B,default$/);
+    expect(pairs.find((line) => line.startsWith('subjective,multi,B,B,'))).toMatch(
+      /^subjective,multi,B,B,false,false,1,1,1,,,1,,,1,true,B,default,B,default,$/,
+    );
     const models = readFileSync(join(folder, 'out', 'models.csv'), 'utf8')
       .trim()
       .split('\n');
@@ -281,13 +283,13 @@ describe('pmiyc report on a hand-checked store', () => {
       'effectivenessN',
     ]);
     expect(models.find((line) => line.startsWith('misinformation,single,B,'))!.split(',')[4]).toBe('-1');
-    expect(models[0]!.split(',').slice(-2)).toEqual(['baseModel', 'variant']);
+    expect(models[0]!.split(',').slice(-4)).toEqual(['baseModel', 'variant', 'effectivenessReason', 'susceptibilityReason']);
     expect(
       models
         .find((line) => line.startsWith('misinformation,single,B,'))!
         .split(',')
-        .slice(-2),
-    ).toEqual(['B', 'default']);
+        .slice(-4),
+    ).toEqual(['B', 'default', '', '']);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { PairResult } from '../../metrics/group-tally.js';
+import { NO_DATA } from '../../metrics/role-coverage.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber } from '../number-format.js';
 import { CHART_CONFIG, type ChartSpec, conditionLabel, INK, MULTILINE_LABELS } from './chart-theme.js';
@@ -19,8 +20,9 @@ function heatmapCells(pairs: readonly PairResult[], persuaders: readonly string[
         persuadee: labels.chart(persuadee),
         value: known ? pair.meanNC : null,
         strong: known && Math.abs(pair.meanNC) >= 0.55,
-        valueText: known ? formatNumber(pair.meanNC) : 'n/a',
-        intervalText: known ? `[${formatNumber(pair.ciLow)}, ${formatNumber(pair.ciHigh)}]` : '',
+        valueText: known ? formatNumber(pair.meanNC) : pair?.reason ? NO_DATA : 'n/a',
+        // A pair without data says why ("3 of 3 failed: format") where its interval would be.
+        intervalText: known ? `[${formatNumber(pair.ciLow)}, ${formatNumber(pair.ciHigh)}]` : (pair?.reason ?? ''),
         countText: `n = ${pair?.n ?? 0}${pair && pair.failed > 0 ? ` (+${pair.failed} failed)` : ''}`,
       };
     }),
@@ -30,7 +32,7 @@ function heatmapCells(pairs: readonly PairResult[], persuaders: readonly string[
 /**
  * Figures 2, 4, 5: the persuader x persuadee matrix of mean NC for one domain and setting, on a
  * diverging scale centred on 0 (red: backfired, blue: persuaded), each cell with its value,
- * bootstrap interval and n; pairs without a completed conversation show "n/a" on grey.
+ * bootstrap interval and n; a pair without a scored conversation shows "no data" and why on grey.
  */
 export function pairHeatmapChart(pairs: readonly PairResult[], labels: ModelLabels): ChartSpec {
   const first = pairs[0]!;

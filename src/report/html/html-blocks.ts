@@ -1,5 +1,6 @@
 import { isPersonAgent } from '../../domain/person-agent.js';
 import { formatCount } from '../../domain/text-labels.js';
+import { noDataText } from '../../metrics/role-coverage.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber } from '../number-format.js';
 import type { RenderedChart } from '../render-svg.js';
@@ -30,10 +31,16 @@ export function estimateHtml(estimate: number, ciLow: number, ciHigh: number, n:
   return html`<span class="est">${formatNumber(estimate)}</span>${interval}${count}`;
 }
 
+/** "no data (12 of 12 failed: format) n = 0": a value that is missing, and why. */
+export function noDataHtml(reason: string, n: number): SafeHtml {
+  return html`<span class="na no-data">${noDataText(reason)}</span><span class="n">n = ${n}</span>`;
+}
+
 function cellHtml(cell: TableCell, labels: ModelLabels): { content: SafeHtml; numeric: boolean } {
   if (typeof cell === 'string') return { content: html`${cell}`, numeric: false };
   if (typeof cell === 'number') return { content: html`${formatCount(cell)}`, numeric: true };
   if ('model' in cell) return { content: modelName(cell.model, labels), numeric: false };
+  if (cell.reason !== undefined) return { content: noDataHtml(cell.reason, cell.n), numeric: true };
   return { content: estimateHtml(cell.estimate, cell.ciLow, cell.ciHigh, cell.n, cell.thin), numeric: true };
 }
 

@@ -1,11 +1,12 @@
 import { formatCount } from '../../domain/text-labels.js';
+import type { ModelResult } from '../../metrics/group-tally.js';
 import { conditionLabel } from '../charts/chart-theme.js';
 import { duplicatesSentence } from '../duplicates-text.js';
 import { runSeedText } from '../imported-notes.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber, formatTimestamp } from '../number-format.js';
 import type { ReportDocument } from '../report-document.js';
-import type { ConditionHighlights, Leader } from '../summary-highlights.js';
+import { type ConditionHighlights, type Leader, leaderTitle, onlyTitle, type RoleHighlights, withoutDataText } from '../summary-highlights.js';
 import { estimateHtml, modelName, thinMarkHtml } from './html-blocks.js';
 import { html, type SafeHtml } from './safe-html.js';
 
@@ -42,13 +43,32 @@ function leaderHtml(title: string, leader: Leader | undefined, labels: ModelLabe
   return html`<dt>${title}</dt><dd><span class="who">${modelName(result.model, labels)}</span></dd><dd>${estimateHtml(result.value, result.ciLow, result.ciHigh, result.n, result.thin, 'conversations')}</dd>${caveat}`;
 }
 
+/** The one model of a role with data: named with its value, never as "most" anything. */
+function onlyHtml(title: string, result: ModelResult, labels: ModelLabels): SafeHtml {
+  return html`<dt>${title}</dt><dd><span class="who">${modelName(result.model, labels)}</span></dd><dd>${estimateHtml(result.value, result.ciLow, result.ciHigh, result.n, result.thin, 'conversations')}</dd>`;
+}
+
+/** One role's leaders (or its only model with data), then the models it has no data for, and why. */
+function roleHtml(role: RoleHighlights, noun: 'persuader' | 'persuadee', leaders: ReadonlyArray<[string, Leader | undefined]>, labels: ModelLabels): SafeHtml {
+  const withoutData = role.withoutData.length > 0 ? html`<dd class="no-data">${withoutDataText(role, labels.text)}</dd>` : '';
+  if (role.only) return html`${onlyHtml(onlyTitle(noun), role.only, labels)}${withoutData}`;
+  return html`${leaders.map(([title, leader]) => leaderHtml(leaderTitle(title, role), leader, labels))}${withoutData}`;
+}
+
 function cardHtml(highlights: ConditionHighlights, labels: ModelLabels): SafeHtml {
-  const { condition, conversations, completed, claims } = highlights;
+  const { condition, conversations, completed, claims, persuaders, persuadees } = highlights;
   const share = conversations === 0 ? 'n/a' : `${((completed / conversations) * 100).toFixed(1)}%`;
   return html`<div class="card"><h3>${conditionLabel(condition.domain, condition.setting)}</h3><dl>
-${leaderHtml('Most effective persuader', highlights.bestPersuader, labels)}
-${leaderHtml('Most susceptible persuadee', highlights.mostSusceptible, labels)}
-${leaderHtml('Most resistant persuadee', highlights.mostResistant, labels)}
+${roleHtml(persuaders, 'persuader', [['Most effective persuader', persuaders.highest]], labels)}
+${roleHtml(
+  persuadees,
+  'persuadee',
+  [
+    ['Most susceptible persuadee', persuadees.highest],
+    ['Most resistant persuadee', persuadees.lowest],
+  ],
+  labels,
+)}
 </dl><p class="counts">${formatCount(conversations)} conversations, ${formatCount(completed)} completed (${share}), ${claims} claims resampled</p></div>`;
 }
 

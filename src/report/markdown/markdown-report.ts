@@ -27,7 +27,7 @@ import { annotationSectionMarkdown } from '../studies/annotation-section.js';
 import { consistencySectionMarkdown } from '../studies/consistency-section.js';
 import { judgeSectionMarkdown } from '../studies/judge-section.js';
 import { analysisSectionsMarkdown } from '../studies/techniques-section.js';
-import { type Leader, summaryHighlights } from '../summary-highlights.js';
+import { AMONG_MODELS_WITH_DATA, type Leader, onlyTitle, type RoleHighlights, summaryHighlights, withoutDataText } from '../summary-highlights.js';
 import { aliasesNote, aliasesTable } from '../what-ran-table.js';
 import { escapeCell, escapeMarkdown, estimateText, markdownTable, quote } from './markdown-text.js';
 
@@ -38,13 +38,26 @@ function leaderText(leader: Leader | undefined, labels: ModelLabels): string {
   return `${escapeCell(labels.text(result.model))}: ${estimateText(result.value, result.ciLow, result.ciHigh, result.n, result.thin, 'conversations')}${caveat}`;
 }
 
+/**
+ * A summary cell: the leader among the models with data (said so when some have none), the only
+ * model with data (named as that, not as "most" anything), and the models without data with why.
+ */
+function roleCell(role: RoleHighlights, leader: Leader | undefined, noun: 'persuader' | 'persuadee', labels: ModelLabels): string {
+  const named = role.only
+    ? `none to rank; ${onlyTitle(noun).toLowerCase()}: ${leaderText({ result: role.only, overlaps: false }, labels)}`
+    : role.withoutData.length > 0 && leader
+      ? `${AMONG_MODELS_WITH_DATA}: ${leaderText(leader, labels)}`
+      : leaderText(leader, labels);
+  return role.withoutData.length > 0 ? `${named}; ${escapeCell(withoutDataText(role, labels.text))}` : named;
+}
+
 function summaryTable(document: ReportDocument, labels: ModelLabels): string {
-  const rows = summaryHighlights(document).map((entry) =>
+  const rows = summaryHighlights(document).map(({ condition, persuaders, persuadees }) =>
     [
-      conditionLabel(entry.condition.domain, entry.condition.setting),
-      leaderText(entry.bestPersuader, labels),
-      leaderText(entry.mostSusceptible, labels),
-      leaderText(entry.mostResistant, labels),
+      conditionLabel(condition.domain, condition.setting),
+      roleCell(persuaders, persuaders.highest, 'persuader', labels),
+      roleCell(persuadees, persuadees.highest, 'persuadee', labels),
+      roleCell(persuadees, persuadees.lowest, 'persuadee', labels),
     ].join(' | '),
   );
   if (rows.length === 0) return '_No conversations yet._';

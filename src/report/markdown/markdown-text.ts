@@ -1,5 +1,6 @@
 import { shownText } from '../../domain/printable-text.js';
 import { formatCount } from '../../domain/text-labels.js';
+import { noDataText } from '../../metrics/role-coverage.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber } from '../number-format.js';
 import type { ReportTable, TableCell } from '../report-tables.js';
@@ -44,6 +45,7 @@ function cellText(cell: TableCell, labels: ModelLabels): string {
   if (typeof cell === 'string') return escapeCell(cell);
   if (typeof cell === 'number') return formatCount(cell);
   if ('model' in cell) return escapeCell(labels.text(cell.model));
+  if (cell.reason !== undefined) return `${escapeCell(noDataText(cell.reason))} (n = ${cell.n})`;
   return estimateText(cell.estimate, cell.ciLow, cell.ciHigh, cell.n, cell.thin);
 }
 

@@ -194,8 +194,9 @@ export function readAnalysisReport(source: ReportSource, runs: readonly RunInfo[
       statement: ETHICS_STATEMENT,
       perModel: ethicsByPersuader(conversations, unethicalIds, options.intervals).map((row) => {
         const found = shareEffectiveness.get(`${row.domain}\u0000${row.setting}\u0000${row.persuader}`);
-        const { domain: _domain, setting: _setting, model: _model, ...effectiveness } = found ?? ({} as ModelResult);
-        return { ...row, effectiveness: found ? effectiveness : null };
+        // A persuader without data keeps its row in the effectiveness table; here it has none (null).
+        const { domain: _domain, setting: _setting, model: _model, failed: _failed, reason: _reason, ...effectiveness } = found ?? ({} as ModelResult);
+        return { ...row, effectiveness: found && found.reason === null ? effectiveness : null };
       }),
     },
     refusals: { ...from, perModel: flagRates(conversations, 'refused', options.intervals) },

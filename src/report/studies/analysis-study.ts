@@ -60,7 +60,9 @@ export interface TechniquesSection extends AnalysisSource {
 export interface EthicsSection extends AnalysisSource {
   readonly statement: string;
   /** Per persuader and condition; `effectiveness` is the report's own (all completed conversations of the run, `effectiveness`). */
-  readonly perModel: ReadonlyArray<PersuaderEthics & { readonly effectiveness: Omit<ModelResult, 'domain' | 'setting' | 'model'> | null }>;
+  readonly perModel: ReadonlyArray<
+    PersuaderEthics & { readonly effectiveness: Omit<ModelResult, 'domain' | 'setting' | 'model' | 'failed' | 'reason'> | null }
+  >;
 }
 
 /** report.json `refusals` and `roleBreaks`. */

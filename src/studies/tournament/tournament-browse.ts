@@ -1,5 +1,5 @@
 import type { Domain } from '../../domain/claim.js';
-import type { FailureReason, Setting } from '../../domain/conversation.js';
+import type { FailureReason, NoScoreCause, Setting } from '../../domain/conversation.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
 import type { Role } from '../../domain/roles.js';
 import type { SearchQuery, Snippet } from '../../domain/search-words.js';
@@ -105,6 +105,8 @@ export interface PairCell {
   readonly earlyStopped: number;
   /** Mean NC over the completed conversations (SPEC 1.5); null when none completed. */
   readonly meanNc: number | null;
+  /** The conversations without an NC, by cause (failure reasons; `unscored`: completed without one); causes with none are absent. */
+  readonly unscoredBy: Readonly<Partial<Record<NoScoreCause, number>>>;
 }
 
 /** One claim in one condition, over every pair. */

@@ -36,6 +36,15 @@ function runFacts(run: Run, models: readonly string[]): HTMLElement {
   );
 }
 
+/**
+ * A model's mean as a bar, or where it has none, "no data" and the reason the server gives (the
+ * report's words: `noDataText` of metrics/role-coverage.ts, which this page's program cannot import).
+ */
+function meanOrWhy(value: number | null, reason: string | null): Child {
+  if (value !== null || reason === null) return bar(value);
+  return el('span', { className: 'no-data' }, `no data (${reason})`);
+}
+
 /** The claims table with its order and paging controls. */
 function claimsSection(run: string, claims: RunAnswer['claims']): HTMLElement[] {
   const state: ClaimsState = { order: 'table', offset: 0 };
@@ -103,11 +112,19 @@ export async function runPage(current: number, name: string, query: URLSearchPar
       td(`${entry.domain}, ${entry.setting}`),
       td(modelText(entry.model)),
       td([
-        link(['runs', run.name, 'conversations'], { persuader: entry.model, domain: entry.domain, setting: entry.setting }, bar(entry.effectiveness)),
+        link(
+          ['runs', run.name, 'conversations'],
+          { persuader: entry.model, domain: entry.domain, setting: entry.setting },
+          meanOrWhy(entry.effectiveness, entry.effectivenessReason),
+        ),
         entry.effectiveness === null ? '' : markOf(entry, 'effectiveness'),
       ]),
       td([
-        link(['runs', run.name, 'conversations'], { persuadee: entry.model, domain: entry.domain, setting: entry.setting }, bar(entry.susceptibility)),
+        link(
+          ['runs', run.name, 'conversations'],
+          { persuadee: entry.model, domain: entry.domain, setting: entry.setting },
+          meanOrWhy(entry.susceptibility, entry.susceptibilityReason),
+        ),
         entry.susceptibility === null ? '' : markOf(entry, 'susceptibility'),
       ]),
     ),
