@@ -112,7 +112,10 @@ export function analysisSessionText(view: AnalysisSessionView): ClosingText {
   const resume = `pmiyc analyze --store ${view.storePath} --study ${run.name} --resume`;
   if (ending.status !== 'completed') {
     const maxCost = view.maxCost === undefined ? {} : { maxCost: view.maxCost };
-    return { lines, warning: describeStop(ending, { resume, items: 'labels', blockedModels: outcome.blockedModels, ...maxCost }) };
+    return {
+      lines,
+      warning: describeStop(ending, { resume, items: 'labels', blockedModels: outcome.blockedModels, budgetRefusal: outcome.budgetRefusal, ...maxCost }),
+    };
   }
   if (result.failed > 0)
     return {
