@@ -72,7 +72,7 @@ describe('real providers from the command line', () => {
     const result = await runCli(['models', '--config', config, '--check'], { env: { GOOD_KEY: 'good', BAD_KEY: 'bad' } });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^good\s+openai\/m\s+http:\/\/127\.0\.0\.1:\d+\/v1\s+GOOD_KEY \(set\)/m);
-    expect(result.stdout).toMatch(/^good\s+reachable\s+\d+ ms, 46 token$/m);
+    expect(result.stdout).toMatch(/^good\s+reachable\s+\d+ ms, 46 tokens$/m);
     expect(result.stdout).toMatch(/^bad\s+FAILED \(api\)\s+bad: HTTP 401: Incorrect API key provided: check BAD_KEY/m);
     expect(result.stdout).not.toContain('Bearer');
   });

@@ -1,4 +1,4 @@
-import { formatCount as count, formatCount } from '../domain/text-labels.js';
+import { formatCount, formatCounted } from '../domain/text-labels.js';
 import type { BatchView } from '../models/batch/batch-queue.js';
 import type { BudgetRefusal, StopReason } from './run-gate.js';
 import type { StoredRunStatus } from './run-lease.js';
@@ -85,8 +85,7 @@ export function describeStop(ending: SessionEnding, context: StopContext): strin
 export function describePendingBatches(batches: readonly BatchView[]): string | undefined {
   if (batches.length === 0) return undefined;
   const requests = batches.reduce((sum, batch) => sum + batch.lines, 0);
-  const noun = (amount: number, one: string, many: string) => `${count(amount)} ${amount === 1 ? one : many}`;
-  return `${noun(requests, 'request', 'requests')} in ${noun(batches.length, 'provider batch', 'provider batches')} stay pending at the provider`;
+  return `${formatCounted(requests, 'request')} in ${formatCounted(batches.length, 'provider batch', 'provider batches')} stay pending at the provider`;
 }
 
 /** "12 conversations failed (api: 8, format: 4)" */
