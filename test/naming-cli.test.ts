@@ -16,7 +16,7 @@ describe('flags that say what they do', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Options of `pmiyc judge` (that is, `pmiyc judge run`):');
     expect(help.stdout).toContain('--models <a,b>');
-    expect(help.stdout).toContain('--study <name>      name of the study (default judge-N)');
+    expect(help.stdout).toContain('--study <name>      name of a new study (judge-N when not given)');
   });
 
   it('consistency asks --answers times per claim; the old --samples still works, with a note', async () => {

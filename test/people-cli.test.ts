@@ -69,4 +69,31 @@ describe('pmiyc people serve', () => {
     expect(served.stdout).toMatch(/Open link \(admits at most 10; not stored, copy it now\): http:\/\/127\.0\.0\.1:\d+\/join\/[A-Za-z0-9_-]{43}/);
     expect(served.stderr).not.toContain('starter text');
   }, 60_000);
+
+  it("pmiyc runs counts a people study's conversations as conversations, not as study samples", async () => {
+    const store = join(folder, 'counted.db');
+    const served = spawnCli([...SERVE, '--run', 'counted', '--participants', '1', '--compare', 'sim/stubborn', '--store', store], { cwd: folder });
+    // The model compared on the people's side argues both claims at once; the participant never comes.
+    while (!served.output().stderr.includes('--compare: 2 of 2 model conversations stored')) {
+      if (served.child.exitCode !== null) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    served.child.kill('SIGINT');
+    expect((await served.done).code).toBe(130);
+
+    const runs = await runCli(['runs', '--store', store]);
+    expect(runs.code).toBe(0);
+    const header = runs.stdout.split('\n')[0]!;
+    const row = runs.stdout.split('\n').find((line) => line.startsWith('counted '))!;
+    const cell = (column: string) =>
+      row
+        .slice(0, header.indexOf(column) + column.length)
+        .trim()
+        .split(/\s{2,}/)
+        .at(-1);
+    expect(row).toContain('people serve');
+    expect(cell('conversations finished')).toBe('2');
+    expect(cell('failed')).toBe('0');
+    expect(cell('samples/trials')).toBe('-');
+  }, 60_000);
 });

@@ -72,7 +72,7 @@ describe('real providers from the command line', () => {
     const result = await runCli(['models', '--config', config, '--check'], { env: { GOOD_KEY: 'good', BAD_KEY: 'bad' } });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^good\s+openai\/m\s+http:\/\/127\.0\.0\.1:\d+\/v1\s+GOOD_KEY \(set\)/m);
-    expect(result.stdout).toMatch(/^good\s+reachable\s+\d+ ms, 46 token$/m);
+    expect(result.stdout).toMatch(/^good\s+reachable\s+\d+ ms, 46 tokens$/m);
     expect(result.stdout).toMatch(/^bad\s+FAILED \(api\)\s+bad: HTTP 401: Incorrect API key provided: check BAD_KEY/m);
     expect(result.stdout).not.toContain('Bearer');
   });
@@ -81,7 +81,22 @@ describe('real providers from the command line', () => {
     const config = writeConfig('models:\n  alpha:\n    provider: openai\n    model: x\n    temprature: 0.2\n');
     const result = await runCli(['converse', '--config', config, '--persuader', 'alpha', '--persuadee', 'sim/b', '--claim', 'x']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`${config}:5: models.alpha: unknown key "temprature"; allowed: provider, model,`);
+    expect(result.stderr).toContain(`${config}:5: models.alpha: unknown key "temprature" (did you mean temperature?); allowed: provider, model,`);
+  });
+
+  it('names every problem of a config with its line, a key in the wrong case with the one it meant', async () => {
+    const config = writeConfig('models:\n  local:\n    provider: vllm\n    model: x\n    baseUrl: http://127.0.0.1:8000/v1\n    temperature: hot\n');
+    const result = await runCli(['run', '--config', config, '--models', 'local', '--limit', '1']);
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^pmiyc: ${config.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5: models\\.local: unknown key "baseUrl" \\(did you mean baseURL\\?\\); allowed: `,
+        ),
+      ),
+      expect.stringMatching(/:6: models\.local\.temperature: /),
+    ]);
   });
 });
 

@@ -234,6 +234,16 @@ describe('budgets and failures', () => {
       const spent = /^cost of the calls made\s+\$\d+\.\d+\s+\$(\d+\.\d+)$/m.exec(limited.stdout);
       expect(Number(spent?.[1])).toBeLessThanOrEqual(0.2);
       expect(Number(spent?.[1])).toBeGreaterThan(0.1);
+      // Why it stopped under the limit: the calls in flight held their most each, and the next call would have passed it.
+      const stop =
+        /: \$(\d+\.\d{4}) spent and \$(\d+\.\d{4}) reserved by the calls in flight then \(each holds the most it could cost, at its max tokens, until it ends, and counts against the limit\), and the next call needed up to \$(\d+\.\d{4}); resume with a higher limit/.exec(
+          limited.stderr,
+        );
+      expect(stop, limited.stderr).not.toBeNull();
+      const [atStop, reserved, next] = stop!.slice(1).map(Number) as [number, number, number];
+      expect(atStop).toBeLessThanOrEqual(0.2);
+      expect(atStop + reserved + next).toBeGreaterThan(0.2 - 0.00015);
+      expect(next).toBeGreaterThan(0);
       const resumed = await runCli(['run', '--store', store, '--config', config, '--resume', '--max-cost', '100']);
       expect(resumed.code).toBe(0);
       // Conversations of both sessions: the closing tables read every record, and match a run made in one go.

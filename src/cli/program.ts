@@ -21,27 +21,33 @@ import { addUpgradeCommand } from './program/upgrade.js';
 import { addViewCommand } from './program/view.js';
 import type { CliContext, RunSignals } from './terminal.js';
 
-/** The commands in the order `pmiyc --help` lists them. */
-const COMMANDS: ReadonlyArray<(program: Command, wiring: CommandWiring) => void> = [
-  addConverseCommand,
-  addRunCommand,
-  addConsistencyCommand,
-  addShowCommand,
-  addInitCommand,
-  addViewCommand,
-  addRunsCommand,
-  addUpgradeCommand,
-  addDemoCommand,
-  addClaimsCommand,
-  addExportCommand,
-  addImportCommand,
-  addReportCommand,
-  addModelsCommand,
-  addAnnotateCommand,
-  addJudgeCommand,
-  addAnalyzeCommand,
-  addPeopleCommand,
+type AddCommand = (program: Command, wiring: CommandWiring) => void;
+
+/**
+ * The commands as `pmiyc --help` lists them: in groups, in the order of the work (try it, set up,
+ * run, read the results), then the checks, the other studies and the tools.
+ */
+const COMMAND_GROUPS: ReadonlyArray<{ readonly heading: string; readonly commands: readonly AddCommand[] }> = [
+  { heading: 'Start here:', commands: [addDemoCommand, addInitCommand] },
+  {
+    heading: 'Run a tournament and read it:',
+    commands: [addRunCommand, addReportCommand, addViewCommand, addRunsCommand, addShowCommand, addExportCommand],
+  },
+  { heading: 'Check models and claims before a run:', commands: [addModelsCommand, addConverseCommand, addClaimsCommand] },
+  {
+    heading: 'Studies beside the tournament:',
+    commands: [addAnalyzeCommand, addConsistencyCommand, addJudgeCommand, addAnnotateCommand, addPeopleCommand],
+  },
+  { heading: 'Stores and other tools:', commands: [addImportCommand, addUpgradeCommand] },
 ];
+
+/** What `pmiyc --help` ends with: where a newcomer begins, and where the documents are (lines under 80 columns). */
+const NEW_HERE = `
+New here? pmiyc demo runs an offline tournament of simulated agents (no key,
+no cost) and prints its table. Then, in a folder of your own: pmiyc init,
+pmiyc run, pmiyc report, pmiyc view. Each command's --help shows its options
+(and, for run, report, analyze and people serve, examples); docs/README.md in
+the repository lists the design notes that say how pmiyc works.`;
 
 /**
  * The command-line program: the global options, then each command as its module in program/
@@ -62,6 +68,10 @@ export function buildProgram(context: CliContext, signals: RunSignals, setExitCo
     .configureOutput({ outputError: (text, write) => write(`pmiyc: ${text.replace(/^error: /, '')}`) })
     .exitOverride();
   const wiring: CommandWiring = { context, signals, abortSignal, setExitCode, color: () => program.opts().color };
-  for (const addCommand of COMMANDS) addCommand(program, wiring);
+  for (const group of COMMAND_GROUPS) {
+    program.commandsGroup(group.heading);
+    for (const addCommand of group.commands) addCommand(program, wiring);
+  }
+  program.commandsGroup('Help:').helpCommand(true).addHelpText('after', NEW_HERE);
   return program;
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Option } from '@commander-js/extra-typings';
 import type { Environment } from '../config/resolve-model-settings.js';
-import { parseConcurrency, parseCost, parseRunName, parseTemperature, parseWholeNumber } from './options.js';
+import { parseChoice, parseConcurrency, parseCost, parseRunName, parseTemperature, parseWholeNumber } from './options.js';
 
 /** The config a command reads when --config is not given: PMIYC_CONFIG, else ./pmiyc.yaml when there is one. */
 function defaultConfigPath(env: Environment): string | undefined {
@@ -24,6 +24,12 @@ const list = (value: string) =>
  * the command's action by @commander-js/extra-typings). A command adds the ones it takes.
  */
 export const sharedOptions = {
+  /**
+   * An option that takes one of a fixed set of values, which its help shows in place of a name
+   * (`--role <persuadee|persuader>`); any other value is refused with the list.
+   */
+  choice: <Flag extends `--${string}`, Value extends string>(flag: Flag, values: readonly Value[], description: string) =>
+    new Option(`${flag} <${values.join('|')}>` as `${Flag} <value>`, description).argParser(parseChoice(flag, values)),
   store: (what = 'SQLite store') => new Option('--store <file>', what).default(DEFAULT_STORE),
   config: (env: Environment) =>
     new Option(

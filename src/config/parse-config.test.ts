@@ -50,7 +50,7 @@ describe('parseConfig', () => {
   it.each([
     [
       'models:\n  alpha:\n    provider: openai\n    model: x\n    temprature: 0.2\n',
-      'pmiyc.yaml:5: models.alpha: unknown key "temprature"; allowed: provider, model, baseURL',
+      'pmiyc.yaml:5: models.alpha: unknown key "temprature" (did you mean temperature?); allowed: provider, model, baseURL',
     ],
     ['models:\n  alpha:\n    provider: opnai\n    model: x\n', 'pmiyc.yaml:3: models.alpha.provider: must be one of openai, azure'],
     ['models:\n  alpha:\n    provider: openai\n    model: x\n    temperature: hot\n', 'pmiyc.yaml:5: models.alpha.temperature:'],
@@ -69,7 +69,7 @@ describe('parseConfig', () => {
     ],
     ['models:\n  alpha:\n    provider: openai\n', 'pmiyc.yaml:2: models.alpha.model:'],
     ['models:\n  alpha:\n    provider: vllm\n    model: x\n    baseURL: not a url\n', 'pmiyc.yaml:5: models.alpha.baseURL: must be a URL'],
-    ['model:\n  alpha: {}\n', 'pmiyc.yaml:1: unknown key "model"; allowed: models'],
+    ['model:\n  alpha: {}\n', 'pmiyc.yaml:1: unknown key "model" (did you mean models?); allowed: models'],
     [
       'models:\n  alpha:\n    provider: vllm\n    model: x\n    baseURL: [http://gpu-1:8000/v1, "http://GPU-1:8000/v1/"]\n',
       'pmiyc.yaml:5: models.alpha.baseURL.1: is the same server as entry 1 (http://gpu-1:8000/v1): list each replica once',
@@ -98,6 +98,41 @@ describe('parseConfig', () => {
     ],
   ])('rejects bad config with file, line, key and what is allowed (%#)', (text, message) => {
     expect(errorOf(text)).toContain(message);
+  });
+
+  it('takes a key that differs in case or by a typo for the one it most likely meant', () => {
+    expect(errorOf('models:\n  local:\n    provider: vllm\n    model: x\n    baseUrl: http://127.0.0.1:8000/v1\n')).toMatch(
+      /^pmiyc\.yaml:5: models\.local: unknown key "baseUrl" \(did you mean baseURL\?\); allowed: provider, model, baseURL, /,
+    );
+    expect(errorOf('experiment:\n  modles: [a, b]\n')).toContain('pmiyc.yaml:2: experiment: unknown key "modles" (did you mean models?)');
+    expect(errorOf('models:\n  alpha:\n    provider: openai\n    model: x\n    colour: red\n')).not.toContain('did you mean');
+  });
+
+  it('lists every problem of the file with its line, in the order of the file, up to 20', () => {
+    const text = [
+      'models:',
+      '  alpha:',
+      '    provider: openai',
+      '    model: x',
+      '    temperature: hot',
+      '  beta:',
+      '    provider: opnai',
+      '    model: y',
+      '    baseUrl: http://b/v1',
+      '    maxTokens: 0',
+    ].join('\n');
+    expect(errorOf(text).split('\n')).toEqual([
+      expect.stringMatching(/^pmiyc\.yaml:5: models\.alpha\.temperature: /),
+      expect.stringMatching(/^pmiyc\.yaml:7: models\.beta\.provider: must be one of openai, /),
+      expect.stringMatching(/^pmiyc\.yaml:9: models\.beta: unknown key "baseUrl" \(did you mean baseURL\?\)/),
+      expect.stringMatching(/^pmiyc\.yaml:10: models\.beta\.maxTokens: /),
+    ]);
+    const many = `models:\n${Array.from({ length: 25 }, (_, index) => `  m${index}:\n    provider: openai\n    model: x\n    temperature: hot\n`).join('')}`;
+    const lines = errorOf(many).split('\n');
+    expect(lines).toHaveLength(20 + 1);
+    expect(lines[0]).toMatch(/^pmiyc\.yaml:5: models\.m0\.temperature: /);
+    expect(lines[19]).toMatch(/^pmiyc\.yaml:81: models\.m19\.temperature: /);
+    expect(lines.at(-1)).toBe('pmiyc.yaml: and 5 more problems');
   });
 
   it('names what a model alias or a variant name may be, and a name it could be, instead of "Invalid key in record"', () => {

@@ -1,6 +1,8 @@
 import type { Document } from 'yaml';
 import type { z } from 'zod';
-import { ConfigError } from '../domain/errors/config-error.js';
+import { closestName } from '../domain/closest-name.js';
+import { ConfigError, type ConfigProblem } from '../domain/errors/config-error.js';
+import { MAX_LISTED_PROBLEMS } from '../domain/errors/problem-list.js';
 import { allowedKeysAt, configSchema, type PmiycConfig } from './config-schema.js';
 import { readYamlValues } from './yaml-values.js';
 
@@ -14,14 +16,26 @@ function describeKeyIssue(issue: z.core.$ZodIssueInvalidKey): string {
   return inner.code === 'invalid_format' && renamed !== '' ? `${inner.message}: rename it, e.g. ${renamed}` : inner.message;
 }
 
+/** `unknown key "baseUrl" (did you mean baseURL?); allowed: provider, model, baseURL, ...` */
+function describeUnknownKey(key: string, path: readonly string[]): string {
+  const allowed = allowedKeysAt(path);
+  const meant = allowed ? closestName(key, allowed) : undefined;
+  return `unknown key "${key}"${meant ? ` (did you mean ${meant}?)` : ''}${allowed ? `; allowed: ${allowed.join(', ')}` : ''}`;
+}
+
 function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') {
-    const allowed = allowedKeysAt(issue.path.map(String));
-    return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}${allowed ? `; allowed: ${allowed.join(', ')}` : ''}`;
-  }
   if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) return `is required (${issue.expected})`;
   if (issue.code === 'invalid_key') return describeKeyIssue(issue);
   return issue.message;
+}
+
+/** zod's issues as problems, one per unknown key (zod gives one issue for all of an object's). */
+function problemsOf(issues: readonly z.core.$ZodIssue[]): Array<{ path: string[]; detail: string; at: string[] }> {
+  return issues.flatMap((issue) => {
+    const path = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path, detail: describeUnknownKey(key, path), at: [...path, key] }));
+    return [{ path, detail: describeIssue(issue), at: path }];
+  });
 }
 
 type Located = { range?: [number, number, number]; items?: Array<{ key?: { value?: unknown; range?: [number, number, number] } }> } | undefined;
@@ -38,7 +52,9 @@ function offsetOf(document: Document, path: readonly string[]): number | undefin
 
 /**
  * Reads a YAML config (text passed in) and checks it. Every error is a ConfigError that names the
- * file, the line when it can, the key and what is allowed: `pmiyc.yaml:7: models.alpha.temperature: ...`.
+ * file, the line when it can, the key and what is allowed: `pmiyc.yaml:7: models.alpha.temperature: ...`,
+ * with every problem the check found (up to MAX_LISTED_PROBLEMS listed), an unknown key with the key
+ * it most likely meant.
  */
 export function parseConfig(fileName: string, text: string): PmiycConfig {
   const read = readYamlValues(text);
@@ -47,9 +63,17 @@ export function parseConfig(fileName: string, text: string): PmiycConfig {
   const parsed = configSchema.safeParse(values ?? {});
   if (parsed.success) return parsed.data;
 
-  const issue = parsed.error.issues[0]!;
-  const path = issue.path.map(String);
-  const offset = offsetOf(document, issue.code === 'unrecognized_keys' ? [...path, issue.keys[0]!] : path);
-  const line = offset === undefined ? undefined : lineCounter.linePos(offset).line;
-  throw new ConfigError({ file: fileName, line, keyPath: path.length > 0 ? path.join('.') : undefined }, describeIssue(issue));
+  const problems: ConfigProblem[] = problemsOf(parsed.error.issues)
+    .map(({ path, detail, at }) => {
+      const offset = offsetOf(document, at);
+      return {
+        file: fileName,
+        ...(offset === undefined ? {} : { line: lineCounter.linePos(offset).line }),
+        ...(path.length > 0 ? { keyPath: path.join('.') } : {}),
+        detail,
+      };
+    })
+    .sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  const [first, ...others] = problems;
+  throw new ConfigError(first!, first!.detail, { others: others.slice(0, MAX_LISTED_PROBLEMS - 1), total: problems.length });
 }

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { DatasetError } from '../domain/errors/dataset-error.js';
 import { InputError } from '../domain/errors/input-error.js';
 import { parseClaimsFile } from './claims-file.js';
+
+/** The DatasetError `parseClaimsFile` throws for `content`. */
+function errorOf(fileName: string, content: string): DatasetError {
+  try {
+    parseClaimsFile(fileName, content);
+  } catch (error) {
+    expect(error).toBeInstanceOf(DatasetError);
+    return error as DatasetError;
+  }
+  throw new Error('expected an error');
+}
 
 describe('parseClaimsFile', () => {
   it('reads JSONL with subjective and misinformation rows, keeping spaces', () => {
@@ -50,6 +62,37 @@ describe('parseClaimsFile', () => {
     }
     expect(thrown).toBeInstanceOf(InputError);
     expect((thrown as Error).message.startsWith(message)).toBe(true);
+  });
+
+  it('lists every row that is not a claim with its line, up to 20, and counts the rest', () => {
+    const text = [
+      '{"claim": "ok"}',
+      '{"claim": oops}',
+      '{"text": "no claim field"}',
+      '{"claim": "fine"}',
+      '{"claim": " "}',
+      '{"claim": "q", "question": ""}',
+    ].join('\n');
+    const error = errorOf('claims.jsonl', text);
+    expect(error.line).toBe(2);
+    expect(error.problems.map((problem) => problem.line)).toEqual([2, 3, 5, 6]);
+    expect(error.message.split('\n')).toEqual([
+      expect.stringMatching(/^claims\.jsonl:2: not valid JSON \(/),
+      'claims.jsonl:3: needs a "claim" text field',
+      'claims.jsonl:5: the claim is empty',
+      'claims.jsonl:6: the question is empty',
+    ]);
+
+    const csv = `claim\n${Array.from({ length: 30 }, (_, index) => (index % 2 === 0 ? `claim ${index}` : '""')).join('\n')}\n`;
+    const csvLines = errorOf('claims.csv', csv).message.split('\n');
+    expect(csvLines).toHaveLength(15);
+    expect(csvLines[0]).toBe('claims.csv:3: the claim is empty');
+    expect(csvLines[14]).toBe('claims.csv:31: the claim is empty');
+
+    const many = errorOf('many.jsonl', Array.from({ length: 45 }, () => '{"claim": ""}').join('\n')).message.split('\n');
+    expect(many).toHaveLength(20 + 1);
+    expect(many[19]).toBe('many.jsonl:20: the claim is empty');
+    expect(many.at(-1)).toBe('many.jsonl: and 25 more problems');
   });
 
   it('merges duplicates into the first, numbers the kept claims without gaps and names both lines', () => {

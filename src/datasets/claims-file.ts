@@ -2,7 +2,8 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { z } from 'zod';
 import type { Claim } from '../domain/claim.js';
 import { claimKey } from '../domain/claim.js';
-import { DatasetError } from '../domain/errors/dataset-error.js';
+import { type DataProblem, DatasetError } from '../domain/errors/dataset-error.js';
+import { MAX_LISTED_PROBLEMS } from '../domain/errors/problem-list.js';
 
 /** License recorded for claims from a user's file: we cannot know it. */
 export const USER_FILE_LICENSE = 'unknown (user file)';
@@ -22,15 +23,18 @@ const rowSchema = z.looseObject({
 interface NumberedRow {
   readonly line: number;
   readonly value: unknown;
+  /** Why the line is no row at all (not JSON). */
+  readonly problem?: string;
 }
 
-function jsonlRows(location: string, content: string): NumberedRow[] {
+/** The rows of a JSON lines file; a line that is not JSON is a row whose problem is said. */
+function jsonlRows(content: string): NumberedRow[] {
   return content.split('\n').flatMap((text, position) => {
     if (text.trim() === '') return [];
     try {
       return [{ line: position + 1, value: JSON.parse(text) as unknown }];
     } catch (error) {
-      throw new DatasetError({ file: location, line: position + 1 }, `not valid JSON (${(error as Error).message})`);
+      return [{ line: position + 1, value: undefined, problem: `not valid JSON (${(error as Error).message})` }];
     }
   });
 }
@@ -57,11 +61,23 @@ function csvRows(location: string, content: string): NumberedRow[] {
   }
 }
 
+/** A row's claim, question and id, or what is wrong with it. */
+function readRow(row: NumberedRow): { status: 'problem'; detail: string } | { status: 'claim'; claim: string; question?: string; id?: string | number } {
+  if (row.problem !== undefined) return { status: 'problem', detail: row.problem };
+  const parsed = rowSchema.safeParse(row.value);
+  if (!parsed.success) return { status: 'problem', detail: parsed.error.issues[0]?.message ?? 'not a claim row' };
+  const { claim, question, id } = parsed.data;
+  if (claim.trim() === '') return { status: 'problem', detail: 'the claim is empty' };
+  if (question !== undefined && question.trim() === '') return { status: 'problem', detail: 'the question is empty' };
+  return { status: 'claim', claim, ...(question === undefined ? {} : { question }), ...(id === undefined ? {} : { id }) };
+}
+
 /**
  * Reads a user's claims file (CSV with a header, or JSONL): a `claim` per row, an optional
  * `question` (a row with a question is a misinformation item) and an optional `id`.
  * Claims are kept exactly as written, spaces included; a leading byte order mark is ignored.
- * Errors name the file and line.
+ * Errors name the file and line: every row that is not a claim (up to MAX_LISTED_PROBLEMS listed),
+ * so that a file is fixed in one pass.
  *
  * A row with the same claim (and question) as an earlier row is dropped with a warning naming
  * both lines: a conversation's identity derives from its claim, so two copies would be one
@@ -70,19 +86,25 @@ function csvRows(location: string, content: string): NumberedRow[] {
 export function parseClaimsFile(fileName: string, fileContent: string): ClaimsFile {
   const origin = fileName.split(/[\\/]/).at(-1) ?? fileName;
   const content = fileContent.startsWith('\uFEFF') ? fileContent.slice(1) : fileContent;
-  const rows = /\.(jsonl|ndjson)$/i.test(fileName) ? jsonlRows(fileName, content) : /\.csv$/i.test(fileName) ? csvRows(fileName, content) : undefined;
+  const rows = /\.(jsonl|ndjson)$/i.test(fileName) ? jsonlRows(content) : /\.csv$/i.test(fileName) ? csvRows(fileName, content) : undefined;
   if (!rows) throw new DatasetError({ file: fileName }, 'a claims file must end in .csv or .jsonl');
   if (rows.length === 0) throw new DatasetError({ file: fileName }, 'the file has no claims');
 
   const firstLineOf = new Map<string, number>();
   const warnings: string[] = [];
   const claims: Claim[] = [];
-  for (const { line, value } of rows) {
-    const parsed = rowSchema.safeParse(value);
-    if (!parsed.success) throw new DatasetError({ file: fileName, line }, parsed.error.issues[0]?.message ?? 'not a claim row');
-    const { claim, question, id } = parsed.data;
-    if (claim.trim() === '') throw new DatasetError({ file: fileName, line }, 'the claim is empty');
-    if (question !== undefined && question.trim() === '') throw new DatasetError({ file: fileName, line }, 'the question is empty');
+  // The first problems, to list, and how many there are.
+  const problems: DataProblem[] = [];
+  let problemCount = 0;
+  for (const row of rows) {
+    const { line } = row;
+    const read = readRow(row);
+    if (read.status === 'problem') {
+      problemCount += 1;
+      if (problems.length < MAX_LISTED_PROBLEMS) problems.push({ file: fileName, line, detail: read.detail });
+      continue;
+    }
+    const { claim, question, id } = read;
     const item: Claim = {
       index: claims.length,
       domain: question === undefined ? 'subjective' : 'misinformation',
@@ -101,5 +123,7 @@ export function parseClaimsFile(fileName: string, fileContent: string): ClaimsFi
       warnings.push(`${fileName}:${line}: the same claim as line ${first}: kept once`);
     }
   }
+  const [firstProblem, ...others] = problems;
+  if (firstProblem) throw new DatasetError(firstProblem, firstProblem.detail, { others, total: problemCount });
   return { claims, warnings };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount } from './text-labels.js';
+import { formatCount, formatCounted } from './text-labels.js';
 
 describe('formatCount', () => {
   it.each([0, 7, 999, 1000, 12_345, 999_999, 1_000_000, 1_234_567_890, -1, -1234, -1_000_000, Number.MAX_SAFE_INTEGER, 0.5, 1234.5678, -0.25])(
@@ -8,4 +8,17 @@ describe('formatCount', () => {
       expect(formatCount(count)).toBe(count.toLocaleString('en-US'));
     },
   );
+});
+
+describe('formatCounted', () => {
+  it.each([
+    [0, 'claim', undefined, '0 claims'],
+    [1, 'claim', undefined, '1 claim'],
+    [2, 'conversation', undefined, '2 conversations'],
+    [1234, 'token', undefined, '1,234 tokens'],
+    [1, 'reply', 'replies', '1 reply'],
+    [3, 'reply', 'replies', '3 replies'],
+  ])('counts %d %s', (count, one, many, text) => {
+    expect(formatCounted(count, one, many)).toBe(text);
+  });
 });

@@ -26,3 +26,11 @@ export function formatCount(count: number): string {
   const digits = String(Math.abs(count)).replace(/\B(?=(\d{3})+$)/g, ',');
   return count < 0 ? `-${digits}` : digits;
 }
+
+/**
+ * "1 claim", "2 claims", "1,234 conversations": a count and its noun, singular for exactly one.
+ * `many` is for nouns whose plural is not the singular and an "s" ("reply", "replies").
+ */
+export function formatCounted(count: number, one: string, many = `${one}s`): string {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
+}

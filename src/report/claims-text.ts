@@ -1,4 +1,5 @@
 import type { Claim } from '../domain/claim.js';
+import { formatCount, formatCounted } from '../domain/text-labels.js';
 import { formatTextTable } from './text-table.js';
 
 /** One claim as a JSON line (`pmiyc claims --format jsonl`): question only for misinformation items, id only when the file gave one. */
@@ -26,6 +27,6 @@ export function claimsTableText(
     JSON.stringify(claim.claim),
     claim.question === undefined ? '' : JSON.stringify(claim.question),
   ]);
-  const uses = licences.map((use) => `${use.claims} from ${use.origin}: ${use.license}`);
-  return `${formatTextTable(['index', 'domain', 'origin', 'claim', 'question'], rows, { align: 'left' })}\n\n${claims.length} claims. Licences: ${uses.join('; ')}\n`;
+  const uses = licences.map((use) => `${formatCount(use.claims)} from ${use.origin}: ${use.license}`);
+  return `${formatTextTable(['index', 'domain', 'origin', 'claim', 'question'], rows, { align: 'left' })}\n\n${formatCounted(claims.length, 'claim')}. Licences: ${uses.join('; ')}\n`;
 }

@@ -1,6 +1,7 @@
 import type { PmiycConfig } from '../config/config-schema.js';
 import { type Environment, resolveModelSettings } from '../config/resolve-model-settings.js';
 import { printableText } from '../domain/printable-text.js';
+import { formatCounted } from '../domain/text-labels.js';
 import type { ModelSettings } from '../models/model-settings.js';
 import { PROVIDERS } from '../models/providers/provider-catalog.js';
 import type { ProbeTarget } from '../runner/probe-model.js';
@@ -60,7 +61,7 @@ export function probeTable(targets: readonly ProbeTarget[]): string {
       ? [
           label,
           'reachable',
-          `${result.durationMs} ms${result.outputTokens === undefined ? '' : `, ${result.outputTokens} token`}${result.simulated ? ' (simulated)' : ''}`,
+          `${result.durationMs} ms${result.outputTokens === undefined ? '' : `, ${formatCounted(result.outputTokens, 'token')}`}${result.simulated ? ' (simulated)' : ''}`,
         ]
       : [label, `FAILED (${result.reason})`, printableText(result.detail)],
   );

@@ -1,4 +1,5 @@
 import { hashString } from '../domain/random.js';
+import { formatCounted } from '../domain/text-labels.js';
 import type { IntervalMethod, IntervalOptions } from '../metrics/claim-estimates.js';
 import { type PeopleAnalysis, PeopleTally } from '../metrics/people-comparison.js';
 import type { RunInfo } from '../runner/run-records.js';
@@ -52,7 +53,6 @@ function countParticipants(participants: readonly ParticipantOutcome[]): Partici
   };
 }
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 const ROLE_PLURAL = { persuadee: 'persuadees', persuader: 'persuaders' } as const;
 const OPPONENTS = { persuadee: 'persuaders', persuader: 'persuadees' } as const;
 
@@ -64,7 +64,7 @@ function statementOf(analysis: PeopleAnalysis): string {
     const rows = analysis.comparisons.filter((row) => row.domain === estimate.domain && row.setting === estimate.setting && row.role === estimate.role);
     if (rows.length === 0) {
       sentences.push(
-        `${where}: there is nothing to compare: people were ${ROLE_PLURAL[estimate.role]} on ${plural(estimate.claims, 'claim')}, and no model was a ${estimate.role} against the same ${OPPONENTS[estimate.role]} on any of them${estimate.modelsInRole > 0 ? '' : ' (no model was one at all)'}. Only the people's own ${estimate.measure} is given.`,
+        `${where}: there is nothing to compare: people were ${ROLE_PLURAL[estimate.role]} on ${formatCounted(estimate.claims, 'claim')}, and no model was a ${estimate.role} against the same ${OPPONENTS[estimate.role]} on any of them${estimate.modelsInRole > 0 ? '' : ' (no model was one at all)'}. Only the people's own ${estimate.measure} is given.`,
       );
       continue;
     }
@@ -72,7 +72,7 @@ function statementOf(analysis: PeopleAnalysis): string {
       `${where}: people, pooled as one group, are compared with each model ${estimate.role} on ${estimate.measure} only on the claims both have, against the same ${OPPONENTS[estimate.role]}: ${rows
         .map(
           (row) =>
-            `${row.model} on ${plural(row.claims, 'claim')}${row.peopleClaimsLeftOut > 0 ? ` (${row.peopleClaimsLeftOut} of the people's claims left out)` : ''}`,
+            `${row.model} on ${formatCounted(row.claims, 'claim')}${row.peopleClaimsLeftOut > 0 ? ` (${row.peopleClaimsLeftOut} of the people's claims left out)` : ''}`,
         )
         .join(', ')}.`,
     );

@@ -139,7 +139,7 @@ export function peopleChartSpecs(report: PeopleReport | undefined, labels: Model
 /** The HTML section (`id="people"`). */
 export function peopleSectionHtml(report: PeopleReport, labels: ModelLabels, chart: (id: string) => RenderedChart | undefined): SafeHtml {
   const groups = rowGroups(report);
-  return sectionHtml(PEOPLE_SECTION_ID, 'People and models', 'issue 31', introText(report), [
+  return sectionHtml(PEOPLE_SECTION_ID, 'People and models', '', introText(report), [
     tableHtml(ownTable(report), labels),
     ...(report.comparisons.length > 0 ? [tableHtml(comparisonTable(report), labels)] : []),
     ...groups.flatMap((rows) => [figureHtml(chart(peopleChartId(rows[0]!.domain, rows[0]!.setting, rows[0]!.role))), tableHtml(curveTable(rows), labels)]),
@@ -155,7 +155,7 @@ function sectionParagraph(text: string): SafeHtml {
 /** The Markdown section; `image(id)` gives a chart's image line (or '' when there is none). */
 export function peopleSectionMarkdown(report: PeopleReport, labels: ModelLabels, image: (id: string) => string): string {
   return [
-    '## People and models (issue 31)',
+    '## People and models',
     escapeMarkdown(introText(report)),
     markdownTable(ownTable(report), labels),
     report.comparisons.length > 0 ? markdownTable(comparisonTable(report), labels) : '',

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { formatCount } from '../domain/text-labels.js';
+import { formatCount, formatCounted } from '../domain/text-labels.js';
 import type { ReportDuplicates } from './report-document.js';
 
 const safeName = (name: string) => name.replace(/[^A-Za-z0-9._+-]/g, '_');
@@ -39,7 +39,7 @@ export function reportWrittenText({ folder, files, conversations, comparisonNote
   const charts = files.filter((file) => file.endsWith('.svg')).length;
   const listed = files.filter((file) => !file.endsWith('.svg')).map((file) => file.slice(folder.length + 1));
   return (
-    `Report of ${formatCount(conversations)} conversations written to ${folder}: ${listed.join(', ')}${charts > 0 ? ` and ${charts} charts` : ''}\n` +
+    `Report of ${formatCounted(conversations, 'conversation')} written to ${folder}: ${listed.join(', ')}${charts > 0 ? ` and ${formatCounted(charts, 'chart')}` : ''}\n` +
     (main ? `Open: ${main}\n` : '') +
     (comparisonNote ? `${comparisonNote.charAt(0).toUpperCase()}${comparisonNote.slice(1)}.\n` : '') +
     (disputedConversations > 0 ? `${disputedSentence(disputedConversations)}\n` : '')

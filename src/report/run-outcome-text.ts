@@ -95,6 +95,7 @@ function stoppedText(outcome: TournamentOutcome, storePath: string): string {
     resume: `pmiyc run --store ${storePath} --run ${run.name} --resume`,
     items: 'conversations',
     blockedModels: outcome.blockedModels,
+    budgetRefusal: outcome.budgetRefusal,
     ...(outcome.settings.maxCost === undefined ? {} : { maxCost: outcome.settings.maxCost }),
   });
   const pending = describePendingBatches(meter.pendingBatches());

@@ -1,6 +1,6 @@
 import { formatCount as count } from '../domain/text-labels.js';
 import { describeRunState, type LeaseHolder, type LeaseWorld, runState } from '../runner/run-lease.js';
-import { failedItemsOf, type RunSummary } from '../runner/run-records.js';
+import { failedItemsOf, holdsConversations, type RunSummary } from '../runner/run-records.js';
 import { CALLS_MADE_MEANS } from './run-totals-text.js';
 import { formatTextTable } from './text-table.js';
 
@@ -27,16 +27,16 @@ const ofPlanned = (stored: number, planned: number | undefined) => `${count(stor
 export function runsTableText(runs: readonly RunSummary[], leases: ReadonlyMap<number, LeaseHolder>, world: LeaseWorld): string | undefined {
   if (runs.length === 0) return undefined;
   const rows = runs.map((run) => {
-    const tournament = run.kind === 'tournament';
+    const conversations = holdsConversations(run.kind);
     const state = runState(run.status, run.stopReason, leases.get(run.id), world);
     return [
       run.name,
       run.kind,
       describeRunState(state, failedItemsOf(run)),
       run.createdAt.replace('T', ' ').slice(0, 19),
-      tournament ? ofPlanned(run.completed + run.failed, run.plannedConversations) : '-',
-      tournament ? count(run.failed) : '-',
-      tournament ? '-' : ofPlanned(run.studyItems, run.plannedConversations),
+      conversations ? ofPlanned(run.completed + run.failed, run.plannedConversations) : '-',
+      conversations ? count(run.failed) : '-',
+      conversations ? '-' : ofPlanned(run.studyItems, run.plannedConversations),
       count(run.callsMade),
       inputText(run),
       replayedText(run),

@@ -192,6 +192,8 @@ describe('the live display on a terminal', () => {
     const screen = new TerminalScreen();
     class Terminal {
       readonly isTTY = true;
+      readonly columns = 120;
+      readonly rows = 30;
       write(text: string, callback?: () => void) {
         screen.write(text);
         callback?.();
@@ -267,5 +269,48 @@ describe('the progress log (not a terminal)', () => {
       'pmiyc: 0/4 conversations (0 failed) · 2.0 s elapsed · ETA n/a; calls 0 made, 0 shared, 0 replayed, 0 failed · 0.0 calls/s · tokens 0 in, 0 out · $0.0000; ' +
         'retries 1, re-samples 0; alpha 1 retry, 0 re-samples, last error HTTP 503 2.0 s ago\n',
     ]);
+  });
+
+  it('gives an ETA on its first line: the rate counts from the start, not from the first line', () => {
+    const writes: string[] = [];
+    const meter = new RunMeter();
+    const clock = { nowMs: 0 };
+    const display = startProgressDisplay(
+      { write: (text: string) => writes.push(text) },
+      sourceOf(meter, clock, () => ['alpha']),
+      NEVER_MS,
+    );
+    meter.conversationsDone = 1;
+    clock.nowMs = 10_000;
+    display.refresh();
+    // 1 of 4 conversations in 10 s: the 3 left take 30 s.
+    expect(writes[0]).toMatch(/^pmiyc: 1\/4 conversations \(0 failed\) · 10\.0 s elapsed · ETA 30\.0 s;/);
+    display.stop();
+  });
+
+  it.each([
+    ['no size at all', {}],
+    ['a size of 0 by 0', { columns: 0, rows: 0 }],
+    ['no columns', { rows: 40 }],
+  ])('on a terminal with %s, writes the plain lines a log gets, never a block of blank lines', (_, size) => {
+    const { stream, writes, ownWrite } = fakeTerminal(size);
+    const meter = new RunMeter();
+    const clock = { nowMs: 0 };
+    const display = startProgressDisplay(
+      stream,
+      sourceOf(meter, clock, () => ['alpha']),
+      NEVER_MS,
+    );
+    // Messages go straight to the terminal: the display does not take it over.
+    expect(stream.write).toBe(ownWrite);
+    meter.conversationsDone = 2;
+    clock.nowMs = 4_000;
+    display.refresh();
+    display.stop();
+    expect(writes).toHaveLength(2);
+    for (const line of writes) {
+      expect(line).toMatch(/^pmiyc: \d\/4 conversations \(0 failed\) · \d\.0 s elapsed · ETA [^;]+; calls 0 made/);
+      expect(line).not.toContain('\u001b');
+    }
   });
 });

@@ -115,16 +115,28 @@ function ownStream(stream: ProgressStream, block: LiveBlock, lines: () => string
 }
 
 /**
+ * Whether the block can be redrawn in place: a terminal that says how wide and high it is. Some CI
+ * runners and multiplexers give a terminal with no size (undefined, or 0 by 0): the block's lines
+ * would be cut to nothing, so such a terminal (or one a single row or column big) gets the plain
+ * lines a log gets.
+ */
+function drawsInPlace(stream: ProgressStream): boolean {
+  return stream.isTTY === true && (stream.columns ?? 0) > 1 && (stream.rows ?? 0) > 1;
+}
+
+/**
  * Shows progress while a run works. On a terminal: a block redrawn in place every `intervalMs`
- * (default 500 ms) with every message of the run printed above it (see `ownStream`). Otherwise a
- * plain line every `intervalMs` (default 10 s), messages as they come. `stop()` draws the last state.
+ * (default 500 ms) with every message of the run printed above it (see `ownStream`). Otherwise
+ * (a log, or a terminal with no size) a plain line every `intervalMs` (default 10 s), messages as
+ * they come. `stop()` draws the last state.
  */
 export function startProgressDisplay(stream: ProgressStream, source: ProgressSource, intervalMs?: number): ProgressDisplay {
   const startedMs = source.nowMs();
   const window = new WorkWindow();
-  const live = stream.isTTY === true;
   const view = () => viewOf(source, startedMs, window);
-  if (!live) {
+  if (!drawsInPlace(stream)) {
+    // The rate's first sample, at the start: without it the first line, an interval on, would have one sample and no ETA.
+    view();
     const draw = () => stream.write(`pmiyc: ${progressLogLine(view())}\n`);
     const timer = setInterval(draw, intervalMs ?? 10_000);
     timer.unref();

@@ -1,5 +1,5 @@
 import { printableText } from '../domain/printable-text.js';
-import { formatCount, formatDuration } from '../domain/text-labels.js';
+import { formatCount, formatCounted, formatDuration } from '../domain/text-labels.js';
 import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
 import { type EtaHold, LONG_CALL_MS } from './eta-floors.js';
 import { type FieldLine, fitFields, type LineField } from './fit-fields.js';
@@ -46,8 +46,6 @@ function compactCount(count: number): string {
   return formatCount(Math.round(count));
 }
 
-const counted = (count: number, one: string, many: string) => `${formatCount(count)} ${count === 1 ? one : many}`;
-
 /**
  * How much each field matters when the terminal is narrow (0 stays longest; see `fitFields`): the
  * spend, the counts of items, a model's last error and a call out for long first; the ETA; failures;
@@ -84,7 +82,7 @@ function describeHold(hold: EtaHold | undefined): string | undefined {
 function etaFields(view: ProgressView): LineField[] {
   if (view.stopping) {
     const { why, callsLeft } = view.stopping;
-    const text = callsLeft > 0 ? `stopping (${why}): ${counted(callsLeft, 'call', 'calls')} left to drain` : `stopped (${why})`;
+    const text = callsLeft > 0 ? `stopping (${why}): ${formatCounted(callsLeft, 'call', 'calls')} left to drain` : `stopped (${why})`;
     return [{ text, rank: RANK.essential }];
   }
   const { eta } = view;
@@ -156,8 +154,8 @@ function modelLine(view: ProgressView, entry: ModelView): FieldLine {
         { text: `${Math.max(0, traffic.started - traffic.onTheWire)} waiting`, rank: RANK.waiting },
       ],
       [
-        { text: counted(traffic.retries, 'retry', 'retries'), rank: RANK.retries },
-        { text: counted(traffic.resamples, 're-sample', 're-samples'), rank: RANK.retries },
+        { text: formatCounted(traffic.retries, 'retry', 'retries'), rank: RANK.retries },
+        { text: formatCounted(traffic.resamples, 're-sample', 're-samples'), rank: RANK.retries },
       ],
       [{ text: lastErrorOf(view, entry.model), rank: traffic.lastError ? RANK.essential : RANK.noErrors }],
       waitMs > 0 ? [{ text: `retry in ${formatDuration(waitMs)}`, rank: RANK.retryIn }] : [],
@@ -175,7 +173,7 @@ function batchLines(view: ProgressView): string[] {
     const age = formatDuration(Math.max(0, view.nowMs - batch.submittedAtMs));
     // The batch's id and status are the batch service's words.
     const id = printableText(batch.providerBatchId ?? '(submitting)');
-    return `batch ${id} (${batch.model}, ${counted(batch.lines, 'request', 'requests')}): ${printableText(batch.providerStatus)}, ${age} old`;
+    return `batch ${id} (${batch.model}, ${formatCounted(batch.lines, 'request', 'requests')}): ${printableText(batch.providerStatus)}, ${age} old`;
   });
   if (pending.length > MAX_BATCH_LINES) lines.push(`… and ${pending.length - MAX_BATCH_LINES} more pending batches`);
   return lines;
@@ -223,7 +221,7 @@ export function progressLogLine(view: ProgressView): string {
     .map((entry) => {
       const traffic = meter.trafficOf(entry.model);
       const longCall = longCallOf(entry);
-      return `${entry.model} ${counted(traffic.retries, 'retry', 'retries')}, ${counted(traffic.resamples, 're-sample', 're-samples')}, ${lastErrorOf(view, entry.model)}${longCall ? `, ${longCall}` : ''}`;
+      return `${entry.model} ${formatCounted(traffic.retries, 'retry', 'retries')}, ${formatCounted(traffic.resamples, 're-sample', 're-samples')}, ${lastErrorOf(view, entry.model)}${longCall ? `, ${longCall}` : ''}`;
     });
   const replicasDown = view.models.flatMap(({ model, replicas }) => (replicas ? (replicaTrouble(model, replicas) ?? []) : []));
   const trouble = [...troubled, ...replicasDown, ...batchLines(view)].map((part) => `; ${part}`).join('');

@@ -5,6 +5,17 @@
  */
 export type StopReason = 'interrupted' | 'budget' | 'failures' | 'auth' | 'lease';
 
+/**
+ * Where the spend stood when the budget refused a call: what was spent, what the calls in flight
+ * held reserved (each the most it could cost, until it ends), and what the refused call asked for.
+ * The three together would have passed --max-cost; the spend alone usually has not.
+ */
+export interface BudgetRefusal {
+  readonly spentUsd: number;
+  readonly reservedUsd: number;
+  readonly refusedUsd: number;
+}
+
 /** Thrown into a conversation whose next call may not start: it is abandoned, not failed. */
 export class RunStoppedError extends Error {
   constructor(readonly reason: StopReason) {
@@ -28,6 +39,7 @@ export class RunGate {
   private reservedUsd = 0;
   private readonly stopping = new AbortController();
   private readonly blocked = new Map<string, string>();
+  private refusal: BudgetRefusal | undefined;
 
   constructor(
     private readonly maxCostUsd?: number,
@@ -40,6 +52,11 @@ export class RunGate {
 
   get spent(): number {
     return this.spentUsd;
+  }
+
+  /** The call the budget refused, when it stopped the run (see `BudgetRefusal`). */
+  get budgetRefusal(): BudgetRefusal | undefined {
+    return this.refusal;
   }
 
   /**
@@ -77,6 +94,7 @@ export class RunGate {
     if (this.reason) throw new RunStoppedError(this.reason);
     if (model !== undefined && this.blocked.has(model)) throw new RunStoppedError('auth');
     if (this.maxCostUsd !== undefined && this.spentUsd + this.reservedUsd + estimateUsd > this.maxCostUsd) {
+      this.refusal = { spentUsd: this.spentUsd, reservedUsd: this.reservedUsd, refusedUsd: estimateUsd };
       this.stop('budget');
       throw new RunStoppedError('budget');
     }

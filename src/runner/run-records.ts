@@ -12,8 +12,16 @@ import type { LeaseHolder, StoredRunStatus } from './run-lease.js';
  */
 export type RunStatus = StoredRunStatus;
 
-/** What made a run: a tournament (`pmiyc run`, `pmiyc demo`) or one of the validation studies. */
-export type RunKind = 'tournament' | 'consistency' | 'judge' | 'judge-synthesize' | 'analyze';
+/**
+ * What made a run: a tournament (`pmiyc run`, `pmiyc demo`, `pmiyc import`), a people study
+ * (`pmiyc people serve`, whose conversations are a tournament's) or one of the validation studies.
+ */
+export type RunKind = 'tournament' | 'people serve' | 'consistency' | 'judge' | 'judge-synthesize' | 'analyze';
+
+/** Whether a run of this kind is made of conversations (a tournament's, a people study's), rather than a study's items. */
+export function holdsConversations(kind: RunKind): boolean {
+  return kind === 'tournament' || kind === 'people serve';
+}
 
 export interface RunInfo {
   readonly id: number;
@@ -74,11 +82,11 @@ export interface RunSummary extends RunInfo {
 }
 
 /**
- * Failed items of a run: a tournament's failed conversations (stored, with their reasons); for a
+ * Failed items of a run: a tournament's or a people study's failed conversations (stored, with their reasons); for a
  * study whose run went through its plan, the planned items it could not store (a resume asks them again).
  */
 export function failedItemsOf(run: Pick<RunSummary, 'kind' | 'status' | 'failed' | 'studyItems' | 'plannedConversations'>): number {
-  if (run.kind === 'tournament') return run.failed;
+  if (holdsConversations(run.kind)) return run.failed;
   if (run.status !== 'completed' || run.plannedConversations === undefined) return 0;
   return Math.max(0, run.plannedConversations - run.studyItems);
 }

@@ -10,7 +10,7 @@ import type { ModelSettings } from '../models/model-settings.js';
 import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
 import { createModelRegistry, type ModelRegistry } from './model-registry.js';
 import { type CallForecastView, type ProgressStream, startProgressDisplay } from './progress-display.js';
-import { RunGate, RunStoppedError } from './run-gate.js';
+import { type BudgetRefusal, RunGate, RunStoppedError } from './run-gate.js';
 import { RunInUseError } from './run-in-use-error.js';
 import { describeTakeOver, LEASE_HEARTBEAT_MS, type LeaseHolder, type LeaseLiveness, leaseLiveness } from './run-lease.js';
 import { RunMeter } from './run-meter.js';
@@ -110,6 +110,8 @@ export interface SessionFacts {
   readonly callsMark: number;
   /** Models whose calls stopped because their credentials were refused, with why. */
   readonly blockedModels: ReadonlyMap<string, string>;
+  /** Where the spend stood when the budget stopped the session, if it did. */
+  readonly budgetRefusal?: BudgetRefusal;
   /** The run's models without prices in the config: the spend does not count them, and says so. */
   readonly modelsWithoutPrice: readonly string[];
   /** The models served by several replicas, with what each replica did this session. */
@@ -122,6 +124,7 @@ export function sessionFacts(session: RunSession): SessionFacts {
     meter: session.meter,
     callsMark: session.callsMark,
     blockedModels: session.gate.blockedModels,
+    ...(session.gate.budgetRefusal ? { budgetRefusal: session.gate.budgetRefusal } : {}),
     modelsWithoutPrice: session.modelsWithoutPrice,
     replicaUse: session.replicaUse(),
   };

@@ -1,6 +1,6 @@
-import { formatCount as count, formatCount } from '../domain/text-labels.js';
+import { formatCount, formatCounted } from '../domain/text-labels.js';
 import type { BatchView } from '../models/batch/batch-queue.js';
-import type { StopReason } from './run-gate.js';
+import type { BudgetRefusal, StopReason } from './run-gate.js';
 import type { StoredRunStatus } from './run-lease.js';
 import { type RunSignals, STOPPING_SIGNALS, stoppingSignal } from './run-signals.js';
 
@@ -44,17 +44,35 @@ export interface StopContext {
   /** The command that continues the run, e.g. `pmiyc run --store x.db --run r --resume`. */
   readonly resume: string;
   readonly maxCost?: number;
+  /** Where the spend stood when the budget refused a call (the run gate's `budgetRefusal`). */
+  readonly budgetRefusal?: BudgetRefusal | undefined;
   /** Models whose calls stopped because their credentials were refused, with why. */
   readonly blockedModels: ReadonlyMap<string, string>;
   /** What the run's items are called ("conversations", "trials", "answers"). */
   readonly items: string;
 }
 
+const usd = (amount: number) => `$${amount.toFixed(4)}`;
+
+/**
+ * ": $0.0248 spent and $0.0240 reserved by calls in flight ..., the next call needed up to $0.0030":
+ * why the budget stopped a run whose spend is still well under it. A call in flight holds the most it
+ * could cost until it ends, so the spend never passes the limit, even when every call costs its most.
+ */
+function budgetDetail(refusal: BudgetRefusal | undefined): string {
+  if (refusal === undefined) return '';
+  return (
+    `: ${usd(refusal.spentUsd)} spent and ${usd(refusal.reservedUsd)} reserved by the calls in flight then ` +
+    `(each holds the most it could cost, at its max tokens, until it ends, and counts against the limit), ` +
+    `and the next call needed up to ${usd(refusal.refusedUsd)}`
+  );
+}
+
 /** The one line that says why an interrupted session stopped and how to go on. */
 export function describeStop(ending: SessionEnding, context: StopContext): string {
   switch (ending.stopReason) {
     case 'budget':
-      return `stopped before the next call could take the spend past --max-cost $${context.maxCost}; resume with a higher limit: ${context.resume} --max-cost <USD>`;
+      return `stopped before the next call could take the spend past --max-cost $${context.maxCost}${budgetDetail(context.budgetRefusal)}; resume with a higher limit: ${context.resume} --max-cost <USD>`;
     case 'failures':
       return `stopped: too many failed ${context.items} (--max-failures); see why with pmiyc view (or pmiyc export), fix the cause, then: ${context.resume} (or --retry-failed)`;
     case 'auth':
@@ -73,8 +91,7 @@ export function describeStop(ending: SessionEnding, context: StopContext): strin
 export function describePendingBatches(batches: readonly BatchView[]): string | undefined {
   if (batches.length === 0) return undefined;
   const requests = batches.reduce((sum, batch) => sum + batch.lines, 0);
-  const noun = (amount: number, one: string, many: string) => `${count(amount)} ${amount === 1 ? one : many}`;
-  return `${noun(requests, 'request', 'requests')} in ${noun(batches.length, 'provider batch', 'provider batches')} stay pending at the provider`;
+  return `${formatCounted(requests, 'request')} in ${formatCounted(batches.length, 'provider batch', 'provider batches')} stay pending at the provider`;
 }
 
 /** "12 conversations failed (api: 8, format: 4)" */

@@ -1,7 +1,16 @@
 import type { Command } from '@commander-js/extra-typings';
 import { parseJudges } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
-import { type CommandWiring, runExtras, typedOptions } from './command-wiring.js';
+import { type CommandWiring, examplesHelp, runExtras, typedOptions } from './command-wiring.js';
+
+const ANALYZE_EXAMPLES = examplesHelp([
+  { does: 'what labelling the latest tournament with one judge would cost (nothing is called)', command: 'pmiyc analyze --judge gpt-4o-mini --dry-run' },
+  {
+    does: 'two judges on a seeded sample of 200 conversations of run paper, within a budget',
+    command: 'pmiyc analyze --judge gpt-4o-mini,haiku --run paper --sample 200 --max-cost 5',
+  },
+  { does: "the run's report then shows the judges' labels (its latest analysis, or --analysis NAME)", command: 'pmiyc report --run paper' },
+]);
 
 /** `pmiyc analyze`: its options and help; its action loads commands/analyze.ts (nothing of it is loaded before). */
 export function addAnalyzeCommand(program: Command, { context, signals, setExitCode }: CommandWiring): void {
@@ -12,12 +21,17 @@ export function addAnalyzeCommand(program: Command, { context, signals, setExitC
     )
     .addOption(shared.runName('the tournament run to analyse (default: the latest tournament)'))
     .option('--judge <a,b>', 'the judge models; several give each turn one label set each', parseJudges)
-    .option('--taxonomy <name|file>', 'the techniques and unethical strategies to label with: rhetoric (default), techniques, or a taxonomy YAML file')
+    .option(
+      '--taxonomy <rhetoric|techniques|file>',
+      'the techniques and unethical strategies to label with: a built-in taxonomy, or a taxonomy YAML file (default: rhetoric)',
+    )
     .addOption(shared.sample('completed conversations', ''))
     .option('--probe-drift', 'also ask each persuader, after its conversation, where it stands itself (drift)', false)
     .option('--dry-run', 'print the plan, what the store holds of it, and its calls and cost; make no call and no study', false)
     .option('--batch', "send every model's calls through its provider's batch service (OpenAI, Anthropic): about half the price, replies within hours", false)
-    .addOption(shared.studyName('name of the study (default analysis-N); with --resume, the study to continue (default: the latest, of --run if given)'))
+    .addOption(
+      shared.studyName('name of a new study (analysis-N when not given); with --resume, the study to continue (default: the latest, of --run if given)'),
+    )
     .addOption(shared.resume('continue a stopped study where it stopped (the flags it was started with may be given again)'))
     .addOption(shared.takeOver())
     .addOption(shared.concurrency())
@@ -29,6 +43,7 @@ export function addAnalyzeCommand(program: Command, { context, signals, setExitC
     .addOption(shared.store())
     .addOption(shared.noCache('study'))
     .addOption(shared.config(context.env))
+    .addHelpText('after', ANALYZE_EXAMPLES)
     .action(async (options, command) => {
       const { analyzeCommand } = await import('../commands/analyze.js');
       setExitCode(await analyzeCommand({ ...options, given: typedOptions(command), ...runExtras(context) }, context, signals));

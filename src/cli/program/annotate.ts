@@ -1,6 +1,6 @@
-import { type Command, Option } from '@commander-js/extra-typings';
+import type { Command } from '@commander-js/extra-typings';
 import { ANNOTATION_SETTINGS } from '../../studies/annotation/choose-conversations.js';
-import { DEFAULT_ANNOTATION_PORT, parseChoice, parseClaimsPerDomain, parsePort, parseWholeNumber } from '../options.js';
+import { DEFAULT_ANNOTATION_PORT, parseClaimsPerDomain, parsePort, parseWholeNumber } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
 import type { CommandWiring } from './command-wiring.js';
 
@@ -21,7 +21,7 @@ export function addAnnotateCommand(program: Command, { context, signals, setExit
       "the same S subjective and M misinformation claims for every pair (the paper's design; default 3,2 unless --sample)",
       parseClaimsPerDomain,
     )
-    .addOption(new Option('--setting <setting>', 'single, multi or both').argParser(parseChoice('--setting', ANNOTATION_SETTINGS)).default('multi'))
+    .addOption(shared.choice('--setting', ANNOTATION_SETTINGS, 'single-turn, multi-turn or both').default('multi'))
     .option('--seed <n>', "seed of the sample and of the order (default: the run's seed)", parseWholeNumber('--seed'))
     .option('--force', 'replace the task file if it exists', false)
     .action(async (options) => {

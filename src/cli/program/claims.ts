@@ -1,6 +1,5 @@
-import { type Command, Option } from '@commander-js/extra-typings';
+import type { Command } from '@commander-js/extra-typings';
 import { CLAIMS_FORMATS } from '../../report/report-formats.js';
-import { parseChoice } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
 import type { CommandWiring } from './command-wiring.js';
 
@@ -11,7 +10,7 @@ export function addClaimsCommand(program: Command, { context, setExitCode }: Com
     .description('list the items of a claim set (subjective, misinformation, examples) or a claims file')
     .argument('<set|file>', 'subjective, misinformation, examples, or a .csv/.jsonl file')
     .addOption(shared.dataDir())
-    .addOption(new Option('--format <format>', 'jsonl or table').argParser(parseChoice('--format', CLAIMS_FORMATS)).default('table'))
+    .addOption(shared.choice('--format', CLAIMS_FORMATS, 'a table, or JSON lines').default('table'))
     .addOption(shared.limit())
     .addOption(shared.sample())
     .addOption(shared.seed('seed of --sample'))

@@ -24,3 +24,17 @@ export function runExtras(context: CliContext): { gitRevision?: string; progress
   const revision = gitRevision();
   return { ...(revision ? { gitRevision: revision } : {}), ...(interval ? { progressIntervalMs: interval } : {}) };
 }
+
+/** One example of a command's help: the command line, and what it does. */
+export interface HelpExample {
+  readonly command: string;
+  readonly does: string;
+}
+
+/**
+ * The examples a command's help ends with (commander's `addHelpText('after', ...)`): each what it
+ * does as a comment, then the command line as it is typed, so that it can be copied whole.
+ */
+export function examplesHelp(examples: readonly HelpExample[]): string {
+  return `\nExamples:\n${examples.map(({ command, does }) => `  # ${does}\n  ${command}`).join('\n')}\n`;
+}

@@ -19,7 +19,7 @@ export function addConsistencyCommand(program: Command, { context, signals, setE
     // Before 0.2 this was --samples, too close to --sample (a sample of claims): still read, with a note.
     .addOption(new Option('--samples <n>').argParser(parseWholeNumber('--samples', 1)).hideHelp())
     .addOption(shared.runName('a tournament run: compare its openings with the answers (Match Rate, Avg Dif)'))
-    .addOption(shared.studyName('name of the study (default consistency-N); with --resume, the study to continue (default: the latest)'))
+    .addOption(shared.studyName('name of a new study (consistency-N when not given); with --resume, the study to continue (default: the latest)'))
     .addOption(shared.resume('continue a stopped study where it stopped'))
     .addOption(shared.takeOver())
     .option('--import <file.csv>', "read answers in the paper's pre-assessment format (i,claim,scores,...) instead of asking models")

@@ -1,6 +1,5 @@
-import { type Command, Option } from '@commander-js/extra-typings';
+import type { Command } from '@commander-js/extra-typings';
 import { EXPORT_FORMATS } from '../../report/report-formats.js';
-import { parseChoice } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
 import type { CommandWiring } from './command-wiring.js';
 
@@ -12,9 +11,7 @@ export function addExportCommand(program: Command, { context, setExitCode }: Com
     .addOption(shared.store('SQLite store to read'))
     .addOption(shared.runName('run name (default: the latest run)'))
     .addOption(
-      new Option('--format <format>', 'jsonl, csv (a row per conversation) or turns-csv (a row per turn)')
-        .argParser(parseChoice('--format', EXPORT_FORMATS))
-        .default('jsonl'),
+      shared.choice('--format', EXPORT_FORMATS, 'JSON lines or CSV with a row per conversation, or CSV with a row per turn (turns-csv)').default('jsonl'),
     )
     .option('--notes', 'the notes, tags and grades written in pmiyc view instead of the conversations (of --run if given, else of every run)', false)
     .action(async (options) => {

@@ -1,8 +1,8 @@
-import { type Command, Option } from '@commander-js/extra-typings';
+import type { Command } from '@commander-js/extra-typings';
 import { DOMAINS } from '../../domain/claim.js';
 import { SETTINGS } from '../../domain/conversation.js';
 import { LABEL_MATCHES } from '../../protocol/agreement-label.js';
-import { parseChoice, parseRunName } from '../options.js';
+import { parseRunName } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
 import { type CommandWiring, runExtras } from './command-wiring.js';
 
@@ -15,23 +15,15 @@ export function addImportCommand(program: Command, { context, setExitCode }: Com
     .description("store the official PMIYC code's results.json files (an experiments/ tree or single files) as one run that report, export and view read")
     .argument('<dir|file...>', 'results.json files, or folders holding them (every results.json under them)')
     .requiredOption('--run <name>', 'the run to store them as (made when missing; importing the same files again adds nothing)', parseRunName('--run'))
+    .addOption(shared.choice('--setting', SETTINGS, 'checked against each conversation (default: from the folder name, e.g. multi_turn_subj)'))
+    .addOption(shared.choice('--domain', DOMAINS, "the claims' domain (default: from the folder name, else misinformation when a record has a question)"))
     .addOption(
-      new Option('--setting <setting>', 'single or multi: checked against each conversation (default: from the folder name, e.g. multi_turn_subj)').argParser(
-        parseChoice('--setting', SETTINGS),
-      ),
-    )
-    .addOption(
-      new Option(
-        '--domain <domain>',
-        'subjective or misinformation (default: from the folder name, else misinformation when a record has a question)',
-      ).argParser(parseChoice('--domain', DOMAINS)),
-    )
-    .addOption(
-      new Option(
-        '--label-match <how>',
-        "how pmiyc's parser reads each reply to check it against the recorded score: strict, or first (the first label, as the official code read it)",
-      )
-        .argParser(parseChoice('--label-match', LABEL_MATCHES))
+      shared
+        .choice(
+          '--label-match',
+          LABEL_MATCHES,
+          "how pmiyc's parser reads each reply to check it against the recorded score: first takes the first label, as the official code read it",
+        )
         .default('strict' as const),
     )
     .addOption(shared.dataDir("pmiyc's claim sets, to match the claims to (never downloaded by an import)"))

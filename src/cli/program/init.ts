@@ -5,7 +5,9 @@ import type { CommandWiring } from './command-wiring.js';
 export function addInitCommand(program: Command, { context, setExitCode }: CommandWiring): void {
   program
     .command('init')
-    .description('write a starter pmiyc.yaml (runs at once with simulated agents; commented blocks for real providers) and a .env.example')
+    .description(
+      'write a starter pmiyc.yaml (runs at once with simulated agents; commented blocks for real providers), a .env.example and a people-experiment.yaml',
+    )
     .argument('[dir]', 'the folder to write them in (default: this one)')
     .option('--force', 'replace files that exist', false)
     .action(async (folder, options) => {

@@ -1,13 +1,26 @@
-import { type Command, Option } from '@commander-js/extra-typings';
-import { DEFAULT_PEOPLE_PORT, parseChoice, parsePort, parseWholeNumber } from '../options.js';
+import type { Command } from '@commander-js/extra-typings';
+import { DEFAULT_PEOPLE_PORT, parsePort, parseWholeNumber } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
-import type { CommandWiring } from './command-wiring.js';
+import { type CommandWiring, examplesHelp } from './command-wiring.js';
 
 const list = (value: string) =>
   value
     .split(',')
     .map((part) => part.trim())
     .filter((part) => part !== '');
+
+const PEOPLE_SERVE_EXAMPLES = examplesHelp([
+  {
+    does: 'try it yourself: three links, people as persuadees against a simulated agent on the example claims',
+    command: 'pmiyc people serve --run try-people --role persuadee --opponent sim/eloquent --participants 3',
+  },
+  {
+    does: 'behind a reverse proxy: one open link for up to 40 persuaders, your texts, two models argue the same claims (the same command resumes it)',
+    command:
+      'pmiyc people serve --run study-1 --role persuader --opponent gpt-4o-mini --open 40 --experiment people-experiment.yaml --compare haiku,llama-70b --public-url https://study.example.org',
+  },
+  { does: 'people and models side by side, as the study goes or after it', command: 'pmiyc report --run study-1' },
+]);
 
 /** `pmiyc people serve`: its options and help; its action loads commands/people.ts (nothing of it is loaded before). */
 export function addPeopleCommand(program: Command, { context, signals, setExitCode }: CommandWiring): void {
@@ -20,7 +33,7 @@ export function addPeopleCommand(program: Command, { context, signals, setExitCo
       'serve a people study: one link per participant (or one open link), an admin page; stored as it happens (Ctrl-C stops; the same --run resumes)',
     )
     .addOption(shared.runName("the study's run (a new one, or the one to continue)").makeOptionMandatory())
-    .addOption(new Option('--role <role>', 'the side people play').argParser(parseChoice('--role', ['persuadee', 'persuader'] as const)).makeOptionMandatory())
+    .addOption(shared.choice('--role', ['persuadee', 'persuader'] as const, 'the side people play').makeOptionMandatory())
     .requiredOption('--opponent <model>', 'the model on the other side (a config alias, provider/model or sim/...)')
     .addOption(shared.claims())
     .addOption(shared.dataDir())
@@ -36,6 +49,7 @@ export function addPeopleCommand(program: Command, { context, signals, setExitCo
     .addOption(shared.seed())
     .addOption(shared.store())
     .addOption(shared.config(context.env))
+    .addHelpText('after', PEOPLE_SERVE_EXAMPLES)
     .action(async (options, command) => {
       const { peopleServeCommand } = await import('../commands/people.js');
       setExitCode(await peopleServeCommand({ ...options, hostGiven: command.getOptionValueSource('host') === 'cli' }, context, signals));

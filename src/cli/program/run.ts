@@ -1,7 +1,20 @@
-import { type Command, Option } from '@commander-js/extra-typings';
-import { parseChoice, parseConfidence, parseFailureLimit, parsePrecision, parseTurns, parseWholeNumber } from '../options.js';
+import type { Command } from '@commander-js/extra-typings';
+import { parseConfidence, parseFailureLimit, parsePrecision, parseTurns, parseWholeNumber } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
-import { type CommandWiring, runExtras, typedOptions } from './command-wiring.js';
+import { type CommandWiring, examplesHelp, runExtras, typedOptions } from './command-wiring.js';
+
+const RUN_EXAMPLES = examplesHelp([
+  { does: 'the experiment in ./pmiyc.yaml (pmiyc init writes one); a flag overrides its key', command: 'pmiyc run' },
+  {
+    does: 'a first try with simulated agents: no key, no cost, a few seconds',
+    command: 'pmiyc run --models sim/eloquent,sim/stubborn --setting single --limit 3',
+  },
+  {
+    does: 'what 50 subjective claims would cost with two models of your config; nothing is called',
+    command: 'pmiyc run --models gpt-4o-mini,haiku --claims subjective --sample 50 --run pilot --dry-run',
+  },
+  { does: 'continue a run that stopped (Ctrl-C, a crash, the budget) where it stopped', command: 'pmiyc run --run pilot --resume --max-cost 10' },
+]);
 
 /** `pmiyc run`: its options and help; its action loads commands/run.ts (nothing of it is loaded before). */
 export function addRunCommand(program: Command, { context, signals, setExitCode }: CommandWiring): void {
@@ -21,9 +34,7 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
     .addOption(shared.dataDir())
     .addOption(shared.limit())
     .addOption(shared.sample())
-    .addOption(
-      new Option('--setting <setting>', 'single, multi or both').argParser(parseChoice('--setting', ['single', 'multi', 'both'] as const)).default('both'),
-    )
+    .addOption(shared.choice('--setting', ['single', 'multi', 'both'] as const, 'single-turn, multi-turn or both').default('both'))
     .option('--turns <n>', 'turns of a multi-turn conversation (odd, > 3)', parseTurns, 9)
     .option(
       '--probe-drift',
@@ -31,9 +42,7 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
       false,
     )
     .addOption(
-      new Option('--until <when>', "sequential: claims in a seeded random order, in waves; no new wave once every comparison is settled ('settled')").argParser(
-        parseChoice('--until', ['settled'] as const),
-      ),
+      shared.choice('--until', ['settled'] as const, 'sequential: claims in a seeded random order, in waves; no new wave once every comparison is settled'),
     )
     .option('--precision <width>', "with --until: also settle each model's estimate to an interval narrower than this (NC units)", parsePrecision)
     .option('--confidence <level>', 'with --until: confidence of all anytime-valid intervals together (default 0.95)', parseConfidence)
@@ -45,7 +54,7 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
     .addOption(shared.maxTokens(400))
     .addOption(shared.maxAttempts('samples per turn before a conversation fails'))
     .addOption(shared.store())
-    .addOption(shared.runName('name of the run (default run-N); with --resume, the run to continue (default: the latest)'))
+    .addOption(shared.runName('name of a new run (run-N when not given); with --resume, the run to continue (default: the latest)'))
     .addOption(shared.resume('continue a stopped run where it stopped (the flags it was started with may be given again)'))
     .addOption(shared.takeOver())
     .option('--retry-failed', 'run the failed conversations of a run again', false)
@@ -55,6 +64,7 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
     .option('--batch', "send every model's calls through its provider's batch service (OpenAI, Anthropic): about half the price, replies within hours", false)
     .addOption(shared.noCache())
     .addOption(shared.config(context.env))
+    .addHelpText('after', RUN_EXAMPLES)
     .action(async (options, command) => {
       const { runCommand } = await import('../commands/run.js');
       setExitCode(await runCommand({ ...options, given: typedOptions(command), ...runExtras(context) }, context, signals));

@@ -1,6 +1,7 @@
 import { type Document, isMap, isSeq, type LineCounter, type Node } from 'yaml';
 import type { z } from 'zod';
-import { ConfigError } from '../../domain/errors/config-error.js';
+import { ConfigError, type ConfigProblem } from '../../domain/errors/config-error.js';
+import { MAX_LISTED_PROBLEMS } from '../../domain/errors/problem-list.js';
 import type { Taxonomy, TaxonomyItem } from '../../domain/taxonomy.js';
 import { readYamlValues } from '../yaml-values.js';
 import { allowedTaxonomyKeysAt, taxonomySchema } from './taxonomy-schema.js';
@@ -110,20 +111,17 @@ export function parseTaxonomy(text: string): TaxonomyParse {
   return repeats.length > 0 ? { status: 'invalid', problems: repeats.sort(byLine) } : { status: 'parsed', taxonomy: parsed.data };
 }
 
-/** How many problems one message lists: a file of the wrong shape would otherwise fill the screen. */
-const MAX_LISTED_PROBLEMS = 20;
-
 /**
  * The error for a taxonomy file's problems (exit 2): `techniques.yaml:14: techniques[3].id: ...`, one
- * line per problem. Its location fields are the first problem's.
+ * line per problem (at most MAX_LISTED_PROBLEMS). Its location fields are the first problem's.
  */
 export function taxonomyError(file: string, problems: readonly TaxonomyProblem[]): ConfigError {
-  const first = problems[0] ?? { detail: 'is not a taxonomy' };
-  const location = { file, ...(first.line === undefined ? {} : { line: first.line }), ...(first.keyPath === undefined ? {} : { keyPath: first.keyPath }) };
-  if (problems.length <= 1) return new ConfigError(location, first.detail);
-  const lines = problems
-    .slice(0, MAX_LISTED_PROBLEMS)
-    .map((problem) => new ConfigError({ file, line: problem.line, keyPath: problem.keyPath }, problem.detail).message);
-  if (problems.length > MAX_LISTED_PROBLEMS) lines.push(`${file}: and ${problems.length - MAX_LISTED_PROBLEMS} more problems`);
-  return new ConfigError(location, lines.join('\n'), { detailNamesFile: true });
+  const located = (problem: TaxonomyProblem): ConfigProblem => ({
+    file,
+    ...(problem.line === undefined ? {} : { line: problem.line }),
+    ...(problem.keyPath === undefined ? {} : { keyPath: problem.keyPath }),
+    detail: problem.detail,
+  });
+  const [first = { detail: 'is not a taxonomy' }, ...others] = problems;
+  return new ConfigError(located(first), first.detail, { others: others.slice(0, MAX_LISTED_PROBLEMS - 1).map(located), total: problems.length });
 }

@@ -114,7 +114,10 @@ export function analysisSessionText(view: AnalysisSessionView): ClosingText {
   if (unfinished) return { lines, warning: unfinished };
   if (ending.status !== 'completed') {
     const maxCost = view.maxCost === undefined ? {} : { maxCost: view.maxCost };
-    return { lines, warning: describeStop(ending, { resume, items: 'labels', blockedModels: outcome.blockedModels, ...maxCost }) };
+    return {
+      lines,
+      warning: describeStop(ending, { resume, items: 'labels', blockedModels: outcome.blockedModels, budgetRefusal: outcome.budgetRefusal, ...maxCost }),
+    };
   }
   if (result.failed > 0)
     return {

@@ -96,7 +96,13 @@ export function consistencySessionText(outcome: ConsistencyOutcome, calls: RunCa
   if (ending.status !== 'completed') {
     return {
       lines,
-      warning: describeStop(ending, { resume, items: 'answers', blockedModels: outcome.blockedModels, ...(maxCost === undefined ? {} : { maxCost }) }),
+      warning: describeStop(ending, {
+        resume,
+        items: 'answers',
+        blockedModels: outcome.blockedModels,
+        budgetRefusal: outcome.budgetRefusal,
+        ...(maxCost === undefined ? {} : { maxCost }),
+      }),
     };
   }
   if (result.failed > 0)

@@ -82,7 +82,10 @@ export function judgeSessionText(view: JudgeSessionView): ClosingText {
   const resume = `pmiyc judge --store ${view.storePath} --study ${run.name} --resume`;
   if (ending.status !== 'completed') {
     const maxCost = view.maxCost === undefined ? {} : { maxCost: view.maxCost };
-    return { lines, warning: describeStop(ending, { resume, items: 'trials', blockedModels: outcome.blockedModels, ...maxCost }) };
+    return {
+      lines,
+      warning: describeStop(ending, { resume, items: 'trials', blockedModels: outcome.blockedModels, budgetRefusal: outcome.budgetRefusal, ...maxCost }),
+    };
   }
   if (result.failed > 0) return { lines, warning: `${describeFailures(failures, 'trials')} and are not stored; fix the cause, then ask them again: ${resume}` };
   return { lines };

@@ -170,7 +170,11 @@ export async function runPage(current: number, name: string, query: URLSearchPar
     ),
     data.conditions.map((condition) => matrix(run.name, condition, data.pairs, data.models, pairCells)),
     el('h2', {}, 'Effectiveness and susceptibility'),
-    el('p', { className: 'note' }, "Each is the mean of the model's pair means (SPEC 1.5), with its 95% interval; click to list its conversations."),
+    el(
+      'p',
+      { className: 'note' },
+      "Each is the mean of the model's pair means over the opponents it faced, self-play included, as in the paper, with its 95% interval; click to list its conversations.",
+    ),
     table(['condition', 'model', 'effectiveness (as persuader)', 'susceptibility (as persuadee)'], modelRows),
     el('h2', {}, 'Which differences are real'),
     comparisons,
