@@ -1,6 +1,7 @@
 import { type AgreementScore, isAgreementScore } from '../../domain/agreement-score.js';
 import type { ConversationOutcome, ConversationSpec, Turn } from '../../domain/conversation.js';
 import { type ConversationRecord, toConversationRecord } from '../../domain/conversation-record.js';
+import { jsonPrefix } from '../../domain/describe-value.js';
 import { personAgentName } from '../../domain/person-agent.js';
 import { printableText } from '../../domain/printable-text.js';
 import { runConversation } from '../../engine/run-conversation.js';
@@ -152,7 +153,8 @@ export class PeopleStudy {
     if (live.row.status === 'withdrawn') return { ok: false, status: 409, problem: 'this conversation has ended' };
     if (!person || person.waitingSinceMs === undefined) return { ok: false, status: 409, problem: 'no answer is asked for now: wait for the other side' };
     const turnIndex = live.turns.length + 1;
-    if (answer.turnIndex !== turnIndex) return { ok: false, status: 409, problem: `turn ${String(answer.turnIndex)} is not the turn asked for (${turnIndex})` };
+    if (answer.turnIndex !== turnIndex)
+      return { ok: false, status: 409, problem: `turn ${jsonPrefix(answer.turnIndex)} is not the turn asked for (${turnIndex})` };
     if (typeof answer.score !== 'number' || !isAgreementScore(answer.score)) return { ok: false, status: 400, problem: 'give an agreement from 1 to 5' };
     if (typeof answer.message !== 'string') return { ok: false, status: 400, problem: 'the message must be text' };
     const message = answer.message.replace(/\r\n?/g, '\n').trim();
