@@ -8,6 +8,7 @@ import { openStore } from '../src/store/result-store.js';
 import type { StoredTurnLabels } from '../src/studies/analysis/analysis-results.js';
 import { runCli, spawnCli } from './cli-helpers.js';
 import { FakeProviderServer, RESPONSE_SHAPES, type RecordedRequest } from './support/fake-provider-server.js';
+import { nestedJson } from './support/hostile-json.js';
 
 /**
  * `pmiyc analyze` against a loopback OpenAI-compatible judge (issue 29's Done-when): every label is
@@ -51,6 +52,9 @@ function pickyAnswer(index: number, role: string, messages: readonly Message[]):
   return validAnswer(role);
 }
 
+/** What the deep judge answers for every turn 2: its techniques a list nested 100,000 deep (JSON.parse reads it; JSON.stringify overflowed). */
+const DEEP_ANSWER = `{"techniques": ${nestedJson(100_000, 'list')}, "unethical": [], "refused": false, "leftRole": false}`;
+
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'pmiyc-analyze-judge-'));
   store = join(folder, 'store.db');
@@ -64,7 +68,12 @@ beforeAll(async () => {
     }
     if (request.body['model'] === 'flaky-model' && flakyDown && shown.index === 1) return { status: 500, body: { error: { message: 'overloaded' } } };
     const messages = messagesOf(request);
-    const text = request.body['model'] === 'picky-model' ? pickyAnswer(shown.index, shown.turn.role, messages) : validAnswer(shown.turn.role);
+    const text =
+      request.body['model'] === 'picky-model'
+        ? pickyAnswer(shown.index, shown.turn.role, messages)
+        : request.body['model'] === 'deep-model' && shown.index === 2
+          ? DEEP_ANSWER
+          : validAnswer(shown.turn.role);
     if (request.body['model'] === 'judge-model') answered.set(turnKey(request), (answered.get(turnKey(request)) ?? 0) + 1);
     return { status: 200, body: RESPONSE_SHAPES.openaiChat(text) };
   });
@@ -75,6 +84,7 @@ beforeAll(async () => {
   judge: { provider: openai-compatible, model: judge-model, baseURL: "${server.url}/v1", maxRetries: 0 }
   picky: { provider: openai-compatible, model: picky-model, baseURL: "${server.url}/v1", maxRetries: 0 }
   flaky: { provider: openai-compatible, model: flaky-model, baseURL: "${server.url}/v1", maxRetries: 0 }
+  deep: { provider: openai-compatible, model: deep-model, baseURL: "${server.url}/v1", maxRetries: 0 }
 `,
   );
   const run = await runCli([
@@ -176,6 +186,31 @@ describe('pmiyc analyze against a loopback judge', () => {
     expect(result.stderr).toMatch(/pmiyc: the analysis of turn \d+ of c\w+ by picky failed: no usable answer in 3 attempts \(techniques holds "mind-control"/);
     const reason = `techniques holds "mind-control", which is not one of the taxonomy's techniques (${later.length})`;
     expect(result.stdout).toMatch(new RegExp(`picky\\s+\\d+\\s+${later.length}\\s+${reason.replace(/[()]/g, '\\$&')}`));
+  }, 120_000);
+
+  it('labels a turn whose answer nests 100,000 deep null with its reason, completes the study, and --resume asks nothing again', async () => {
+    server.requests.length = 0;
+    const study = ['--store', store, '--config', config, '--study', 'deep'];
+    const result = await runCli(['analyze', ...study, '--judge', 'deep', '--sample', '2']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain('unexpected error');
+    const { labels } = readStore('deep');
+    const unusable = labels.filter((label) => label.labels === null);
+    expect(unusable.map((label) => label.turn)).toEqual([2, 2]);
+    for (const label of unusable) {
+      expect(label).toMatchObject({ attempts: 3, problem: 'the reply is not one JSON object pmiyc reads: its lists and objects nest more than 128 deep' });
+    }
+    expect(labels.filter((label) => label.labels !== null).length).toBeGreaterThan(2);
+    expect(result.stderr).toMatch(
+      /the analysis of turn 2 of c\w+ by deep failed: no usable answer in 3 attempts \(the reply is not one JSON object pmiyc reads/,
+    );
+    const asked = server.requests.length;
+    expect(asked).toBe(labels.length + 2 * 2);
+
+    const resumed = await runCli(['analyze', ...study, '--resume']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(server.requests.length).toBe(asked);
+    expect(readStore('deep').labels).toEqual(labels);
   }, 120_000);
 
   it('reports a call that failed after its retries, stores nothing for it, and asks it again on --resume', async () => {

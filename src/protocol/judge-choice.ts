@@ -1,3 +1,5 @@
+import { guardedRead } from './guarded-read.js';
+
 /** Which of the two arguments, as shown, a judge chose: 1 is the one shown first. */
 export type JudgeChoice = 1 | 2;
 
@@ -6,11 +8,13 @@ export type ParsedJudgeChoice =
   | { readonly ok: true; readonly raw: string; readonly choice: JudgeChoice }
   | { readonly ok: false; readonly raw: string; readonly problem: 'format' | 'refusal'; readonly detail: string };
 
+// In these patterns no two neighbouring parts match the same spaces: "\s*#?\s*" would try every split of
+// a long run of spaces, a time that grows with its square or cube (a reply built to hang the reader).
 const CHOICE_TAG = /<\s*choice\s*>([\s\S]*?)(?:<\s*\/\s*choice\s*>|$)/gi;
 /** A choice written as a digit, a number word or an ordinal, optionally after "argument", "option" or "#". */
-const CHOICE_TOKEN = /\b(?:(?:argument|option|answer)\s*)?#?\s*(1|2|one|two|first|second)\b/gi;
+const CHOICE_TOKEN = /\b(?:(?:argument|option|answer)\s*)?(?:#\s*)?(1|2|one|two|first|second)\b/gi;
 /** A labelled answer in prose: "Answer: 2", "Choice - Argument 1", "More persuasive: 1". */
-const LABELLED = /\b(?:answer|choice|verdict|more persuasive(?: argument)?)\s*(?:is)?\s*[:=-]\s*\**\s*(?:argument\s*)?#?\s*([12])(?!\d)/gi;
+const LABELLED = /\b(?:answer|choice|verdict|more persuasive(?: argument)?)\s*(?:is\s*)?[:=-]\s*(?:\*+\s*)?(?:argument\s*)?(?:#\s*)?([12])(?!\d)/gi;
 const REFUSAL =
   /\b(i\s+(?:can(?:'|’)?t|cannot|can not|won(?:'|’)t|will not|must decline|am unable|am not able|'m unable|'m not able)|i(?:'|’)m sorry|as an ai)\b/i;
 
@@ -22,10 +26,11 @@ function choicesIn(text: string, pattern: RegExp): Set<JudgeChoice> {
 
 /** Markdown emphasis, quotes and trailing punctuation around a short answer. */
 function stripDecoration(text: string): string {
-  return text
-    .replace(/[*_`"'“”]/g, '')
-    .replace(/[.!)\]]+\s*$/, '')
-    .trim();
+  const plain = text.replace(/[*_`"'“”]/g, '').trimEnd();
+  // Counted back from the end: the pattern /[.!)\]]+\s*$/ would be tried from every "]" of a long run.
+  let end = plain.length;
+  while (end > 0 && '.!)]'.includes(plain[end - 1]!)) end--;
+  return plain.slice(0, end).trim();
 }
 
 function single(raw: string, choices: Set<JudgeChoice>, where: string): ParsedJudgeChoice {
@@ -42,6 +47,10 @@ function single(raw: string, choices: Set<JudgeChoice>, where: string): ParsedJu
  * answer, an empty reply; a tagless reply that declines is a refusal.
  */
 export function parseJudgeChoice(raw: string): ParsedJudgeChoice {
+  return guardedRead(raw, readJudgeChoice);
+}
+
+function readJudgeChoice(raw: string): ParsedJudgeChoice {
   if (raw.trim() === '') return { ok: false, raw, problem: 'format', detail: 'the reply is empty' };
   const tags = [...raw.matchAll(CHOICE_TAG)].map((match) => stripDecoration(match[1]!));
   if (tags.length > 0) {

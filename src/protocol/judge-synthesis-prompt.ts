@@ -1,3 +1,5 @@
+import { guardedRead } from './guarded-read.js';
+
 /**
  * Our own wording for synthesizing a preference dataset (paper Sec. 4.1.2): a model writes an
  * argument for a claim, then rewrites it to be more persuasive; the rewrite is the preferred
@@ -45,10 +47,19 @@ export type ReadArgument =
 
 /** Reads an argument reply: trimmed, an `<argument>` wrapper taken off; the words are otherwise kept. */
 export function readArgumentReply(raw: string, original?: string): ReadArgument {
-  const text = raw
-    .trim()
-    .replace(/^<\s*argument\s*>\s*([\s\S]*?)\s*(?:<\s*\/\s*argument\s*>)?$/i, '$1')
-    .trim();
+  return guardedRead(raw, (text) => readArgument(text, original));
+}
+
+const ARGUMENT_OPEN = /^<\s*argument\s*>/i;
+const ARGUMENT_CLOSE = /<\s*\/\s*argument\s*>$/i;
+
+function readArgument(raw: string, original: string | undefined): ReadArgument {
+  // The wrapper is taken off in two steps: one pattern with a lazy middle and spaces on both sides
+  // would try every split of a long run of spaces.
+  const trimmed = raw.trim();
+  const opened = ARGUMENT_OPEN.exec(trimmed);
+  const inner = opened ? trimmed.slice(opened[0].length).replace(ARGUMENT_CLOSE, '') : trimmed;
+  const text = inner.trim();
   if (text === '') return { ok: false, problem: 'format', detail: 'the reply is empty' };
   if (REFUSAL.test(text)) return { ok: false, problem: 'refusal', detail: 'the model declined to write the argument' };
   if (original !== undefined && text === original) return { ok: false, problem: 'format', detail: 'the rewrite is the original argument unchanged' };

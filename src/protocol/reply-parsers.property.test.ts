@@ -1,10 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fuzzRuns } from '../../test/support/fuzz-runs.js';
+import { hostileJson, nestedJson } from '../../test/support/hostile-json.js';
 import { AGREEMENT_LABELS, type AgreementScore } from '../domain/agreement-score.js';
 import type { Taxonomy } from '../domain/taxonomy.js';
 import { LABEL_MATCHES } from './agreement-label.js';
 import { parseJudgeChoice } from './judge-choice.js';
+import { readArgumentReply } from './judge-synthesis-prompt.js';
 import { parseStanceReply } from './stance-reply.js';
 import { formatTaggedReply, parseTaggedReply } from './tagged-reply.js';
 import { parseTurnLabels } from './turn-labels-reply.js';
@@ -118,5 +120,79 @@ describe('the reply parsers on generated text', () => {
       }),
       { numRuns: runs },
     );
+  });
+});
+
+// Replies built to break a reader rather than to be read: deep, wide and huge JSON (hostile-json.ts)
+// where a value would sit, and long runs of spaces after the start of a tag (a pattern whose
+// neighbouring parts both take spaces tries every split of the run). Every reader returns data, with
+// a problem short enough to print: never a throw, never a hang.
+
+const bigRuns = fuzzRuns(5);
+/** Where a hostile value may sit: alone, at each key of a judge's answer, in a fence, in a tagged turn. */
+const PLACES: ReadonlyArray<(value: string) => string> = [
+  (value) => value,
+  (value) => `{"techniques": ${value}, "unethical": [], "refused": false, "leftRole": false}`,
+  (value) => `{"techniques": ["logos", ${value}], "unethical": [], "refused": false, "leftRole": false}`,
+  (value) => `{"techniques": [], "unethical": [], "refused": ${value}, "leftRole": false}`,
+  (value) => `{"leftRole": ${value}}`,
+  (value) => `{${value.startsWith('"') ? value : '"k"'}: ${value}}`,
+  (value) => `\`\`\`json\n{"techniques": ${value}}\n\`\`\``,
+  (value) => `<message>${value}</message>\n<support_ranking>Support</support_ranking>`,
+];
+const spaceRun = fc
+  .record({
+    start: fc.constantFrom(
+      '<',
+      '</',
+      '< /',
+      'answer',
+      'answer:',
+      'answer is',
+      'argument',
+      '<choice>argument',
+      '<argument>x',
+      '```json\n',
+      '<message>x</message><support_ranking>',
+    ),
+    filler: fc.constantFrom(' ', '\t', '\n', ' \n'),
+    length: fc.integer({ min: 20_000, max: 200_000 }),
+    end: fc.constantFrom('', 'x', '!', '<', '2'),
+  })
+  .map(({ start, filler, length, end }) => `${start}${filler.repeat(Math.ceil(length / filler.length))}${end}`);
+
+describe('the reply readers on deep, wide and huge replies', () => {
+  const taxonomy: Taxonomy = { name: 'hostile', techniques: [{ id: 'logos', name: 'Logos', definition: 'Reasons.' }], unethical: [] };
+  const readers: ReadonlyArray<readonly [string, (raw: string) => { ok: boolean; detail?: string }]> = [
+    ["a persuader turn's labels", (raw) => parseTurnLabels(raw, 'persuader', taxonomy)],
+    ["a persuadee turn's labels", (raw) => parseTurnLabels(raw, 'persuadee', taxonomy)],
+    ['a tagged turn', (raw) => parseTaggedReply(raw)],
+    ['a tagged turn, first label', (raw) => parseTaggedReply(raw, { labelMatch: 'first' })],
+    ['a stance', parseStanceReply],
+    ['a judge choice', parseJudgeChoice],
+    ['an argument', (raw) => readArgumentReply(raw, 'the first argument')],
+  ];
+
+  it.each(readers)('read %s, or refuse it with a short problem, never throwing', (_name, read) => {
+    fc.assert(
+      fc.property(hostileJson, spaceRun, (values, run) => {
+        for (const raw of [...values.flatMap((value) => PLACES.map((place) => place(value))), run]) {
+          const result = read(raw);
+          expect(typeof result.ok).toBe('boolean');
+          if (!result.ok) expect(result.detail?.length ?? 0).toBeLessThan(300);
+        }
+      }),
+      { numRuns: bigRuns },
+    );
+  });
+
+  it("labels a turn whose answer holds a list 100,000 deep null, naming the value's kind and start", () => {
+    const raw = `{"techniques": ${nestedJson(100_000, 'list')}, "unethical": [], "refused": false, "leftRole": false}`;
+    expect(parseTurnLabels(raw, 'persuader', taxonomy)).toMatchObject({ ok: false, problem: 'format', detail: expect.stringContaining('nest more than') });
+    const shallow = `{"techniques": ["logos", ${nestedJson(50, 'list')}], "unethical": [], "refused": false, "leftRole": false}`;
+    expect(parseTurnLabels(shallow, 'persuader', taxonomy)).toMatchObject({
+      ok: false,
+      detail: 'techniques holds a list [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[…, not an id',
+    });
   });
 });

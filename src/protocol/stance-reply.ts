@@ -1,5 +1,6 @@
 import type { AgreementScore } from '../domain/agreement-score.js';
 import { readAgreementLabel } from './agreement-label.js';
+import { guardedRead } from './guarded-read.js';
 import { REFUSAL } from './tagged-reply.js';
 
 /** One stance reply read: the score, or why it cannot be used. The raw text is always kept. */
@@ -28,8 +29,12 @@ const LABEL_WORDS = new Set([
   'of',
 ]);
 
-/** Tags a model may wrap its label in out of habit (`<support_ranking>Support</support_ranking>`). */
-const ANY_TAG = /<\s*\/?\s*[a-z_ ]+\s*>/gi;
+/**
+ * Tags a model may wrap its label in out of habit (`<support_ranking>Support</support_ranking>`).
+ * No two neighbouring parts match the same spaces: "<" and a run of spaces would otherwise be tried
+ * in every split of the run, a time that grows with the run's length cubed.
+ */
+const ANY_TAG = /<\s*(?:\/\s*)?[a-z_][a-z_\s]*>/gi;
 
 function unusable(raw: string, problem: 'format' | 'refusal', detail: string): StanceReply {
   return { ok: false, raw, problem, detail };
@@ -44,6 +49,10 @@ const excerpt = (text: string) => text.replace(/\s+/g, ' ').slice(0, 60);
  * "Support, though not strongly" are unusable, because reading them would be guessing.
  */
 export function parseStanceReply(raw: string): StanceReply {
+  return guardedRead(raw, readStanceReply);
+}
+
+function readStanceReply(raw: string): StanceReply {
   const text = raw.replace(ANY_TAG, ' ').trim();
   if (text === '') return unusable(raw, 'format', 'the reply is empty');
   const otherWords = (text.toLowerCase().match(/[a-z']+/g) ?? []).filter((word) => !LABEL_WORDS.has(word));

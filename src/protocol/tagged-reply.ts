@@ -1,5 +1,6 @@
 import { type AgreementScore, agreementLabel } from '../domain/agreement-score.js';
 import { type LabelMatch, readAgreementLabel } from './agreement-label.js';
+import { guardedRead } from './guarded-read.js';
 
 /**
  * The result of reading one agent reply. The raw text is always kept: a parsed reply is never
@@ -24,7 +25,9 @@ const MESSAGE_OPEN = /<\s*message\s*>/i;
 const MESSAGE_CLOSE = /<\s*\/\s*message\s*>/i;
 const RANKING_OPEN = /<\s*support[_\s-]?ranking\s*>/i;
 const RANKING_CLOSE = /<\s*\/\s*support[_\s-]?ranking\s*>/i;
-const ANY_TAG = /<\s*\/?\s*[a-z_]+\s*>/i;
+// No two neighbouring parts may match the same spaces: "<" and a long run of spaces would otherwise be
+// tried in every split of the run (a reply built to hang the reader).
+const ANY_TAG = /<\s*(?:\/\s*)?[a-z_]+\s*>/i;
 
 /** Phrases of a model declining the task, looked for only when a reply has no tags at all (or, for a stance, no label alone). */
 export const REFUSAL =
@@ -67,6 +70,10 @@ function unusable(raw: string, problem: 'format' | 'refusal', detail: string): P
  * `labelMatch` says how the ranking is read (strict unless given: see `LabelMatch`).
  */
 export function parseTaggedReply(raw: string, options: { readonly labelMatch?: LabelMatch } = {}): ParsedReply {
+  return guardedRead(raw, (text) => readTaggedReply(text, options.labelMatch));
+}
+
+function readTaggedReply(raw: string, labelMatch: LabelMatch | undefined): ParsedReply {
   if (raw.trim() === '') return unusable(raw, 'format', 'the reply is empty');
   const messageOpen = findFrom(MESSAGE_OPEN, raw, 0);
   const rankingOpen = findFrom(RANKING_OPEN, raw, messageOpen?.end ?? 0) ?? findFrom(RANKING_OPEN, raw, 0);
@@ -82,7 +89,7 @@ export function parseTaggedReply(raw: string, options: { readonly labelMatch?: L
   if (message === '') return unusable(raw, 'format', 'the <message> is empty');
 
   const rankingText = readRankingText(raw, rankingOpen);
-  const reading = readAgreementLabel(rankingText, options.labelMatch);
+  const reading = readAgreementLabel(rankingText, labelMatch);
   if (!reading.ok) return unusable(raw, 'format', reading.detail);
   return { ok: true, raw, message, score: reading.score, rankingText: rankingText.trim() };
 }

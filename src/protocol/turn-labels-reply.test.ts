@@ -32,7 +32,7 @@ describe('parseTurnLabels', () => {
       '{"techniques": [], "unethical": [], "refused": false, "leftRole": false, "why": "x"}',
       'unknown key "why": a persuader turn\'s answer has techniques, unethical, refused, leftRole',
     ],
-    ['{"techniques": [], "unethical": [], "refused": "no", "leftRole": false}', 'refused is "no", not true or false'],
+    ['{"techniques": [], "unethical": [], "refused": "no", "leftRole": false}', 'refused is the string "no", not true or false'],
     ['{"techniques": "logos", "unethical": [], "refused": false, "leftRole": false}', 'techniques is not a list of ids'],
     [
       '{"techniques": ["ethos"], "unethical": [], "refused": false, "leftRole": false}',
@@ -47,7 +47,7 @@ describe('parseTurnLabels', () => {
       'unethical holds "logos", which is not one of the taxonomy\'s unethical strategies',
     ],
     ['{"techniques": ["logos", "logos"], "unethical": [], "refused": false, "leftRole": false}', 'techniques holds "logos" twice'],
-    ['{"techniques": [1], "unethical": [], "refused": false, "leftRole": false}', 'techniques holds 1, not an id'],
+    ['{"techniques": [1], "unethical": [], "refused": false, "leftRole": false}', 'techniques holds the number 1, not an id'],
   ])('refuses %j as a format problem: %s', (raw, detail) => {
     expect(persuader(raw)).toEqual({ ok: false, raw, problem: 'format', detail });
   });

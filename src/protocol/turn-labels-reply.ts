@@ -1,6 +1,9 @@
+import { parseBoundedJson } from '../domain/bounded-json.js';
+import { describeValue, jsonPrefix } from '../domain/describe-value.js';
 import type { Role } from '../domain/roles.js';
 import type { Taxonomy } from '../domain/taxonomy.js';
 import type { TurnLabels } from '../domain/turn-labels.js';
+import { guardedRead } from './guarded-read.js';
 
 /** The result of reading a judge's labels of one turn; the raw text is always kept. */
 export type ParsedTurnLabels =
@@ -13,8 +16,19 @@ const KEYS: Record<Role, readonly string[]> = {
   persuadee: ['leftRole'],
 };
 
-/** One fenced block (```json ... ``` or ``` ... ```) and nothing else: what models add around an object. */
-const FENCED = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/i;
+/** The opening of a fenced block (```json or ```, then a line end). */
+const FENCE_OPEN = /^```(?:json)?[^\S\n]*\n/i;
+
+/**
+ * What one fenced block holds when `text` is that block and nothing else (what models add around an
+ * object). Found by its two ends: one pattern with a lazy middle would be tried at every line end of
+ * a long run of them.
+ */
+function fencedContent(text: string): string | undefined {
+  const open = FENCE_OPEN.exec(text);
+  if (!open || !text.endsWith('```') || text.length - 3 < open[0].length) return undefined;
+  return text.slice(open[0].length, -3).trim();
+}
 
 /**
  * The JSON Schema of a judge's answer for a turn of `role`: ids limited to the taxonomy's, no other
@@ -37,28 +51,33 @@ export function turnLabelsSchema(role: Role, taxonomy: Taxonomy): Record<string,
  * format problem that says what was wrong, to be sampled again like a malformed turn.
  */
 export function parseTurnLabels(raw: string, role: Role, taxonomy: Taxonomy): ParsedTurnLabels {
+  return guardedRead(raw, (text) => readTurnLabels(text, role, taxonomy));
+}
+
+function readTurnLabels(raw: string, role: Role, taxonomy: Taxonomy): ParsedTurnLabels {
   const refuse = (detail: string): ParsedTurnLabels => ({ ok: false, raw, problem: 'format', detail });
   const trimmed = raw.trim();
   if (trimmed === '') return refuse('the reply is empty');
-  const text = FENCED.exec(trimmed)?.[1]?.trim() ?? trimmed;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return refuse('the reply is not one JSON object');
-  }
+  const text = fencedContent(trimmed) ?? trimmed;
+  const reading = parseBoundedJson(text);
+  if (!reading.ok)
+    return refuse(reading.problem === 'too-deep' ? `the reply is not one JSON object pmiyc reads: ${reading.detail}` : 'the reply is not one JSON object');
+  const value = reading.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return refuse('the reply is not one JSON object');
   const answer = value as Record<string, unknown>;
   const expected = KEYS[role];
   const unknown = Object.keys(answer).filter((key) => !expected.includes(key));
   if (unknown.length > 0)
     return refuse(
-      `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => JSON.stringify(key)).join(', ')}: a ${role} turn's answer has ${expected.join(', ')}`,
+      `unknown key${unknown.length > 1 ? 's' : ''} ${unknown
+        .slice(0, 3)
+        .map((key) => jsonPrefix(key))
+        .join(', ')}${unknown.length > 3 ? ` and ${unknown.length - 3} more` : ''}: a ${role} turn's answer has ${expected.join(', ')}`,
     );
   const missing = expected.filter((key) => !(key in answer));
   if (missing.length > 0) return refuse(`missing ${missing.join(', ')}`);
   for (const key of ['refused', 'leftRole'])
-    if (key in answer && typeof answer[key] !== 'boolean') return refuse(`${key} is ${JSON.stringify(answer[key])}, not true or false`);
+    if (key in answer && typeof answer[key] !== 'boolean') return refuse(`${key} is ${describeValue(answer[key])}, not true or false`);
   if (role === 'persuadee') return { ok: true, raw, labels: { role, leftRole: answer.leftRole as boolean } };
 
   const techniques = idsOf(answer.techniques, 'techniques', taxonomy.techniques);
@@ -74,10 +93,10 @@ function idsOf(value: unknown, key: string, items: Taxonomy['techniques']): stri
   const known = new Set(items.map((item) => item.id));
   const seen = new Set<string>();
   for (const id of value) {
-    if (typeof id !== 'string') return `${key} holds ${JSON.stringify(id)}, not an id`;
+    if (typeof id !== 'string') return `${key} holds ${describeValue(id)}, not an id`;
     if (!known.has(id))
-      return `${key} holds ${JSON.stringify(id)}, which is not one of the taxonomy's ${key === 'unethical' ? 'unethical strategies' : 'techniques'}`;
-    if (seen.has(id)) return `${key} holds ${JSON.stringify(id)} twice`;
+      return `${key} holds ${jsonPrefix(id)}, which is not one of the taxonomy's ${key === 'unethical' ? 'unethical strategies' : 'techniques'}`;
+    if (seen.has(id)) return `${key} holds ${jsonPrefix(id)} twice`;
     seen.add(id);
   }
   return [...seen];

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseBoundedJson } from '../domain/bounded-json.js';
 import type { PeopleStudy } from '../studies/people/people-study.js';
 import { hashToken, looksLikeToken, newLinkToken, tokenMatches } from './link-tokens.js';
 import { COMMON_HEADERS, isOwnHost, LocalHttpServer, pagePolicy, sendHtml, sendJson } from './local-http.js';
@@ -215,12 +216,9 @@ export class PeopleServer {
       sendJson(response, 413, { error: 'the request is too large' });
       return undefined;
     }
-    try {
-      const value: unknown = JSON.parse(text === '' ? '{}' : text);
-      if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-    } catch {
-      // answered below
-    }
+    const reading = parseBoundedJson(text === '' ? '{}' : text);
+    const value = reading.ok ? reading.value : undefined;
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
     sendJson(response, 400, { error: 'send a JSON object' });
     return undefined;
   }

@@ -1,7 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import { InputError } from '../domain/errors/input-error.js';
+import { makeFolderWithoutLinks, writeFreshFile } from '../io/write-without-links.js';
 import type { LeaseWorld } from '../runner/run-lease.js';
 import type { RunInfo } from '../runner/run-records.js';
 import type { ConversationSummary } from '../studies/tournament/tournament-browse.js';
@@ -76,7 +76,11 @@ type ListFilters = Readonly<Record<string, string>>;
 /** A list's key: its filters in name order, as the page's bundle source makes it from an address. */
 const listKey = (filters: ListFilters): string => new URLSearchParams(Object.entries(filters).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString();
 
-/** Writes files a few at a time, making folders as needed, counting files and bytes. */
+/**
+ * Writes files a few at a time, making folders as needed, counting files and bytes. The folder may have
+ * been prepared by someone else (`--force`): no folder is made through a link and no file written
+ * through one (`io/write-without-links.ts`).
+ */
 class FileWriter {
   private readonly pending = new Set<Promise<void>>();
   private readonly folders = new Set<string>();
@@ -89,12 +93,12 @@ class FileWriter {
     const path = join(this.root, name);
     const folder = dirname(path);
     if (!this.folders.has(folder)) {
-      await mkdir(folder, { recursive: true });
+      await makeFolderWithoutLinks(this.root, folder);
       this.folders.add(folder);
     }
     this.files += 1;
     this.bytes += Buffer.byteLength(text);
-    const done: Promise<void> = writeFile(path, text).then(() => {
+    const done: Promise<void> = writeFreshFile(path, text).then(() => {
       this.pending.delete(done);
     });
     this.pending.add(done);

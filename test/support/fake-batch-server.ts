@@ -57,6 +57,12 @@ export class FakeBatchServer {
     });
   }
 
+  /** Serves `text` as an ended batch's results (its output file, for OpenAI) instead of what its lines' fates made: a hostile provider. */
+  replaceResults(batch: FakeBatch, text: string): void {
+    if (batch.outputFileId !== undefined) this.files.set(batch.outputFileId, text);
+    else batch.results = text;
+  }
+
   static async start(options: FakeBatchServerOptions): Promise<FakeBatchServer> {
     const fake = new FakeBatchServer(options);
     await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));

@@ -8,6 +8,7 @@ import { untilStopped } from '../../io/graceful-stop.js';
 import { type LaunchPage, writeLaunchPage } from '../../io/launch-page.js';
 import { openInBrowser } from '../../io/open-browser.js';
 import { thisProcess } from '../../io/process-world.js';
+import { refuseLinksIn } from '../../io/write-without-links.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import type { NotesWriting } from '../../web/notes-api.js';
 import { writeBundle } from '../../web/view-bundle.js';
@@ -105,10 +106,14 @@ async function folderState(folder: string): Promise<'empty' | 'bundle' | 'other'
   return bundled ? 'bundle' : 'other';
 }
 
+/** The entries a bundle makes in its folder. */
+const BUNDLE_ENTRIES = ['index.html', 'view-app.js', 'view.css', 'data', 'report'];
+
 /**
  * `pmiyc view --bundle DIR [--run NAME] [--force]`: the run's viewer pages as a static folder (docs/design/view.md,
  * "A static bundle"), with its report in DIR/report/. A folder that is not empty is refused (exit 2) unless
- * --force: then an earlier bundle's data/ and report/ are removed first, and other files are left alone.
+ * --force: then an earlier bundle's data/ and report/ are removed first, and other files are left alone. A
+ * symbolic link where the bundle writes is refused (exit 2), never written through (`io/write-without-links.ts`).
  */
 async function bundleCommand(options: ViewOptions & { readonly bundle: string }, context: CliContext): Promise<number> {
   const folder = resolve(options.bundle);
@@ -118,6 +123,8 @@ async function bundleCommand(options: ViewOptions & { readonly bundle: string },
       `${options.bundle} is not empty: name a new or empty folder for the bundle, or add --force to write into it${state === 'bundle' ? ' (the bundle there is replaced)' : ' (files of the same names are replaced)'}`,
     );
   }
+  // What the bundle writes at the top, looked at before anything is written: a link there is refused, not followed.
+  if (state !== 'empty') await refuseLinksIn(folder, BUNDLE_ENTRIES);
   const store = openStore(options.store, { access: 'read' });
   let written: Awaited<ReturnType<typeof writeBundle>>;
   let runName: string;

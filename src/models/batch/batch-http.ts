@@ -1,3 +1,4 @@
+import { parseBoundedJson } from '../../domain/bounded-json.js';
 import { type HttpAnswer, HttpTransport } from '../../http/http-transport.js';
 import { TransportFailure } from '../../http/transport-failure.js';
 import { watchAbort } from '../abort-watch.js';
@@ -106,13 +107,12 @@ export class BatchHttp {
   }
 }
 
-/** The JSON of an answer, or a retryable error saying it is not JSON. */
+/** The JSON of an answer, or a retryable error saying it is not JSON (or nests too deep to be walked safely). */
 export function parseJson(caller: BatchCaller, text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw unreadableAnswer(caller, `not JSON: ${serverText(text, secretsOf(caller), 80)}`);
-  }
+  const reading = parseBoundedJson(text);
+  if (reading.ok) return reading.value;
+  if (reading.problem === 'too-deep') throw unreadableAnswer(caller, reading.detail);
+  throw unreadableAnswer(caller, `not JSON: ${serverText(text, secretsOf(caller), 80)}`);
 }
 
 /** The JSON lines of a results file (blank lines skipped); a line that is not JSON is an unreadable answer. */

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeBatchServer, type LineFate } from '../../../test/support/fake-batch-server.js';
+import { nestedJson } from '../../../test/support/hostile-json.js';
 import type { GenerateRequest } from '../chat-model.js';
 import { isModelCallError } from '../model-call-error.js';
 import { AnthropicBatchProvider } from './anthropic-batch-provider.js';
@@ -101,6 +102,20 @@ describe.each(['openai', 'anthropic'] as const)('the %s batch adapter against a 
     expect(serverError?.status === 'failed' && serverError.error).toMatchObject({ retryable: true, reason: 'api' });
     expect(badRequest?.status === 'failed' && badRequest.error).toMatchObject({ retryable: false, statusCode: 400 });
     expect(results.has(hash('d'))).toBe(false);
+  });
+
+  it('reads results whose line holds a value nested 100,000 deep as an answer pmiyc cannot read (retryable), never a stack overflow', async () => {
+    const provider = await start();
+    const id = await provider.submit([{ customId: hash('a'), request: request('first') }], 'key-deep');
+    await provider.poll(id);
+    const deep = nestedJson(100_000, 'list');
+    const line =
+      format === 'openai'
+        ? `{"custom_id":"${hash('a')}","response":{"status_code":400,"body":{"error":${deep}}},"error":null}`
+        : `{"custom_id":"${hash('a')}","result":{"type":"succeeded","message":{"content":[{"type":"tool_use","name":"json","input":${deep}}]}}}`;
+    server!.replaceResults(server!.batches[0]!, `${line}\n`);
+    const error = await provider.download(id).catch((caught: unknown) => caught);
+    expect(isModelCallError(error) && error).toMatchObject({ retryable: true, message: expect.stringContaining('nest more than') });
   });
 
   it('cancels a pending batch: it ends with its lines unanswered', async () => {

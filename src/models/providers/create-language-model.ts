@@ -7,6 +7,7 @@ import type { LanguageModel } from 'ai';
 import { HttpTransport } from '../../http/http-transport.js';
 import { transportFetch } from '../../http/transport-fetch.js';
 import { DEFAULT_MAX_REPLY_BYTES, type ModelSettings } from '../model-settings.js';
+import { boundedJsonFetch } from './bounded-json-fetch.js';
 import type { ProviderInfo } from './provider-catalog.js';
 
 export interface LanguageModelWithOptions {
@@ -21,7 +22,8 @@ type FetchFunction = typeof globalThis.fetch;
  * Builds the AI SDK model for an HTTP provider. The key is passed in (read from the environment
  * by the CLI); the SDK never looks at the environment itself. OpenAI goes through the chat
  * completions API, which takes a seed. Its requests go through pmiyc's HTTP transport, with the
- * model's timeout and reply size limit, unless a fetch is given (tests).
+ * model's timeout and reply size limit, unless a fetch is given (tests); a body nested too deep for the
+ * SDK to handle is refused either way (`bounded-json-fetch.ts`).
  */
 export function createLanguageModel(
   provider: ProviderInfo,
@@ -32,7 +34,9 @@ export function createLanguageModel(
   const common = {
     ...(apiKey ? { apiKey } : {}),
     ...(settings.headers ? { headers: { ...settings.headers } } : {}),
-    fetch: fetch ?? transportFetch(new HttpTransport({ timeoutMs: settings.timeoutMs, maxResponseBytes: settings.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES })),
+    fetch: boundedJsonFetch(
+      fetch ?? transportFetch(new HttpTransport({ timeoutMs: settings.timeoutMs, maxResponseBytes: settings.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES })),
+    ),
   };
   const baseURL = settings.baseURL ? { baseURL: settings.baseURL } : {};
   const options = settings.providerOptions ? { ...settings.providerOptions } : undefined;

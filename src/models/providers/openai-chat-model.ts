@@ -1,3 +1,4 @@
+import { parseBoundedJson } from '../../domain/bounded-json.js';
 import type { FinishReason } from '../../domain/conversation.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import { type HttpAnswer, HttpTransport } from '../../http/http-transport.js';
@@ -170,13 +171,9 @@ export class OpenAiChatModel implements ChatModel {
   }
 
   private readCompletion(body: Buffer): GenerateReply {
-    let completion: unknown;
-    try {
-      completion = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw this.unreadable(`not JSON: ${serverText(bodyText(body), this.secrets, 80)}`);
-    }
-    const reply = chatCompletionReply(completion);
+    const reading = parseBoundedJson(body.toString('utf8'));
+    if (!reading.ok) throw this.unreadable(reading.problem === 'too-deep' ? reading.detail : `not JSON: ${serverText(bodyText(body), this.secrets, 80)}`);
+    const reply = chatCompletionReply(reading.value);
     if (typeof reply === 'string') throw this.unreadable(reply);
     return reply;
   }

@@ -1,5 +1,6 @@
 import { type AgreementScore, isAgreementScore } from '../../domain/agreement-score.js';
 import type { Turn } from '../../domain/conversation.js';
+import { jsonPrefix } from '../../domain/describe-value.js';
 import { printableText } from '../../domain/printable-text.js';
 import { formatTaggedReply } from '../../protocol/tagged-reply.js';
 
@@ -31,7 +32,7 @@ export interface ReadAnswer {
 export function readAnswer(answer: PersonAnswer, totalTurns: number): ({ readonly ok: true } & ReadAnswer) | Extract<AnswerResult, { ok: false }> {
   const { turnIndex, score } = answer;
   if (typeof turnIndex !== 'number' || !Number.isInteger(turnIndex) || turnIndex < 1 || turnIndex > totalTurns)
-    return { ok: false, status: 409, problem: `turn ${String(turnIndex)} is not a turn of this conversation (1 to ${totalTurns})` };
+    return { ok: false, status: 409, problem: `turn ${jsonPrefix(turnIndex)} is not a turn of this conversation (1 to ${totalTurns})` };
   if (typeof score !== 'number' || !isAgreementScore(score)) return { ok: false, status: 400, problem: 'give an agreement from 1 to 5' };
   if (typeof answer.message !== 'string') return { ok: false, status: 400, problem: 'the message must be text' };
   const message = answer.message.replace(/\r\n?/g, '\n').trim();
