@@ -15,14 +15,14 @@ import type {
 import { ORDER_BY, SEARCH_LIMITS, type SearchLimits } from './conversation-page-sql.js';
 import { ConversationPages } from './conversation-pages.js';
 import { hashKey } from './hash-key.js';
-import { decodeRecord } from './record-codec.js';
+import { StoredRecordReader } from './stored-record-reader.js';
 
 /**
  * The store's side of `pmiyc view`: pages (`ConversationPages`), aggregates and call details
  * straight from SQLite.
  */
 export class BrowseQueries implements TournamentBrowse {
-  private readonly selectRecord: Database.Statement<[number], string | Buffer>;
+  private readonly records: StoredRecordReader;
   private readonly pages: ConversationPages;
 
   /** `beforeRead` commits writes still waiting in this process, so that reads see them. */
@@ -32,7 +32,7 @@ export class BrowseQueries implements TournamentBrowse {
     limits: SearchLimits = SEARCH_LIMITS,
   ) {
     this.pages = new ConversationPages(database, limits);
-    this.selectRecord = database.prepare<[number], string | Buffer>('SELECT record FROM conversations WHERE rowid = ?').pluck();
+    this.records = new StoredRecordReader(database);
   }
 
   queryConversations(runId: number, query: ConversationQuery): ConversationPage {
@@ -83,7 +83,7 @@ export class BrowseQueries implements TournamentBrowse {
     // The order's keys come from its covering index, and each record is read by its rowid after (as `conversations()`):
     // a number per conversation is held, never the records, and no statement stays open between records.
     const rowids = this.database.prepare(`SELECT rowid FROM conversations WHERE run_id = ? ORDER BY ${ORDER_BY[sort]}`).pluck().all(runId) as number[];
-    for (const rowid of rowids) yield decodeRecord(this.selectRecord.get(rowid)!);
+    for (const rowid of rowids) yield this.records.record(rowid);
   }
 
   *pairClaimTotals(runId: number): Iterable<PairClaimTotal> {

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Domain } from '../domain/claim.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import type { SearchQuery } from '../domain/search-words.js';
-import type { ConversationPage, ConversationQuery, ConversationSummary } from '../studies/tournament/tournament-browse.js';
+import type { ConversationPage, ConversationQuery, ConversationSummary, DamagedConversation } from '../studies/tournament/tournament-browse.js';
 import {
   conversationPageSql,
   countStops,
@@ -14,7 +14,7 @@ import {
   whereClause,
   withoutSearch,
 } from './conversation-page-sql.js';
-import { decodeRecord, storedMessages } from './record-codec.js';
+import type { StoredMessage } from './record-codec.js';
 import {
   CLAIM_COLUMNS,
   estimateMatchingMessages,
@@ -25,12 +25,15 @@ import {
   searchBacklog,
   searchHit,
 } from './search-index.js';
+import { isDamagedRecord, StoredRecordReader } from './stored-record-reader.js';
 
 /** A page's records and count, before they become summaries. */
 interface SearchedPage {
   readonly total: number;
   readonly totalIsLowerBound: boolean;
   readonly records: ConversationRecord[];
+  /** The page's conversations whose records do not decode, left out of `records`. */
+  readonly damaged: DamagedConversation[];
 }
 
 function toSummary(record: ConversationRecord): ConversationSummary {
@@ -43,13 +46,13 @@ function toSummary(record: ConversationRecord): ConversationSummary {
  * reads those rows' records; a search takes one of three plans (`SearchPlan`).
  */
 export class ConversationPages {
-  private readonly selectRecord: Database.Statement<[number], string | Buffer>;
+  private readonly records: StoredRecordReader;
 
   constructor(
     private readonly database: Database.Database,
     private readonly limits: SearchLimits = SEARCH_LIMITS,
   ) {
-    this.selectRecord = database.prepare<[number], string | Buffer>('SELECT record FROM conversations WHERE rowid = ?').pluck();
+    this.records = new StoredRecordReader(database);
   }
 
   /** A page and its count, read in one transaction: a run writing meanwhile cannot shift a scan's steps or the count against the page. */
@@ -67,8 +70,18 @@ export class ConversationPages {
     return { ...this.summaries(page), hits, ...(unindexed > 0 ? { unindexed } : {}) };
   }
 
-  private summaries({ total, totalIsLowerBound, records }: SearchedPage): ConversationPage {
-    return { total, ...(totalIsLowerBound ? { totalIsLowerBound } : {}), items: records.map(toSummary) };
+  private summaries({ total, totalIsLowerBound, records, damaged }: SearchedPage): ConversationPage {
+    return { total, ...(totalIsLowerBound ? { totalIsLowerBound } : {}), items: records.map(toSummary), ...(damaged.length > 0 ? { damaged } : {}) };
+  }
+
+  /** A page's records by rowid; one that does not decode is set apart with its problem, so that the rest of the page is shown. */
+  private pageRecords(rowids: readonly number[]): Pick<SearchedPage, 'records' | 'damaged'> {
+    const damaged: DamagedConversation[] = [];
+    const records = rowids.flatMap((rowid) => {
+      const record = this.records.recordOrSkip(rowid, (error) => damaged.push({ conversationId: error.record!.conversationId, problem: error.message }));
+      return record ? [record] : [];
+    });
+    return { records, damaged };
   }
 
   /** A page of the `matches` or `index` plan (or without a search): its count and rowids from SQL, then its records. */
@@ -83,8 +96,17 @@ export class ConversationPages {
       .prepare(page)
       .pluck()
       .all(...parameters, query.limit, query.offset) as number[];
-    const records = rowids.map((rowid) => decodeRecord(this.selectRecord.get(rowid)!));
-    return { total, totalIsLowerBound: countStops(query) && total >= cap, records };
+    return { total, totalIsLowerBound: countStops(query) && total >= cap, ...this.pageRecords(rowids) };
+  }
+
+  /** A record's messages for the scan's test; none when its record does not decode (the page then shows it as damaged, if it is on it). */
+  private messagesOrNone(rowid: number): StoredMessage[] {
+    try {
+      return this.records.messages(rowid);
+    } catch (error) {
+      if (isDamagedRecord(error)) return [];
+      throw error;
+    }
   }
 
   /**
@@ -120,22 +142,21 @@ export class ConversationPages {
       exhausted = rows.length < size;
       for (const [rowid, domain, claimIndex] of rows) {
         read += 1;
-        const matches =
-          claims.has(`${domain}\u0000${claimIndex}`) || (roles.length > 0 && messagesMatch(storedMessages(this.selectRecord.get(rowid)!), search, roles));
+        const matches = claims.has(`${domain}\u0000${claimIndex}`) || (roles.length > 0 && messagesMatch(this.messagesOrNone(rowid), search, roles));
         if (!matches) continue;
         found += 1;
         if (found > query.offset && found <= end) rowids.push(rowid);
         if (found > end) break;
       }
     }
-    const records = rowids.map((rowid) => decodeRecord(this.selectRecord.get(rowid)!));
-    if (found <= end) return { total: found, totalIsLowerBound: false, records };
+    const page = this.pageRecords(rowids);
+    if (found <= end) return { total: found, totalIsLowerBound: false, ...page };
     const counted = scanCountSql(runId, query, this.limits);
     const listed = this.database
       .prepare(counted.sql)
       .pluck()
       .get(...counted.parameters) as number;
-    return { total: Math.max(found, listed), totalIsLowerBound: true, records };
+    return { total: Math.max(found, listed), totalIsLowerBound: true, ...page };
   }
 
   /**

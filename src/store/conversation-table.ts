@@ -4,8 +4,9 @@ import type { ConversationRecord, ConversationScore } from '../domain/conversati
 import type { StoredConversation, TournamentResults } from '../studies/tournament/tournament-results.js';
 import type { CommitQueue } from './commit-queue.js';
 import { hashKey } from './hash-key.js';
-import { decodeRecord, encodeRecord } from './record-codec.js';
+import { encodeRecord } from './record-codec.js';
 import { SearchIndex } from './search-index.js';
+import { type OnDamagedRecord, StoredRecordReader } from './stored-record-reader.js';
 
 /** The order a run's conversations are read in: a report, an export and the closing table agree on it. */
 const CONVERSATION_ORDER = 'ORDER BY domain DESC, setting DESC, claim_index, persuader, persuadee, id';
@@ -27,6 +28,7 @@ export class ConversationTable implements TournamentResults {
   private readonly selectRowid: Database.Statement<[number, string], number>;
   private readonly selectTurnIndexes: Database.Statement<[number, string], number>;
   private readonly search: SearchIndex;
+  private readonly records: StoredRecordReader;
 
   constructor(
     private readonly database: Database.Database,
@@ -47,6 +49,7 @@ export class ConversationTable implements TournamentResults {
     this.selectRowid = database.prepare<[number, string], number>('SELECT rowid FROM conversations WHERE run_id = ? AND id = ?').pluck();
     this.selectTurnIndexes = database.prepare<[number, string], number>('SELECT turn_index FROM turns WHERE run_id = ? AND conversation_id = ?').pluck();
     this.search = new SearchIndex(database);
+    this.records = new StoredRecordReader(database);
   }
 
   /**
@@ -111,8 +114,12 @@ export class ConversationTable implements TournamentResults {
     ) as number;
   }
 
-  /** Streams a run's conversations (or only those with a status) in a stable order, each checked against the record schema. */
-  *conversations(runId: number, status?: 'completed' | 'failed'): Generator<ConversationRecord> {
+  /**
+   * Streams a run's conversations (or only those with a status) in a stable order, each checked against
+   * the record schema. A record that does not decode is a damaged store (a StoreError naming it), or,
+   * with `onDamaged`, is told to it and skipped.
+   */
+  *conversations(runId: number, status?: 'completed' | 'failed', onDamaged?: OnDamagedRecord): Generator<ConversationRecord> {
     this.commits.flush();
     // The order is sorted on keys from a covering index, and each record read by its rowid after:
     // sorting the records themselves made SQLite's sorter hold the whole run (200 MB at 263k conversations).
@@ -121,8 +128,10 @@ export class ConversationTable implements TournamentResults {
         ? this.database.prepare(`SELECT rowid FROM conversations WHERE run_id = ? ${CONVERSATION_ORDER}`).pluck().all(runId)
         : this.database.prepare(`SELECT rowid FROM conversations WHERE run_id = ? AND status = ? ${CONVERSATION_ORDER}`).pluck().all(runId, status)
     ) as number[];
-    const record = this.database.prepare<[number], string | Buffer>('SELECT record FROM conversations WHERE rowid = ?').pluck();
-    for (const rowid of rowids) yield decodeRecord(record.get(rowid)!);
+    for (const rowid of rowids) {
+      const record = onDamaged ? this.records.recordOrSkip(rowid, onDamaged) : this.records.record(rowid);
+      if (record) yield record;
+    }
   }
 
   /**
@@ -180,9 +189,9 @@ export class ConversationTable implements TournamentResults {
   conversationsWithId(conversationId: string): StoredConversation[] {
     this.commits.flush();
     const rows = this.database
-      .prepare('SELECT r.name AS run, c.record AS record FROM conversations c JOIN runs r ON r.id = c.run_id WHERE c.id = ? ORDER BY c.run_id DESC')
-      .all(conversationId) as Array<{ run: string; record: string | Buffer }>;
-    return rows.map((row) => ({ run: row.run, record: decodeRecord(row.record) }));
+      .prepare('SELECT r.name AS run, c.rowid AS rowid FROM conversations c JOIN runs r ON r.id = c.run_id WHERE c.id = ? ORDER BY c.run_id DESC')
+      .all(conversationId) as Array<{ run: string; rowid: number }>;
+    return rows.map((row) => ({ run: row.run, record: this.records.record(row.rowid) }));
   }
 
   /** Per persuadee model, over every run stored: in-loop replies, and how many were 5 (an early stop). */

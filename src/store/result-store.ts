@@ -29,6 +29,7 @@ import { RunTable } from './run-table.js';
 import { callsMark, discardRunIfEmpty, runCallTotals } from './run-totals.js';
 import { buildSearchBacklog } from './search-index.js';
 import { toStoreError } from './store-errors.js';
+import type { OnDamagedRecord } from './stored-record-reader.js';
 
 export type { CallCacheScope, NewRun, RunInfo, RunKind, RunStatus, RunSummary } from '../runner/run-records.js';
 
@@ -280,8 +281,8 @@ export class ResultStore implements Store {
     return this.tournament.countConversations(runId, status);
   }
 
-  conversations(runId: number, status?: 'completed' | 'failed'): Generator<ConversationRecord> {
-    return this.tournament.conversations(runId, status);
+  conversations(runId: number, status?: 'completed' | 'failed', onDamaged?: OnDamagedRecord): Generator<ConversationRecord> {
+    return this.tournament.conversations(runId, status, onDamaged);
   }
 
   conversationScores(runId: number): Generator<ConversationScore> {

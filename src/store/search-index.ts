@@ -3,6 +3,7 @@ import type { ConversationRecord } from '../domain/conversation-record.js';
 import { markMatches, type SearchField, type SearchQuery, snippetOf } from '../domain/search-words.js';
 import type { SearchHit } from '../studies/tournament/tournament-browse.js';
 import { type StoredMessage, storedMessages } from './record-codec.js';
+import { StoredRecordReader } from './stored-record-reader.js';
 
 /*
  * The full-text index of messages (issue 32; docs/design/view.md, "Search"). `message_search` is a
@@ -114,6 +115,14 @@ export function searchBacklog(database: Database.Database): number {
 export function buildSearchBacklog(database: Database.Database, onProgress: (done: number, total: number) => void = () => undefined): number {
   const total = searchBacklog(database);
   const index = new SearchIndex(database);
+  const records = new StoredRecordReader(database);
+  const messagesOf = (row: { rowid: number; record: string | Buffer }): StoredMessage[] => {
+    try {
+      return storedMessages(row.record);
+    } catch (error) {
+      throw records.damaged(row.rowid, error);
+    }
+  };
   const range = database.prepare('SELECT next_rowid, last_rowid FROM search_backlog');
   const chunk = database.prepare('SELECT rowid, record FROM conversations WHERE rowid BETWEEN ? AND ? ORDER BY rowid LIMIT ?');
   const advance = database.prepare('UPDATE search_backlog SET next_rowid = ?');
@@ -125,7 +134,7 @@ export function buildSearchBacklog(database: Database.Database, onProgress: (don
         const current = range.get() as { next_rowid: number; last_rowid: number } | undefined;
         if (!current) return 0;
         const rows = chunk.all(current.next_rowid, current.last_rowid, BACKLOG_CHUNK) as Array<{ rowid: number; record: string | Buffer }>;
-        for (const row of rows) index.add(row.rowid, storedMessages(row.record));
+        for (const row of rows) index.add(row.rowid, messagesOf(row));
         if (rows.length < BACKLOG_CHUNK) finish.run();
         else advance.run(rows.at(-1)!.rowid + 1);
         return rows.length;

@@ -1,4 +1,4 @@
-import { StoreError } from '../domain/errors/store-error.js';
+import { StoreError, type StoreErrorFields } from '../domain/errors/store-error.js';
 import { StoreFullError } from '../domain/errors/store-full-error.js';
 import { isDiskFull } from './disk-full.js';
 
@@ -38,11 +38,15 @@ export function toStoreError(path: string, error: unknown): StoreError | StoreFu
       `${path} is not a pmiyc store (not an SQLite database): pass the right --store`,
       cause,
     );
-  if (DAMAGED.has(code))
-    return new StoreError(
-      { path, problem: 'damaged', sqliteCode: code },
-      `${path} is damaged (SQLite reports ${code}): restore it from a copy, or pass another --store`,
-      cause,
-    );
+  if (DAMAGED.has(code)) return damagedStoreError({ path, problem: 'damaged', sqliteCode: code }, `SQLite reports ${code}`, cause);
   return undefined;
+}
+
+/**
+ * A damaged store, in the one wording pmiyc has for it whatever found the damage (SQLite's
+ * SQLITE_CORRUPT, or a record that does not decode): what is damaged, then the remedy. Exit 2.
+ */
+export function damagedStoreError(fields: StoreErrorFields & { readonly problem: 'damaged' }, what: string, options?: { cause?: unknown }): StoreError {
+  const skip = fields.record ? '; pmiyc export --skip-damaged writes the conversations that can still be read' : '';
+  return new StoreError(fields, `${fields.path} is damaged (${what}): restore it from a copy, or pass another --store${skip}`, options);
 }

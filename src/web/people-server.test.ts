@@ -230,6 +230,11 @@ describe('the people study server', () => {
       await until(study, token, { turns: 0 });
       expect((await say(study, token, 1, 9, '')).status).toBe(400);
       expect((await say(study, token, 2, 3, '')).status).toBe(409);
+      // A turn given as a list nested 7,000 deep (String of it overflows the stack) is not read; a shallow one is named by its start.
+      const deep = await post(study, `/p/${token}/answer`, `{"turnIndex": ${'['.repeat(7_000)}${']'.repeat(7_000)}, "score": 3, "message": ""}`);
+      expect(deep.status).toBe(400);
+      const listed = await post(study, `/p/${token}/answer`, '{"turnIndex": [[1]], "score": 3, "message": ""}');
+      expect(await listed.json()).toEqual({ error: 'turn [[1]] is not the turn asked for (1)' });
       expect((await say(study, token, 1, 3, '')).status).toBe(200);
       const asked = await until(study, token, { turns: 2 });
       expect(asked.ask).toMatchObject({ turnIndex: 3, kind: 'reply', minChars: 30 });

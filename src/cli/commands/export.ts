@@ -1,4 +1,5 @@
 import { InputError } from '../../domain/errors/input-error.js';
+import type { StoreError } from '../../domain/errors/store-error.js';
 import { createStreamWriter } from '../../io/stream-writer.js';
 import { agentColumnsOf } from '../../report/agent-variants.js';
 import { csvHeader, exportLine, turnLines, turnsCsvHeader } from '../../report/export-rows.js';
@@ -15,6 +16,15 @@ export interface ExportOptions {
   readonly format: ExportFormat;
   /** --notes: the researchers' notes (issue 32) instead of the conversations: of --run, else of every run. */
   readonly notes?: boolean;
+  /** --skip-damaged: leave out conversations whose records do not decode (counted on standard error) instead of stopping. */
+  readonly skipDamaged?: boolean;
+}
+
+/** What --skip-damaged left out: how many, the first few by id, and that the store is damaged. */
+function skippedText(run: string, skipped: readonly string[]): string {
+  const named = skipped.slice(0, 5).join(', ') + (skipped.length > 5 ? `, and ${skipped.length - 5} more` : '');
+  const noun = skipped.length === 1 ? 'conversation' : 'conversations';
+  return `skipped ${skipped.length} damaged ${noun} of run ${run} whose records cannot be read (${named}): the store is damaged; restore it from a copy to export them`;
 }
 
 /**
@@ -42,11 +52,14 @@ export async function exportCommand(options: ExportOptions, context: CliContext)
     const run = store.findRun(options.run, 'tournament');
     const agents = agentColumnsOf(run);
     const format = options.format;
+    const skipped: string[] = [];
+    const onDamaged = options.skipDamaged ? (error: StoreError) => skipped.push(error.record?.conversationId ?? '?') : undefined;
+    const conversations = () => store.conversations(run.id, undefined, onDamaged);
     if (format === 'turns-csv') {
       const study = chooseStudy(store, run.name, undefined);
       const judges = study ? { judges: study.config.design.judges, simulated: study.config.simulated } : undefined;
       if (!(await output.write(turnsCsvHeader()))) return 0;
-      for (const record of store.conversations(run.id)) {
+      for (const record of conversations()) {
         const tags =
           study && judges
             ? {
@@ -60,9 +73,10 @@ export async function exportCommand(options: ExportOptions, context: CliContext)
       }
     } else {
       if (format === 'csv' && !(await output.write(csvHeader()))) return 0;
-      for (const record of store.conversations(run.id)) if (!(await output.write(exportLine(record, format, agents)))) return 0;
+      for (const record of conversations()) if (!(await output.write(exportLine(record, format, agents)))) return 0;
     }
     await output.flush();
+    if (skipped.length > 0) context.stderr.write(`pmiyc: ${skippedText(run.name, skipped)}\n`);
     return 0;
   } finally {
     output.release();

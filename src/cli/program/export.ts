@@ -14,6 +14,11 @@ export function addExportCommand(program: Command, { context, setExitCode }: Com
       shared.choice('--format', EXPORT_FORMATS, 'JSON lines or CSV with a row per conversation, or CSV with a row per turn (turns-csv)').default('jsonl'),
     )
     .option('--notes', 'the notes, tags and grades written in pmiyc view instead of the conversations (of --run if given, else of every run)', false)
+    .option(
+      '--skip-damaged',
+      'in a damaged store, leave out the conversations whose records cannot be read (and say how many) instead of stopping at the first',
+      false,
+    )
     .action(async (options) => {
       const { exportCommand } = await import('../commands/export.js');
       setExitCode(await exportCommand(options, context));

@@ -14,6 +14,8 @@ export interface StoreErrorFields {
   readonly problem: StoreProblem;
   /** The SQLite error code behind it (`SQLITE_CORRUPT`), when there is one. */
   readonly sqliteCode?: string;
+  /** For a damaged store: the record found damaged, when it is one record (its run and conversation). */
+  readonly record?: { readonly run: string; readonly conversationId: string };
 }
 
 /**
@@ -25,6 +27,7 @@ export class StoreError extends InputError implements StoreErrorFields {
   readonly path: string;
   readonly problem: StoreProblem;
   readonly sqliteCode?: string;
+  readonly record?: { readonly run: string; readonly conversationId: string };
 
   constructor(fields: StoreErrorFields, message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -32,5 +35,6 @@ export class StoreError extends InputError implements StoreErrorFields {
     this.path = fields.path;
     this.problem = fields.problem;
     this.sqliteCode = fields.sqliteCode;
+    this.record = fields.record;
   }
 }

@@ -76,6 +76,18 @@ export interface ConversationPage {
   readonly hits?: SearchHit[];
   /** With a search: conversations stored before the store had its search index, whose messages `pmiyc upgrade` has not indexed yet (absent when none). */
   readonly unindexed?: number;
+  /**
+   * Conversations of this page whose records do not decode (a damaged store): left out of `items`, each
+   * with what is wrong, so that the page shows the others. Absent when none.
+   */
+  readonly damaged?: DamagedConversation[];
+}
+
+/** A conversation of a page whose stored record cannot be read. */
+export interface DamagedConversation {
+  readonly conversationId: string;
+  /** The damaged store's message, naming the run and the conversation and what to do. */
+  readonly problem: string;
 }
 
 /**

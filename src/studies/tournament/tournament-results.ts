@@ -1,5 +1,6 @@
 import type { Claim } from '../../domain/claim.js';
 import type { ConversationRecord, ConversationScore } from '../../domain/conversation-record.js';
+import type { StoreError } from '../../domain/errors/store-error.js';
 
 /** Per persuadee model, over the runs of a store: in-loop replies, and how many were 5 (an early stop). */
 export type EarlyStopHistory = ReadonlyMap<string, { readonly replies: number; readonly stops: number }>;
@@ -23,8 +24,11 @@ export interface TournamentResults {
   /** 'completed', 'failed', or undefined when the conversation is not stored yet. */
   conversationStatus(runId: number, conversationId: string): 'completed' | 'failed' | undefined;
   countConversations(runId: number, status?: 'completed' | 'failed'): number;
-  /** A run's conversations (or those with a status) in a stable order, streamed. */
-  conversations(runId: number, status?: 'completed' | 'failed'): Iterable<ConversationRecord>;
+  /**
+   * A run's conversations (or those with a status) in a stable order, streamed. A record that cannot be
+   * read is a damaged store (a StoreError naming it); with `onDamaged` it is told there and skipped.
+   */
+  conversations(runId: number, status?: 'completed' | 'failed', onDamaged?: (error: StoreError) => void): Iterable<ConversationRecord>;
   /** What scoring needs of each of a run's conversations, in the order of `conversations()`, without their turns. */
   conversationScores(runId: number): Iterable<ConversationScore>;
   /** The same for the conversations of these claims only, claim by claim (a sequential run's wave). */

@@ -137,6 +137,21 @@ function conversationRow(name: string, item: ConversationPage['items'][number], 
   );
 }
 
+/** The conversations of the page whose records cannot be read (a damaged store), each with what the store says: the rows shown are the others. */
+const damagedNote = (damaged: ConversationPage['damaged']): Child =>
+  damaged && damaged.length > 0
+    ? el(
+        'div',
+        { className: 'note', id: 'damaged-conversations' },
+        `${count(damaged.length)} ${damaged.length === 1 ? 'conversation' : 'conversations'} of this page cannot be read, and ${damaged.length === 1 ? 'is' : 'are'} left out of the table:`,
+        el(
+          'ul',
+          {},
+          damaged.map((entry) => el('li', {}, badge('damaged', 'failed'), ' ', entry.conversationId, ': ', entry.problem)),
+        ),
+      )
+    : '';
+
 /** A run's conversations: filtered, sorted and paged as the address says. */
 export async function conversationsPage(current: number, name: string, query: URLSearchParams): Promise<void> {
   const offset = Number(query.get('offset') || 0);
@@ -186,6 +201,7 @@ export async function conversationsPage(current: number, name: string, query: UR
         )
       : filterForm(name, runData, notes, filters, go),
     unindexedNote(page.unindexed),
+    damagedNote(page.damaged),
     pager,
     page.items.length === 0
       ? el('p', {}, 'No conversation matches these filters.')
