@@ -25,5 +25,8 @@ describe('one of a thing is said in the singular', () => {
     const report = await runCli(['report', '--store', store, '--format', 'md', '--out', join(folder, 'report')]);
     expect(report.code, report.stderr).toBe(0);
     expect(report.stdout).toMatch(/^Report of 1 conversation written to /);
+    const resumed = await runCli(['run', '--store', store, '--resume']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/: completed; 1 conversation was already done\.$/m);
   });
 });

@@ -1,5 +1,5 @@
 import type { ConversationRecord } from '../domain/conversation-record.js';
-import { formatCount as count } from '../domain/text-labels.js';
+import { formatCount as count, formatCounted } from '../domain/text-labels.js';
 import type { IntervalOptions } from '../metrics/claim-estimates.js';
 import { DISPUTED_LISTED, type DisputedConversation, type ImportedResults, WithoutDisputedTally } from './imported-figures.js';
 
@@ -100,7 +100,7 @@ function importedText(tally: RunImports): string {
     .join(', ');
   const more = files.length > FILES_NAMED ? ` and ${count(files.length - FILES_NAMED)} more (report.json imported.runs)` : '';
   return (
-    `${count(tally.conversations)} conversations imported from the official PMIYC code's results (pmiyc import official) from ` +
+    `${formatCounted(tally.conversations, 'conversation')} imported from the official PMIYC code's results (pmiyc import official) from ` +
     `${count(files.length)} file${files.length === 1 ? '' : 's'}: ${named}${more}; they have no seed, and each one's file, sha256 and record index are in its record (pmiyc show ID, pmiyc view)`
   );
 }

@@ -1,4 +1,4 @@
-import { formatCount as count, labelModel } from '../domain/text-labels.js';
+import { formatCounted, labelModel } from '../domain/text-labels.js';
 import { DEFAULT_INTERVALS } from '../metrics/claim-estimates.js';
 import type { RoleCoverage } from '../metrics/role-coverage.js';
 import { summarizeTournament } from '../metrics/tournament-summary.js';
@@ -100,7 +100,7 @@ function stoppedText(outcome: TournamentOutcome, storePath: string): string {
   });
   const pending = describePendingBatches(meter.pendingBatches());
   const leftOver = [
-    ...(result.abandoned > 0 ? [`${count(result.abandoned)} conversations in progress will be re-run from their stored calls`] : []),
+    ...(result.abandoned > 0 ? [`${formatCounted(result.abandoned, 'conversation')} in progress will be re-run from their stored calls`] : []),
     ...(pending ? [`${pending}: the resumed run collects them, without paying again`] : []),
   ];
   return `${stop}${leftOver.length > 0 ? ` (${leftOver.join('; ')})` : ''}`;
@@ -129,7 +129,7 @@ export function runOutcomeText(
     '',
     formatCallsMadeText(totals.calls, identityLabels(config.servedBy)),
     '',
-    `Run ${run.name} in ${storePath}: ${status}${result.skipped > 0 ? `; ${count(result.skipped)} conversations were already done` : ''}.`,
+    `Run ${run.name} in ${storePath}: ${status}${result.skipped > 0 ? `; ${formatCounted(result.skipped, 'conversation was', 'conversations were')} already done` : ''}.`,
     formatRunTotals(totals),
     ...(outcome.settings.cache ? [] : ['--no-cache: this run reuses nothing from earlier runs.']),
     ...(nothingAsked ? [nothingAsked] : []),

@@ -1,4 +1,4 @@
-import { formatCount as count, labelModel } from '../../domain/text-labels.js';
+import { formatCount as count, formatCounted, labelModel } from '../../domain/text-labels.js';
 import { describeReplicaUse } from '../../runner/replica-lines.js';
 import type { RunCallTotals } from '../../runner/run-records.js';
 import { describeFailures, describeStop } from '../../runner/session-ending.js';
@@ -147,7 +147,7 @@ function unfinishedStudyWarning(view: AnalysisSessionView, resume: string): stri
     const holder = outcome.sourceWriter;
     return (
       `run ${view.tournamentRun} was still being written by another process (\`${holder.command}\`, pid ${holder.pid} on ${holder.host}) when study ${run.name} read it: ` +
-      `only the ${count(outcome.conversations)} conversations completed by then are labelled, and the study is interrupted, not completed. Once that run has ended, label the rest: ${resume}`
+      `only the ${formatCounted(outcome.conversations, 'conversation')} completed by then ${outcome.conversations === 1 ? 'is' : 'are'} labelled, and the study is interrupted, not completed. Once that run has ended, label the rest: ${resume}`
     );
   }
   return undefined;
