@@ -28,6 +28,7 @@ export function addAnalyzeCommand(program: Command, { context, signals, setExitC
     .addOption(shared.maxCost())
     .addOption(shared.store())
     .addOption(shared.noCache('study'))
+    .addOption(shared.noCheckModels())
     .addOption(shared.config(context.env))
     .action(async (options, command) => {
       const { analyzeCommand } = await import('../commands/analyze.js');

@@ -35,6 +35,7 @@ export function addPeopleCommand(program: Command, { context, signals, setExitCo
     .option('--public-url <url>', 'the address participants reach through a reverse proxy (https://...): links use it, and its host is accepted')
     .addOption(shared.seed())
     .addOption(shared.store())
+    .addOption(shared.noCheckModels())
     .addOption(shared.config(context.env))
     .action(async (options, command) => {
       const { peopleServeCommand } = await import('../commands/people.js');
