@@ -155,7 +155,9 @@ describe('a model that dies mid-run is stopped', () => {
       const records = exported.stdout
         .trim()
         .split('\n')
-        .map((line) => JSON.parse(line) as { persuader: string; persuadee: string; status: string; failureReason: string | null; failureDetail: string | null });
+        .map(
+          (line) => JSON.parse(line) as { persuader: string; persuadee: string; status: string; failureReason: string | null; failureDetail: string | null },
+        );
       expect(records).toHaveLength(24);
       const simOnly = records.filter((record) => record.persuader === 'sim/eloquent' && record.persuadee === 'sim/eloquent');
       expect(simOnly.map((record) => record.status)).toEqual(Array(6).fill('completed'));
@@ -166,7 +168,9 @@ describe('a model that dies mid-run is stopped', () => {
         expect(record.failureDetail).toMatch(/alpha: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions/);
       }
       // The conversations not yet under way when it stopped were not asked: failed at once with the cause.
-      expect(failed.filter((record) => record.failureDetail?.includes('not asked: alpha was stopped after 3 calls in a row failed so')).length).toBeGreaterThan(0);
+      expect(failed.filter((record) => record.failureDetail?.includes('not asked: alpha was stopped after 3 calls in a row failed so')).length).toBeGreaterThan(
+        0,
+      );
     } finally {
       await (closing ?? server.close());
     }
@@ -176,7 +180,20 @@ describe('a model that dies mid-run is stopped', () => {
     const dead = await unreachableUrl();
     const config = writeConfig({ dead });
     const store = `${fresh('store')}.db`;
-    const result = await runGuarded(['run', '--config', config, '--store', store, '--models', 'dead', '--setting', 'single', '--limit', '2', '--no-check-models']);
+    const result = await runGuarded([
+      'run',
+      '--config',
+      config,
+      '--store',
+      store,
+      '--models',
+      'dead',
+      '--setting',
+      'single',
+      '--limit',
+      '2',
+      '--no-check-models',
+    ]);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).not.toContain('retrying in');
     expect(pmiycLines(result.stderr).filter((line) => line.includes('dead stopped after 3 calls in a row failed so'))).toHaveLength(1);

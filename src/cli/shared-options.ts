@@ -54,7 +54,7 @@ export const sharedOptions = {
   noCheckModels: () =>
     new Option(
       '--no-check-models',
-      "start without first checking that each model answers (a free request, or a one-token call where the provider has none; see docs/design/model-layer.md)",
+      'start without first checking that each model answers (a free request, or a one-token call where the provider has none; see docs/design/model-layer.md)',
     ),
   takeOver: () =>
     new Option(

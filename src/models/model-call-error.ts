@@ -1,7 +1,7 @@
 import type { FailureReason } from '../domain/conversation.js';
-import type { TransportFailureKind } from '../http/transport-failure.js';
 import { isPmiycError, PmiycError } from '../domain/errors/pmiyc-error.js';
 import { printableText } from '../domain/printable-text.js';
+import type { TransportFailureKind } from '../http/transport-failure.js';
 
 /** What a failed call means for the conversation that made it. */
 export type CallFailureReason = Exclude<FailureReason, 'format'>;

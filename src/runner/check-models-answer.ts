@@ -70,7 +70,7 @@ export async function checkModelsAnswer(check: ModelCheck): Promise<ModelCheckOu
     for (const target of failed) {
       notes.push(
         targets.length > 1 && target.lastingCause !== undefined
-          ? `${target.detail}: replica ${target.label} does not answer; the run goes on with the others`
+          ? `${target.detail}: that replica of ${model} does not answer; the run goes on with its others`
           : `could not check that ${target.label} answers (${target.detail}); the run goes on`,
       );
     }

@@ -72,7 +72,14 @@ export async function probeModelTargets(
  * short timeout, to see whether a model answers (with `replica`: whether that one of its replicas
  * does). Never throws.
  */
-async function probeModel(name: string, config: PmiycConfig, env: Environment, nowMs: () => number, options: ProbeOptions, replica?: string): Promise<ProbeResult> {
+async function probeModel(
+  name: string,
+  config: PmiycConfig,
+  env: Environment,
+  nowMs: () => number,
+  options: ProbeOptions,
+  replica?: string,
+): Promise<ProbeResult> {
   const started = nowMs();
   try {
     const resolved = resolveModelSettings(name, config, env);
