@@ -214,20 +214,24 @@ describe('refused credentials, missing keys and long Retry-After', () => {
       expect(capped.stdout).toMatch(/^Run run-1 in \S+: completed \(1 failed\)\.$/m);
 
       server.requests.length = 0;
-      const waiting = spawnCli([
-        'run',
-        '--config',
-        writeChatConfig(`${fresh('c')}.yaml`, server.url, ', maxRetries: 3, maxRetryAfterMs: 7200000'),
-        '--models',
-        'alpha',
-        '--claims',
-        claims,
-        '--setting',
-        'single',
-        '--store',
-        `${fresh('store')}.db`,
-      ]);
-      while (!waiting.output().stderr.includes('retrying in 3600000 ms')) await new Promise((resolve) => setTimeout(resolve, 10));
+      const waiting = spawnCli(
+        [
+          'run',
+          '--config',
+          writeChatConfig(`${fresh('c')}.yaml`, server.url, ', maxRetries: 3, maxRetryAfterMs: 7200000'),
+          '--models',
+          'alpha',
+          '--claims',
+          claims,
+          '--setting',
+          'single',
+          '--store',
+          `${fresh('store')}.db`,
+        ],
+        { env: { PMIYC_PROGRESS_INTERVAL_MS: '20' } },
+      );
+      // The progress line counts the retry, waiting out its hour-long Retry-After.
+      while (!waiting.output().stderr.includes('alpha 1 retry, ')) await new Promise((resolve) => setTimeout(resolve, 10));
       waiting.child.kill('SIGINT');
       const stopped = await waiting.done;
       expect(stopped.code).toBe(130);

@@ -80,7 +80,7 @@ function closingSpendOf(text: string): string | undefined {
 }
 
 describe.skipIf(!hasScript)('pmiyc run in a pseudo-terminal (util-linux script) against a server with faults', () => {
-  it('prints every warning above the block, counts the retries and re-samples, leaves one clean block, and its spend is the final figure', async () => {
+  it('prints warnings above the block, counts the retries (not a line each) and re-samples, leaves one clean block, and its spend is the final figure', async () => {
     const server = await faultyServer();
     try {
       const { code, output, lines } = await runInPseudoTerminal(CLI, runArgs(writeConfig(server)));
@@ -96,7 +96,8 @@ describe.skipIf(!hasScript)('pmiyc run in a pseudo-terminal (util-linux script) 
         above.every((line) => line.startsWith('pmiyc: ')),
         above.join('\n'),
       ).toBe(true);
-      expect(above.filter((line) => /^pmiyc: (alpha|beta): HTTP 429: Rate limit reached; retrying in \d+ ms$/.test(line))).toHaveLength(RATE_LIMITED);
+      // Retries are counted in the block, with their last error, not printed one by one.
+      expect(above.filter((line) => line.includes('retrying in'))).toEqual([]);
 
       const retries = (model: string) =>
         Number(new RegExp(`^ {2}${model}: .* (\\d+) retr(y|ies),`).exec(block.find((line) => line.startsWith(`  ${model}:`))!)![1]);
@@ -136,11 +137,12 @@ describe.skipIf(!hasScript)('pmiyc run in a pseudo-terminal 80 columns wide', ()
   });
 });
 
-/** A provider on loopback that holds every request until the test answers it. */
+/** A provider on loopback that holds every call until the test answers it (its list of models, which a run asks first, it gives at once). */
 async function holdingServer() {
   const held: Array<(response: unknown) => void> = [];
   const sockets = new Set<Socket>();
   const server = createServer((request, response: ServerResponse) => {
+    if (request.method === 'GET') return void response.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[]}');
     request.resume();
     request.on('end', () => held.push((body) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body))));
   });

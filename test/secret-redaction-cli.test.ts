@@ -24,10 +24,12 @@ const echo = (request: RecordedRequest) =>
 const asked = new Map<string, number>();
 
 /**
- * alpha (pmiyc's own client) and beta (the AI SDK) get, each in turn, a 503 (retried, so said on
- * standard error), a 422 and a 400 with a text body; gamma is answered.
+ * alpha (pmiyc's own client) and beta (the AI SDK) get, each in turn, a 503 (retried), a 422 and a 400
+ * with a text body; gamma is answered. A list of models (the check before a run, when the server is
+ * asked for it: `listsModels` false) is refused with a 401 that repeats the credentials too.
  */
 function gatewayReply(request: RecordedRequest): FakeResponse | undefined {
+  if (request.method === 'GET') return { status: 401, body: { error: { message: echo(request), type: 'invalid_request_error' } } };
   const model = String(request.body['model']);
   if (model === 'gamma-model') return undefined;
   const index = asked.get(model) ?? 0;
@@ -99,7 +101,15 @@ describe('a server that repeats the credentials and sends escape sequences in it
     expect(run.code).toBe(1);
     // The server's words do arrive (so the test would see the key if it were there), redacted.
     expect(run.stderr).toContain('upstream failed for Bearer [redacted: PMIYC_TEST_SECRET_KEY] ([redacted: header x-gateway])');
-    expect(run.stderr).toContain('upstream failed for [redacted: PMIYC_TEST_SECRET_KEY]');
+
+    // The check before a run, refused by the same gateway: each model's line repeats what it said, redacted.
+    server.listsModels = false;
+    const refused = await runCli(['run', '--config', config, '--models', 'alpha,beta', '--claims', claims, '--store', store, '--run', 'refused'], { env });
+    server.listsModels = true;
+    outputs.push(['run refused by the check', refused]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('pmiyc: alpha: HTTP 401: upstream failed for Bearer [redacted: PMIYC_TEST_SECRET_KEY] ([redacted: header x-gateway])');
+    expect(refused.stderr).toContain('pmiyc: beta: HTTP 401: upstream failed for [redacted: PMIYC_TEST_SECRET_KEY] ([redacted: header x-gateway])');
 
     const jsonl = await runCli(['export', '--store', store, '--run', 'r', '--format', 'jsonl']);
     outputs.push(['export --format jsonl', jsonl]);

@@ -57,6 +57,11 @@ export const sharedOptions = {
   runName: (description: string) => new Option('--run <name>', description).argParser(parseRunName('--run')),
   studyName: (description: string) => new Option('--study <name>', description).argParser(parseRunName('--study')),
   resume: (description: string) => new Option('--resume', description).default(false),
+  noCheckModels: () =>
+    new Option(
+      '--no-check-models',
+      'start without first checking that each model answers (a free request, or a one-token call where the provider has none; see docs/design/model-layer.md)',
+    ),
   takeOver: () =>
     new Option(
       '--take-over',
@@ -74,6 +79,8 @@ export interface SessionOptions {
   readonly maxCost?: number;
   /** False: --no-cache (reuse nothing from earlier runs). */
   readonly cache: boolean;
+  /** False: --no-check-models (start without first checking that each model answers). */
+  readonly checkModels?: boolean;
   readonly gitRevision?: string;
   readonly progressIntervalMs?: number;
 }

@@ -1,6 +1,7 @@
 import type { FailureReason } from '../domain/conversation.js';
 import { isPmiycError, PmiycError } from '../domain/errors/pmiyc-error.js';
 import { printableText } from '../domain/printable-text.js';
+import type { TransportFailureKind } from '../http/transport-failure.js';
 
 /** What a failed call means for the conversation that made it. */
 export type CallFailureReason = Exclude<FailureReason, 'format'>;
@@ -17,6 +18,11 @@ export interface ModelCallErrorFields {
    * retryable, and a run does not ask the same request again in that session (with-call-cache.ts).
    */
   readonly replyLimitBytes?: number;
+  /**
+   * Set when no HTTP answer came: what went wrong below the status codes (`unreachable`: no connection
+   * could be made; `closed`, `timeout`, ...: see TransportFailureKind).
+   */
+  readonly transportFailure?: TransportFailureKind;
 }
 
 /**
@@ -37,6 +43,7 @@ export class ModelCallError extends PmiycError implements ModelCallErrorFields {
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
   readonly replyLimitBytes?: number;
+  readonly transportFailure?: TransportFailureKind;
 
   constructor(message: string, fields: ModelCallErrorFields, options?: { cause?: unknown }) {
     super(printableText(message), options);
@@ -48,6 +55,7 @@ export class ModelCallError extends PmiycError implements ModelCallErrorFields {
     if (fields.statusCode !== undefined) this.statusCode = fields.statusCode;
     if (fields.retryAfterMs !== undefined) this.retryAfterMs = fields.retryAfterMs;
     if (fields.replyLimitBytes !== undefined) this.replyLimitBytes = fields.replyLimitBytes;
+    if (fields.transportFailure !== undefined) this.transportFailure = fields.transportFailure;
   }
 }
 

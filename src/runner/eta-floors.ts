@@ -13,7 +13,9 @@ export type EtaHold =
   /** A model's own limits (requests per minute, calls at once) for its share of the remaining calls. */
   | { readonly kind: 'limits'; readonly model: string }
   /** A call of this model that has been on the wire for long. */
-  | { readonly kind: 'long call'; readonly model: string };
+  | { readonly kind: 'long call'; readonly model: string }
+  /** A call of this model waiting to be tried again (a back-off, a server's Retry-After). */
+  | { readonly kind: 'retry'; readonly model: string };
 
 /** The least time the rest of a run can take, by one thing that holds it. */
 export interface EtaFloor {
@@ -130,14 +132,27 @@ export interface FloorInput {
   readonly paces: readonly ModelPace[];
   /** Per model, how long its oldest call on the wire has been out, in ms. */
   readonly oldestCallAgeMs: ReadonlyArray<{ readonly model: string; readonly ageMs: number }>;
+  /**
+   * Per model with calls waiting to be tried again: ms until the last of those retries goes out, and the
+   * model's mean time on the wire per attempt so far.
+   */
+  readonly retryWaits?: ReadonlyArray<{ readonly model: string; readonly waitMs: number; readonly wireMsPerAttempt: number }>;
 }
 
-/** Every floor under the ETA: the tail, each limited model, each call out longer than `LONG_CALL_MS`. */
+/**
+ * Every floor under the ETA: the tail, each limited model, each call out longer than `LONG_CALL_MS`, and
+ * each model's calls waiting to be tried again: the last of them goes out when its wait ends, and takes a
+ * model's time on the wire per attempt after that (a run whose calls all back off for a minute has at
+ * least a minute left, whatever its rate before said).
+ */
 export function etaFloors(input: FloorInput): EtaFloor[] {
   const floors: EtaFloor[] = [];
   const stepMs = serviceMsPerCall(input.service);
   if (stepMs !== undefined && input.longestRemainingCalls) floors.push({ ms: input.longestRemainingCalls * stepMs, hold: { kind: 'tail' } });
   for (const pace of input.paces) floors.push({ ms: limitsFloorMs(pace), hold: { kind: 'limits', model: pace.model } });
   for (const { model, ageMs } of input.oldestCallAgeMs) if (ageMs >= LONG_CALL_MS) floors.push({ ms: ageMs, hold: { kind: 'long call', model } });
+  for (const { model, waitMs, wireMsPerAttempt } of input.retryWaits ?? []) {
+    if (waitMs > 0) floors.push({ ms: waitMs + wireMsPerAttempt, hold: { kind: 'retry', model } });
+  }
   return floors;
 }

@@ -18,6 +18,8 @@ export interface StudyRunInput {
   readonly resume?: boolean;
   /** Take the run from a process that still holds it. */
   readonly takeOver?: boolean;
+  /** False (`--no-check-models`): start without first checking that each model answers (see `RunSessionOptions.checkModels`). */
+  readonly checkModels?: boolean;
   readonly about: RunAbout;
   /** Clock, keys, signals, messages and progress (see `processSessionWorld()` for the process's own). */
   readonly world: SessionWorld;
@@ -37,9 +39,10 @@ export interface StudySessionRequest {
 
 /**
  * Opens the study's run (resumed or new, see `openRun`) and starts its session, with the settings
- * every study shares. The tournament, whose settings may come from its stored run, opens its own.
+ * every study shares, once its models answer (`startRunSession`). The tournament, whose settings may
+ * come from its stored run, opens its own.
  */
-export function openStudySession(records: RunRecords, input: StudyRunInput, request: StudySessionRequest): RunSession {
+export async function openStudySession(records: RunRecords, input: StudyRunInput, request: StudySessionRequest): Promise<RunSession> {
   const { run, resumed } = openRun(records, {
     ...request.run,
     resume: input.resume === true,
@@ -60,6 +63,7 @@ export function openStudySession(records: RunRecords, input: StudyRunInput, requ
       unit: request.unit,
       total: request.total,
       takeOver: input.takeOver === true,
+      ...(input.checkModels === false ? { checkModels: false } : {}),
       ...(request.batch ? { batch: true } : {}),
       ...(input.maxCostUsd === undefined ? {} : { maxCostUsd: input.maxCostUsd }),
     },

@@ -137,6 +137,23 @@ describe('an ETA that accounts for faults and limits', () => {
     // Without the back-offs and the second attempts this was 6 x 400 ms = 2.4 s.
   });
 
+  it('never ends before the last retry its calls wait for: calls that all back off for 40 s leave at least 40 s, whatever the rate said', () => {
+    const run = liveRun(['alpha'], { forecast: { expectedCalls: () => 46, longestRemainingCalls: () => 1 } });
+    for (let index = 0; index < 40; index++) {
+      run.call('alpha', index * 100);
+      run.at(index * 100 + 400);
+    }
+    // Two calls of the run, both failed and waiting to be tried again: the last goes out in 40 s, the other sooner.
+    run.meter.callStarted('alpha');
+    run.meter.callStarted('alpha');
+    run.meter.retried('alpha', { label: 'cannot reach', atMs: 4_500 }, 44_500);
+    run.meter.retried('alpha', { label: 'cannot reach', atMs: 4_600 }, 10_000);
+    const lines = run.at(4_600);
+    // 39.9 s until the last retry goes out, and 400 ms on the wire then; the rate alone said well under a second.
+    expect(etaMsOf(lines)).toBe(40_300);
+    expect(lines[0]).toContain('waiting to retry calls of alpha');
+  });
+
   it("follows a model's requests-per-minute window: its share of the calls left waits for the window to free", () => {
     const shares = new Map([
       ['alpha', 0.5],

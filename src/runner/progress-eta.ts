@@ -60,6 +60,12 @@ export function progressEta(
   window.add({ atMs: nowMs, done });
   const stall = window.stallAt(nowMs);
   const expected = forecast ? forecast.expectedCalls() : source.total - meter.conversationsSkipped;
+  const retryWaits = models.flatMap(({ model }) => {
+    const traffic = meter.trafficOf(model);
+    const waitMs = (traffic.retryWaitUntilMs ?? 0) - nowMs;
+    const service = meter.serviceOf(model);
+    return traffic.started > 0 && waitMs > 0 ? [{ model, waitMs, wireMsPerAttempt: service.wireCalls > 0 ? service.wireMs / service.wireCalls : 0 }] : [];
+  });
   return estimateEta({
     expected,
     done,
@@ -71,6 +77,7 @@ export function progressEta(
       service: meter.callService,
       paces: forecast ? pacesOf(source, models, expected) : [],
       oldestCallAgeMs,
+      retryWaits,
     }),
   });
 }

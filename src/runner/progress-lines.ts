@@ -72,6 +72,7 @@ const RANK = {
 function describeHold(hold: EtaHold | undefined): string | undefined {
   if (hold?.kind === 'limits') return `held by ${hold.model}'s limits`;
   if (hold?.kind === 'long call') return `waiting on a call of ${hold.model}`;
+  if (hold?.kind === 'retry') return `waiting to retry calls of ${hold.model}`;
   return undefined;
 }
 

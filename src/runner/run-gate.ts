@@ -1,3 +1,12 @@
+import type { ModelCallError } from '../models/model-call-error.js';
+
+/**
+ * Calls of one model failed in a row with a lasting cause (`lastingCauseOf`: its server cannot be reached,
+ * or has no such model), and none answered in between, before the run stops calling it. Small: such a cause
+ * fails every call alike, and each failed call was already tried again (`MAX_UNREACHABLE_RETRIES`).
+ */
+export const DEAD_AFTER_FAILURES = 3;
+
 /**
  * Why a run stopped starting work before its plan was done: a signal (Ctrl-C, SIGTERM, SIGHUP),
  * the budget, too many failures, refused credentials (only that model's work stops), or another
@@ -40,6 +49,9 @@ export class RunGate {
   private readonly stopping = new AbortController();
   private readonly blocked = new Map<string, string>();
   private refusal: BudgetRefusal | undefined;
+  private readonly stoppedModelCauses = new Map<string, ModelCallError>();
+  /** Per model, its calls that failed with a lasting cause since its last answer. */
+  private readonly lastingFailuresInARow = new Map<string, number>();
 
   constructor(
     private readonly maxCostUsd?: number,
@@ -87,6 +99,29 @@ export class RunGate {
   /** Models whose calls were stopped, with why. */
   get blockedModels(): ReadonlyMap<string, string> {
     return this.blocked;
+  }
+
+  /** A call of `model` was answered: its count of failures in a row starts again. */
+  modelAnswered(model: string): void {
+    this.lastingFailuresInARow.delete(model);
+  }
+
+  /**
+   * A call of `model` failed with a lasting cause (after its retries). The `DEAD_AFTER_FAILURES`th in a
+   * row with no answer between stops the model: every later call of it fails at once with `error` as the
+   * cause (`stoppedModels`), while the other models go on. True only for the failure that stopped it.
+   */
+  modelFailedLastingly(model: string, error: ModelCallError): boolean {
+    const inARow = (this.lastingFailuresInARow.get(model) ?? 0) + 1;
+    this.lastingFailuresInARow.set(model, inARow);
+    if (inARow < DEAD_AFTER_FAILURES || this.stoppedModelCauses.has(model)) return false;
+    this.stoppedModelCauses.set(model, error);
+    return true;
+  }
+
+  /** Models stopped because their calls failed with a lasting cause, with the last such failure. */
+  get stoppedModels(): ReadonlyMap<string, ModelCallError> {
+    return this.stoppedModelCauses;
   }
 
   /** Admits a call to `model` expected to cost up to `estimateUsd`, or stops the run. */

@@ -19,7 +19,7 @@ export interface ModelTraffic {
   /** Requests asked again because the reply before was unusable (malformed, refused). */
   resamples: number;
   lastError?: LastCallError;
-  /** When the model's next retry starts (a back-off or a server's Retry-After), in ms of the run's clock. */
+  /** When the last of the model's retries now waiting starts (a back-off or a server's Retry-After), in ms of the run's clock. */
   retryWaitUntilMs?: number;
   /** Calls of the plan this model gave in this session (made, replayed or failed; see `RunMeter.planCallsDone`). */
   planCalls: number;
@@ -190,7 +190,8 @@ export class RunMeter {
     const traffic = this.mutable(model);
     traffic.retries += 1;
     traffic.lastError = error;
-    traffic.retryWaitUntilMs = retryAtMs;
+    // The last of the retries waiting: the ETA cannot end before it (an earlier one's time has passed by then).
+    traffic.retryWaitUntilMs = Math.max(traffic.retryWaitUntilMs ?? 0, retryAtMs);
     const service = this.serviceOf(model) as CallService;
     service.backoffMs += Math.max(0, retryAtMs - error.atMs);
     if (rateLimited) service.rateLimited += 1;

@@ -12,7 +12,7 @@ import { cacheCalls } from '../models/wrappers/with-call-cache.js';
 import type { RetryDependencies, RetryEvent } from '../models/wrappers/with-retry.js';
 import { Semaphore } from '../models/wrappers/with-shared-limit.js';
 import { createModelRegistry, type ModelRegistry } from './model-registry.js';
-import { callErrorLabel, controlRun } from './run-control.js';
+import { callErrorLabel, controlRun, refuseStoppedModel } from './run-control.js';
 import type { RunGate } from './run-gate.js';
 import type { RunMeter } from './run-meter.js';
 
@@ -68,6 +68,8 @@ export interface RunModelOptions {
   readonly refresh?: ReadonlySet<string>;
   readonly onRetry?: (model: string, event: RetryEvent) => void;
   readonly onModelBlocked?: (model: string, error: ModelCallError) => void;
+  /** A model was stopped: its calls failed with a lasting cause several times in a row (see `RunGate.modelFailedLastingly`). */
+  readonly onModelStopped?: (model: string, error: ModelCallError) => void;
   /** A replica of a model served by several went out of its pool, or answers again. */
   readonly onReplicaEvent?: (model: string, event: ReplicaEvent) => void;
   readonly now: () => number;
@@ -116,8 +118,10 @@ export function createRunModels(config: PmiycConfig, env: Environment, options: 
       const cameBack = options.meter.wireStarted(model, options.now());
       return () => cameBack(options.now());
     },
-    // Outermost first: count requests and what the cache answered; the cache (sharing, resume, replay); run control for real calls.
+    // Outermost first: a stopped model's calls fail at once; count requests and what the cache answered; the cache
+    // (sharing, resume, replay); run control for real calls.
     decorateFor: (settings) => [
+      refuseStoppedModel(options.gate),
       countAsks(options.meter),
       cacheCalls(options.cache, {
         modelIdentity: options.identityOf(settings),
@@ -131,6 +135,7 @@ export function createRunModels(config: PmiycConfig, env: Environment, options: 
         estimateCostUsd: (request) => worstCaseCostUsd(settings, request),
         now: options.now,
         ...(options.onModelBlocked ? { onModelBlocked: options.onModelBlocked } : {}),
+        ...(options.onModelStopped ? { onModelStopped: options.onModelStopped } : {}),
       }),
     ],
   });

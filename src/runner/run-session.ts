@@ -5,12 +5,14 @@ import { InputError } from '../domain/errors/input-error.js';
 import { StoreFullError } from '../domain/errors/store-full-error.js';
 import { formatCount, formatDuration } from '../domain/text-labels.js';
 import { BatchWork } from '../models/batch/batch-work.js';
+import type { ModelCallError } from '../models/model-call-error.js';
 import { modelIdentity } from '../models/model-identity.js';
 import type { ModelSettings } from '../models/model-settings.js';
 import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
+import { checkModelsAnswer, DeadModelsError } from './check-models-answer.js';
 import { createModelRegistry, type ModelRegistry } from './model-registry.js';
 import { type CallForecastView, type ProgressStream, startProgressDisplay } from './progress-display.js';
-import { type BudgetRefusal, RunGate, RunStoppedError } from './run-gate.js';
+import { type BudgetRefusal, DEAD_AFTER_FAILURES, RunGate, RunStoppedError } from './run-gate.js';
 import { RunInUseError } from './run-in-use-error.js';
 import { describeTakeOver, LEASE_HEARTBEAT_MS, type LeaseHolder, type LeaseLiveness, leaseLiveness } from './run-lease.js';
 import { RunMeter } from './run-meter.js';
@@ -71,6 +73,12 @@ export interface RunSessionOptions {
   readonly callShares?: ReadonlyMap<string, number>;
   /** `--batch`: every model's calls go through its provider's batch service (models with `batch:` in the config do anyway). */
   readonly batch?: boolean;
+  /**
+   * False (`--no-check-models`): start without first asking each model whether it answers. Otherwise the
+   * session starts only once every model with a server that the run has not had an answer from answers
+   * (`checkModelsAnswer`); a dead one refuses the start (`DeadModelsError`, exit 2).
+   */
+  readonly checkModels?: boolean;
 }
 
 export interface RunSession {
@@ -112,6 +120,8 @@ export interface SessionFacts {
   readonly blockedModels: ReadonlyMap<string, string>;
   /** Where the spend stood when the budget stopped the session, if it did. */
   readonly budgetRefusal?: BudgetRefusal;
+  /** Models stopped because their calls failed with a lasting cause several times in a row, with the last failure. */
+  readonly stoppedModels: ReadonlyMap<string, ModelCallError>;
   /** The run's models without prices in the config: the spend does not count them, and says so. */
   readonly modelsWithoutPrice: readonly string[];
   /** The models served by several replicas, with what each replica did this session. */
@@ -125,6 +135,7 @@ export function sessionFacts(session: RunSession): SessionFacts {
     callsMark: session.callsMark,
     blockedModels: session.gate.blockedModels,
     ...(session.gate.budgetRefusal ? { budgetRefusal: session.gate.budgetRefusal } : {}),
+    stoppedModels: session.gate.stoppedModels,
     modelsWithoutPrice: session.modelsWithoutPrice,
     replicaUse: session.replicaUse(),
   };
@@ -251,8 +262,12 @@ function beginSession(options: RunSessionOptions, world: SessionWorld, meter: Ru
     identityOf: (settings) => identities[settings.name] ?? modelIdentity(settings),
     ...(options.refresh ? { refresh: options.refresh } : {}),
     ...(ledger ? { batch: { ledger, all: options.batch === true, work: batchWork } } : {}),
-    onRetry: (_model, event) => world.tell(`${event.error.message}; retrying in ${event.waitMs} ms`),
+    // Retries are counted in the progress display (with the last error), not told one by one.
     onModelBlocked: (model, error) => world.tell(`${error.message}; no more calls to ${model} in this run`),
+    onModelStopped: (model, error) =>
+      world.tell(
+        `${error.message}; ${model} stopped after ${DEAD_AFTER_FAILURES} calls in a row failed so: its remaining ${options.unit} fail with this cause, the other models go on`,
+      ),
     onReplicaEvent: (model, event) =>
       world.tell(
         event.kind === 'out'
@@ -269,13 +284,62 @@ function beginSession(options: RunSessionOptions, world: SessionWorld, meter: Ru
   return { gate, registry, callsMark, modelsWithoutPrice };
 }
 
+/** The run's models it has had an answer from in an earlier session (a call of its own stored under their identity). */
+function modelsReached(options: RunSessionOptions): (name: string) => boolean {
+  if (!options.resumed) return () => false;
+  const { records, run } = options;
+  const called = new Set(
+    records
+      .callTotals(run.id, records.callsMark())
+      .byModel.filter((model) => model.inAll.calls > 0)
+      .map((model) => model.identity),
+  );
+  const identities = storedServedBy(run);
+  return (name) => identities[name] !== undefined && called.has(identities[name]);
+}
+
 /**
- * The one session every run works in (tournaments and studies alike): the run's lease (one
- * writer; a heartbeat; a run taken over stops), models behind the run's call cache (every call
- * committed before use, replayed on resume; scoped by --no-cache), identified by what serves them,
- * the run gate (signals, budget, refused credentials), the global concurrency, and the progress display.
+ * Before the session takes the run: asks each of its models that has a server, and that the run has not
+ * had an answer from before, whether it answers (`checkModelsAnswer`). A dead one refuses the start with
+ * one line per dead model (exit 2); a new run is then removed, as after any refused start. A signal stops
+ * the check, as it stops a run (the work is held graceful meanwhile, so the process is not ended mid-way).
  */
-export function startRunSession(options: RunSessionOptions, world: SessionWorld): RunSession {
+async function checkBeforeStart(options: RunSessionOptions, world: SessionWorld): Promise<void> {
+  if (options.checkModels === false) return;
+  const release = world.holdGracefulStop?.() ?? (() => {});
+  try {
+    const { dead, notes } = await checkModelsAnswer({
+      names: options.names,
+      config: options.config,
+      env: world.env,
+      nowMs: () => world.now().getTime(),
+      reached: modelsReached(options),
+      abortSignal: world.signals.stop,
+    });
+    world.signals.stop.throwIfAborted();
+    for (const note of notes) world.tell(note);
+    if (dead.length > 0) throw new DeadModelsError(dead);
+  } catch (error) {
+    if (!options.resumed) options.records.discardRunIfEmpty(options.run.id);
+    throw error;
+  } finally {
+    release();
+  }
+}
+
+/**
+ * The one session every run works in (tournaments and studies alike): first a check that its models
+ * answer (unless `checkModels: false`), then the run's lease (one writer; a heartbeat; a run taken over
+ * stops), models behind the run's call cache (every call committed before use, replayed on resume; scoped
+ * by --no-cache), identified by what serves them, the run gate (signals, budget, refused credentials,
+ * models that stopped answering), the global concurrency, and the progress display.
+ */
+export async function startRunSession(options: RunSessionOptions, world: SessionWorld): Promise<RunSession> {
+  await checkBeforeStart(options, world);
+  return takeRunAndStart(options, world);
+}
+
+function takeRunAndStart(options: RunSessionOptions, world: SessionWorld): RunSession {
   const { records, run } = options;
   const holder = takeRun(options, world);
   const meter = new RunMeter();

@@ -40,6 +40,20 @@ export function sessionEnding(result: { status: 'completed' | 'stopped'; stopRea
   return { status: 'interrupted', stopReason: reason, exitCode: EXIT_FAILED };
 }
 
+/**
+ * A session that completed its plan without doing one item, having stopped some of its models because
+ * their calls failed with a lasting cause (`RunGate.stoppedModels`: cannot reach, no such model): exit 2,
+ * as when the check before the start finds them dead, since a server or the config must change before
+ * anything can be done. Its status and failed items are kept (--retry-failed or a resume asks them again).
+ */
+export function endingWithStoppedModels(ending: SessionEnding, stoppedModels: number, itemsDone: number): SessionEnding {
+  if (ending.status !== 'completed' || stoppedModels === 0 || itemsDone > 0) return ending;
+  return { ...ending, exitCode: EXIT_NOTHING_DONE };
+}
+
+/** The exit code of a session that could do nothing because its models do not answer. */
+const EXIT_NOTHING_DONE = 2;
+
 export interface StopContext {
   /** The command that continues the run, e.g. `pmiyc run --store x.db --run r --resume`. */
   readonly resume: string;

@@ -39,7 +39,7 @@ async function serve(
   } = {},
 ): Promise<Study> {
   const stop = new AbortController();
-  const served = openPeopleStudy({
+  const served = await openPeopleStudy({
     store,
     name: options.run ?? 'study',
     role: options.role ?? 'persuadee',

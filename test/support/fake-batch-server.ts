@@ -93,6 +93,11 @@ export class FakeBatchServer {
     for await (const chunk of request) text += String(chunk);
     const method = request.method ?? '';
     const path = request.url ?? '';
+    // The list of models a run asks for before it starts (to check that the model answers): given, not recorded.
+    if (method === 'GET' && path === '/v1/models') {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [] }));
+      return;
+    }
     this.requests.push({ method, path });
     const send = (status: number, body: unknown, type = 'application/json'): void => {
       response.writeHead(status, { 'content-type': type }).end(typeof body === 'string' ? body : JSON.stringify(body));

@@ -25,6 +25,14 @@ export interface RecordedRequest {
  */
 export class FakeProviderServer {
   readonly requests: RecordedRequest[] = [];
+  /**
+   * True: `GET …/models` (what a run asks before it starts, to check that a model answers) gets an empty
+   * list and is neither recorded nor scripted, so that the requests are the calls a run makes. False: it is
+   * a request like any other.
+   */
+  listsModels = true;
+  /** How many lists of models it gave (see `listsModels`). */
+  modelListings = 0;
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   private script: (request: RecordedRequest, index: number) => FakeResponse = () => ({ status: 500, body: { error: 'no script' } });
@@ -66,6 +74,11 @@ export class FakeProviderServer {
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let text = '';
     for await (const chunk of request) text += String(chunk);
+    if (this.listsModels && request.method === 'GET' && request.url?.endsWith('/models')) {
+      this.modelListings += 1;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [] }));
+      return;
+    }
     const recorded: RecordedRequest = {
       method: request.method ?? '',
       path: request.url ?? '',

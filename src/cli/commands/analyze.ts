@@ -88,6 +88,7 @@ export async function analyzeCommand(options: AnalyzeOptions, context: CliContex
       cache: options.cache,
       resume: options.resume,
       takeOver: options.takeOver === true,
+      ...(options.checkModels === false ? { checkModels: false } : {}),
       ...(prepared.name ? { name: prepared.name } : {}),
       ...(options.maxCost === undefined ? {} : { maxCostUsd: options.maxCost }),
       about: aboutRun(context, options.gitRevision, prepared.configPath),

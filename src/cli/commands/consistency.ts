@@ -73,6 +73,7 @@ export async function consistencyCommand(options: ConsistencyOptions, context: C
       cache: options.cache,
       resume: options.resume,
       takeOver: options.takeOver === true,
+      ...(options.checkModels === false ? { checkModels: false } : {}),
       ...(options.maxCost === undefined ? {} : { maxCostUsd: options.maxCost }),
       ...(prepared.name ? { name: prepared.name } : {}),
       ...(prepared.tournamentRun ? { tournamentRun: prepared.tournamentRun } : {}),

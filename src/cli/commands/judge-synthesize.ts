@@ -41,6 +41,7 @@ export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, co
       seed: options.seed,
       concurrency: options.concurrency,
       cache: options.cache,
+      ...(options.checkModels === false ? { checkModels: false } : {}),
       ...(options.maxCost === undefined ? {} : { maxCostUsd: options.maxCost }),
       ...(options.study === undefined ? {} : { name: options.study }),
       ...(options.out === undefined ? {} : { out: options.out }),

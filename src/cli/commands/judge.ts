@@ -44,6 +44,7 @@ export async function judgeCommand(options: JudgeOptions, context: CliContext, s
       cache: options.cache,
       resume: options.resume,
       takeOver: options.takeOver === true,
+      ...(options.checkModels === false ? { checkModels: false } : {}),
       ...(prepared.name ? { name: prepared.name } : {}),
       ...(options.maxCost === undefined ? {} : { maxCostUsd: options.maxCost }),
       about: aboutRun(context, options.gitRevision, prepared.configPath),

@@ -33,6 +33,8 @@ export interface PeopleServeOptions {
   readonly seed: number;
   readonly store: string;
   readonly config?: string;
+  /** False: --no-check-models (serve without first checking that the models answer). */
+  readonly checkModels?: boolean;
 }
 
 const LOOPBACK = new Set([LOCAL_HOST, '::1', 'localhost']);
@@ -85,7 +87,7 @@ export async function peopleServeCommand(options: PeopleServeOptions, context: C
   const openToken = options.open === undefined ? undefined : newLinkToken();
   const store = openStore(options.store, { now: context.now });
   try {
-    const served = openPeopleStudy({
+    const served = await openPeopleStudy({
       store,
       name: options.run,
       role: options.role,
@@ -99,6 +101,7 @@ export async function peopleServeCommand(options: PeopleServeOptions, context: C
       text,
       ...(openToken && options.open !== undefined ? { openLink: { tokenHash: hashToken(openToken), capacity: options.open } } : {}),
       config,
+      ...(options.checkModels === false ? { checkModels: false } : {}),
       about: aboutRun(context, undefined, options.config === undefined ? undefined : resolve(options.config)),
       world: sessionWorldOf(context, signals, store),
       newParticipantId,

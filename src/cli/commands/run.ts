@@ -102,6 +102,7 @@ export async function runTournamentCommand(typed: RunOptions, context: CliContex
       resume: options.resume,
       retryFailed: options.retryFailed,
       takeOver: options.takeOver,
+      ...(options.checkModels === false ? { checkModels: false } : {}),
       about: aboutRun(context, options.gitRevision, prepared.configPath),
       world: sessionWorldOf(context, signals, store, options.progressIntervalMs),
     });

@@ -42,6 +42,7 @@ export function addAnalyzeCommand(program: Command, { context, signals, setExitC
     .addOption(shared.maxCost())
     .addOption(shared.store())
     .addOption(shared.noCache('study'))
+    .addOption(shared.noCheckModels())
     .addOption(shared.config(context.env))
     .addHelpText('after', ANALYZE_EXAMPLES)
     .action(async (options, command) => {

@@ -32,6 +32,7 @@ export function addConsistencyCommand(program: Command, { context, signals, setE
     .addOption(shared.maxCost())
     .addOption(shared.store())
     .addOption(shared.noCache('study'))
+    .addOption(shared.noCheckModels())
     .addOption(shared.config(context.env))
     .action(async ({ answers, samples, ...options }) => {
       if (samples !== undefined) context.stderr.write('pmiyc: --samples is now --answers (answers asked per model and claim)\n');

@@ -29,6 +29,7 @@ export function addJudgeCommand(program: Command, { context, signals, setExitCod
     .addOption(shared.maxAttempts('asks per item before its reply counts as unusable'))
     .addOption(shared.maxCost())
     .addOption(shared.noCache('study'))
+    .addOption(shared.noCheckModels())
     .action(async (options) => {
       const { judgeCommand } = await import('../commands/judge.js');
       setExitCode(await judgeCommand({ ...options, ...runExtras(context) }, context, signals));
@@ -57,6 +58,7 @@ export function addJudgeCommand(program: Command, { context, signals, setExitCod
     .addOption(shared.maxAttempts('asks per item before its reply counts as unusable'))
     .addOption(shared.maxCost())
     .addOption(shared.noCache('study'))
+    .addOption(shared.noCheckModels())
     .action(async (options) => {
       const { judgeSynthesizeCommand } = await import('../commands/judge.js');
       setExitCode(await judgeSynthesizeCommand({ ...options, ...runExtras(context) }, context, signals));

@@ -48,6 +48,7 @@ export function addPeopleCommand(program: Command, { context, signals, setExitCo
     .option('--public-url <url>', 'the address participants reach through a reverse proxy (https://...): links use it, and its host is accepted')
     .addOption(shared.seed())
     .addOption(shared.store())
+    .addOption(shared.noCheckModels())
     .addOption(shared.config(context.env))
     .addHelpText('after', PEOPLE_SERVE_EXAMPLES)
     .action(async (options, command) => {

@@ -63,6 +63,7 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
     .option('--dry-run', 'print the plan, its calls and cost, and exit', false)
     .option('--batch', "send every model's calls through its provider's batch service (OpenAI, Anthropic): about half the price, replies within hours", false)
     .addOption(shared.noCache())
+    .addOption(shared.noCheckModels())
     .addOption(shared.config(context.env))
     .addHelpText('after', RUN_EXAMPLES)
     .action(async (options, command) => {

@@ -27,7 +27,12 @@ export function toModelCallError(error: unknown, context: ErrorContext): ModelCa
   const { statusCode } = error;
   if (statusCode === undefined) {
     const cause = error.cause instanceof Error ? ` (${said(error.cause.message)})` : '';
-    return new ModelCallError(`${context.name}: cannot reach ${said(error.url)}${cause}`, { ...fields, reason: 'api', retryable: true });
+    return new ModelCallError(`${context.name}: cannot reach ${said(error.url)}${cause}`, {
+      ...fields,
+      reason: 'api',
+      retryable: true,
+      transportFailure: 'unreachable',
+    });
   }
   if (statusCode < 300) {
     return new ModelCallError(`${context.name}: the server sent a reply pmiyc cannot read (${said(error.message)})`, {

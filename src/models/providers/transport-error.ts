@@ -60,7 +60,14 @@ export function transportFailureToModelCallError(failure: TransportFailure, call
   }[failure.kind]();
   const retryable = failure.kind !== 'too-large' && failure.kind !== 'head-too-large';
   const overLimit = failure.kind === 'too-large' && wording.limitSetting !== undefined;
-  const fields = { provider: caller.provider, model: caller.model, reason: 'api' as const, retryable, ...(overLimit ? { replyLimitBytes: limit } : {}) };
+  const fields = {
+    provider: caller.provider,
+    model: caller.model,
+    reason: 'api' as const,
+    retryable,
+    transportFailure: failure.kind,
+    ...(overLimit ? { replyLimitBytes: limit } : {}),
+  };
   return new ModelCallError(message, fields);
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { GenerateRequest } from '../chat-model.js';
 import { ModelCallError } from '../model-call-error.js';
 import { type ScriptedAnswer, ScriptedChatModel } from '../scripted-model.js';
-import { type RetryEvent, type RetryOptions, sleepMs, withRetry } from './with-retry.js';
+import { MAX_UNREACHABLE_RETRIES, type RetryEvent, type RetryOptions, sleepMs, withRetry } from './with-retry.js';
 
 const request: GenerateRequest = { messages: [{ role: 'user', content: 'Hello' }], maxOutputTokens: 400, seed: 1 };
 
@@ -95,6 +95,30 @@ describe('withRetry', () => {
     const { model, scripted } = setUp(Array.from({ length: 10 }, () => callError(500, true)));
     await expect(model.generate(request)).rejects.toBeInstanceOf(ModelCallError);
     expect(scripted.requests).toHaveLength(7);
+  });
+
+  it('tries a call that could not connect at all (refused, no such host) only twice more, however many retries are allowed', async () => {
+    const unreachable = () =>
+      new ModelCallError('cannot reach http://127.0.0.1:9/v1/chat/completions (connect ECONNREFUSED 127.0.0.1:9)', {
+        provider: 'openai',
+        model: 'gpt-4o-mini',
+        reason: 'api',
+        retryable: true,
+        transportFailure: 'unreachable',
+      });
+    const { model, scripted, events } = setUp(Array.from({ length: 10 }, unreachable));
+    await expect(model.generate(request)).rejects.toBeInstanceOf(ModelCallError);
+    expect(scripted.requests).toHaveLength(1 + MAX_UNREACHABLE_RETRIES);
+    expect(events).toHaveLength(MAX_UNREACHABLE_RETRIES);
+    // A connection lost after the request went out is another matter: retried as often as a 5xx.
+    const closed = () => new ModelCallError('closed', { provider: 'openai', model: 'gpt-4o-mini', reason: 'api', retryable: true, transportFailure: 'closed' });
+    const lost = setUp(Array.from({ length: 10 }, closed));
+    await expect(lost.model.generate(request)).rejects.toBeInstanceOf(ModelCallError);
+    expect(lost.scripted.requests).toHaveLength(7);
+    // Fewer retries allowed in all: fewer for these too.
+    const once = setUp(Array.from({ length: 10 }, unreachable), { maxRetries: 1 });
+    await expect(once.model.generate(request)).rejects.toBeInstanceOf(ModelCallError);
+    expect(once.scripted.requests).toHaveLength(2);
   });
 
   it('follows a configured base, factor and cap', async () => {

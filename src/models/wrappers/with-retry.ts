@@ -19,6 +19,13 @@ export interface RetryEvent {
 export interface RetryOptions {
   /** Retries after the first try; 6 (`DEFAULT_MAX_RETRIES`) unless given, 0 disables retrying. */
   readonly maxRetries?: number;
+  /**
+   * Retries of a call that could not connect at all (`transportFailure: 'unreachable'`: refused, no such
+   * host, connect timeout), at most `maxRetries`; 2 (`MAX_UNREACHABLE_RETRIES`) unless given. A server
+   * that is restarting is back within the few seconds these take; one that is not there stays away, and
+   * six back-offs of up to a minute each only hid that (the run stops such a model instead: run-control.ts).
+   */
+  readonly maxUnreachableRetries?: number;
   /** Back-off ceiling of the first retry; 1 000 ms unless given. */
   readonly baseDelayMs?: number;
   /** Largest back-off ceiling; 60 000 ms unless given. A server's `retryAfterMs` may exceed it. */
@@ -87,7 +94,8 @@ function retryWaitMs(attempt: number, error: ModelCallError, schedule: BackoffSc
 
 /**
  * The project's one retry layer. A failure is retried only when it is a `ModelCallError` with
- * `retryable: true` (never by its message), up to `maxRetries` times; then the last error is
+ * `retryable: true` (never by its message), up to `maxRetries` times (`maxUnreachableRetries` for a
+ * call that could not connect); then the last error is
  * rethrown so the engine records its `reason`. Other errors are rethrown at once. When
  * `request.abortSignal` aborts during a wait, the wait stops and the signal's reason is thrown.
  * The options are checked here, when the middleware is made.
@@ -102,11 +110,16 @@ export function withRetry(model: ChatModel, options: RetryOptions = {}, dependen
   return decorate(model, [retryCalls(options, dependencies)]);
 }
 
-type ResolvedRetryOptions = BackoffSchedule & Pick<RetryOptions, 'onRetry' | 'waitSignal'> & { readonly maxRetries: number; readonly maxRetryAfterMs: number };
+/** Retries of a call that could not connect (see `RetryOptions.maxUnreachableRetries`). */
+export const MAX_UNREACHABLE_RETRIES = 2;
+
+type ResolvedRetryOptions = BackoffSchedule &
+  Pick<RetryOptions, 'onRetry' | 'waitSignal'> & { readonly maxRetries: number; readonly maxUnreachableRetries: number; readonly maxRetryAfterMs: number };
 
 function resolveRetryOptions(options: RetryOptions): ResolvedRetryOptions {
   const settings = {
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+    maxUnreachableRetries: options.maxUnreachableRetries ?? MAX_UNREACHABLE_RETRIES,
     maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
     waitSignal: options.waitSignal,
     baseDelayMs: options.baseDelayMs ?? 1_000,
@@ -114,8 +127,8 @@ function resolveRetryOptions(options: RetryOptions): ResolvedRetryOptions {
     backoffFactor: options.backoffFactor ?? 2,
     onRetry: options.onRetry,
   };
-  if (!Number.isInteger(settings.maxRetries) || settings.maxRetries < 0) {
-    throw new RangeError(`maxRetries must be a whole number >= 0, got ${settings.maxRetries}`);
+  for (const key of ['maxRetries', 'maxUnreachableRetries'] as const) {
+    if (!Number.isInteger(settings[key]) || settings[key] < 0) throw new RangeError(`${key} must be a whole number >= 0, got ${settings[key]}`);
   }
   for (const key of ['baseDelayMs', 'maxDelayMs', 'backoffFactor'] as const) {
     if (!(settings[key] >= 0)) throw new RangeError(`${key} must be a number >= 0, got ${settings[key]}`);
@@ -136,7 +149,7 @@ async function generateWithRetry(
       return await next(request);
     } catch (error) {
       // An aborted run wants to stop, not to try again.
-      if (!isRetryable(error) || attempt > settings.maxRetries || signal?.aborted) throw error;
+      if (!isRetryable(error) || attempt > retriesFor(error, settings) || signal?.aborted) throw error;
       // A stopping run tries nothing again: the call is left for --resume (the wait's reason, not a failure).
       settings.waitSignal?.throwIfAborted();
       if (error.retryAfterMs !== undefined && error.retryAfterMs > settings.maxRetryAfterMs) throw tooLongToWait(modelName, error, settings.maxRetryAfterMs);
@@ -164,10 +177,16 @@ function tooLongToWait(modelName: string, error: ModelCallError, maxRetryAfterMs
       reason: error.reason,
       retryable: false,
       ...(error.statusCode === undefined ? {} : { statusCode: error.statusCode }),
+      ...(error.transportFailure === undefined ? {} : { transportFailure: error.transportFailure }),
       retryAfterMs: error.retryAfterMs!,
     },
     { cause: error },
   );
+}
+
+/** How many retries a call that failed with `error` gets: fewer when it could not connect at all. */
+function retriesFor(error: ModelCallError, settings: ResolvedRetryOptions): number {
+  return error.transportFailure === 'unreachable' ? Math.min(settings.maxRetries, settings.maxUnreachableRetries) : settings.maxRetries;
 }
 
 function isRetryable(error: unknown): error is ModelCallError {

@@ -5,7 +5,7 @@ import type { LeaseHolder } from '../../runner/run-lease.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts } from '../../runner/run-session.js';
 import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
-import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
+import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import { agentOf, promptsByAgent } from '../tournament/agents.js';
 import type { TournamentResults } from '../tournament/tournament-results.js';
 import type { AnalysisDesign } from './analysis-design.js';
@@ -81,7 +81,7 @@ export async function runAnalysisStudy(input: RunAnalysisInput): Promise<Analysi
   if (design.batch) checkBatching(input.config, input.world.env, names, true);
   const counts = countAnalysisTasks(conversations, design);
   const total = counts.labels + counts.probes;
-  const session = openStudySession(store, input, {
+  const session = await openStudySession(store, input, {
     run: {
       kind: 'analyze',
       prefix: 'analysis',
@@ -130,7 +130,8 @@ export async function runAnalysisStudy(input: RunAnalysisInput): Promise<Analysi
       run: (task) => (task.kind === 'labels' ? labelOne(input, session, task, unusable, failures) : probeOne(input, session, task, promptsOf, failures)),
     });
     usableLabels = store.analysis.countUsableLabels(run.id);
-    ending = analysisEnding(sessionEnding(result, result.failed, session.signals), {
+    const ended = endingWithStoppedModels(sessionEnding(result, result.failed, session.signals), session.gate.stoppedModels.size, result.done);
+    ending = analysisEnding(ended, {
       plannedLabels: counts.labels,
       usableLabels,
       ...(sourceWriter ? { sourceWriter } : {}),

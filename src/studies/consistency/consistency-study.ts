@@ -5,7 +5,7 @@ import { checkModels } from '../../runner/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts } from '../../runner/run-session.js';
-import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
+import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import { askStance, type StanceOutcome, type StanceTask } from './ask-stance.js';
 import type { ConsistencyDesign } from './consistency-design.js';
 import type { ConsistencyResults } from './consistency-results.js';
@@ -55,7 +55,7 @@ function recordOutcome(input: RunConsistencyInput, session: RunSession, task: St
 export async function runConsistencyStudy(input: RunConsistencyInput): Promise<ConsistencyOutcome> {
   const { store, design } = input;
   const models = checkModels(input.config, input.world.env, design.models, input.maxCostUsd);
-  const session = openStudySession(store, input, {
+  const session = await openStudySession(store, input, {
     run: {
       kind: 'consistency',
       prefix: 'consistency',
@@ -97,7 +97,7 @@ export async function runConsistencyStudy(input: RunConsistencyInput): Promise<C
       },
       onOutcome: (task, outcome) => recordOutcome(input, session, task, outcome),
     });
-    ending = sessionEnding(result, result.failed, session.signals);
+    ending = endingWithStoppedModels(sessionEnding(result, result.failed, session.signals), session.gate.stoppedModels.size, result.answered);
   } catch (error) {
     throw await session.endAfter(error);
   }

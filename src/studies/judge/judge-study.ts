@@ -4,7 +4,7 @@ import { openStudySession, type StudyRunInput } from '../../runner/open-study-se
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT, type SessionFacts, sessionFacts } from '../../runner/run-session.js';
 import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
-import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
+import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import type { LoadedPairs, StoredJudgeDesign } from './judge-design.js';
 import type { JudgeResults } from './judge-results.js';
 import { judgePair } from './judge-trial.js';
@@ -38,7 +38,7 @@ function* plannedTrials(pairs: readonly JudgePair[], judges: readonly string[]):
 export async function runJudgeStudy(input: RunJudgeInput): Promise<JudgeOutcome> {
   const { store, design, pairs } = input;
   const models = checkModels(input.config, input.world.env, design.judges, input.maxCostUsd);
-  const session = openStudySession(store, input, {
+  const session = await openStudySession(store, input, {
     run: {
       kind: 'judge',
       prefix: 'judge',
@@ -103,7 +103,7 @@ export async function runJudgeStudy(input: RunJudgeInput): Promise<JudgeOutcome>
         return 'done';
       },
     });
-    ending = sessionEnding(result, result.failed, session.signals);
+    ending = endingWithStoppedModels(sessionEnding(result, result.failed, session.signals), session.gate.stoppedModels.size, result.done);
   } catch (error) {
     throw await session.endAfter(error);
   }

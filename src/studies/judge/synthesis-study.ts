@@ -7,7 +7,7 @@ import { openStudySession, type StudyRunInput } from '../../runner/open-study-se
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT } from '../../runner/run-session.js';
 import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
-import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
+import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import { type PreferenceExample, synthesizePreference } from './judge-synthesis.js';
 
 /**
@@ -59,7 +59,7 @@ export interface SynthesisStudyOutcome {
 export async function runSynthesis(input: RunSynthesisInput): Promise<SynthesisStudyOutcome> {
   const { store } = input;
   const models = checkModels(input.config, input.world.env, [input.model], input.maxCostUsd);
-  const session = openStudySession(store, input, {
+  const session = await openStudySession(store, input, {
     run: {
       kind: 'judge-synthesize',
       prefix: 'synthesis',
@@ -112,7 +112,7 @@ export async function runSynthesis(input: RunSynthesisInput): Promise<SynthesisS
         return 'failed';
       },
     });
-    ending = sessionEnding(result, result.failed, session.signals);
+    ending = endingWithStoppedModels(sessionEnding(result, result.failed, session.signals), session.gate.stoppedModels.size, result.done);
   } catch (error) {
     throw await session.endAfter(error);
   }

@@ -43,6 +43,8 @@ export interface PeopleStudyInput {
   /** The open link's token hash and capacity (`--open N`): kept with a new run; a restart keeps the stored hash. */
   readonly openLink?: { readonly tokenHash: string; readonly capacity: number };
   readonly config: PmiycConfig;
+  /** False (`--no-check-models`): serve without first checking that the models answer (see `RunSessionOptions.checkModels`). */
+  readonly checkModels?: boolean;
   readonly about: RunAbout;
   readonly world: SessionWorld;
   readonly newParticipantId: () => string;
@@ -67,7 +69,7 @@ export interface ServedPeopleStudy {
  * its stored study (role, opponent, turns, texts, open link); what the command line says differently
  * is refused rather than mixed in.
  */
-export function openPeopleStudy(input: PeopleStudyInput): ServedPeopleStudy {
+export async function openPeopleStudy(input: PeopleStudyInput): Promise<ServedPeopleStudy> {
   const { store } = input;
   const existing = store.hasRun(input.name) ? store.findRun(input.name) : undefined;
   const stored = existing ? storedPeopleOf(existing) : undefined;
@@ -127,7 +129,7 @@ export function openPeopleStudy(input: PeopleStudyInput): ServedPeopleStudy {
   const { progress: _progress, ...quietWorld } = input.world;
   let session: RunSession;
   try {
-    session = startRunSession(
+    session = await startRunSession(
       {
         records: store,
         run,
@@ -139,6 +141,7 @@ export function openPeopleStudy(input: PeopleStudyInput): ServedPeopleStudy {
         unit: 'conversations',
         total: 0,
         command: 'pmiyc people serve',
+        ...(input.checkModels === false ? { checkModels: false } : {}),
       },
       quietWorld,
     );

@@ -9,7 +9,7 @@ import { RecordUsageTally } from '../../metrics/usage-totals.js';
 import { openRun } from '../../runner/open-run.js';
 import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
 import { type RunSession, type SessionFacts, type SessionWorld, sessionFacts, startRunSession } from '../../runner/run-session.js';
-import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
+import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import { agentOf, promptsByAgent, seedNamesOf } from './agents.js';
 import { CallForecast } from './call-forecast.js';
 import { callSharesOf } from './call-shares.js';
@@ -41,6 +41,8 @@ export interface RunTournamentInput extends Partial<Omit<DesignOptions, 'claims'
   readonly retryFailed?: boolean;
   /** Take the run from a process that still holds it. */
   readonly takeOver?: boolean;
+  /** False (`--no-check-models`): start without first checking that each model answers (see `RunSessionOptions.checkModels`). */
+  readonly checkModels?: boolean;
   /** Recorded with the run: the pmiyc version, the git revision, the config file. */
   readonly about?: RunAbout;
   /** Clock, keys, signals, messages and progress (see `processSessionWorld()` for the process's own). */
@@ -139,7 +141,7 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
     // What this session will skip: every stored conversation on a resume, the completed ones with --retry-failed.
     const storedAtStart = resumed ? store.countConversations(run.id, input.retryFailed ? 'completed' : undefined) : 0;
     forecast = new CallForecast(plan(run.seed), storedAtStart);
-    session = startRunSession(
+    session = await startRunSession(
       {
         records: store,
         run,
@@ -152,6 +154,7 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
         total: countPlan(plan(run.seed)),
         command: input.retryFailed ? 'pmiyc run --retry-failed' : continuing ? 'pmiyc run --resume' : 'pmiyc run',
         takeOver: input.takeOver === true,
+        ...(input.checkModels === false ? { checkModels: false } : {}),
         callForecast: forecast,
         callShares: callSharesOf(design, variants),
         ...(settings.batch ? { batch: true } : {}),
@@ -180,6 +183,7 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
       result = await runPlan(plan(run.seed));
     }
     ending = sessionEnding(result, store.countConversations(run.id, 'failed'), session.signals);
+    ending = endingWithStoppedModels(ending, session.gate.stoppedModels.size, result.finished - result.failed);
     // A sequential run that settled is complete with the rest of its plan left unstarted on purpose: said wherever its status is.
     if (ending.status === 'completed' && sequential?.stoppedBecause === 'settled') ending = { ...ending, stopReason: 'settled' };
   } catch (error) {
