@@ -17,6 +17,7 @@ describe.skipIf(!hasScript)('pmiyc run on a terminal that says no size (some CI 
     const { code, output, lines } = await runInPseudoTerminal(CLI, args, 0, 0);
     expect(code).toBe(0);
     // No redraw: nothing moves the cursor up or erases a line.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching the terminal's escape sequences
     expect(output).not.toMatch(/\u001b\[\d*A|\u001b\[2K/);
     const progress = lines.filter((line) => line.startsWith('pmiyc: ') && line.includes(' conversations ('));
     expect(progress.length).toBeGreaterThanOrEqual(1);

@@ -32,7 +32,7 @@ function isDeadState(state: string): boolean {
 }
 
 /** The process's one-letter state, or undefined when this platform cannot tell (or the process is gone meanwhile). */
-export function processState(pid: number, platform: NodeJS.Platform): string | undefined {
+function processState(pid: number, platform: NodeJS.Platform): string | undefined {
   if (platform === 'linux' || platform === 'android') return procStatState(pid);
   if (platform === 'darwin' || platform === 'freebsd' || platform === 'openbsd' || platform === 'netbsd' || platform === 'sunos') return psState(pid);
   return undefined;

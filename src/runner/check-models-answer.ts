@@ -6,7 +6,7 @@ import { findProvider } from '../models/providers/provider-catalog.js';
 import { probeModelTargets } from './probe-model.js';
 
 /** Each probe of a run's check waits at most this long (a connection must be made within it too). */
-export const RUN_CHECK_TIMEOUT_MS = 10_000;
+const RUN_CHECK_TIMEOUT_MS = 10_000;
 
 /** A model that cannot be used: its server is not there, refuses the key, or has no such model. */
 export interface DeadModel {

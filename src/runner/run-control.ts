@@ -87,7 +87,7 @@ export function controlRun(control: RunControl): ChatModelMiddleware {
  * fields are the cause's, not retryable, so the work fails with that cause (a conversation is stored failed,
  * for --retry-failed to ask again once the model answers).
  */
-export function stoppedModelError(modelName: string, cause: ModelCallError): ModelCallError {
+function stoppedModelError(modelName: string, cause: ModelCallError): ModelCallError {
   return new ModelCallError(`${cause.message}; not asked: ${modelName} was stopped after ${DEAD_AFTER_FAILURES} calls in a row failed so`, {
     provider: cause.provider,
     model: cause.model,

@@ -32,7 +32,7 @@ export function estimateHtml(estimate: number, ciLow: number, ciHigh: number, n:
 }
 
 /** "no data (12 of 12 failed: format) n = 0": a value that is missing, and why. */
-export function noDataHtml(reason: string, n: number): SafeHtml {
+function noDataHtml(reason: string, n: number): SafeHtml {
   return html`<span class="na no-data">${noDataText(reason)}</span><span class="n">n = ${n}</span>`;
 }
 
