@@ -88,6 +88,7 @@ const figures = {
   killsMidRun: { SIGKILL: 0, SIGTERM: 0, SIGINT: 0 },
   peakRssKb: 0,
   analyses: 0,
+  modelChecks: 0,
   peopleStudies: 0,
   peopleStops: { SIGKILL: 0, SIGTERM: 0, SIGINT: 0 },
   peopleAnswers: 0,
@@ -126,6 +127,13 @@ server.on('connection', (socket) => {
 let firstRequestOfSession;
 
 function answer(body, request, response) {
+  // The check before a session (is each model there?) asks for the list of models: free, not a call.
+  if (request.method === 'GET') {
+    figures.modelChecks += 1;
+    return response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model' })) }));
+  }
   if (firstRequestOfSession && session !== 'reference') {
     firstRequestOfSession();
     firstRequestOfSession = undefined;
@@ -677,7 +685,7 @@ console.log(
   `calls paid ${figures.paid}; after a kill -9, asked again (on the wire or paid): max ${most(asked)}, total ${sum(asked)}; paid twice: max ${most(repeats)}, total ${sum(repeats)}; over ${asked.length} kills (bound ${BOUND} per kill)`,
 );
 console.log(`duration ${soakMinutes.toFixed(1)} min (tournaments), peak RSS of a pmiyc process ${(figures.peakRssKb / 1024).toFixed(0)} MB`);
-console.log(`analyses (run to the end) ${figures.analyses}`);
+console.log(`analyses (run to the end) ${figures.analyses}; lists of models asked by the check before a session: ${figures.modelChecks}`);
 console.log(
   `people studies ${figures.peopleStudies}, ${figures.peopleAnswers} answers acknowledged, people serve stopped: ${Object.entries(figures.peopleStops)
     .map(([name, count]) => `${name} ${count}`)
@@ -685,6 +693,8 @@ console.log(
 );
 console.log(`disk full: ${figures.diskFull.join('; ') || 'not tried'}`);
 
+// What the soak's own checks found, before waiting for the property tests (which may take much longer).
+console.log(failures.length === 0 ? 'every check of the soak held (the property tests still run)' : `${failures.length} checks of the soak failed so far`);
 const fuzzed = await fuzz;
 if (fuzzed)
   check(

@@ -234,7 +234,7 @@ describe('the people study server', () => {
       const deep = await post(study, `/p/${token}/answer`, `{"turnIndex": ${'['.repeat(7_000)}${']'.repeat(7_000)}, "score": 3, "message": ""}`);
       expect(deep.status).toBe(400);
       const listed = await post(study, `/p/${token}/answer`, '{"turnIndex": [[1]], "score": 3, "message": ""}');
-      expect(await listed.json()).toEqual({ error: 'turn [[1]] is not the turn asked for (1)' });
+      expect(await listed.json()).toEqual({ error: 'turn [[1]] is not a turn of this conversation (1 to 5)' });
       expect((await say(study, token, 1, 3, '')).status).toBe(200);
       const asked = await until(study, token, { turns: 2 });
       expect(asked.ask).toMatchObject({ turnIndex: 3, kind: 'reply', minChars: 30 });
