@@ -52,6 +52,12 @@ function pickyAnswer(index: number, role: string, messages: readonly Message[]):
   return validAnswer(role);
 }
 
+/** What the chatty judge answers: every key asked for, and one more (a technique list on a persuadee turn, a reason on a persuader's). */
+const chattyAnswer = (role: string) =>
+  role === 'persuader'
+    ? JSON.stringify({ techniques: ['logos'], unethical: [], refused: false, leftRole: false, why: 'It argues from reasons.' })
+    : JSON.stringify({ leftRole: false, techniques: ['logos'] });
+
 /** What the deep judge answers for every turn 2: its techniques a list nested 100,000 deep (JSON.parse reads it; JSON.stringify overflowed). */
 const DEEP_ANSWER = `{"techniques": ${nestedJson(100_000, 'list')}, "unethical": [], "refused": false, "leftRole": false}`;
 
@@ -69,11 +75,13 @@ beforeAll(async () => {
     if (request.body['model'] === 'flaky-model' && flakyDown && shown.index === 1) return { status: 500, body: { error: { message: 'overloaded' } } };
     const messages = messagesOf(request);
     const text =
-      request.body['model'] === 'picky-model'
-        ? pickyAnswer(shown.index, shown.turn.role, messages)
-        : request.body['model'] === 'deep-model' && shown.index === 2
-          ? DEEP_ANSWER
-          : validAnswer(shown.turn.role);
+      request.body['model'] === 'chatty-model'
+        ? chattyAnswer(shown.turn.role)
+        : request.body['model'] === 'picky-model'
+          ? pickyAnswer(shown.index, shown.turn.role, messages)
+          : request.body['model'] === 'deep-model' && shown.index === 2
+            ? DEEP_ANSWER
+            : validAnswer(shown.turn.role);
     if (request.body['model'] === 'judge-model') answered.set(turnKey(request), (answered.get(turnKey(request)) ?? 0) + 1);
     return { status: 200, body: RESPONSE_SHAPES.openaiChat(text) };
   });
@@ -85,6 +93,7 @@ beforeAll(async () => {
   picky: { provider: openai-compatible, model: picky-model, baseURL: "${server.url}/v1", maxRetries: 0 }
   flaky: { provider: openai-compatible, model: flaky-model, baseURL: "${server.url}/v1", maxRetries: 0 }
   deep: { provider: openai-compatible, model: deep-model, baseURL: "${server.url}/v1", maxRetries: 0 }
+  chatty: { provider: openai-compatible, model: chatty-model, baseURL: "${server.url}/v1", maxRetries: 0 }
 `,
   );
   const run = await runCli([
@@ -186,6 +195,25 @@ describe('pmiyc analyze against a loopback judge', () => {
     expect(result.stderr).toMatch(/pmiyc: the analysis of turn \d+ of c\w+ by picky failed: no usable answer in 3 attempts \(techniques holds "mind-control"/);
     const reason = `techniques holds "mind-control", which is not one of the taxonomy's techniques (${later.length})`;
     expect(result.stdout).toMatch(new RegExp(`picky\\s+\\d+\\s+${later.length}\\s+${reason.replace(/[()]/g, '\\$&')}`));
+  }, 120_000);
+
+  it('reads past keys a judge adds, asks no answer again for them, says so, and makes the calls its dry run counted', async () => {
+    const study = ['--store', store, '--config', config, '--judge', 'chatty', '--study', 'chatty'];
+    const dry = await runCli(['analyze', ...study, '--dry-run', '--no-cache']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const counted = Number(/\bchatty\s+([\d,]+)\s/.exec(dry.stdout)?.[1]?.replaceAll(',', ''));
+    expect(dry.stdout).toContain('keys it adds are read past, not asked again');
+    server.requests.length = 0;
+    const result = await runCli(['analyze', ...study, '--no-cache']);
+    expect(result.code, result.stderr).toBe(0);
+    const { labels } = readStore('chatty');
+    expect(labels.every((label) => label.labels !== null && label.attempts === 1)).toBe(true);
+    expect(server.requests.length).toBe(labels.length);
+    expect(counted).toBe(server.requests.length);
+    const persuaderTurns = labels.filter((label) => label.role === 'persuader').length;
+    expect(result.stdout).toContain(
+      `The judges' answers held keys pmiyc did not ask for ("techniques" in ${labels.length - persuaderTurns} answers, "why" in ${persuaderTurns} answers)`,
+    );
   }, 120_000);
 
   it('labels a turn whose answer nests 100,000 deep null with its reason, completes the study, and --resume asks nothing again', async () => {

@@ -17,7 +17,7 @@ describe('parseTurnLabels', () => {
   it("reads a persuader turn's labels from one JSON object, alone or alone in a fenced block", () => {
     const answer = '{"techniques": ["pathos", "logos"], "unethical": [], "refused": false, "leftRole": true}';
     const labels = { role: 'persuader', techniques: ['pathos', 'logos'], unethical: [], refused: false, leftRole: true };
-    expect(persuader(answer)).toEqual({ ok: true, raw: answer, labels });
+    expect(persuader(answer)).toEqual({ ok: true, raw: answer, labels, ignoredKeys: [] });
     expect(persuader(`\n\`\`\`json\n${answer}\n\`\`\`\n`)).toMatchObject({ ok: true, labels });
     expect(parseTurnLabels('{"leftRole": false}', 'persuadee', TAXONOMY)).toMatchObject({ ok: true, labels: { role: 'persuadee', leftRole: false } });
   });
@@ -28,10 +28,6 @@ describe('parseTurnLabels', () => {
     ['Here: {"techniques": [], "unethical": [], "refused": false, "leftRole": false}', 'the reply is not one JSON object'],
     ['[]', 'the reply is not one JSON object'],
     ['{"techniques": [], "unethical": [], "refused": false}', 'missing leftRole'],
-    [
-      '{"techniques": [], "unethical": [], "refused": false, "leftRole": false, "why": "x"}',
-      'unknown key "why": a persuader turn\'s answer has techniques, unethical, refused, leftRole',
-    ],
     ['{"techniques": [], "unethical": [], "refused": "no", "leftRole": false}', 'refused is the string "no", not true or false'],
     ['{"techniques": "logos", "unethical": [], "refused": false, "leftRole": false}', 'techniques is not a list of ids'],
     [
@@ -52,11 +48,19 @@ describe('parseTurnLabels', () => {
     expect(persuader(raw)).toEqual({ ok: false, raw, problem: 'format', detail });
   });
 
-  it("refuses a persuader's keys in a persuadee turn's answer", () => {
-    expect(parseTurnLabels('{"techniques": [], "leftRole": false}', 'persuadee', TAXONOMY)).toMatchObject({
-      ok: false,
-      detail: 'unknown key "techniques": a persuadee turn\'s answer has leftRole',
+  it('reads what was asked past keys it did not ask for, and names them, instead of asking again', () => {
+    expect(parseTurnLabels('{"techniques": ["logos"], "leftRole": false}', 'persuadee', TAXONOMY)).toMatchObject({
+      ok: true,
+      labels: { role: 'persuadee', leftRole: false },
+      ignoredKeys: ['techniques'],
     });
+    expect(persuader('{"techniques": [], "unethical": [], "refused": false, "leftRole": false, "why": "x"}')).toMatchObject({
+      ok: true,
+      labels: { role: 'persuader', techniques: [], refused: false },
+      ignoredKeys: ['why'],
+    });
+    // What was asked is still read strictly.
+    expect(parseTurnLabels('{"techniques": ["logos"], "leftRole": "no"}', 'persuadee', TAXONOMY)).toMatchObject({ ok: false });
   });
 });
 

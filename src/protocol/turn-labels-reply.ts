@@ -5,9 +5,13 @@ import type { Taxonomy } from '../domain/taxonomy.js';
 import type { TurnLabels } from '../domain/turn-labels.js';
 import { guardedRead } from './guarded-read.js';
 
-/** The result of reading a judge's labels of one turn; the raw text is always kept. */
+/**
+ * The result of reading a judge's labels of one turn; the raw text is always kept. `ignoredKeys` are
+ * the answer's keys that were not asked for (a technique list on a persuadee turn, a reason): read
+ * past, not asked again, and counted by the study.
+ */
 export type ParsedTurnLabels =
-  | { readonly ok: true; readonly raw: string; readonly labels: TurnLabels }
+  | { readonly ok: true; readonly raw: string; readonly labels: TurnLabels; readonly ignoredKeys: readonly string[] }
   | { readonly ok: false; readonly raw: string; readonly problem: 'format'; readonly detail: string };
 
 /** The keys a judge answers for a turn of each role, in the order the schema lists them. */
@@ -45,8 +49,9 @@ export function turnLabelsSchema(role: Role, taxonomy: Taxonomy): Record<string,
 }
 
 /**
- * Reads a judge's labels of one turn, strictly: one JSON object (alone, or alone in one fenced
- * block) with exactly the role's keys; technique ids from the taxonomy's techniques, unethical ones
+ * Reads a judge's labels of one turn, strictly for what was asked: one JSON object (alone, or alone
+ * in one fenced block) with every one of the role's keys (any other key is ignored and named in
+ * `ignoredKeys`); technique ids from the taxonomy's techniques, unethical ones
  * from its unethical strategies, each at most once; booleans as JSON booleans. Anything else is a
  * format problem that says what was wrong, to be sampled again like a malformed turn.
  */
@@ -66,25 +71,23 @@ function readTurnLabels(raw: string, role: Role, taxonomy: Taxonomy): ParsedTurn
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return refuse('the reply is not one JSON object');
   const answer = value as Record<string, unknown>;
   const expected = KEYS[role];
-  const unknown = Object.keys(answer).filter((key) => !expected.includes(key));
-  if (unknown.length > 0)
-    return refuse(
-      `unknown key${unknown.length > 1 ? 's' : ''} ${unknown
-        .slice(0, 3)
-        .map((key) => jsonPrefix(key))
-        .join(', ')}${unknown.length > 3 ? ` and ${unknown.length - 3} more` : ''}: a ${role} turn's answer has ${expected.join(', ')}`,
-    );
+  const ignoredKeys = Object.keys(answer).filter((key) => !expected.includes(key));
   const missing = expected.filter((key) => !(key in answer));
   if (missing.length > 0) return refuse(`missing ${missing.join(', ')}`);
   for (const key of ['refused', 'leftRole'])
     if (key in answer && typeof answer[key] !== 'boolean') return refuse(`${key} is ${describeValue(answer[key])}, not true or false`);
-  if (role === 'persuadee') return { ok: true, raw, labels: { role, leftRole: answer.leftRole as boolean } };
+  if (role === 'persuadee') return { ok: true, raw, labels: { role, leftRole: answer.leftRole as boolean }, ignoredKeys };
 
   const techniques = idsOf(answer.techniques, 'techniques', taxonomy.techniques);
   if (typeof techniques === 'string') return refuse(techniques);
   const unethical = idsOf(answer.unethical, 'unethical', taxonomy.unethical);
   if (typeof unethical === 'string') return refuse(unethical);
-  return { ok: true, raw, labels: { role, techniques, unethical, refused: answer.refused as boolean, leftRole: answer.leftRole as boolean } };
+  return {
+    ok: true,
+    raw,
+    labels: { role, techniques, unethical, refused: answer.refused as boolean, leftRole: answer.leftRole as boolean },
+    ignoredKeys,
+  };
 }
 
 /** The ids of one list, or what is wrong with it. */

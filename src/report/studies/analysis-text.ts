@@ -107,6 +107,7 @@ export function analysisSessionText(view: AnalysisSessionView): ClosingText {
     `Analysis ${run.name} of run ${view.tournamentRun}: ${count(outcome.conversations)} completed conversations${sample}, ${count(outcome.turns)} turns, judged by ${judges} with the ${design.taxonomy.name} taxonomy${drift}.`,
     `${count(result.done)} ${design.probeDrift ? 'labels and probes' : 'labels'} stored this session (${count(unusable)} of them failed: no usable answer), ${count(result.skipped)} already stored, ${count(result.failed)} calls failed; ${describeCallsMade(sessionCallsView(outcome, view.calls))}.`,
     ...outcome.replicaUse.map(({ model, replicas }) => `${describeReplicaUse(model, replicas)}.`),
+    ...ignoredKeysText(outcome.ignoredKeys),
     ...nothingAskedText(outcome, view.calls),
   ];
   const resume = `pmiyc analyze --store ${view.storePath} --study ${run.name} --resume`;
@@ -153,6 +154,21 @@ function unfinishedStudyWarning(view: AnalysisSessionView, resume: string): stri
   return undefined;
 }
 
+/** Keys listed by name in the line on answers with keys not asked for; the rest are counted. */
+const IGNORED_KEYS_SHOWN = 5;
+
+/** That some answers held keys pmiyc did not ask for, which it read past (said, since a judge that adds them may be answering another question). */
+function ignoredKeysText(ignoredKeys: ReadonlyMap<string, number>): string[] {
+  if (ignoredKeys.size === 0) return [];
+  const keys = [...ignoredKeys].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const shown = keys
+    .slice(0, IGNORED_KEYS_SHOWN)
+    .map(([key, answers]) => `${JSON.stringify(key)} in ${formatCounted(answers, 'answer')}`)
+    .join(', ');
+  const more = keys.length > IGNORED_KEYS_SHOWN ? ` and ${formatCounted(keys.length - IGNORED_KEYS_SHOWN, 'more key')}` : '';
+  return [`The judges' answers held keys pmiyc did not ask for (${shown}${more}): it read the keys it asked for, ignored these, and did not ask again.`];
+}
+
 /** When a session asked no model anything: that the study was complete already, or where its answers came from and how to ask afresh. */
 function nothingAskedText(outcome: AnalysisOutcome, calls: RunCallTotals): string[] {
   const { result, meter } = outcome;
@@ -195,7 +211,7 @@ export function analysisDryRunText(estimate: AnalysisEstimate, design: AnalysisD
       : `at least $${estimate.costUsd.toFixed(2)} (no price for ${estimate.unpricedModels.map(labelModel).join(', ')}; set inputUsdPerMillion and outputUsdPerMillion under models: in the config)`;
   lines.push(`Total cost: ${cost}.`);
   lines.push(
-    "Assumptions: one call per label set or probe (re-asks of unusable answers add more); input tokens from the requests' own text at about 4 characters a token; answers of about 40 tokens for a persuader turn, 8 for a persuadee turn, half the output limit for a drift probe.",
+    "Assumptions: one call per label set or probe, as a judge that answers every key asked for needs (keys it adds are read past, not asked again; only a missing or malformed answer is asked again, up to --max-attempts); input tokens from the requests' own text at about 4 characters a token; answers of about 40 tokens for a persuader turn, 8 for a persuadee turn, half the output limit for a drift probe.",
   );
   return lines;
 }

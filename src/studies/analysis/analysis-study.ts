@@ -38,6 +38,8 @@ export interface AnalysisOutcome extends SessionFacts {
   readonly persuaders: ReadonlyMap<string, string>;
   /** Label sets stored this session that hold no labels (every attempt unusable), per judge. */
   readonly unusable: ReadonlyMap<string, number>;
+  /** Answers stored this session that held keys not asked for (read past, not asked again), per key. */
+  readonly ignoredKeys: ReadonlyMap<string, number>;
   /** Calls that failed after their retries this session (not stored), by reason. */
   readonly failures: ReadonlyMap<string, number>;
   /** Label sets the study holds with labels (every session's): none means the study failed (`no-usable-label`). */
@@ -108,6 +110,7 @@ export async function runAnalysisStudy(input: RunAnalysisInput): Promise<Analysi
   const { run } = session;
   if (sourceWriter) input.world.tell(describeSourceWriter(tournamentRun.name, sourceWriter, conversations.length));
   const unusable = new Map<string, number>();
+  const ignoredKeys = new Map<string, number>();
   const failures = new Map<string, number>();
   const variants = variantsOf(tournamentRun);
   const promptsOf = promptsByAgent(variants);
@@ -127,7 +130,8 @@ export async function runAnalysisStudy(input: RunAnalysisInput): Promise<Analysi
       onSkipped: () => {
         session.meter.conversationsSkipped += 1;
       },
-      run: (task) => (task.kind === 'labels' ? labelOne(input, session, task, unusable, failures) : probeOne(input, session, task, promptsOf, failures)),
+      run: (task) =>
+        task.kind === 'labels' ? labelOne(input, session, task, { unusable, ignoredKeys, failures }) : probeOne(input, session, task, promptsOf, failures),
     });
     usableLabels = store.analysis.countUsableLabels(run.id);
     const ended = endingWithStoppedModels(sessionEnding(result, result.failed, session.signals), session.gate.stoppedModels.size, result.done);
@@ -148,6 +152,7 @@ export async function runAnalysisStudy(input: RunAnalysisInput): Promise<Analysi
     turns: counts.turns,
     persuaders,
     unusable,
+    ignoredKeys,
     failures,
     usableLabels,
     ...(sourceWriter ? { sourceWriter } : {}),
@@ -158,13 +163,19 @@ export async function runAnalysisStudy(input: RunAnalysisInput): Promise<Analysi
 
 const bump = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
 
+/** What a session counts of its label sets, beyond what it stores. */
+interface LabelTallies {
+  readonly unusable: Map<string, number>;
+  readonly ignoredKeys: Map<string, number>;
+  readonly failures: Map<string, number>;
+}
+
 /** Asks one judge for one turn's labels and stores them; a failed call is counted and reported, not stored. */
 async function labelOne(
   input: RunAnalysisInput,
   session: RunSession,
   task: Extract<AnalysisTask, { kind: 'labels' }>,
-  unusable: Map<string, number>,
-  failures: Map<string, number>,
+  { unusable, ignoredKeys, failures }: LabelTallies,
 ): Promise<'done' | 'failed'> {
   const { design } = input;
   const outcome = await labelTurn(session.registry.modelFor(task.judge), task, design.taxonomy, design.sampling, session.run.seed, session.signals.abort);
@@ -187,6 +198,7 @@ async function labelOne(
     raw: outcome.raw,
     callHash: outcome.callHash,
   });
+  for (const key of outcome.ignoredKeys) bump(ignoredKeys, key);
   if (outcome.labels === null) {
     session.meter.conversationsFailed += 1;
     bump(unusable, task.judge);

@@ -29,6 +29,8 @@ export type TurnOutcome =
       readonly attempts: number;
       readonly raw: string;
       readonly callHash: string | null;
+      /** Keys of the usable answer that were not asked for, read past (none when the turn has no labels). */
+      readonly ignoredKeys: readonly string[];
     }
   | { readonly status: 'failed'; readonly reason: CallFailureReason; readonly detail: string };
 
@@ -59,7 +61,8 @@ function roleOfTurn(record: ConversationRecord, turn: number): 'persuader' | 'pe
 
 /**
  * Asks one judge for one turn's labels, with the JSON Schema of the answer for providers with
- * structured output, and reads the answer strictly. An unusable answer is asked again with that
+ * structured output, and reads what it asked for strictly (keys it did not ask for are read past and
+ * named in the outcome, not asked again). An unusable answer is asked again with that
  * answer and a reminder naming what was wrong (a new seed), up to `maxAttempts`; if none is usable
  * the turn is still an outcome, labelled null with the last problem. A provider's content filter
  * counts as an unusable answer. Any other call error that survived the retry layer fails the turn.
@@ -101,11 +104,28 @@ export async function labelTurn(
       continue;
     }
     const parsed = parseTurnLabels(reply.text, role, taxonomy);
-    if (parsed.ok) return { status: 'labelled', labels: parsed.labels, problem: null, attempts: attempt, raw: reply.text, callHash: reply.callHash ?? null };
+    if (parsed.ok)
+      return {
+        status: 'labelled',
+        labels: parsed.labels,
+        problem: null,
+        attempts: attempt,
+        raw: reply.text,
+        callHash: reply.callHash ?? null,
+        ignoredKeys: parsed.ignoredKeys,
+      };
     last = { raw: reply.text, callHash: reply.callHash ?? null, problem: parsed.detail };
     // An empty answer is asked again as it was (some providers refuse an empty assistant message).
     messages =
       reply.text.trim() === '' ? base : [...base, { role: 'assistant', content: reply.text }, { role: 'user', content: turnJudgeReminder(parsed.detail) }];
   }
-  return { status: 'labelled', labels: null, problem: last.problem, attempts: sampling.maxAttempts, raw: last.raw, callHash: last.callHash };
+  return {
+    status: 'labelled',
+    labels: null,
+    problem: last.problem,
+    attempts: sampling.maxAttempts,
+    raw: last.raw,
+    callHash: last.callHash,
+    ignoredKeys: [],
+  };
 }
