@@ -25,7 +25,7 @@ const PURE_LAYERS = ['domain', 'protocol', 'engine', 'metrics', 'config', 'runne
 const IMPURE = [/\bprocess\./, /\bMath\.random\b/, /\bDate\.now\b/, /\bnew Date\(/, /from 'node:(fs|child_process|net|http|https|os)/, /from 'better-sqlite3'/];
 
 /**
- * Which folders each folder may import from (STYLE.md: dependencies point one way). Every folder
+ * Which folders each folder may import from (docs/style.md: imports point down the layers). Every folder
  * of src/ is listed: a new one fails the test below until its place is decided here.
  */
 const ALLOWED_IMPORTS: Record<string, string[]> = {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,8 +18,8 @@ function filesUnder(folder: string, suffix: string): string[] {
 
 /**
  * What a reader cannot follow: the project's own issue numbers ("issue 29"), and a spec or a style
- * guide the repository does not hold ("SPEC 1.5", "STYLE.md"). A user-facing text names the design
- * note that explains instead.
+ * guide the repository does not hold ("SPEC 1.5", an upper-case style file: the house style is
+ * docs/style.md). A user-facing text names the design note that explains instead.
  */
 const CITATIONS = [/\bissues? #?\d+/i, /\bSPEC\b/, /\bSTYLE\.md\b/];
 const citationsIn = (text: string) => CITATIONS.flatMap((pattern) => pattern.exec(text)?.[0] ?? []);
@@ -38,13 +38,37 @@ function stringLiterals(path: string): Array<{ line: number; text: string }> {
   return found;
 }
 
-/** The relative Markdown links of a document, as paths from the root. */
-function linksOf(path: string): string[] {
-  return [...read(path).matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)]
-    .map((match) => match[1]!)
-    .filter((target) => !/^[a-z]+:/.test(target))
-    .map((target) => relative(ROOT, join(ROOT, dirname(path), target)));
+/** The relative Markdown links of a document, as paths from the root, each with its `#anchor` if it has one. */
+function linksWithAnchorsOf(path: string): Array<{ target: string; anchor?: string }> {
+  return [...read(path).matchAll(/\]\(([^)#\s]*)(?:#([^)\s]*))?\)/g)]
+    .filter((match) => !/^[a-z]+:/.test(match[1]!))
+    .map((match) => ({
+      target: match[1] === '' ? path : relative(ROOT, join(ROOT, dirname(path), match[1]!)),
+      ...(match[2] ? { anchor: match[2] } : {}),
+    }));
 }
+
+/** The relative Markdown links of a document, as paths from the root. */
+const linksOf = (path: string) => linksWithAnchorsOf(path).map((link) => link.target);
+
+/** The anchors GitHub gives a document's headings: lower case, spaces as hyphens, punctuation dropped. */
+function headingAnchorsOf(path: string): Set<string> {
+  const withoutCode = read(path).replace(/^```[\s\S]*?^```/gm, '');
+  return new Set(
+    [...withoutCode.matchAll(/^#{1,6} (.+)$/gm)].map((match) =>
+      match[1]!
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replaceAll(' ', '-'),
+    ),
+  );
+}
+
+/** Paths from the root that a document names in backquotes (`docs/design/people.md`, `test/fixtures/`), globs and placeholders left out. */
+const rootPathsNamedIn = (path: string) => [...read(path).matchAll(/`((?:docs|src|test|bench|scripts|\.ci)\/[\w./-]+)`/g)].map((match) => match[1]!);
+
+/** Every Markdown document of the repository a reader may open: the README, docs/, bench/ and the fixtures' licences. */
+const markdownDocuments = () => ['README.md', ...filesUnder('docs', '.md'), ...filesUnder('bench', '.md'), join('test', 'fixtures', 'README.md')];
 
 describe('what a newcomer reads', () => {
   it('cites no issue number, spec or style guide of the project in the README, the documents, or any text the code shows', () => {
@@ -70,6 +94,23 @@ describe('what a newcomer reads', () => {
     // And every link there leads to a file that is here.
     const files = new Set([...filesUnder('docs', '.md'), ...filesUnder('bench', '.md')]);
     expect([...linked].filter((target) => !files.has(target))).toEqual([]);
+  });
+
+  it('links and names only files that are here, and only headings that are in them', () => {
+    const documents = markdownDocuments();
+    expect(documents.length).toBeGreaterThan(25);
+    const broken = documents.flatMap((path) => [
+      ...linksWithAnchorsOf(path).flatMap(({ target, anchor }) => {
+        if (!existsSync(join(ROOT, target))) return [`${path}: link to ${target}, which does not exist`];
+        if (anchor && target.endsWith('.md') && !headingAnchorsOf(target).has(anchor))
+          return [`${path}: link to ${target}#${anchor}, a heading it does not have`];
+        return [];
+      }),
+      ...rootPathsNamedIn(path)
+        .filter((named) => !existsSync(join(ROOT, named)))
+        .map((named) => `${path}: names ${named}, which does not exist`),
+    ]);
+    expect(broken).toEqual([]);
   });
 
   it('says in the README what pmiyc init writes, every file of it', async () => {
