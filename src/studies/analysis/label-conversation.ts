@@ -41,7 +41,7 @@ export interface ConversationTurnOutcome {
  * the keys of its answers that named no turn (read past); or a call that failed after its retries
  * (nothing stored: a resumed study asks the conversation again).
  */
-export type ConversationOutcome =
+export type ConversationLabelsOutcome =
   | {
       readonly status: 'labelled';
       readonly turns: readonly ConversationTurnOutcome[];
@@ -93,7 +93,7 @@ export async function labelConversation(
   sampling: Sampling,
   studySeed: number,
   abortSignal?: AbortSignal,
-): Promise<ConversationOutcome> {
+): Promise<ConversationLabelsOutcome> {
   const turns: JudgedTurnRole[] = task.record.turns.map((turn) => ({ index: turn.index, role: turn.role }));
   const base = conversationJudgeMessages(taxonomy, task.record);
   const responseFormat = { name: 'conversation_labels', schema: conversationLabelsSchema(turns, taxonomy) };
