@@ -91,7 +91,19 @@ beforeAll(async () => {
   omitting: { provider: openai-compatible, model: omitting-model, baseURL: "${server.url}/v1", maxRetries: 0 }
 `,
   );
-  const run = await runCli(['run', '--persuaders', `${PLANTED},${OTHER}`, '--persuadees', 'sim/stubborn', '--limit', '4', '--setting', 'multi', '--store', store]);
+  const run = await runCli([
+    'run',
+    '--persuaders',
+    `${PLANTED},${OTHER}`,
+    '--persuadees',
+    'sim/stubborn',
+    '--limit',
+    '4',
+    '--setting',
+    'multi',
+    '--store',
+    store,
+  ]);
   expect(run.code, run.stderr).toBe(0);
 }, 120_000);
 afterAll(async () => {
@@ -152,7 +164,10 @@ describe('pmiyc analyze (one call per conversation) against a loopback judge', (
     expect(answered.size).toBe(conversations.length);
     expect([...answered.values()].every((count) => count === 1)).toBe(true);
     // Each row keeps its own turn's entry of the answer, and the one call that answered its conversation.
-    for (const label of labels) expect(JSON.parse(label.raw)).toEqual(labelsFromMarks(conversations.find((c) => c.conversationId === label.conversationId)!.turns[label.turn - 1]!.message, label.role));
+    for (const label of labels)
+      expect(JSON.parse(label.raw)).toEqual(
+        labelsFromMarks(conversations.find((c) => c.conversationId === label.conversationId)!.turns[label.turn - 1]!.message, label.role),
+      );
     for (const record of conversations) {
       const hashes = new Set(labels.filter((label) => label.conversationId === record.conversationId).map((label) => label.callHash));
       expect(hashes.size).toBe(1);
@@ -168,7 +183,22 @@ describe('pmiyc analyze (one call per conversation) against a loopback judge', (
 
   it('sends the whole conversation once with a schema of one required key per turn and an output limit of --max-tokens per turn', async () => {
     server.requests.length = 0;
-    const result = await runCli(['analyze', '--store', store, '--config', config, '--judge', 'judge', '--study', 'shape', '--sample', '1', '--no-cache', '--max-tokens', '300']);
+    const result = await runCli([
+      'analyze',
+      '--store',
+      store,
+      '--config',
+      config,
+      '--judge',
+      'judge',
+      '--study',
+      'shape',
+      '--sample',
+      '1',
+      '--no-cache',
+      '--max-tokens',
+      '300',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(server.requests).toHaveLength(1);
     const [request] = server.requests;
@@ -246,7 +276,9 @@ describe('pmiyc analyze --batch, one call per conversation', () => {
         `models:\n  judge: { provider: openai, model: judge-model, baseURL: "${batchServer.url}/v1", maxRetries: 2, batch: { pollSeconds: 0.05, quietSeconds: 0.3 } }\n`,
       );
       const env = { OPENAI_API_KEY: 'sk-test' };
-      const result = await runCli(['analyze', '--store', store, '--config', batchConfig, '--judge', 'judge', '--study', 'batched', '--batch', '--no-cache'], { env });
+      const result = await runCli(['analyze', '--store', store, '--config', batchConfig, '--judge', 'judge', '--study', 'batched', '--batch', '--no-cache'], {
+        env,
+      });
       expect(result.code, result.stderr).toBe(0);
       const { conversations, labels, turns } = readStore('batched');
       const submitted = batchServer.submittedIds();

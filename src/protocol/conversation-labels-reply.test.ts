@@ -35,7 +35,13 @@ describe('parseConversationLabels', () => {
   });
 
   it('reads past keys that name no turn and keys inside a turn not asked for, and names them', () => {
-    const parsed = parse({ '1': { leftRole: false, techniques: ['logos'] }, '2': { ...PERSUADER, why: 'reasons' }, '3': { leftRole: false }, '4': {}, reason: 'x' });
+    const parsed = parse({
+      '1': { leftRole: false, techniques: ['logos'] },
+      '2': { ...PERSUADER, why: 'reasons' },
+      '3': { leftRole: false },
+      '4': {},
+      reason: 'x',
+    });
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.ignoredKeys).toEqual(['4', 'reason']);

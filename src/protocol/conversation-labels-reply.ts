@@ -21,7 +21,7 @@ export interface JudgedTurnRole {
  * One turn's reading in a conversation's answer. `entry` is the turn's own value as JSON text
  * (absent when the answer has no entry for it); `ignoredKeys` are keys of the entry not asked for.
  */
-export type ConversationTurnReading =
+type ConversationTurnReading =
   | { readonly ok: true; readonly labels: TurnLabels; readonly ignoredKeys: readonly string[]; readonly entry: string }
   | { readonly ok: false; readonly detail: string; readonly entry?: string };
 
@@ -35,7 +35,7 @@ export type ParsedConversationLabels =
   | { readonly ok: false; readonly raw: string; readonly problem: 'format'; readonly detail: string };
 
 /** The key of a turn in a conversation's answer: its number as text. */
-export const turnKeyOf = (index: number): string => String(index);
+const turnKeyOf = (index: number): string => String(index);
 
 /**
  * The JSON Schema of a conversation's answer: one required property per turn, each the schema of
@@ -71,7 +71,8 @@ function readTurnEntry(answer: Record<string, unknown>, turn: JudgedTurnRole, ta
   if (!Object.hasOwn(answer, key)) return { ok: false, detail: 'no entry for it' };
   const value = answer[key];
   const entry = JSON.stringify(value) ?? String(value);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, detail: `its entry is ${describeValue(value)}, not an object`, entry };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, detail: `its entry is ${describeValue(value)}, not an object`, entry };
   const fields = readTurnFields(value as Record<string, unknown>, turn.role, taxonomy);
   return fields.ok ? { ok: true, labels: fields.labels, ignoredKeys: fields.ignoredKeys, entry } : { ok: false, detail: fields.detail, entry };
 }

@@ -87,7 +87,9 @@ export function readJsonObject(raw: string): { ok: true; value: Record<string, u
 }
 
 /** One turn's fields read from an object already parsed: its labels and the keys read past, or what is wrong. */
-export type TurnFields = { readonly ok: true; readonly labels: TurnLabels; readonly ignoredKeys: readonly string[] } | { readonly ok: false; readonly detail: string };
+export type TurnFields =
+  | { readonly ok: true; readonly labels: TurnLabels; readonly ignoredKeys: readonly string[] }
+  | { readonly ok: false; readonly detail: string };
 
 /**
  * Reads the fields asked for a turn of `role` from an object already parsed (a turn's whole answer,

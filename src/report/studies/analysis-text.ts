@@ -11,7 +11,7 @@ import { type ClosingText, describeCallsMade, sessionCallsView } from '../run-to
 import { formatTextTable } from '../text-table.js';
 
 /** How a study asks its judges, in words (`--grain`). */
-export function describeGrain(design: Pick<AnalysisDesign, 'grain'>): string {
+function describeGrain(design: Pick<AnalysisDesign, 'grain'>): string {
   return analysisGrainOf(design) === 'conversation'
     ? 'one call per conversation and judge, labelling every turn (--grain conversation)'
     : 'one call per turn and judge (--grain turn)';

@@ -46,13 +46,9 @@ describe('the work of an analysis study', () => {
     const design = { judges: ['a', 'b'], probeDrift: true, grain: 'conversation' as const };
     const conversations = [record('x', 3), record('y', 5, { score: 4 })];
     const tasks = [...planAnalysisTasks(conversations, design)];
-    expect(tasks.map((task) => (task.kind === 'drift' ? `drift ${task.record.conversationId}` : `${task.kind} ${task.record.conversationId}/${task.judge}`))).toEqual([
-      'conversation-labels x/a',
-      'conversation-labels x/b',
-      'drift x',
-      'conversation-labels y/a',
-      'conversation-labels y/b',
-    ]);
+    expect(
+      tasks.map((task) => (task.kind === 'drift' ? `drift ${task.record.conversationId}` : `${task.kind} ${task.record.conversationId}/${task.judge}`)),
+    ).toEqual(['conversation-labels x/a', 'conversation-labels x/b', 'drift x', 'conversation-labels y/a', 'conversation-labels y/b']);
     expect(countAnalysisTasks(conversations, design)).toEqual({ turns: 8, labels: 16, labelTasks: 4, probes: 1 });
   });
 });

@@ -22,7 +22,7 @@ export interface ConversationTask {
 }
 
 /** What came of one turn of a conversation read whole: its labels, or (no attempt gave them) none and the last problem. */
-export interface ConversationTurnOutcome {
+interface ConversationTurnOutcome {
   readonly turn: number;
   readonly role: Role;
   readonly labels: TurnLabels | null;
@@ -64,12 +64,18 @@ function conversationLabelSeed(studySeed: number, task: ConversationTask, attemp
 export function conversationJudgeMessages(taxonomy: Taxonomy, record: ConversationRecord): ChatMessage[] {
   return [
     { role: 'system', content: conversationJudgeSystemPrompt(taxonomy) },
-    { role: 'user', content: conversationJudgeRequest(record.claim, record.turns.map((turn) => ({ role: turn.role, message: turn.message }))) },
+    {
+      role: 'user',
+      content: conversationJudgeRequest(
+        record.claim,
+        record.turns.map((turn) => ({ role: turn.role, message: turn.message })),
+      ),
+    },
   ];
 }
 
 /** A conversation call's output limit: `--max-tokens` is a turn's answer, and a conversation's answer holds one per turn. */
-export function conversationOutputTokens(sampling: Pick<Sampling, 'maxOutputTokens'>, record: ConversationRecord): number {
+function conversationOutputTokens(sampling: Pick<Sampling, 'maxOutputTokens'>, record: ConversationRecord): number {
   return sampling.maxOutputTokens * Math.max(1, record.turns.length);
 }
 
@@ -148,15 +154,23 @@ export async function labelConversation(
       gave = true;
       unread.delete(index);
       const role = turns.find((turn) => turn.index === index)!.role;
-      read.set(index, { turn: index, role, labels: reading.labels, problem: null, attempts: attempt, raw: reading.entry, callHash: last.callHash, ignoredKeys: reading.ignoredKeys });
+      read.set(index, {
+        turn: index,
+        role,
+        labels: reading.labels,
+        problem: null,
+        attempts: attempt,
+        raw: reading.entry,
+        callHash: last.callHash,
+        ignoredKeys: reading.ignoredKeys,
+      });
     }
     if (gave) ignoredKeys.push(...parsed.ignoredKeys);
     const problems: TurnProblem[] = [...unread].map(([turn, { detail }]) => ({ turn, detail }));
     messages = [...base, { role: 'assistant', content: reply.text }, reminderOf({ turns: problems })];
   }
   const outcomes = turns.map(
-    (turn): ConversationTurnOutcome =>
-      read.get(turn.index) ?? unreadOutcome(turn, unread.get(turn.index) ?? { detail: 'no answer' }, calls, last),
+    (turn): ConversationTurnOutcome => read.get(turn.index) ?? unreadOutcome(turn, unread.get(turn.index) ?? { detail: 'no answer' }, calls, last),
   );
   return { status: 'labelled', turns: outcomes, ignoredKeys, calls };
 }
