@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -179,6 +179,13 @@ describe('pmiyc analyze (one call per conversation) against a loopback judge', (
     expect(server.requests.length).toBe(0);
     expect(second.stdout).toContain(`replayed ${conversations.length} (killed: ${conversations.length}) from earlier runs`);
     expect(readings(readStore('again').labels)).toEqual(readings(labels));
+
+    // The report says how its study's judges were asked.
+    const out = join(folder, 'report');
+    const report = await runCli(['report', '--store', store, '--run', 'run-1', '--analysis', 'killed', '--format', 'json', '--out', out]);
+    expect(report.code, report.stderr).toBe(0);
+    const document = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { techniques: { grain: string } };
+    expect(document.techniques.grain).toBe('conversation');
   }, 180_000);
 
   it('sends the whole conversation once with a schema of one required key per turn and an output limit of --max-tokens per turn', async () => {
