@@ -48,7 +48,7 @@ export function addAnalyzeCommand(program: Command, { context, signals, setExitC
     .addOption(shared.seed('study seed; every call seed and the --sample derive from it'))
     .addOption(shared.temperature(0))
     .addOption(shared.maxTokens(400, "turn's answer (a conversation's call: this times its turns)"))
-    .addOption(shared.maxAttempts("asks per turn before the turn's analysis fails"))
+    .addOption(shared.maxAttempts("asks per turn, or per conversation in the conversation grain, before a turn's analysis fails"))
     .addOption(shared.maxCost())
     .addOption(shared.store())
     .addOption(shared.noCache('study'))
