@@ -57,6 +57,12 @@ function scriptedAnswer(model: string, request: RecordedRequest): string | undef
     // The omitting judge leaves turn 2 out of its first answer to each conversation.
     const omitted = model === 'omitting-model' && messagesOf(request).length === 2 ? 2 : undefined;
     const entries = whole.turns.filter((turn) => turn.index !== omitted).map((turn) => [String(turn.index), labelsFromMarks(turn.message, turn.role)]);
+    // The chatty judge adds a reason to each persuader turn and a summary of the conversation.
+    if (model === 'chatty-model')
+      return JSON.stringify({
+        ...Object.fromEntries(entries.map(([key, labels]) => [key, 'techniques' in (labels as object) ? { ...(labels as object), why: 'reasons' } : labels])),
+        summary: 'A polite exchange.',
+      });
     return JSON.stringify(Object.fromEntries(entries));
   }
   const shown = readTurnJudgeRequest(userText(request));
@@ -89,6 +95,7 @@ beforeAll(async () => {
     `models:
   judge: { provider: openai-compatible, model: judge-model, baseURL: "${server.url}/v1", maxRetries: 0 }
   omitting: { provider: openai-compatible, model: omitting-model, baseURL: "${server.url}/v1", maxRetries: 0 }
+  chatty: { provider: openai-compatible, model: chatty-model, baseURL: "${server.url}/v1", maxRetries: 0 }
 `,
   );
   const run = await runCli([
@@ -262,6 +269,24 @@ describe('pmiyc analyze (one call per conversation) against a loopback judge', (
     expect((await runCli(['analyze', ...study])).code).toBe(0);
     expect(counted).toBe(server.requests.length);
     expect(counted).toBe(readStore('counted').conversations.length);
+  }, 120_000);
+
+  it('reads past keys a judge adds, in a turn or beside the turns, asks nothing again for them, says so, and makes the calls its dry run counted', async () => {
+    const study = ['--store', store, '--config', config, '--judge', 'chatty', '--study', 'chatty', '--no-cache'];
+    const dry = await runCli(['analyze', ...study, '--dry-run']);
+    const counted = Number(/\bchatty\s+([\d,]+)\s/.exec(dry.stdout)?.[1]?.replaceAll(',', ''));
+    server.requests.length = 0;
+    const result = await runCli(['analyze', ...study]);
+    expect(result.code, result.stderr).toBe(0);
+    const { conversations, labels, turns } = readStore('chatty');
+    expect(server.requests).toHaveLength(conversations.length);
+    expect(counted).toBe(server.requests.length);
+    expect(labels).toHaveLength(turns);
+    expect(labels.every((label) => label.labels !== null && label.attempts === 1)).toBe(true);
+    const persuaderTurns = labels.filter((label) => label.role === 'persuader').length;
+    expect(result.stdout).toContain(
+      `The judges' answers held keys pmiyc did not ask for ("why" in ${persuaderTurns} answers, "summary" in ${conversations.length} answers)`,
+    );
   }, 120_000);
 });
 
