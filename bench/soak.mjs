@@ -407,6 +407,9 @@ const analysisDesign = (store) => [
   'soak',
   '--judge',
   'judge',
+  // Its judge answers per-turn requests (judgeAnswer).
+  '--grain',
+  'turn',
   '--study',
   'labels',
   '--concurrency',

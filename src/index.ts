@@ -114,8 +114,10 @@ export { quietSignals, type RunSignals, StopRequest } from './runner/run-signals
 export type { SessionEnding } from './runner/session-ending.js';
 export { openStore, type Store, type StoreAccess } from './store/result-store.js';
 export { type AnalysisDesign, analysisDesignFromOptions, DEFAULT_TAXONOMY } from './studies/analysis/analysis-design.js';
+export { ANALYSIS_GRAINS, type AnalysisGrain, DEFAULT_GRAIN } from './studies/analysis/analysis-grain.js';
 export type { AnalysisResults, StoredDriftProbe, StoredTurnLabels } from './studies/analysis/analysis-results.js';
 export { type AnalysisOutcome, type RunAnalysisInput, runAnalysisStudy } from './studies/analysis/analysis-study.js';
+export { type ConversationLabelsOutcome, type ConversationTask, labelConversation } from './studies/analysis/label-conversation.js';
 export { labelTurn, type TurnOutcome, type TurnTask } from './studies/analysis/label-turn.js';
 export { type LabelsHeader, parseLabelsFile, type TurnLabel } from './studies/annotation/annotation-labels.js';
 export { type AnnotationTaskFile, type AnnotationTurn, buildTaskFile, parseTaskFile } from './studies/annotation/annotation-tasks.js';

@@ -120,6 +120,8 @@ describe('pmiyc report with an analysis study', () => {
       tournamentRun: 'tournament',
       judge: { model: 'sim/judge?labelError=0.05', simulated: true },
       studies: ['one-judge', 'hostile', 'two-judges'],
+      // A study stored without a grain was asked per turn.
+      grain: 'turn',
       taxonomy: { name: 'rhetoric', source: 'rhetoric' },
     });
     expect(techniques!.statement).toMatch(/associations, not causes/);

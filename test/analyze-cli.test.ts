@@ -98,14 +98,15 @@ describe('pmiyc analyze on a simulated tournament', () => {
   it('does nothing when a finished study is resumed, and a second study with the same judge replays every call', async () => {
     const resumed = await analyze('--study', 'first', '--resume');
     expect(resumed.code).toBe(0);
-    expect(resumed.stdout).toMatch(/\b0 labels stored this session\b/);
+    expect(resumed.stdout).toMatch(/\b0 conversations x judges done this session\b/);
     expect(resumed.stdout).toContain('calls made: 0 this session');
     expect(resumed.stdout).toContain('Nothing to do: the study holds every label already.');
 
     const second = await analyze('--judge', JUDGE, '--study', 'second');
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('calls made: 0 this session');
-    const stored = readStore(store, 'first').labels.length;
+    // One call per conversation (the default grain), each replayed.
+    const stored = new Set(readStore(store, 'first').labels.map((label) => label.conversationId)).size;
     expect(second.stdout).toContain(`replayed ${stored.toLocaleString('en-US')} (first: ${stored.toLocaleString('en-US')}) from earlier runs`);
     expect(second.stdout).toContain(
       `Nothing was asked of any model this session: ${stored.toLocaleString('en-US')} answers were replayed from earlier studies`,
@@ -119,12 +120,11 @@ describe('pmiyc analyze on a simulated tournament', () => {
     const dry = await analyze('--judge', `${JUDGE},sim/fresh-judge`, '--dry-run');
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('Dry run: nothing is called');
-    const turns = readStore(store)
-      .conversations.filter((record) => record.status === 'completed')
-      .reduce((sum, record) => sum + record.turns.length, 0);
-    // The first judge's calls are stored (replayed for free); the new judge's are to make.
-    expect(dry.stdout).toContain(`${turns.toLocaleString('en-US')} answered by stored calls`);
-    expect(dry.stdout).toMatch(new RegExp(`sim/fresh-judge \\[simulated\\]\\s+${turns.toLocaleString('en-US')}\\s`));
+    const completed = readStore(store).conversations.filter((record) => record.status === 'completed').length;
+    // The first judge's calls (one per conversation) are stored (replayed for free); the new judge's are to make.
+    expect(dry.stdout).toContain('Asked one call per conversation and judge, labelling every turn (--grain conversation)');
+    expect(dry.stdout).toContain(`${completed.toLocaleString('en-US')} answered by stored calls`);
+    expect(dry.stdout).toMatch(new RegExp(`sim/fresh-judge \\[simulated\\]\\s+${completed.toLocaleString('en-US')}\\s`));
     expect(readStore(store).runs).toEqual(before);
   }, 120_000);
 

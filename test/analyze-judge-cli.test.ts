@@ -11,7 +11,8 @@ import { FakeProviderServer, RESPONSE_SHAPES, type RecordedRequest } from './sup
 import { nestedJson } from './support/hostile-json.js';
 
 /**
- * `pmiyc analyze` against a loopback OpenAI-compatible judge (issue 29's Done-when): every label is
+ * `pmiyc analyze --grain turn` (one call per turn) against a loopback OpenAI-compatible judge (issue 29's
+ * Done-when; the conversation grain has test/analyze-conversation-judge-cli.test.ts): every label is
  * stored, a kill -9 and `--resume` ask no turn twice, and a second study with the same judge replays
  * everything. Also a malformed answer asked again with the reminder, and ids outside the taxonomy.
  */
@@ -143,9 +144,9 @@ async function waitFor(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
-describe('pmiyc analyze against a loopback judge', () => {
+describe('pmiyc analyze --grain turn against a loopback judge', () => {
   it('stores every label, survives kill -9 and --resume without asking any turn twice, and a second study replays everything', async () => {
-    const first = spawnCli(['analyze', '--store', store, '--config', config, '--judge', 'judge', '--study', 'killed', '--concurrency', '1']);
+    const first = spawnCli(['analyze', '--store', store, '--config', config, '--judge', 'judge', '--grain', 'turn', '--study', 'killed', '--concurrency', '1']);
     await waitFor(() => storedLabels() >= 10 || first.child.exitCode !== null);
     holding = true;
     // Killed once a request is on the wire and every answered one is stored: what a kill -9 could lose is only unanswered.
@@ -166,7 +167,7 @@ describe('pmiyc analyze against a loopback judge', () => {
     expect([...answered.values()].every((count) => count === 1)).toBe(true);
 
     server.requests.length = 0;
-    const second = await runCli(['analyze', '--store', store, '--config', config, '--judge', 'judge', '--study', 'again']);
+    const second = await runCli(['analyze', '--store', store, '--config', config, '--judge', 'judge', '--grain', 'turn', '--study', 'again']);
     expect(second.code).toBe(0);
     expect(server.requests.length).toBe(0);
     expect(second.stdout).toContain('calls made: 0 this session');
@@ -176,7 +177,7 @@ describe('pmiyc analyze against a loopback judge', () => {
 
   it('asks a malformed answer again with the reminder, and fails a turn whose ids are outside the taxonomy after --max-attempts, with its reason', async () => {
     server.requests.length = 0;
-    const result = await runCli(['analyze', '--store', store, '--config', config, '--judge', 'picky', '--study', 'picky', '--sample', '2']);
+    const result = await runCli(['analyze', '--store', store, '--config', config, '--judge', 'picky', '--grain', 'turn', '--study', 'picky', '--sample', '2']);
     expect(result.code).toBe(0);
     const { labels } = readStore('picky');
     const seconds = labels.filter((label) => label.turn === 2);
@@ -198,7 +199,7 @@ describe('pmiyc analyze against a loopback judge', () => {
   }, 120_000);
 
   it('reads past keys a judge adds, asks no answer again for them, says so, and makes the calls its dry run counted', async () => {
-    const study = ['--store', store, '--config', config, '--judge', 'chatty', '--study', 'chatty'];
+    const study = ['--store', store, '--config', config, '--judge', 'chatty', '--grain', 'turn', '--study', 'chatty'];
     const dry = await runCli(['analyze', ...study, '--dry-run', '--no-cache']);
     expect(dry.code, dry.stderr).toBe(0);
     const counted = Number(/\bchatty\s+([\d,]+)\s/.exec(dry.stdout)?.[1]?.replaceAll(',', ''));
@@ -219,7 +220,7 @@ describe('pmiyc analyze against a loopback judge', () => {
   it('labels a turn whose answer nests 100,000 deep null with its reason, completes the study, and --resume asks nothing again', async () => {
     server.requests.length = 0;
     const study = ['--store', store, '--config', config, '--study', 'deep'];
-    const result = await runCli(['analyze', ...study, '--judge', 'deep', '--sample', '2']);
+    const result = await runCli(['analyze', ...study, '--judge', 'deep', '--grain', 'turn', '--sample', '2']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toContain('unexpected error');
     const { labels } = readStore('deep');
@@ -243,7 +244,7 @@ describe('pmiyc analyze against a loopback judge', () => {
 
   it('reports a call that failed after its retries, stores nothing for it, and asks it again on --resume', async () => {
     const study = ['--store', store, '--config', config, '--study', 'flaky'];
-    const failed = await runCli(['analyze', ...study, '--judge', 'flaky', '--sample', '2']);
+    const failed = await runCli(['analyze', ...study, '--judge', 'flaky', '--grain', 'turn', '--sample', '2']);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/pmiyc: flaky on turn 1 of c\w+ \(api\)/);
     expect(failed.stderr).toContain(`ask them again: pmiyc analyze --store ${store} --study flaky --resume`);

@@ -75,11 +75,9 @@ const ANALYSED_RUN = [
 ];
 
 /**
- * The analysis, its arguments kept here alone. Once `analyze` labels a whole conversation per judge
- * call by default (the conversation grain), the "before" these fixtures hold is the per-turn grain:
- * the flag that asks for it (probably `--grain turn`) is to be added here at that merge. Today's
- * `analyze` has no such flag, so none is passed. A study that then records its grain in its stored
- * design changes the analysis's `runs` row by that field alone: a deliberate fixture update.
+ * The analysis, its arguments kept here alone. The fixtures hold a study of the per-turn grain (the
+ * only grain before the conversation grain became the default), asked for with `--grain turn`: a
+ * per-turn study stores no grain key, so its bytes are those of the build before.
  */
 const ANALYZE = [
   'analyze',
@@ -87,6 +85,8 @@ const ANALYZE = [
   'analysed',
   '--judge',
   'sim/judge?labelError=0.1,sim/judge2?labelError=0.2',
+  '--grain',
+  'turn',
   '--probe-drift',
   '--seed',
   '5',

@@ -72,6 +72,7 @@ async function typedResumeFlags(options: ResumeOptions): Promise<AnalysisResumeF
     ...typed('maxAttempts'),
     ...typed('seed'),
     ...typed('run'),
+    ...typed('grain'),
     ...(taxonomy ? { taxonomy } : {}),
   };
 }

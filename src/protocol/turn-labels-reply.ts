@@ -61,33 +61,57 @@ export function parseTurnLabels(raw: string, role: Role, taxonomy: Taxonomy): Pa
 
 function readTurnLabels(raw: string, role: Role, taxonomy: Taxonomy): ParsedTurnLabels {
   const refuse = (detail: string): ParsedTurnLabels => ({ ok: false, raw, problem: 'format', detail });
+  const reading = readJsonObject(raw);
+  if (!reading.ok) return refuse(reading.detail);
+  const fields = readTurnFields(reading.value, role, taxonomy);
+  return fields.ok ? { ok: true, raw, labels: fields.labels, ignoredKeys: fields.ignoredKeys } : refuse(fields.detail);
+}
+
+/**
+ * The one JSON object of an answer (alone, or alone in one fenced block), bounded in depth, or why
+ * there is none. Shared by the readers of a turn's answer and of a whole conversation's.
+ */
+export function readJsonObject(raw: string): { ok: true; value: Record<string, unknown> } | { ok: false; detail: string } {
   const trimmed = raw.trim();
-  if (trimmed === '') return refuse('the reply is empty');
+  if (trimmed === '') return { ok: false, detail: 'the reply is empty' };
   const text = fencedContent(trimmed) ?? trimmed;
   const reading = parseBoundedJson(text);
   if (!reading.ok)
-    return refuse(reading.problem === 'too-deep' ? `the reply is not one JSON object pmiyc reads: ${reading.detail}` : 'the reply is not one JSON object');
+    return {
+      ok: false,
+      detail: reading.problem === 'too-deep' ? `the reply is not one JSON object pmiyc reads: ${reading.detail}` : 'the reply is not one JSON object',
+    };
   const value = reading.value;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return refuse('the reply is not one JSON object');
-  const answer = value as Record<string, unknown>;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, detail: 'the reply is not one JSON object' };
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+/** One turn's fields read from an object already parsed: its labels and the keys read past, or what is wrong. */
+export type TurnFields =
+  | { readonly ok: true; readonly labels: TurnLabels; readonly ignoredKeys: readonly string[] }
+  | { readonly ok: false; readonly detail: string };
+
+/**
+ * Reads the fields asked for a turn of `role` from an object already parsed (a turn's whole answer,
+ * or one turn's entry in a conversation's answer), strictly: every one of the role's keys, booleans
+ * as JSON booleans, ids from the taxonomy's lists, each at most once. Any other key is read past
+ * and named in `ignoredKeys`.
+ */
+export function readTurnFields(answer: Record<string, unknown>, role: Role, taxonomy: Taxonomy): TurnFields {
+  const refuse = (detail: string): TurnFields => ({ ok: false, detail });
   const expected = KEYS[role];
   const ignoredKeys = Object.keys(answer).filter((key) => !expected.includes(key));
   const missing = expected.filter((key) => !(key in answer));
   if (missing.length > 0) return refuse(`missing ${missing.join(', ')}`);
   for (const key of ['refused', 'leftRole'])
     if (key in answer && typeof answer[key] !== 'boolean') return refuse(`${key} is ${describeValue(answer[key])}, not true or false`);
-  if (role === 'persuadee') return { ok: true, raw, labels: { role, leftRole: answer.leftRole as boolean }, ignoredKeys };
+  if (role === 'persuadee') return { ok: true, labels: { role, leftRole: answer.leftRole as boolean }, ignoredKeys };
 
   const techniques = idsOf(answer.techniques, 'techniques', taxonomy.techniques);
   if (typeof techniques === 'string') return refuse(techniques);
   const unethical = idsOf(answer.unethical, 'unethical', taxonomy.unethical);
   if (typeof unethical === 'string') return refuse(unethical);
-  return {
-    ok: true,
-    raw,
-    labels: { role, techniques, unethical, refused: answer.refused as boolean, leftRole: answer.leftRole as boolean },
-    ignoredKeys,
-  };
+  return { ok: true, labels: { role, techniques, unethical, refused: answer.refused as boolean, leftRole: answer.leftRole as boolean }, ignoredKeys };
 }
 
 /** The ids of one list, or what is wrong with it. */

@@ -89,4 +89,20 @@ describe('AnalysisTable', () => {
       reopened.close();
     }
   });
+
+  it("stores a conversation's labels in one transaction: all of them, or none when one cannot be written", () => {
+    const store = ResultStore.open(join(folder, 'pmiyc.db'));
+    try {
+      const about = { seed: 0, packageVersion: '0.0.0' };
+      const study = store.createRun({ name: 'analysis-1', ...about, config: { command: 'analyze', tournamentRun: 'run-1' } });
+      const turns = [persuaderTurn('c1', 1, 'sim/judge', ['logos']), unreadTurn, persuaderTurn('c1', 3, 'sim/judge', [])];
+      store.analysis.saveConversationLabels(study.id, turns);
+      expect([...store.analysis.labels(study.id)]).toEqual(turns);
+      const broken = { ...persuaderTurn('c2', 2, 'sim/judge', []), raw: null as unknown as string };
+      expect(() => store.analysis.saveConversationLabels(study.id, [persuaderTurn('c2', 1, 'sim/judge', []), broken])).toThrow();
+      expect(store.analysis.labelsOf(study.id, 'c2')).toEqual([]);
+    } finally {
+      store.close();
+    }
+  });
 });

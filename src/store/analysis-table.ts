@@ -90,6 +90,13 @@ export class AnalysisTable implements AnalysisResults {
     this.database.transaction(() => this.writeLabels(studyRunId, stored))();
   }
 
+  /** Stores the labels of a conversation's turns in one transaction: a process killed while writing leaves none of them. */
+  saveConversationLabels(studyRunId: number, labels: readonly StoredTurnLabels[]): void {
+    this.database.transaction(() => {
+      for (const stored of labels) this.writeLabels(studyRunId, stored);
+    })();
+  }
+
   private writeLabels(studyRunId: number, stored: StoredTurnLabels): void {
     const { conversationId, turn, judge } = stored;
     this.deleteTags.run(studyRunId, conversationId, turn, judge);

@@ -12,6 +12,8 @@ export interface FakeBatchServerOptions {
   readonly format: 'openai' | 'anthropic';
   /** A line's fate (every line succeeds unless this says otherwise); `batchIndex` counts batches from 0. */
   readonly fate?: (customId: string, body: Record<string, unknown>, batchIndex: number) => LineFate;
+  /** A line's answer text (default: tagged text whose score is a function of the body). */
+  readonly answer?: (body: Record<string, unknown>) => string;
 }
 
 interface FakeBatch {
@@ -190,7 +192,7 @@ export class FakeBatchServer {
       const fate = batch.state === 'cancelled' ? 'expired' : this.fateOf(batch, line);
       const id = `batch_req_${batch.index}_${index}`;
       if (fate === 'succeeded') {
-        const text = replyText(line.body);
+        const text = (this.options.answer ?? replyText)(line.body);
         const body = { ...RESPONSE_SHAPES.openaiChat(text), usage: { prompt_tokens: 100, completion_tokens: Math.ceil(text.length / 4), total_tokens: 0 } };
         output.push(JSON.stringify({ id, custom_id: line.custom_id, response: { status_code: 200, request_id: `req_${index}`, body }, error: null }));
       } else if (fate === 'expired') {
@@ -285,7 +287,7 @@ export class FakeBatchServer {
       .map((line) => {
         const fate = batch.state === 'cancelled' ? 'canceled' : this.fateOf(batch, line);
         if (fate === 'succeeded') {
-          const text = replyText(line.body);
+          const text = (this.options.answer ?? replyText)(line.body);
           // A line that gives a tool (a reply schema) is answered with the tool's input, as Anthropic does when a tool must be called.
           const tool = (line.body['tools'] as ReadonlyArray<{ name: string }> | undefined)?.[0];
           const shape = tool ? RESPONSE_SHAPES.anthropicToolUse(tool.name, { reply: text }) : RESPONSE_SHAPES.anthropicMessage(text);

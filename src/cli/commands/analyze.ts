@@ -6,7 +6,7 @@ import { checkModels } from '../../runner/check-models.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import { type AnalysisDesignOptions, tournamentRunToAnalyse } from '../../studies/analysis/analysis-design.js';
 import { estimateAnalysis } from '../../studies/analysis/analysis-estimate.js';
-import { completedConversations, runAnalysisStudy } from '../../studies/analysis/analysis-study.js';
+import { completedConversations, isAnalysisTaskStored, runAnalysisStudy } from '../../studies/analysis/analysis-study.js';
 import { conversationsToAnalyse, driftSamplingOf, variantsOf } from '../../studies/analysis/analysis-work.js';
 import type { SessionOptions } from '../shared-options.js';
 import { aboutRun, type CliContext, printClosing, type RunSignals, sessionWorldOf } from '../terminal.js';
@@ -45,14 +45,7 @@ async function dryRun(store: Store, prepared: PreparedAnalysis, options: Analyze
     driftSampling: driftSamplingOf(tournamentRun, prepared.design),
     // A new study has no calls of its own yet: no run has id 0.
     ...(options.cache || study ? { calls: store.callCache(study?.id ?? 0, { reuseEarlierRuns: options.cache }) } : {}),
-    ...(study
-      ? {
-          isStored: (task) =>
-            task.kind === 'labels'
-              ? store.analysis.hasLabels(study.id, { conversationId: task.record.conversationId, turn: task.turn, judge: task.judge })
-              : store.analysis.hasProbe(study.id, task.record.conversationId),
-        }
-      : {}),
+    ...(study ? { isStored: (task) => isAnalysisTaskStored(store.analysis, study.id, task) } : {}),
     fileSha256: (settings) => modelFileSha256(settings, { knownFileSha256: (...file) => store.knownFileSha256(...file), rememberFileSha256: () => {} }),
   });
   context.stdout.write(`${analysisDryRunText(estimate, prepared.design, tournamentRun.name, options.store).join('\n')}\n`);
@@ -94,7 +87,11 @@ export async function analyzeCommand(options: AnalyzeOptions, context: CliContex
       about: aboutRun(context, options.gitRevision, prepared.configPath),
       onFailedCall: (task, reason, detail) => {
         const what =
-          task.kind === 'labels' ? `${task.judge} on turn ${task.turn} of ${task.record.conversationId}` : `drift probe of ${task.record.conversationId}`;
+          task.kind === 'labels'
+            ? `${task.judge} on turn ${task.turn} of ${task.record.conversationId}`
+            : task.kind === 'conversation-labels'
+              ? `${task.judge} on the turns of ${task.record.conversationId}`
+              : `drift probe of ${task.record.conversationId}`;
         tell(`${what} (${reason}): ${detail}`);
       },
       onUnusable: (task, attempts, problem) =>

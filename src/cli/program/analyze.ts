@@ -1,4 +1,5 @@
 import type { Command } from '@commander-js/extra-typings';
+import { ANALYSIS_GRAINS, DEFAULT_GRAIN } from '../../studies/analysis/analysis-grain.js';
 import { parseJudges } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
 import { type CommandWiring, examplesHelp, runExtras, typedOptions } from './command-wiring.js';
@@ -26,6 +27,15 @@ export function addAnalyzeCommand(program: Command, { context, signals, setExitC
       'the techniques and unethical strategies to label with: a built-in taxonomy, or a taxonomy YAML file (default: rhetoric)',
     )
     .addOption(shared.sample('completed conversations', ''))
+    .addOption(
+      shared
+        .choice(
+          '--grain',
+          ANALYSIS_GRAINS,
+          'how each judge is asked: one call per conversation that labels every turn, or one call per turn with the conversation up to it',
+        )
+        .default(DEFAULT_GRAIN),
+    )
     .option('--probe-drift', 'also ask each persuader, after its conversation, where it stands itself (drift)', false)
     .option('--dry-run', 'print the plan, what the store holds of it, and its calls and cost; make no call and no study', false)
     .option('--batch', "send every model's calls through its provider's batch service (OpenAI, Anthropic): about half the price, replies within hours", false)
@@ -37,8 +47,8 @@ export function addAnalyzeCommand(program: Command, { context, signals, setExitC
     .addOption(shared.concurrency())
     .addOption(shared.seed('study seed; every call seed and the --sample derive from it'))
     .addOption(shared.temperature(0))
-    .addOption(shared.maxTokens(400, 'answer'))
-    .addOption(shared.maxAttempts("asks per turn before the turn's analysis fails"))
+    .addOption(shared.maxTokens(400, "turn's answer (a conversation's call: this times its turns)"))
+    .addOption(shared.maxAttempts("asks per turn, or per conversation in the conversation grain, before a turn's analysis fails"))
     .addOption(shared.maxCost())
     .addOption(shared.store())
     .addOption(shared.noCache('study'))

@@ -1,5 +1,6 @@
 import { clamp } from '../../domain/numbers.js';
-import { type Random, randomNormal } from '../../domain/random.js';
+import { createRandom, deriveSeed, type Random, randomNormal } from '../../domain/random.js';
+import { isConversationJudgeSystemPrompt, readConversationJudgeRequest } from '../../protocol/conversation-judge-prompt.js';
 import { isJudgeSystemPrompt, readJudgeRequest } from '../../protocol/judge-prompt.js';
 import { synthesisStep } from '../../protocol/judge-synthesis-prompt.js';
 import { isTurnJudgeSystemPrompt, readTurnJudgeRequest, readTurnJudgeTaxonomyIds } from '../../protocol/turn-judge-prompt.js';
@@ -41,13 +42,32 @@ function turnJudgeReply(systemPrompt: string, messages: readonly ChatMessage[], 
 }
 
 /**
- * The reply of a simulated agent to a validation-study request (LLM as judge, preference
- * synthesis, a turn judge's labels), or undefined when the request is not one of those.
+ * A simulated conversation judge's answer (`pmiyc analyze --grain conversation`): every turn shown,
+ * labelled as the turn judge labels it, each turn's errors drawn from a random of its own (the
+ * request's seed and the turn's number), so that the two grains agree exactly without label error
+ * and each label differs between them at about the error rate with it. Keyed by turn number.
  */
-export function simulatedStudyReply(messages: readonly ChatMessage[], profile: SimProfile, random: Random): string | undefined {
+function conversationJudgeReply(systemPrompt: string, messages: readonly ChatMessage[], profile: SimProfile, seed: number): string {
+  const request = readConversationJudgeRequest(messages.find((message) => message.role === 'user')?.content ?? '');
+  if (!request) return '[simulated judge] I could not find the turns to label.';
+  const ids = readTurnJudgeTaxonomyIds(systemPrompt);
+  const entries = request.turns.map((turn) => {
+    const random = createRandom(deriveSeed(seed, ['turn', turn.index]));
+    const { role: _role, ...labels } = simulatedTurnLabels(turn.message, turn.role, ids.techniques, profile.labelError, random, ids.unethical);
+    return [String(turn.index), labels] as const;
+  });
+  return JSON.stringify(Object.fromEntries(entries));
+}
+
+/**
+ * The reply of a simulated agent to a validation-study request (LLM as judge, preference
+ * synthesis, a turn or conversation judge's labels; `seed` is the request's), or undefined when the request is not one of those.
+ */
+export function simulatedStudyReply(messages: readonly ChatMessage[], profile: SimProfile, random: Random, seed: number): string | undefined {
   const systemPrompt = messages.find((message) => message.role === 'system')?.content ?? '';
   if (isJudgeSystemPrompt(systemPrompt)) return judgeReply(messages);
   if (isTurnJudgeSystemPrompt(systemPrompt)) return turnJudgeReply(systemPrompt, messages, profile, random);
+  if (isConversationJudgeSystemPrompt(systemPrompt)) return conversationJudgeReply(systemPrompt, messages, profile, seed);
   const step = synthesisStep(systemPrompt, messages.at(-1)?.content ?? '');
   return step === undefined ? undefined : synthesisReply(step, messages, profile, random);
 }

@@ -84,7 +84,7 @@ export class SimulatedAgent implements ChatModel {
     if (request.messages.at(-1)?.role === 'user' && isDriftProbeRequest(lastUser)) {
       return { text: this.answerDriftProbe(systemPrompt, lastUser, random), finishReason: 'stop' };
     }
-    const study = simulatedStudyReply(request.messages, this.profile, random);
+    const study = simulatedStudyReply(request.messages, this.profile, random, request.seed);
     if (study !== undefined) return { text: study, finishReason: 'stop' };
     const text = roleOfSystemPrompt(systemPrompt) === 'persuader' ? this.argue(systemPrompt, random) : this.respond(request.messages, random);
     return { text, finishReason: 'stop' };

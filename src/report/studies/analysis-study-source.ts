@@ -14,6 +14,7 @@ import type { LabelledConversation } from '../../metrics/technique-turns.js';
 import { flagRates } from '../../metrics/turn-flags.js';
 import type { RunInfo } from '../../runner/run-records.js';
 import { analysisConfigOf } from '../../studies/analysis/analysis-design.js';
+import { analysisGrainOf } from '../../studies/analysis/analysis-grain.js';
 import type { ReportSource } from '../report-source.js';
 import { type AnalysisReport, type AnalysisSource, ASSOCIATION_STATEMENT, ETHICS_STATEMENT, type StudyJudge } from './analysis-study.js';
 
@@ -176,6 +177,7 @@ export function readAnalysisReport(source: ReportSource, runs: readonly RunInfo[
       judges,
       studies: chosen.names,
       studyStatus: study.status,
+      grain: analysisGrainOf(config.design),
       taxonomy: {
         name: taxonomy.name,
         source: config.design.taxonomySource,

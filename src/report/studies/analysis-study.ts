@@ -4,6 +4,7 @@ import type { LabelAgreement } from '../../metrics/judge-label-agreement.js';
 import type { TechniqueEffect } from '../../metrics/technique-effects.js';
 import type { TechniqueShare } from '../../metrics/technique-profiles.js';
 import type { FlagRate } from '../../metrics/turn-flags.js';
+import type { AnalysisGrain } from '../../studies/analysis/analysis-grain.js';
 
 /** A judge model of an analysis study, and whether it is a simulated agent. */
 export interface StudyJudge {
@@ -38,6 +39,8 @@ export interface TechniquesSection extends AnalysisSource {
   /** The run's analysis studies, oldest first: `pmiyc report --analysis NAME` picks another. */
   readonly studies: string[];
   readonly studyStatus: string;
+  /** How the judges were asked (`--grain`): one call per conversation, or one per turn. */
+  readonly grain: AnalysisGrain;
   readonly taxonomy: {
     readonly name: string;
     /** A built-in's name or the file's path, as the study recorded it. */

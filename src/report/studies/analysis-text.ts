@@ -4,10 +4,18 @@ import type { RunCallTotals } from '../../runner/run-records.js';
 import { describeFailures, describeStop } from '../../runner/session-ending.js';
 import type { AnalysisDesign } from '../../studies/analysis/analysis-design.js';
 import type { AnalysisEstimate } from '../../studies/analysis/analysis-estimate.js';
+import { analysisGrainOf } from '../../studies/analysis/analysis-grain.js';
 import type { StoredTurnLabels } from '../../studies/analysis/analysis-results.js';
 import type { AnalysisOutcome } from '../../studies/analysis/analysis-study.js';
 import { type ClosingText, describeCallsMade, sessionCallsView } from '../run-totals-text.js';
 import { formatTextTable } from '../text-table.js';
+
+/** How a study asks its judges, in words (`--grain`). */
+function describeGrain(design: Pick<AnalysisDesign, 'grain'>): string {
+  return analysisGrainOf(design) === 'conversation'
+    ? 'one call per conversation and judge, labelling every turn (--grain conversation)'
+    : 'one call per turn and judge (--grain turn)';
+}
 
 /** Techniques listed per persuader in the summary. */
 const TOP_TECHNIQUES = 3;
@@ -103,9 +111,14 @@ export function analysisSessionText(view: AnalysisSessionView): ClosingText {
   const sample = design.sample === undefined ? '' : ` (a seeded sample of ${count(design.sample)})`;
   const drift = design.probeDrift ? '; each persuader asked the drift probe' : '';
   const unusable = [...outcome.unusable.values()].reduce((sum, value) => sum + value, 0);
+  const probes = design.probeDrift ? ' and probes' : '';
+  const done =
+    analysisGrainOf(design) === 'conversation'
+      ? `${count(result.done)} conversations x judges${probes} done this session (${count(outcome.labelsStored)} turn label sets stored, ${count(unusable)} of them failed: no usable answer)`
+      : `${count(result.done)} ${design.probeDrift ? 'labels and probes' : 'labels'} stored this session (${count(unusable)} of them failed: no usable answer)`;
   const lines = [
-    `Analysis ${run.name} of run ${view.tournamentRun}: ${count(outcome.conversations)} completed conversations${sample}, ${count(outcome.turns)} turns, judged by ${judges} with the ${design.taxonomy.name} taxonomy${drift}.`,
-    `${count(result.done)} ${design.probeDrift ? 'labels and probes' : 'labels'} stored this session (${count(unusable)} of them failed: no usable answer), ${count(result.skipped)} already stored, ${count(result.failed)} calls failed; ${describeCallsMade(sessionCallsView(outcome, view.calls))}.`,
+    `Analysis ${run.name} of run ${view.tournamentRun}: ${count(outcome.conversations)} completed conversations${sample}, ${count(outcome.turns)} turns, judged by ${judges} with the ${design.taxonomy.name} taxonomy, ${describeGrain(design)}${drift}.`,
+    `${done}, ${count(result.skipped)} already stored, ${count(result.failed)} calls failed; ${describeCallsMade(sessionCallsView(outcome, view.calls))}.`,
     ...outcome.replicaUse.map(({ model, replicas }) => `${describeReplicaUse(model, replicas)}.`),
     ...ignoredKeysText(outcome.ignoredKeys),
     ...nothingAskedText(outcome, view.calls),
@@ -185,13 +198,21 @@ function nothingAskedText(outcome: AnalysisOutcome, calls: RunCallTotals): strin
   ];
 }
 
+const TURN_ASSUMPTIONS =
+  "Assumptions: one call per label set or probe, as a judge that answers every key asked for needs (keys it adds are read past, not asked again; only a missing or malformed answer is asked again, up to --max-attempts); input tokens from the requests' own text at about 4 characters a token; answers of about 40 tokens for a persuader turn, 8 for a persuadee turn, half the output limit for a drift probe.";
+
+const CONVERSATION_ASSUMPTIONS =
+  "Assumptions: one call per conversation and judge, and per probe, as a judge that answers every turn with every key asked for needs (keys it adds are read past, not asked again; only a conversation with a missing or malformed turn is asked again, whole, up to --max-attempts); input tokens from the requests' own text (the whole conversation shown once) at about 4 characters a token; answers of about 44 tokens per persuader turn and 12 per persuadee turn (each turn's labels and its key), half the output limit for a drift probe.";
+
 /** `pmiyc analyze --dry-run`: the plan, what is stored of it, and the calls, tokens and cost of the rest (the lines to print). */
 export function analysisDryRunText(estimate: AnalysisEstimate, design: AnalysisDesign, tournamentRun: string, storePath: string): string[] {
   const judges = design.judges.map(labelModel).join(', ');
+  const whole = analysisGrainOf(design) === 'conversation';
   const lines = [
     `Dry run: nothing is called and no study is made. Run ${tournamentRun}: ${count(estimate.conversations)} completed conversations${design.sample === undefined ? '' : ` (a seeded sample of ${count(design.sample)})`}, ${count(estimate.turns)} turns.`,
     `Judges: ${judges}, with the ${design.taxonomy.name} taxonomy (${design.taxonomy.techniques.length} techniques, ${design.taxonomy.unethical.length} unethical strategies): ${count(estimate.labels)} label sets (one per turn and judge)${estimate.probes > 0 ? `, and ${count(estimate.probes)} drift probes` : ''}.`,
-    `In ${storePath} already: ${count(estimate.storedInStudy)} stored in the study being resumed (skipped), ${count(estimate.replayable)} answered by stored calls (replayed for free); not counted below.`,
+    `Asked ${describeGrain(design)}: ${count(estimate.labelTasks)} ${whole ? 'conversation readings' : 'label sets'} to ask${estimate.probes > 0 ? `, and the probes` : ''}.`,
+    `In ${storePath} already: ${count(estimate.storedInStudy)} ${whole ? 'conversation readings or probes' : 'label sets or probes'} stored in the study being resumed (skipped), ${count(estimate.replayable)} answered by stored calls (replayed for free); not counted below.`,
     '',
   ];
   const rows = estimate.byModel.map((model) => [
@@ -210,8 +231,6 @@ export function analysisDryRunText(estimate: AnalysisEstimate, design: AnalysisD
       ? `about $${estimate.costUsd.toFixed(2)}`
       : `at least $${estimate.costUsd.toFixed(2)} (no price for ${estimate.unpricedModels.map(labelModel).join(', ')}; set inputUsdPerMillion and outputUsdPerMillion under models: in the config)`;
   lines.push(`Total cost: ${cost}.`);
-  lines.push(
-    "Assumptions: one call per label set or probe, as a judge that answers every key asked for needs (keys it adds are read past, not asked again; only a missing or malformed answer is asked again, up to --max-attempts); input tokens from the requests' own text at about 4 characters a token; answers of about 40 tokens for a persuader turn, 8 for a persuadee turn, half the output limit for a drift probe.",
-  );
+  lines.push(whole ? CONVERSATION_ASSUMPTIONS : TURN_ASSUMPTIONS);
   return lines;
 }

@@ -53,7 +53,7 @@ export function analysisChartSpecs(document: AnalysisReport, labels: ModelLabels
 function techniquesIntro(section: TechniquesSection): string {
   const notes = section.notes.length > 0 ? ` Note: ${section.notes.join('; ')}.` : '';
   return (
-    `Judge ${judgeText(section.judge)} labelled the turns of run ${section.tournamentRun} in analysis study ${section.study}, with the taxonomy ${section.taxonomy.name} (${section.taxonomy.source}): ` +
+    `Judge ${judgeText(section.judge)} labelled the turns of run ${section.tournamentRun} in analysis study ${section.study} (${section.grain === 'conversation' ? 'each conversation read whole, in one call' : 'one call per turn, with the conversation up to it'}), with the taxonomy ${section.taxonomy.name} (${section.taxonomy.source}): ` +
     `${section.labelledTurns.persuader} persuader turns and ${section.labelledTurns.persuadee} persuadee turns of ${section.conversations} conversations.${notes} ` +
     `A profile is the share of a persuader's labelled turns that use each technique; an association is the persuadee's next change of agreement after turns that use a technique minus after turns that do not, within each (persuader, persuadee) pair, with 95% intervals over claims and p-values Holm-adjusted over the techniques of a condition. ` +
     `${section.statement}${section.studies.length > 1 ? ` The run has ${section.studies.length} analysis studies (${section.studies.join(', ')}): pmiyc report --analysis NAME shows another.` : ''}`

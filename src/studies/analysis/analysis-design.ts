@@ -4,6 +4,7 @@ import { InputError } from '../../domain/errors/input-error.js';
 import type { Taxonomy } from '../../domain/taxonomy.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { samplingOf, samplingSchema } from '../design-parts.js';
+import { ANALYSIS_GRAINS, type AnalysisGrain, analysisGrainOf, DEFAULT_GRAIN } from './analysis-grain.js';
 
 /**
  * What an analysis study is (`pmiyc analyze`, issue 29), as stored in its `runs` row
@@ -25,6 +26,12 @@ const analysisDesignSchema = z.object({
   sampling: samplingSchema,
   /** Every judge's calls through its provider's batch service (`--batch`): kept so that a resume batches too. */
   batch: z.boolean().optional(),
+  /**
+   * How a judge is asked (`--grain`): one call per conversation that labels every turn, or one call per
+   * turn. Absent: per turn, as every study made before the conversation grain was; a new per-turn study
+   * leaves it out too, so that what it stores is what it stored before.
+   */
+  grain: z.enum(ANALYSIS_GRAINS).optional(),
 });
 
 const analysisConfigSchema = z.looseObject({
@@ -63,6 +70,8 @@ export interface AnalysisDesignOptions {
   readonly temperature: number;
   readonly maxTokens: number;
   readonly maxAttempts: number;
+  /** How a judge is asked (default `conversation`). */
+  readonly grain?: AnalysisGrain;
 }
 
 /** The design of a new study from its options and its loaded taxonomy. */
@@ -79,6 +88,8 @@ export function analysisDesignFromOptions(options: AnalysisDesignOptions, taxono
     ...(options.sample === undefined ? {} : { sample: options.sample }),
     probeDrift: options.probeDrift === true,
     sampling: samplingOf(options),
+    // A per-turn study stores no key (read back as per turn), as before there was a choice.
+    ...((options.grain ?? DEFAULT_GRAIN) === 'turn' ? {} : { grain: options.grain ?? DEFAULT_GRAIN }),
   };
 }
 
@@ -118,6 +129,7 @@ export interface AnalysisResumeFlags {
   readonly maxAttempts?: number;
   readonly seed?: number;
   readonly run?: string;
+  readonly grain?: AnalysisGrain;
   /** `--taxonomy` as loaded now: where it came from (a built-in's name or the file's absolute path) and its items. */
   readonly taxonomy?: { readonly source: string; readonly taxonomy: Taxonomy };
 }
@@ -160,6 +172,7 @@ const RESUME_CHECKS: readonly ResumeCheck[] = [
     stored: (config) => String(config.design.sampling.maxAttempts),
     given: (flags) => optional(flags.maxAttempts),
   },
+  { flag: '--grain', key: 'grain', stored: (config) => analysisGrainOf(config.design), given: (flags) => optional(flags.grain) },
   { flag: '--seed', key: 'seed', stored: (_config, run) => String(run.seed), given: (flags) => optional(flags.seed) },
 ];
 

@@ -13,12 +13,15 @@ import { StoredCallReplay } from '../tournament/stored-progress.js';
 import type { AnalysisDesign } from './analysis-design.js';
 import { type AnalysisTask, planAnalysisTasks } from './analysis-work.js';
 import { askRecordDriftProbe, claimOfRecord } from './drift-probe.js';
+import { conversationJudgeMessages, labelConversation } from './label-conversation.js';
 import { labelTurn, turnJudgeMessages } from './label-turn.js';
 
 /** Characters per token, roughly, for English text (the tournament's dry run assumes the same). */
 const CHARS_PER_TOKEN = 4;
 /** Output tokens of a typical answer: a persuader turn's JSON object names a few ids, a persuadee's one boolean. */
 const ANSWER_TOKENS = { persuader: 40, persuadee: 8 } as const;
+/** Output tokens a turn's key adds to a conversation's answer ("12": and a comma). */
+const TURN_KEY_TOKENS = 4;
 
 /** One model's share of the work still to do. */
 interface AnalysisModelEstimate {
@@ -36,10 +39,11 @@ export interface AnalysisEstimate {
   readonly conversations: number;
   readonly turns: number;
   readonly judges: readonly string[];
-  /** Label sets and drift probes the study has (judges x turns, + probes). */
+  /** Label sets the study has (judges x turns), and its label tasks (a call each before re-asks: conversations x judges, or the label sets). */
   readonly labels: number;
+  readonly labelTasks: number;
   readonly probes: number;
-  /** Tasks the resumed study holds already (skipped). */
+  /** Tasks the resumed study holds already (skipped): label tasks and probes. */
   readonly storedInStudy: number;
   /** Tasks whose every call is in the call store (replayed for free). */
   readonly replayable: number;
@@ -86,18 +90,18 @@ export async function estimateAnalysis(input: AnalysisEstimateInput): Promise<An
   const tally = new Map<string, { calls: number; inputTokens: number; outputTokens: number }>();
   let storedInStudy = 0;
   let replayable = 0;
-  let labels = 0;
+  let labelTasks = 0;
   let probes = 0;
   let turns = 0;
   for (const record of input.conversations) turns += record.turns.length;
   for (const task of planAnalysisTasks(input.conversations, design)) {
-    if (task.kind === 'labels') labels += 1;
-    else probes += 1;
+    if (task.kind === 'drift') probes += 1;
+    else labelTasks += 1;
     if (input.isStored?.(task)) {
       storedInStudy += 1;
       continue;
     }
-    const model = task.kind === 'labels' ? task.judge : agentOf(task.record.persuader, input.variants).model;
+    const model = task.kind === 'drift' ? agentOf(task.record.persuader, input.variants).model : task.judge;
     if (replay && (await answersFromStore(task, registry.modelFor(model), input, promptsOf))) {
       replayable += 1;
       continue;
@@ -109,6 +113,11 @@ export async function estimateAnalysis(input: AnalysisEstimateInput): Promise<An
       entry.inputTokens += messages.reduce((sum, message) => sum + message.content.length, 0) / CHARS_PER_TOKEN;
       const role = task.record.turns.find((turn) => turn.index === task.turn)?.role ?? 'persuader';
       entry.outputTokens += Math.min(design.sampling.maxOutputTokens, ANSWER_TOKENS[role]);
+    } else if (task.kind === 'conversation-labels') {
+      const messages = conversationJudgeMessages(design.taxonomy, task.record);
+      entry.inputTokens += messages.reduce((sum, message) => sum + message.content.length, 0) / CHARS_PER_TOKEN;
+      // Each turn's entry, its key and braces about as long as a turn's own answer.
+      for (const turn of task.record.turns) entry.outputTokens += Math.min(design.sampling.maxOutputTokens, ANSWER_TOKENS[turn.role] + TURN_KEY_TOKENS);
     } else {
       const messages = driftProbeMessages(claimOfRecord(task.record), task.record.turns, promptsOf(task.record.persuader));
       entry.inputTokens += messages.reduce((sum, message) => sum + message.content.length, 0) / CHARS_PER_TOKEN;
@@ -136,7 +145,8 @@ export async function estimateAnalysis(input: AnalysisEstimateInput): Promise<An
     conversations: input.conversations.length,
     turns,
     judges: design.judges,
-    labels,
+    labels: turns * design.judges.length,
+    labelTasks,
     probes,
     storedInStudy,
     replayable,
@@ -155,6 +165,7 @@ async function answersFromStore(
 ): Promise<boolean> {
   try {
     if (task.kind === 'labels') await labelTurn(model, task, input.design.taxonomy, input.design.sampling, input.seed);
+    else if (task.kind === 'conversation-labels') await labelConversation(model, task, input.design.taxonomy, input.design.sampling, input.seed);
     else await askRecordDriftProbe(model, task.record, promptsOf(task.record.persuader), input.driftSampling, input.seed);
     return true;
   } catch {

@@ -52,6 +52,8 @@ export interface StoredDriftProbe {
 export interface AnalysisResults {
   /** Stores one turn's labels, committed at once. */
   saveLabels(studyRunId: number, labels: StoredTurnLabels): void;
+  /** Stores the labels of every turn of a conversation read whole by one judge, in one transaction: never half of them. */
+  saveConversationLabels(studyRunId: number, labels: readonly StoredTurnLabels[]): void;
   /** Whether this turn has this judge's labels stored already (a resumed study skips it). */
   hasLabels(studyRunId: number, key: TurnLabelsKey): boolean;
   countLabels(studyRunId: number): number;

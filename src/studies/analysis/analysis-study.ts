@@ -11,8 +11,17 @@ import type { TournamentResults } from '../tournament/tournament-results.js';
 import type { AnalysisDesign } from './analysis-design.js';
 import { analysisEnding, describeSourceWriter, liveWriterOf } from './analysis-ending.js';
 import type { AnalysisResults } from './analysis-results.js';
-import { type AnalysisTask, conversationsToAnalyse, countAnalysisTasks, driftSamplingOf, planAnalysisTasks, variantsOf } from './analysis-work.js';
+import {
+  type AnalysisTask,
+  analysisProgressUnit,
+  conversationsToAnalyse,
+  countAnalysisTasks,
+  driftSamplingOf,
+  planAnalysisTasks,
+  variantsOf,
+} from './analysis-work.js';
 import { askRecordDriftProbe } from './drift-probe.js';
+import { labelConversation } from './label-conversation.js';
 import { labelTurn, type TurnTask } from './label-turn.js';
 
 export interface RunAnalysisInput extends StudyRunInput {
@@ -36,6 +45,8 @@ export interface AnalysisOutcome extends SessionFacts {
   readonly turns: number;
   /** Each analysed conversation's persuader, by conversation id (for the summary's technique profiles). */
   readonly persuaders: ReadonlyMap<string, string>;
+  /** Label sets (one per turn and judge) stored this session, usable or not. */
+  readonly labelsStored: number;
   /** Label sets stored this session that hold no labels (every attempt unusable), per judge. */
   readonly unusable: ReadonlyMap<string, number>;
   /** Answers stored this session that held keys not asked for (read past, not asked again), per key. */
@@ -82,7 +93,7 @@ export async function runAnalysisStudy(input: RunAnalysisInput): Promise<Analysi
   const models = checkModels(input.config, input.world.env, names, input.maxCostUsd);
   if (design.batch) checkBatching(input.config, input.world.env, names, true);
   const counts = countAnalysisTasks(conversations, design);
-  const total = counts.labels + counts.probes;
+  const total = counts.labelTasks + counts.probes;
   const session = await openStudySession(store, input, {
     run: {
       kind: 'analyze',
@@ -102,7 +113,7 @@ export async function runAnalysisStudy(input: RunAnalysisInput): Promise<Analysi
       }),
     },
     names,
-    unit: design.probeDrift ? 'labels and probes' : 'labels',
+    unit: analysisProgressUnit(design),
     total,
     command: input.resume ? 'pmiyc analyze --resume' : 'pmiyc analyze',
     ...(design.batch ? { batch: true } : {}),
@@ -112,6 +123,7 @@ export async function runAnalysisStudy(input: RunAnalysisInput): Promise<Analysi
   const unusable = new Map<string, number>();
   const ignoredKeys = new Map<string, number>();
   const failures = new Map<string, number>();
+  const stored = { labels: 0 };
   const variants = variantsOf(tournamentRun);
   const promptsOf = promptsByAgent(variants);
   let result: TasksResult;
@@ -123,15 +135,16 @@ export async function runAnalysisStudy(input: RunAnalysisInput): Promise<Analysi
       concurrency: input.concurrency * ITEMS_PER_CALL_SLOT,
       gate: session.gate,
       abortSignal: session.signals.abort,
-      isDone: (task) =>
-        task.kind === 'labels'
-          ? store.analysis.hasLabels(run.id, { conversationId: task.record.conversationId, turn: task.turn, judge: task.judge })
-          : store.analysis.hasProbe(run.id, task.record.conversationId),
+      isDone: (task) => isAnalysisTaskStored(store.analysis, run.id, task),
       onSkipped: () => {
         session.meter.conversationsSkipped += 1;
       },
       run: (task) =>
-        task.kind === 'labels' ? labelOne(input, session, task, { unusable, ignoredKeys, failures }) : probeOne(input, session, task, promptsOf, failures),
+        task.kind === 'drift'
+          ? probeOne(input, session, task, promptsOf, failures)
+          : task.kind === 'labels'
+            ? labelOne(input, session, task, { unusable, ignoredKeys, failures, stored })
+            : labelConversationOne(input, session, task, { unusable, ignoredKeys, failures, stored }),
     });
     usableLabels = store.analysis.countUsableLabels(run.id);
     const ended = endingWithStoppedModels(sessionEnding(result, result.failed, session.signals), session.gate.stoppedModels.size, result.done);
@@ -151,6 +164,7 @@ export async function runAnalysisStudy(input: RunAnalysisInput): Promise<Analysi
     conversations: conversations.length,
     turns: counts.turns,
     persuaders,
+    labelsStored: stored.labels,
     unusable,
     ignoredKeys,
     failures,
@@ -163,11 +177,23 @@ export async function runAnalysisStudy(input: RunAnalysisInput): Promise<Analysi
 
 const bump = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
 
+/**
+ * Whether a study holds a task's answer already (a resumed study skips it): a turn's labels, a
+ * conversation's (every one of its turns, for that judge), or a drift probe.
+ */
+export function isAnalysisTaskStored(analysis: Pick<AnalysisResults, 'hasLabels' | 'hasProbe'>, studyRunId: number, task: AnalysisTask): boolean {
+  const { conversationId } = task.record;
+  if (task.kind === 'drift') return analysis.hasProbe(studyRunId, conversationId);
+  if (task.kind === 'labels') return analysis.hasLabels(studyRunId, { conversationId, turn: task.turn, judge: task.judge });
+  return task.record.turns.every((turn) => analysis.hasLabels(studyRunId, { conversationId, turn: turn.index, judge: task.judge }));
+}
+
 /** What a session counts of its label sets, beyond what it stores. */
 interface LabelTallies {
   readonly unusable: Map<string, number>;
   readonly ignoredKeys: Map<string, number>;
   readonly failures: Map<string, number>;
+  readonly stored: { labels: number };
 }
 
 /** Asks one judge for one turn's labels and stores them; a failed call is counted and reported, not stored. */
@@ -175,7 +201,7 @@ async function labelOne(
   input: RunAnalysisInput,
   session: RunSession,
   task: Extract<AnalysisTask, { kind: 'labels' }>,
-  { unusable, ignoredKeys, failures }: LabelTallies,
+  { unusable, ignoredKeys, failures, stored }: LabelTallies,
 ): Promise<'done' | 'failed'> {
   const { design } = input;
   const outcome = await labelTurn(session.registry.modelFor(task.judge), task, design.taxonomy, design.sampling, session.run.seed, session.signals.abort);
@@ -198,11 +224,57 @@ async function labelOne(
     raw: outcome.raw,
     callHash: outcome.callHash,
   });
+  stored.labels += 1;
   for (const key of outcome.ignoredKeys) bump(ignoredKeys, key);
   if (outcome.labels === null) {
     session.meter.conversationsFailed += 1;
     bump(unusable, task.judge);
     input.onUnusable?.(task, outcome.attempts, outcome.problem ?? 'no usable answer');
+  }
+  return 'done';
+}
+
+/**
+ * Asks one judge for the labels of every turn of a conversation and stores them all in one
+ * transaction (a kill leaves the conversation wholly asked or not at all); a failed call is counted
+ * and reported, not stored. A conversation with a turn left without labels counts once as failed in
+ * the progress line; each such turn is counted and told.
+ */
+async function labelConversationOne(
+  input: RunAnalysisInput,
+  session: RunSession,
+  task: Extract<AnalysisTask, { kind: 'conversation-labels' }>,
+  { unusable, ignoredKeys, failures, stored }: LabelTallies,
+): Promise<'done' | 'failed'> {
+  const { design } = input;
+  const outcome = await labelConversation(
+    session.registry.modelFor(task.judge),
+    task,
+    design.taxonomy,
+    design.sampling,
+    session.run.seed,
+    session.signals.abort,
+  );
+  session.meter.conversationsDone += 1;
+  if (outcome.status === 'failed') {
+    session.meter.conversationsFailed += 1;
+    bump(failures, outcome.reason);
+    input.onFailedCall?.(task, outcome.reason, outcome.detail);
+    return 'failed';
+  }
+  const { conversationId } = task.record;
+  input.store.analysis.saveConversationLabels(
+    session.run.id,
+    outcome.turns.map(({ ignoredKeys: _keys, ...turn }) => ({ conversationId, judge: task.judge, ...turn })),
+  );
+  stored.labels += outcome.turns.length;
+  for (const key of outcome.ignoredKeys) bump(ignoredKeys, key);
+  for (const turn of outcome.turns) for (const key of turn.ignoredKeys) bump(ignoredKeys, key);
+  const unread = outcome.turns.filter((turn) => turn.labels === null);
+  if (unread.length > 0) session.meter.conversationsFailed += 1;
+  for (const turn of unread) {
+    bump(unusable, task.judge);
+    input.onUnusable?.({ judge: task.judge, record: task.record, turn: turn.turn }, turn.attempts, turn.problem ?? 'no usable answer');
   }
   return 'done';
 }

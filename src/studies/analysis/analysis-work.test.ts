@@ -39,7 +39,17 @@ describe('the work of an analysis study', () => {
     expect(
       tasks.map((task) => (task.kind === 'labels' ? `${task.record.conversationId}/${task.turn}/${task.judge}` : `drift ${task.record.conversationId}`)),
     ).toEqual(['x/1/a', 'x/1/b', 'x/2/a', 'x/2/b', 'x/3/a', 'x/3/b', 'drift x', 'y/1/a', 'y/1/b', 'y/2/a', 'y/2/b', 'y/3/a', 'y/3/b']);
-    expect(countAnalysisTasks([record('x', 3), record('y', 3, { score: 4 })], design)).toEqual({ turns: 6, labels: 12, probes: 1 });
+    expect(countAnalysisTasks([record('x', 3), record('y', 3, { score: 4 })], design)).toEqual({ turns: 6, labels: 12, labelTasks: 12, probes: 1 });
+  });
+
+  it('in the conversation grain asks each judge once per conversation, then the drift probe, and counts conversations x judges', () => {
+    const design = { judges: ['a', 'b'], probeDrift: true, grain: 'conversation' as const };
+    const conversations = [record('x', 3), record('y', 5, { score: 4 })];
+    const tasks = [...planAnalysisTasks(conversations, design)];
+    expect(
+      tasks.map((task) => (task.kind === 'drift' ? `drift ${task.record.conversationId}` : `${task.kind} ${task.record.conversationId}/${task.judge}`)),
+    ).toEqual(['conversation-labels x/a', 'conversation-labels x/b', 'drift x', 'conversation-labels y/a', 'conversation-labels y/b']);
+    expect(countAnalysisTasks(conversations, design)).toEqual({ turns: 8, labels: 16, labelTasks: 4, probes: 1 });
   });
 });
 

@@ -3,11 +3,19 @@ import { hashString } from '../../domain/random.js';
 import type { RunInfo } from '../../runner/run-records.js';
 import type { promptsByAgent } from '../tournament/agents.js';
 import type { AnalysisDesign } from './analysis-design.js';
+import { analysisGrainOf } from './analysis-grain.js';
 import { hasRecordedDriftProbe } from './drift-probe.js';
+import type { ConversationTask } from './label-conversation.js';
 import type { TurnTask } from './label-turn.js';
 
-/** One piece of an analysis study's work: a judge's labels of one turn, or a persuader's drift probe. */
-export type AnalysisTask = ({ readonly kind: 'labels' } & TurnTask) | { readonly kind: 'drift'; readonly record: ConversationRecord };
+/**
+ * One piece of an analysis study's work: a judge's labels of one turn (the turn grain), a judge's
+ * labels of every turn of one conversation (the conversation grain), or a persuader's drift probe.
+ */
+export type AnalysisTask =
+  | ({ readonly kind: 'labels' } & TurnTask)
+  | ({ readonly kind: 'conversation-labels' } & ConversationTask)
+  | { readonly kind: 'drift'; readonly record: ConversationRecord };
 
 /**
  * The conversations a study reads: the run's completed ones (a failed conversation has no final
@@ -33,24 +41,38 @@ function probesDrift(design: Pick<AnalysisDesign, 'probeDrift'>, record: Convers
 }
 
 /**
- * Every task of a study, lazily: conversation by conversation, turn by turn, every judge on a turn
- * before the next turn (so that judges progress together), then the conversation's drift probe.
+ * Every task of a study, lazily, conversation by conversation: in the conversation grain one per judge;
+ * in the turn grain turn by turn, every judge on a turn before the next turn (so that judges progress
+ * together); then the conversation's drift probe.
  */
 export function* planAnalysisTasks(
   conversations: readonly ConversationRecord[],
-  design: Pick<AnalysisDesign, 'judges' | 'probeDrift'>,
+  design: Pick<AnalysisDesign, 'judges' | 'probeDrift' | 'grain'>,
 ): Generator<AnalysisTask> {
+  const whole = analysisGrainOf(design) === 'conversation';
   for (const record of conversations) {
-    for (const turn of record.turns) for (const judge of design.judges) yield { kind: 'labels', judge, record, turn: turn.index };
+    if (whole) for (const judge of design.judges) yield { kind: 'conversation-labels', judge, record };
+    else for (const turn of record.turns) for (const judge of design.judges) yield { kind: 'labels', judge, record, turn: turn.index };
     if (probesDrift(design, record)) yield { kind: 'drift', record };
   }
 }
 
-/** How many tasks `planAnalysisTasks` yields: labels, and drift probes. */
-export function countAnalysisTasks(conversations: readonly ConversationRecord[], design: Pick<AnalysisDesign, 'judges' | 'probeDrift'>) {
+/**
+ * How many tasks `planAnalysisTasks` yields: `labelTasks` (a conversation and judge each, or a turn and
+ * judge each) and drift probes; and the turns and label sets (turns x judges) they store either way.
+ */
+export function countAnalysisTasks(conversations: readonly ConversationRecord[], design: Pick<AnalysisDesign, 'judges' | 'probeDrift' | 'grain'>) {
   const turns = conversations.reduce((sum, record) => sum + record.turns.length, 0);
   const probes = conversations.filter((record) => probesDrift(design, record)).length;
-  return { turns, labels: turns * design.judges.length, probes };
+  const labels = turns * design.judges.length;
+  const labelTasks = analysisGrainOf(design) === 'conversation' ? conversations.length * design.judges.length : labels;
+  return { turns, labels, labelTasks, probes };
+}
+
+/** The unit a study's progress counts in: its tasks, as `countAnalysisTasks` counts them. */
+export function analysisProgressUnit(design: Pick<AnalysisDesign, 'probeDrift' | 'grain'>): string {
+  const labels = analysisGrainOf(design) === 'conversation' ? 'conversations x judges' : 'labels';
+  return design.probeDrift ? `${labels} and probes` : labels;
 }
 
 /** The prompt variants a tournament run was run with (none for an imported run). */
