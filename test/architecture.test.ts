@@ -21,6 +21,16 @@ function importsOf(file: string): string[] {
 
 const folderOf = (file: string) => relative(SRC, file).split('/')[0]!.replace(/\.ts$/, '');
 
+/** The files a file imports for their values (static imports that are not type-only: those are erased). */
+function valueImportsOf(file: string): string[] {
+  return [...withoutComments(readFileSync(file, 'utf8')).matchAll(/^import (?!type )[^;]*?from '(\.\.?\/[^']+)'/gms)].map((match) =>
+    join(dirname(file), match[1]!).replace(/\.js$/, '.ts'),
+  );
+}
+
+/** The pages' browser code (DOM types, bundled by rolldown): src/web/browser, shared by the pages, and each product's src/web/<product>/browser. */
+const inBrowser = (file: string) => /^web\/(?:[^/]+\/)?browser\//.test(relative(SRC, file));
+
 const PURE_LAYERS = ['domain', 'protocol', 'engine', 'metrics', 'config', 'runner', 'studies'];
 const IMPURE = [/\bprocess\./, /\bMath\.random\b/, /\bDate\.now\b/, /\bnew Date\(/, /from 'node:(fs|child_process|net|http|https|os)/, /from 'better-sqlite3'/];
 
@@ -148,16 +158,11 @@ describe('architecture', () => {
     expect([...loaded].map((file) => relative(SRC, file)).filter((file) => file.startsWith('cli/commands/'))).toEqual([]);
   });
 
-  it("keeps the pages' browser code apart: src/web/browser takes only types from outside it, and nothing outside imports it", () => {
+  it("keeps the pages' browser code apart: the browser folders of src/web take only types from outside them, and nothing outside imports them", () => {
     // A value imported from outside would be bundled into a page (zod with it, say), or need Node in a browser.
-    const browser = join(SRC, 'web', 'browser');
-    const inBrowser = (file: string) => !relative(browser, file).startsWith('..');
-    const valueImports = (file: string) =>
-      [...withoutComments(readFileSync(file, 'utf8')).matchAll(/^import (?!type )[^;]*?from '(\.\.?\/[^']+)'/gms)].map((match) =>
-        join(dirname(file), match[1]!).replace(/\.js$/, '.ts'),
-      );
-    const leaks = sourceFiles('web/browser').flatMap((file) =>
-      valueImports(file)
+    const browserFiles = sourceFiles('web').filter(inBrowser);
+    const leaks = browserFiles.flatMap((file) =>
+      valueImportsOf(file)
         .filter((target) => !inBrowser(target))
         .map((target) => `${relative(SRC, file)} -> ${relative(SRC, target)}`),
     );
@@ -168,7 +173,7 @@ describe('architecture', () => {
             .filter(inBrowser)
             .map((target) => `${relative(SRC, file)} -> ${relative(SRC, target)}`),
     );
-    expect(sourceFiles('web/browser').length).toBeGreaterThan(2);
+    expect(browserFiles.length).toBeGreaterThan(2);
     expect(leaks).toEqual([]);
     expect(users).toEqual([]);
   });

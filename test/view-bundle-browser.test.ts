@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportDocument } from '../src/report/report-document.js';
 import { ResultStore } from '../src/store/result-store.js';
 import { conversationFile } from '../src/web/browser/bundle-paths.js';
-import { bundleConversationFile } from '../src/web/view-bundle.js';
+import { bundleConversationFile } from '../src/web/viewer/view-bundle.js';
 import { runCli } from './cli-helpers.js';
 import { addAnalysisStudy } from './support/analysis-study.js';
 import { launchChromium, openWatched, type WatchedPage } from './support/chromium.js';

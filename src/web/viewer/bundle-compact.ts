@@ -1,0 +1,54 @@
+import type { ConversationRecord } from '../../domain/conversation-record.js';
+import type { ConversationSummary } from '../../studies/tournament/tournament-browse.js';
+
+/*
+ * How a static bundle keeps its data small (docs/design/view.md, "A static bundle"): the same answers
+ * the API gives, with what repeats written once. src/web/viewer/browser/bundle-data.ts gives them back, and
+ * test/view-bundle-data.test.ts checks every list and conversation of a bundle against the run's export.
+ */
+
+/** The claims of a run's conversations, by `claimSlot`: [claim, question]. */
+export type BundleClaims = Record<string, readonly [string, string | null]>;
+
+/** Where a claim's texts are kept in `BundleClaims` (as src/web/viewer/browser/bundle-data.ts reads them). */
+const claimSlot = (domain: string, claimIndex: number): string => `${domain}:${claimIndex}`;
+
+/**
+ * A list page: each item without its claim and question (in the bundle's claims.js, once) and without
+ * the fields every item of the page has alike (`common`, once a page: the run, the pair of a pair's
+ * list, the empty failure fields of a page of completed conversations).
+ */
+export interface CompactListPage {
+  readonly common: Readonly<Record<string, unknown>>;
+  readonly items: ReadonlyArray<Readonly<Record<string, unknown>>>;
+}
+
+export function compactListPage(summaries: readonly ConversationSummary[], claims: BundleClaims): CompactListPage {
+  const items = summaries.map((summary) => {
+    const { claim, question, ...rest } = summary;
+    claims[claimSlot(summary.domain, summary.claimIndex)] ??= [claim, question];
+    return rest as Record<string, unknown>;
+  });
+  const first = items[0] ?? {};
+  const common = Object.fromEntries(
+    Object.entries(first).filter(([key, value]) => {
+      const text = JSON.stringify(value);
+      return items.every((item) => key in item && JSON.stringify(item[key]) === text);
+    }),
+  );
+  return { common, items: items.map((item) => Object.fromEntries(Object.entries(item).filter(([key]) => !(key in common)))) };
+}
+
+/**
+ * A record whose replies are written once, as the store keeps them (src/store/record-codec.ts): a
+ * turn's `raw` left out when it is its accepted attempt's `raw` (always, for records pmiyc makes), and
+ * its `message` as its place in the raw reply when it is found there.
+ */
+export function compactRecord(record: ConversationRecord): Record<string, unknown> {
+  const turns = record.turns.map(({ raw, message, ...turn }) => {
+    const at = raw.indexOf(message);
+    const text = at >= 0 && message.length > 0 ? { messageAt: [at, message.length] } : { message };
+    return turn.attempts.at(-1)?.raw === raw ? { ...turn, ...text } : { ...turn, ...text, raw };
+  });
+  return { ...record, turns };
+}
