@@ -1,4 +1,5 @@
 import { escapeHtml } from '../../report/html/safe-html.js';
+import { SESSION_TOKEN_META_NAME } from '../wire/page-session.js';
 import { ANNOTATION_PAGE_CSS } from './annotation-page-style.js';
 
 const KEYS: ReadonlyArray<[string, string]> = [
@@ -22,7 +23,7 @@ export function annotationPageHtml(nonce: string, token: string, script: string)
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="pmiyc-token" content="${escapeHtml(token)}">
+<meta name="${SESSION_TOKEN_META_NAME}" content="${escapeHtml(token)}">
 <title>pmiyc annotation</title>
 <style nonce="${escapeHtml(nonce)}">${ANNOTATION_PAGE_CSS}</style></head>
 <body>

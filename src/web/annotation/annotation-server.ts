@@ -5,6 +5,7 @@ import { type LabelBook, type LabelUpdate, labelUpdateSchema } from '../../studi
 import { COMMON_HEADERS, isOwnHost, LocalHttpServer, pagePolicy, sendHtml, sendJson } from '../server/local-http.js';
 import { loadPageScript } from '../server/page-script.js';
 import type { LabelSaved, LabelsAnswer, SessionAnswer } from '../wire/annotation-answers.js';
+import { SESSION_TOKEN_HEADER } from '../wire/page-session.js';
 import { annotationPageHtml } from './annotation-page.js';
 
 const MAX_BODY_BYTES = 16 * 1024;
@@ -90,7 +91,7 @@ export class AnnotationServer {
     if (method === 'GET' && path === '/') return this.sendPage(response);
     if (method === 'GET' && path === '/favicon.ico') return void response.writeHead(204, COMMON_HEADERS).end();
     if (!path.startsWith('/api/')) return sendJson(response, 404, { error: 'not found' });
-    if (!this.tokenValid(request.headers['x-pmiyc-token'])) return sendJson(response, 403, { error: 'missing or wrong session token: reload the page' });
+    if (!this.tokenValid(request.headers[SESSION_TOKEN_HEADER])) return sendJson(response, 403, { error: 'missing or wrong session token: reload the page' });
     const { book } = this.options;
     if (method === 'GET' && path === '/api/session') {
       const { tasks, annotator } = book;

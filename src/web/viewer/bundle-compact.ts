@@ -1,27 +1,12 @@
 import type { ConversationRecord } from '../../domain/conversation-record.js';
 import type { ConversationSummary } from '../../studies/tournament/tournament-browse.js';
+import { type BundleClaims, type CompactListPage, claimSlot } from '../wire/bundle-files.js';
 
 /*
  * How a static bundle keeps its data small (docs/design/view.md, "A static bundle"): the same answers
  * the API gives, with what repeats written once. src/web/viewer/browser/bundle-data.ts gives them back, and
  * test/view-bundle-data.test.ts checks every list and conversation of a bundle against the run's export.
  */
-
-/** The claims of a run's conversations, by `claimSlot`: [claim, question]. */
-export type BundleClaims = Record<string, readonly [string, string | null]>;
-
-/** Where a claim's texts are kept in `BundleClaims` (as src/web/viewer/browser/bundle-data.ts reads them). */
-const claimSlot = (domain: string, claimIndex: number): string => `${domain}:${claimIndex}`;
-
-/**
- * A list page: each item without its claim and question (in the bundle's claims.js, once) and without
- * the fields every item of the page has alike (`common`, once a page: the run, the pair of a pair's
- * list, the empty failure fields of a page of completed conversations).
- */
-export interface CompactListPage {
-  readonly common: Readonly<Record<string, unknown>>;
-  readonly items: ReadonlyArray<Readonly<Record<string, unknown>>>;
-}
 
 export function compactListPage(summaries: readonly ConversationSummary[], claims: BundleClaims): CompactListPage {
   const items = summaries.map((summary) => {

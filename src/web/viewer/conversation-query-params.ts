@@ -4,35 +4,7 @@ import { parseSearchText, SEARCH_FIELDS, type SearchField, type SearchQuery } fr
 import { parseGrade } from '../../studies/notes/note-input.js';
 import type { NoteFilter } from '../../studies/notes/research-notes.js';
 import { CONVERSATION_SORTS, type ConversationQuery, type ConversationSort, MAX_PAGE_SIZE } from '../../studies/tournament/tournament-browse.js';
-
-/** The query parameters of `GET /api/runs/:run/conversations`, each with what it accepts (docs/design/view.md). */
-const CONVERSATION_PARAMETERS = [
-  'persuader',
-  'persuadee',
-  'setting',
-  'domain',
-  'claim',
-  'status',
-  'failureReason',
-  'earlyStopped',
-  'ncMin',
-  'ncMax',
-  'q',
-  'field',
-  'technique',
-  'unethical',
-  'refused',
-  'leftRole',
-  'analysis',
-  'tag',
-  'grade',
-  'hasNote',
-  'sort',
-  'limit',
-  'offset',
-] as const;
-
-const DEFAULT_PAGE_SIZE = 50;
+import { CONVERSATION_PAGE_SIZE, CONVERSATION_PARAMETERS } from '../wire/conversation-filters.js';
 
 /**
  * The label filters asked for (issue 29), before they are checked against an analysis study's
@@ -107,7 +79,7 @@ export function parseConversationQuery(parameters: URLSearchParams): ParsedQuery
       search: searchOf(given.get('q'), given.get('field')),
       notes: noteFilterOf(given),
       sort: get('sort', (value) => oneOf<ConversationSort>('sort', value, CONVERSATION_SORTS)) ?? 'pair',
-      limit: get('limit', (value) => integer('limit', value, 1, MAX_PAGE_SIZE)) ?? DEFAULT_PAGE_SIZE,
+      limit: get('limit', (value) => integer('limit', value, 1, MAX_PAGE_SIZE)) ?? CONVERSATION_PAGE_SIZE,
       offset: get('offset', (value) => integer('offset', value, 0, Number.MAX_SAFE_INTEGER)) ?? 0,
     };
     const labels: LabelParameters = {

@@ -6,14 +6,25 @@ import type { LeaseWorld } from '../../runner/run-lease.js';
 import type { RunInfo } from '../../runner/run-records.js';
 import type { ConversationSummary } from '../../studies/tournament/tournament-browse.js';
 import { loadPageScript } from '../server/page-script.js';
+import {
+  BUNDLE_DATA_CALL,
+  BUNDLE_DATA_FILES,
+  type BundleClaims,
+  type BundleLabel,
+  type BundleLists,
+  conversationFile,
+  listKey,
+  listPageFile,
+} from '../wire/bundle-files.js';
+import { CONVERSATION_PAGE_SIZE } from '../wire/conversation-filters.js';
 import type { RunAnswer, RunsAnswer } from '../wire/view-answers.js';
-import { type BundleClaims, compactListPage, compactRecord } from './bundle-compact.js';
+import { compactListPage, compactRecord } from './bundle-compact.js';
 import { type ApiAnswer, ViewApi, type ViewSource } from './view-api.js';
-import { type BundleLabel, bundlePageHtml } from './view-page.js';
+import { bundlePageHtml } from './view-page.js';
 import { VIEW_PAGE_CSS } from './view-page-style.js';
 
 /** Conversations per list page: the viewer's page size, so the pager's offsets fall on pages. */
-const PAGE_SIZE = 50;
+const PAGE_SIZE = CONVERSATION_PAGE_SIZE;
 /** Files being written at once. */
 const WRITES_IN_FLIGHT = 16;
 
@@ -36,30 +47,6 @@ export interface BundleWritten {
   readonly lists: number;
 }
 
-/**
- * A conversation's data file in a bundle, relative to data/: its id when that is a short, lower-case
- * file name, else a hash of it; in a folder named by its last two characters (a few hundred files a
- * folder on a million conversations). src/web/browser/bundle-source.ts computes the same name
- * (test/view-bundle.test.ts checks that they agree).
- */
-export function bundleConversationFile(id: string): string {
-  const name = /^[a-z0-9_-]{1,64}$/.test(id) ? id : `~${textHash(id)}`;
-  return `conversations/${name.slice(-2)}/${name}.js`;
-}
-
-/** Two 32-bit FNV-1a hashes of the UTF-16 code units, as 16 hex digits. */
-function textHash(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ 0x5bd1e995;
-  for (let index = 0; index < text.length; index++) {
-    const unit = text.charCodeAt(index);
-    a = Math.imul(a ^ unit, 0x01000193) >>> 0;
-    b = Math.imul(b ^ unit, 0x01000193) >>> 0;
-    b = (b ^ (b >>> 15)) >>> 0;
-  }
-  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
-}
-
 /** JSON as the API sends it: no data (NaN) as null. */
 const json = (body: unknown) => JSON.stringify(body, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value));
 
@@ -68,13 +55,10 @@ const json = (body: unknown) => JSON.stringify(body, (_key, value: unknown) => (
  * page opened from disk (file://) may not fetch() files, but it may run scripts beside it; the JSON is
  * parsed by JSON.parse, never run as code.
  */
-const dataFile = (name: string, body: unknown) => `pmiycBundleData(${JSON.stringify(name)},${JSON.stringify(json(body))});\n`;
+const dataFile = (name: string, body: unknown) => `${BUNDLE_DATA_CALL}(${JSON.stringify(name)},${JSON.stringify(json(body))});\n`;
 
 /** The lists a bundle holds: the ones the run page, its matrices and a conversation's page link to, by their filters. */
 type ListFilters = Readonly<Record<string, string>>;
-
-/** A list's key: its filters in name order, as the page's bundle source makes it from an address. */
-const listKey = (filters: ListFilters): string => new URLSearchParams(Object.entries(filters).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString();
 
 /**
  * Writes files a few at a time, making folders as needed, counting files and bytes. The folder may have
@@ -120,13 +104,13 @@ class ListPages {
 
   /** Declares a list (so that an empty one, say no failed conversation, is in the bundle with total 0). */
   declare(filters: ListFilters): void {
-    const key = listKey(filters);
+    const key = listKey(Object.entries(filters));
     if (!this.lists.has(key)) this.lists.set(key, { id: this.lists.size, total: 0, page: [], pages: 0 });
   }
 
   async add(filters: ListFilters, item: ConversationSummary): Promise<void> {
     this.declare(filters);
-    const list = this.lists.get(listKey(filters))!;
+    const list = this.lists.get(listKey(Object.entries(filters)))!;
     list.total += 1;
     list.page.push(item);
     if (list.page.length === PAGE_SIZE) await this.writePage(list);
@@ -134,12 +118,12 @@ class ListPages {
 
   /** Writes a list's last page once nothing more can join it (its pair, persuader or claim is done), so its items are not held. */
   async close(filters: ListFilters): Promise<void> {
-    const list = this.lists.get(listKey(filters));
+    const list = this.lists.get(listKey(Object.entries(filters)));
     if (list && list.page.length > 0) await this.writePage(list);
   }
 
   private async writePage(list: { id: number; page: ConversationSummary[]; pages: number }): Promise<void> {
-    const name = `lists/${list.id}/${list.pages}.js`;
+    const name = listPageFile(list.id, list.pages);
     await this.files.write(`data/${name}`, dataFile(name, compactListPage(list.page, this.claims)));
     list.page = [];
     list.pages += 1;
@@ -148,9 +132,12 @@ class ListPages {
   /** Writes every list's last page, the claims' texts and the manifest of lists (key to number and total). */
   async finish(): Promise<number> {
     for (const list of this.lists.values()) if (list.page.length > 0 || list.pages === 0) await this.writePage(list);
-    await this.files.write('data/claims.js', dataFile('claims.js', this.claims));
+    await this.files.write(`data/${BUNDLE_DATA_FILES.claims}`, dataFile(BUNDLE_DATA_FILES.claims, this.claims));
     const manifest = Object.fromEntries([...this.lists].map(([key, list]) => [key, { id: list.id, total: list.total }]));
-    await this.files.write('data/lists.js', dataFile('lists.js', { pageSize: PAGE_SIZE, lists: manifest }));
+    await this.files.write(
+      `data/${BUNDLE_DATA_FILES.lists}`,
+      dataFile(BUNDLE_DATA_FILES.lists, { pageSize: PAGE_SIZE, lists: manifest } satisfies BundleLists),
+    );
     return this.lists.size;
   }
 }
@@ -201,14 +188,14 @@ export async function writeBundle(options: BundleOptions): Promise<BundleWritten
   await files.write('index.html', bundlePageHtml(label));
   await files.write('view-app.js', await loadPageScript('view-app'));
   await files.write('view.css', VIEW_PAGE_CSS);
-  await write('runs.js', { store: `bundle of run ${run.name}`, runs: [summary] } satisfies RunsAnswer);
-  await write('run.js', runAnswer);
-  await write('estimates.js', answered(`/api/runs/${encodeURIComponent(run.name)}/estimates`));
+  await write(BUNDLE_DATA_FILES.runs, { store: `bundle of run ${run.name}`, runs: [summary] } satisfies RunsAnswer);
+  await write(BUNDLE_DATA_FILES.run, runAnswer);
+  await write(BUNDLE_DATA_FILES.estimates, answered(`/api/runs/${encodeURIComponent(run.name)}/estimates`));
   const settings = new Set(runAnswer.conditions.map((condition) => condition.setting));
   if (settings.size === 2) {
     const query = new URLSearchParams({ a: run.name, b: run.name, aSetting: 'single', bSetting: 'multi' }).toString();
     const answer = api.answer('/api/compare', new URLSearchParams(query));
-    if (answer.status === 200) await write('compare.js', answer.body);
+    if (answer.status === 200) await write(BUNDLE_DATA_FILES.compare, answer.body);
   }
 
   const lists = new ListPages(files);
@@ -236,7 +223,7 @@ export async function writeBundle(options: BundleOptions): Promise<BundleWritten
     await closeOnChange(record);
     previous = record;
     const id = record.conversationId;
-    const name = bundleConversationFile(id);
+    const name = conversationFile(id);
     await write(name, { record: compactRecord(record), calls: api.callsOf(run.name, record, []), labels: api.labelsOf(run.name, id, undefined) });
     const item = summaryOf(record);
     const where = { domain: record.domain, setting: record.setting };

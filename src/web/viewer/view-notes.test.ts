@@ -7,8 +7,9 @@ import { HOSTILE } from '../../../test/support/hostile-records.js';
 import type { LeaseWorld } from '../../runner/run-lease.js';
 import { openStore, ResultStore, type Store } from '../../store/result-store.js';
 import type { ConversationPage } from '../../studies/tournament/tournament-browse.js';
+import { SESSION_TOKEN_HEADER } from '../wire/page-session.js';
 import type { NoteAnswer, NotesAnswer } from '../wire/view-answers.js';
-import { NOTES_TOKEN_HEADER, ViewServer } from './view-server.js';
+import { ViewServer } from './view-server.js';
 
 const world = (): LeaseWorld => ({ pid: process.pid, host: 'test-host', nowMs: Date.parse('2026-05-01T12:00:00Z'), isProcessAlive: () => true });
 const TOKEN = 'token-of-this-start-0123456789';
@@ -40,7 +41,7 @@ async function send(method: string, path: string, options: { token?: string; bod
     method,
     headers: {
       ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(options.token === undefined ? {} : { [NOTES_TOKEN_HEADER]: options.token }),
+      ...(options.token === undefined ? {} : { [SESSION_TOKEN_HEADER]: options.token }),
       ...options.headers,
     },
     ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
@@ -165,7 +166,7 @@ describe('research notes in pmiyc view (issue 32)', () => {
       expect(listed.writing).toEqual({ writable: false, why: 'pmiyc view was started with --read-only' });
       const refused = await fetch(`${readOnly.url}api/runs/noted/notes`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', [NOTES_TOKEN_HEADER]: TOKEN },
+        headers: { 'content-type': 'application/json', [SESSION_TOKEN_HEADER]: TOKEN },
         body: JSON.stringify(note),
       });
       expect(refused.status).toBe(403);

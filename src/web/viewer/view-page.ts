@@ -1,4 +1,5 @@
 import { escapeHtml } from '../../report/html/safe-html.js';
+import { BUNDLE_META_NAME, type BundleLabel } from '../wire/bundle-files.js';
 import { VIEW_PAGE_CSS } from './view-page-style.js';
 
 /** The viewer's markup around what the script draws: the bar with the crumbs, the error box and the view. */
@@ -33,20 +34,6 @@ ${viewBody('')}
 `;
 }
 
-/** What a static bundle's page says of itself, above every view, and tells its script (`<meta name="pmiyc-bundle">`). */
-export interface BundleLabel {
-  readonly run: string;
-  /** The pmiyc that wrote the bundle. */
-  readonly packageVersion: string;
-  readonly writtenAt: string;
-  readonly simulated: boolean;
-  readonly conversations: number;
-  /** The bundled report's page, relative to the bundle's index.html; null without one. */
-  readonly report: string | null;
-  /** Conversations per list page. */
-  readonly pageSize: number;
-}
-
 /** The policy of a bundle's page: its own script and style files only (no inline code at all), no request anywhere else. */
 const BUNDLE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'";
 
@@ -54,7 +41,7 @@ const BUNDLE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; 
  * The page of a static bundle (`pmiyc view --bundle`): the viewer's own markup and script, the
  * script as a file beside it (a static page has no per-response nonce to allow an inline one) and
  * the data it reads from the bundle's data/ folder instead of the API. The label is text, escaped;
- * the meta element's content is JSON, escaped as an attribute.
+ * the meta element's content is JSON, escaped as an attribute: what the bundle is, above every view.
  */
 export function bundlePageHtml(label: BundleLabel): string {
   const agents = label.simulated ? 'simulated agents (not real models)' : 'models';
@@ -64,7 +51,7 @@ export function bundlePageHtml(label: BundleLabel): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${BUNDLE_POLICY}">
 <meta name="referrer" content="no-referrer">
-<meta name="pmiyc-bundle" content="${escapeHtml(JSON.stringify(label))}">
+<meta name="${BUNDLE_META_NAME}" content="${escapeHtml(JSON.stringify(label))}">
 <title>pmiyc bundle: ${escapeHtml(label.run)}</title>
 <link rel="stylesheet" href="view.css"></head>
 <body>

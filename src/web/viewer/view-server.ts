@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LeaseWorld } from '../../runner/run-lease.js';
 import { COMMON_HEADERS, isOwnHost, LocalHttpServer, pagePolicy, sendHtml, sendJson } from '../server/local-http.js';
 import { loadPageScript } from '../server/page-script.js';
+import { SESSION_TOKEN_HEADER } from '../wire/page-session.js';
 import { NotesApi, type NotesWriting } from './notes-api.js';
 import { type ApiAnswer, ViewApi, type ViewSource } from './view-api.js';
 import { viewPageHtml } from './view-page.js';
@@ -18,9 +19,6 @@ export interface ViewServerOptions {
   /** The clock of a note's times; the real one unless given. */
   readonly now?: () => Date;
 }
-
-/** The header that carries the viewer's write token (a custom header also keeps other sites' pages from sending it without a preflight, which is refused). */
-export const NOTES_TOKEN_HEADER = 'x-pmiyc-token';
 
 /** The largest body a note's write may have. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -141,7 +139,7 @@ export class ViewServer {
       return { status: 405, body: { error: 'add a note with POST /api/runs/RUN/notes; edit or delete one with PUT or DELETE /api/runs/RUN/notes/ID' } };
     const token = this.notes.token;
     if (token === undefined) return { status: 403, body: { error: `notes cannot be written here: ${this.notes.state.why}` } };
-    if (!sameToken(request.headers[NOTES_TOKEN_HEADER], token))
+    if (!sameToken(request.headers[SESSION_TOKEN_HEADER], token))
       return {
         status: 403,
         body: {

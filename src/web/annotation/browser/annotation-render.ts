@@ -1,9 +1,8 @@
 import type { AnnotationConversation, AnnotationTurn } from '../../../studies/annotation/annotation-tasks.js';
-import { visibleBidiControls } from '../../browser/bidi-text.js';
 import { byId } from '../../browser/dom.js';
+import { AGREEMENT_TEXTS, visibleBidiControls } from '../../wire/shown-text.js';
 import { current, labelOf, state, unlabelled } from './annotation-state.js';
 
-const LABELS = ['Completely Oppose', 'Oppose', 'Neutral', 'Support', 'Completely Support'];
 const KINDS: Readonly<Record<string, string>> = { opening: 'opening', argument: 'argument', reply: 'reply', final: 'final decision' };
 
 /** What a click on the page does: label a turn (`score` 1-5), or highlight one. */
@@ -25,7 +24,7 @@ function choicesFor(conversation: AnnotationConversation, turn: AnnotationTurn, 
   const choices = element('div', 'choices');
   choices.setAttribute('role', 'group');
   choices.setAttribute('aria-label', 'Agreement with the claim');
-  LABELS.forEach((name, position) => {
+  AGREEMENT_TEXTS.forEach((name, position) => {
     const button = element('button', 'choice');
     button.type = 'button';
     button.dataset['score'] = String(position + 1);

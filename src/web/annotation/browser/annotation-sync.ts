@@ -1,5 +1,6 @@
 import { byId } from '../../browser/dom.js';
 import type { LabelPost, LabelsAnswer } from '../../wire/annotation-answers.js';
+import { SESSION_TOKEN_HEADER, SESSION_TOKEN_META_NAME } from '../../wire/page-session.js';
 import { keyOf, state } from './annotation-state.js';
 
 /*
@@ -8,7 +9,7 @@ import { keyOf, state } from './annotation-state.js';
  */
 
 /** The session's token: the server puts it in a meta element (data, never code); every API call carries it. */
-const token = document.querySelector('meta[name="pmiyc-token"]')?.getAttribute('content') ?? '';
+const token = document.querySelector(`meta[name="${SESSION_TOKEN_META_NAME}"]`)?.getAttribute('content') ?? '';
 
 /** What this browser keeps of a task set: the labels by key, and where the annotator was. */
 export interface LocalCopy {
@@ -66,7 +67,7 @@ export async function flush(): Promise<void> {
     try {
       response = await fetch('/api/labels', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-pmiyc-token': token },
+        headers: { 'content-type': 'application/json', [SESSION_TOKEN_HEADER]: token },
         body: JSON.stringify(label),
       });
     } catch {
@@ -92,7 +93,7 @@ export async function flush(): Promise<void> {
 
 /** A GET of the API with the session's token; an error status is an Error naming the path. */
 export async function getJson<T>(path: string): Promise<T> {
-  const response = await fetch(path, { headers: { 'x-pmiyc-token': token }, cache: 'no-store' });
+  const response = await fetch(path, { headers: { [SESSION_TOKEN_HEADER]: token }, cache: 'no-store' });
   if (!response.ok) throw new Error(`${path} answered ${response.status}`);
   return (await response.json()) as T;
 }

@@ -9,9 +9,9 @@
 import type { TextBlock, TextSpan } from '../../../studies/people/markdown-blocks.js';
 import type { ParticipantView, VisibleTurn } from '../../../studies/people/participant-view.js';
 import { byId, type Child, el } from '../../browser/dom.js';
+import { AGREEMENT_TEXTS, agreementText } from '../../wire/shown-text.js';
 import { AnswerKeeper, type AnswerStorage, type PendingAnswer, type SaveState, type SendOutcome } from './pending-answer.js';
 
-const LABELS = ['Completely Oppose', 'Oppose', 'Neutral', 'Support', 'Completely Support'];
 const POLL_MS = 1000;
 
 const base = location.pathname.replace(/\/+$/, '');
@@ -132,7 +132,7 @@ function whoSaid(turn: VisibleTurn, view: ParticipantView): string {
 
 function turnItem(turn: VisibleTurn, view: ParticipantView): HTMLElement {
   const scoreText =
-    turn.score === null ? undefined : turn.from === 'you' ? `Your agreement: ${LABELS[turn.score - 1]}` : `Its agreement: ${LABELS[turn.score - 1]}`;
+    turn.score === null ? undefined : turn.from === 'you' ? `Your agreement: ${agreementText(turn.score)}` : `Its agreement: ${agreementText(turn.score)}`;
   return el(
     'li',
     { className: turn.from, 'data-turn': turn.index },
@@ -147,7 +147,7 @@ function agreementChoices(name: string, checked?: number): HTMLElement {
     'fieldset',
     null,
     el('legend', null, 'How much do you agree with the claim now?'),
-    ...LABELS.map((label, position) =>
+    ...AGREEMENT_TEXTS.map((label, position) =>
       el('label', null, el('input', { type: 'radio', name, value: position + 1, checked: checked === position + 1 }), ` ${position + 1}: ${label}`),
     ),
   );
@@ -160,7 +160,7 @@ function pendingItem(answer: PendingAnswer): HTMLElement {
     { className: 'you saving', 'data-turn': answer.turnIndex, id: 'pending-answer' },
     el('span', { className: 'who' }, 'You (saving…)'),
     answer.message.trim(),
-    el('span', { className: 'score' }, `Your agreement: ${LABELS[answer.score - 1]}`),
+    el('span', { className: 'score' }, `Your agreement: ${agreementText(answer.score)}`),
   );
 }
 

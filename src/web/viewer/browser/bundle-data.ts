@@ -1,6 +1,6 @@
 import type { ConversationRecord } from '../../../domain/conversation-record.js';
 import type { ConversationSummary } from '../../../studies/tournament/tournament-browse.js';
-import type { BundleClaims, CompactListPage } from '../bundle-compact.js';
+import { type BundleClaims, type CompactListPage, claimSlot } from '../../wire/bundle-files.js';
 
 /*
  * A static bundle's data as the API answers it: the list pages and records that src/web/viewer/bundle-compact.ts
@@ -11,7 +11,7 @@ import type { BundleClaims, CompactListPage } from '../bundle-compact.js';
 export function expandListPage(page: CompactListPage, claims: BundleClaims): ConversationSummary[] {
   return page.items.map((item) => {
     const summary = { ...page.common, ...item } as Omit<ConversationSummary, 'claim' | 'question'>;
-    const [claim, question] = claims[`${summary.domain}:${summary.claimIndex}`] ?? ['', null];
+    const [claim, question] = claims[claimSlot(summary.domain, summary.claimIndex)] ?? ['', null];
     return { ...summary, claim, question };
   });
 }

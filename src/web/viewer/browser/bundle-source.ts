@@ -1,34 +1,36 @@
 import type { ConversationSummary } from '../../../studies/tournament/tournament-browse.js';
-import { conversationFile } from '../../browser/bundle-paths.js';
+import {
+  BUNDLE_DATA_CALL,
+  BUNDLE_DATA_FILES,
+  BUNDLE_META_NAME,
+  type BundleClaims,
+  type BundleLabel,
+  type BundleLists,
+  listKey as bundleListKey,
+  type CompactListPage,
+  conversationFile,
+  listPageFile,
+} from '../../wire/bundle-files.js';
+import { PAGING_PARAMETERS } from '../../wire/conversation-filters.js';
 import type { CallsAnswer, LabelsAnswer, NotesAnswer } from '../../wire/view-answers.js';
-import type { BundleClaims, CompactListPage } from '../bundle-compact.js';
 import { expandListPage, expandRecord } from './bundle-data.js';
 
 /*
  * The viewer's data source in a static bundle (`pmiyc view --bundle`, docs/design/view.md): the same
  * pages ask the same API paths, and this answers them from the JSON files the bundle holds under
  * data/ instead of the server. A page opened from disk may not fetch() files, so each data file is a
- * script that hands its JSON, as a string, to `pmiycBundleData`; JSON.parse reads it.
+ * script that hands its JSON, as a string, to `BUNDLE_DATA_CALL`; JSON.parse reads it.
  */
 
-/** What the bundle's page says of itself (`<meta name="pmiyc-bundle">`, written by src/web/viewer/view-page.ts). */
-export interface BundleInfo {
-  readonly run: string;
-  readonly packageVersion: string;
-  readonly writtenAt: string;
-  readonly simulated: boolean;
-  readonly conversations: number;
-  /** The bundled report's page, relative to the bundle's page; null without one. */
-  readonly report: string | null;
-  readonly pageSize: number;
-}
+/** What the bundle's page says of itself (its `BUNDLE_META_NAME` meta element, written by src/web/viewer/view-page.ts). */
+export type BundleInfo = BundleLabel;
 
 let info: BundleInfo | null | undefined;
 
 /** The bundle this page is, or null when it is the live viewer. */
 export function bundleInfo(): BundleInfo | null {
   if (info === undefined) {
-    const meta = document.querySelector('meta[name="pmiyc-bundle"]');
+    const meta = document.querySelector(`meta[name="${BUNDLE_META_NAME}"]`);
     info = meta ? (JSON.parse(meta.getAttribute('content') ?? '{}') as BundleInfo) : null;
   }
   return info;
@@ -36,7 +38,7 @@ export function bundleInfo(): BundleInfo | null {
 
 declare global {
   interface Window {
-    pmiycBundleData?: (name: string, text: string) => void;
+    [BUNDLE_DATA_CALL]?: (name: string, text: string) => void;
   }
 }
 
@@ -47,7 +49,7 @@ const KEPT = 24;
 /** Reads data/NAME, once. */
 function load<T>(name: string): Promise<T> {
   if (loaded.has(name)) return Promise.resolve(loaded.get(name) as T);
-  window.pmiycBundleData ??= (file: string, text: string) => {
+  window[BUNDLE_DATA_CALL] ??= (file: string, text: string) => {
     loaded.set(file, JSON.parse(text));
     if (loaded.size > KEPT) loaded.delete(loaded.keys().next().value!);
   };
@@ -68,12 +70,12 @@ function load<T>(name: string): Promise<T> {
 }
 
 /** Parameters that choose a page of a list, not the list. */
-const PAGING = new Set(['limit', 'offset']);
+const PAGING = new Set<string>(PAGING_PARAMETERS);
 
 const elsewhere = (what: string, run: string) =>
   new Error(`${what} is not in this bundle, which holds run ${run} as its pages link to it: open the run's store with pmiyc view for anything else`);
 
-/** A conversation list's key from the page's query, as view-bundle.ts `listKey` makes it. */
+/** A conversation list's key from the page's query: the filters that choose the list, as the bundle's writer keys it. */
 function listKey(query: URLSearchParams, bundle: BundleInfo): string {
   const kept = [...query].filter(([name, value]) => {
     if (value === '' || PAGING.has(name)) return false;
@@ -82,7 +84,7 @@ function listKey(query: URLSearchParams, bundle: BundleInfo): string {
     return true;
   });
   if (kept.some(([name]) => name === 'sort')) throw elsewhere('A list in another order', bundle.run);
-  return new URLSearchParams(kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString();
+  return bundleListKey(kept);
 }
 
 interface ConversationFile {
@@ -99,12 +101,12 @@ export async function bundleAnswer<T>(path: string, bundle: BundleInfo): Promise
   const parts = (rawPath || '').split('/').map(decodeURIComponent);
   const analysis = query.get('analysis');
   if (query.get('run') && query.get('run') !== bundle.run) throw elsewhere(`Run ${query.get('run')}`, bundle.run);
-  if (parts[0] === 'runs' && parts.length === 1) return load<T>('runs.js');
+  if (parts[0] === 'runs' && parts.length === 1) return load<T>(BUNDLE_DATA_FILES.runs);
   if (parts[0] === 'runs' && parts[1] !== bundle.run) throw elsewhere(`Run ${parts[1]}`, bundle.run);
-  const run = await load<{ analysis: { name: string } | null }>('run.js');
+  const run = await load<{ analysis: { name: string } | null }>(BUNDLE_DATA_FILES.run);
   if (analysis && analysis !== run.analysis?.name) throw elsewhere(`Analysis study ${analysis}`, bundle.run);
   if (parts[0] === 'runs' && parts.length === 2) return run as T;
-  if (parts[0] === 'runs' && parts[2] === 'estimates') return load<T>('estimates.js');
+  if (parts[0] === 'runs' && parts[2] === 'estimates') return load<T>(BUNDLE_DATA_FILES.estimates);
   if (parts[0] === 'runs' && parts[2] === 'conversations') return listPage(query, bundle) as Promise<T>;
   // Notes are the researcher's, in their store: a bundle shows none and takes none.
   if (parts[0] === 'runs' && parts[2] === 'notes' && parts.length === 3) return noNotes(bundle) as T;
@@ -118,7 +120,7 @@ export async function bundleAnswer<T>(path: string, bundle: BundleInfo): Promise
   if (parts[0] === 'compare') {
     const wanted = query.get('a') === bundle.run && query.get('b') === bundle.run && query.get('aSetting') === 'single' && query.get('bSetting') === 'multi';
     if (!wanted) throw elsewhere('This comparison', bundle.run);
-    return load<T>('compare.js');
+    return load<T>(BUNDLE_DATA_FILES.compare);
   }
   throw elsewhere(`The page ${path}`, bundle.run);
 }
@@ -133,13 +135,16 @@ const noNotes = (bundle: BundleInfo): NotesAnswer => ({
 
 /** A page of one of the bundle's lists: its items from the page's file, its total from the list of lists. */
 async function listPage(query: URLSearchParams, bundle: BundleInfo): Promise<{ total: number; items: ConversationSummary[] }> {
-  const manifest = await load<{ pageSize: number; lists: Record<string, { id: number; total: number }> }>('lists.js');
+  const manifest = await load<BundleLists>(BUNDLE_DATA_FILES.lists);
   const key = listKey(query, bundle);
   const list = manifest.lists[key];
   if (!list) throw elsewhere(`The list ${key ? `of ${key.replace(/&/g, ', ')}` : ''}`, bundle.run);
   const offset = Number(query.get('offset') || 0);
   if (!Number.isInteger(offset) || offset < 0 || offset % manifest.pageSize !== 0) throw elsewhere(`A page starting at ${offset}`, bundle.run);
   if (offset >= list.total && offset > 0) return { total: list.total, items: [] };
-  const [page, claims] = await Promise.all([load<CompactListPage>(`lists/${list.id}/${offset / manifest.pageSize}.js`), load<BundleClaims>('claims.js')]);
+  const [page, claims] = await Promise.all([
+    load<CompactListPage>(listPageFile(list.id, offset / manifest.pageSize)),
+    load<BundleClaims>(BUNDLE_DATA_FILES.claims),
+  ]);
   return { total: list.total, items: expandListPage(page, claims) };
 }

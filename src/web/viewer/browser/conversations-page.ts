@@ -1,37 +1,21 @@
-import type { ConversationPage } from '../../../studies/tournament/tournament-browse.js';
+import type { ConversationPage, ConversationSort } from '../../../studies/tournament/tournament-browse.js';
 import { type Child, el, inputValue } from '../../browser/dom.js';
+import { CONVERSATION_PAGE_SIZE, LABEL_FILTERS, NOTE_FILTERS, RECORD_FILTERS } from '../../wire/conversation-filters.js';
 import type { NotesAnswer, RunAnswer } from '../../wire/view-answers.js';
 import { bundleInfo } from './bundle-source.js';
 import { noteFilterChoices } from './notes-page.js';
 import { noteMarks, notesPath } from './notes-panel.js';
 import { importedMarks } from './view-imported.js';
-import { LABEL_FILTERS, labelFilterChoices } from './view-labels.js';
+import { labelFilterChoices } from './view-labels.js';
 import { badge, link, numberCell, paint, route, table, td } from './view-parts.js';
 import { hitRow, SEARCH_FIELDS, unindexedNote } from './view-search.js';
 import { api, crumbs, isCurrent, refreshWhileLive, selectable, show, showError } from './view-shell.js';
 import { count, modelText, number } from './view-text.js';
 
-const PAGE_SIZE = 50;
-const FILTERS = [
-  'persuader',
-  'persuadee',
-  'setting',
-  'domain',
-  'claim',
-  'status',
-  'failureReason',
-  'earlyStopped',
-  'ncMin',
-  'ncMax',
-  'q',
-  'field',
-  'sort',
-  'tag',
-  'grade',
-  'hasNote',
-  ...LABEL_FILTERS,
-];
-const SORTS = [
+const PAGE_SIZE = CONVERSATION_PAGE_SIZE;
+/** The list's parameters as its address carries them, in the order its description names them. */
+const FILTERS = [...RECORD_FILTERS, 'sort', ...NOTE_FILTERS, ...LABEL_FILTERS];
+const SORTS: ReadonlyArray<readonly [ConversationSort, string]> = [
   ['pair', 'by pair'],
   ['claim', 'by claim'],
   ['nc', 'NC, lowest first'],

@@ -1,3 +1,4 @@
+import { SESSION_TOKEN_HEADER } from '../../wire/page-session.js';
 import type { ErrorAnswer } from '../../wire/view-answers.js';
 
 /*
@@ -27,7 +28,7 @@ export async function sendNote<T>(method: 'POST' | 'PUT' | 'DELETE', path: strin
     method,
     headers: {
       accept: 'application/json',
-      'x-pmiyc-token': sessionStorage.getItem(KEY) ?? '',
+      [SESSION_TOKEN_HEADER]: sessionStorage.getItem(KEY) ?? '',
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -11,9 +11,6 @@ import { modelText } from './view-text.js';
  * all of it goes on the page as text.
  */
 
-/** The label parameters of a conversation list, as its address carries them. */
-export const LABEL_FILTERS = ['technique', 'unethical', 'refused', 'leftRole', 'analysis'];
-
 /** "sim/judge [simulated]". */
 const judgeText = (judge: string, simulated: readonly string[]): string => modelText(judge, simulated.includes(judge));
 

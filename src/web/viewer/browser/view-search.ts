@@ -1,3 +1,4 @@
+import type { SearchField } from '../../../domain/search-words.js';
 import type { SearchHit } from '../../../studies/tournament/tournament-browse.js';
 import { type Child, el } from '../../browser/dom.js';
 import { link } from './view-parts.js';
@@ -9,7 +10,7 @@ import { link } from './view-parts.js';
  */
 
 /** Where the search looks (`field`), as the select offers it. */
-export const SEARCH_FIELDS: ReadonlyArray<readonly [string, string]> = [
+export const SEARCH_FIELDS: ReadonlyArray<readonly [SearchField, string]> = [
   ['claim', 'claims'],
   ['messages', 'every message'],
   ['persuader', "persuader's messages"],

@@ -1,6 +1,7 @@
+import { agreementText } from '../../wire/shown-text.js';
+
 /* How the viewer writes numbers, scores and model names. */
 
-const LABELS = ['', 'Completely Oppose', 'Oppose', 'Neutral', 'Support', 'Completely Support'];
 const KINDS: Readonly<Record<string, string>> = { opening: 'opening', argument: 'argument', reply: 'reply', final: 'final decision' };
 
 type Maybe = number | null | undefined;
@@ -24,7 +25,7 @@ export const modelText = (model: string, simulated?: boolean): string =>
         ? `${model} [simulated]`
         : model;
 /** "4 Support"; '-' for none. */
-export const scoreText = (score: Maybe): string => (score === null || score === undefined ? '-' : `${score} ${LABELS[score]}`);
+export const scoreText = (score: Maybe): string => (score === null || score === undefined ? '-' : `${score} ${agreementText(score)}`);
 export const turnKindText = (kind: string): string => KINDS[kind] || kind;
 export const pText = (p: Maybe): string => (p === null || p === undefined ? '-' : p < 0.001 ? '< 0.001' : Number(p).toFixed(3));
 /** "[low, high]", "~" first when too few claims to trust it; '-' for none. */
