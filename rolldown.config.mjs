@@ -2,15 +2,19 @@
 // - The bundled CLI: src/cli/main.ts and everything it loads, its npm dependencies included, written
 //   over tsc's dist/cli/main.js. Every chunk sits beside main.js in dist/cli, so
 //   `new URL('../../package.json', import.meta.url)` resolves the same from any of them.
-// - The pages' browser scripts: each of src/web/browser/*-app.ts as one classic script (an IIFE, no
-//   imports left) in dist/web/browser/, which the viewer's and the annotation page's servers send inline.
+// - The pages' browser scripts: each product's src/web/<product>/browser/<name>.ts as one classic script
+//   (an IIFE, no imports left) in dist/web/browser/<name>.js, which the servers send inline.
 import { defineConfig } from 'rolldown';
 
 /** Packages with native bindings, loaded from node_modules as installed (Node's built-ins stay external too). */
 const NATIVE_PACKAGES = /^(better-sqlite3|node-llama-cpp)(\/|$)/;
 
-/** The pages whose scripts are built, by entry name: dist/web/browser/<name>.js. */
-const PAGE_SCRIPTS = ['view-app', 'annotation-app', 'people-app'];
+/** The pages whose scripts are built, by the product folder of src/web they are in and their entry name. */
+const PAGE_SCRIPTS = [
+  ['viewer', 'view-app'],
+  ['annotation', 'annotation-app'],
+  ['people', 'people-app'],
+];
 
 const cli = {
   input: { main: 'src/cli/main.ts' },
@@ -26,8 +30,8 @@ const cli = {
 };
 
 // One build per page: an IIFE cannot be split into chunks, and each page gets only its own code.
-const pages = PAGE_SCRIPTS.map((name) => ({
-  input: { [name]: `src/web/browser/${name}.ts` },
+const pages = PAGE_SCRIPTS.map(([product, name]) => ({
+  input: { [name]: `src/web/${product}/browser/${name}.ts` },
   platform: 'browser',
   tsconfig: 'src/web/browser/tsconfig.json',
   // strict: the modules were written as ES modules, which are strict; a classic script is not unless it says so.

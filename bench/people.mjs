@@ -16,8 +16,8 @@ import { EXAMPLE_CLAIMS } from '../dist/datasets/example-claims.js';
 import { ResultStore } from '../dist/store/result-store.js';
 import { starterExperiment } from '../dist/studies/people/experiment-text.js';
 import { openPeopleStudy } from '../dist/studies/people/people-session.js';
-import { hashToken, newLinkToken, newParticipantId } from '../dist/web/link-tokens.js';
-import { PeopleServer } from '../dist/web/people-server.js';
+import { PeopleServer } from '../dist/web/people/people-server.js';
+import { hashToken, newLinkToken, newParticipantId } from '../dist/web/server/link-tokens.js';
 
 const PARTICIPANTS = Number(process.env.PARTICIPANTS ?? 50);
 const TURNS = Number(process.env.TURNS ?? 9);

@@ -21,6 +21,55 @@ function importsOf(file: string): string[] {
 
 const folderOf = (file: string) => relative(SRC, file).split('/')[0]!.replace(/\.ts$/, '');
 
+/** A file's relative imports and re-exports (paths under src/, .ts) and whether each is type-only (erased from the build). */
+function importStatementsOf(path: string, text: string): { target: string; typeOnly: boolean }[] {
+  return [...withoutComments(text).matchAll(/^(import|export) (type )?[^;]*?from '(\.\.?\/[^']+)'/gms)].map((match) => ({
+    target: join(dirname(path), match[3]!).replace(/\.js$/, '.ts'),
+    typeOnly: match[2] !== undefined,
+  }));
+}
+
+/** The files a file imports for their values (static imports and re-exports that are not type-only: those are erased). */
+const valueImportsOf = (file: string): string[] =>
+  importStatementsOf(file, readFileSync(file, 'utf8'))
+    .filter((statement) => !statement.typeOnly)
+    .map((statement) => statement.target);
+
+/**
+ * Which side of the browser line a file (its path under src/) is on: the pages' code (DOM types, bundled
+ * by rolldown: src/web/browser, shared by the pages, and each product's src/web/<product>/browser), the
+ * wire both sides import (src/web/wire), or the Node program.
+ */
+function sideOf(path: string): 'browser' | 'wire' | 'node' {
+  if (/^web\/(?:[^/]+\/)?browser\//.test(path)) return 'browser';
+  return path.startsWith('web/wire/') ? 'wire' : 'node';
+}
+const inBrowser = (file: string) => sideOf(relative(SRC, file)) === 'browser';
+
+/**
+ * Why an import of `target` by `file` (paths under src/) crosses the browser line the wrong way. The
+ * pages take values from their own code and the wire alone, so that no server value is bundled into a
+ * page (zod with it, say) or copied to keep it out; the wire takes values only from itself and from
+ * domain modules that import no value (`leaf`); only page code imports page code. Types cross freely.
+ */
+function browserLineOffence(file: string, target: string, typeOnly: boolean, leaf: (path: string) => boolean): string | null {
+  const [from, to] = [sideOf(file), sideOf(target)];
+  if (to === 'browser' && from !== 'browser') return `${file} imports the page code ${target}`;
+  if (typeOnly) return null;
+  if (from === 'browser' && to === 'node') return `${file} takes a value from ${target}: the pages take values from src/web/wire alone`;
+  if (from === 'wire' && to === 'node' && !(target.startsWith('domain/') && leaf(target)))
+    return `${file} takes a value from ${target}: the wire takes values from itself and from domain modules that import none`;
+  return null;
+}
+
+/** What the wire and the domain modules it takes values from may not do: import a package or Node, run for a side effect, or touch a global of Node or the DOM. */
+const WIRE_IMPURE = [
+  /^import (?!type )[^;]*?from '(?!\.)/m,
+  /^import '/m,
+  /\b(?:process|Buffer|require|document|window|globalThis|localStorage|sessionStorage|fetch)\b/,
+  /\bMath\.random\b|\bDate\.now\b|\bnew Date\(/,
+];
+
 const PURE_LAYERS = ['domain', 'protocol', 'engine', 'metrics', 'config', 'runner', 'studies'];
 const IMPURE = [/\bprocess\./, /\bMath\.random\b/, /\bDate\.now\b/, /\bnew Date\(/, /from 'node:(fs|child_process|net|http|https|os)/, /from 'better-sqlite3'/];
 
@@ -133,44 +182,58 @@ describe('architecture', () => {
 
   it("loads a command's code only when that command runs: nothing the CLI loads at start imports src/cli/commands", () => {
     // Static imports only (type-only ones are erased); the program loads each command's module in its action.
-    const runtimeImportsOf = (file: string) =>
-      [...withoutComments(readFileSync(file, 'utf8')).matchAll(/^import (?!type )[^;]*?from '(\.\.?\/[^']+)'/gms)].map((match) =>
-        join(dirname(file), match[1]!).replace(/\.js$/, '.ts'),
-      );
     const loaded = new Set<string>();
     const visit = (file: string) => {
       if (loaded.has(file)) return;
       loaded.add(file);
-      for (const imported of runtimeImportsOf(file)) visit(imported);
+      for (const imported of valueImportsOf(file)) visit(imported);
     };
     visit(join(SRC, 'cli', 'main.ts'));
     expect(loaded.size).toBeGreaterThan(5);
     expect([...loaded].map((file) => relative(SRC, file)).filter((file) => file.startsWith('cli/commands/'))).toEqual([]);
   });
 
-  it("keeps the pages' browser code apart: src/web/browser takes only types from outside it, and nothing outside imports it", () => {
-    // A value imported from outside would be bundled into a page (zod with it, say), or need Node in a browser.
-    const browser = join(SRC, 'web', 'browser');
-    const inBrowser = (file: string) => !relative(browser, file).startsWith('..');
-    const valueImports = (file: string) =>
-      [...withoutComments(readFileSync(file, 'utf8')).matchAll(/^import (?!type )[^;]*?from '(\.\.?\/[^']+)'/gms)].map((match) =>
-        join(dirname(file), match[1]!).replace(/\.js$/, '.ts'),
-      );
-    const leaks = sourceFiles('web/browser').flatMap((file) =>
-      valueImports(file)
-        .filter((target) => !inBrowser(target))
-        .map((target) => `${relative(SRC, file)} -> ${relative(SRC, target)}`),
+  it("keeps the browser line: the pages take values from their own code and src/web/wire alone, the wire from itself and domain's leaves", () => {
+    const leaf = (path: string) => valueImportsOf(join(SRC, path)).length === 0;
+    const offences = sourceFiles('.').flatMap((file) =>
+      importStatementsOf(file, readFileSync(file, 'utf8')).flatMap(
+        ({ target, typeOnly }) => browserLineOffence(relative(SRC, file), relative(SRC, target), typeOnly, leaf) ?? [],
+      ),
     );
-    const users = sourceFiles('.').flatMap((file) =>
-      inBrowser(file)
-        ? []
-        : importsOf(file)
-            .filter(inBrowser)
-            .map((target) => `${relative(SRC, file)} -> ${relative(SRC, target)}`),
+    expect(sourceFiles('web').filter(inBrowser).length).toBeGreaterThan(2);
+    expect(offences).toEqual([]);
+  });
+
+  it('keeps the wire plain: src/web/wire and the domain modules it takes values from import no package, no Node and nothing for its side effects, and touch no global', () => {
+    const wire = sourceFiles('web/wire');
+    const taken = wire.flatMap(valueImportsOf).filter((target) => sideOf(relative(SRC, target)) !== 'wire');
+    const offenders = [...wire, ...new Set(taken)].flatMap((file) =>
+      WIRE_IMPURE.filter((pattern) => pattern.test(withoutComments(readFileSync(file, 'utf8')))).map((pattern) => `${relative(SRC, file)} matches ${pattern}`),
     );
-    expect(sourceFiles('web/browser').length).toBeGreaterThan(2);
-    expect(leaks).toEqual([]);
-    expect(users).toEqual([]);
+    expect(wire.length).toBeGreaterThan(2);
+    expect(taken.length).toBeGreaterThan(0);
+    expect(offenders).toEqual([]);
+  });
+
+  it.each([
+    ['web/viewer/browser/x.ts', 'web/viewer/view-bundle.ts', false, 'takes a value from web/viewer/view-bundle.ts'],
+    ['web/people/browser/x.ts', 'domain/printable-text.ts', false, 'the pages take values from src/web/wire alone'],
+    ['web/browser/dom.ts', 'studies/tournament/tournament-browse.ts', false, 'takes a value from'],
+    ['web/wire/x.ts', 'web/viewer/view-bundle.ts', false, 'the wire takes values from itself'],
+    ['web/wire/x.ts', 'domain/random.ts', false, 'the wire takes values from itself'],
+    ['web/viewer/view-page.ts', 'web/viewer/browser/view-app.ts', true, 'imports the page code'],
+    ['web/wire/x.ts', 'web/browser/dom.ts', false, 'imports the page code'],
+  ])('the browser line catches %s importing %s (type-only: %s)', (file, target, typeOnly, offence) => {
+    expect(browserLineOffence(file, target, typeOnly, (path) => path !== 'domain/random.ts')).toContain(offence);
+  });
+
+  it('the browser line lets the pages take values from the wire and types from anywhere, and the wire re-export a domain leaf', () => {
+    const leaf = () => true;
+    expect(browserLineOffence('web/viewer/browser/x.ts', 'web/wire/bundle-files.ts', false, leaf)).toBeNull();
+    expect(browserLineOffence('web/viewer/browser/x.ts', 'web/browser/dom.ts', false, leaf)).toBeNull();
+    expect(browserLineOffence('web/viewer/browser/x.ts', 'studies/tournament/tournament-browse.ts', true, leaf)).toBeNull();
+    expect(browserLineOffence('web/wire/x.ts', 'domain/printable-text.ts', false, leaf)).toBeNull();
+    expect(browserLineOffence('web/viewer/view-bundle.ts', 'web/wire/bundle-files.ts', false, leaf)).toBeNull();
   });
 
   it('sends HTTP only through the transport: undici there alone, node:http and node:net only in the servers of src/web', () => {

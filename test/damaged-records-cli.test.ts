@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/store/result-store.js';
 import type { ConversationPage } from '../src/studies/tournament/tournament-browse.js';
-import { ViewApi } from '../src/web/view-api.js';
+import { ViewApi } from '../src/web/viewer/view-api.js';
 import { runCli } from './cli-helpers.js';
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ResultStore } from '../src/store/result-store.js';
-import type * as PageScript from '../src/web/page-script.js';
+import type * as PageScript from '../src/web/server/page-script.js';
 import { spawnCli } from './cli-helpers.js';
 import { servedUrl } from './support/cli-in-process.js';
 
@@ -12,7 +12,7 @@ const built = (name: string) => readFileSync(new URL(`../dist/web/browser/${name
 /** The built pages' scripts as the published package finds them (docs/design/view.md): from dist/, not src/. */
 describe("the pages' scripts from the build", () => {
   it('are found by the library in dist/web', async () => {
-    const library = (await import(new URL('../dist/web/page-script.js', import.meta.url).href)) as typeof PageScript;
+    const library = (await import(new URL('../dist/web/server/page-script.js', import.meta.url).href)) as typeof PageScript;
     expect(await library.loadPageScript('view-app')).toBe(built('view-app'));
     expect(await library.loadPageScript('annotation-app')).toBe(built('annotation-app'));
   });

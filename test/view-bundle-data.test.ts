@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationRecord } from '../src/domain/conversation-record.js';
 import { ResultStore } from '../src/store/result-store.js';
-import { expandListPage, expandRecord } from '../src/web/browser/bundle-data.js';
-import { conversationFile } from '../src/web/browser/bundle-paths.js';
-import type { BundleClaims, CompactListPage } from '../src/web/bundle-compact.js';
+import { expandListPage, expandRecord } from '../src/web/viewer/browser/bundle-data.js';
+import { type BundleClaims, type CompactListPage, conversationFile } from '../src/web/wire/bundle-files.js';
 import { runCli } from './cli-helpers.js';
 import { handRecord } from './support/hand-records.js';
 

@@ -11,7 +11,7 @@ import { buildTaskFile } from '../../studies/annotation/annotation-tasks.js';
 import { chooseRecords, type SelectionOptions, selectionOf } from '../../studies/annotation/choose-conversations.js';
 import { importLabels } from '../../studies/annotation/import-labels.js';
 import { importNoteGrades } from '../../studies/annotation/import-note-grades.js';
-import { AnnotationServer } from '../../web/annotation-server.js';
+import { AnnotationServer } from '../../web/annotation/annotation-server.js';
 import type { CliContext } from '../terminal.js';
 
 export interface AnnotateExportOptions extends SelectionOptions {

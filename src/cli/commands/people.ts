@@ -8,9 +8,9 @@ import { openStore } from '../../store/result-store.js';
 import { type ExperimentText, parseExperimentText, starterExperiment } from '../../studies/people/experiment-text.js';
 import { openPeopleStudy } from '../../studies/people/people-session.js';
 import { TOURNAMENT_DEFAULTS } from '../../studies/tournament/tournament-design.js';
-import { hashToken, newLinkToken, newParticipantId } from '../../web/link-tokens.js';
-import { LOCAL_HOST } from '../../web/local-http.js';
-import { PeopleServer } from '../../web/people-server.js';
+import { PeopleServer } from '../../web/people/people-server.js';
+import { hashToken, newLinkToken, newParticipantId } from '../../web/server/link-tokens.js';
+import { LOCAL_HOST } from '../../web/server/local-http.js';
 import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
 
 export interface PeopleServeOptions {

@@ -10,9 +10,9 @@ import { openInBrowser } from '../../io/open-browser.js';
 import { thisProcess } from '../../io/process-world.js';
 import { refuseLinksIn } from '../../io/write-without-links.js';
 import { openStore, type Store } from '../../store/result-store.js';
-import type { NotesWriting } from '../../web/notes-api.js';
-import { writeBundle } from '../../web/view-bundle.js';
-import { ViewServer } from '../../web/view-server.js';
+import type { NotesWriting } from '../../web/viewer/notes-api.js';
+import { writeBundle } from '../../web/viewer/view-bundle.js';
+import { ViewServer } from '../../web/viewer/view-server.js';
 import type { CliContext } from '../terminal.js';
 import { writeReport } from './report.js';
 

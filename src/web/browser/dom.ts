@@ -3,7 +3,7 @@
  * text node, never markup, so stored text (a model's `<script>`) stays text; its bidirectional
  * controls are shown as code points, so that a participant's U+202E cannot reorder what a reader sees.
  */
-import { visibleBidiControls } from './bidi-text.js';
+import { visibleBidiControls } from '../wire/shown-text.js';
 
 /** What `el` and `append` take as children: nodes, text, nothing (skipped), or lists of these. */
 export type Child = Node | string | number | false | null | undefined | readonly Child[];
