@@ -42,9 +42,7 @@ for (const grain of GRAINS)
 
 /** A study's labels, as a map from "conversation/turn" to the turn's labels (null when unusable). */
 function labelsOf(database, study) {
-  const rows = database
-    .prepare(`SELECT conversation_id, turn_index, labels FROM turn_labels WHERE run_id = (SELECT id FROM runs WHERE name = ?)`)
-    .all(study);
+  const rows = database.prepare(`SELECT conversation_id, turn_index, labels FROM turn_labels WHERE run_id = (SELECT id FROM runs WHERE name = ?)`).all(study);
   return new Map(rows.map((row) => [`${row.conversation_id}/${row.turn_index}`, row.labels === null ? null : JSON.parse(row.labels)]));
 }
 
@@ -58,7 +56,9 @@ function decisions(labels, ids) {
 const database = new Database(store, { readonly: true });
 const ids = [
   ...new Set(
-    [...labelsOf(database, `${GRAINS[0]}-exact`).values()].flatMap((labels) => (labels?.role === 'persuader' ? [...labels.techniques, ...labels.unethical] : [])),
+    [...labelsOf(database, `${GRAINS[0]}-exact`).values()].flatMap((labels) =>
+      labels?.role === 'persuader' ? [...labels.techniques, ...labels.unethical] : [],
+    ),
   ),
 ].sort();
 const [first, second] = GRAINS;
@@ -69,7 +69,18 @@ const b = labelsOf(database, `${second}-erring`);
 database.close();
 rmSync(folder, { recursive: true, force: true });
 
-const tally = { turns: 0, exactAgree: 0, decisions: 0, idDecisions: 0, between: 0, idBetween: 0, firstTruth: 0, secondTruth: 0, idFirstTruth: 0, idSecondTruth: 0 };
+const tally = {
+  turns: 0,
+  exactAgree: 0,
+  decisions: 0,
+  idDecisions: 0,
+  between: 0,
+  idBetween: 0,
+  firstTruth: 0,
+  secondTruth: 0,
+  idFirstTruth: 0,
+  idSecondTruth: 0,
+};
 const units = [];
 for (const [key, exact] of truth) {
   const [x, y, other] = [a.get(key), b.get(key), exactOther.get(key)];
@@ -96,7 +107,9 @@ for (const [key, exact] of truth) {
 const share = (part, whole) => `${((100 * part) / whole).toFixed(1)}%`;
 const e = LABEL_ERROR;
 console.log(`pmiyc grain agreement benchmark, node ${process.version}, ${new Date().toISOString()}, load ${loadavg()[0].toFixed(1)}`);
-console.log(`${tally.turns} turns of ${PERSUADERS.length * PERSUADEES.length * REPEAT * 6} multi-turn conversations (the examples' claims); ids ${ids.join(', ')}`);
+console.log(
+  `${tally.turns} turns of ${PERSUADERS.length * PERSUADEES.length * REPEAT * 6} multi-turn conversations (the examples' claims); ids ${ids.join(', ')}`,
+);
 console.log(`exact judge (error 0): the ${first} and ${second} grains give the same labels on ${share(tally.exactAgree, tally.turns)} of turns`);
 console.log(`judge with error ${e}, ${tally.idDecisions} id decisions (of ${tally.decisions} yes-or-no decisions in all):`);
 console.log(`  ${first} grain agrees with the exact labels on ${share(tally.idFirstTruth, tally.idDecisions)} of id decisions (expected ${share(1 - e, 1)})`);
