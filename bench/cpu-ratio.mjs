@@ -10,11 +10,13 @@
 // wall time against the ideal (calls x latency / concurrency).
 //   npm run build && node bench/cpu-ratio.mjs                  (the build in dist/)
 //   ROUNDS=5 node bench/cpu-ratio.mjs ab-before dist          (builds interleaved: copies of dist/ inside the project)
-// PMIYC_MAIN=<a built cli/main.js> runs that build when no folder is given. ROUNDS (5), LATENCY_MS (100),
+// PMIYC_MAIN=<a built cli/main.js> runs that build when no folder is given. CPU_PROF_DIR=<dir> writes a CPU
+// profile of each process's main thread to <dir>/pmiyc and <dir>/bare (bench/support/summarize-profile.mjs
+// summarises one). ROUNDS (5), LATENCY_MS (100),
 // CONCURRENCY (64), MODELS (3) and CLAIMS (40) set the design: 3 models x 40 claims x 2 settings ~ 2,960 calls.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startScriptedServer } from './support/scripted-server.mjs';
@@ -35,8 +37,8 @@ const replayScript = new URL('./support/replay-bodies.mjs', import.meta.url).pat
 /**
  * Runs `node ...args` under bash and resolves with its exit code, stdout, wall time and CPU: bash's `times`
  * prints its children's user and system time (getrusage of the waited-for child, every thread, to the ms)
- * on fd 3. `mainThread` is the node process's main thread, sampled from /proc every 20 ms (a slight
- * underestimate), to tell it from V8's and libuv's other threads.
+ * on fd 3. `threadsMs` splits it by thread name (`main`, V8's workers, libuv's pool), sampled from /proc every
+ * 20 ms (a slight underestimate: a thread's last 20 ms are missed).
  */
 function measureNode(args) {
   const started = performance.now();
@@ -50,13 +52,18 @@ function measureNode(args) {
   shell.stderr.on('data', (chunk) => (stderr += chunk));
   shell.stdio[3].on('data', (chunk) => (times += chunk));
   let nodePid;
-  let mainThreadTicks = 0;
+  /** CPU ticks (1/100 s) of each thread, by task id, with its name (`main` for the main thread). */
+  const threadTicks = new Map();
   const sampler = setInterval(() => {
     try {
       nodePid ??= Number(readFileSync(`/proc/${shell.pid}/task/${shell.pid}/children`, 'utf8').trim().split(' ')[0]) || undefined;
       if (nodePid === undefined) return;
-      const fields = readFileSync(`/proc/${nodePid}/task/${nodePid}/stat`, 'utf8').split(') ')[1].split(' ');
-      mainThreadTicks = Math.max(mainThreadTicks, Number(fields[11]) + Number(fields[12]));
+      for (const task of readdirSync(`/proc/${nodePid}/task`)) {
+        const [name, rest] = readFileSync(`/proc/${nodePid}/task/${task}/stat`, 'utf8').split('(')[1].split(') ');
+        const fields = rest.split(' ');
+        const ticks = Number(fields[11]) + Number(fields[12]);
+        threadTicks.set(task, { name: task === String(nodePid) ? 'main' : name, ticks: Math.max(ticks, threadTicks.get(task)?.ticks ?? 0) });
+      }
     } catch {}
   }, 20);
   return new Promise((resolveRun) =>
@@ -67,10 +74,15 @@ function measureNode(args) {
       const [user, system] = [...(times.trim().split('\n')[1] ?? '').matchAll(/(\d+)m([\d.]+)s/g)].map(
         ([, minutes, seconds]) => Number(minutes) * 60_000 + Number(seconds) * 1000,
       );
-      resolveRun({ code, stdout, stderr, wallMs, cpuMs: user + system, mainThreadMs: mainThreadTicks * 10 });
+      const threadsMs = {};
+      for (const { name, ticks } of threadTicks.values()) threadsMs[name] = (threadsMs[name] ?? 0) + ticks * 10;
+      resolveRun({ code, stdout, stderr, wallMs, cpuMs: user + system, mainThreadMs: threadsMs.main ?? 0, threadsMs });
     }),
   );
 }
+
+/** With CPU_PROF_DIR set, node's flags for a CPU profile of the main thread in its folder `name`. */
+const cpuProfileFlags = (name) => (process.env.CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(process.env.CPU_PROF_DIR, name)}`] : []);
 
 /** A `pmiyc run` of the design against a recording server: its figures and the bodies it sent. */
 async function runPmiyc(build) {
@@ -83,9 +95,11 @@ async function runPmiyc(build) {
     `models:\n${models.map((name) => `  ${name}: { provider: openai-compatible, model: ${name}, baseURL: "${server.baseURL}" }`).join('\n')}\n`,
   );
   writeFileSync(join(folder, 'claims.jsonl'), Array.from({ length: CLAIMS }, (_, index) => JSON.stringify({ claim: `Benchmark claim ${index}` })).join('\n'));
-  const cpuProfile = process.env.CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF_DIR}`] : [];
+  // PMIYC_NODE_FLAGS: node options for the pmiyc process alone (e.g. V8 flags, to see what its other threads do).
+  const nodeFlags = (process.env.PMIYC_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const run = await measureNode([
-    ...cpuProfile,
+    ...nodeFlags,
+    ...cpuProfileFlags('pmiyc'),
     build.main,
     'run',
     '--config',
@@ -101,6 +115,8 @@ async function runPmiyc(build) {
   ]);
   await server.close();
   rmSync(folder, { recursive: true, force: true });
+  // PMIYC_OUTPUT=<file>: what pmiyc printed (e.g. with PMIYC_NODE_FLAGS="--trace-gc").
+  if (process.env.PMIYC_OUTPUT) writeFileSync(process.env.PMIYC_OUTPUT, run.stdout + run.stderr);
   if (run.code !== 0) throw new Error(`${build.name}: pmiyc run exited with ${run.code}:\n${run.stdout}${run.stderr}`);
   return { ...run, calls: server.stats.requests, peakInFlight: server.stats.peakInFlight, recorded };
 }
@@ -111,7 +127,7 @@ async function runBare(recorded) {
   const folder = mkdtempSync(join(tmpdir(), 'pmiyc-bench-bodies-'));
   const bodiesFile = join(folder, 'bodies.json');
   writeFileSync(bodiesFile, JSON.stringify(recorded));
-  const run = await measureNode([replayScript, bodiesFile, server.origin, String(CONCURRENCY)]);
+  const run = await measureNode([...cpuProfileFlags('bare'), replayScript, bodiesFile, server.origin, String(CONCURRENCY)]);
   await server.close();
   rmSync(folder, { recursive: true, force: true });
   const { replies, failures } = JSON.parse(run.stdout || '{}');
@@ -153,7 +169,12 @@ for (let round = 1; round <= ROUNDS; round++) {
       `round ${round} ${build.name}: ${pmiyc.calls} calls (bodies ${digest}, peak ${pmiyc.peakInFlight} in flight); ` +
         `pmiyc ${pmiyc.cpuMs.toFixed(0)} ms CPU = ${figures.pmiycMsPerCall.toFixed(3)} ms per call (main thread ~${figures.pmiycMainThreadMsPerCall.toFixed(2)}), ` +
         `wall ${(pmiyc.wallMs / 1000).toFixed(2)} s = ${figures.wallRatio.toFixed(2)}x the ideal; ` +
-        `bare ${bare.cpuMs.toFixed(0)} ms = ${figures.bareMsPerCall.toFixed(3)} ms per request, wall ${figures.bareWallRatio.toFixed(2)}x; ` +
+        `threads ${Object.entries(pmiyc.threadsMs)
+          .map(([name, ms]) => `${name} ${ms}`)
+          .join(', ')} ms; ` +
+        `bare ${bare.cpuMs.toFixed(0)} ms = ${figures.bareMsPerCall.toFixed(3)} ms per request (threads ${Object.entries(bare.threadsMs)
+          .map(([name, ms]) => `${name} ${ms}`)
+          .join(', ')} ms), wall ${figures.bareWallRatio.toFixed(2)}x; ` +
         `ratio ${figures.ratio.toFixed(2)}`,
     );
   }
