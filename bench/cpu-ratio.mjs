@@ -11,7 +11,7 @@
 //   npm run build && node bench/cpu-ratio.mjs                  (the build in dist/)
 //   ROUNDS=5 node bench/cpu-ratio.mjs ab-before dist          (builds interleaved: copies of dist/ inside the project)
 // PMIYC_MAIN=<a built cli/main.js> runs that build when no folder is given. CPU_PROF_DIR=<dir> writes a CPU
-// profile of each process's main thread to <dir>/pmiyc and <dir>/bare (bench/support/summarize-profile.mjs
+// profile of each process's main thread to <dir>/pmiyc and <dir>/bare (bench/summarize-profile.mjs
 // summarises one). ROUNDS (5), LATENCY_MS (100),
 // CONCURRENCY (64), MODELS (3) and CLAIMS (40) set the design: 3 models x 40 claims x 2 settings ~ 2,960 calls.
 import { spawn } from 'node:child_process';

@@ -1,6 +1,6 @@
 // Where a process's main thread spent its time, from a `--cpu-prof` profile: self time by file and by function,
 // and the total (self and below) of the functions named on the command line.
-//   node bench/support/summarize-profile.mjs <file.cpuprofile> [TOP] [function name ...]
+//   node bench/summarize-profile.mjs <file.cpuprofile> [TOP] [function name ...]
 import { readFileSync } from 'node:fs';
 
 const [file, topText = '30', ...named] = process.argv.slice(2);
