@@ -1,7 +1,7 @@
 // pmiyc's CPU per call as a ratio to a bare HTTP client's, measured side by side in one run, so that the VM's
 // speed of the hour cancels out. Each round, for each build:
 //   (a) a full `pmiyc run` (child process) against a loopback OpenAI-compatible server that answers after
-//       LATENCY_MS and records every request's path and body;
+//       LATENCY_MS and records every request's method, path and body;
 //   (b) a bare client (bench/support/replay-bodies.mjs, its own process) that replays exactly those bodies
 //       with one undici Pool at the same concurrency against a fresh server with the same latency.
 // Both are whole processes, start-up included; their CPU (user + system, every thread) is the rusage the

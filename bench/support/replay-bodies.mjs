@@ -1,5 +1,5 @@
 // The bare client of bench/cpu-ratio.mjs, run as its own process: replays the request bodies of a recorded
-// `pmiyc run` (a JSON file of [{ path, body }]) with one undici Pool at the same concurrency, reading and parsing
+// `pmiyc run` (a JSON file of [{ method, path, body }]: the chat calls and the start's model probes) with one undici Pool at the same concurrency, reading and parsing
 // each JSON reply, and nothing else. Prints the number of replies and of failures.
 //   node bench/support/replay-bodies.mjs <bodies.json> <origin> <concurrency>
 import { readFileSync } from 'node:fs';
@@ -16,8 +16,8 @@ let replies = 0;
 let failures = 0;
 async function worker() {
   while (next < requests.length) {
-    const { path, body } = requests[next++];
-    const answer = await pool.request({ method: 'POST', path, headers, body });
+    const { method, path, body } = requests[next++];
+    const answer = await pool.request(method === 'GET' ? { method, path, headers } : { method, path, headers, body });
     const reply = await answer.body.json();
     if (answer.statusCode === 200 && typeof reply.choices?.[0]?.message?.content === 'string') replies += 1;
     else failures += 1;

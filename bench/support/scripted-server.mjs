@@ -15,7 +15,7 @@ function replyTo(body) {
 }
 
 /**
- * Starts the server on 127.0.0.1. `recorded`, when given, gets every request's { path, body } in the order the
+ * Starts the server on 127.0.0.1. `recorded`, when given, gets every request's { method, path, body } in the order the
  * bodies arrived. `stats` tells when the server saw its first request, sent its last reply and last had
  * `fullAt` requests in flight (performance.now() times), and its peak in flight.
  */
@@ -30,7 +30,7 @@ export async function startScriptedServer({ latencyMs, fullAt = Number.POSITIVE_
       stats.firstRequestAt ??= performance.now();
       stats.inFlight += 1;
       stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
-      recorded?.push({ path: request.url, body });
+      recorded?.push({ method: request.method, path: request.url, body });
       const reply = replyTo(body);
       setTimeout(() => {
         if (stats.inFlight >= fullAt) stats.lastFullAt = performance.now();
