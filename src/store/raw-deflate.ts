@@ -23,8 +23,8 @@ let engineError: unknown;
  * its CPU for the texts the store keeps (1-2 KB). `deflateRawSync` makes a zlib stream for every call
  * (a stream object, ~256 KB of zlib state allocated, reported to V8 and freed); here one stream's
  * native handle is written to synchronously and reset after each text, as `deflateRawSync` itself writes
- * to it. Those are node's internals (the same in Node 20, 22 and 24), so when they are missing the
- * function falls back to `deflateRawSync`.
+ * to it. Those are node's internals, unchanged for years but not public: when they are missing the function
+ * falls back to `deflateRawSync`, and raw-deflate.test.ts checks the bytes against it on the Node that runs.
  */
 export function deflateRawLevelOne(input: string | Buffer): Buffer {
   if (engineUsable) {
