@@ -4,47 +4,18 @@
 // PMIYC_MAIN=<path to a built cli/main.js> runs another build (copies of dist/ inside the project, so
 // that node_modules resolves), to compare builds in interleaved runs: on a shared VM only that counts.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chatCompletion } from './chat-completion.mjs';
+import { startScriptedServer } from './support/scripted-server.mjs';
 
 const LATENCY_MS = Number(process.env.LATENCY_MS ?? 200);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 64);
 const MODELS = Number(process.env.MODELS ?? 5);
 const CLAIMS = Number(process.env.CLAIMS ?? 24);
-const LABELS = ['Completely Oppose', 'Oppose', 'Neutral', 'Support', 'Completely Support'];
 
-let calls = 0;
-/** When the server saw its first request, sent its last reply, and last had every slot busy (ms since the start). */
-let firstRequestAt;
-let lastReplyAt;
-let lastFullAt;
-let inFlight = 0;
-let peakInFlight = 0;
-const server = createServer((request, response) => {
-  let body = '';
-  request.on('data', (chunk) => (body += chunk));
-  request.on('end', () => {
-    calls += 1;
-    firstRequestAt ??= performance.now();
-    inFlight += 1;
-    peakInFlight = Math.max(peakInFlight, inFlight);
-    const digest = createHash('sha256').update(body).digest();
-    const text = `<message>Reply ${digest.toString('hex').slice(0, 12)}.</message>\n<support_ranking>${LABELS[digest[0] % 5]}</support_ranking>`;
-    const reply = chatCompletion(text, { promptTokens: Math.ceil(body.length / 4), completionTokens: 20 });
-    setTimeout(() => {
-      if (inFlight === CONCURRENCY) lastFullAt = performance.now();
-      inFlight -= 1;
-      lastReplyAt = performance.now();
-      response.writeHead(200, { 'content-type': 'application/json' }).end(reply);
-    }, LATENCY_MS);
-  });
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const baseURL = `http://127.0.0.1:${server.address().port}/v1`;
+const server = await startScriptedServer({ latencyMs: LATENCY_MS, fullAt: CONCURRENCY });
+const { baseURL, stats } = server;
 
 const folder = mkdtempSync(join(tmpdir(), 'pmiyc-bench-run-'));
 const models = Array.from({ length: MODELS }, (_, index) => `m${index}`);
@@ -100,11 +71,12 @@ child.stdout.on('data', (chunk) => (stdout += chunk));
 const code = await new Promise((resolve) => child.on('close', resolve));
 clearInterval(sampler);
 const wallMs = performance.now() - started;
-server.close();
+await server.close();
 rmSync(folder, { recursive: true, force: true });
 
 // The closing totals table's row "conversations finished | this session | whole run".
 const conversations = Number((/conversations finished\s+([\d,]+)/.exec(stdout)?.[1] ?? 'NaN').replaceAll(',', ''));
+const { requests: calls, peakInFlight, firstRequestAt, lastFullAt, lastReplyAt } = stats;
 const idealMs = (calls * LATENCY_MS) / CONCURRENCY;
 console.log(`pmiyc tournament benchmark, node ${process.version}, ${new Date().toISOString()} (exit ${code})`);
 console.log(

@@ -1,5 +1,6 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import type { ConversationRecord } from '../domain/conversation-record.js';
+import { deflateRawLevelOne } from './raw-deflate.js';
 import { parseStoredRecord } from './record-schema.js';
 
 /** Marks a record stored compactly (deflated JSON, repeated text left out), as a BLOB. */
@@ -21,7 +22,7 @@ export function encodeRecord(record: ConversationRecord): Buffer {
   });
   const json = JSON.stringify({ ...stored, turns });
   // Level 1: most of the gain at a fraction of the default level's CPU (records are written once per conversation, read in bulk).
-  return Buffer.concat([Buffer.from([COMPACT_VERSION]), deflateRawSync(json, { level: 1 })]);
+  return Buffer.concat([Buffer.from([COMPACT_VERSION]), deflateRawLevelOne(json)]);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type CallCache, cachedRequestOf, requestHash } from '../call-cache.js';
+import { type CachedRequest, type CallCache, cachedRequestOf, requestHash } from '../call-cache.js';
 import type { ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
 import { type ChatModelMiddleware, decorate } from '../decorate.js';
 import { isModelCallError, type ModelCallError } from '../model-call-error.js';
@@ -31,7 +31,7 @@ export function cacheCalls(cache: CallCache, options: CallCacheOptions): ChatMod
     // Per decorated model: single flight joins calls of the same model only.
     const inFlight = new Map<string, Promise<GenerateReply>>();
     const overLimit = new Map<string, ModelCallError>();
-    const call = async (hash: string, request: GenerateRequest): Promise<GenerateReply> => {
+    const call = async (hash: string, request: GenerateRequest, cachedRequest: CachedRequest): Promise<GenerateReply> => {
       const startedMs = options.now();
       let reply: GenerateReply;
       try {
@@ -48,7 +48,7 @@ export function cacheCalls(cache: CallCache, options: CallCacheOptions): ChatMod
       await cache.save({
         hash,
         modelIdentity: options.modelIdentity,
-        request: cachedRequestOf(request),
+        request: cachedRequest,
         reply: stored,
         latencyMs: options.now() - startedMs,
         retries: options.retriesOf?.(request) ?? 0,
@@ -56,14 +56,16 @@ export function cacheCalls(cache: CallCache, options: CallCacheOptions): ChatMod
       return stored;
     };
     return async (request) => {
-      const hash = requestHash(options.modelIdentity, cachedRequestOf(request));
+      // Made once per request: its hash, and what is stored with the reply.
+      const cachedRequest = cachedRequestOf(request);
+      const hash = requestHash(options.modelIdentity, cachedRequest);
       const stored = options.refresh?.has(hash) ? undefined : cache.lookup(hash);
       if (stored) return { ...stored.reply, callHash: hash, cached: true, ...(stored.earlierRun === undefined ? {} : { replayedFrom: stored.earlierRun }) };
       const tooLarge = overLimit.get(hash);
       if (tooLarge) throw tooLarge;
       const pending = inFlight.get(hash);
       if (pending) return { ...(await pending), cached: true };
-      const started = call(hash, request).finally(() => inFlight.delete(hash));
+      const started = call(hash, request, cachedRequest).finally(() => inFlight.delete(hash));
       inFlight.set(hash, started);
       return started;
     };
