@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
-import { inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Database, Statement } from 'better-sqlite3';
 import type { ChatMessage } from '../models/chat-model.js';
 import type { CommitQueue } from './commit-queue.js';
-import { deflateRawLevelOne } from './raw-deflate.js';
 
 /** Texts shorter than this are kept as they are: deflating them saves little and costs CPU on every call. */
 const DEFLATE_FROM_CHARS = 256;
 
 /** A text as stored: as it is when short, deflated (a BLOB) when long. */
-export const packText = (text: string): string | Buffer => (text.length < DEFLATE_FROM_CHARS ? text : deflateRawLevelOne(text));
+export const packText = (text: string): string | Buffer => (text.length < DEFLATE_FROM_CHARS ? text : deflateRawSync(text, { level: 1 }));
 
 export const unpackText = (stored: string | Buffer): string => (typeof stored === 'string' ? stored : inflateRawSync(stored).toString('utf8'));
 

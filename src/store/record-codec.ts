@@ -1,6 +1,5 @@
-import { inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { ConversationRecord } from '../domain/conversation-record.js';
-import { deflateRawLevelOne } from './raw-deflate.js';
 import { parseStoredRecord } from './record-schema.js';
 
 /** Marks a record stored compactly (deflated JSON, repeated text left out), as a BLOB. */
@@ -22,7 +21,7 @@ export function encodeRecord(record: ConversationRecord): Buffer {
   });
   const json = JSON.stringify({ ...stored, turns });
   // Level 1: most of the gain at a fraction of the default level's CPU (records are written once per conversation, read in bulk).
-  return Buffer.concat([Buffer.from([COMPACT_VERSION]), deflateRawLevelOne(json)]);
+  return Buffer.concat([Buffer.from([COMPACT_VERSION]), deflateRawSync(json, { level: 1 })]);
 }
 
 /**
