@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { krippendorffAlpha } from '../dist/metrics/krippendorff-alpha.js';
+import { krippendorffAlpha } from '../dist/metrics/agreement/krippendorff-alpha.js';
 
 const MAIN = process.env.PMIYC_MAIN ?? new URL('../dist/cli/main.js', import.meta.url).pathname;
 const LABEL_ERROR = Number(process.env.LABEL_ERROR ?? 0.1);

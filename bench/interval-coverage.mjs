@@ -12,8 +12,8 @@
 
 import { performance } from 'node:perf_hooks';
 import { createRandom } from '../dist/domain/random.js';
-import { ClaimCellTable } from '../dist/metrics/claim-cell-table.js';
-import { estimateOverClaims, INTERVAL_METHODS, isThin } from '../dist/metrics/claim-estimates.js';
+import { ClaimCellTable } from '../dist/metrics/intervals/claim-cell-table.js';
+import { estimateOverClaims, INTERVAL_METHODS, isThin } from '../dist/metrics/intervals/claim-estimates.js';
 import { drawIndices, orderedPairs, simulateNcPool } from './support/sim-pool.mjs';
 
 const POOL = Number(process.env.POOL ?? 4000);

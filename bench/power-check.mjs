@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { createRandom } from '../dist/domain/random.js';
 import { estimateWithIntervals, MemoryCallCache, planTournament, runConversations, SimulatedAgent } from '../dist/index.js';
-import { claimsForPower } from '../dist/metrics/power.js';
+import { claimsForPower } from '../dist/metrics/intervals/power.js';
 import { withCallCache } from '../dist/models/wrappers/with-call-cache.js';
 
 const POOL = Number(process.env.POOL ?? 4000);

@@ -18,9 +18,9 @@
 
 import { performance } from 'node:perf_hooks';
 import { createRandom, deriveSeed } from '../dist/domain/random.js';
-import { claimQuantityValues, sequentialQuantities } from '../dist/metrics/sequential-quantities.js';
-import { claimKeyOf, replaySequentialRule } from '../dist/metrics/sequential-replay.js';
-import { SettlingMonitor } from '../dist/metrics/sequential-settling.js';
+import { claimQuantityValues, sequentialQuantities } from '../dist/metrics/sequential/sequential-quantities.js';
+import { claimKeyOf, replaySequentialRule } from '../dist/metrics/sequential/sequential-replay.js';
+import { SettlingMonitor } from '../dist/metrics/sequential/sequential-settling.js';
 import { ResultStore } from '../dist/store/result-store.js';
 import { drawIndices, orderedPairs, simulateNcPool } from './support/sim-pool.mjs';
 

@@ -19,8 +19,8 @@
 
 import { createRandom, deriveSeed } from '../dist/domain/random.js';
 import { planTournament, runConversations, SimulatedAgent } from '../dist/index.js';
-import { DEFAULT_INTERVALS } from '../dist/metrics/claim-estimates.js';
-import { techniqueEffects } from '../dist/metrics/technique-effects.js';
+import { DEFAULT_INTERVALS } from '../dist/metrics/intervals/claim-estimates.js';
+import { techniqueEffects } from '../dist/metrics/techniques/technique-effects.js';
 import { nextScoreChances, readTechniqueMark, simulatedTurnLabels, techniqueEffectRoom } from '../dist/models/sim/sim-techniques.js';
 import { readArgumentStrength } from '../dist/models/sim/sim-text.js';
 import { benchClaims } from './support/sim-pool.mjs';

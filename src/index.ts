@@ -60,13 +60,20 @@ export {
   type ConsensusComparison,
   type InterAnnotatorAgreement,
   type ReliabilityAnalysis,
-} from './metrics/annotation-agreement.js';
-export { type BootstrapOptions, DEFAULT_BOOTSTRAP, type WithInterval } from './metrics/claim-cell-table.js';
-export { type ClaimEstimate, DEFAULT_INTERVALS, INTERVAL_METHODS, type IntervalMethod, type IntervalOptions, isThin } from './metrics/claim-estimates.js';
+} from './metrics/agreement/annotation-agreement.js';
+export { type JudgeAccuracy, type JudgeAccuracySummary, type JudgedPair, judgeAccuracy } from './metrics/agreement/judge-accuracy.js';
+export { type AlphaMetric, type AlphaResult, krippendorffAlpha } from './metrics/agreement/krippendorff-alpha.js';
 export type { GroupCounts, ModelComparison, ModelResult, PairResult, StanceGroupResult } from './metrics/group-tally.js';
-export { holmAdjust } from './metrics/holm.js';
-export { type JudgeAccuracy, type JudgeAccuracySummary, type JudgedPair, judgeAccuracy } from './metrics/judge-accuracy.js';
-export { type AlphaMetric, type AlphaResult, krippendorffAlpha } from './metrics/krippendorff-alpha.js';
+export { type BootstrapOptions, DEFAULT_BOOTSTRAP, type WithInterval } from './metrics/intervals/claim-cell-table.js';
+export {
+  type ClaimEstimate,
+  DEFAULT_INTERVALS,
+  INTERVAL_METHODS,
+  type IntervalMethod,
+  type IntervalOptions,
+  isThin,
+} from './metrics/intervals/claim-estimates.js';
+export { holmAdjust } from './metrics/intervals/holm.js';
 export { effectiveness, type ModelMean, type PairMean, pairMeans, type ScoredConversation, susceptibility } from './metrics/model-scores.js';
 // Metrics
 export { absoluteChange, normalizedChange } from './metrics/normalized-change.js';
@@ -84,7 +91,7 @@ export {
 } from './metrics/tournament-analysis.js';
 export { type GroupSummary, summarizeTournament } from './metrics/tournament-summary.js';
 export { persuadeeTrajectory, type TurnCurve, type TurnPoint } from './metrics/turn-curves.js';
-export { type UsageTotal, usageTotals } from './metrics/usage-totals.js';
+export { type UsageTotal, usageTotals } from './metrics/usage/usage-totals.js';
 export { type CachedReply, type CallCache, MemoryCallCache } from './models/call-cache.js';
 // Models
 export type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from './models/chat-model.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Claim } from '../src/domain/claim.js';
 import { type ConversationRecord, toConversationRecord } from '../src/domain/conversation-record.js';
-import { DEFAULT_INTERVALS } from '../src/metrics/claim-estimates.js';
+import { DEFAULT_INTERVALS } from '../src/metrics/intervals/claim-estimates.js';
 import { summarizeTournament } from '../src/metrics/tournament-summary.js';
 import { MemoryCallCache } from '../src/models/call-cache.js';
 import type { ChatModel } from '../src/models/chat-model.js';
@@ -62,7 +62,7 @@ function perClaimEffectiveness(records: readonly ConversationRecord[], persuader
   return new Map([...byClaim].map(([claim, values]) => [claim, values.reduce((sum, value) => sum + value, 0) / values.length]));
 }
 
-/** Holm's step-down adjustment written out again, independently of src/metrics/holm.ts. */
+/** Holm's step-down adjustment written out again, independently of src/metrics/intervals/holm.ts. */
 function holmByHand(pValues: readonly number[]): number[] {
   const order = pValues.map((p, index) => ({ p, index })).sort((a, b) => a.p - b.p);
   const adjusted = new Array<number>(pValues.length);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Claim } from '../src/domain/claim.js';
 import { createRandom, deriveSeed } from '../src/domain/random.js';
-import { DEFAULT_INTERVALS } from '../src/metrics/claim-estimates.js';
-import { techniqueEffects } from '../src/metrics/technique-effects.js';
-import type { LabelledConversation } from '../src/metrics/technique-turns.js';
+import { DEFAULT_INTERVALS } from '../src/metrics/intervals/claim-estimates.js';
+import { techniqueEffects } from '../src/metrics/techniques/technique-effects.js';
+import type { LabelledConversation } from '../src/metrics/techniques/technique-turns.js';
 import { simulatedTurnLabels } from '../src/models/sim/sim-techniques.js';
 import { SimulatedAgent } from '../src/models/sim/simulated-agent.js';
 import { planTournament } from '../src/studies/tournament/plan.js';

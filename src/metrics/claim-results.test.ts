@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRandom, randomNormal } from '../domain/random.js';
-import { ClaimCellTable } from './claim-cell-table.js';
 import { analyzeClaims, ClaimPairRows } from './claim-results.js';
+import { ClaimCellTable } from './intervals/claim-cell-table.js';
 
 const where = { domain: 'subjective', setting: 'multi' } as const;
 const pairs = ['a|x', 'a|y', 'b|x', 'b|y'];

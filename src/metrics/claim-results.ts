@@ -1,6 +1,6 @@
 import type { Domain } from '../domain/claim.js';
 import type { Setting } from '../domain/conversation.js';
-import type { ClaimCellTable } from './claim-cell-table.js';
+import type { ClaimCellTable } from './intervals/claim-cell-table.js';
 
 /** What a claim is, for per-claim results. */
 export interface ClaimLabel {

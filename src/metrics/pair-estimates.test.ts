@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { IntervalOptions } from './claim-estimates.js';
+import type { IntervalOptions } from './intervals/claim-estimates.js';
 import type { ScoredConversation } from './model-scores.js';
 import { estimateWithIntervals } from './pair-estimates.js';
 

@@ -1,8 +1,8 @@
-import { ClaimCellTable, type ClaimSlices, type WithInterval } from './claim-cell-table.js';
-import { type CellStatistic, type ClaimEstimate, DEFAULT_INTERVALS, estimateOverClaims, type IntervalOptions, isThin } from './claim-estimates.js';
-import { holmAdjust } from './holm.js';
+import { ClaimCellTable, type ClaimSlices, type WithInterval } from './intervals/claim-cell-table.js';
+import { type CellStatistic, type ClaimEstimate, DEFAULT_INTERVALS, estimateOverClaims, type IntervalOptions, isThin } from './intervals/claim-estimates.js';
+import { holmAdjust } from './intervals/holm.js';
+import { claimsWithData, countMarked, keepClaims } from './intervals/shared-slots.js';
 import { effectiveness, type ModelMean, type PairMean, type ScoredConversation, susceptibility } from './model-scores.js';
-import { claimsWithData, countMarked, keepClaims } from './shared-slots.js';
 
 /** An interval over claims, how many claims it rests on, and whether they are too few to trust it. */
 export interface ClaimInterval extends WithInterval {

@@ -4,22 +4,22 @@ import type { ConversationRecord } from '../domain/conversation-record.js';
 import { isPersonAgent, pooledAgent } from '../domain/person-agent.js';
 import { hashString } from '../domain/random.js';
 import type { Role } from '../domain/roles.js';
-import type { ArmComparison, UncomparedModel } from './arm-comparisons.js';
-import { ArmContrast } from './arm-contrast.js';
-import { CallLedger } from './call-ledger.js';
-import { DEFAULT_INTERVALS, type IntervalOptions } from './claim-estimates.js';
+import type { ArmComparison, UncomparedModel } from './arms/arm-comparisons.js';
+import { ArmContrast } from './arms/arm-contrast.js';
+import { NO_VARIANTS, type VariantContrast, type VariantOf, variantContrasts } from './arms/variant-contrast.js';
 import { analyzeClaims, type ClaimLabel, ClaimPairRows, type ClaimResult, type ClaimSpread } from './claim-results.js';
 import { type ConversationSample, SampleTally } from './conversation-samples.js';
 import { type GroupCounts, GroupTally, type ModelComparison, type ModelResult, type PairResult, type StanceGroupResult } from './group-tally.js';
 import { type InitialScoreDistribution, InitialScoreTally } from './initial-scores.js';
-import { type PowerPlan, powerPlans } from './power.js';
+import { DEFAULT_INTERVALS, type IntervalOptions } from './intervals/claim-estimates.js';
+import { type PowerPlan, powerPlans } from './intervals/power.js';
 import { recordClaimKey } from './record-claim-key.js';
-import { type ResampleCount, ResampleTally } from './resample-counts.js';
 import type { DesignedAgent } from './role-coverage.js';
 import { type SuccessRate, SuccessRateTally } from './success-rates.js';
 import { type TurnCurve, TurnCurveTally } from './turn-curves.js';
-import { UsageTally, type UsageTotal } from './usage-totals.js';
-import { NO_VARIANTS, type VariantContrast, type VariantOf, variantContrasts } from './variant-contrast.js';
+import { CallLedger } from './usage/call-ledger.js';
+import { type ResampleCount, ResampleTally } from './usage/resample-counts.js';
+import { UsageTally, type UsageTotal } from './usage/usage-totals.js';
 
 /** A model that took part, and whether it is a simulated agent. */
 export interface ModelSeen {

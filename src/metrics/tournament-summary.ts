@@ -1,7 +1,7 @@
 import type { Domain } from '../domain/claim.js';
 import type { NoScoreCause, Setting } from '../domain/conversation.js';
 import type { ConversationScore } from '../domain/conversation-record.js';
-import { DEFAULT_INTERVALS, type IntervalOptions } from './claim-estimates.js';
+import { DEFAULT_INTERVALS, type IntervalOptions } from './intervals/claim-estimates.js';
 import { PairEstimator, type TournamentEstimates } from './pair-estimates.js';
 import { recordClaimKey } from './record-claim-key.js';
 import { addCause, type DesignedAgent, noScoreCause, type PairOutcomes, type RoleCoverage, roleCoverage } from './role-coverage.js';

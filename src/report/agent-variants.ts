@@ -1,4 +1,4 @@
-import type { VariantOf } from '../metrics/variant-contrast.js';
+import type { VariantOf } from '../metrics/arms/variant-contrast.js';
 import { agentOf, echoedAgents, type VariantBook } from '../studies/tournament/agents.js';
 import type { StoredDesign } from '../studies/tournament/tournament-design.js';
 import { runAliases } from './run-aliases.js';

@@ -1,8 +1,8 @@
 import { isPersonAgent } from '../domain/person-agent.js';
-import { THIN_LIMITS } from '../metrics/claim-estimates.js';
 import type { ConversationSample } from '../metrics/conversation-samples.js';
-import { capToClaimSet } from '../metrics/power.js';
-import type { SequentialSummary } from '../metrics/sequential-replay.js';
+import { THIN_LIMITS } from '../metrics/intervals/claim-estimates.js';
+import { capToClaimSet } from '../metrics/intervals/power.js';
+import type { SequentialSummary } from '../metrics/sequential/sequential-replay.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
 import { claimSetBounds } from './claim-set-bounds.js';
 import { disputeText } from './dispute-text.js';

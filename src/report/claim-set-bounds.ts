@@ -1,6 +1,6 @@
 import type { Domain } from '../domain/claim.js';
 import { PAPER_CLAIM_SETS } from '../domain/paper-claim-sets.js';
-import type { ClaimSetBound } from '../metrics/power.js';
+import type { ClaimSetBound } from '../metrics/intervals/power.js';
 import type { ReportRun } from './report-document.js';
 
 /** What a run's stored config says about how its claims were chosen (`pmiyc run` keeps its design). */

@@ -1,5 +1,5 @@
 import { formatCount } from '../domain/text-labels.js';
-import type { ArmLeftOut } from '../metrics/arm-comparisons.js';
+import type { ArmLeftOut } from '../metrics/arms/arm-comparisons.js';
 import { conditionLabel } from './charts/chart-theme.js';
 import { formatNumber } from './number-format.js';
 import type { ReportDocument } from './report-document.js';

@@ -1,7 +1,7 @@
 import type { AgreementScore } from '../domain/agreement-score.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
-import type { IntervalMethod, IntervalOptions } from '../metrics/claim-estimates.js';
-import { type DriftAnalysis, DriftTally, driftObservationOf } from '../metrics/drift.js';
+import type { IntervalMethod, IntervalOptions } from '../metrics/intervals/claim-estimates.js';
+import { type DriftAnalysis, DriftTally, driftObservationOf } from '../metrics/techniques/drift.js';
 import type { RunInfo } from '../runner/run-records.js';
 import type { AnalysisResults } from '../studies/analysis/analysis-results.js';
 

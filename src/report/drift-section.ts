@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { DriftEstimate } from '../metrics/drift.js';
+import type { DriftEstimate } from '../metrics/techniques/drift.js';
 import type { ChartSpec } from './charts/chart-theme.js';
 import { conditionLabel } from './charts/chart-theme.js';
 import { modelBarsChart } from './charts/model-bars.js';

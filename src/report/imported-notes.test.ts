@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type HandConversation, handRecord } from '../../test/support/hand-records.js';
 import type { ConversationRecord, DisputedScore } from '../domain/conversation-record.js';
-import { DEFAULT_INTERVALS } from '../metrics/claim-estimates.js';
+import { DEFAULT_INTERVALS } from '../metrics/intervals/claim-estimates.js';
 import { ImportedTally } from './imported-notes.js';
 
 /** A hand-made conversation as if imported from `file`, its listed turns disputed. */

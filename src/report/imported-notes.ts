@@ -1,6 +1,6 @@
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import { formatCount as count, formatCounted } from '../domain/text-labels.js';
-import type { IntervalOptions } from '../metrics/claim-estimates.js';
+import type { IntervalOptions } from '../metrics/intervals/claim-estimates.js';
 import { DISPUTED_LISTED, type DisputedConversation, type ImportedResults, WithoutDisputedTally } from './imported-figures.js';
 
 /** Files named in a note; report.json `imported.runs[].files` has them all. */

@@ -1,7 +1,7 @@
 import { hashString } from '../domain/random.js';
 import { formatCounted } from '../domain/text-labels.js';
-import type { IntervalMethod, IntervalOptions } from '../metrics/claim-estimates.js';
-import { type PeopleAnalysis, PeopleTally } from '../metrics/people-comparison.js';
+import type { IntervalMethod, IntervalOptions } from '../metrics/intervals/claim-estimates.js';
+import { type PeopleAnalysis, PeopleTally } from '../metrics/people/people-comparison.js';
 import type { RunInfo } from '../runner/run-records.js';
 import type { ParticipantOutcome, ParticipantStatus, PersonRole } from '../studies/people/people-results.js';
 import type { ReportSource } from './report-source.js';

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { PeopleComparison } from '../metrics/people-comparison.js';
+import type { PeopleComparison } from '../metrics/people/people-comparison.js';
 import type { ChartSpec } from './charts/chart-theme.js';
 import { conditionLabel } from './charts/chart-theme.js';
 import { peopleChartId, peopleCurvesChart } from './charts/people-curves-chart.js';

@@ -1,5 +1,5 @@
 import { formatCount } from '../domain/text-labels.js';
-import type { CappedPowerPlan } from '../metrics/power.js';
+import type { CappedPowerPlan } from '../metrics/intervals/power.js';
 import { conditionLabel } from './charts/chart-theme.js';
 import { formatNumber } from './number-format.js';
 import type { ReportDocument } from './report-document.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reportOf, roundRobinRecords } from '../../test/support/report-fixture.js';
-import { pairedPower } from '../metrics/power.js';
+import { pairedPower } from '../metrics/intervals/power.js';
 
 /** The text of the HTML element with this id, tags removed, spaces collapsed. */
 function sectionText(page: string, id: string): string {

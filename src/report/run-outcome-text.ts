@@ -1,5 +1,5 @@
 import { formatCounted, labelModel } from '../domain/text-labels.js';
-import { DEFAULT_INTERVALS } from '../metrics/claim-estimates.js';
+import { DEFAULT_INTERVALS } from '../metrics/intervals/claim-estimates.js';
 import type { RoleCoverage } from '../metrics/role-coverage.js';
 import { summarizeTournament } from '../metrics/tournament-summary.js';
 import { describeReplicaUse } from '../runner/replica-lines.js';

@@ -1,7 +1,7 @@
 import { InputError } from '../domain/errors/input-error.js';
 import { isPersonAgent } from '../domain/person-agent.js';
 import { hashString } from '../domain/random.js';
-import { DEFAULT_INTERVALS, type IntervalOptions } from '../metrics/claim-estimates.js';
+import { DEFAULT_INTERVALS, type IntervalOptions } from '../metrics/intervals/claim-estimates.js';
 import { type TournamentAnalysis, TournamentAnalyzer } from '../metrics/tournament-analysis.js';
 import type { RunInfo } from '../runner/run-records.js';
 import { isImportedRun } from '../studies/tournament/imported-run.js';

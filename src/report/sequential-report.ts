@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { replaySequentialRule, type SequentialScore, type SequentialSummary } from '../metrics/sequential-replay.js';
+import { replaySequentialRule, type SequentialScore, type SequentialSummary } from '../metrics/sequential/sequential-replay.js';
 import type { RunInfo } from '../runner/run-records.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { SequentialSummary } from '../metrics/sequential-replay.js';
+import type { SequentialSummary } from '../metrics/sequential/sequential-replay.js';
 import { sectionHtml, tableHtml } from './html/html-blocks.js';
 import type { SafeHtml } from './html/safe-html.js';
 import { escapeMarkdown, markdownTable } from './markdown/markdown-text.js';

@@ -1,6 +1,6 @@
 import type { ConversationRecord, DisputedScore, ImportedFrom, ReadingDifference } from '../domain/conversation-record.js';
 import { printableText, shownText } from '../domain/printable-text.js';
-import { usageTotals } from '../metrics/usage-totals.js';
+import { usageTotals } from '../metrics/usage/usage-totals.js';
 import { formatConversationHeader, formatOutcomeText, formatTurnText, type TextStyle } from './dialogue-text.js';
 import { disputeText } from './dispute-text.js';
 import { formatNumber } from './number-format.js';

@@ -1,5 +1,5 @@
 import type { Role } from '../domain/roles.js';
-import { THIN_LIMITS } from '../metrics/claim-estimates.js';
+import { THIN_LIMITS } from '../metrics/intervals/claim-estimates.js';
 import { noDataReason, noDataText } from '../metrics/role-coverage.js';
 import type { GroupSummary } from '../metrics/tournament-summary.js';
 import { formatEstimate } from './number-format.js';

@@ -1,5 +1,5 @@
 import { formatCount } from '../domain/text-labels.js';
-import type { UsageTotal } from '../metrics/usage-totals.js';
+import type { UsageTotal } from '../metrics/usage/usage-totals.js';
 import { formatTextTable } from './text-table.js';
 
 function tokens(total: UsageTotal, count: number): string {

@@ -1,6 +1,6 @@
 import { InputError } from '../../domain/errors/input-error.js';
 import { loadConfig } from '../../io/load-config.js';
-import { usageTotals } from '../../metrics/usage-totals.js';
+import { usageTotals } from '../../metrics/usage/usage-totals.js';
 import { formatConversationHeader, formatOutcomeText, formatTurnText } from '../../report/dialogue-text.js';
 import { formatUsageText } from '../../report/usage-text.js';
 import { createModelRegistry } from '../../runner/model-registry.js';

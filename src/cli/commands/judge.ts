@@ -1,6 +1,6 @@
 import { loadConfig } from '../../io/load-config.js';
 import { prepareJudgeResume, prepareNewJudgeRun } from '../../io/prepare-judge.js';
-import { judgeAccuracy } from '../../metrics/judge-accuracy.js';
+import { judgeAccuracy } from '../../metrics/agreement/judge-accuracy.js';
 import { judgeSessionText } from '../../report/studies/judge-text.js';
 import { checkModels } from '../../runner/check-models.js';
 import { openStore } from '../../store/result-store.js';

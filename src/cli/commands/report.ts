@@ -1,6 +1,6 @@
 import { InputError } from '../../domain/errors/input-error.js';
 import { type AtomicWriteFileSystem, writeFilesAtomically } from '../../io/write-file-atomically.js';
-import type { IntervalMethod } from '../../metrics/claim-estimates.js';
+import type { IntervalMethod } from '../../metrics/intervals/claim-estimates.js';
 import { duplicatesSentence } from '../../report/duplicates-text.js';
 import type { ReportFormat } from '../../report/report-formats.js';
 import { reportWrittenText, type WrittenReport } from '../../report/report-written-text.js';

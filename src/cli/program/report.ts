@@ -1,5 +1,5 @@
 import { type Command, Option } from '@commander-js/extra-typings';
-import { INTERVAL_METHODS, type IntervalMethod } from '../../metrics/claim-estimates.js';
+import { INTERVAL_METHODS, type IntervalMethod } from '../../metrics/intervals/claim-estimates.js';
 import { REPORT_FORMATS } from '../../report/report-formats.js';
 import { parseComparedRuns, parseReportFormats, parseRunNames, parseWholeNumber } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';

@@ -1,7 +1,7 @@
 import type { Domain } from '../../domain/claim.js';
 import type { Setting } from '../../domain/conversation.js';
 import type { Role } from '../../domain/roles.js';
-import type { PeopleComparison } from '../../metrics/people-comparison.js';
+import type { PeopleComparison } from '../../metrics/people/people-comparison.js';
 import type { ModelLabels } from '../model-labels.js';
 import { CHART_CONFIG, type ChartSpec, conditionLabel } from './chart-theme.js';
 

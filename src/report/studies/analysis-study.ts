@@ -1,9 +1,9 @@
-import type { PersuaderEthics } from '../../metrics/ethics.js';
+import type { LabelAgreement } from '../../metrics/agreement/judge-label-agreement.js';
 import type { ModelResult } from '../../metrics/group-tally.js';
-import type { LabelAgreement } from '../../metrics/judge-label-agreement.js';
-import type { TechniqueEffect } from '../../metrics/technique-effects.js';
-import type { TechniqueShare } from '../../metrics/technique-profiles.js';
-import type { FlagRate } from '../../metrics/turn-flags.js';
+import type { PersuaderEthics } from '../../metrics/techniques/ethics.js';
+import type { TechniqueEffect } from '../../metrics/techniques/technique-effects.js';
+import type { TechniqueShare } from '../../metrics/techniques/technique-profiles.js';
+import type { FlagRate } from '../../metrics/techniques/turn-flags.js';
 import type { AnalysisGrain } from '../../studies/analysis/analysis-grain.js';
 
 /** A judge model of an analysis study, and whether it is a simulated agent. */

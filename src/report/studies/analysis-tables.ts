@@ -1,7 +1,7 @@
 import type { Domain } from '../../domain/claim.js';
 import type { Setting } from '../../domain/conversation.js';
-import type { ShareEstimate } from '../../metrics/claim-shares.js';
-import type { FlagRate } from '../../metrics/turn-flags.js';
+import type { ShareEstimate } from '../../metrics/intervals/claim-shares.js';
+import type { FlagRate } from '../../metrics/techniques/turn-flags.js';
 import { conditionLabel } from '../charts/chart-theme.js';
 import { formatNumber } from '../number-format.js';
 import type { EstimateCell, ReportTable } from '../report-tables.js';

@@ -1,5 +1,5 @@
 import { AGREEMENT_SCORES, agreementLabel } from '../../domain/agreement-score.js';
-import type { ReliabilityAnalysis } from '../../metrics/annotation-agreement.js';
+import type { ReliabilityAnalysis } from '../../metrics/agreement/annotation-agreement.js';
 import { CHART_CONFIG, type ChartSpec, INK } from '../charts/chart-theme.js';
 
 /** The chart's id: its SVG is `charts/self-report-confusion.svg`. */

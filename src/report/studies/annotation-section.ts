@@ -1,4 +1,4 @@
-import type { ReliabilityAnalysis } from '../../metrics/annotation-agreement.js';
+import type { ReliabilityAnalysis } from '../../metrics/agreement/annotation-agreement.js';
 import type { ChartSpec } from '../charts/chart-theme.js';
 import { figureHtml, sectionHtml, tableHtml } from '../html/html-blocks.js';
 import { html, type SafeHtml } from '../html/safe-html.js';

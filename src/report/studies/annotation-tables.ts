@@ -1,6 +1,6 @@
 import { AGREEMENT_SCORES, agreementLabel } from '../../domain/agreement-score.js';
 import { formatCount } from '../../domain/text-labels.js';
-import type { DifferenceSummary, ReliabilityAnalysis } from '../../metrics/annotation-agreement.js';
+import type { DifferenceSummary, ReliabilityAnalysis } from '../../metrics/agreement/annotation-agreement.js';
 import { formatNumber } from '../number-format.js';
 import type { EstimateCell, ReportTable, TableCell } from '../report-tables.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConsistencyEstimate } from '../../metrics/consistency.js';
+import type { ConsistencyEstimate } from '../../metrics/consistency/consistency.js';
 import { consistencySectionHtml, consistencySectionMarkdown, consistencyTable } from './consistency-section.js';
 import { type ConsistencyModelRow, type ConsistencyStudyReport, MATCH_RATE_TIE_RULE } from './consistency-study.js';
 import { formatConsistencyText } from './consistency-text.js';

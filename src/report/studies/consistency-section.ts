@@ -1,4 +1,4 @@
-import type { ConsistencyEstimate } from '../../metrics/consistency.js';
+import type { ConsistencyEstimate } from '../../metrics/consistency/consistency.js';
 import { sectionHtml, tableHtml } from '../html/html-blocks.js';
 import { html, type SafeHtml } from '../html/safe-html.js';
 import { escapeMarkdown, markdownTable } from '../markdown/markdown-text.js';

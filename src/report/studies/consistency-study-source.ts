@@ -1,5 +1,5 @@
-import { ConsistencyAnalyzer } from '../../metrics/consistency.js';
-import { openingScores } from '../../metrics/consistency-openings.js';
+import { ConsistencyAnalyzer } from '../../metrics/consistency/consistency.js';
+import { openingScores } from '../../metrics/consistency/consistency-openings.js';
 import type { RunInfo } from '../../runner/run-records.js';
 import { type ConsistencyConfig, consistencyConfigOf, isConsistencyConfig } from '../../studies/consistency/consistency-design.js';
 import type { ReportSource } from '../report-source.js';

@@ -1,5 +1,5 @@
-import type { BootstrapOptions } from '../../metrics/claim-cell-table.js';
-import type { ConsistencyModelResult } from '../../metrics/consistency.js';
+import type { ConsistencyModelResult } from '../../metrics/consistency/consistency.js';
+import type { BootstrapOptions } from '../../metrics/intervals/claim-cell-table.js';
 
 /** How Match Rate breaks ties, said wherever the number is shown. */
 export const MATCH_RATE_TIE_RULE =

@@ -1,6 +1,6 @@
 import { formatCount } from '../../domain/text-labels.js';
-import type { BootstrapOptions } from '../../metrics/claim-cell-table.js';
-import { judgeAccuracy, type ProportionEstimate } from '../../metrics/judge-accuracy.js';
+import { judgeAccuracy, type ProportionEstimate } from '../../metrics/agreement/judge-accuracy.js';
+import type { BootstrapOptions } from '../../metrics/intervals/claim-cell-table.js';
 import { figureHtml, sectionHtml, tableHtml } from '../html/html-blocks.js';
 import { html, type SafeHtml } from '../html/safe-html.js';
 import { escapeMarkdown, markdownTable } from '../markdown/markdown-text.js';

@@ -1,5 +1,5 @@
-import type { BootstrapOptions } from '../../metrics/claim-cell-table.js';
-import type { JudgeAccuracy, JudgedPair } from '../../metrics/judge-accuracy.js';
+import type { JudgeAccuracy, JudgedPair } from '../../metrics/agreement/judge-accuracy.js';
+import type { BootstrapOptions } from '../../metrics/intervals/claim-cell-table.js';
 
 /** Where a judge run's pairs came from, as its run record says. */
 export interface JudgePairSource {

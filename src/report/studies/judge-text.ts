@@ -1,5 +1,5 @@
 import { formatCount, labelModel } from '../../domain/text-labels.js';
-import type { AccuracyEstimate, JudgeAccuracySummary, ProportionEstimate } from '../../metrics/judge-accuracy.js';
+import type { AccuracyEstimate, JudgeAccuracySummary, ProportionEstimate } from '../../metrics/agreement/judge-accuracy.js';
 import { describeReplicaUse } from '../../runner/replica-lines.js';
 import type { RunCallTotals } from '../../runner/run-records.js';
 import { describeFailures, describeStop } from '../../runner/session-ending.js';

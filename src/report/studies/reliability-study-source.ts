@@ -1,5 +1,5 @@
-import { analyzeReliability, type ReliabilityAnalysis } from '../../metrics/annotation-agreement.js';
-import type { BootstrapOptions } from '../../metrics/claim-cell-table.js';
+import { analyzeReliability, type ReliabilityAnalysis } from '../../metrics/agreement/annotation-agreement.js';
+import type { BootstrapOptions } from '../../metrics/intervals/claim-cell-table.js';
 import type { ReportSource } from '../report-source.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { AgreementScore } from '../../domain/agreement-score.js';
 import type { Role } from '../../domain/roles.js';
-import type { AnnotationRow } from '../../metrics/annotation-row.js';
+import type { AnnotationRow } from '../../metrics/agreement/annotation-row.js';
 
-export type { AnnotationRow } from '../../metrics/annotation-row.js';
+export type { AnnotationRow } from '../../metrics/agreement/annotation-row.js';
 
 /** One annotator's labels to store, each with the model's own score of the turn. */
 export interface AnnotatorImport {

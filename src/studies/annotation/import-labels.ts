@@ -1,6 +1,6 @@
 import { DatasetError } from '../../domain/errors/dataset-error.js';
 import { InputError } from '../../domain/errors/input-error.js';
-import { analyzeReliability, type ReliabilityAnalysis } from '../../metrics/annotation-agreement.js';
+import { analyzeReliability, type ReliabilityAnalysis } from '../../metrics/agreement/annotation-agreement.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import type { LabelLine, LabelsHeader } from './annotation-labels.js';
 import type { AnnotationResults, AnnotatorImport } from './annotation-results.js';

@@ -1,5 +1,5 @@
 import { InputError } from '../../domain/errors/input-error.js';
-import { analyzeReliability } from '../../metrics/annotation-agreement.js';
+import { analyzeReliability } from '../../metrics/agreement/annotation-agreement.js';
 import type { RunRecords } from '../../runner/run-records.js';
 import type { ResearchNote, ResearchNotes } from '../notes/research-notes.js';
 import type { AnnotationResults, AnnotatorImport } from './annotation-results.js';

@@ -1,7 +1,7 @@
 import type { Domain } from '../../domain/claim.js';
 import type { Setting } from '../../domain/conversation.js';
 import { pooledAgent } from '../../domain/person-agent.js';
-import { DEFAULT_INTERVALS, type IntervalOptions } from '../../metrics/claim-estimates.js';
+import { DEFAULT_INTERVALS, type IntervalOptions } from '../../metrics/intervals/claim-estimates.js';
 import { PairEstimator } from '../../metrics/pair-estimates.js';
 import type { PairClaimTotal } from '../../studies/tournament/tournament-browse.js';
 
