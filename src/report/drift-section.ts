@@ -1,8 +1,8 @@
-import { stringify } from 'csv-stringify/sync';
 import type { DriftEstimate } from '../metrics/drift.js';
 import type { ChartSpec } from './charts/chart-theme.js';
 import { conditionLabel } from './charts/chart-theme.js';
 import { modelBarsChart } from './charts/model-bars.js';
+import { type CsvColumn, csvTable } from './csv/csv-table.js';
 import type { DriftReport } from './drift-report.js';
 import { figureHtml, sectionHtml, tableHtml } from './html/html-blocks.js';
 import type { SafeHtml } from './html/safe-html.js';
@@ -124,50 +124,30 @@ export function driftSectionMarkdown(report: DriftReport, labels: ModelLabels, i
     .join('\n\n');
 }
 
+type DriftRow = DriftReport['perPersuader'][number] | DriftReport['perPair'][number];
+
 /** drift.csv: one row per condition and persuader (persuadee empty) or pair. */
 export function driftCsv(report: DriftReport, labels: ModelLabels): string {
-  const header = [
-    'domain',
-    'setting',
-    'persuader',
-    'persuadee',
-    'persuaderSimulated',
-    'drift',
-    'ciLow',
-    'ciHigh',
-    'p',
-    'movedAway',
-    'movedAwayCiLow',
-    'movedAwayCiHigh',
-    'conversations',
-    'claims',
-    'thin',
-    'unusable',
-    'missing',
-    'withoutStance',
-    'source',
+  const columns: CsvColumn<DriftRow>[] = [
+    { header: 'domain', value: (row) => row.domain },
+    { header: 'setting', value: (row) => row.setting },
+    { header: 'persuader', value: (row) => row.persuader },
+    { header: 'persuadee', value: (row) => row.persuadee },
+    { header: 'persuaderSimulated', value: (row) => labels.isSimulated(row.persuader) },
+    { header: 'drift', value: (row) => row.drift },
+    { header: 'ciLow', value: (row) => row.ciLow },
+    { header: 'ciHigh', value: (row) => row.ciHigh },
+    { header: 'p', value: (row) => row.p },
+    { header: 'movedAway', value: (row) => row.movedAway },
+    { header: 'movedAwayCiLow', value: (row) => row.movedAwayCiLow },
+    { header: 'movedAwayCiHigh', value: (row) => row.movedAwayCiHigh },
+    { header: 'conversations', value: (row) => row.conversations },
+    { header: 'claims', value: (row) => row.claims },
+    { header: 'thin', value: (row) => row.thin },
+    { header: 'unusable', value: (row) => row.unusable },
+    { header: 'missing', value: (row) => row.missing },
+    { header: 'withoutStance', value: (row) => row.withoutStance },
+    { header: 'source', value: () => report.source },
   ];
-  const value = (number: number) => (Number.isFinite(number) ? number : '');
-  const rows = [...report.perPersuader, ...report.perPair].map((row) => [
-    row.domain,
-    row.setting,
-    row.persuader,
-    row.persuadee ?? '',
-    String(labels.isSimulated(row.persuader)),
-    value(row.drift),
-    value(row.ciLow),
-    value(row.ciHigh),
-    value(row.p),
-    value(row.movedAway),
-    value(row.movedAwayCiLow),
-    value(row.movedAwayCiHigh),
-    row.conversations,
-    row.claims,
-    String(row.thin),
-    row.unusable,
-    row.missing,
-    row.withoutStance,
-    report.source,
-  ]);
-  return stringify([header, ...rows]);
+  return csvTable(columns, [...report.perPersuader, ...report.perPair]);
 }

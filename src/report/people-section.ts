@@ -1,9 +1,9 @@
-import { stringify } from 'csv-stringify/sync';
 import type { PeopleComparison } from '../metrics/people-comparison.js';
 import type { ChartSpec } from './charts/chart-theme.js';
 import { conditionLabel } from './charts/chart-theme.js';
 import { peopleChartId, peopleCurvesChart } from './charts/people-curves-chart.js';
 import { formatP, verdict } from './comparison-tables.js';
+import { type CsvColumn, type CsvValue, csvTable } from './csv/csv-table.js';
 import { figureHtml, sectionHtml, tableHtml } from './html/html-blocks.js';
 import { html, type SafeHtml } from './html/safe-html.js';
 import { escapeMarkdown, markdownTable } from './markdown/markdown-text.js';
@@ -168,79 +168,77 @@ export function peopleSectionMarkdown(report: PeopleReport, labels: ModelLabels,
     .join('\n\n');
 }
 
+type FollowUpRow = PeopleReport['followUp'][number];
+
+/** A line of people.csv: a comparison of people with a model, or a condition's follow-up change. */
+type PeopleLine = { readonly kind: 'comparison'; readonly row: PeopleComparison } | { readonly kind: 'follow-up'; readonly row: FollowUpRow };
+
+/** A column whose value depends on the kind of line (empty for a kind without one). */
+const byKind = (
+  header: string,
+  comparison: (row: PeopleComparison) => CsvValue,
+  followUp: (row: FollowUpRow) => CsvValue = () => null,
+): CsvColumn<PeopleLine> => ({ header, value: (line) => (line.kind === 'comparison' ? comparison(line.row) : followUp(line.row)) });
+
 /** people.csv: one row per comparison (people against a model), then one per condition with the follow-up change. */
 export function peopleCsv(report: PeopleReport, labels: ModelLabels): string {
-  const value = (number: number) => (Number.isFinite(number) ? number : '');
-  const header = [
-    'kind',
-    'domain',
-    'setting',
-    'role',
-    'measure',
-    'model',
-    'modelSimulated',
-    'people',
-    'peopleCiLow',
-    'peopleCiHigh',
-    'peopleConversations',
-    'modelValue',
-    'modelCiLow',
-    'modelCiHigh',
-    'modelConversations',
-    'difference',
-    'ciLow',
-    'ciHigh',
-    'se',
-    'p',
-    'pHolm',
-    'claims',
-    'thin',
-    'participants',
+  const columns: CsvColumn<PeopleLine>[] = [
+    { header: 'kind', value: (line) => line.kind },
+    { header: 'domain', value: (line) => line.row.domain },
+    { header: 'setting', value: (line) => line.row.setting },
+    byKind(
+      'role',
+      (row) => row.role,
+      () => 'persuadee',
+    ),
+    byKind(
+      'measure',
+      (row) => row.measure,
+      () => 'follow-up minus final',
+    ),
+    byKind('model', (row) => row.model),
+    byKind('modelSimulated', (row) => labels.isSimulated(row.model)),
+    byKind('people', (row) => row.people.value),
+    byKind('peopleCiLow', (row) => row.people.ciLow),
+    byKind('peopleCiHigh', (row) => row.people.ciHigh),
+    byKind('peopleConversations', (row) => row.people.conversations),
+    byKind('modelValue', (row) => row.modelValue.value),
+    byKind('modelCiLow', (row) => row.modelValue.ciLow),
+    byKind('modelCiHigh', (row) => row.modelValue.ciHigh),
+    byKind('modelConversations', (row) => row.modelValue.conversations),
+    byKind(
+      'difference',
+      (row) => row.difference,
+      (row) => row.change,
+    ),
+    byKind(
+      'ciLow',
+      (row) => row.ciLow,
+      (row) => row.ciLow,
+    ),
+    byKind(
+      'ciHigh',
+      (row) => row.ciHigh,
+      (row) => row.ciHigh,
+    ),
+    byKind('se', (row) => row.se),
+    byKind(
+      'p',
+      (row) => row.p,
+      (row) => row.p,
+    ),
+    byKind('pHolm', (row) => row.pHolm),
+    { header: 'claims', value: (line) => line.row.claims },
+    { header: 'thin', value: (line) => line.row.thin },
+    byKind(
+      'participants',
+      () => null,
+      (row) => row.participants,
+    ),
   ];
-  const comparisons = report.comparisons.map((row) => [
-    'comparison',
-    row.domain,
-    row.setting,
-    row.role,
-    row.measure,
-    row.model,
-    String(labels.isSimulated(row.model)),
-    value(row.people.value),
-    value(row.people.ciLow),
-    value(row.people.ciHigh),
-    row.people.conversations,
-    value(row.modelValue.value),
-    value(row.modelValue.ciLow),
-    value(row.modelValue.ciHigh),
-    row.modelValue.conversations,
-    value(row.difference),
-    value(row.ciLow),
-    value(row.ciHigh),
-    value(row.se),
-    value(row.p),
-    value(row.pHolm),
-    row.claims,
-    String(row.thin),
-    '',
-  ]);
-  const followUps = report.followUp.map((row) => [
-    'follow-up',
-    row.domain,
-    row.setting,
-    'persuadee',
-    'follow-up minus final',
-    '',
-    '',
-    ...Array.from({ length: 8 }, () => ''),
-    value(row.change),
-    value(row.ciLow),
-    value(row.ciHigh),
-    '',
-    value(row.p),
-    '',
-    row.claims,
-    String(row.thin),
-    row.participants,
-  ]);
-  return stringify([header, ...comparisons, ...followUps]);
+  const lines: PeopleLine[] = [
+    ...report.comparisons.map((row) => ({ kind: 'comparison' as const, row })),
+    ...report.followUp.map((row) => ({ kind: 'follow-up' as const, row })),
+  ];
+  return csvTable(columns, lines);
 }
