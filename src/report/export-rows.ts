@@ -1,9 +1,9 @@
-import { stringify } from 'csv-stringify/sync';
 import type { Turn } from '../domain/conversation.js';
 import type { ConversationRecord } from '../domain/conversation-record.js';
 import { isPersonAgent } from '../domain/person-agent.js';
 import type { TurnTags } from '../studies/analysis/turn-tags.js';
 import type { AgentColumns } from './agent-variants.js';
+import { type CsvColumn, csvHeaderLine, csvRowLine } from './csv/csv-table.js';
 import type { ExportFormat } from './report-formats.js';
 
 /** Agents as models under the default prompts, with nothing recorded: a run without variants or stored models. */
@@ -16,56 +16,55 @@ const withPeople =
   (agent: string): AgentColumns =>
     isPersonAgent(agent) ? PERSON_COLUMNS : agents(agent);
 
-type Column = [string, (record: ConversationRecord, agents: (agent: string) => AgentColumns) => unknown];
-
-/** One CSV row per conversation: the export line without its turns, then each agent's model and prompt variant. */
-const CSV_COLUMNS: readonly Column[] = [
-  ['run', (record) => record.run],
-  ['conversationId', (record) => record.conversationId],
-  ['domain', (record) => record.domain],
-  ['setting', (record) => record.setting],
-  ['turnsPlanned', (record) => record.turnsPlanned],
-  ['repetition', (record) => record.repetition],
-  ['claimIndex', (record) => record.claimIndex],
-  ['claim', (record) => record.claim],
-  ['question', (record) => record.question],
-  ['origin', (record) => record.origin],
-  ['license', (record) => record.license],
-  ['persuader', (record) => record.persuader],
-  ['persuadee', (record) => record.persuadee],
-  ['persuaderSimulated', (record) => record.simulated.persuader],
-  ['persuadeeSimulated', (record) => record.simulated.persuadee],
-  ['status', (record) => record.status],
-  ['failureReason', (record) => record.failureReason],
-  ['failedTurn', (record) => record.failedTurn],
-  ['failedRole', (record) => record.failedRole],
-  ['earlyStopped', (record) => record.earlyStopped],
-  ['initialScore', (record) => record.initialScore],
-  ['finalScore', (record) => record.finalScore],
-  ['normalizedChange', (record) => record.normalizedChange],
-  ['persuaderStance', (record) => record.persuaderStance],
-  ['absoluteChange', (record) => record.absoluteChange],
-  ['turns', (record) => record.turns.length],
-  ['attempts', (record) => record.turns.reduce((total, turn) => total + turn.attempts.length, 0) + record.failedAttempts.length],
-  // Added after the first columns, so that readers by position keep working (docs/design/report.md).
-  ['persuaderBaseModel', (record, agents) => agents(record.persuader).baseModel],
-  ['persuaderVariant', (record, agents) => agents(record.persuader).variant],
-  ['persuadeeBaseModel', (record, agents) => agents(record.persuadee).baseModel],
-  ['persuadeeVariant', (record, agents) => agents(record.persuadee).variant],
-  // Added with issue 32, after those.
-  ['persuaderProvider', (record, agents) => agents(record.persuader).provider],
-  ['persuaderModelId', (record, agents) => agents(record.persuader).modelId],
-  ['persuadeeProvider', (record, agents) => agents(record.persuadee).provider],
-  ['persuadeeModelId', (record, agents) => agents(record.persuadee).modelId],
-];
-
-/** One CSV line (with its newline): empty cells for null and undefined, booleans as true/false. */
-function csvLine(values: readonly unknown[]): string {
-  return stringify([values.map((value) => (value === null || value === undefined ? '' : value))], { cast: { boolean: (value) => String(value) } });
+/** A conversation with the split of its agents into model, variant, provider and model id. */
+interface ConversationRow {
+  readonly record: ConversationRecord;
+  readonly agents: (agent: string) => AgentColumns;
 }
 
+/** One CSV row per conversation: the export line without its turns, then each agent's model and prompt variant. */
+const CSV_COLUMNS: readonly CsvColumn<ConversationRow>[] = [
+  { header: 'run', value: ({ record }) => record.run },
+  { header: 'conversationId', value: ({ record }) => record.conversationId },
+  { header: 'domain', value: ({ record }) => record.domain },
+  { header: 'setting', value: ({ record }) => record.setting },
+  { header: 'turnsPlanned', value: ({ record }) => record.turnsPlanned },
+  { header: 'repetition', value: ({ record }) => record.repetition },
+  { header: 'claimIndex', value: ({ record }) => record.claimIndex },
+  { header: 'claim', value: ({ record }) => record.claim },
+  { header: 'question', value: ({ record }) => record.question },
+  { header: 'origin', value: ({ record }) => record.origin },
+  { header: 'license', value: ({ record }) => record.license },
+  { header: 'persuader', value: ({ record }) => record.persuader },
+  { header: 'persuadee', value: ({ record }) => record.persuadee },
+  { header: 'persuaderSimulated', value: ({ record }) => record.simulated.persuader },
+  { header: 'persuadeeSimulated', value: ({ record }) => record.simulated.persuadee },
+  { header: 'status', value: ({ record }) => record.status },
+  { header: 'failureReason', value: ({ record }) => record.failureReason },
+  { header: 'failedTurn', value: ({ record }) => record.failedTurn },
+  { header: 'failedRole', value: ({ record }) => record.failedRole },
+  { header: 'earlyStopped', value: ({ record }) => record.earlyStopped },
+  { header: 'initialScore', value: ({ record }) => record.initialScore },
+  { header: 'finalScore', value: ({ record }) => record.finalScore },
+  { header: 'normalizedChange', value: ({ record }) => record.normalizedChange },
+  { header: 'persuaderStance', value: ({ record }) => record.persuaderStance },
+  { header: 'absoluteChange', value: ({ record }) => record.absoluteChange },
+  { header: 'turns', value: ({ record }) => record.turns.length },
+  { header: 'attempts', value: ({ record }) => record.turns.reduce((total, turn) => total + turn.attempts.length, 0) + record.failedAttempts.length },
+  // Added after the first columns, so that readers by position keep working (docs/design/report.md).
+  { header: 'persuaderBaseModel', value: ({ record, agents }) => agents(record.persuader).baseModel },
+  { header: 'persuaderVariant', value: ({ record, agents }) => agents(record.persuader).variant },
+  { header: 'persuadeeBaseModel', value: ({ record, agents }) => agents(record.persuadee).baseModel },
+  { header: 'persuadeeVariant', value: ({ record, agents }) => agents(record.persuadee).variant },
+  // Added with issue 32, after those.
+  { header: 'persuaderProvider', value: ({ record, agents }) => agents(record.persuader).provider },
+  { header: 'persuaderModelId', value: ({ record, agents }) => agents(record.persuader).modelId },
+  { header: 'persuadeeProvider', value: ({ record, agents }) => agents(record.persuadee).provider },
+  { header: 'persuadeeModelId', value: ({ record, agents }) => agents(record.persuadee).modelId },
+];
+
 /** The CSV header line of `pmiyc export --format csv`. */
-export const csvHeader = (): string => csvLine(CSV_COLUMNS.map(([name]) => name));
+export const csvHeader = (): string => csvHeaderLine(CSV_COLUMNS);
 
 /**
  * One conversation as an export line: its JSON record, or its CSV row. `agents` splits an agent into
@@ -77,7 +76,7 @@ export function exportLine(
   format: Exclude<ExportFormat, 'turns-csv'>,
   agents: (agent: string) => AgentColumns = WITHOUT_VARIANTS,
 ): string {
-  return format === 'jsonl' ? `${JSON.stringify(record)}\n` : csvLine(CSV_COLUMNS.map(([, value]) => value(record, withPeople(agents))));
+  return format === 'jsonl' ? `${JSON.stringify(record)}\n` : csvRowLine(CSV_COLUMNS, { record, agents: withPeople(agents) });
 }
 
 /** One turn with what its conversation and the first judge of an analysis study say around it. */
@@ -106,49 +105,49 @@ const agentOfTurn = (row: TurnRow) => (row.turn.role === 'persuader' ? row.recor
 const ids = (items: ReadonlyArray<{ id: string }> | undefined) => items?.map((item) => item.id).join(';') ?? null;
 
 /** `pmiyc export --format turns-csv`: one row per accepted turn (docs/design/report.md, "Per-turn CSV"). */
-const TURN_COLUMNS: ReadonlyArray<[string, (row: TurnRow) => unknown]> = [
-  ['run', ({ record }) => record.run],
-  ['conversationId', ({ record }) => record.conversationId],
-  ['domain', ({ record }) => record.domain],
-  ['setting', ({ record }) => record.setting],
-  ['turnsPlanned', ({ record }) => record.turnsPlanned],
-  ['repetition', ({ record }) => record.repetition],
-  ['claimIndex', ({ record }) => record.claimIndex],
-  ['persuader', ({ record }) => record.persuader],
-  ['persuadee', ({ record }) => record.persuadee],
-  ['persuaderSimulated', ({ record }) => record.simulated.persuader],
-  ['persuadeeSimulated', ({ record }) => record.simulated.persuadee],
-  ['status', ({ record }) => record.status],
-  ['normalizedChange', ({ record }) => record.normalizedChange],
-  ['turn', ({ turn }) => turn.index],
-  ['role', ({ turn }) => turn.role],
-  ['kind', ({ turn }) => turn.kind],
-  ['agent', agentOfTurn],
-  ['agentSimulated', (row) => (row.turn.role === 'persuader' ? row.record.simulated.persuader : row.record.simulated.persuadee)],
-  ['baseModel', (row) => row.agents(agentOfTurn(row)).baseModel],
-  ['variant', (row) => row.agents(agentOfTurn(row)).variant],
-  ['provider', (row) => row.agents(agentOfTurn(row)).provider],
-  ['modelId', (row) => row.agents(agentOfTurn(row)).modelId],
-  ['score', ({ turn }) => turn.score],
-  ['attempts', ({ turn }) => turn.attempts.length],
-  ['inputTokens', ({ turn }) => usageSum(turn, 'inputTokens')],
-  ['outputTokens', ({ turn }) => usageSum(turn, 'outputTokens')],
-  ['cachedInputTokens', ({ turn }) => usageSum(turn, 'cachedInputTokens')],
-  ['costUsd', ({ turn }) => costSum(turn)],
-  ['finishReason', ({ turn }) => turn.attempts.at(-1)?.finishReason],
-  ['callHash', ({ turn }) => turn.attempts.at(-1)?.callHash],
-  ['analysis', ({ study }) => study],
-  ['judge', ({ tags }) => tags?.judge],
-  ['labelled', ({ tags, study }) => (study === null ? null : (tags?.labelled ?? false))],
-  ['techniques', ({ tags }) => (tags?.labelled ? ids(tags.techniques) : null)],
-  ['unethical', ({ tags }) => (tags?.labelled ? ids(tags.unethical) : null)],
-  ['refused', ({ tags }) => (tags?.labelled ? tags.refused : null)],
-  ['leftRole', ({ tags }) => (tags?.labelled ? tags.leftRole : null)],
-  ['message', ({ turn }) => turn.message],
+const TURN_COLUMNS: readonly CsvColumn<TurnRow>[] = [
+  { header: 'run', value: ({ record }) => record.run },
+  { header: 'conversationId', value: ({ record }) => record.conversationId },
+  { header: 'domain', value: ({ record }) => record.domain },
+  { header: 'setting', value: ({ record }) => record.setting },
+  { header: 'turnsPlanned', value: ({ record }) => record.turnsPlanned },
+  { header: 'repetition', value: ({ record }) => record.repetition },
+  { header: 'claimIndex', value: ({ record }) => record.claimIndex },
+  { header: 'persuader', value: ({ record }) => record.persuader },
+  { header: 'persuadee', value: ({ record }) => record.persuadee },
+  { header: 'persuaderSimulated', value: ({ record }) => record.simulated.persuader },
+  { header: 'persuadeeSimulated', value: ({ record }) => record.simulated.persuadee },
+  { header: 'status', value: ({ record }) => record.status },
+  { header: 'normalizedChange', value: ({ record }) => record.normalizedChange },
+  { header: 'turn', value: ({ turn }) => turn.index },
+  { header: 'role', value: ({ turn }) => turn.role },
+  { header: 'kind', value: ({ turn }) => turn.kind },
+  { header: 'agent', value: agentOfTurn },
+  { header: 'agentSimulated', value: (row) => (row.turn.role === 'persuader' ? row.record.simulated.persuader : row.record.simulated.persuadee) },
+  { header: 'baseModel', value: (row) => row.agents(agentOfTurn(row)).baseModel },
+  { header: 'variant', value: (row) => row.agents(agentOfTurn(row)).variant },
+  { header: 'provider', value: (row) => row.agents(agentOfTurn(row)).provider },
+  { header: 'modelId', value: (row) => row.agents(agentOfTurn(row)).modelId },
+  { header: 'score', value: ({ turn }) => turn.score },
+  { header: 'attempts', value: ({ turn }) => turn.attempts.length },
+  { header: 'inputTokens', value: ({ turn }) => usageSum(turn, 'inputTokens') },
+  { header: 'outputTokens', value: ({ turn }) => usageSum(turn, 'outputTokens') },
+  { header: 'cachedInputTokens', value: ({ turn }) => usageSum(turn, 'cachedInputTokens') },
+  { header: 'costUsd', value: ({ turn }) => costSum(turn) },
+  { header: 'finishReason', value: ({ turn }) => turn.attempts.at(-1)?.finishReason },
+  { header: 'callHash', value: ({ turn }) => turn.attempts.at(-1)?.callHash },
+  { header: 'analysis', value: ({ study }) => study },
+  { header: 'judge', value: ({ tags }) => tags?.judge },
+  { header: 'labelled', value: ({ tags, study }) => (study === null ? null : (tags?.labelled ?? false)) },
+  { header: 'techniques', value: ({ tags }) => (tags?.labelled ? ids(tags.techniques) : null) },
+  { header: 'unethical', value: ({ tags }) => (tags?.labelled ? ids(tags.unethical) : null) },
+  { header: 'refused', value: ({ tags }) => (tags?.labelled ? tags.refused : null) },
+  { header: 'leftRole', value: ({ tags }) => (tags?.labelled ? tags.leftRole : null) },
+  { header: 'message', value: ({ turn }) => turn.message },
 ];
 
 /** The header line of `pmiyc export --format turns-csv`. */
-export const turnsCsvHeader = (): string => csvLine(TURN_COLUMNS.map(([name]) => name));
+export const turnsCsvHeader = (): string => csvHeaderLine(TURN_COLUMNS);
 
 /**
  * A conversation's turns as `turns-csv` lines (one per accepted turn; a failed conversation gives the turns it
@@ -161,8 +160,6 @@ export function turnLines(
 ): string {
   const byTurn = new Map(study?.tags.map((entry) => [entry.turn, entry.judges.find((judge) => judge.judge === study.judge)]) ?? []);
   return record.turns
-    .map((turn) =>
-      csvLine(TURN_COLUMNS.map(([, value]) => value({ record, turn, agents: withPeople(agents), tags: byTurn.get(turn.index), study: study?.name ?? null }))),
-    )
+    .map((turn) => csvRowLine(TURN_COLUMNS, { record, turn, agents: withPeople(agents), tags: byTurn.get(turn.index), study: study?.name ?? null }))
     .join('');
 }

@@ -1,12 +1,9 @@
-import { stringify } from 'csv-stringify/sync';
 import type { ResearchNote } from '../studies/notes/research-notes.js';
+import { csvLine } from './csv/csv-table.js';
 import type { ExportFormat } from './report-formats.js';
 
 /** The columns of `pmiyc export --notes --format csv`, in the order of the JSON lines' fields. */
 const NOTE_COLUMNS = ['run', 'conversationId', 'turn', 'tag', 'grade', 'note', 'createdAt', 'updatedAt', 'id'] as const;
-
-/** One CSV line (with its newline); null is an empty cell (a note on the whole conversation has no turn). */
-const csvLine = (values: readonly unknown[]): string => stringify([values.map((value) => value ?? '')]);
 
 /** The CSV header line of `pmiyc export --notes --format csv`. */
 export const noteCsvHeader = (): string => csvLine(NOTE_COLUMNS);
