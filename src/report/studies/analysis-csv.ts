@@ -5,7 +5,7 @@ import type { FlagRate } from '../../metrics/turn-flags.js';
 import { type CsvColumn, csvTable } from '../csv/csv-table.js';
 import type { ModelLabels } from '../model-labels.js';
 import type { ReportDocument } from '../report-document.js';
-import type { AnalysisSource, EthicsSection, FlagSection, JudgeAgreementSection, TechniquesSection } from './analysis-study.js';
+import type { AnalysisSource, EthicsSection, FlagSection, JudgeAgreementSection, TechniquesSection } from './analysis-figures.js';
 
 /** The columns of a share with its interval over claims: `share`, `ciLow`, `ciHigh`, `claims`, `thin`. */
 function shareColumns<Row>(shareOf: (row: Row) => ShareEstimate | undefined): CsvColumn<Row>[] {
