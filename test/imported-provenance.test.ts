@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationRecord } from '../src/domain/conversation-record.js';
-import type { ImportedResults } from '../src/report/imported-figures.js';
+import type { ImportedResults } from '../src/report/sections/imported-figures.js';
 import { runCli } from './cli-helpers.js';
 import { launchChromium, openWatched } from './support/chromium.js';
 import { cliInProcess, servedUrl } from './support/cli-in-process.js';

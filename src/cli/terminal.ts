@@ -1,7 +1,7 @@
 import { type DataAccess, dataAccess } from '../io/data-access.js';
 import { processSessionWorld } from '../io/process-world.js';
-import { COLOUR_STYLE, PLAIN_STYLE, type TextStyle } from '../report/dialogue-text.js';
-import type { ClosingText } from '../report/run-totals-text.js';
+import { COLOUR_STYLE, PLAIN_STYLE, type TextStyle } from '../report/texts/dialogue-text.js';
+import type { ClosingText } from '../report/texts/run-totals-text.js';
 import type { RunRecords } from '../runner/run-records.js';
 import type { SessionWorld } from '../runner/run-session.js';
 

@@ -5,8 +5,6 @@ import { capToClaimSet } from '../metrics/intervals/power.js';
 import type { SequentialSummary } from '../metrics/sequential/sequential-replay.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
 import { claimSetBounds } from './claim-set-bounds.js';
-import { disputeText } from './dispute-text.js';
-import { duplicatesSentence } from './duplicates-text.js';
 import { createModelLabels } from './model-labels.js';
 import {
   REPORT_SCHEMA_VERSION,
@@ -17,6 +15,8 @@ import {
   type SampleDialogue,
 } from './report-document.js';
 import { runAliases } from './run-aliases.js';
+import { disputeText } from './texts/dispute-text.js';
+import { duplicatesSentence } from './texts/duplicates-text.js';
 
 /** What the report knows besides the records: the runs, and when and by what it is written. */
 export interface ReportContext {

@@ -1,14 +1,14 @@
 import { reportJson } from './build-report-document.js';
+import { renderCharts } from './charts/render-svg.js';
 import { reportChartSpecs } from './charts/report-charts.js';
-import { claimPairsCsv, claimsCsv, modelsCsv, pairsCsv } from './csv-report.js';
-import { driftCsv } from './drift-section.js';
+import { claimPairsCsv, claimsCsv, modelsCsv, pairsCsv } from './csv/csv-report.js';
 import { htmlReport } from './html/html-report.js';
 import { markdownReport } from './markdown/markdown-report.js';
 import { createModelLabels } from './model-labels.js';
-import { peopleCsv } from './people-section.js';
-import { renderCharts } from './render-svg.js';
 import type { ReportDocument } from './report-document.js';
 import type { ReportFormat } from './report-formats.js';
+import { driftCsv } from './sections/drift-section.js';
+import { peopleCsv } from './sections/people-section.js';
 import { analysisCsvFiles } from './studies/analysis-csv.js';
 
 /** A file of the report, relative to its folder: its text, or (the per-claim CSVs) its text in chunks made as they are read. */

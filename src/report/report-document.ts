@@ -8,13 +8,13 @@ import type { IntervalMethod } from '../metrics/intervals/claim-estimates.js';
 import type { CappedPowerPlan } from '../metrics/intervals/power.js';
 import type { SequentialSummary } from '../metrics/sequential/sequential-replay.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
-import type { DriftReport } from './drift-report.js';
-import type { ImportedResults } from './imported-figures.js';
-import type { PeopleReport } from './people-report.js';
 import type { AliasIdentity } from './run-aliases.js';
-import type { AnalysisReport } from './studies/analysis-study.js';
-import type { ConsistencyStudyReport } from './studies/consistency-study.js';
-import type { JudgeStudySection } from './studies/judge-study.js';
+import type { DriftReport } from './sections/drift-report.js';
+import type { ImportedResults } from './sections/imported-figures.js';
+import type { PeopleReport } from './sections/people-report.js';
+import type { AnalysisReport } from './studies/analysis-figures.js';
+import type { ConsistencyStudyReport } from './studies/consistency-figures.js';
+import type { JudgeStudySection } from './studies/judge-figures.js';
 
 /** Bumped when a field of report.json changes meaning or disappears (adding fields does not). */
 export const REPORT_SCHEMA_VERSION = 2;

@@ -3,9 +3,9 @@ import { HOSTILE, hostileRecords } from '../../test/support/hostile-records.js';
 import { analyzeTournament } from '../metrics/tournament-analysis.js';
 import { buildReportDocument } from './build-report-document.js';
 import { buildReportFiles } from './build-report-files.js';
-import { formatTurnText, PLAIN_STYLE } from './dialogue-text.js';
 import { escapeHtml, html } from './html/safe-html.js';
 import { escapeMarkdown } from './markdown/markdown-text.js';
+import { formatTurnText, PLAIN_STYLE } from './texts/dialogue-text.js';
 
 async function hostileReport() {
   const analysis = analyzeTournament(hostileRecords(), { intervals: { method: 't', replicates: 50, confidence: 0.95, seed: 0 }, samplesPerKind: 2 });

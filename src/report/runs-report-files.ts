@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { buildReportFiles, type ReportFile } from './build-report-files.js';
 import type { ReportFormat } from './report-formats.js';
-import { defaultReportFolder, type WrittenReport } from './report-written-text.js';
 import type { RunsReport } from './runs-report.js';
+import { defaultReportFolder, type WrittenReport } from './texts/report-written-text.js';
 
 /**
  * The files of a runs report in the formats asked, placed in `out` (default `defaultReportFolder`,

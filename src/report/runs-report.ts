@@ -8,18 +8,18 @@ import { isImportedRun } from '../studies/tournament/imported-run.js';
 import { agentPartsOf } from './agent-variants.js';
 import { buildReportDocument } from './build-report-document.js';
 import { designedAgentsOf } from './designed-agents.js';
-import { DriftCollector } from './drift-report.js';
-import type { ImportedResults } from './imported-figures.js';
-import { ImportedTally } from './imported-notes.js';
-import { readPeopleReport } from './people-report.js';
 import type { ReportDocument, ReportDuplicates, ReportStudies } from './report-document.js';
 import type { ReportSource } from './report-source.js';
-import { nothingSharedReason, runComparisonSentence } from './run-comparison-text.js';
-import { sequentialSummaryOf } from './sequential-report.js';
+import { DriftCollector } from './sections/drift-report.js';
+import type { ImportedResults } from './sections/imported-figures.js';
+import { ImportedTally } from './sections/imported-notes.js';
+import { readPeopleReport } from './sections/people-report.js';
+import { sequentialSummaryOf } from './sections/sequential-report.js';
 import { readAnalysisReport } from './studies/analysis-study-source.js';
 import { consistencyStudiesFor } from './studies/consistency-study-source.js';
 import { readJudgeStudy } from './studies/judge-study-source.js';
 import { loadReliabilityStudy } from './studies/reliability-study-source.js';
+import { nothingSharedReason, runComparisonSentence } from './texts/run-comparison-text.js';
 
 /** What one pass over the store found. */
 interface Collected {

@@ -1,7 +1,7 @@
 import type { ModelResult } from '../metrics/group-tally.js';
 import type { ReportDocument } from './report-document.js';
-import { type Condition, conditionsOf } from './report-tables.js';
-import type { ModelLabel } from './summary-text.js';
+import { type Condition, conditionsOf } from './tables/report-tables.js';
+import type { ModelLabel } from './texts/summary-text.js';
 
 /** The leader of a ranking, with what a careful reader needs to judge it. */
 export interface Leader {

@@ -1,7 +1,7 @@
 import { licencesOf } from '../../datasets/licences.js';
 import { loadClaims } from '../../io/load-claims.js';
-import { claimJsonLine, claimsTableText } from '../../report/claims-text.js';
 import type { ClaimsFormat } from '../../report/report-formats.js';
+import { claimJsonLine, claimsTableText } from '../../report/texts/claims-text.js';
 import { type CliContext, dataOf } from '../terminal.js';
 
 export interface ClaimsOptions {

@@ -1,5 +1,5 @@
 import { REPORT_FORMATS } from '../../report/report-formats.js';
-import { viewCommandLine } from '../../report/run-outcome-text.js';
+import { viewCommandLine } from '../../report/texts/run-outcome-text.js';
 import { TOURNAMENT_DEFAULTS } from '../../studies/tournament/tournament-design.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 import { writeReport } from './report.js';

@@ -1,6 +1,6 @@
 import { loadKnownClaims } from '../../io/load-claims.js';
 import { officialResultsSources } from '../../io/official-results-files.js';
-import { importSummaryText } from '../../report/import-official-text.js';
+import { importSummaryText } from '../../report/texts/import-official-text.js';
 import { openStore } from '../../store/result-store.js';
 import { type OfficialImportResult, storeOfficialImport } from '../../studies/tournament/import-official.js';
 import { type OfficialImportRequest, planOfficialImport } from '../../studies/tournament/official-import-plan.js';

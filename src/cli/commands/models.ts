@@ -1,5 +1,5 @@
 import { loadConfig } from '../../io/load-config.js';
-import { aliasTable, probeTable, providerTable } from '../../report/models-text.js';
+import { aliasTable, probeTable, providerTable } from '../../report/texts/models-text.js';
 import { probeModelTargets } from '../../runner/probe-model.js';
 import type { CliContext } from '../terminal.js';
 

@@ -1,11 +1,11 @@
 import { InputError } from '../../domain/errors/input-error.js';
 import { type AtomicWriteFileSystem, writeFilesAtomically } from '../../io/write-file-atomically.js';
 import type { IntervalMethod } from '../../metrics/intervals/claim-estimates.js';
-import { duplicatesSentence } from '../../report/duplicates-text.js';
 import type { ReportFormat } from '../../report/report-formats.js';
-import { reportWrittenText, type WrittenReport } from '../../report/report-written-text.js';
 import { buildRunsReport, type RunsReport } from '../../report/runs-report.js';
 import { runsReportFiles } from '../../report/runs-report-files.js';
+import { duplicatesSentence } from '../../report/texts/duplicates-text.js';
+import { reportWrittenText, type WrittenReport } from '../../report/texts/report-written-text.js';
 import { openStore } from '../../store/result-store.js';
 import type { CliContext } from '../terminal.js';
 

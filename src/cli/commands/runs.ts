@@ -1,5 +1,5 @@
 import { thisProcess } from '../../io/process-world.js';
-import { runsTableText } from '../../report/runs-table.js';
+import { runsTableText } from '../../report/texts/runs-table.js';
 import { openStore } from '../../store/result-store.js';
 import type { CliContext } from '../terminal.js';
 

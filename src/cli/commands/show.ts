@@ -1,6 +1,6 @@
 import { InputError } from '../../domain/errors/input-error.js';
-import { storedConversationText } from '../../report/stored-conversation-text.js';
-import type { ConversationLabels } from '../../report/turn-tags-text.js';
+import { storedConversationText } from '../../report/texts/stored-conversation-text.js';
+import type { ConversationLabels } from '../../report/texts/turn-tags-text.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import { chooseStudy } from '../../studies/analysis/chosen-study.js';
 import { turnTagsOf } from '../../studies/analysis/turn-tags.js';

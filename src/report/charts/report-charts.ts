@@ -1,12 +1,12 @@
 import type { Setting } from '../../domain/conversation.js';
-import { driftChartSpecs } from '../drift-section.js';
 import type { ModelLabels } from '../model-labels.js';
-import { peopleChartSpecs } from '../people-section.js';
 import type { ReportDocument } from '../report-document.js';
-import { conditionsOf, modelsOf } from '../report-tables.js';
+import { driftChartSpecs } from '../sections/drift-section.js';
+import { peopleChartSpecs } from '../sections/people-section.js';
 import { annotationChartSpecs } from '../studies/annotation-section.js';
 import { judgeAccuracyChart } from '../studies/judge-chart.js';
 import { analysisChartSpecs } from '../studies/techniques-section.js';
+import { conditionsOf, modelsOf } from '../tables/report-tables.js';
 import type { ChartSpec } from './chart-theme.js';
 import { initialScoresChart } from './initial-scores-chart.js';
 import { modelBarsChart } from './model-bars.js';

@@ -1,10 +1,10 @@
 import { isPersonAgent } from '../../domain/person-agent.js';
 import { formatCount } from '../../domain/text-labels.js';
 import { noDataText } from '../../metrics/role-coverage.js';
+import type { RenderedChart } from '../charts/render-svg.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber } from '../number-format.js';
-import type { RenderedChart } from '../render-svg.js';
-import type { ReportTable, TableCell } from '../report-tables.js';
+import type { ReportTable, TableCell } from '../tables/report-tables.js';
 import { html, type SafeHtml, trusted } from './safe-html.js';
 
 /** A model name with a visible "simulated" badge for simulated agents; a person named as a person. */

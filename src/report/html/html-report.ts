@@ -1,5 +1,18 @@
 import type { Setting } from '../../domain/conversation.js';
 import { conditionLabel } from '../charts/chart-theme.js';
+import type { RenderedChart } from '../charts/render-svg.js';
+import { intervalsSentence } from '../intervals-text.js';
+import type { ModelLabels } from '../model-labels.js';
+import type { ReportDocument } from '../report-document.js';
+import { DRIFT_CHART_ID, DRIFT_SECTION_ID, driftSectionHtml } from '../sections/drift-section.js';
+import { IMPORTED_TOC_ENTRY, importedSectionHtml } from '../sections/imported-section.js';
+import { PEOPLE_SECTION_ID, peopleSectionHtml } from '../sections/people-section.js';
+import { SEQUENTIAL_SECTION_ID, sequentialSectionHtml } from '../sections/sequential-section.js';
+import { annotationSectionHtml, CONFUSION_CHART_ID, RELIABILITY_TOC_ENTRY } from '../studies/annotation-section.js';
+import { CONSISTENCY_SECTION_ID, consistencySectionHtml } from '../studies/consistency-section.js';
+import { JUDGE_CHART_ID, JUDGE_SECTION_ID, judgeSectionHtml } from '../studies/judge-section.js';
+import { analysisSectionsHtml, analysisTocEntries } from '../studies/techniques-section.js';
+import { summaryHighlights } from '../summary-highlights.js';
 import {
   claimSpreadTable,
   modelComparisonTable,
@@ -8,24 +21,11 @@ import {
   settingComparisonTable,
   VARIANTS_INTRO,
   variantTable,
-} from '../comparison-tables.js';
-import { DRIFT_CHART_ID, DRIFT_SECTION_ID, driftSectionHtml } from '../drift-section.js';
-import { IMPORTED_TOC_ENTRY, importedSectionHtml } from '../imported-section.js';
-import { intervalsSentence } from '../intervals-text.js';
-import type { ModelLabels } from '../model-labels.js';
-import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, USAGE_INTRO, usageTable } from '../operation-tables.js';
-import { PEOPLE_SECTION_ID, peopleSectionHtml } from '../people-section.js';
-import { powerNote, powerTable } from '../power-table.js';
-import type { RenderedChart } from '../render-svg.js';
-import type { ReportDocument } from '../report-document.js';
-import { conditionsOf, initialScoresTable, modelTable, pairMatrixTable, stanceTable, turnCurveTable } from '../report-tables.js';
-import { SEQUENTIAL_SECTION_ID, sequentialSectionHtml } from '../sequential-section.js';
-import { annotationSectionHtml, CONFUSION_CHART_ID, RELIABILITY_TOC_ENTRY } from '../studies/annotation-section.js';
-import { CONSISTENCY_SECTION_ID, consistencySectionHtml } from '../studies/consistency-section.js';
-import { JUDGE_CHART_ID, JUDGE_SECTION_ID, judgeSectionHtml } from '../studies/judge-section.js';
-import { analysisSectionsHtml, analysisTocEntries } from '../studies/techniques-section.js';
-import { summaryHighlights } from '../summary-highlights.js';
-import { aliasesNote, aliasesTable } from '../what-ran-table.js';
+} from '../tables/comparison-tables.js';
+import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, USAGE_INTRO, usageTable } from '../tables/operation-tables.js';
+import { powerNote, powerTable } from '../tables/power-table.js';
+import { conditionsOf, initialScoresTable, modelTable, pairMatrixTable, stanceTable, turnCurveTable } from '../tables/report-tables.js';
+import { aliasesNote, aliasesTable } from '../tables/what-ran-table.js';
 import { figureHtml, sectionHtml, tableHtml } from './html-blocks.js';
 import { dialogueHtml } from './html-dialogue.js';
 import { mastheadHtml, summaryCardsHtml } from './html-summary.js';

@@ -1,12 +1,12 @@
 import { formatCount } from '../../domain/text-labels.js';
 import type { ModelResult } from '../../metrics/group-tally.js';
 import { conditionLabel } from '../charts/chart-theme.js';
-import { duplicatesSentence } from '../duplicates-text.js';
-import { runSeedText } from '../imported-notes.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber, formatTimestamp } from '../number-format.js';
 import type { ReportDocument } from '../report-document.js';
+import { runSeedText } from '../sections/imported-notes.js';
 import { type ConditionHighlights, type Leader, leaderTitle, onlyTitle, type RoleHighlights, withoutDataText } from '../summary-highlights.js';
+import { duplicatesSentence } from '../texts/duplicates-text.js';
 import { estimateHtml, modelName, thinMarkHtml } from './html-blocks.js';
 import { html, type SafeHtml } from './safe-html.js';
 

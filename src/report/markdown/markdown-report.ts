@@ -1,6 +1,20 @@
 import { agreementLabel } from '../../domain/agreement-score.js';
 import type { Setting } from '../../domain/conversation.js';
 import { conditionLabel } from '../charts/chart-theme.js';
+import type { RenderedChart } from '../charts/render-svg.js';
+import { intervalsSentence } from '../intervals-text.js';
+import type { ModelLabels } from '../model-labels.js';
+import { formatNumber, formatTimestamp } from '../number-format.js';
+import type { ReportDocument, SampleDialogue } from '../report-document.js';
+import { driftSectionMarkdown } from '../sections/drift-section.js';
+import { importedSectionMarkdown } from '../sections/imported-section.js';
+import { peopleSectionMarkdown } from '../sections/people-section.js';
+import { sequentialSectionMarkdown } from '../sections/sequential-section.js';
+import { annotationSectionMarkdown } from '../studies/annotation-section.js';
+import { consistencySectionMarkdown } from '../studies/consistency-section.js';
+import { judgeSectionMarkdown } from '../studies/judge-section.js';
+import { analysisSectionsMarkdown } from '../studies/techniques-section.js';
+import { AMONG_MODELS_WITH_DATA, type Leader, onlyTitle, type RoleHighlights, summaryHighlights, withoutDataText } from '../summary-highlights.js';
 import {
   claimSpreadTable,
   modelComparisonTable,
@@ -9,26 +23,12 @@ import {
   settingComparisonTable,
   VARIANTS_INTRO,
   variantTable,
-} from '../comparison-tables.js';
-import { driftSectionMarkdown } from '../drift-section.js';
-import { duplicatesSentence } from '../duplicates-text.js';
-import { importedSectionMarkdown } from '../imported-section.js';
-import { intervalsSentence } from '../intervals-text.js';
-import type { ModelLabels } from '../model-labels.js';
-import { formatNumber, formatTimestamp } from '../number-format.js';
-import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, USAGE_INTRO, usageTable } from '../operation-tables.js';
-import { peopleSectionMarkdown } from '../people-section.js';
-import { powerNote, powerTable } from '../power-table.js';
-import type { RenderedChart } from '../render-svg.js';
-import type { ReportDocument, SampleDialogue } from '../report-document.js';
-import { conditionsOf, initialScoresTable, modelTable, pairMatrixTable, type ReportTable, stanceTable, turnCurveTable } from '../report-tables.js';
-import { sequentialSectionMarkdown } from '../sequential-section.js';
-import { annotationSectionMarkdown } from '../studies/annotation-section.js';
-import { consistencySectionMarkdown } from '../studies/consistency-section.js';
-import { judgeSectionMarkdown } from '../studies/judge-section.js';
-import { analysisSectionsMarkdown } from '../studies/techniques-section.js';
-import { AMONG_MODELS_WITH_DATA, type Leader, onlyTitle, type RoleHighlights, summaryHighlights, withoutDataText } from '../summary-highlights.js';
-import { aliasesNote, aliasesTable } from '../what-ran-table.js';
+} from '../tables/comparison-tables.js';
+import { claimSetsTable, conditionsTable, modelsTable, resamplingTable, runsTable, successTable, USAGE_INTRO, usageTable } from '../tables/operation-tables.js';
+import { powerNote, powerTable } from '../tables/power-table.js';
+import { conditionsOf, initialScoresTable, modelTable, pairMatrixTable, type ReportTable, stanceTable, turnCurveTable } from '../tables/report-tables.js';
+import { aliasesNote, aliasesTable } from '../tables/what-ran-table.js';
+import { duplicatesSentence } from '../texts/duplicates-text.js';
 import { escapeCell, escapeMarkdown, estimateText, markdownTable, quote } from './markdown-text.js';
 
 function leaderText(leader: Leader | undefined, labels: ModelLabels): string {

@@ -3,7 +3,7 @@ import { formatCount } from '../../domain/text-labels.js';
 import { noDataText } from '../../metrics/role-coverage.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatNumber } from '../number-format.js';
-import type { ReportTable, TableCell } from '../report-tables.js';
+import type { ReportTable, TableCell } from '../tables/report-tables.js';
 
 /**
  * Escapes text for Markdown: HTML-significant characters become entities (renderers pass raw HTML

@@ -16,7 +16,7 @@ import type { RunInfo } from '../../runner/run-records.js';
 import { analysisConfigOf } from '../../studies/analysis/analysis-design.js';
 import { analysisGrainOf } from '../../studies/analysis/analysis-grain.js';
 import type { ReportSource } from '../report-source.js';
-import { type AnalysisReport, type AnalysisSource, ASSOCIATION_STATEMENT, ETHICS_STATEMENT, type StudyJudge } from './analysis-study.js';
+import { type AnalysisReport, type AnalysisSource, ASSOCIATION_STATEMENT, ETHICS_STATEMENT, type StudyJudge } from './analysis-figures.js';
 
 /** The study a report reads, and the reported run it labelled. */
 interface ChosenStudy {

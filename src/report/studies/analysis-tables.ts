@@ -4,8 +4,8 @@ import type { ShareEstimate } from '../../metrics/intervals/claim-shares.js';
 import type { FlagRate } from '../../metrics/techniques/turn-flags.js';
 import { conditionLabel } from '../charts/chart-theme.js';
 import { formatNumber } from '../number-format.js';
-import type { EstimateCell, ReportTable } from '../report-tables.js';
-import type { EthicsSection, FlagSection, JudgeAgreementSection, StudyJudge, TechniquesSection } from './analysis-study.js';
+import type { EstimateCell, ReportTable } from '../tables/report-tables.js';
+import type { EthicsSection, FlagSection, JudgeAgreementSection, StudyJudge, TechniquesSection } from './analysis-figures.js';
 
 interface Condition {
   readonly domain: Domain;

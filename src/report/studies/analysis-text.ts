@@ -7,8 +7,8 @@ import type { AnalysisEstimate } from '../../studies/analysis/analysis-estimate.
 import { analysisGrainOf } from '../../studies/analysis/analysis-grain.js';
 import type { StoredTurnLabels } from '../../studies/analysis/analysis-results.js';
 import type { AnalysisOutcome } from '../../studies/analysis/analysis-study.js';
-import { type ClosingText, describeCallsMade, sessionCallsView } from '../run-totals-text.js';
-import { formatTextTable } from '../text-table.js';
+import { type ClosingText, describeCallsMade, sessionCallsView } from '../texts/run-totals-text.js';
+import { formatTextTable } from '../texts/text-table.js';
 
 /** How a study asks its judges, in words (`--grain`). */
 function describeGrain(design: Pick<AnalysisDesign, 'grain'>): string {

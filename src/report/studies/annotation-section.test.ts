@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { HOSTILE } from '../../../test/support/hostile-records.js';
 import type { AgreementScore } from '../../domain/agreement-score.js';
 import { type AnnotationRow, analyzeReliability } from '../../metrics/agreement/annotation-agreement.js';
+import { renderCharts } from '../charts/render-svg.js';
 import { createModelLabels } from '../model-labels.js';
-import { renderCharts } from '../render-svg.js';
 import { annotationChartSpecs, annotationSectionHtml, annotationSectionMarkdown, CONFUSION_CHART_ID, RELIABILITY_SECTION_ID } from './annotation-section.js';
 
 const EVIL = `sim/evil${HOSTILE.image}`;

@@ -1,10 +1,10 @@
 import type { ReliabilityAnalysis } from '../../metrics/agreement/annotation-agreement.js';
 import type { ChartSpec } from '../charts/chart-theme.js';
+import type { RenderedChart } from '../charts/render-svg.js';
 import { figureHtml, sectionHtml, tableHtml } from '../html/html-blocks.js';
 import { html, type SafeHtml } from '../html/safe-html.js';
 import { escapeMarkdown, markdownTable } from '../markdown/markdown-text.js';
 import type { ModelLabels } from '../model-labels.js';
-import type { RenderedChart } from '../render-svg.js';
 import { CONFUSION_CHART_ID, confusionChart } from './annotation-chart.js';
 import { annotatorsTable, confusionTable, domainTable, persuadeeTable, reliabilityIntro, reliabilityTable } from './annotation-tables.js';
 

@@ -2,7 +2,7 @@ import { AGREEMENT_SCORES, agreementLabel } from '../../domain/agreement-score.j
 import { formatCount } from '../../domain/text-labels.js';
 import type { DifferenceSummary, ReliabilityAnalysis } from '../../metrics/agreement/annotation-agreement.js';
 import { formatNumber } from '../number-format.js';
-import type { EstimateCell, ReportTable, TableCell } from '../report-tables.js';
+import type { EstimateCell, ReportTable, TableCell } from '../tables/report-tables.js';
 
 /** A value without an interval, shown with its n. */
 const plain = (estimate: number, n: number): EstimateCell => ({ estimate, ciLow: Number.NaN, ciHigh: Number.NaN, n });

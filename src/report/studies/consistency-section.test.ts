@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConsistencyEstimate } from '../../metrics/consistency/consistency.js';
+import { type ConsistencyModelRow, type ConsistencyStudyReport, MATCH_RATE_TIE_RULE } from './consistency-figures.js';
 import { consistencySectionHtml, consistencySectionMarkdown, consistencyTable } from './consistency-section.js';
-import { type ConsistencyModelRow, type ConsistencyStudyReport, MATCH_RATE_TIE_RULE } from './consistency-study.js';
 import { formatConsistencyText } from './consistency-text.js';
 
 const estimate = (value: number, n: number): ConsistencyEstimate => ({ value, ciLow: value - 0.1, ciHigh: value + 0.1, n });

@@ -3,8 +3,8 @@ import { sectionHtml, tableHtml } from '../html/html-blocks.js';
 import { html, type SafeHtml } from '../html/safe-html.js';
 import { escapeMarkdown, markdownTable } from '../markdown/markdown-text.js';
 import { createModelLabels, type ModelLabels } from '../model-labels.js';
-import type { EstimateCell, ReportTable } from '../report-tables.js';
-import type { ConsistencyStudyReport } from './consistency-study.js';
+import type { EstimateCell, ReportTable } from '../tables/report-tables.js';
+import type { ConsistencyStudyReport } from './consistency-figures.js';
 
 /** The section's anchor in the HTML report (for its table of contents). */
 export const CONSISTENCY_SECTION_ID = 'consistency';

@@ -3,7 +3,7 @@ import { openingScores } from '../../metrics/consistency/consistency-openings.js
 import type { RunInfo } from '../../runner/run-records.js';
 import { type ConsistencyConfig, consistencyConfigOf, isConsistencyConfig } from '../../studies/consistency/consistency-design.js';
 import type { ReportSource } from '../report-source.js';
-import { type ConsistencyStudyReport, MATCH_RATE_TIE_RULE } from './consistency-study.js';
+import { type ConsistencyStudyReport, MATCH_RATE_TIE_RULE } from './consistency-figures.js';
 
 export interface StudyAnalysisOptions {
   /** Bootstrap replicates for the 95% intervals (default 2,000). */

@@ -6,10 +6,10 @@ import type { RunCallTotals } from '../../runner/run-records.js';
 import { describeStop } from '../../runner/session-ending.js';
 import type { ConsistencyOutcome } from '../../studies/consistency/consistency-study.js';
 import { formatEstimate, formatNumber } from '../number-format.js';
-import { type ClosingText, describeCallsMade, sessionCallsView } from '../run-totals-text.js';
-import { formatTextTable } from '../text-table.js';
+import { type ClosingText, describeCallsMade, sessionCallsView } from '../texts/run-totals-text.js';
+import { formatTextTable } from '../texts/text-table.js';
+import type { ConsistencyModelRow, ConsistencyStudyReport } from './consistency-figures.js';
 import { describeStudy } from './consistency-section.js';
-import type { ConsistencyModelRow, ConsistencyStudyReport } from './consistency-study.js';
 
 const estimateText = (estimate: ConsistencyEstimate) =>
   Number.isFinite(estimate.ciLow) ? formatEstimate(estimate.value, estimate.ciLow, estimate.ciHigh) : formatNumber(estimate.value);

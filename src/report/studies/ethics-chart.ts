@@ -1,6 +1,6 @@
 import { CHART_CONFIG, type ChartSpec, conditionLabel, conditionScale } from '../charts/chart-theme.js';
 import type { ModelLabels } from '../model-labels.js';
-import type { EthicsSection } from './analysis-study.js';
+import type { EthicsSection } from './analysis-figures.js';
 
 /** The chart's id (its SVG file is charts/<id>.svg). */
 export const ETHICS_CHART_ID = 'ethics-effectiveness';

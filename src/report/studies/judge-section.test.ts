@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reportJson } from '../build-report-document.js';
+import { renderCharts } from '../charts/render-svg.js';
 import { createModelLabels } from '../model-labels.js';
-import { renderCharts } from '../render-svg.js';
 import type { ReportDocument } from '../report-document.js';
 import { judgeAccuracyChart } from './judge-chart.js';
 import { buildJudgeSection, type JudgeSectionTrial, judgeSectionHtml, judgeSectionMarkdown } from './judge-section.js';

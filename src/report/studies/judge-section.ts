@@ -1,15 +1,15 @@
 import { formatCount } from '../../domain/text-labels.js';
 import { judgeAccuracy, type ProportionEstimate } from '../../metrics/agreement/judge-accuracy.js';
 import type { BootstrapOptions } from '../../metrics/intervals/claim-cell-table.js';
+import type { RenderedChart } from '../charts/render-svg.js';
 import { figureHtml, sectionHtml, tableHtml } from '../html/html-blocks.js';
 import { html, type SafeHtml } from '../html/safe-html.js';
 import { escapeMarkdown, markdownTable } from '../markdown/markdown-text.js';
 import type { ModelLabels } from '../model-labels.js';
-import type { RenderedChart } from '../render-svg.js';
-import type { EstimateCell, ReportTable } from '../report-tables.js';
-import type { JudgePairSource, JudgeSectionTrial, JudgeStudySection } from './judge-study.js';
+import type { EstimateCell, ReportTable } from '../tables/report-tables.js';
+import type { JudgePairSource, JudgeSectionTrial, JudgeStudySection } from './judge-figures.js';
 
-export type { JudgePairSource, JudgeSectionTrial, JudgeStudySection } from './judge-study.js';
+export type { JudgePairSource, JudgeSectionTrial, JudgeStudySection } from './judge-figures.js';
 
 /** The section's id (its anchor and contents entry) and its chart's id. */
 export const JUDGE_SECTION_ID = 'judge';

@@ -7,8 +7,8 @@ import type { LoadedPairs } from '../../studies/judge/judge-design.js';
 import type { JudgeOutcome } from '../../studies/judge/judge-study.js';
 import type { SynthesisStudyOutcome } from '../../studies/judge/synthesis-study.js';
 import { formatNumber } from '../number-format.js';
-import { type ClosingText, describeCallsMade, sessionCallsView } from '../run-totals-text.js';
-import { formatTextTable } from '../text-table.js';
+import { type ClosingText, describeCallsMade, sessionCallsView } from '../texts/run-totals-text.js';
+import { formatTextTable } from '../texts/text-table.js';
 
 const percent = (value: number) => (Number.isFinite(value) ? `${(value * 100).toFixed(1)}%` : 'n/a');
 

@@ -1,13 +1,13 @@
 import type { ChartSpec } from '../charts/chart-theme.js';
 import { conditionLabel } from '../charts/chart-theme.js';
+import type { RenderedChart } from '../charts/render-svg.js';
 import { figureHtml, sectionHtml, tableHtml } from '../html/html-blocks.js';
 import { html, type SafeHtml } from '../html/safe-html.js';
 import { escapeMarkdown, markdownTable } from '../markdown/markdown-text.js';
 import type { ModelLabels } from '../model-labels.js';
-import type { RenderedChart } from '../render-svg.js';
 import type { ReportDocument } from '../report-document.js';
-import type { ReportTable } from '../report-tables.js';
-import type { AnalysisReport, TechniquesSection } from './analysis-study.js';
+import type { ReportTable } from '../tables/report-tables.js';
+import type { AnalysisReport, TechniquesSection } from './analysis-figures.js';
 import {
   analysisConditions,
   ethicsTable,

@@ -5,7 +5,7 @@ import { InputError } from '../../domain/errors/input-error.js';
 import { StoreError } from '../../domain/errors/store-error.js';
 import { pooledAgent } from '../../domain/person-agent.js';
 import { designedAgentsOf } from '../../report/designed-agents.js';
-import { nothingSharedReason } from '../../report/run-comparison-text.js';
+import { nothingSharedReason } from '../../report/texts/run-comparison-text.js';
 import type { LeaseWorld } from '../../runner/run-lease.js';
 import { describeRunState, runState } from '../../runner/run-lease.js';
 import { failedItemsOf, type RunInfo, type RunRecords, type RunSummary } from '../../runner/run-records.js';
