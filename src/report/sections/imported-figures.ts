@@ -1,8 +1,8 @@
 import type { Domain } from '../../domain/claim.js';
 import type { Setting } from '../../domain/conversation.js';
 import type { ConversationRecord, DisputedScore } from '../../domain/conversation-record.js';
-import type { IntervalOptions } from '../../metrics/intervals/claim-estimates.js';
 import { GroupTally, type ModelResult, type PairResult } from '../../metrics/group-tally.js';
+import type { IntervalOptions } from '../../metrics/intervals/claim-estimates.js';
 
 /** Disputed conversations listed by id in report.json; the counts cover them all. */
 export const DISPUTED_LISTED = 200;
