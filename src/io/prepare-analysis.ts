@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { InputError } from '../domain/errors/input-error.js';
 import type { Taxonomy } from '../domain/taxonomy.js';
-import type { RunRecords } from '../runner/run-records.js';
 import {
   type AnalysisDesign,
   type AnalysisDesignOptions,
@@ -11,6 +10,7 @@ import {
   DEFAULT_TAXONOMY,
 } from '../studies/analysis/analysis-design.js';
 import type { AnalysisResults } from '../studies/analysis/analysis-results.js';
+import type { StudyRunRecords } from '../studies/run-config.js';
 import { loadTaxonomy } from './load-taxonomy.js';
 
 /** What an analysis session runs: a new study's design from its options, or a stored study's own. */
@@ -83,7 +83,7 @@ async function typedResumeFlags(options: ResumeOptions): Promise<AnalysisResumeF
  * Flags typed again must say what the study says (`analysisToResume`).
  */
 export async function prepareAnalysisResume(
-  store: Pick<RunRecords, 'findRun' | 'latestRunOf' | 'location'> & { readonly analysis: Pick<AnalysisResults, 'studyNames'> },
+  store: Pick<StudyRunRecords, 'findRun' | 'latestRunOf' | 'location'> & { readonly analysis: Pick<AnalysisResults, 'studyNames'> },
   options: ResumeOptions,
 ): Promise<PreparedAnalysis> {
   const study = options.study ?? (options.run === undefined ? undefined : store.analysis.studyNames(options.run).at(-1));

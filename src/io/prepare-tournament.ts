@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { PmiycConfig } from '../config/config-schema.js';
 import type { Environment } from '../config/resolve-model-settings.js';
 import type { Claim } from '../domain/claim.js';
-import type { RunRecords } from '../runner/run-records.js';
+import type { StudyRunRecords } from '../studies/run-config.js';
 import { type ResumeFlags, resolvedClaimsSource, type TournamentToResume, tournamentRunToResume } from '../studies/tournament/resume-check.js';
 import { type DesignOptions, designFromOptions, type StoredDesign } from '../studies/tournament/tournament-design.js';
 import { type PreviewInput, previewTournament, type TournamentPreview } from '../studies/tournament/tournament-preview.js';
@@ -43,7 +43,7 @@ export async function prepareNewTournament(
 
 /** A stored run to continue (`--run`, else the latest): its own design (flags given again must match it) and its claims. */
 export async function prepareTournamentResume(
-  records: Pick<RunRecords, 'findRun'>,
+  records: Pick<StudyRunRecords, 'findRun'>,
   options: ResumeFlags & { readonly run?: string; readonly config?: string; readonly given: ReadonlySet<string> },
   data: DataAccess,
 ): Promise<PreparedTournament & Required<Pick<PreparedTournament, 'resumed'>>> {
@@ -54,7 +54,7 @@ export async function prepareTournamentResume(
 }
 
 /** The store as a dry run reads it: what the preview reads, and the GGUF hashes it knows. */
-export type PreviewStoreRecords = NonNullable<PreviewInput['records']> & Pick<RunRecords, 'knownFileSha256'>;
+export type PreviewStoreRecords = NonNullable<PreviewInput['records']> & Pick<StudyRunRecords, 'knownFileSha256'>;
 
 /**
  * A dry run's preview of a prepared session: its settings (given now, else a resumed run's own), the

@@ -1,13 +1,13 @@
-import type { RunRecords } from '../runner/run-records.js';
 import type { AnalysisResults } from '../studies/analysis/analysis-results.js';
 import type { AnnotationResults } from '../studies/annotation/annotation-results.js';
 import type { ConsistencyResults } from '../studies/consistency/consistency-results.js';
 import type { JudgeResults } from '../studies/judge/judge-results.js';
 import type { PeopleResults } from '../studies/people/people-results.js';
+import type { StudyRunRecords } from '../studies/run-config.js';
 import type { TournamentResults } from '../studies/tournament/tournament-results.js';
 
 /** What a report reads: runs, their conversations and each study's results (a store opened read-only). */
-export type ReportSource = Pick<RunRecords, 'findRun' | 'hasRun'> &
+export type ReportSource = Pick<StudyRunRecords, 'findRun' | 'hasRun'> &
   Pick<TournamentResults, 'conversations'> & {
     readonly consistency: Pick<ConsistencyResults, 'samples' | 'studyNames'>;
     readonly judge: Pick<JudgeResults, 'count' | 'trials'>;

@@ -3,7 +3,7 @@ import { isPersonAgent } from '../domain/person-agent.js';
 import { hashString } from '../domain/random.js';
 import { DEFAULT_INTERVALS, type IntervalOptions } from '../metrics/intervals/claim-estimates.js';
 import { type TournamentAnalysis, TournamentAnalyzer } from '../metrics/tournament-analysis.js';
-import type { RunInfo } from '../runner/run-records.js';
+import type { StudyRun } from '../studies/run-config.js';
 import { isImportedRun } from '../studies/tournament/imported-run.js';
 import { agentPartsOf } from './agent-variants.js';
 import { buildReportDocument } from './build-report-document.js';
@@ -37,12 +37,12 @@ interface Collected {
 /** Streams every conversation of the runs through one analyzer; nothing else is kept per record. */
 function collect(
   store: Pick<ReportSource, 'conversations' | 'findRun' | 'analysis'>,
-  runs: readonly RunInfo[],
+  runs: readonly StudyRun[],
   intervals: IntervalOptions,
-  baseline?: RunInfo,
+  baseline?: StudyRun,
 ): Collected {
-  const { variantOf } = agentPartsOf([...runs, ...(baseline ? [baseline] : [])].map((run) => run.config));
-  const designed = designedAgentsOf(runs.map((run) => run.config));
+  const { variantOf } = agentPartsOf([...runs, ...(baseline ? [baseline] : [])].map((run) => run.storedConfig));
+  const designed = designedAgentsOf(runs.map((run) => run.storedConfig));
   const analyzer = new TournamentAnalyzer({ intervals, samplesPerKind: 1, variantOf, designed });
   if (baseline) for (const record of store.conversations(baseline.id)) analyzer.addBaseline(record);
   const modelsByRun = runs.map(() => new Set<string>());
@@ -78,7 +78,7 @@ function collect(
 }
 
 /** Tournaments combined in one report must share a model; runs without conversations (studies) are not compared. */
-function assertRunsShareModels(runs: readonly RunInfo[], modelsByRun: readonly Set<string>[]): void {
+function assertRunsShareModels(runs: readonly StudyRun[], modelsByRun: readonly Set<string>[]): void {
   const withModels = modelsByRun.filter((models) => models.size > 0);
   if (withModels.length < 2) return;
   runs.forEach((run, position) => {
@@ -93,7 +93,7 @@ function assertRunsShareModels(runs: readonly RunInfo[], modelsByRun: readonly S
  * What a comparison with a baseline run rests on and leaves out, said where every reader sees it;
  * refused (exit 2) when the runs hold no cell in common.
  */
-function baselineNote(baseline: RunInfo, runs: readonly RunInfo[], analysis: TournamentAnalysis): string {
+function baselineNote(baseline: StudyRun, runs: readonly StudyRun[], analysis: TournamentAnalysis): string {
   const compared = { baseline: baseline.name, reported: runs.map((run) => run.name).join(' + ') };
   const leftOut = analysis.comparisons.runsLeftOut ?? { conditions: [], models: [] };
   const comparisons = analysis.comparisons.runs ?? [];
@@ -103,7 +103,7 @@ function baselineNote(baseline: RunInfo, runs: readonly RunInfo[], analysis: Tou
 
 /** A report of runs: the runs, the document, and what the combination left out. */
 export interface RunsReport {
-  readonly runs: RunInfo[];
+  readonly runs: StudyRun[];
   readonly document: ReportDocument;
   readonly conversations: number;
   /** Conversations of combined runs left out because an earlier run had them (empty for one run). */
@@ -117,7 +117,7 @@ export interface RunsReport {
  * streaming pass over their conversations, with the validation studies that belong to them.
  */
 export function buildRunsReport(
-  source: ReportSource & { findRun(name?: string, kind?: 'tournament'): RunInfo },
+  source: ReportSource & { findRun(name?: string, kind?: 'tournament'): StudyRun },
   runNames: readonly string[],
   options: {
     readonly replicates: number;
@@ -160,7 +160,7 @@ export function buildRunsReport(
       packageVersion: run.packageVersion,
       status: run.status,
       ...(run.gitRevision ? { gitRevision: run.gitRevision } : {}),
-      config: run.config,
+      config: run.storedConfig,
     })),
     generatedAt: options.generatedAt,
     packageVersion: options.packageVersion,

@@ -1,5 +1,5 @@
 import { InputError } from '../domain/errors/input-error.js';
-import type { RunAbout, RunInfo, RunKind, RunRecords } from './run-records.js';
+import type { RunAbout, RunConfigBase, RunInfo, RunKind, RunRecords } from './run-records.js';
 
 export interface RunToOpen {
   /** Continue a stored run (--resume) rather than start a new one. */
@@ -26,7 +26,7 @@ export interface RunToOpen {
  * The run a session works on: the stored one to resume (named, or the latest of its kind), or a
  * new one under a name no run has. The one place where resume-or-create is decided, for every command.
  */
-export function openRun(records: RunRecords, request: RunToOpen): { run: RunInfo; resumed: boolean } {
+export function openRun<Config extends RunConfigBase>(records: RunRecords<Config>, request: RunToOpen): { run: RunInfo<Config>; resumed: boolean } {
   if (request.resume) {
     const run = request.name === undefined ? records.latestRunOf(request.kind) : records.findRun(request.name);
     if (run === undefined) throw new InputError(`${records.location} has no ${request.noun} to resume: ${request.howToStart}`);

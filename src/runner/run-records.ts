@@ -23,7 +23,20 @@ export function holdsConversations(kind: RunKind): boolean {
   return kind === 'tournament' || kind === 'people serve';
 }
 
-export interface RunInfo {
+/**
+ * What the runner reads of a run's stored config, whatever made it: the kind its schema was read by and
+ * what served each model. Each study's config is one variant of `RunConfig` (studies/run-config.ts),
+ * parsed once where the store reads the run; the runner cannot name the studies, so its records are
+ * generic in the config and the store's are typed by that union.
+ */
+export interface RunConfigBase {
+  /** The variant the stored config was read as (`studies/run-config.ts`). */
+  readonly kind: string;
+  /** What served each model when the run was made or last resumed: its call identity (absent before pmiyc kept it). */
+  readonly servedBy?: Readonly<Record<string, string>> | undefined;
+}
+
+export interface RunInfo<Config extends RunConfigBase = RunConfigBase> {
   readonly id: number;
   readonly name: string;
   readonly createdAt: string;
@@ -36,8 +49,10 @@ export interface RunInfo {
   /** The items the run plans: a tournament's conversations, a consistency study's answers, a judge run's trials. */
   readonly plannedConversations?: number;
   readonly claimsChecksum?: string;
-  /** The fully resolved configuration the run was started with (no keys). */
-  readonly config: unknown;
+  /** The fully resolved configuration the run was started with (no keys), parsed by its kind's schema. */
+  readonly config: Config;
+  /** The same, exactly as stored: what a report or the viewer shows and exports. Read `config`. */
+  readonly storedConfig: unknown;
 }
 
 /** Recorded with every run: the pmiyc version, the git revision and the config file it was started with. */
@@ -63,7 +78,7 @@ export interface NewRun {
  * A run's totals over all its sessions, as `pmiyc runs`, the viewer and the closing lines of a
  * session show them.
  */
-export interface RunSummary extends RunInfo {
+export interface RunSummary<Config extends RunConfigBase = RunConfigBase> extends RunInfo<Config> {
   readonly kind: RunKind;
   /** Consistency samples or judge trials stored for a study. */
   readonly studyItems: number;
@@ -134,18 +149,18 @@ export interface CallCommitLimit {
  * The runs of a store, their calls and their leases: the port the run session works through. The
  * SQLite store implements it (src/store); nothing above it knows how runs are kept.
  */
-export interface RunRecords {
+export interface RunRecords<Config extends RunConfigBase = RunConfigBase> {
   /** Where the runs are kept, for messages (the store's path). */
   readonly location: string;
-  createRun(run: NewRun): RunInfo;
+  createRun(run: NewRun): RunInfo<Config>;
   /** The named run, or the latest (of a kind); an InputError naming what there is otherwise. */
-  findRun(name?: string, kind?: RunKind): RunInfo;
+  findRun(name?: string, kind?: RunKind): RunInfo<Config>;
   hasRun(name: string): boolean;
   /** The latest run of a kind, if any. */
-  latestRunOf(kind: RunKind): RunInfo | undefined;
+  latestRunOf(kind: RunKind): RunInfo<Config> | undefined;
   /** The first free name `prefix-1`, `prefix-2`, ... */
   nextRunName(prefix: string): string;
-  listRuns(): RunSummary[];
+  listRuns(): RunSummary<Config>[];
   setRunStatus(runId: number, status: RunStatus, stopReason?: string): void;
   /**
    * Sets one field of a run's stored config: `servedBy` (what served each model: its call

@@ -208,8 +208,7 @@ function takeRun(options: RunSessionOptions, world: SessionWorld): LeaseHolder {
 
 /** The stored identities of a run's models, when it has them (runs made before pmiyc recorded them do not). */
 function storedServedBy(run: RunInfo): Record<string, string> {
-  const servedBy = (run.config as { servedBy?: unknown }).servedBy;
-  return typeof servedBy === 'object' && servedBy !== null ? (servedBy as Record<string, string>) : {};
+  return { ...run.config.servedBy };
 }
 
 /**

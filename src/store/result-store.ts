@@ -3,13 +3,14 @@ import type { Claim } from '../domain/claim.js';
 import type { ConversationRecord, ConversationScore } from '../domain/conversation-record.js';
 import { StoreFullError } from '../domain/errors/store-full-error.js';
 import type { LeaseHolder } from '../runner/run-lease.js';
-import type { CallCacheScope, CallCommitLimit, NewRun, RunCallTotals, RunInfo, RunKind, RunRecords, RunStatus, RunSummary } from '../runner/run-records.js';
+import type { CallCacheScope, CallCommitLimit, NewRun, RunCallTotals, RunKind, RunStatus } from '../runner/run-records.js';
 import type { AnalysisResults } from '../studies/analysis/analysis-results.js';
 import type { AnnotationResults } from '../studies/annotation/annotation-results.js';
 import type { ConsistencyResults } from '../studies/consistency/consistency-results.js';
 import type { JudgeResults } from '../studies/judge/judge-results.js';
 import type { ResearchNotes } from '../studies/notes/research-notes.js';
 import type { PeopleRecords } from '../studies/people/people-results.js';
+import type { StudyRun, StudyRunRecords, StudyRunSummary } from '../studies/run-config.js';
 import type { TournamentBrowse } from '../studies/tournament/tournament-browse.js';
 import type { StoredConversation, TournamentResults } from '../studies/tournament/tournament-results.js';
 import { AnalysisTable } from './analysis-table.js';
@@ -31,7 +32,7 @@ import { buildSearchBacklog } from './search-index.js';
 import { toStoreError } from './store-errors.js';
 import type { OnDamagedRecord } from './stored-record-reader.js';
 
-export type { CallCacheScope, NewRun, RunInfo, RunKind, RunStatus, RunSummary } from '../runner/run-records.js';
+export type { CallCacheScope, NewRun, RunInfo, RunKind, RunStatus } from '../runner/run-records.js';
 
 export type { StoreAccess } from './open-database.js';
 
@@ -39,7 +40,7 @@ export type { StoreAccess } from './open-database.js';
  * A pmiyc store: the runs with their calls and leases, and each study's results, behind the ports
  * the runner and the studies define. Nothing outside src/store knows it is SQLite.
  */
-export interface Store extends RunRecords, TournamentResults {
+export interface Store extends StudyRunRecords, TournamentResults {
   readonly path: string;
   readonly consistency: ConsistencyResults;
   readonly judge: JudgeResults;
@@ -148,7 +149,7 @@ export class ResultStore implements Store {
 
   // Runs (run-table.ts)
 
-  createRun(run: NewRun): RunInfo {
+  createRun(run: NewRun): StudyRun {
     return this.runs.create(run);
   }
 
@@ -175,11 +176,11 @@ export class ResultStore implements Store {
     return this.runs.nextName(prefix);
   }
 
-  findRun(name?: string, kind?: RunKind): RunInfo {
+  findRun(name?: string, kind?: RunKind): StudyRun {
     return this.runs.find(name, kind);
   }
 
-  latestRunOf(kind: RunKind): RunInfo | undefined {
+  latestRunOf(kind: RunKind): StudyRun | undefined {
     return this.runs.latestOf(kind);
   }
 
@@ -187,7 +188,7 @@ export class ResultStore implements Store {
     return this.runs.has(name);
   }
 
-  listRuns(): RunSummary[] {
+  listRuns(): StudyRunSummary[] {
     return this.runs.list();
   }
 

@@ -1,4 +1,5 @@
-import type { RunInfo, RunKind, RunStatus } from '../runner/run-records.js';
+import type { RunStatus } from '../runner/run-records.js';
+import { readRunConfig, type StudyRun } from '../studies/run-config.js';
 
 /**
  * The kind of a run, from the command stored in its config (older demo runs say 'demo'). An
@@ -22,10 +23,10 @@ export interface RunRow {
   config: string;
 }
 
-/** A run's kind from its config, as `RUN_KIND_SQL` says it. */
-function kindOf(config: unknown): RunKind {
-  const command = (config as { command?: unknown }).command;
-  return command === undefined || command === 'run' || command === 'demo' || command === 'import' ? 'tournament' : (command as RunKind);
+/** Whether a stored config is a tournament's (`pmiyc run`, `pmiyc demo`, `pmiyc import`), as `RUN_KIND_SQL` says it. */
+function isTournamentConfig(config: string): boolean {
+  const { kind } = readRunConfig(JSON.parse(config));
+  return kind === 'tournament' || kind === 'import';
 }
 
 /**
@@ -45,13 +46,14 @@ export function currentStatus(
   const reason = row.stop_reason ?? undefined;
   if (row.status === 'interrupted' && (reason === 'failures' || reason === 'error')) return { status: 'failed', stopReason: reason };
   if (row.status !== 'failed' || reason !== undefined) return { status: row.status, ...(reason === undefined ? {} : { stopReason: reason }) };
-  if (kindOf(JSON.parse(row.config)) !== 'tournament') return { status: 'completed' };
+  if (!isTournamentConfig(row.config)) return { status: 'completed' };
   if (row.planned_conversations === null) return { status: 'failed' };
   return storedConversations() >= row.planned_conversations ? { status: 'completed' } : { status: 'failed', stopReason: 'failures' };
 }
 
 /** A stored run, its status in today's words (`storedConversations` is asked only for a status an older pmiyc stored). */
-export function toRunInfo(row: RunRow, storedConversations: () => number): RunInfo {
+export function toRunInfo(row: RunRow, storedConversations: () => number): StudyRun {
+  const storedConfig: unknown = JSON.parse(row.config);
   const { status, stopReason } = currentStatus(row, storedConversations);
   return {
     id: row.id,
@@ -64,6 +66,7 @@ export function toRunInfo(row: RunRow, storedConversations: () => number): RunIn
     ...(row.git_revision === null ? {} : { gitRevision: row.git_revision }),
     ...(row.planned_conversations === null ? {} : { plannedConversations: row.planned_conversations }),
     ...(row.claims_checksum === null ? {} : { claimsChecksum: row.claims_checksum }),
-    config: JSON.parse(row.config) as unknown,
+    config: readRunConfig(storedConfig),
+    storedConfig,
   };
 }

@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { InputError } from '../domain/errors/input-error.js';
 import { StoreError } from '../domain/errors/store-error.js';
-import type { NewRun, RunInfo, RunKind, RunStatus, RunSummary } from '../runner/run-records.js';
+import type { NewRun, RunKind, RunStatus } from '../runner/run-records.js';
+import type { StudyRun, StudyRunSummary } from '../studies/run-config.js';
 import type { CommitQueue } from './commit-queue.js';
 import { RUN_COLUMNS, RUN_KIND_SQL, type RunRow, toRunInfo } from './run-rows.js';
 
@@ -25,7 +26,7 @@ export class RunTable {
     private readonly context: RunTableContext,
   ) {}
 
-  create(run: NewRun): RunInfo {
+  create(run: NewRun): StudyRun {
     const createdAt = run.createdAt ?? this.context.now().toISOString();
     this.database
       .prepare(
@@ -69,7 +70,7 @@ export class RunTable {
    * The named run, or when no name is given the latest one (of the given kind: a command that
    * works on tournaments must not pick up a consistency or judge study made after it).
    */
-  find(name?: string, kind?: RunKind): RunInfo {
+  find(name?: string, kind?: RunKind): StudyRun {
     const { path } = this.context;
     const kindFilter = kind === undefined ? '' : `WHERE ${RUN_KIND_SQL} = '${kind}'`;
     const row = (
@@ -86,12 +87,12 @@ export class RunTable {
     throw new InputError(`${path} has no run named "${name}": it has ${names.join(', ')}`);
   }
 
-  latestOf(kind: RunKind): RunInfo | undefined {
+  latestOf(kind: RunKind): StudyRun | undefined {
     const row = this.database.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE ${RUN_KIND_SQL} = ? ORDER BY id DESC LIMIT 1`).get(kind) as RunRow | undefined;
     return row ? this.runInfo(row) : undefined;
   }
 
-  private runInfo(row: RunRow): RunInfo {
+  private runInfo(row: RunRow): StudyRun {
     return toRunInfo(row, () => this.context.countConversations(row.id));
   }
 
@@ -100,7 +101,7 @@ export class RunTable {
   }
 
   /** Every run with its counts, oldest first. */
-  list(): RunSummary[] {
+  list(): StudyRunSummary[] {
     this.context.commits.flush();
     const replays = this.replaySources();
     const rows = this.database

@@ -62,7 +62,7 @@ export class DriftCollector {
    */
   startRun(run: RunInfo): void {
     this.current = undefined;
-    if (probedByDesign(run.config)) {
+    if (probedByDesign(run.storedConfig)) {
       this.current = { from: 'run' };
       this.sources.push({ run: run.name, source: 'run', study: null });
       return;

@@ -12,16 +12,16 @@ import { techniqueEffects } from '../../metrics/techniques/technique-effects.js'
 import { techniqueShares } from '../../metrics/techniques/technique-profiles.js';
 import type { LabelledConversation } from '../../metrics/techniques/technique-turns.js';
 import { flagRates } from '../../metrics/techniques/turn-flags.js';
-import type { RunInfo } from '../../runner/run-records.js';
 import { analysisConfigOf } from '../../studies/analysis/analysis-design.js';
 import { analysisGrainOf } from '../../studies/analysis/analysis-grain.js';
+import type { StudyRun } from '../../studies/run-config.js';
 import type { ReportSource } from '../report-source.js';
 import { type AnalysisReport, type AnalysisSource, ASSOCIATION_STATEMENT, ETHICS_STATEMENT, type StudyJudge } from './analysis-figures.js';
 
 /** The study a report reads, and the reported run it labelled. */
 interface ChosenStudy {
-  readonly study: RunInfo;
-  readonly tournament: RunInfo;
+  readonly study: StudyRun;
+  readonly tournament: StudyRun;
   /** The analysis studies of that run, oldest first. */
   readonly names: string[];
 }
@@ -31,7 +31,7 @@ interface ChosenStudy {
  * (refused with exit code 2 when it is not an analysis study of a reported run), else the latest
  * one made. Undefined when no reported run has one.
  */
-function chooseStudy(source: ReportSource, runs: readonly RunInfo[], requested: string | undefined): ChosenStudy | undefined {
+function chooseStudy(source: ReportSource, runs: readonly StudyRun[], requested: string | undefined): ChosenStudy | undefined {
   const candidates = runs.flatMap((run) => source.analysis.studyNames(run.name).map((name) => ({ name, run })));
   const reported = runs.map((run) => run.name).join(', ');
   if (requested !== undefined) {
@@ -131,7 +131,7 @@ export interface AnalysisReportOptions {
  * Memory: the first judge's labels and, per labelled conversation, its turns' roles and scores
  * (no text); with several judges every judge's labels (docs/design/report.md, "Memory").
  */
-export function readAnalysisReport(source: ReportSource, runs: readonly RunInfo[], options: AnalysisReportOptions): AnalysisReport {
+export function readAnalysisReport(source: ReportSource, runs: readonly StudyRun[], options: AnalysisReportOptions): AnalysisReport {
   const chosen = chooseStudy(source, runs, options.analysis);
   if (!chosen) return {};
   const { study, tournament } = chosen;

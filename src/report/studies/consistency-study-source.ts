@@ -1,7 +1,7 @@
 import { ConsistencyAnalyzer } from '../../metrics/consistency/consistency.js';
 import { openingScores } from '../../metrics/consistency/consistency-openings.js';
-import type { RunInfo } from '../../runner/run-records.js';
 import { type ConsistencyConfig, consistencyConfigOf, isConsistencyConfig } from '../../studies/consistency/consistency-design.js';
+import type { StudyRun } from '../../studies/run-config.js';
 import type { ReportSource } from '../report-source.js';
 import { type ConsistencyStudyReport, MATCH_RATE_TIE_RULE } from './consistency-figures.js';
 
@@ -11,12 +11,12 @@ export interface StudyAnalysisOptions {
 }
 
 /** The tournament run a study compares with, if it names one and the store has it. */
-function linkedRun(store: ReportSource, config: ConsistencyConfig): RunInfo | undefined {
+function linkedRun(store: ReportSource, config: ConsistencyConfig): StudyRun | undefined {
   if (config.tournamentRun === undefined || !store.hasRun(config.tournamentRun)) return undefined;
   return store.findRun(config.tournamentRun);
 }
 
-function notesOf(report: Omit<ConsistencyStudyReport, 'notes'>, linked: RunInfo | undefined): string[] {
+function notesOf(report: Omit<ConsistencyStudyReport, 'notes'>, linked: StudyRun | undefined): string[] {
   const notes: string[] = [];
   if (report.tournamentRun !== null && !linked) notes.push(`run ${report.tournamentRun} is not in this store: Match Rate and Avg Dif cannot be computed`);
   for (const row of report.models) {
@@ -33,7 +33,7 @@ function notesOf(report: Omit<ConsistencyStudyReport, 'notes'>, linked: RunInfo 
  * Table 1 of one study, streamed from the store: its answers, then (when it names a tournament
  * run) that run's openings, each once. Memory: five counts per (model, claim), one score per opening.
  */
-export function analyzeStudy(store: ReportSource, run: RunInfo, options: StudyAnalysisOptions = {}): ConsistencyStudyReport {
+export function analyzeStudy(store: ReportSource, run: StudyRun, options: StudyAnalysisOptions = {}): ConsistencyStudyReport {
   const config = consistencyConfigOf(run.name, run.config);
   const linked = linkedRun(store, config);
   const analyzer = new ConsistencyAnalyzer();
@@ -67,7 +67,7 @@ export function analyzeStudy(store: ReportSource, run: RunInfo, options: StudyAn
  * The consistency studies a report of `runs` shows: a run that is itself a study, and every study
  * that names one of the runs as its tournament run. Each study once, in the order found.
  */
-export function consistencyStudiesFor(store: ReportSource, runs: readonly RunInfo[], options: StudyAnalysisOptions = {}): ConsistencyStudyReport[] {
+export function consistencyStudiesFor(store: ReportSource, runs: readonly StudyRun[], options: StudyAnalysisOptions = {}): ConsistencyStudyReport[] {
   const table = store.consistency;
   const names: string[] = [];
   for (const run of runs) {

@@ -119,7 +119,7 @@ export function runOutcomeText(
   { reportFollows, askAfresh }: { readonly reportFollows: boolean; readonly askAfresh?: readonly string[] },
 ): ClosingText {
   const { run, result, ending } = outcome;
-  const config = records.findRun(run.name).config as { servedBy?: unknown; configPath?: unknown };
+  const config = records.findRun(run.name).storedConfig as { servedBy?: unknown; configPath?: unknown };
   const summary = summarizeTournament(records.conversationScores(run.id), { ...DEFAULT_INTERVALS, seed: run.seed }, designedAgentsOf([config]));
   const totals = totalsOf(outcome, records);
   const status = describeRunState({ status: ending.status, ...(ending.stopReason ? { why: ending.stopReason } : {}) }, totals.failedWholeRun);

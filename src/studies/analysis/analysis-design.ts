@@ -1,64 +1,24 @@
-import { z } from 'zod';
 import { taxonomySchema } from '../../config/taxonomy/taxonomy-schema.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import type { Taxonomy } from '../../domain/taxonomy.js';
-import type { RunInfo, RunRecords } from '../../runner/run-records.js';
-import { samplingOf, samplingSchema } from '../design-parts.js';
-import { ANALYSIS_GRAINS, type AnalysisGrain, analysisGrainOf, DEFAULT_GRAIN } from './analysis-grain.js';
+import { samplingOf } from '../design-parts.js';
+import type { RunConfig, StudyRun, StudyRunRecords } from '../run-config.js';
 
-/**
- * What an analysis study is (`pmiyc analyze`, issue 29), as stored in its `runs` row
- * (`config.command = 'analyze'`), so that --resume asks exactly the same questions and a report can
- * say which judges read which turns with which taxonomy. The taxonomy is stored whole: a report never
- * depends on a file that may have changed since.
- */
-const analysisDesignSchema = z.object({
-  /** The judge models, in the order given (`--judge a,b`). */
-  judges: z.array(z.string()).min(1),
-  /** The taxonomy the judges label with, as loaded (a built-in's name or a file's items). */
-  taxonomy: taxonomySchema,
-  /** Where the taxonomy came from: a built-in's name or the file's absolute path. */
-  taxonomySource: z.string(),
-  /** Conversations analysed: a seeded sample of the run's (`--sample N`); absent: all of them. */
-  sample: z.number().int().min(1).optional(),
-  /** Whether each persuader's stance is asked again after its conversation (`--probe-drift`). */
-  probeDrift: z.boolean().default(false),
-  sampling: samplingSchema,
-  /** Every judge's calls through its provider's batch service (`--batch`): kept so that a resume batches too. */
-  batch: z.boolean().optional(),
-  /**
-   * How a judge is asked (`--grain`): one call per conversation that labels every turn, or one call per
-   * turn. Absent: per turn, as every study made before the conversation grain was; a new per-turn study
-   * leaves it out too, so that what it stores is what it stored before.
-   */
-  grain: z.enum(ANALYSIS_GRAINS).optional(),
-});
+import type { AnalysisConfig, AnalysisDesign } from './analysis-config.js';
+import { type AnalysisGrain, analysisGrainOf, DEFAULT_GRAIN } from './analysis-grain.js';
 
-const analysisConfigSchema = z.looseObject({
-  command: z.literal('analyze'),
-  /** The tournament run whose conversations are analysed. */
-  tournamentRun: z.string(),
-  design: analysisDesignSchema,
-  /** Judges that are simulated agents (labelled in every output). */
-  simulated: z.array(z.string()).default([]),
-  configPath: z.string().optional(),
-});
-
-export type AnalysisConfig = z.infer<typeof analysisConfigSchema>;
+export type { AnalysisConfig, AnalysisDesign } from './analysis-config.js';
 
 /** Whether a stored run config is an analysis study's. */
-export function isAnalysisConfig(config: unknown): boolean {
-  return analysisConfigSchema.safeParse(config).success;
+export function isAnalysisConfig(config: RunConfig): boolean {
+  return config.kind === 'analyze';
 }
 
 /** A stored study's config, or an error that says what the run is instead. */
-export function analysisConfigOf(runName: string, config: unknown): AnalysisConfig {
-  const parsed = analysisConfigSchema.safeParse(config);
-  if (!parsed.success) throw new InputError(`run ${runName} is not an analysis study: name one made by \`pmiyc analyze\``);
-  return parsed.data;
+export function analysisConfigOf(runName: string, config: RunConfig): AnalysisConfig {
+  if (config.kind !== 'analyze') throw new InputError(`run ${runName} is not an analysis study: name one made by \`pmiyc analyze\``);
+  return config;
 }
-
-export type AnalysisDesign = z.infer<typeof analysisDesignSchema>;
 
 /** The taxonomy a study labels with when --taxonomy is not given: the short rhetorical one (few labels, short prompts). */
 export const DEFAULT_TAXONOMY = 'rhetoric';
@@ -102,7 +62,7 @@ const OTHER_RUNS: Readonly<Record<string, string>> = {
 };
 
 /** The tournament run a study reads (`--run`; default the latest tournament), refused when it is not a tournament. */
-export function tournamentRunToAnalyse(records: Pick<RunRecords, 'findRun' | 'latestRunOf' | 'location'>, name: string | undefined): RunInfo {
+export function tournamentRunToAnalyse(records: Pick<StudyRunRecords, 'findRun' | 'latestRunOf' | 'location'>, name: string | undefined): StudyRun {
   if (name === undefined) {
     const latest = records.latestRunOf('tournament');
     if (latest === undefined)
@@ -110,9 +70,10 @@ export function tournamentRunToAnalyse(records: Pick<RunRecords, 'findRun' | 'la
     return latest;
   }
   const run = records.findRun(name);
-  const command = (run.config as { command?: unknown }).command;
+  const { config } = run;
   // As the store tells a run's kind: a tournament's config says run, demo or import (or nothing, before 0.2).
-  if (command !== undefined && !['run', 'demo', 'import'].includes(String(command)))
+  const command = config.kind === 'unreadable' ? config.command : config.kind === 'tournament' || config.kind === 'import' ? undefined : config.kind;
+  if (command !== undefined && !['run', 'demo', 'import'].includes(command))
     throw new InputError(
       `--run names the tournament run to analyse, but ${name} is ${OTHER_RUNS[String(command)] ?? `a ${String(command)} run`}: name a run made by \`pmiyc run\` or \`pmiyc import official\``,
     );
@@ -137,7 +98,7 @@ export interface AnalysisResumeFlags {
 interface ResumeCheck {
   readonly flag: string;
   readonly key: keyof AnalysisResumeFlags;
-  readonly stored: (config: AnalysisConfig, run: RunInfo) => string;
+  readonly stored: (config: AnalysisConfig, run: StudyRun) => string;
   readonly given: (flags: AnalysisResumeFlags) => string;
 }
 
@@ -178,12 +139,12 @@ const RESUME_CHECKS: readonly ResumeCheck[] = [
 
 /** What a resumed study is: its run, its own design, the tournament run it reads, its config file. */
 export interface AnalysisToResume {
-  readonly run: RunInfo;
+  readonly run: StudyRun;
   readonly config: AnalysisConfig;
 }
 
 /** "--judge is a,b, but study s has a" for each flag typed again with another value (a taxonomy file edited since included). */
-function resumeDifferences(run: RunInfo, config: AnalysisConfig, flags: AnalysisResumeFlags): string[] {
+function resumeDifferences(run: StudyRun, config: AnalysisConfig, flags: AnalysisResumeFlags): string[] {
   const differences = RESUME_CHECKS.filter((check) => flags[check.key] !== undefined)
     .map((check) => ({ flag: check.flag, was: check.stored(config, run), now: check.given(flags) }))
     .filter(({ was, now }) => was !== now)
@@ -201,7 +162,7 @@ function resumeDifferences(run: RunInfo, config: AnalysisConfig, flags: Analysis
  * `flags` holds only what the user typed (not defaults).
  */
 export function analysisToResume(
-  records: Pick<RunRecords, 'findRun' | 'latestRunOf' | 'location'>,
+  records: Pick<StudyRunRecords, 'findRun' | 'latestRunOf' | 'location'>,
   options: { readonly study?: string; readonly flags: AnalysisResumeFlags },
 ): AnalysisToResume {
   const run = options.study === undefined ? records.latestRunOf('analyze') : records.findRun(options.study);

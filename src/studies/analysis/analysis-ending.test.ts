@@ -36,7 +36,16 @@ describe('analysisEnding', () => {
 });
 
 describe('liveWriterOf', () => {
-  const run = { id: 7, name: 'tournament', createdAt: AT, status: 'running' as const, seed: 0, packageVersion: 'test', config: {} };
+  const run = {
+    id: 7,
+    name: 'tournament',
+    createdAt: AT,
+    status: 'running' as const,
+    seed: 0,
+    packageVersion: 'test',
+    config: { kind: 'tournament' },
+    storedConfig: {},
+  };
   const world = (alive: boolean, now = '2026-12-01T12:00:05.000Z') => ({
     owner: { pid: 1, host: 'here', isProcessAlive: () => alive },
     now: () => new Date(now),

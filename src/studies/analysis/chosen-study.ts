@@ -1,5 +1,5 @@
 import { InputError } from '../../domain/errors/input-error.js';
-import type { RunInfo } from '../../runner/run-records.js';
+import type { StudyRun } from '../run-config.js';
 import { type AnalysisConfig, analysisConfigOf } from './analysis-design.js';
 import type { AnalysisResults } from './analysis-results.js';
 
@@ -18,7 +18,7 @@ export interface ChosenStudy {
  * is an InputError that lists them.
  */
 export function chooseStudy(
-  source: { findRun(name: string): RunInfo; readonly analysis: Pick<AnalysisResults, 'studyNames'> },
+  source: { findRun(name: string): StudyRun; readonly analysis: Pick<AnalysisResults, 'studyNames'> },
   tournamentRun: string,
   asked: string | undefined,
 ): ChosenStudy | undefined {

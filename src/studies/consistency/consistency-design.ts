@@ -1,55 +1,27 @@
-import { z } from 'zod';
 import { InputError } from '../../domain/errors/input-error.js';
-import type { RunRecords } from '../../runner/run-records.js';
-import { samplingOf, samplingSchema, selectionOf, selectionSchema } from '../design-parts.js';
+import { samplingOf, selectionOf } from '../design-parts.js';
 
-/**
- * What a consistency study is, as stored in its `runs` row (`config.command = 'consistency'`), so
- * that --resume asks exactly the same questions and a report can say what ran.
- */
-const consistencyDesignSchema = z.object({
-  models: z.array(z.string()).min(1),
-  /** Answers asked per model and claim (N of Table 1). */
-  samples: z.number().int().min(1),
-  claims: selectionSchema,
-  sampling: samplingSchema,
-});
+import type { RunConfig, StudyRunRecords } from '../run-config.js';
+import type { ConsistencyConfig, ConsistencyDesign } from './consistency-config.js';
 
-export type ConsistencyDesign = z.infer<typeof consistencyDesignSchema>;
-
-/** An imported file of the paper's format instead of sampled answers. */
-const consistencyImportSchema = z.object({ file: z.string(), model: z.string(), rows: z.number().int() });
-
-const consistencyConfigSchema = z.looseObject({
-  command: z.literal('consistency'),
-  design: consistencyDesignSchema.optional(),
-  import: consistencyImportSchema.optional(),
-  /** The tournament run whose openings Match Rate and Avg Dif compare with. */
-  tournamentRun: z.string().optional(),
-  /** Models that are simulated agents (labelled in every output). */
-  simulated: z.array(z.string()).default([]),
-  configPath: z.string().optional(),
-});
-
-export type ConsistencyConfig = z.infer<typeof consistencyConfigSchema>;
+export type { ConsistencyConfig, ConsistencyDesign } from './consistency-config.js';
 
 /** Whether a stored run config is a consistency study's. */
-export function isConsistencyConfig(config: unknown): boolean {
-  return consistencyConfigSchema.safeParse(config).success;
+export function isConsistencyConfig(config: RunConfig): boolean {
+  return config.kind === 'consistency';
 }
 
 /** The tournament run a study compares its answers with (`--run`) must exist and be a tournament. */
-export function checkTournamentRun(records: Pick<RunRecords, 'findRun'>, name: string | undefined): void {
+export function checkTournamentRun(records: Pick<StudyRunRecords, 'findRun'>, name: string | undefined): void {
   if (name === undefined) return;
   if (isConsistencyConfig(records.findRun(name).config))
     throw new InputError(`--run names the tournament run to compare openings with, but ${name} is a consistency study: name a run made by \`pmiyc run\``);
 }
 
 /** A stored study's config, or an error that says what the run is instead. */
-export function consistencyConfigOf(runName: string, config: unknown): ConsistencyConfig {
-  const parsed = consistencyConfigSchema.safeParse(config);
-  if (!parsed.success) throw new InputError(`run ${runName} is not a consistency study: name one made by \`pmiyc consistency\` with --study`);
-  return parsed.data;
+export function consistencyConfigOf(runName: string, config: RunConfig): ConsistencyConfig {
+  if (config.kind !== 'consistency') throw new InputError(`run ${runName} is not a consistency study: name one made by \`pmiyc consistency\` with --study`);
+  return config;
 }
 
 export interface ConsistencyDesignOptions {

@@ -1,11 +1,11 @@
 import { InputError } from '../../domain/errors/input-error.js';
-import type { RunInfo, RunRecords } from '../../runner/run-records.js';
+import type { StudyRun, StudyRunRecords } from '../run-config.js';
 import { type ConsistencyDesign, consistencyConfigOf } from './consistency-design.js';
 import type { ConsistencyResults } from './consistency-results.js';
 
 /** What a resumed study is: its run, its own design, the tournament run it compares with, its config file. */
 export interface StudyToResume {
-  readonly run: RunInfo;
+  readonly run: StudyRun;
   readonly design: ConsistencyDesign;
   readonly tournamentRun?: string;
   readonly configPath?: string;
@@ -17,7 +17,7 @@ export interface StudyToResume {
  * compare with are refused, each with what to do instead.
  */
 export function studyToResume(
-  store: Pick<RunRecords, 'findRun' | 'location'> & { readonly consistency: Pick<ConsistencyResults, 'studyNames'> },
+  store: Pick<StudyRunRecords, 'findRun' | 'location'> & { readonly consistency: Pick<ConsistencyResults, 'studyNames'> },
   options: { readonly study?: string; readonly run?: string; readonly models?: readonly string[]; readonly limit?: number; readonly sample?: number },
 ): StudyToResume {
   const name = options.study ?? store.consistency.studyNames().at(-1);

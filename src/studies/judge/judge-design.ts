@@ -1,23 +1,15 @@
-import { z } from 'zod';
 import type { JudgePair } from '../../datasets/judge-pairs.js';
 import { InputError } from '../../domain/errors/input-error.js';
-import type { RunInfo, RunRecords } from '../../runner/run-records.js';
-import { samplingOf, samplingSchema, selectionOf, selectionSchema } from '../design-parts.js';
+import { samplingOf, selectionOf } from '../design-parts.js';
 import type { JudgeResults } from './judge-results.js';
 
 /** The pairs of the human ratings (the Anthropic persuasion data), as opposed to a user's file. */
 export const ANTHROPIC_PAIRS = 'anthropic';
 
-/** What a judge run is, as stored with it so that --resume rebuilds exactly the same trials. */
-const storedJudgeDesignSchema = z.object({
-  judges: z.array(z.string()).min(1),
-  pairs: selectionSchema,
-  sampling: samplingSchema,
-});
+import type { RunConfig, StudyRun, StudyRunRecords } from '../run-config.js';
+import type { StoredJudgeDesign } from './judge-config.js';
 
-export type StoredJudgeDesign = z.infer<typeof storedJudgeDesignSchema>;
-
-const storedConfigSchema = z.looseObject({ command: z.literal('judge'), design: storedJudgeDesignSchema, configPath: z.string().optional() });
+export type { StoredJudgeDesign } from './judge-config.js';
 
 export interface JudgeDesignOptions {
   readonly models?: readonly string[];
@@ -44,11 +36,10 @@ export function judgeDesignFromOptions(options: JudgeDesignOptions): StoredJudge
 }
 
 /** The stored design of a judge run being resumed; refuses runs of other commands. */
-function judgeDesignOfStoredRun(runName: string, config: unknown): { design: StoredJudgeDesign; configPath?: string } {
-  const parsed = storedConfigSchema.safeParse(config);
-  if (!parsed.success)
+function judgeDesignOfStoredRun(runName: string, config: RunConfig): { design: StoredJudgeDesign; configPath?: string } {
+  if (config.kind !== 'judge')
     throw new InputError(`run ${runName} is not a judge run (made by \`pmiyc judge\`): name a judge run with --study, or resume it with its own command`);
-  return { design: parsed.data.design, ...(parsed.data.configPath ? { configPath: parsed.data.configPath } : {}) };
+  return { design: config.design, ...(config.configPath ? { configPath: config.configPath } : {}) };
 }
 
 /** The pairs of a run, and what the user should know about where they come from. */
@@ -77,9 +68,9 @@ const DESIGN_FLAGS = [
  * checksum proves them the same.
  */
 export function judgeRunToResume(
-  store: Pick<RunRecords, 'findRun' | 'location'> & { readonly judge: Pick<JudgeResults, 'latestRunOf'> },
+  store: Pick<StudyRunRecords, 'findRun' | 'location'> & { readonly judge: Pick<JudgeResults, 'latestRunOf'> },
   options: { readonly study?: string; readonly dataDir?: string } & Partial<Record<(typeof DESIGN_FLAGS)[number][0], unknown>>,
-): { run: RunInfo; design: StoredJudgeDesign; configPath?: string } {
+): { run: StudyRun; design: StoredJudgeDesign; configPath?: string } {
   const name = options.study ?? store.judge.latestRunOf('judge');
   if (name === undefined) throw new InputError(`${store.location} has no judge run to resume: start one with pmiyc judge --models a,b`);
   const run = store.findRun(name);

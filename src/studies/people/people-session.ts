@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { PmiycConfig } from '../../config/config-schema.js';
 import { claimsChecksum } from '../../datasets/claims-checksum.js';
 import { claimsRecordOf } from '../../datasets/licences.js';
@@ -6,29 +5,21 @@ import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import { checkModels } from '../../runner/check-models.js';
 import { openRun } from '../../runner/open-run.js';
-import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
+import type { RunAbout } from '../../runner/run-records.js';
 import { type RunSession, type SessionWorld, startRunSession } from '../../runner/run-session.js';
 import { type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import type { Sampling } from '../design-parts.js';
+import type { StudyRun, StudyRunRecords } from '../run-config.js';
 import type { TournamentResults } from '../tournament/tournament-results.js';
 import { type CompareProgress, runComparisons } from './compare-models.js';
 import type { ExperimentText } from './experiment-text.js';
+import type { StoredPeople } from './people-config.js';
 import type { PeopleDesign } from './people-design.js';
 import type { PeopleRecords, PersonRole } from './people-results.js';
 import { PeopleStudy } from './people-study.js';
 
-/** What a people study keeps with its run (`config.people`), so that a restart serves the same study. */
-const storedPeopleSchema = z.looseObject({
-  role: z.enum(['persuadee', 'persuader']),
-  opponent: z.string(),
-  compare: z.array(z.string()),
-  turns: z.number().int(),
-  text: z.looseObject({}),
-  openLink: z.object({ tokenHash: z.string(), capacity: z.number().int() }).optional(),
-});
-
 export interface PeopleStudyInput {
-  readonly store: RunRecords & TournamentResults & { readonly people: PeopleRecords };
+  readonly store: StudyRunRecords & TournamentResults & { readonly people: PeopleRecords };
   readonly name: string;
   readonly role: PersonRole;
   readonly opponent: string;
@@ -51,7 +42,7 @@ export interface PeopleStudyInput {
 }
 
 export interface ServedPeopleStudy {
-  readonly run: RunInfo;
+  readonly run: StudyRun;
   readonly resumed: boolean;
   readonly study: PeopleStudy;
   readonly text: ExperimentText;
@@ -203,10 +194,8 @@ export async function openPeopleStudy(input: PeopleStudyInput): Promise<ServedPe
   };
 }
 
-function storedPeopleOf(run: RunInfo): z.infer<typeof storedPeopleSchema> | undefined {
-  const people = (run.config as { people?: unknown } | null)?.people;
-  const parsed = storedPeopleSchema.safeParse(people);
-  return parsed.success ? parsed.data : undefined;
+function storedPeopleOf(run: StudyRun): StoredPeople | undefined {
+  return run.config.kind === 'people serve' ? run.config.people : undefined;
 }
 
 /** The store's participant methods, bound (the study keeps them apart from the store). */

@@ -5,7 +5,7 @@ import { DatasetError } from '../../domain/errors/dataset-error.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import { recordClaimKey } from '../../metrics/record-claim-key.js';
 import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
-import { IMPORT_COMMAND } from './imported-run.js';
+import { IMPORT_COMMAND, type ImportEntry } from './imported-run.js';
 import { importedConversationId, toImportedRecord } from './official-conversation.js';
 import {
   type ClaimSeen,
@@ -43,12 +43,6 @@ export interface OfficialImportResult {
   readonly files: readonly ImportedFile[];
   /** Distinct claims of the import found in a known claim set, and those stored with origin `imported`. */
   readonly claims: { readonly known: number; readonly imported: number };
-}
-
-/** One import as the run's config keeps it: the files that added conversations, with their checksums. */
-interface ImportEntry {
-  readonly importedAt: string;
-  readonly files: ReadonlyArray<{ path: string; sha256: string; records: number; added: number }>;
 }
 
 type ImportStore = Pick<RunRecords, 'createRun' | 'findRun' | 'hasRun' | 'recordRunConfig' | 'setRunStatus'> &

@@ -3,7 +3,7 @@ import type { PmiycConfig } from '../../config/config-schema.js';
 import { isBuiltInSet } from '../../datasets/claim-sets.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import type { VariantTemplates } from '../../protocol/prompt-variants.js';
-import type { RunInfo, RunRecords } from '../../runner/run-records.js';
+import type { StudyRun, StudyRunRecords } from '../run-config.js';
 import { agentOf, crossAgents, seedNamesOf } from './agents.js';
 import { type DesignOptions, designOfStoredRun, type RunSettings, type StoredDesign, TOURNAMENT_DEFAULTS } from './tournament-design.js';
 
@@ -190,7 +190,7 @@ export function checkResumeSeeds(runName: string, design: StoredDesign): void {
 
 /** What a resumed tournament is: its run, its own design and settings, and the config file it is run with. */
 export interface TournamentToResume {
-  readonly run: RunInfo;
+  readonly run: StudyRun;
   readonly design: StoredDesign;
   /** As stored; absent for runs made before pmiyc kept them. */
   readonly settings?: RunSettings;
@@ -204,7 +204,7 @@ export interface TournamentToResume {
  * `loadConfig` reads it.
  */
 export async function tournamentRunToResume(
-  records: Pick<RunRecords, 'findRun'>,
+  records: Pick<StudyRunRecords, 'findRun'>,
   request: { readonly run?: string; readonly configPath?: string; readonly flags: ResumeFlags; readonly given: ReadonlySet<string> },
   loadConfig: (path: string | undefined) => Promise<PmiycConfig>,
 ): Promise<TournamentToResume> {

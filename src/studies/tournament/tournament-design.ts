@@ -1,10 +1,8 @@
-import { z } from 'zod';
-import { variantTemplatesSchema } from '../../config/config-schema.js';
 import type { Setting } from '../../domain/conversation.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import { describeInvalidConfidence } from '../../domain/validation.js';
 import type { VariantTemplates } from '../../protocol/prompt-variants.js';
-import { samplingOf, samplingSchema, selectionOf, selectionSchema } from '../design-parts.js';
+import { samplingOf, selectionOf } from '../design-parts.js';
 import { agentOf, checkAgentNames, checkCrossable, crossAgents, type VariantBook } from './agents.js';
 
 /** Defaults of `pmiyc run`, also those of the library. */
@@ -19,58 +17,10 @@ export const TOURNAMENT_DEFAULTS = {
   seed: 0,
 } as const;
 
-/** What a run is, as stored with it so that --resume can rebuild exactly the same plan. */
-const storedDesignSchema = z.object({
-  persuaders: z.array(z.string()).min(1),
-  persuadees: z.array(z.string()).min(1),
-  settings: z.array(z.enum(['single', 'multi'])).min(1),
-  multiTurns: z.number().int(),
-  repetitions: z.number().int().min(1),
-  claims: selectionSchema,
-  sampling: samplingSchema,
-  /** The prompt variants the agents use, as they were when the run started (a resume runs the same prompts). */
-  variants: z.record(z.string(), variantTemplatesSchema).optional(),
-  /**
-   * How the run's calls are seeded: `by-request`, each role by the name of the prompts it is asked
-   * with, each repetition with openings of its own (engine/call-seed.ts). Absent in runs started
-   * before: by agent name, the repetitions sharing their openings (resume-check.ts refuses to mix the two).
-   */
-  callSeeds: z.literal('by-request').optional(),
-  /**
-   * `--probe-drift`: after each completed conversation its persuader is asked where it stands now
-   * (drift, docs/design/techniques.md); its answer is kept in the record. Absent when not probing.
-   */
-  probeDrift: z.literal(true).optional(),
-  /**
-   * `--until settled`: the claims in a seeded random order, run in waves, and no new wave once every
-   * quantity is settled (docs/design/sequential.md). Absent in a fixed-design run.
-   */
-  sequential: z
-    .object({
-      until: z.literal('settled'),
-      confidence: z.number().gt(0).lt(1),
-      precision: z.number().positive().optional(),
-      wave: z.number().int().min(1),
-    })
-    .optional(),
-});
+import type { RunConfig } from '../run-config.js';
+import type { RunSettings, StoredDesign } from './stored-design.js';
 
-export type StoredDesign = z.infer<typeof storedDesignSchema>;
-
-/** How a run is run (not what it measures): kept with the run, taken again by --resume unless given anew. */
-const runSettingsSchema = z.object({
-  concurrency: z.number().int().min(1),
-  maxFailures: z.number().optional(),
-  maxCost: z.number().optional(),
-  /** False: the run was started with --no-cache, and reuses nothing from earlier runs on resume either. */
-  cache: z.boolean(),
-  /** True: started with --batch (every model's calls through its provider's batch service), and resumed so. */
-  batch: z.boolean().optional(),
-});
-
-export type RunSettings = z.infer<typeof runSettingsSchema>;
-
-const storedConfigSchema = z.looseObject({ design: storedDesignSchema, configPath: z.string().optional(), settings: runSettingsSchema.optional() });
+export type { RunSettings, StoredDesign } from './stored-design.js';
 
 export interface DesignOptions {
   readonly models?: readonly string[];
@@ -186,12 +136,15 @@ export function designFromOptions(options: DesignOptions): StoredDesign {
 }
 
 /** The stored design of a run being resumed, with its settings (runs made before pmiyc kept them get the defaults). */
-export function designOfStoredRun(runName: string, config: unknown): { design: StoredDesign; configPath?: string; settings?: RunSettings } {
-  const parsed = storedConfigSchema.safeParse(config);
-  if (!parsed.success) throw new InputError(`run ${runName} was not made by \`pmiyc run\` (or by an older pmiyc): it cannot be resumed`);
+export function designOfStoredRun(runName: string, config: RunConfig): { design: StoredDesign; configPath?: string; settings?: RunSettings } {
+  // A people study's run holds a tournament's design too (its conversations are a tournament's).
+  const design = config.kind === 'tournament' || config.kind === 'people serve' ? config.design : undefined;
+  if (design === undefined) throw new InputError(`run ${runName} was not made by \`pmiyc run\` (or by an older pmiyc): it cannot be resumed`);
+  const settings = config.kind === 'tournament' ? config.settings : undefined;
+  const configPath = config.kind === 'tournament' || config.kind === 'people serve' ? config.configPath : undefined;
   return {
-    design: parsed.data.design,
-    ...(parsed.data.configPath ? { configPath: parsed.data.configPath } : {}),
-    ...(parsed.data.settings ? { settings: parsed.data.settings } : {}),
+    design,
+    ...(configPath ? { configPath } : {}),
+    ...(settings ? { settings } : {}),
   };
 }

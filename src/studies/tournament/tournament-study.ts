@@ -7,9 +7,10 @@ import { claimKeyOf, type SequentialScore, SequentialWatch, sequentialClaimOrder
 import type { QuantityState } from '../../metrics/sequential/sequential-settling.js';
 import { RecordUsageTally } from '../../metrics/usage/usage-totals.js';
 import { openRun } from '../../runner/open-run.js';
-import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
+import type { RunAbout } from '../../runner/run-records.js';
 import { type RunSession, type SessionFacts, type SessionWorld, sessionFacts, startRunSession } from '../../runner/run-session.js';
 import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
+import type { StudyRun, StudyRunRecords } from '../run-config.js';
 import { agentOf, promptsByAgent, seedNamesOf } from './agents.js';
 import { CallForecast } from './call-forecast.js';
 import { callSharesOf } from './call-shares.js';
@@ -23,7 +24,7 @@ import { failedCallHashes, type GivenSettings, isHeldBy, planTournamentWork, ses
 /** The settings left out are the resumed run's, else the defaults (concurrency 16); `batch` is kept with the run (a resume batches too). */
 export interface RunTournamentInput extends Partial<Omit<DesignOptions, 'claims'>>, GivenSettings {
   /** The store the run is kept in (`openStore()`): runs, calls and conversations. */
-  readonly store: RunRecords & TournamentResults;
+  readonly store: StudyRunRecords & TournamentResults;
   /** The claims to argue: a built-in set, a file's, or your own. */
   readonly claims: readonly Claim[];
   /** How the claims were chosen, recorded with the run (a set's name or a file's path; "library" unless given). */
@@ -50,7 +51,7 @@ export interface RunTournamentInput extends Partial<Omit<DesignOptions, 'claims'
 }
 
 export interface TournamentOutcome extends SessionFacts {
-  readonly run: RunInfo;
+  readonly run: StudyRun;
   readonly result: ConversationsResult;
   /** How the session ended: what the store records, and the exit code a command should end with. */
   readonly ending: SessionEnding;

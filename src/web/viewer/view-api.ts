@@ -8,11 +8,12 @@ import { designedAgentsOf } from '../../report/designed-agents.js';
 import { nothingSharedReason } from '../../report/texts/run-comparison-text.js';
 import type { LeaseWorld } from '../../runner/run-lease.js';
 import { describeRunState, runState } from '../../runner/run-lease.js';
-import { failedItemsOf, type RunInfo, type RunRecords, type RunSummary } from '../../runner/run-records.js';
+import { failedItemsOf } from '../../runner/run-records.js';
 import type { AnalysisResults } from '../../studies/analysis/analysis-results.js';
 import { type ChosenStudy, chooseStudy } from '../../studies/analysis/chosen-study.js';
 import { tagItems, techniqueTag, turnTagsOf, unethicalTag } from '../../studies/analysis/turn-tags.js';
 import type { ResearchNotes } from '../../studies/notes/research-notes.js';
+import type { StudyRun, StudyRunRecords, StudyRunSummary } from '../../studies/run-config.js';
 import { isImportedRun } from '../../studies/tournament/imported-run.js';
 import type { ClaimCell, LabelFilter, PairCell, PairClaimTotal, TournamentBrowse } from '../../studies/tournament/tournament-browse.js';
 import type { TournamentResults } from '../../studies/tournament/tournament-results.js';
@@ -33,7 +34,7 @@ import { runEstimates } from './run-estimates.js';
 import { type Arm, type ArmsCompared, compareArms, modelMeans, poolPeopleCells } from './run-overview.js';
 
 /** What `pmiyc view` reads: a store opened read-only. */
-export type ViewSource = Pick<RunRecords, 'findRun' | 'listRuns' | 'leases'> &
+export type ViewSource = Pick<StudyRunRecords, 'findRun' | 'listRuns' | 'leases'> &
   Pick<TournamentResults, 'conversationsWithId' | 'countConversations'> & {
     readonly path: string;
     readonly browse: TournamentBrowse;
@@ -149,12 +150,12 @@ export class ViewApi {
   }
 
   /** The models a run's config names; for a run without a design (an import), those of its conversations. */
-  private modelsOfRun(run: RunSummary): string[] {
-    const configured = modelsOf(run.config);
+  private modelsOfRun(run: StudyRunSummary): string[] {
+    const configured = modelsOf(run.storedConfig);
     return configured.length > 0 || run.kind !== 'tournament' ? configured : this.source.browse.modelsOf(run.id);
   }
 
-  private overview(run: RunInfo): OverviewCache {
+  private overview(run: StudyRun): OverviewCache {
     const count = this.source.countConversations(run.id);
     // A failed conversation run again (--retry-failed) replaces its record: the count stays, the failed count drops.
     const failed = this.source.countConversations(run.id, 'failed');
@@ -178,13 +179,13 @@ export class ViewApi {
         seed: isImportedRun(info) ? null : info.seed,
         packageVersion: info.packageVersion,
         gitRevision: info.gitRevision ?? null,
-        config: info.config,
+        config: info.storedConfig,
       },
       conditions: conditionsOf(pairs),
       models,
       failureReasons: this.source.browse.failureReasons(info.id),
       pairs,
-      modelMeans: modelMeans(pairs, designedAgentsOf([info.config])),
+      modelMeans: modelMeans(pairs, designedAgentsOf([info.storedConfig])),
       claims,
       analysis: study ? this.runAnalysis(info, study) : null,
     };
@@ -252,7 +253,7 @@ export class ViewApi {
   }
 
   /** A study's filters and technique profile for its tournament run, kept until labels are stored or the run's counts change. */
-  private runAnalysis(run: RunInfo, study: ChosenStudy): RunAnalysis {
+  private runAnalysis(run: StudyRun, study: ChosenStudy): RunAnalysis {
     const { design } = study.config;
     const judge = design.judges[0]!;
     const key = `${this.source.browse.labelsVersion()} ${this.source.countConversations(run.id)} ${this.source.countConversations(run.id, 'failed')}`;
@@ -343,7 +344,7 @@ export class ViewApi {
     const cached = this.comparisons.get(key);
     if (cached?.counts === counts) return { status: 200, body: cached.body };
     // People are one group here too, as on the run page.
-    const totalsOf = (arm: Arm, run: RunInfo) => pooledTotals(inSetting(this.source.browse.pairClaimTotals(run.id), arm.setting));
+    const totalsOf = (arm: Arm, run: StudyRun) => pooledTotals(inSetting(this.source.browse.pairClaimTotals(run.id), arm.setting));
     const compared = compareArms(totalsOf(a, aRun), totalsOf(b, bRun), a.setting !== undefined);
     if (compared.models.length === 0) return { status: 400, body: { error: nothingToCompare(a, b, compared) } };
     const body: CompareAnswer = { a, b, ...compared };
