@@ -4,7 +4,8 @@
 // resets). Each session of pmiyc is killed at a random moment with SIGKILL, SIGTERM or SIGINT (or left to
 // finish) and resumed, again and again, until the run completes; a run with failed conversations is
 // resumed with --retry-failed. Every SOAK_ANALYZE_EVERY-th tournament (default 2) is then analysed by
-// `pmiyc analyze` with a judge on the same server (its labels drawn from the request), killed and resumed
+// `pmiyc analyze` with a judge on the same server (its labels drawn from the request; the analyses alternate between
+// the conversation grain and the per-turn grain), killed and resumed
 // the same way. Every SOAK_PEOPLE_EVERY-th round (default 3) a people study (`pmiyc people serve`, scripted
 // participants answering over HTTP as the page does) has its server stopped at random moments and served again.
 // Three times (where root can mount a small tmpfs) the store's disk fills: during a tournament, during an
@@ -167,16 +168,26 @@ function answer(body, request, response) {
   response.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletion(text, { promptTokens: Math.ceil(body.length / 4), completionTokens: 20 }));
 }
 
+/** One turn's labels, drawn from the request's digest (offset by the turn's number in a conversation's request). */
+function turnLabels(role, digest, turn = 0) {
+  const byte = (index) => digest[(index + turn) % digest.length];
+  if (role === 'persuadee') return { leftRole: byte(1) % 7 === 0 };
+  const techniques = ['logos', 'pathos', 'ethos'].filter((_, index) => (byte(2) >> index) & 1);
+  return { techniques, unethical: [], refused: byte(3) % 11 === 0, leftRole: false };
+}
+
 /**
- * The judge's answer when the request is a turn judge's (`pmiyc analyze`): labels drawn from the request's
- * digest, so that every session and the uninterrupted analysis get the same; else undefined.
+ * The judge's answer when the request is a judge's of `pmiyc analyze` (either grain): labels drawn from the
+ * request's digest, so that every session and the uninterrupted analysis get the same; else undefined.
  */
 function judgeAnswer(body, digest) {
-  const role = /Label turn \d+, the (persuader|persuadee)'s: answer/.exec(body)?.[1];
-  if (!body.includes('"model":"judge"') || role === undefined) return undefined;
-  if (role === 'persuadee') return JSON.stringify({ leftRole: digest[1] % 7 === 0 });
-  const techniques = ['logos', 'pathos', 'ethos'].filter((_, index) => (digest[2] >> index) & 1);
-  return JSON.stringify({ techniques, unethical: [], refused: digest[3] % 11 === 0, leftRole: false });
+  if (!body.includes('"model":"judge"')) return undefined;
+  const user = JSON.parse(body).messages.find((message) => message.role === 'user')?.content ?? '';
+  const asked = /\n\nLabel turn \d+, the (persuader|persuadee)'s: answer/.exec(user);
+  if (asked) return JSON.stringify(turnLabels(asked[1], digest));
+  const turns = [...user.matchAll(/<turn number="(\d+)" speaker="(persuader|persuadee)">/g)];
+  if (turns.length === 0) return undefined;
+  return JSON.stringify(Object.fromEntries(turns.map((turn) => [turn[1], turnLabels(turn[2], digest, Number(turn[1]))])));
 }
 
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -397,7 +408,8 @@ async function soakRound(round, fullDisk) {
   if (!fullDisk?.tournament) rmSync(place, { recursive: true, force: true });
 }
 
-const analysisDesign = (store) => [
+/** Analyses alternate between the grains: the conversation grain (the default) first. */
+const analysisDesign = (store, grain) => [
   'analyze',
   '--config',
   config,
@@ -407,9 +419,8 @@ const analysisDesign = (store) => [
   'soak',
   '--judge',
   'judge',
-  // Its judge answers per-turn requests (judgeAnswer).
   '--grain',
-  'turn',
+  grain,
   '--study',
   'labels',
   '--concurrency',
@@ -435,6 +446,7 @@ function labelsOf(store) {
 /** An analysis of a finished tournament, killed and resumed until it completes, compared with an uninterrupted one. */
 async function analysisRound(round, store, reference, fullDisk) {
   figures.analyses += 1;
+  const grain = figures.analyses % 2 === 1 ? 'conversation' : 'turn';
   let studied = store;
   if (fullDisk) {
     // The tournament's store copied onto the small disk, which the analysis's labels then fill.
@@ -444,13 +456,13 @@ async function analysisRound(round, store, reference, fullDisk) {
   }
   const done = await sessionsToEnd({
     name: `${round}.analyze`,
-    start: analysisDesign(studied),
+    start: analysisDesign(studied, grain),
     resume: () => ['analyze', '--config', config, '--store', studied, '--study', 'labels', '--resume', '--concurrency', String(CONCURRENCY)],
     fresh: (last) => /no analysis stud|has no run named "labels"/.test(last?.output ?? ''),
     fullDisk,
   });
   if (!done) return;
-  const whole = await uninterrupted(analysisDesign(reference));
+  const whole = await uninterrupted(analysisDesign(reference, grain));
   if (!check('the uninterrupted analysis completes', whole.code === 0, `exit ${whole.code}: ${whole.output.slice(-300)}`)) return;
   const got = labelsOf(studied);
   const want = labelsOf(reference);
