@@ -113,7 +113,7 @@ export { buildReportDocument, type ReportContext, reportJson } from './report/bu
 export { buildReportFiles, type ReportFile } from './report/build-report-files.js';
 export { REPORT_SCHEMA_VERSION, type ReportDocument, type ReportMeta, type SampleDialogue } from './report/report-document.js';
 export { REPORT_FORMATS, type ReportFormat } from './report/report-formats.js';
-export { type DeadModel, DeadModelsError } from './runner/check-models-answer.js';
+export { type DeadModel, DeadModelsError } from './runner/models/check-models-answer.js';
 export { RunInUseError } from './runner/run-in-use-error.js';
 export type { RunAbout, RunInfo, RunKind, RunStatus, RunSummary } from './runner/run-records.js';
 export type { SessionWorld } from './runner/run-session.js';

@@ -6,7 +6,7 @@ import { cachedDataFiles, type DownloadProgress, localDataFiles } from '../datas
 import type { DataFiles } from '../datasets/data-sources.js';
 import { InputError } from '../domain/errors/input-error.js';
 import { formatCount } from '../domain/text-labels.js';
-import type { ProgressStream } from '../runner/progress-display.js';
+import type { ProgressStream } from '../runner/progress/progress-display.js';
 
 function kilobytes(bytes: number): string {
   return `${formatCount(Math.round(bytes / 1024))} KB`;

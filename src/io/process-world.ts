@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { Environment } from '../config/resolve-model-settings.js';
-import type { ProgressStream } from '../runner/progress-display.js';
+import type { ProgressStream } from '../runner/progress/progress-display.js';
 import type { RunRecords } from '../runner/run-records.js';
 import type { SessionWorld } from '../runner/run-session.js';
 import type { RunSignals } from '../runner/run-signals.js';

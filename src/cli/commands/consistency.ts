@@ -3,7 +3,7 @@ import { prepareConsistencyResume, prepareNewConsistencyStudy } from '../../io/p
 import { readPublishedAnswers } from '../../io/published-answers-file.js';
 import { analyzeStudy } from '../../report/studies/consistency-study-source.js';
 import { consistencySessionText, formatConsistencyText } from '../../report/studies/consistency-text.js';
-import { checkModels } from '../../runner/check-models.js';
+import { checkModels } from '../../runner/models/check-models.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import { type ConsistencyDesignOptions, checkConsistencyFlags, checkTournamentRun } from '../../studies/consistency/consistency-design.js';
 import { runConsistencyStudy } from '../../studies/consistency/consistency-study.js';

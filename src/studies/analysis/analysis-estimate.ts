@@ -6,7 +6,7 @@ import type { CallCache } from '../../models/call-cache.js';
 import { modelIdentity } from '../../models/model-identity.js';
 import type { ModelSettings } from '../../models/model-settings.js';
 import { findProvider } from '../../models/providers/provider-catalog.js';
-import { createModelRegistry } from '../../runner/model-registry.js';
+import { createModelRegistry } from '../../runner/models/model-registry.js';
 import { agentOf, promptsByAgent } from '../tournament/agents.js';
 import type { ModelPrices } from '../tournament/plan-estimate.js';
 import { StoredCallReplay } from '../tournament/stored-progress.js';

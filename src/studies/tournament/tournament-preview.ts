@@ -6,7 +6,7 @@ import { modelIdentity } from '../../models/model-identity.js';
 import type { ModelSettings } from '../../models/model-settings.js';
 import { type PromptCacheRule, promptCacheRule } from '../../models/providers/prompt-cache-rule.js';
 import { findProvider } from '../../models/providers/provider-catalog.js';
-import { createModelRegistry } from '../../runner/model-registry.js';
+import { createModelRegistry } from '../../runner/models/model-registry.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { agentOf, promptsByAgent, seedNamesOf } from './agents.js';
 import { iteratePlan, type TournamentDesign } from './plan.js';

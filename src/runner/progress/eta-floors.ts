@@ -1,4 +1,4 @@
-import type { CallService } from './run-meter.js';
+import type { CallService } from '../run-meter.js';
 
 /**
  * A call on the wire longer than this is shown with its age, and holds the ETA up: a call that has

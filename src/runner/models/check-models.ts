@@ -1,8 +1,8 @@
-import type { PmiycConfig } from '../config/config-schema.js';
-import type { Environment } from '../config/resolve-model-settings.js';
-import { InputError } from '../domain/errors/input-error.js';
-import { BATCH_PROVIDERS, batchSettingsOf, canBatch } from '../models/batch/with-batch.js';
-import type { ModelSettings } from '../models/model-settings.js';
+import type { PmiycConfig } from '../../config/config-schema.js';
+import type { Environment } from '../../config/resolve-model-settings.js';
+import { InputError } from '../../domain/errors/input-error.js';
+import { BATCH_PROVIDERS, batchSettingsOf, canBatch } from '../../models/batch/with-batch.js';
+import type { ModelSettings } from '../../models/model-settings.js';
 import { createModelRegistry } from './model-registry.js';
 
 /** A model's settings as stored with a run: header values are secrets and never stored. */

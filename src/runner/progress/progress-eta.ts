@@ -1,7 +1,7 @@
-import type { LimiterState } from '../models/wrappers/with-rate-limit.js';
+import type { LimiterState } from '../../models/wrappers/with-rate-limit.js';
+import type { RunMeter } from '../run-meter.js';
 import { etaFloors, type ModelPace, rateLimitedShare } from './eta-floors.js';
 import { type Eta, estimateEta, type WorkWindow } from './run-eta.js';
-import type { RunMeter } from './run-meter.js';
 
 /** What the ETA reads of a run (the progress display's source). */
 interface EtaSource {

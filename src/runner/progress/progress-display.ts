@@ -1,10 +1,10 @@
-import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
-import type { LimiterState } from '../models/wrappers/with-rate-limit.js';
+import type { ReplicaPoolView } from '../../models/providers/replica-pool.js';
+import type { LimiterState } from '../../models/wrappers/with-rate-limit.js';
+import type { RunMeter } from '../run-meter.js';
 import { LiveBlock } from './live-block.js';
 import { progressEta } from './progress-eta.js';
 import { type ProgressView, progressBlock, progressLogLine } from './progress-lines.js';
 import { WorkWindow } from './run-eta.js';
-import type { RunMeter } from './run-meter.js';
 
 /** A study's forecast of the calls its session makes (the tournament's `CallForecast`), for a calls-remaining ETA. */
 export interface CallForecastView {

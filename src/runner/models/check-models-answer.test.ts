@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeProviderServer, RESPONSE_SHAPES } from '../../test/support/fake-provider-server.js';
-import { unreachableUrl } from '../../test/support/static-server.js';
-import { parseConfig } from '../config/parse-config.js';
+import { FakeProviderServer, RESPONSE_SHAPES } from '../../../test/support/fake-provider-server.js';
+import { unreachableUrl } from '../../../test/support/static-server.js';
+import { parseConfig } from '../../config/parse-config.js';
 import { checkModelsAnswer, DeadModelsError } from './check-models-answer.js';
 
 let live: FakeProviderServer;

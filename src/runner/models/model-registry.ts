@@ -1,11 +1,11 @@
-import type { PmiycConfig } from '../config/config-schema.js';
-import { apiKeyFor, type Environment, resolveModelSettings } from '../config/resolve-model-settings.js';
-import type { ChatModel } from '../models/chat-model.js';
-import { type ChatModelDependencies, createChatModel } from '../models/create-chat-model.js';
-import type { ChatModelMiddleware } from '../models/decorate.js';
-import type { ModelSettings } from '../models/model-settings.js';
-import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
-import type { RateLimitedChatModel } from '../models/wrappers/with-rate-limit.js';
+import type { PmiycConfig } from '../../config/config-schema.js';
+import { apiKeyFor, type Environment, resolveModelSettings } from '../../config/resolve-model-settings.js';
+import type { ChatModel } from '../../models/chat-model.js';
+import { type ChatModelDependencies, createChatModel } from '../../models/create-chat-model.js';
+import type { ChatModelMiddleware } from '../../models/decorate.js';
+import type { ModelSettings } from '../../models/model-settings.js';
+import type { ReplicaPoolView } from '../../models/providers/replica-pool.js';
+import type { RateLimitedChatModel } from '../../models/wrappers/with-rate-limit.js';
 
 export interface ModelRegistry {
   /** The model behind a name or alias, built once and shared (so its rate limiter is shared too). */

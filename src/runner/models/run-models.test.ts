@@ -1,13 +1,13 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESPONSE_SHAPES } from '../../test/support/fake-provider-server.js';
-import { parseConfig } from '../config/parse-config.js';
-import { sampleTurn } from '../engine/sample-turn.js';
-import { MemoryCallCache } from '../models/call-cache.js';
-import type { ChatMessage } from '../models/chat-model.js';
-import { RunGate } from './run-gate.js';
-import { RunMeter } from './run-meter.js';
+import { RESPONSE_SHAPES } from '../../../test/support/fake-provider-server.js';
+import { parseConfig } from '../../config/parse-config.js';
+import { sampleTurn } from '../../engine/sample-turn.js';
+import { MemoryCallCache } from '../../models/call-cache.js';
+import type { ChatMessage } from '../../models/chat-model.js';
+import { RunGate } from '../run-gate.js';
+import { RunMeter } from '../run-meter.js';
 import { createRunModels } from './run-models.js';
 
 const REPLY = '<message>Fine.</message>\n<support_ranking>Neutral</support_ranking>';

@@ -1,11 +1,11 @@
-import type { PmiycConfig } from '../config/config-schema.js';
-import { apiKeyFor, type Environment, resolveModelSettings } from '../config/resolve-model-settings.js';
-import { createChatModel } from '../models/create-chat-model.js';
-import { type LastingCause, lastingCauseOf } from '../models/lasting-failure.js';
-import { isModelCallError } from '../models/model-call-error.js';
-import { endpointOf } from '../models/model-identity.js';
-import type { ModelSettings } from '../models/model-settings.js';
-import { modelListProbeOf } from '../models/providers/model-list-probe.js';
+import type { PmiycConfig } from '../../config/config-schema.js';
+import { apiKeyFor, type Environment, resolveModelSettings } from '../../config/resolve-model-settings.js';
+import { createChatModel } from '../../models/create-chat-model.js';
+import { type LastingCause, lastingCauseOf } from '../../models/lasting-failure.js';
+import { isModelCallError } from '../../models/model-call-error.js';
+import { endpointOf } from '../../models/model-identity.js';
+import type { ModelSettings } from '../../models/model-settings.js';
+import { modelListProbeOf } from '../../models/providers/model-list-probe.js';
 
 const CHECK_TIMEOUT_MS = 30_000;
 

@@ -1,20 +1,20 @@
-import type { PmiycConfig } from '../config/config-schema.js';
-import type { Environment } from '../config/resolve-model-settings.js';
-import type { BatchLedger } from '../models/batch/batch-ledger.js';
-import type { BatchWork } from '../models/batch/batch-work.js';
-import type { CallCache } from '../models/call-cache.js';
-import type { GenerateReply, GenerateRequest } from '../models/chat-model.js';
-import type { ChatModelMiddleware } from '../models/decorate.js';
-import { isModelCallError, type ModelCallError } from '../models/model-call-error.js';
-import type { ModelSettings } from '../models/model-settings.js';
-import type { ReplicaEvent } from '../models/providers/replica-pool.js';
-import { cacheCalls } from '../models/wrappers/with-call-cache.js';
-import type { RetryDependencies, RetryEvent } from '../models/wrappers/with-retry.js';
-import { Semaphore } from '../models/wrappers/with-shared-limit.js';
+import type { PmiycConfig } from '../../config/config-schema.js';
+import type { Environment } from '../../config/resolve-model-settings.js';
+import type { BatchLedger } from '../../models/batch/batch-ledger.js';
+import type { BatchWork } from '../../models/batch/batch-work.js';
+import type { CallCache } from '../../models/call-cache.js';
+import type { GenerateReply, GenerateRequest } from '../../models/chat-model.js';
+import type { ChatModelMiddleware } from '../../models/decorate.js';
+import { isModelCallError, type ModelCallError } from '../../models/model-call-error.js';
+import type { ModelSettings } from '../../models/model-settings.js';
+import type { ReplicaEvent } from '../../models/providers/replica-pool.js';
+import { cacheCalls } from '../../models/wrappers/with-call-cache.js';
+import type { RetryDependencies, RetryEvent } from '../../models/wrappers/with-retry.js';
+import { Semaphore } from '../../models/wrappers/with-shared-limit.js';
+import { callErrorLabel, controlRun, refuseStoppedModel } from '../run-control.js';
+import type { RunGate } from '../run-gate.js';
+import type { RunMeter } from '../run-meter.js';
 import { createModelRegistry, type ModelRegistry } from './model-registry.js';
-import { callErrorLabel, controlRun, refuseStoppedModel } from './run-control.js';
-import type { RunGate } from './run-gate.js';
-import type { RunMeter } from './run-meter.js';
 
 /** Characters per token assumed for a budget: fewer than any common tokenizer on English, so the estimate errs high. */
 const CAUTIOUS_CHARS_PER_TOKEN = 3;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { TerminalScreen } from '../../test/support/terminal-screen.js';
-import type { LimiterState } from '../models/wrappers/with-rate-limit.js';
+import { TerminalScreen } from '../../../test/support/terminal-screen.js';
+import type { LimiterState } from '../../models/wrappers/with-rate-limit.js';
+import { RunMeter } from '../run-meter.js';
 import { type CallForecastView, type ProgressSource, startProgressDisplay } from './progress-display.js';
-import { RunMeter } from './run-meter.js';
 
 /** Far beyond any test: the display draws only when told to, or when it stops. */
 const NEVER_MS = 1_000_000_000;

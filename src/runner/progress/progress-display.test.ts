@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { TerminalScreen } from '../../test/support/terminal-screen.js';
+import { TerminalScreen } from '../../../test/support/terminal-screen.js';
+import { RunMeter } from '../run-meter.js';
 import { type ProgressSource, startProgressDisplay } from './progress-display.js';
-import { RunMeter } from './run-meter.js';
 
 /** Far beyond any test: the display draws only when told to, or when it stops. */
 const NEVER_MS = 1_000_000_000;

@@ -1,8 +1,8 @@
-import type { PmiycConfig } from '../config/config-schema.js';
-import { type Environment, resolveModelSettings } from '../config/resolve-model-settings.js';
-import { InputError } from '../domain/errors/input-error.js';
-import type { LastingCause } from '../models/lasting-failure.js';
-import { findProvider } from '../models/providers/provider-catalog.js';
+import type { PmiycConfig } from '../../config/config-schema.js';
+import { type Environment, resolveModelSettings } from '../../config/resolve-model-settings.js';
+import { InputError } from '../../domain/errors/input-error.js';
+import type { LastingCause } from '../../models/lasting-failure.js';
+import { findProvider } from '../../models/providers/provider-catalog.js';
 import { probeModelTargets } from './probe-model.js';
 
 /** Each probe of a run's check waits at most this long (a connection must be made within it too). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
+import type { ReplicaPoolView } from '../../models/providers/replica-pool.js';
+import { RunMeter } from '../run-meter.js';
 import { progressBlock, progressLogLine } from './progress-lines.js';
 import { describeReplicaUse, replicaLines } from './replica-lines.js';
-import { RunMeter } from './run-meter.js';
 
 const pool: ReplicaPoolView = {
   failovers: 3,

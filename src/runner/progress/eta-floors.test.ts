@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { CallService } from '../run-meter.js';
 import { attemptsPerCall, etaFloors, limitsFloorMs, requestWindowWaitMs, serviceMsPerCall } from './eta-floors.js';
-import type { CallService } from './run-meter.js';
 
 const service = (overrides: Partial<CallService>): CallService => ({
   wireMs: 0,

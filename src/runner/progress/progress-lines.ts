@@ -1,12 +1,12 @@
-import { printableText } from '../domain/printable-text.js';
-import { formatCount, formatCounted, formatDuration } from '../domain/text-labels.js';
-import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
+import { printableText } from '../../domain/printable-text.js';
+import { formatCount, formatCounted, formatDuration } from '../../domain/text-labels.js';
+import type { ReplicaPoolView } from '../../models/providers/replica-pool.js';
+import type { RunMeter } from '../run-meter.js';
+import { describeSpend } from '../session-ending.js';
 import { type EtaHold, LONG_CALL_MS } from './eta-floors.js';
 import { type FieldLine, fitFields, type LineField } from './fit-fields.js';
 import { replicaLines, replicaTrouble } from './replica-lines.js';
 import type { Eta } from './run-eta.js';
-import type { RunMeter } from './run-meter.js';
-import { describeSpend } from './session-ending.js';
 
 /** One model as the lines show it. */
 interface ModelView {
