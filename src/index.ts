@@ -50,8 +50,8 @@ export type { Taxonomy, TaxonomyItem } from './domain/taxonomy.js';
 // Engine
 export { DEFAULT_SAMPLING, type RunConversationInput, runConversation } from './engine/run-conversation.js';
 export type { SamplingSettings } from './engine/sample-turn.js';
-export { type LoadedTaxonomy, loadTaxonomy } from './io/load-taxonomy.js';
-export { type ProcessWorldOptions, processSessionWorld } from './io/process-world.js';
+export { type LoadedTaxonomy, loadTaxonomy } from './io/inputs/load-taxonomy.js';
+export { type ProcessWorldOptions, processSessionWorld } from './io/process/process-world.js';
 // Self-report reliability
 export {
   type AgreementEstimate,

@@ -23,7 +23,7 @@ import { DISK_FULL_ENDING, describePendingBatches, type SessionEnding } from './
 
 /**
  * What a session needs of the world, passed in so that the runner stays pure: the CLI builds it
- * from the process (`processSessionWorld` in io/process-world.ts); a library caller may pass a quieter one.
+ * from the process (`processSessionWorld` in io/process/process-world.ts); a library caller may pass a quieter one.
  */
 export interface SessionWorld {
   readonly now: () => Date;

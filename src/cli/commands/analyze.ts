@@ -1,6 +1,6 @@
-import { loadConfig } from '../../io/load-config.js';
-import { modelFileSha256 } from '../../io/model-file-digest.js';
-import { type PreparedAnalysis, prepareAnalysisResume, prepareNewAnalysis } from '../../io/prepare-analysis.js';
+import { loadConfig } from '../../io/inputs/load-config.js';
+import { type PreparedAnalysis, prepareAnalysisResume, prepareNewAnalysis } from '../../io/prepare/prepare-analysis.js';
+import { modelFileSha256 } from '../../io/process/model-file-digest.js';
 import { analysisDryRunText, analysisSessionText, analysisSummaryText } from '../../report/studies/analysis-text.js';
 import { checkModels } from '../../runner/models/check-models.js';
 import { openStore, type Store } from '../../store/result-store.js';

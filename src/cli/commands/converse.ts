@@ -1,5 +1,5 @@
 import { InputError } from '../../domain/errors/input-error.js';
-import { loadConfig } from '../../io/load-config.js';
+import { loadConfig } from '../../io/inputs/load-config.js';
 import { usageTotals } from '../../metrics/usage/usage-totals.js';
 import { formatConversationHeader, formatOutcomeText, formatTurnText } from '../../report/texts/dialogue-text.js';
 import { formatUsageText } from '../../report/texts/usage-text.js';

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../io/load-config.js';
+import { loadConfig } from '../../io/inputs/load-config.js';
 import { aliasTable, probeTable, providerTable } from '../../report/texts/models-text.js';
 import { probeModelTargets } from '../../runner/models/probe-model.js';
 import type { CliContext } from '../terminal.js';

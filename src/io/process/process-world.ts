@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
-import type { Environment } from '../config/resolve-model-settings.js';
-import type { ProgressStream } from '../runner/progress/progress-display.js';
-import type { RunRecords } from '../runner/run-records.js';
-import type { SessionWorld } from '../runner/run-session.js';
-import type { RunSignals } from '../runner/run-signals.js';
+import type { Environment } from '../../config/resolve-model-settings.js';
+import type { ProgressStream } from '../../runner/progress/progress-display.js';
+import type { RunRecords } from '../../runner/run-records.js';
+import type { SessionWorld } from '../../runner/run-session.js';
+import type { RunSignals } from '../../runner/run-signals.js';
 import { holdGracefulStop } from './graceful-stop.js';
 import { modelFileSha256 } from './model-file-digest.js';
 import { isProcessAlive } from './process-alive.js';

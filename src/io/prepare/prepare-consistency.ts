@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import type { Claim } from '../domain/claim.js';
-import { type ConsistencyDesign, type ConsistencyDesignOptions, consistencyDesignFromOptions } from '../studies/consistency/consistency-design.js';
-import { studyToResume } from '../studies/consistency/study-to-resume.js';
-import type { DataAccess } from './data-access.js';
-import { loadClaims } from './load-claims.js';
+import type { Claim } from '../../domain/claim.js';
+import { type ConsistencyDesign, type ConsistencyDesignOptions, consistencyDesignFromOptions } from '../../studies/consistency/consistency-design.js';
+import { studyToResume } from '../../studies/consistency/study-to-resume.js';
+import type { DataAccess } from '../inputs/data-access.js';
+import { loadClaims } from '../inputs/load-claims.js';
 
 /** What a consistency session runs: a new study's design from its options, or a stored study's own, with its claims read. */
 export interface PreparedConsistencyStudy {

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { decodeText } from '../datasets/decode-text.js';
-import { InputError } from '../domain/errors/input-error.js';
-import type { OfficialSource } from '../studies/tournament/official-import-plan.js';
-import { readDataFileBytes } from './read-text-file.js';
+import { decodeText } from '../../datasets/decode-text.js';
+import { InputError } from '../../domain/errors/input-error.js';
+import type { OfficialSource } from '../../studies/tournament/official-import-plan.js';
+import { readDataFileBytes } from '../read-text-file.js';
 
 /** The name the official code gives its results in each experiment folder. */
 const RESULTS_FILE = 'results.json';

@@ -1,16 +1,16 @@
 import { resolve } from 'node:path';
-import type { PmiycConfig } from '../config/config-schema.js';
-import type { Environment } from '../config/resolve-model-settings.js';
-import type { Claim } from '../domain/claim.js';
-import type { StudyRunRecords } from '../studies/run-config.js';
-import { type ResumeFlags, resolvedClaimsSource, type TournamentToResume, tournamentRunToResume } from '../studies/tournament/resume-check.js';
-import { type DesignOptions, designFromOptions, type StoredDesign } from '../studies/tournament/tournament-design.js';
-import { type PreviewInput, previewTournament, type TournamentPreview } from '../studies/tournament/tournament-preview.js';
-import { type GivenSettings, planTournamentWork, sessionSettings, type TournamentWork } from '../studies/tournament/tournament-work.js';
-import type { DataAccess } from './data-access.js';
-import { loadClaims } from './load-claims.js';
-import { loadConfig } from './load-config.js';
-import { modelFileSha256 } from './model-file-digest.js';
+import type { PmiycConfig } from '../../config/config-schema.js';
+import type { Environment } from '../../config/resolve-model-settings.js';
+import type { Claim } from '../../domain/claim.js';
+import type { StudyRunRecords } from '../../studies/run-config.js';
+import { type ResumeFlags, resolvedClaimsSource, type TournamentToResume, tournamentRunToResume } from '../../studies/tournament/resume-check.js';
+import { type DesignOptions, designFromOptions, type StoredDesign } from '../../studies/tournament/tournament-design.js';
+import { type PreviewInput, previewTournament, type TournamentPreview } from '../../studies/tournament/tournament-preview.js';
+import { type GivenSettings, planTournamentWork, sessionSettings, type TournamentWork } from '../../studies/tournament/tournament-work.js';
+import type { DataAccess } from '../inputs/data-access.js';
+import { loadClaims } from '../inputs/load-claims.js';
+import { loadConfig } from '../inputs/load-config.js';
+import { modelFileSha256 } from '../process/model-file-digest.js';
 
 /** What a tournament session runs: a new run's design from its options, or a stored run's own, with its claims read. */
 export interface PreparedTournament {

@@ -1,6 +1,6 @@
-import type { PmiycConfig } from '../config/config-schema.js';
-import { parseConfig } from '../config/parse-config.js';
-import { readConfigFile } from './read-text-file.js';
+import type { PmiycConfig } from '../../config/config-schema.js';
+import { parseConfig } from '../../config/parse-config.js';
+import { readConfigFile } from '../read-text-file.js';
 
 /** The config named by --config (or PMIYC_CONFIG); an empty config when there is none. */
 export async function loadConfig(path: string | undefined): Promise<PmiycConfig> {

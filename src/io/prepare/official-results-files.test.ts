@@ -2,8 +2,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DatasetError } from '../domain/errors/dataset-error.js';
-import { InputError } from '../domain/errors/input-error.js';
+import { DatasetError } from '../../domain/errors/dataset-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { officialResultsSources } from './official-results-files.js';
 
 let folder: string;

@@ -1,12 +1,12 @@
-import { USER_FILE_LICENSE } from '../datasets/claims-file.js';
-import { DATA_SOURCES } from '../datasets/data-sources.js';
-import { buildJudgePairs, parseAnthropicRatings, selectJudgePairs } from '../datasets/judge-pairs.js';
-import { parseJudgePairsFile } from '../datasets/judge-pairs-file.js';
-import { DatasetError } from '../domain/errors/dataset-error.js';
-import { InputError } from '../domain/errors/input-error.js';
-import { ANTHROPIC_PAIRS, type LoadedPairs, type StoredJudgeDesign } from '../studies/judge/judge-design.js';
+import { USER_FILE_LICENSE } from '../../datasets/claims-file.js';
+import { DATA_SOURCES } from '../../datasets/data-sources.js';
+import { buildJudgePairs, parseAnthropicRatings, selectJudgePairs } from '../../datasets/judge-pairs.js';
+import { parseJudgePairsFile } from '../../datasets/judge-pairs-file.js';
+import { DatasetError } from '../../domain/errors/dataset-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
+import { ANTHROPIC_PAIRS, type LoadedPairs, type StoredJudgeDesign } from '../../studies/judge/judge-design.js';
+import { readTextFile } from '../read-text-file.js';
 import type { DataAccess } from './data-access.js';
-import { readTextFile } from './read-text-file.js';
 
 async function anthropicRatingsText(dataDir: string | undefined, data: DataAccess): Promise<string> {
   const source = DATA_SOURCES.anthropic;

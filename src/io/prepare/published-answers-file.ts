@@ -1,6 +1,6 @@
 import { basename, extname, resolve } from 'node:path';
-import { type PublishedConsistencyRow, parseConsistencyCsv } from '../datasets/consistency-csv.js';
-import { readTextFile } from './read-text-file.js';
+import { type PublishedConsistencyRow, parseConsistencyCsv } from '../../datasets/consistency-csv.js';
+import { readTextFile } from '../read-text-file.js';
 
 /** A published pre-assessment file read for `pmiyc consistency --import`. */
 export interface PublishedAnswersFile {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { InputError } from '../domain/errors/input-error.js';
-import type { ModelSettings } from '../models/model-settings.js';
-import type { RunRecords } from '../runner/run-records.js';
+import { InputError } from '../../domain/errors/input-error.js';
+import type { ModelSettings } from '../../models/model-settings.js';
+import type { RunRecords } from '../../runner/run-records.js';
 
 const CHUNK_BYTES = 8 * 1024 * 1024;
 

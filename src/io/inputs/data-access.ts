@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Environment } from '../config/resolve-model-settings.js';
-import { cachedDataFiles, type DownloadProgress, localDataFiles } from '../datasets/data-folder.js';
-import type { DataFiles } from '../datasets/data-sources.js';
-import { InputError } from '../domain/errors/input-error.js';
-import { formatCount } from '../domain/text-labels.js';
-import type { ProgressStream } from '../runner/progress/progress-display.js';
+import type { Environment } from '../../config/resolve-model-settings.js';
+import { cachedDataFiles, type DownloadProgress, localDataFiles } from '../../datasets/data-folder.js';
+import type { DataFiles } from '../../datasets/data-sources.js';
+import { InputError } from '../../domain/errors/input-error.js';
+import { formatCount } from '../../domain/text-labels.js';
+import type { ProgressStream } from '../../runner/progress/progress-display.js';
 
 function kilobytes(bytes: number): string {
   return `${formatCount(Math.round(bytes / 1024))} KB`;

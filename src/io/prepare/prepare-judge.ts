@@ -1,7 +1,13 @@
 import { resolve } from 'node:path';
-import { type JudgeDesignOptions, judgeDesignFromOptions, judgeRunToResume, type LoadedPairs, type StoredJudgeDesign } from '../studies/judge/judge-design.js';
-import type { DataAccess } from './data-access.js';
-import { loadJudgePairs } from './load-judge-pairs.js';
+import {
+  type JudgeDesignOptions,
+  judgeDesignFromOptions,
+  judgeRunToResume,
+  type LoadedPairs,
+  type StoredJudgeDesign,
+} from '../../studies/judge/judge-design.js';
+import type { DataAccess } from '../inputs/data-access.js';
+import { loadJudgePairs } from '../inputs/load-judge-pairs.js';
 
 /** What a judge session runs: a new run's design from its options, or a stored run's own, with its pairs read. */
 export interface PreparedJudgeRun {

@@ -1,4 +1,4 @@
-import { STOPPING_SIGNALS, type StoppingSignal, StopRequest } from '../runner/run-signals.js';
+import { STOPPING_SIGNALS, type StoppingSignal, StopRequest } from '../../runner/run-signals.js';
 
 /**
  * Whether this process has work that a signal should stop gracefully: a run session (calls in

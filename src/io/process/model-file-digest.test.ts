@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ModelSettings } from '../models/model-settings.js';
-import { ResultStore } from '../store/result-store.js';
+import type { ModelSettings } from '../../models/model-settings.js';
+import { ResultStore } from '../../store/result-store.js';
 import { modelFileSha256 } from './model-file-digest.js';
 
 let folder: string;

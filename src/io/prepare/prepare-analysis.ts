@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { InputError } from '../domain/errors/input-error.js';
-import type { Taxonomy } from '../domain/taxonomy.js';
+import { InputError } from '../../domain/errors/input-error.js';
+import type { Taxonomy } from '../../domain/taxonomy.js';
 import {
   type AnalysisDesign,
   type AnalysisDesignOptions,
@@ -8,10 +8,10 @@ import {
   analysisDesignFromOptions,
   analysisToResume,
   DEFAULT_TAXONOMY,
-} from '../studies/analysis/analysis-design.js';
-import type { AnalysisResults } from '../studies/analysis/analysis-results.js';
-import type { StudyRunRecords } from '../studies/run-config.js';
-import { loadTaxonomy } from './load-taxonomy.js';
+} from '../../studies/analysis/analysis-design.js';
+import type { AnalysisResults } from '../../studies/analysis/analysis-results.js';
+import type { StudyRunRecords } from '../../studies/run-config.js';
+import { loadTaxonomy } from '../inputs/load-taxonomy.js';
 
 /** What an analysis session runs: a new study's design from its options, or a stored study's own. */
 export interface PreparedAnalysis {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../domain/errors/input-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { dataMirrorFrom } from './data-access.js';
 
 function refusalOf(value: string): string {

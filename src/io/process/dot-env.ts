@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { decodeText } from '../datasets/decode-text.js';
-import { INPUT_FILE_LIMITS, type InputFileRead, readInputFile } from '../datasets/read-input-file.js';
-import { InputError } from '../domain/errors/input-error.js';
+import { decodeText } from '../../datasets/decode-text.js';
+import { INPUT_FILE_LIMITS, type InputFileRead, readInputFile } from '../../datasets/read-input-file.js';
+import { InputError } from '../../domain/errors/input-error.js';
 
 const REMEDY = 'pmiyc reads the variables of .env in the working folder: make it a regular file you may read, or export them in the shell and move it away';
 

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitCodeOf } from '../cli/exit-codes.js';
-import { ConfigError } from '../domain/errors/config-error.js';
-import { InputError } from '../domain/errors/input-error.js';
+import { exitCodeOf } from '../../cli/exit-codes.js';
+import { ConfigError } from '../../domain/errors/config-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
 import { loadTaxonomy } from './load-taxonomy.js';
 
 let folder: string;

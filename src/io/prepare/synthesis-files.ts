@@ -1,9 +1,9 @@
-import type { Claim } from '../domain/claim.js';
-import type { PreferenceExample } from '../studies/judge/judge-synthesis.js';
-import { subjectiveClaimsOf } from '../studies/judge/synthesis-study.js';
-import type { DataAccess } from './data-access.js';
-import { loadClaims } from './load-claims.js';
-import { writeFileAtomically } from './write-file-atomically.js';
+import type { Claim } from '../../domain/claim.js';
+import type { PreferenceExample } from '../../studies/judge/judge-synthesis.js';
+import { subjectiveClaimsOf } from '../../studies/judge/synthesis-study.js';
+import type { DataAccess } from '../inputs/data-access.js';
+import { loadClaims } from '../inputs/load-claims.js';
+import { writeFileAtomically } from '../write-file-atomically.js';
 
 /** What `pmiyc judge synthesize` selects of a claim set or file. */
 export interface SynthesisClaimsOptions {

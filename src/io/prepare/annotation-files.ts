@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { DatasetError } from '../domain/errors/dataset-error.js';
-import { LabelBook, parseLabelsFile } from '../studies/annotation/annotation-labels.js';
-import { type AnnotationTaskFile, parseTaskFile } from '../studies/annotation/annotation-tasks.js';
-import { readTextFile } from './read-text-file.js';
+import { DatasetError } from '../../domain/errors/dataset-error.js';
+import { LabelBook, parseLabelsFile } from '../../studies/annotation/annotation-labels.js';
+import { type AnnotationTaskFile, parseTaskFile } from '../../studies/annotation/annotation-tasks.js';
+import { readTextFile } from '../read-text-file.js';
 
 /** Reads and checks a task file written by `pmiyc annotate export`. */
 export async function readTaskFile(path: string): Promise<AnnotationTaskFile> {

@@ -1,10 +1,10 @@
-import { isBuiltInSet, loadBuiltInSet } from '../datasets/claim-sets.js';
-import { parseClaimsFile } from '../datasets/claims-file.js';
-import { type ClaimSelection, selectClaims } from '../datasets/select-claims.js';
-import { type Claim, claimKey, type Domain } from '../domain/claim.js';
-import { InputError } from '../domain/errors/input-error.js';
+import { isBuiltInSet, loadBuiltInSet } from '../../datasets/claim-sets.js';
+import { parseClaimsFile } from '../../datasets/claims-file.js';
+import { type ClaimSelection, selectClaims } from '../../datasets/select-claims.js';
+import { type Claim, claimKey, type Domain } from '../../domain/claim.js';
+import { InputError } from '../../domain/errors/input-error.js';
+import { readTextFile } from '../read-text-file.js';
 import type { DataAccess } from './data-access.js';
-import { readTextFile } from './read-text-file.js';
 
 export interface LoadedClaims {
   readonly claims: readonly Claim[];

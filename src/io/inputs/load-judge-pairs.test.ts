@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DatasetError } from '../domain/errors/dataset-error.js';
-import { InputError } from '../domain/errors/input-error.js';
-import { ANTHROPIC_PAIRS, type StoredJudgeDesign } from '../studies/judge/judge-design.js';
+import { DatasetError } from '../../domain/errors/dataset-error.js';
+import { InputError } from '../../domain/errors/input-error.js';
+import { ANTHROPIC_PAIRS, type StoredJudgeDesign } from '../../studies/judge/judge-design.js';
 import type { DataAccess } from './data-access.js';
 import { loadJudgePairs } from './load-judge-pairs.js';
 

@@ -1,7 +1,7 @@
-import { BUILT_IN_TAXONOMY_NAMES, findBuiltInTaxonomy } from '../config/taxonomy/built-in-taxonomies.js';
-import { parseTaxonomy, taxonomyError } from '../config/taxonomy/parse-taxonomy.js';
-import type { Taxonomy } from '../domain/taxonomy.js';
-import { readTaxonomyFile } from './read-text-file.js';
+import { BUILT_IN_TAXONOMY_NAMES, findBuiltInTaxonomy } from '../../config/taxonomy/built-in-taxonomies.js';
+import { parseTaxonomy, taxonomyError } from '../../config/taxonomy/parse-taxonomy.js';
+import type { Taxonomy } from '../../domain/taxonomy.js';
+import { readTaxonomyFile } from '../read-text-file.js';
 
 /** A taxonomy named on the command line, and where it came from. */
 export interface LoadedTaxonomy {
