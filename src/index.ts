@@ -99,7 +99,7 @@ export { type BuiltChatModel, type ChatModelDependencies, createChatModel } from
 export { type CallFailureReason, ModelCallError } from './models/model-call-error.js';
 export type { ModelSettings } from './models/model-settings.js';
 export { PROVIDERS, type ProviderInfo } from './models/providers/provider-catalog.js';
-export type { ReplicaEvent, ReplicaPoolView, ReplicaView } from './models/providers/replica-pool.js';
+export type { ReplicaEvent, ReplicaPoolView, ReplicaView } from './models/providers/replicas/replica-pool.js';
 export { type Script, type ScriptedAnswer, ScriptedChatModel } from './models/scripted-model.js';
 export { NAMED_SIM_PROFILES, parseSimProfile, type SimProfile } from './models/sim/sim-profile.js';
 export { SimulatedAgent } from './models/sim/simulated-agent.js';

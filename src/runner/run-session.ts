@@ -8,7 +8,7 @@ import { BatchWork } from '../models/batch/batch-work.js';
 import type { ModelCallError } from '../models/model-call-error.js';
 import { modelIdentity } from '../models/model-identity.js';
 import type { ModelSettings } from '../models/model-settings.js';
-import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
+import type { ReplicaPoolView } from '../models/providers/replicas/replica-pool.js';
 import { checkModelsAnswer, DeadModelsError } from './models/check-models-answer.js';
 import { createModelRegistry, type ModelRegistry } from './models/model-registry.js';
 import { createRunModels } from './models/run-models.js';

@@ -4,7 +4,7 @@ import type { ChatModel } from '../../models/chat-model.js';
 import { type ChatModelDependencies, createChatModel } from '../../models/create-chat-model.js';
 import type { ChatModelMiddleware } from '../../models/decorate.js';
 import type { ModelSettings } from '../../models/model-settings.js';
-import type { ReplicaPoolView } from '../../models/providers/replica-pool.js';
+import type { ReplicaPoolView } from '../../models/providers/replicas/replica-pool.js';
 import type { RateLimitedChatModel } from '../../models/wrappers/with-rate-limit.js';
 
 export interface ModelRegistry {

@@ -7,7 +7,7 @@ import type { GenerateReply, GenerateRequest } from '../../models/chat-model.js'
 import type { ChatModelMiddleware } from '../../models/decorate.js';
 import { isModelCallError, type ModelCallError } from '../../models/model-call-error.js';
 import type { ModelSettings } from '../../models/model-settings.js';
-import type { ReplicaEvent } from '../../models/providers/replica-pool.js';
+import type { ReplicaEvent } from '../../models/providers/replicas/replica-pool.js';
 import { cacheCalls } from '../../models/wrappers/with-call-cache.js';
 import type { RetryDependencies, RetryEvent } from '../../models/wrappers/with-retry.js';
 import { Semaphore } from '../../models/wrappers/with-shared-limit.js';

@@ -1,4 +1,4 @@
-import type { ReplicaPoolView } from '../../models/providers/replica-pool.js';
+import type { ReplicaPoolView } from '../../models/providers/replicas/replica-pool.js';
 import type { LimiterState } from '../../models/wrappers/with-rate-limit.js';
 import type { RunMeter } from '../run-meter.js';
 import { LiveBlock } from './live-block.js';

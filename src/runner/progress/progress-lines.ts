@@ -1,6 +1,6 @@
 import { printableText } from '../../domain/printable-text.js';
 import { formatCount, formatCounted, formatDuration } from '../../domain/text-labels.js';
-import type { ReplicaPoolView } from '../../models/providers/replica-pool.js';
+import type { ReplicaPoolView } from '../../models/providers/replicas/replica-pool.js';
 import type { RunMeter } from '../run-meter.js';
 import { describeSpend } from '../session-ending.js';
 import { type EtaHold, LONG_CALL_MS } from './eta-floors.js';

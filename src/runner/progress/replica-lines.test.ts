@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReplicaPoolView } from '../../models/providers/replica-pool.js';
+import type { ReplicaPoolView } from '../../models/providers/replicas/replica-pool.js';
 import { RunMeter } from '../run-meter.js';
 import { progressBlock, progressLogLine } from './progress-lines.js';
 import { describeReplicaUse, replicaLines } from './replica-lines.js';

@@ -1,5 +1,5 @@
 import { formatCount, formatDuration } from '../../domain/text-labels.js';
-import type { ReplicaPoolView, ReplicaView } from '../../models/providers/replica-pool.js';
+import type { ReplicaPoolView, ReplicaView } from '../../models/providers/replicas/replica-pool.js';
 
 /** An endpoint as the display names it: without its scheme, which is the same for every replica of a model. */
 function shortEndpoint(endpoint: string): string {

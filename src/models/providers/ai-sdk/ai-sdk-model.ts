@@ -1,12 +1,12 @@
 import { generateText, type JSONSchema7, type LanguageModel, type ModelMessage, type OutputInterface, type SystemModelMessage } from 'ai';
-import type { FinishReason } from '../../domain/conversation.js';
-import { transportFailureIn } from '../../http/transport-fetch.js';
-import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest, ResponseFormat } from '../chat-model.js';
-import { ModelCallError } from '../model-call-error.js';
-import type { ModelSecret } from '../model-secrets.js';
-import { toModelCallError } from './provider-error.js';
-import { strictResponseSchema } from './response-schema.js';
-import { CHAT_WORDING, transportFailureToModelCallError } from './transport-error.js';
+import type { FinishReason } from '../../../domain/conversation.js';
+import { transportFailureIn } from '../../../http/transport-fetch.js';
+import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest, ResponseFormat } from '../../chat-model.js';
+import { ModelCallError } from '../../model-call-error.js';
+import type { ModelSecret } from '../../model-secrets.js';
+import { toModelCallError } from '../errors/provider-error.js';
+import { CHAT_WORDING, transportFailureToModelCallError } from '../errors/transport-error.js';
+import { strictResponseSchema } from '../response-schema.js';
 
 // The AI SDK prints provider warnings (e.g. an unsupported setting) to the console; pmiyc
 // records what matters itself and keeps the terminal for the user.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AGREEMENT_LABELS } from '../../domain/agreement-score.js';
+import { AGREEMENT_LABELS } from '../../../domain/agreement-score.js';
 import { buildReplyGrammar, DEFAULT_MAX_MESSAGE_CHARS, grammarJsonSchema } from './llama-grammar.js';
 
 describe('buildReplyGrammar', () => {

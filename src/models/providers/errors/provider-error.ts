@@ -1,5 +1,5 @@
 import { APICallError, EmptyResponseBodyError, InvalidResponseDataError, JSONParseError, LoadAPIKeyError, TypeValidationError } from 'ai';
-import { ModelCallError } from '../model-call-error.js';
+import { ModelCallError } from '../../model-call-error.js';
 import { type ErrorContext, httpErrorToModelCallError } from './http-error.js';
 import { serverText } from './server-text.js';
 

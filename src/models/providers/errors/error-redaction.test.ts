@@ -1,12 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failureOf } from '../../../test/support/call-failure.js';
-import { FakeProviderServer, type FakeResponse, type RecordedRequest } from '../../../test/support/fake-provider-server.js';
-import { lineError } from '../batch/batch-http.js';
-import { OpenAiBatchProvider } from '../batch/openai-batch-provider.js';
-import type { GenerateRequest } from '../chat-model.js';
-import { createChatModel } from '../create-chat-model.js';
-import type { ModelSettings } from '../model-settings.js';
+import { failureOf } from '../../../../test/support/call-failure.js';
+import { FakeProviderServer, type FakeResponse, type RecordedRequest } from '../../../../test/support/fake-provider-server.js';
+import { lineError } from '../../batch/batch-http.js';
+import { OpenAiBatchProvider } from '../../batch/openai-batch-provider.js';
+import type { GenerateRequest } from '../../chat-model.js';
+import { createChatModel } from '../../create-chat-model.js';
+import type { ModelSettings } from '../../model-settings.js';
 
 const KEY = 'sk-live-3f9a0c77e1b24d5b8a6e';
 const HEADER_SECRET = 'gateway-secret-5566778899';

@@ -1,6 +1,6 @@
-import type { TransportFailure } from '../../http/transport-failure.js';
-import { ModelCallError } from '../model-call-error.js';
-import type { ModelSecret } from '../model-secrets.js';
+import type { TransportFailure } from '../../../http/transport-failure.js';
+import { ModelCallError } from '../../model-call-error.js';
+import type { ModelSecret } from '../../model-secrets.js';
 import { serverText } from './server-text.js';
 
 /** Who asked, for the message and the typed error's fields. */

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeWithTestData, type TestData } from '../../../test/support/test-data.js';
-import type { Claim } from '../../domain/claim.js';
-import type { ConversationSpec } from '../../domain/conversation.js';
-import { runConversation } from '../../engine/run-conversation.js';
-import { parseTaggedReply } from '../../protocol/tagged-reply.js';
-import type { GenerateReply, GenerateRequest } from '../chat-model.js';
-import { ModelCallError } from '../model-call-error.js';
-import type { ModelSettings } from '../model-settings.js';
+import { describeWithTestData, type TestData } from '../../../../test/support/test-data.js';
+import type { Claim } from '../../../domain/claim.js';
+import type { ConversationSpec } from '../../../domain/conversation.js';
+import { runConversation } from '../../../engine/run-conversation.js';
+import { parseTaggedReply } from '../../../protocol/tagged-reply.js';
+import type { GenerateReply, GenerateRequest } from '../../chat-model.js';
+import { ModelCallError } from '../../model-call-error.js';
+import type { ModelSettings } from '../../model-settings.js';
 import { buildReplyGrammar } from './llama-grammar.js';
 import { LlamaChatModel } from './llama-model.js';
 

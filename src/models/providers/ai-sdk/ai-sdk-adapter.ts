@@ -1,9 +1,9 @@
-import type { ChatModel } from '../chat-model.js';
-import { secretsOf } from '../model-secrets.js';
-import type { ModelSettings } from '../model-settings.js';
+import type { ChatModel } from '../../chat-model.js';
+import { secretsOf } from '../../model-secrets.js';
+import type { ModelSettings } from '../../model-settings.js';
+import type { ProviderInfo } from '../provider-catalog.js';
 import { AiSdkChatModel, type AiSdkModelOptions } from './ai-sdk-model.js';
 import { createLanguageModel } from './create-language-model.js';
-import type { ProviderInfo } from './provider-catalog.js';
 
 /** The AI SDK adapter of an HTTP model (loaded on first use by create-chat-model.ts). */
 export function createAiSdkChatModel(

@@ -1,8 +1,8 @@
 // Types only: node-llama-cpp itself is imported on first use (see llama-loader.ts).
 import type { ChatHistoryItem, LlamaChatResponse } from 'node-llama-cpp';
-import type { FinishReason } from '../../domain/conversation.js';
-import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
-import type { ModelSettings } from '../model-settings.js';
+import type { FinishReason } from '../../../domain/conversation.js';
+import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../../chat-model.js';
+import type { ModelSettings } from '../../model-settings.js';
 import { callFailure, defaultGpuSetting, type LoadedLlama, type LoadPlan, loadCached, messageOf } from './llama-loader.js';
 
 export interface LlamaChatModelOptions {

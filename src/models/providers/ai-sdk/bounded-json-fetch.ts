@@ -1,5 +1,5 @@
 import { InvalidResponseDataError } from 'ai';
-import { jsonDepthBeyond, MAX_JSON_DEPTH } from '../../domain/bounded-json.js';
+import { jsonDepthBeyond, MAX_JSON_DEPTH } from '../../../domain/bounded-json.js';
 
 type FetchFunction = typeof globalThis.fetch;
 

@@ -1,5 +1,5 @@
-import { type CallFailureReason, ModelCallError } from '../model-call-error.js';
-import type { ModelSecret } from '../model-secrets.js';
+import { type CallFailureReason, ModelCallError } from '../../model-call-error.js';
+import type { ModelSecret } from '../../model-secrets.js';
 import { retryAfterMsFromHeaders } from './retry-after.js';
 import { serverText } from './server-text.js';
 

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { secretsOf } from '../model-secrets.js';
+import { secretsOf } from '../../model-secrets.js';
 import { bodyText, serverText } from './server-text.js';
 
 const KEY = 'sk-test-0123456789abcdef';

@@ -1,5 +1,5 @@
-import { printableText } from '../../domain/printable-text.js';
-import { type ModelSecret, redactSecrets } from '../model-secrets.js';
+import { printableText } from '../../../domain/printable-text.js';
+import { type ModelSecret, redactSecrets } from '../../model-secrets.js';
 
 /**
  * A server's text (an error body, its message, what a library said of a reply) as a ModelCallError's

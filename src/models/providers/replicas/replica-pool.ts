@@ -1,6 +1,6 @@
-import { watchAbort } from '../abort-watch.js';
-import type { ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
-import { isModelCallError, type ModelCallError } from '../model-call-error.js';
+import { watchAbort } from '../../abort-watch.js';
+import type { ChatModel, GenerateReply, GenerateRequest } from '../../chat-model.js';
+import { isModelCallError, type ModelCallError } from '../../model-call-error.js';
 import {
   type CoolDown,
   chooseReplica,

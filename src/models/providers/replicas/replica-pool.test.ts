@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { failureOf } from '../../../test/support/call-failure.js';
-import { FakeProviderServer, type FakeResponse, RESPONSE_SHAPES } from '../../../test/support/fake-provider-server.js';
-import type { ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
-import { createChatModel } from '../create-chat-model.js';
-import { ModelCallError } from '../model-call-error.js';
-import type { ModelSettings } from '../model-settings.js';
+import { failureOf } from '../../../../test/support/call-failure.js';
+import { FakeProviderServer, type FakeResponse, RESPONSE_SHAPES } from '../../../../test/support/fake-provider-server.js';
+import type { ChatModel, GenerateReply, GenerateRequest } from '../../chat-model.js';
+import { createChatModel } from '../../create-chat-model.js';
+import { ModelCallError } from '../../model-call-error.js';
+import type { ModelSettings } from '../../model-settings.js';
 import { type ReplicaEvent, ReplicaPool } from './replica-pool.js';
 
 const REPLY = '<message>Fair point.</message>\n<support_ranking>Support</support_ranking>';

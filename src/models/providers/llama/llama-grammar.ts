@@ -1,4 +1,4 @@
-import { AGREEMENT_LABELS, AGREEMENT_SCORES } from '../../domain/agreement-score.js';
+import { AGREEMENT_LABELS, AGREEMENT_SCORES } from '../../../domain/agreement-score.js';
 
 /** The message bound used unless a model is configured otherwise: a few sentences. */
 export const DEFAULT_MAX_MESSAGE_CHARS = 600;

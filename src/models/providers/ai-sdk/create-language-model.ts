@@ -4,11 +4,11 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
-import { HttpTransport } from '../../http/http-transport.js';
-import { transportFetch } from '../../http/transport-fetch.js';
-import { DEFAULT_MAX_REPLY_BYTES, type ModelSettings } from '../model-settings.js';
+import { HttpTransport } from '../../../http/http-transport.js';
+import { transportFetch } from '../../../http/transport-fetch.js';
+import { DEFAULT_MAX_REPLY_BYTES, type ModelSettings } from '../../model-settings.js';
+import type { ProviderInfo } from '../provider-catalog.js';
 import { boundedJsonFetch } from './bounded-json-fetch.js';
-import type { ProviderInfo } from './provider-catalog.js';
 
 export interface LanguageModelWithOptions {
   readonly languageModel: LanguageModel;

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 // Types only: node-llama-cpp itself is imported on first use, so commands that never run a
 // GGUF model never load its native code.
 import type { Llama, LlamaChat, LlamaContextSequence, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
-import { AGREEMENT_LABELS } from '../../domain/agreement-score.js';
-import { type CallFailureReason, ModelCallError } from '../model-call-error.js';
-import type { ModelSettings } from '../model-settings.js';
+import { AGREEMENT_LABELS } from '../../../domain/agreement-score.js';
+import { type CallFailureReason, ModelCallError } from '../../model-call-error.js';
+import type { ModelSettings } from '../../model-settings.js';
 import { buildReplyGrammar, grammarJsonSchema } from './llama-grammar.js';
 
 type GpuSetting = NonNullable<ModelSettings['gpu']>;
