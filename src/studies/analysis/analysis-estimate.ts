@@ -8,7 +8,7 @@ import type { ModelSettings } from '../../models/model-settings.js';
 import { findProvider } from '../../models/providers/provider-catalog.js';
 import { createModelRegistry } from '../../runner/models/model-registry.js';
 import { agentOf, promptsByAgent } from '../tournament/agents.js';
-import type { ModelPrices } from '../tournament/plan-estimate.js';
+import type { ModelPrices } from '../tournament/forecast/plan-estimate.js';
 import { StoredCallReplay } from '../tournament/stored-progress.js';
 import type { AnalysisDesign } from './analysis-design.js';
 import { type AnalysisTask, planAnalysisTasks } from './analysis-work.js';

@@ -1,11 +1,11 @@
-import { type Claim, claimKey } from '../../domain/claim.js';
-import { type Setting, SINGLE_TURN_TURNS } from '../../domain/conversation.js';
-import { hashString } from '../../domain/random.js';
-import type { PromptCacheRule } from '../../models/providers/prompt-cache-rule.js';
-import { callCostUsd, type Prices } from '../../models/wrappers/with-cost.js';
-import { persuadeeSystemPrompt, persuaderSystemPrompt } from '../../protocol/prompts.js';
-import { seedNamesOf } from './agents.js';
-import { countPlan, iteratePlan, type PlannedConversation, type TournamentDesign } from './plan.js';
+import { type Claim, claimKey } from '../../../domain/claim.js';
+import { type Setting, SINGLE_TURN_TURNS } from '../../../domain/conversation.js';
+import { hashString } from '../../../domain/random.js';
+import type { PromptCacheRule } from '../../../models/providers/prompt-cache-rule.js';
+import { callCostUsd, type Prices } from '../../../models/wrappers/with-cost.js';
+import { persuadeeSystemPrompt, persuaderSystemPrompt } from '../../../protocol/prompts.js';
+import { seedNamesOf } from '../agents.js';
+import { countPlan, iteratePlan, type PlannedConversation, type TournamentDesign } from '../plan.js';
 
 /** A model's prices, in US dollars per million tokens (cached and cache-written input as a call is priced). */
 export type ModelPrices = Prices;

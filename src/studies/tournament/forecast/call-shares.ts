@@ -1,6 +1,6 @@
-import { MULTI_TURN_TURNS, type Setting, SINGLE_TURN_TURNS } from '../../domain/conversation.js';
-import { agentOf, type VariantBook } from './agents.js';
-import type { TournamentDesign } from './plan.js';
+import { MULTI_TURN_TURNS, type Setting, SINGLE_TURN_TURNS } from '../../../domain/conversation.js';
+import { agentOf, type VariantBook } from '../agents.js';
+import type { TournamentDesign } from '../plan.js';
 
 /**
  * The share of a tournament's calls that each model makes (the models behind its agents), for the

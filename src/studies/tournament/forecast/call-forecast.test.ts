@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type SimulatedTournament, simulateTournament } from '../../../test/support/simulated-tournament.js';
-import type { AgreementScore } from '../../domain/agreement-score.js';
-import type { Claim } from '../../domain/claim.js';
-import type { TurnKind } from '../../domain/conversation.js';
+import { type SimulatedTournament, simulateTournament } from '../../../../test/support/simulated-tournament.js';
+import type { AgreementScore } from '../../../domain/agreement-score.js';
+import type { Claim } from '../../../domain/claim.js';
+import type { TurnKind } from '../../../domain/conversation.js';
+import { iteratePlan, type PlannedConversation, type TournamentDesign } from '../plan.js';
 import { CallForecast } from './call-forecast.js';
-import { iteratePlan, type PlannedConversation, type TournamentDesign } from './plan.js';
 import { estimatePlan, expectedCallsAfterPrefix, expectedCallsFrom } from './plan-estimate.js';
 
 const claims: Claim[] = [0, 1].map((index) => ({ index, domain: 'subjective', claim: `claim ${index}`, origin: 'test', license: 'x' }));

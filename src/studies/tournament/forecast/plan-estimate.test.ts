@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Claim } from '../../domain/claim.js';
+import type { Claim } from '../../../domain/claim.js';
 import { estimatePlan, expectedCallsAfterPrefix, expectedCallsFrom, NOTHING_STORED, type StoredProgress } from './plan-estimate.js';
 
 const claim: Claim = { index: 0, domain: 'subjective', claim: 'A claim', origin: 'test', license: 'x' };

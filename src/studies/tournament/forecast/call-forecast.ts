@@ -5,9 +5,9 @@ import {
   type Setting,
   SINGLE_TURN_TURNS,
   type Turn,
-} from '../../domain/conversation.js';
-import { seedNamesOf } from './agents.js';
-import type { PlannedConversation, TournamentDesign } from './plan.js';
+} from '../../../domain/conversation.js';
+import { seedNamesOf } from '../agents.js';
+import type { PlannedConversation, TournamentDesign } from '../plan.js';
 import { DEFAULT_EARLY_STOP_RATE, expectedCallsFrom } from './plan-estimate.js';
 
 /** A persuadee reply of 5 ends the loop (Algorithm 1). */
