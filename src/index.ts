@@ -50,8 +50,8 @@ export type { Taxonomy, TaxonomyItem } from './domain/taxonomy.js';
 // Engine
 export { DEFAULT_SAMPLING, type RunConversationInput, runConversation } from './engine/run-conversation.js';
 export type { SamplingSettings } from './engine/sample-turn.js';
-export { type LoadedTaxonomy, loadTaxonomy } from './io/load-taxonomy.js';
-export { type ProcessWorldOptions, processSessionWorld } from './io/process-world.js';
+export { type LoadedTaxonomy, loadTaxonomy } from './io/inputs/load-taxonomy.js';
+export { type ProcessWorldOptions, processSessionWorld } from './io/process/process-world.js';
 // Self-report reliability
 export {
   type AgreementEstimate,
@@ -99,7 +99,7 @@ export { type BuiltChatModel, type ChatModelDependencies, createChatModel } from
 export { type CallFailureReason, ModelCallError } from './models/model-call-error.js';
 export type { ModelSettings } from './models/model-settings.js';
 export { PROVIDERS, type ProviderInfo } from './models/providers/provider-catalog.js';
-export type { ReplicaEvent, ReplicaPoolView, ReplicaView } from './models/providers/replica-pool.js';
+export type { ReplicaEvent, ReplicaPoolView, ReplicaView } from './models/providers/replicas/replica-pool.js';
 export { type Script, type ScriptedAnswer, ScriptedChatModel } from './models/scripted-model.js';
 export { NAMED_SIM_PROFILES, parseSimProfile, type SimProfile } from './models/sim/sim-profile.js';
 export { SimulatedAgent } from './models/sim/simulated-agent.js';
@@ -113,7 +113,7 @@ export { buildReportDocument, type ReportContext, reportJson } from './report/bu
 export { buildReportFiles, type ReportFile } from './report/build-report-files.js';
 export { REPORT_SCHEMA_VERSION, type ReportDocument, type ReportMeta, type SampleDialogue } from './report/report-document.js';
 export { REPORT_FORMATS, type ReportFormat } from './report/report-formats.js';
-export { type DeadModel, DeadModelsError } from './runner/check-models-answer.js';
+export { type DeadModel, DeadModelsError } from './runner/models/check-models-answer.js';
 export { RunInUseError } from './runner/run-in-use-error.js';
 export type { RunAbout, RunInfo, RunKind, RunStatus, RunSummary } from './runner/run-records.js';
 export type { SessionWorld } from './runner/run-session.js';

@@ -70,6 +70,20 @@ const WIRE_IMPURE = [
   /\bMath\.random\b|\bDate\.now\b|\bnew Date\(/,
 ];
 
+/** The most files a folder of src/ holds at one level, tests beside their files counted: a room with more holds families, each of which goes in a sub-folder named for what it holds. */
+const MOST_FILES_IN_A_FOLDER = 30;
+
+/** Every folder of src/ ('.' for src/ itself) with the number of files directly in it. */
+function filesPerFolder(): { folder: string; files: number }[] {
+  const folders = readdirSync(SRC, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => relative(SRC, join(entry.parentPath, entry.name)));
+  return ['.', ...folders].map((folder) => ({
+    folder,
+    files: readdirSync(join(SRC, folder), { withFileTypes: true }).filter((entry) => entry.isFile()).length,
+  }));
+}
+
 const PURE_LAYERS = ['domain', 'protocol', 'engine', 'metrics', 'config', 'runner', 'studies'];
 const IMPURE = [/\bprocess\./, /\bMath\.random\b/, /\bDate\.now\b/, /\bnew Date\(/, /from 'node:(fs|child_process|net|http|https|os)/, /from 'better-sqlite3'/];
 
@@ -137,6 +151,14 @@ describe('architecture', () => {
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);
     expect(folders.sort()).toEqual(Object.keys(ALLOWED_IMPORTS).sort());
+  });
+
+  it(`keeps every folder of src/ to at most ${MOST_FILES_IN_A_FOLDER} files at one level (families go in sub-folders)`, () => {
+    const folders = filesPerFolder();
+    const crowded = folders.filter(({ files }) => files > MOST_FILES_IN_A_FOLDER).map(({ folder, files }) => `src/${folder}: ${files} files`);
+    expect(folders.length).toBeGreaterThan(40);
+    expect(folders.find(({ folder }) => folder === 'store')?.files).toBeGreaterThan(5);
+    expect(crowded).toEqual([]);
   });
 
   it.each(PURE_LAYERS)('src/%s touches no clock, randomness, process, file system or database', (layer) => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storedCallRequests } from '../src/store/call-table.js';
+import { storedCallRequests } from '../src/store/tables/call-table.js';
 import { runCli, spawnCli } from './cli-helpers.js';
 import { isFirstArgument, isOpening, startFakeChatServer } from './support/fake-chat-server.js';
 import type { FakeProviderServer, RecordedRequest } from './support/fake-provider-server.js';

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { environmentWithDotEnv } from '../io/dot-env.js';
-import { listenForStopSignals } from '../io/graceful-stop.js';
 import { toOutputWriteError } from '../io/output-write-error.js';
+import { environmentWithDotEnv } from '../io/process/dot-env.js';
+import { listenForStopSignals } from '../io/process/graceful-stop.js';
 import { EXIT_FAILED } from '../runner/session-ending.js';
 import { exitCodeOf } from './exit-codes.js';
 import { buildProgram } from './program.js';

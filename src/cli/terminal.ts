@@ -1,5 +1,5 @@
-import { type DataAccess, dataAccess } from '../io/data-access.js';
-import { processSessionWorld } from '../io/process-world.js';
+import { type DataAccess, dataAccess } from '../io/inputs/data-access.js';
+import { processSessionWorld } from '../io/process/process-world.js';
 import { COLOUR_STYLE, PLAIN_STYLE, type TextStyle } from '../report/texts/dialogue-text.js';
 import type { ClosingText } from '../report/texts/run-totals-text.js';
 import type { RunRecords } from '../runner/run-records.js';

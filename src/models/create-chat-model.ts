@@ -7,10 +7,10 @@ import { type ChatModelMiddleware, decorate, toMiddleware } from './decorate.js'
 import { endpointOf } from './model-identity.js';
 import type { ModelSettings } from './model-settings.js';
 import { LazyChatModel } from './providers/lazy-chat-model.js';
-import { LlamaChatModel } from './providers/llama-model.js';
+import { LlamaChatModel } from './providers/llama/llama-model.js';
 import { OpenAiChatModel } from './providers/openai-chat-model.js';
 import { findProvider, type ProviderInfo } from './providers/provider-catalog.js';
-import { type ReplicaEvent, ReplicaPool, type ReplicaPoolView } from './providers/replica-pool.js';
+import { type ReplicaEvent, ReplicaPool, type ReplicaPoolView } from './providers/replicas/replica-pool.js';
 import { SimulatedAgent } from './sim/simulated-agent.js';
 import { watchTheWire } from './wrappers/watch-the-wire.js';
 import { addCost, type Prices } from './wrappers/with-cost.js';
@@ -78,7 +78,7 @@ export interface BuiltChatModel {
 
 /**
  * The adapter that calls the model: one server's, or, for a model served by several replicas, a
- * pool of one adapter per replica behind one ChatModel (providers/replica-pool.ts).
+ * pool of one adapter per replica behind one ChatModel (providers/replicas/replica-pool.ts).
  */
 function createServingAdapter(settings: ModelSettings, dependencies: ChatModelDependencies): { adapter: ChatModel; pool?: ReplicaPool } {
   const { replicas, ...oneServer } = settings;
@@ -120,7 +120,9 @@ function createAdapter(settings: ModelSettings, dependencies: ChatModelDependenc
     });
   }
   // The AI SDK is loaded on the first call of such a model, not at start-up.
-  return new LazyChatModel(settings.name, async () => (await import('./providers/ai-sdk-adapter.js')).createAiSdkChatModel(provider, settings, dependencies));
+  return new LazyChatModel(settings.name, async () =>
+    (await import('./providers/ai-sdk/ai-sdk-adapter.js')).createAiSdkChatModel(provider, settings, dependencies),
+  );
 }
 
 /**

@@ -32,7 +32,7 @@ export interface ModelCallErrorFields {
  *
  * Its message is printed, stored and exported, so it holds no control character or escape sequence
  * (removed here, whoever builds it); the adapters also replace the model's secrets in the server's
- * text before they build one (`providers/server-text.ts`).
+ * text before they build one (`providers/errors/server-text.ts`).
  */
 export class ModelCallError extends PmiycError implements ModelCallErrorFields {
   readonly kind = 'provider';

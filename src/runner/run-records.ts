@@ -8,7 +8,7 @@ import type { LeaseHolder, StoredRunStatus } from './run-lease.js';
  * failed: exit 1, --retry-failed), failed (stopped on an error or on --max-failures) or interrupted
  * (a signal, the budget, refused credentials, another process took it over: resumable). A
  * "running" run whose lease is dead was killed; `runState` in run-lease.ts says so. Statuses
- * stored by earlier versions are read in these words (store/run-rows.ts).
+ * stored by earlier versions are read in these words (store/tables/run-rows.ts).
  */
 export type RunStatus = StoredRunStatus;
 

@@ -8,22 +8,22 @@ import { BatchWork } from '../models/batch/batch-work.js';
 import type { ModelCallError } from '../models/model-call-error.js';
 import { modelIdentity } from '../models/model-identity.js';
 import type { ModelSettings } from '../models/model-settings.js';
-import type { ReplicaPoolView } from '../models/providers/replica-pool.js';
-import { checkModelsAnswer, DeadModelsError } from './check-models-answer.js';
-import { createModelRegistry, type ModelRegistry } from './model-registry.js';
-import { type CallForecastView, type ProgressStream, startProgressDisplay } from './progress-display.js';
+import type { ReplicaPoolView } from '../models/providers/replicas/replica-pool.js';
+import { checkModelsAnswer, DeadModelsError } from './models/check-models-answer.js';
+import { createModelRegistry, type ModelRegistry } from './models/model-registry.js';
+import { createRunModels } from './models/run-models.js';
+import { type CallForecastView, type ProgressStream, startProgressDisplay } from './progress/progress-display.js';
 import { type BudgetRefusal, DEAD_AFTER_FAILURES, RunGate, RunStoppedError } from './run-gate.js';
 import { RunInUseError } from './run-in-use-error.js';
 import { describeTakeOver, LEASE_HEARTBEAT_MS, type LeaseHolder, type LeaseLiveness, leaseLiveness } from './run-lease.js';
 import { RunMeter } from './run-meter.js';
-import { createRunModels } from './run-models.js';
 import type { RunInfo, RunRecords } from './run-records.js';
 import { type RunSignals, stoppingSignal } from './run-signals.js';
 import { DISK_FULL_ENDING, describePendingBatches, type SessionEnding } from './session-ending.js';
 
 /**
  * What a session needs of the world, passed in so that the runner stays pure: the CLI builds it
- * from the process (`processSessionWorld` in io/process-world.ts); a library caller may pass a quieter one.
+ * from the process (`processSessionWorld` in io/process/process-world.ts); a library caller may pass a quieter one.
  */
 export interface SessionWorld {
   readonly now: () => Date;

@@ -1,8 +1,8 @@
 import type { AgreementScore } from '../../src/domain/agreement-score.js';
 import type { Claim } from '../../src/domain/claim.js';
 import type { TurnKind } from '../../src/domain/conversation.js';
-import { estimateEta, WorkWindow } from '../../src/runner/run-eta.js';
-import { CallForecast } from '../../src/studies/tournament/call-forecast.js';
+import { estimateEta, WorkWindow } from '../../src/runner/progress/run-eta.js';
+import { CallForecast } from '../../src/studies/tournament/forecast/call-forecast.js';
 import { iteratePlan, type PlannedConversation, type TournamentDesign } from '../../src/studies/tournament/plan.js';
 
 /** A deterministic PRNG (mulberry32): the same seed, the same run. */

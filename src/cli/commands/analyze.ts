@@ -1,8 +1,8 @@
-import { loadConfig } from '../../io/load-config.js';
-import { modelFileSha256 } from '../../io/model-file-digest.js';
-import { type PreparedAnalysis, prepareAnalysisResume, prepareNewAnalysis } from '../../io/prepare-analysis.js';
+import { loadConfig } from '../../io/inputs/load-config.js';
+import { type PreparedAnalysis, prepareAnalysisResume, prepareNewAnalysis } from '../../io/prepare/prepare-analysis.js';
+import { modelFileSha256 } from '../../io/process/model-file-digest.js';
 import { analysisDryRunText, analysisSessionText, analysisSummaryText } from '../../report/studies/analysis-text.js';
-import { checkModels } from '../../runner/check-models.js';
+import { checkModels } from '../../runner/models/check-models.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import { type AnalysisDesignOptions, tournamentRunToAnalyse } from '../../studies/analysis/analysis-design.js';
 import { estimateAnalysis } from '../../studies/analysis/analysis-estimate.js';

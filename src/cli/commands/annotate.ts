@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { InputError } from '../../domain/errors/input-error.js';
-import { defaultLabelsPath, defaultTasksPath, loadLabelBook, readTaskFile } from '../../io/annotation-files.js';
-import { holdGracefulStop, untilStopped } from '../../io/graceful-stop.js';
+import { defaultLabelsPath, defaultTasksPath, loadLabelBook, readTaskFile } from '../../io/prepare/annotation-files.js';
+import { holdGracefulStop, untilStopped } from '../../io/process/graceful-stop.js';
 import { readTextFile } from '../../io/read-text-file.js';
 import { writeFileAtomically } from '../../io/write-file-atomically.js';
 import { annotatingText, annotationStoppedText, annotationTasksText, labelsImportedText } from '../../report/studies/annotation-text.js';

@@ -1,5 +1,5 @@
 import { licencesOf } from '../../datasets/licences.js';
-import { loadClaims } from '../../io/load-claims.js';
+import { loadClaims } from '../../io/inputs/load-claims.js';
 import type { ClaimsFormat } from '../../report/report-formats.js';
 import { claimJsonLine, claimsTableText } from '../../report/texts/claims-text.js';
 import { type CliContext, dataOf } from '../terminal.js';

@@ -1,9 +1,9 @@
-import { loadConfig } from '../../io/load-config.js';
-import { prepareConsistencyResume, prepareNewConsistencyStudy } from '../../io/prepare-consistency.js';
-import { readPublishedAnswers } from '../../io/published-answers-file.js';
+import { loadConfig } from '../../io/inputs/load-config.js';
+import { prepareConsistencyResume, prepareNewConsistencyStudy } from '../../io/prepare/prepare-consistency.js';
+import { readPublishedAnswers } from '../../io/prepare/published-answers-file.js';
 import { analyzeStudy } from '../../report/studies/consistency-study-source.js';
 import { consistencySessionText, formatConsistencyText } from '../../report/studies/consistency-text.js';
-import { checkModels } from '../../runner/check-models.js';
+import { checkModels } from '../../runner/models/check-models.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import { type ConsistencyDesignOptions, checkConsistencyFlags, checkTournamentRun } from '../../studies/consistency/consistency-design.js';
 import { runConsistencyStudy } from '../../studies/consistency/consistency-study.js';

@@ -1,9 +1,9 @@
 import { InputError } from '../../domain/errors/input-error.js';
-import { loadConfig } from '../../io/load-config.js';
+import { loadConfig } from '../../io/inputs/load-config.js';
 import { usageTotals } from '../../metrics/usage/usage-totals.js';
 import { formatConversationHeader, formatOutcomeText, formatTurnText } from '../../report/texts/dialogue-text.js';
 import { formatUsageText } from '../../report/texts/usage-text.js';
-import { createModelRegistry } from '../../runner/model-registry.js';
+import { createModelRegistry } from '../../runner/models/model-registry.js';
 import { type OneConversationInput, prepareOneConversation } from '../../studies/tournament/one-conversation.js';
 import { type CliContext, formatDuration, labelModel, styleFor } from '../terminal.js';
 

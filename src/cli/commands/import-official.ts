@@ -1,5 +1,5 @@
-import { loadKnownClaims } from '../../io/load-claims.js';
-import { officialResultsSources } from '../../io/official-results-files.js';
+import { loadKnownClaims } from '../../io/inputs/load-claims.js';
+import { officialResultsSources } from '../../io/prepare/official-results-files.js';
 import { importSummaryText } from '../../report/texts/import-official-text.js';
 import { openStore } from '../../store/result-store.js';
 import { type OfficialImportResult, storeOfficialImport } from '../../studies/tournament/import-official.js';

@@ -1,8 +1,8 @@
 import { InputError } from '../../domain/errors/input-error.js';
-import { loadConfig } from '../../io/load-config.js';
-import { loadSynthesisClaims, writePreferenceDataset } from '../../io/synthesis-files.js';
+import { loadConfig } from '../../io/inputs/load-config.js';
+import { loadSynthesisClaims, writePreferenceDataset } from '../../io/prepare/synthesis-files.js';
 import { synthesisDoneText, synthesisStoppedText } from '../../report/studies/judge-text.js';
-import { checkModels } from '../../runner/check-models.js';
+import { checkModels } from '../../runner/models/check-models.js';
 import { openStore } from '../../store/result-store.js';
 import { type SelectionAndSamplingOptions, samplingOf, selectionOf } from '../../studies/design-parts.js';
 import { runSynthesis } from '../../studies/judge/synthesis-study.js';

@@ -1,8 +1,8 @@
-import { loadConfig } from '../../io/load-config.js';
-import { prepareJudgeResume, prepareNewJudgeRun } from '../../io/prepare-judge.js';
+import { loadConfig } from '../../io/inputs/load-config.js';
+import { prepareJudgeResume, prepareNewJudgeRun } from '../../io/prepare/prepare-judge.js';
 import { judgeAccuracy } from '../../metrics/agreement/judge-accuracy.js';
 import { judgeSessionText } from '../../report/studies/judge-text.js';
-import { checkModels } from '../../runner/check-models.js';
+import { checkModels } from '../../runner/models/check-models.js';
 import { openStore } from '../../store/result-store.js';
 import type { JudgeDesignOptions } from '../../studies/judge/judge-design.js';
 import { runJudgeStudy } from '../../studies/judge/judge-study.js';

@@ -1,6 +1,6 @@
-import { loadConfig } from '../../io/load-config.js';
+import { loadConfig } from '../../io/inputs/load-config.js';
 import { aliasTable, probeTable, providerTable } from '../../report/texts/models-text.js';
-import { probeModelTargets } from '../../runner/probe-model.js';
+import { probeModelTargets } from '../../runner/models/probe-model.js';
 import type { CliContext } from '../terminal.js';
 
 export interface ModelsOptions {

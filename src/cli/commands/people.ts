@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { InputError } from '../../domain/errors/input-error.js';
-import { untilStopped } from '../../io/graceful-stop.js';
-import { loadClaims } from '../../io/load-claims.js';
-import { loadConfig } from '../../io/load-config.js';
+import { loadClaims } from '../../io/inputs/load-claims.js';
+import { loadConfig } from '../../io/inputs/load-config.js';
+import { untilStopped } from '../../io/process/graceful-stop.js';
 import { readTextFile } from '../../io/read-text-file.js';
 import { openStore } from '../../store/result-store.js';
 import { type ExperimentText, parseExperimentText, starterExperiment } from '../../studies/people/experiment-text.js';

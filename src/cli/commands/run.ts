@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { PmiycConfig } from '../../config/config-schema.js';
 import { withExperiment } from '../../config/experiment-options.js';
-import { loadConfig } from '../../io/load-config.js';
-import { type PreparedTournament, prepareNewTournament, prepareTournamentResume, previewPreparedTournament } from '../../io/prepare-tournament.js';
+import { loadConfig } from '../../io/inputs/load-config.js';
+import { type PreparedTournament, prepareNewTournament, prepareTournamentResume, previewPreparedTournament } from '../../io/prepare/prepare-tournament.js';
 import { echoedAgentsText } from '../../report/agent-variants.js';
 import { dryRunText } from '../../report/texts/dry-run-text.js';
 import { runOutcomeText } from '../../report/texts/run-outcome-text.js';

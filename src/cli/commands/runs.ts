@@ -1,4 +1,4 @@
-import { thisProcess } from '../../io/process-world.js';
+import { thisProcess } from '../../io/process/process-world.js';
 import { runsTableText } from '../../report/texts/runs-table.js';
 import { openStore } from '../../store/result-store.js';
 import type { CliContext } from '../terminal.js';

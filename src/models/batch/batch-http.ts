@@ -4,9 +4,9 @@ import { TransportFailure } from '../../http/transport-failure.js';
 import { watchAbort } from '../abort-watch.js';
 import { ModelCallError } from '../model-call-error.js';
 import { type ModelCredentials, secretsOf } from '../model-secrets.js';
-import { type ErrorContext, httpErrorToModelCallError } from '../providers/http-error.js';
-import { bodyText, serverText } from '../providers/server-text.js';
-import { transportFailureToModelCallError } from '../providers/transport-error.js';
+import { type ErrorContext, httpErrorToModelCallError } from '../providers/errors/http-error.js';
+import { bodyText, serverText } from '../providers/errors/server-text.js';
+import { transportFailureToModelCallError } from '../providers/errors/transport-error.js';
 
 /** Who is asking, for error messages and the typed error's fields, and the credentials its requests carry, which no message repeats. */
 export interface BatchCaller extends ModelCredentials {

@@ -5,7 +5,7 @@ import { fuzzRuns } from '../../../test/support/fuzz-runs.js';
 import { everyPlaceIn, hostileJson, nestedJson } from '../../../test/support/hostile-json.js';
 import type { ChatModel, GenerateRequest } from '../chat-model.js';
 import { isModelCallError } from '../model-call-error.js';
-import { createAiSdkChatModel } from './ai-sdk-adapter.js';
+import { createAiSdkChatModel } from './ai-sdk/ai-sdk-adapter.js';
 import { OpenAiChatModel } from './openai-chat-model.js';
 import { findProvider } from './provider-catalog.js';
 

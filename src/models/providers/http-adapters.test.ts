@@ -4,8 +4,8 @@ import { FakeProviderServer, RESPONSE_SHAPES } from '../../../test/support/fake-
 import { InputError } from '../../domain/errors/input-error.js';
 import type { GenerateRequest } from '../chat-model.js';
 import type { ModelSettings } from '../model-settings.js';
-import { AiSdkChatModel } from './ai-sdk-model.js';
-import { createLanguageModel } from './create-language-model.js';
+import { AiSdkChatModel } from './ai-sdk/ai-sdk-model.js';
+import { createLanguageModel } from './ai-sdk/create-language-model.js';
 import { OpenAiChatModel } from './openai-chat-model.js';
 import { findProvider } from './provider-catalog.js';
 

@@ -4,11 +4,11 @@ import { TransportFailure } from '../../http/transport-failure.js';
 import { watchAbort } from '../abort-watch.js';
 import { secretsOf } from '../model-secrets.js';
 import type { ModelSettings } from '../model-settings.js';
-import { httpErrorToModelCallError } from './http-error.js';
+import { httpErrorToModelCallError } from './errors/http-error.js';
+import { bodyText } from './errors/server-text.js';
+import { CHAT_WORDING, transportFailureToModelCallError } from './errors/transport-error.js';
 import { checkRequestHeaders } from './http-headers.js';
 import { findProvider } from './provider-catalog.js';
-import { bodyText } from './server-text.js';
-import { CHAT_WORDING, transportFailureToModelCallError } from './transport-error.js';
 
 /** The Anthropic API version its list of models is asked with (the batch adapter's too). */
 const ANTHROPIC_VERSION = '2023-06-01';

@@ -8,11 +8,11 @@ import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../
 import { ModelCallError } from '../model-call-error.js';
 import { type ModelSecret, secretsOf } from '../model-secrets.js';
 import { DEFAULT_MAX_REPLY_BYTES } from '../model-settings.js';
-import { type ErrorContext, httpErrorToModelCallError } from './http-error.js';
+import { type ErrorContext, httpErrorToModelCallError } from './errors/http-error.js';
+import { bodyText, serverText } from './errors/server-text.js';
+import { CHAT_WORDING, transportFailureToModelCallError } from './errors/transport-error.js';
 import { checkRequestHeaders } from './http-headers.js';
 import { strictResponseSchema } from './response-schema.js';
-import { bodyText, serverText } from './server-text.js';
-import { CHAT_WORDING, transportFailureToModelCallError } from './transport-error.js';
 
 export interface OpenAiChatOptions {
   readonly name: string;

@@ -4,7 +4,7 @@ import { FakeProviderServer, RESPONSE_SHAPES } from '../../../test/support/fake-
 import type { GenerateRequest } from '../chat-model.js';
 import { createChatModel } from '../create-chat-model.js';
 import type { ModelSettings } from '../model-settings.js';
-import { createAiSdkChatModel } from './ai-sdk-adapter.js';
+import { createAiSdkChatModel } from './ai-sdk/ai-sdk-adapter.js';
 import { OpenAiChatModel } from './openai-chat-model.js';
 import { findProvider } from './provider-catalog.js';
 

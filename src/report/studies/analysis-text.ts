@@ -1,5 +1,5 @@
 import { formatCount as count, formatCounted, labelModel } from '../../domain/text-labels.js';
-import { describeReplicaUse } from '../../runner/replica-lines.js';
+import { describeReplicaUse } from '../../runner/progress/replica-lines.js';
 import type { RunCallTotals } from '../../runner/run-records.js';
 import { describeFailures, describeStop } from '../../runner/session-ending.js';
 import type { AnalysisDesign } from '../../studies/analysis/analysis-design.js';

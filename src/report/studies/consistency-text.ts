@@ -1,7 +1,7 @@
 import type { Domain } from '../../domain/claim.js';
 import { formatCount as count } from '../../domain/text-labels.js';
 import type { ConsistencyEstimate } from '../../metrics/consistency/consistency.js';
-import { describeReplicaUse } from '../../runner/replica-lines.js';
+import { describeReplicaUse } from '../../runner/progress/replica-lines.js';
 import type { RunCallTotals } from '../../runner/run-records.js';
 import { describeStop } from '../../runner/session-ending.js';
 import type { ConsistencyOutcome } from '../../studies/consistency/consistency-study.js';

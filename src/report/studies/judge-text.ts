@@ -1,6 +1,6 @@
 import { formatCount, labelModel } from '../../domain/text-labels.js';
 import type { AccuracyEstimate, JudgeAccuracySummary, ProportionEstimate } from '../../metrics/agreement/judge-accuracy.js';
-import { describeReplicaUse } from '../../runner/replica-lines.js';
+import { describeReplicaUse } from '../../runner/progress/replica-lines.js';
 import type { RunCallTotals } from '../../runner/run-records.js';
 import { describeFailures, describeStop } from '../../runner/session-ending.js';
 import type { LoadedPairs } from '../../studies/judge/judge-design.js';

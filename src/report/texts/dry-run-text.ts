@@ -1,6 +1,5 @@
 import { MULTI_TURN_TURNS, SINGLE_TURN_TURNS } from '../../domain/conversation.js';
 import { formatCount, labelModel } from '../../domain/text-labels.js';
-import type { PlannedConversation, TournamentDesign } from '../../studies/tournament/plan.js';
 import {
   DEFAULT_EARLY_STOP_RATE,
   type EstimateAssumptions,
@@ -10,7 +9,8 @@ import {
   NOTHING_STORED,
   type PlanEstimate,
   type StoredProgress,
-} from '../../studies/tournament/plan-estimate.js';
+} from '../../studies/tournament/forecast/plan-estimate.js';
+import type { PlannedConversation, TournamentDesign } from '../../studies/tournament/plan.js';
 import type { PreviewBatching, PreviewStore, TournamentPreview } from '../../studies/tournament/tournament-preview.js';
 import { formatTextTable } from './text-table.js';
 

@@ -4,7 +4,7 @@ import { printableText } from '../../domain/printable-text.js';
 import { formatCounted } from '../../domain/text-labels.js';
 import type { ModelSettings } from '../../models/model-settings.js';
 import { PROVIDERS } from '../../models/providers/provider-catalog.js';
-import type { ProbeTarget } from '../../runner/probe-model.js';
+import type { ProbeTarget } from '../../runner/models/probe-model.js';
 import { formatTextTable } from './text-table.js';
 
 function keyState(variable: string | undefined, env: Environment): string {

@@ -2,7 +2,7 @@ import { formatCounted, labelModel } from '../../domain/text-labels.js';
 import { DEFAULT_INTERVALS } from '../../metrics/intervals/claim-estimates.js';
 import type { RoleCoverage } from '../../metrics/role-coverage.js';
 import { summarizeTournament } from '../../metrics/tournament-summary.js';
-import { describeReplicaUse } from '../../runner/replica-lines.js';
+import { describeReplicaUse } from '../../runner/progress/replica-lines.js';
 import { describeRunState } from '../../runner/run-lease.js';
 import type { RunRecords } from '../../runner/run-records.js';
 import { describeFailures, describePendingBatches, describeStop } from '../../runner/session-ending.js';

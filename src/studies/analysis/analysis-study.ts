@@ -1,5 +1,5 @@
 import type { ConversationRecord } from '../../domain/conversation-record.js';
-import { checkBatching, checkModels } from '../../runner/check-models.js';
+import { checkBatching, checkModels } from '../../runner/models/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { LeaseHolder } from '../../runner/run-lease.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';

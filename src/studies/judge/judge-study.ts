@@ -1,5 +1,5 @@
 import { type JudgePair, judgePairsChecksum } from '../../datasets/judge-pairs.js';
-import { checkModels } from '../../runner/check-models.js';
+import { checkModels } from '../../runner/models/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT, type SessionFacts, sessionFacts } from '../../runner/run-session.js';

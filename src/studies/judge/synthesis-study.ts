@@ -2,7 +2,7 @@ import { claimsChecksum } from '../../datasets/claims-checksum.js';
 import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/errors/input-error.js';
-import { checkModels } from '../../runner/check-models.js';
+import { checkModels } from '../../runner/models/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT } from '../../runner/run-session.js';

@@ -3,7 +3,7 @@ import { claimsChecksum } from '../../datasets/claims-checksum.js';
 import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/errors/input-error.js';
-import { checkModels } from '../../runner/check-models.js';
+import { checkModels } from '../../runner/models/check-models.js';
 import { openRun } from '../../runner/open-run.js';
 import type { RunAbout } from '../../runner/run-records.js';
 import { type RunSession, type SessionWorld, startRunSession } from '../../runner/run-session.js';

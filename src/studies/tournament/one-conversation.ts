@@ -3,7 +3,7 @@ import type { ConversationSpec, Turn } from '../../domain/conversation.js';
 import { type ConversationRecord, toConversationRecord } from '../../domain/conversation-record.js';
 import { runConversation } from '../../engine/run-conversation.js';
 import type { SamplingSettings } from '../../engine/sample-turn.js';
-import type { ModelRegistry } from '../../runner/model-registry.js';
+import type { ModelRegistry } from '../../runner/models/model-registry.js';
 import { agentOf, checkAgentNames, promptsByAgent, seedNamesOf, type VariantBook } from './agents.js';
 
 export interface OneConversationInput {

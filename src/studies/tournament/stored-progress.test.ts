@@ -7,8 +7,8 @@ import { decorate } from '../../models/decorate.js';
 import { SimulatedAgent } from '../../models/sim/simulated-agent.js';
 import { withCallCache } from '../../models/wrappers/with-call-cache.js';
 import { DEFAULT_PROMPTS } from '../../protocol/prompt-variants.js';
+import { estimatePlan } from './forecast/plan-estimate.js';
 import { planTournament, type TournamentDesign } from './plan.js';
-import { estimatePlan } from './plan-estimate.js';
 import { runConversations } from './run-conversations.js';
 import { findStoredProgress, StoredCallReplay } from './stored-progress.js';
 

@@ -9,8 +9,8 @@ import { type CachedReply, cachedRequestOf, requestHash } from '../../models/cal
 import type { ChatModel } from '../../models/chat-model.js';
 import type { ChatModelMiddleware } from '../../models/decorate.js';
 import type { AgentPrompts } from '../../protocol/prompt-variants.js';
+import type { StoredProgress } from './forecast/plan-estimate.js';
 import type { PlannedConversation } from './plan.js';
-import type { StoredProgress } from './plan-estimate.js';
 
 /** The stored calls a run may replay, by request hash; looking one up changes nothing. */
 export interface StoredCalls {

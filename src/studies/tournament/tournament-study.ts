@@ -12,8 +12,8 @@ import { type RunSession, type SessionFacts, type SessionWorld, sessionFacts, st
 import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import type { StudyRun, StudyRunRecords } from '../run-config.js';
 import { agentOf, promptsByAgent, seedNamesOf } from './agents.js';
-import { CallForecast } from './call-forecast.js';
-import { callSharesOf } from './call-shares.js';
+import { CallForecast } from './forecast/call-forecast.js';
+import { callSharesOf } from './forecast/call-shares.js';
 import { countPlan, iteratePlan, type TournamentDesign } from './plan.js';
 import { checkResumeSeeds } from './resume-check.js';
 import { type ConversationsResult, runConversations } from './run-conversations.js';

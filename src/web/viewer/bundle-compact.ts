@@ -25,7 +25,7 @@ export function compactListPage(summaries: readonly ConversationSummary[], claim
 }
 
 /**
- * A record whose replies are written once, as the store keeps them (src/store/record-codec.ts): a
+ * A record whose replies are written once, as the store keeps them (src/store/records/record-codec.ts): a
  * turn's `raw` left out when it is its accepted attempt's `raw` (always, for records pmiyc makes), and
  * its `message` as its place in the raw reply when it is found there.
  */
