@@ -144,9 +144,11 @@ describe('pmiyc import official', () => {
     expect(await exported(store, 'twice')).toHaveLength(3);
     const opened = openStore(store, { access: 'read' });
     try {
-      const config = opened.findRun('twice').config as { command: string; labelMatch: string; imports: Array<{ files: Array<Record<string, unknown>> }> };
-      expect(config).toMatchObject({ command: 'import', format: 'pmiyc-official', labelMatch: 'strict' });
-      expect(config.imports.map((entry) => entry.files)).toEqual([[{ path: FIXTURE_FILE, sha256: sha256Of(FIXTURE_FILE), records: 3, added: 3 }]]);
+      const { config } = opened.findRun('twice');
+      expect(config).toMatchObject({ kind: 'import', command: 'import', format: 'pmiyc-official', labelMatch: 'strict' });
+      expect(config.kind === 'import' ? config.imports.map((entry) => entry.files) : config.kind).toEqual([
+        [{ path: FIXTURE_FILE, sha256: sha256Of(FIXTURE_FILE), records: 3, added: 3 }],
+      ]);
     } finally {
       opened.close();
     }

@@ -1,4 +1,5 @@
 import type { VariantOf } from '../metrics/arms/variant-contrast.js';
+import { type RunConfig, tournamentDesignOf } from '../studies/run-config.js';
 import { agentOf, echoedAgents, type VariantBook } from '../studies/tournament/agents.js';
 import type { StoredDesign } from '../studies/tournament/tournament-design.js';
 import { runAliases } from './run-aliases.js';
@@ -17,11 +18,11 @@ export interface AgentColumns extends AgentParts {
 }
 
 /** The variants the runs define (each run stores those its agents use with its design); names only. */
-function variantBookOf(configs: readonly unknown[]): VariantBook {
+function variantBookOf(configs: ReadonlyArray<RunConfig | undefined>): VariantBook {
   const book: Record<string, VariantBook[string]> = {};
   for (const config of configs) {
-    const variants = (config as { design?: { variants?: unknown } } | null | undefined)?.design?.variants;
-    if (variants && typeof variants === 'object') for (const name of Object.keys(variants)) book[name] = {};
+    const variants = config && tournamentDesignOf(config)?.variants;
+    for (const name of Object.keys(variants ?? {})) book[name] = {};
   }
   return book;
 }
@@ -31,7 +32,7 @@ function variantBookOf(configs: readonly unknown[]): VariantBook {
  * is `alpha` under `emotional` when a run defines `emotional`, and any other name is a model under
  * the default prompts. Runs without variants (and older or imported runs) give every name `default`.
  */
-export function agentPartsOf(configs: readonly unknown[]): { readonly parts: (agent: string) => AgentParts; readonly variantOf: VariantOf } {
+export function agentPartsOf(configs: ReadonlyArray<RunConfig | undefined>): { readonly parts: (agent: string) => AgentParts; readonly variantOf: VariantOf } {
   const book = variantBookOf(configs);
   const parts = (agent: string): AgentParts => {
     const { model, variant } = agentOf(agent, book);
@@ -61,9 +62,9 @@ export function echoedAgentsText(design: StoredDesign): string[] {
  * for that model (report.json `meta.aliases`, `runAliases`): null for both when the run recorded no
  * models (an imported run, or one of an older pmiyc).
  */
-export function agentColumnsOf(run: { readonly name: string; readonly config: unknown }): (agent: string) => AgentColumns {
+export function agentColumnsOf(run: { readonly name: string; readonly config: RunConfig }): (agent: string) => AgentColumns {
   const { parts } = agentPartsOf([run.config]);
-  const identities = new Map(runAliases([run], []).map((identity) => [identity.alias, identity]));
+  const identities = new Map(runAliases([{ name: run.name, runConfig: run.config }], []).map((identity) => [identity.alias, identity]));
   return (agent) => {
     const { baseModel, variant } = parts(agent);
     const identity = identities.get(baseModel) ?? identities.get(agent);

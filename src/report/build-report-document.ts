@@ -136,6 +136,7 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
 /** report.json text: NaN (no data) becomes null, numbers keep full precision; `claims.pairs` goes to claim-pairs.csv instead. */
 export function reportJson(document: ReportDocument): string {
   const { pairs: _claimPairs, ...claims } = document.claims;
-  const written = { ...document, claims };
+  const runs = document.meta.runs.map(({ runConfig: _read, ...run }) => run);
+  const written = { ...document, meta: { ...document.meta, runs }, claims };
   return `${JSON.stringify(written, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`;
 }

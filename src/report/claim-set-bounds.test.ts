@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { reportRun, storedTournamentDesign } from '../../test/support/report-fixture.js';
 import { claimSetBounds } from './claim-set-bounds.js';
-import type { ReportRun } from './report-document.js';
 
-const run = (config: unknown): ReportRun => ({ name: 'r', createdAt: 'now', seed: 0, packageVersion: 'test', config });
-const pmiycRun = (claims: Record<string, unknown>) => run({ command: 'run', design: { claims } });
+const run = (config: unknown) => reportRun('r', config);
+const pmiycRun = (claims: Record<string, unknown>) => run({ command: 'run', design: storedTournamentDesign({ claims }) });
 
 describe('claimSetBounds', () => {
   it("is the paper's set when every claim comes from it, whatever part of it the run argued", () => {
@@ -13,7 +13,7 @@ describe('claimSetBounds', () => {
         { domain: 'subjective', origin: 'perspectrum', claims: 30 },
         { domain: 'misinformation', origin: 'truthfulqa', claims: 6 },
       ],
-      [pmiycRun({ source: 'subjective', sample: 50 }), run({ command: 'import' })],
+      [pmiycRun({ source: 'subjective', sample: 50 }), run({ command: 'import', labelMatch: 'strict' })],
     );
     expect(bounds.get('subjective')).toEqual({ claims: 961, source: "the paper's subjective set" });
     expect(bounds.get('misinformation')).toEqual({ claims: 817, source: "the paper's misinformation set" });
@@ -28,6 +28,6 @@ describe('claimSetBounds', () => {
       { domain: 'subjective', origin: 'anthropic', claims: 50 },
       { domain: 'subjective', origin: 'imported', claims: 3 },
     ] as const;
-    expect(claimSetBounds(imported, [run({ command: 'import', imports: [] })]).get('subjective')).toBeNull();
+    expect(claimSetBounds(imported, [run({ command: 'import', labelMatch: 'strict', imports: [] })]).get('subjective')).toBeNull();
   });
 });

@@ -3,17 +3,11 @@ import { PAPER_CLAIM_SETS } from '../domain/paper-claim-sets.js';
 import type { ClaimSetBound } from '../metrics/intervals/power.js';
 import type { ReportRun } from './report-document.js';
 
-/** What a run's stored config says about how its claims were chosen (`pmiyc run` keeps its design). */
-interface StoredSelection {
-  readonly command?: string;
-  readonly design?: { readonly claims?: { readonly source?: string; readonly limit?: number; readonly sample?: number } };
-}
-
-/** A `pmiyc run` that argued every claim of its set (no --limit, no --sample). */
-function arguedWholeSet(run: ReportRun): boolean {
-  const config = (run.config ?? {}) as StoredSelection;
+/** A `pmiyc run` that argued every claim of its set (no --limit, no --sample): its stored design says how its claims were chosen. */
+function arguedWholeSet({ runConfig: config }: ReportRun): boolean {
+  if (config?.kind !== 'tournament' || config.command !== 'run') return false;
   const selection = config.design?.claims;
-  return config.command === 'run' && selection !== undefined && selection.limit === undefined && selection.sample === undefined;
+  return selection !== undefined && selection.limit === undefined && selection.sample === undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reportOf, roundRobinRecords } from '../../test/support/report-fixture.js';
+import { reportOf, reportRun, roundRobinRecords, storedTournamentDesign } from '../../test/support/report-fixture.js';
 import { pairedPower } from '../metrics/intervals/power.js';
 
 /** The text of the HTML element with this id, tags removed, spaces collapsed. */
@@ -83,7 +83,7 @@ describe('the usage table', () => {
 
 describe('the power table', () => {
   const examples = roundRobinRecords(['alpha', 'beta', 'gamma']).map((record) => ({ ...record, origin: 'examples', license: 'MIT' }));
-  const demoRun = { name: 'demo-1', createdAt: 'now', seed: 0, packageVersion: 'test', config: { command: 'run', design: { claims: { source: 'examples' } } } };
+  const demoRun = reportRun('demo-1', { command: 'run', design: storedTournamentDesign({ claims: { source: 'examples' } }) });
 
   it('never asks for more claims than the set has, and says what all of them would give', () => {
     const { document, markdown } = reportOf(examples, [demoRun]);
@@ -103,7 +103,7 @@ describe('the power table', () => {
     expect(reportOf(roundRobinRecords(['alpha', 'beta'])).markdown).toContain(
       "subjective 961 (the paper's subjective set), misinformation 817 (the paper's misinformation set).",
     );
-    const sampled = { ...demoRun, config: { command: 'run', design: { claims: { source: '/data/mine.csv', sample: 18 } } } };
+    const sampled = reportRun('demo-1', { command: 'run', design: storedTournamentDesign({ claims: { source: '/data/mine.csv', sample: 18 } }) });
     const { document, markdown } = reportOf(examples, [sampled]);
     expect(document.power.every((plan) => plan.claimSet === null)).toBe(true);
     expect(markdown).toContain('The size of the subjective and misinformation claim set is not known');
@@ -113,16 +113,14 @@ describe('the power table', () => {
 describe('What ran', () => {
   const config = {
     command: 'run',
-    design: { claims: { source: 'subjective' }, sampling: { temperature: 0.7, maxOutputTokens: 400, maxAttempts: 3 } },
+    design: storedTournamentDesign({ claims: { source: 'subjective' }, sampling: { temperature: 0.7, maxOutputTokens: 400, maxAttempts: 3 } }),
     models: {
       alpha: { name: 'alpha', provider: 'vllm', model: 'Qwen/Qwen3-8B', baseURL: 'http://gpu-1:8000/v1', revision: 'ckpt-7', timeoutMs: 1, maxRetries: 0 },
       beta: { name: 'beta', provider: 'openai', model: 'gpt-4o-mini', temperature: null, maxTokens: 900, timeoutMs: 1, maxRetries: 0 },
     },
     servedBy: { alpha: 'vllm/Qwen/Qwen3-8B@ckpt-7', beta: 'openai/gpt-4o-mini' },
   };
-  const { document, markdown, html } = reportOf(roundRobinRecords(['alpha', 'beta']), [
-    { name: 'main', createdAt: 'now', seed: 0, packageVersion: 'test', config },
-  ]);
+  const { document, markdown, html } = reportOf(roundRobinRecords(['alpha', 'beta']), [reportRun('main', config)]);
 
   it('says which model each alias is: provider, model id, endpoint host, revision, temperature and max tokens', () => {
     expect(document.meta.aliases.map((alias) => alias.alias)).toEqual(['alpha', 'beta']);
@@ -135,7 +133,7 @@ describe('What ran', () => {
 
   it('labels simulated agents and says what is not known of an imported run', () => {
     const imported = reportOf(roundRobinRecords(['sim/weak', 'Llama-3.3-70B']), [
-      { name: 'official', createdAt: 'now', seed: 0, packageVersion: 'test', config: { command: 'import', imports: [] } },
+      reportRun('official', { command: 'import', labelMatch: 'strict', imports: [] }),
     ]);
     const section = imported.markdown.slice(imported.markdown.indexOf('## What ran'));
     expect(section).toContain('| Llama-3.3-70B | not recorded | not recorded | not recorded | not recorded | not recorded | not recorded |');

@@ -8,6 +8,7 @@ import type { IntervalMethod } from '../metrics/intervals/claim-estimates.js';
 import type { CappedPowerPlan } from '../metrics/intervals/power.js';
 import type { SequentialSummary } from '../metrics/sequential/sequential-replay.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
+import type { RunConfig } from '../studies/run-config.js';
 import type { AliasIdentity } from './run-aliases.js';
 import type { DriftReport } from './sections/drift-report.js';
 import type { ImportedResults } from './sections/imported-figures.js';
@@ -30,6 +31,11 @@ export interface ReportRun {
   readonly gitRevision?: string;
   /** The resolved configuration the run started with, as the store keeps it (never any key). */
   readonly config?: unknown;
+  /**
+   * The same config read by its kind's schema (studies/run-config.ts): what the report reads of it.
+   * Not written: report.json keeps `config` as stored (`reportJson`).
+   */
+  readonly runConfig?: RunConfig;
 }
 
 /**

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ReportRun } from './report-document.js';
+import { reportRun as run, storedTournamentDesign } from '../../test/support/report-fixture.js';
 import { runAliases } from './run-aliases.js';
 
 const settings = (name: string, rest: Record<string, unknown>) => ({ name, timeoutMs: 120_000, maxRetries: 6, ...rest });
-const run = (name: string, config: unknown): ReportRun => ({ name, createdAt: 'now', seed: 0, packageVersion: 'test', config });
 const pmiycRun = (name: string, models: Record<string, Record<string, unknown>>, servedBy: Record<string, string> = {}) =>
   run(name, {
     command: 'run',
-    design: { sampling: { temperature: 0.7, maxOutputTokens: 400, maxAttempts: 3 } },
+    design: storedTournamentDesign({ sampling: { temperature: 0.7, maxOutputTokens: 400, maxAttempts: 3 } }),
     models: Object.fromEntries(Object.entries(models).map(([alias, rest]) => [alias, settings(alias, rest)])),
     servedBy,
   });
@@ -55,7 +54,7 @@ describe('runAliases', () => {
     const first = pmiycRun('a', { gpt: { provider: 'openai', model: 'gpt-4o-mini' } });
     const second = pmiycRun('b', { gpt: { provider: 'openai', model: 'gpt-4o-mini' } });
     const changed = pmiycRun('c', { gpt: { provider: 'openai', model: 'gpt-4o' } });
-    const imported = run('official', { command: 'import', format: 'pmiyc-official', imports: [] });
+    const imported = run('official', { command: 'import', format: 'pmiyc-official', labelMatch: 'strict', imports: [] });
     const seen = [
       { model: 'gpt', simulated: false },
       { model: 'gpt+emotional', simulated: false },

@@ -1,5 +1,6 @@
-import type { ModelSettings } from '../models/model-settings.js';
 import { findProvider } from '../models/providers/provider-catalog.js';
+import { designSamplingOf, type RunConfig, recordedModelsOf } from '../studies/run-config.js';
+import type { StoredModelSettings } from '../studies/tournament/stored-design.js';
 
 /**
  * What one alias of a run was: which provider and model, where it was served (the host only: never
@@ -24,24 +25,16 @@ export interface AliasIdentity {
   readonly maxOutputTokens: number | null;
 }
 
-/** A run of the report (report-document.ts's ReportRun): its name and the configuration it stored. */
+/** A run of the report (report-document.ts's ReportRun): its name and its config as read. */
 interface ReportRun {
   readonly name: string;
-  readonly config?: unknown;
-}
-
-/** What a `pmiyc run` stores with its models (see studies/tournament/tournament-study.ts and runner/run-session.ts). */
-interface StoredRunConfig {
-  readonly command?: string;
-  readonly models?: Record<string, ModelSettings>;
-  readonly servedBy?: Record<string, string>;
-  readonly design?: { readonly sampling?: { readonly temperature?: number; readonly maxOutputTokens?: number } };
+  readonly runConfig?: RunConfig | undefined;
 }
 
 const IN_PROCESS = new Set(['sim', 'llama']);
 
 /** The host (and port) of each server, never its path, credentials or query. */
-function endpointHostOf(settings: ModelSettings): string | null {
+function endpointHostOf(settings: StoredModelSettings): string | null {
   if (IN_PROCESS.has(settings.provider)) return 'in-process';
   const urls = settings.replicas ?? [settings.baseURL ?? findProvider(settings.provider)?.defaultBaseURL].filter((url) => url !== undefined);
   const hosts = urls.flatMap((url) => {
@@ -55,18 +48,18 @@ function endpointHostOf(settings: ModelSettings): string | null {
 }
 
 /** A local GGUF file is named by its file name (its folder says nothing of the weights, and may say who ran it). */
-function modelIdOf(settings: ModelSettings): string {
+function modelIdOf(settings: StoredModelSettings): string {
   return settings.provider === 'llama' && !settings.model.startsWith('hf:') ? (settings.model.split(/[\\/]/).at(-1) ?? settings.model) : settings.model;
 }
 
-function revisionOf(settings: ModelSettings, servedBy: string | undefined): string | null {
+function revisionOf(settings: StoredModelSettings, servedBy: string | undefined): string | null {
   if (settings.revision !== undefined) return settings.revision;
   const digest = /^llama@(sha256:[0-9a-f]+)/.exec(servedBy ?? '');
   return digest ? digest[1]! : null;
 }
 
-function recordedIdentity(run: ReportRun, alias: string, settings: ModelSettings, config: StoredRunConfig): AliasIdentity {
-  const sampling = config.design?.sampling ?? {};
+function recordedIdentity(run: ReportRun, alias: string, settings: StoredModelSettings, config: RunConfig): AliasIdentity {
+  const sampling = designSamplingOf(config);
   const temperatureSent = settings.temperature !== null;
   return {
     alias,
@@ -77,9 +70,9 @@ function recordedIdentity(run: ReportRun, alias: string, settings: ModelSettings
     modelId: modelIdOf(settings),
     endpointHost: endpointHostOf(settings),
     revision: revisionOf(settings, config.servedBy?.[alias]),
-    temperature: settings.temperature === undefined ? (sampling.temperature ?? null) : settings.temperature,
+    temperature: settings.temperature === undefined ? (sampling?.temperature ?? null) : settings.temperature,
     temperatureSent,
-    maxOutputTokens: settings.maxTokens ?? sampling.maxOutputTokens ?? null,
+    maxOutputTokens: settings.maxTokens ?? sampling?.maxOutputTokens ?? null,
   };
 }
 
@@ -103,11 +96,12 @@ const unrecorded = (run: ReportRun, alias: string, simulated: boolean): AliasIde
  * alias that was the same model in several runs is listed once, with those runs.
  */
 export function runAliases(runs: readonly ReportRun[], modelsSeen: ReadonlyArray<{ readonly model: string; readonly simulated: boolean }>): AliasIdentity[] {
-  const modelsOf = (run: ReportRun) => (run.config as StoredRunConfig | undefined)?.models ?? {};
-  const recordedRuns = runs.filter((run) => Object.keys(modelsOf(run)).length > 0);
-  const entries = recordedRuns.flatMap((run) =>
-    Object.entries(modelsOf(run)).map(([alias, settings]) => recordedIdentity(run, alias, settings, run.config as StoredRunConfig)),
-  );
+  const recorded = runs.flatMap((run) => {
+    const models = run.runConfig ? Object.entries(recordedModelsOf(run.runConfig)) : [];
+    return run.runConfig && models.length > 0 ? [{ run, config: run.runConfig, models }] : [];
+  });
+  const recordedRuns = recorded.map(({ run }) => run);
+  const entries = recorded.flatMap(({ run, config, models }) => models.map(([alias, settings]) => recordedIdentity(run, alias, settings, config)));
   // The other runs' models are known by name only: those seen that no recorded alias (or its prompt variant) accounts for.
   const unrecordedRuns = runs.filter((run) => !recordedRuns.includes(run));
   if (unrecordedRuns.length > 0) {

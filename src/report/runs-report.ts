@@ -41,8 +41,8 @@ function collect(
   intervals: IntervalOptions,
   baseline?: StudyRun,
 ): Collected {
-  const { variantOf } = agentPartsOf([...runs, ...(baseline ? [baseline] : [])].map((run) => run.storedConfig));
-  const designed = designedAgentsOf(runs.map((run) => run.storedConfig));
+  const { variantOf } = agentPartsOf([...runs, ...(baseline ? [baseline] : [])].map((run) => run.config));
+  const designed = designedAgentsOf(runs.map((run) => run.config));
   const analyzer = new TournamentAnalyzer({ intervals, samplesPerKind: 1, variantOf, designed });
   if (baseline) for (const record of store.conversations(baseline.id)) analyzer.addBaseline(record);
   const modelsByRun = runs.map(() => new Set<string>());
@@ -161,6 +161,7 @@ export function buildRunsReport(
       status: run.status,
       ...(run.gitRevision ? { gitRevision: run.gitRevision } : {}),
       config: run.storedConfig,
+      runConfig: run.config,
     })),
     generatedAt: options.generatedAt,
     packageVersion: options.packageVersion,

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { RunInfo, RunRecords, RunSummary } from '../runner/run-records.js';
 import { analysisConfigSchema } from './analysis/analysis-config.js';
 import { consistencyConfigSchema } from './consistency/consistency-config.js';
-import { samplingSchema, selectionSchema } from './design-parts.js';
+import { type Sampling, samplingSchema, selectionSchema } from './design-parts.js';
 import { judgeConfigSchema } from './judge/judge-config.js';
 import { storedPeopleSchema } from './people/people-config.js';
 import { importConfigSchema } from './tournament/imported-run.js';
-import { runSettingsSchema, storedDesignSchema } from './tournament/stored-design.js';
+import { runSettingsSchema, type StoredDesign, type StoredModelSettings, storedDesignSchema, storedModelSettingsSchema } from './tournament/stored-design.js';
 
 /*
  * A run's stored config, read once by the schema of the study that made it (the `command` it stored),
@@ -20,8 +20,13 @@ import { runSettingsSchema, storedDesignSchema } from './tournament/stored-desig
 /** A key an older pmiyc may have stored in another shape: read as absent rather than refuse the run. */
 const tolerated = <Schema extends z.ZodType>(schema: Schema) => schema.optional().catch(undefined);
 
-/** What every run may keep beside its study's own keys: what served each model (runner/run-session.ts) and its config file. */
+/**
+ * What every run may keep beside its study's own keys: each model as resolved when it started (absent
+ * before pmiyc kept them; a list of names in the first demos), what served each model
+ * (runner/run-session.ts), and its config file.
+ */
 const recordedKeys = {
+  models: tolerated(z.record(z.string(), storedModelSettingsSchema)),
   servedBy: tolerated(z.record(z.string(), z.string())),
   configPath: tolerated(z.string()),
 };
@@ -110,4 +115,19 @@ export function readRunConfig(stored: unknown): RunConfig {
   if (command === undefined || command === 'run' || command === 'demo') return READERS.tournament(stored) ?? unreadable;
   if (typeof command !== 'string' || !isStudyCommand(command)) return unreadable;
   return READERS[command](stored) ?? unreadable;
+}
+
+/** How a run's models were sampled, as its design stored it (an import has no design). */
+export function designSamplingOf(config: RunConfig): Sampling | undefined {
+  return config.kind === 'import' || config.kind === 'unreadable' ? undefined : config.design?.sampling;
+}
+
+/** The models a run recorded as resolved when it started (none for an unreadable config). */
+export function recordedModelsOf(config: RunConfig): Readonly<Record<string, StoredModelSettings>> {
+  return (config.kind === 'unreadable' ? undefined : config.models) ?? {};
+}
+
+/** The tournament design a run stored: a tournament's or a people study's (who argues with whom, how); none for any other kind. */
+export function tournamentDesignOf(config: RunConfig): StoredDesign | undefined {
+  return config.kind === 'tournament' || config.kind === 'people serve' ? config.design : undefined;
 }

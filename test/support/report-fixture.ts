@@ -6,6 +6,7 @@ import { htmlReport } from '../../src/report/html/html-report.js';
 import { markdownReport } from '../../src/report/markdown/markdown-report.js';
 import { createModelLabels } from '../../src/report/model-labels.js';
 import type { ReportDocument, ReportRun } from '../../src/report/report-document.js';
+import { readRunConfig } from '../../src/studies/run-config.js';
 import { handRecord } from './hand-records.js';
 
 const clampScore = (score: number) => Math.min(5, Math.max(1, score)) as AgreementScore;
@@ -45,6 +46,25 @@ export function roundRobinRecords(
     }
   }
   return records;
+}
+
+/** A report's run with a stored config, read as the store reads it (`runConfig`). */
+export function reportRun(name: string, config: unknown): ReportRun {
+  return { name, createdAt: 'now', seed: 0, packageVersion: 'test', config, runConfig: readRunConfig(config) };
+}
+
+/** A tournament's design as `pmiyc run` stores it, with some of its keys replaced. */
+export function storedTournamentDesign(replaced: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    persuaders: ['alpha', 'beta'],
+    persuadees: ['alpha', 'beta'],
+    settings: ['single', 'multi'],
+    multiTurns: 9,
+    repetitions: 1,
+    claims: { source: 'subjective' },
+    sampling: { temperature: 0.7, maxOutputTokens: 400, maxAttempts: 3 },
+    ...replaced,
+  };
 }
 
 /** The report of records as report.json's document and its Markdown and HTML pages (without charts). */

@@ -50,7 +50,7 @@ export async function exportCommand(options: ExportOptions, context: CliContext)
       return 0;
     }
     const run = store.findRun(options.run, 'tournament');
-    const agents = agentColumnsOf({ name: run.name, config: run.storedConfig });
+    const agents = agentColumnsOf({ name: run.name, config: run.config });
     const format = options.format;
     const skipped: string[] = [];
     const onDamaged = options.skipDamaged ? (error: StoreError) => skipped.push(error.record?.conversationId ?? '?') : undefined;

@@ -9,7 +9,7 @@ import { type CsvColumn, csvChunks, csvTable } from './csv-table.js';
  * each agent split once: the per-claim files name the same agents on every line.
  */
 function partsOf(document: ReportDocument): (agent: string) => AgentParts {
-  const { parts } = agentPartsOf(document.meta.runs.map((run) => run.config));
+  const { parts } = agentPartsOf(document.meta.runs.map((run) => run.runConfig));
   const known = new Map<string, AgentParts>();
   return (agent) => {
     let agentParts = known.get(agent);

@@ -2,8 +2,8 @@ import type { AgreementScore } from '../../domain/agreement-score.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
 import type { IntervalMethod, IntervalOptions } from '../../metrics/intervals/claim-estimates.js';
 import { type DriftAnalysis, DriftTally, driftObservationOf } from '../../metrics/techniques/drift.js';
-import type { RunInfo } from '../../runner/run-records.js';
 import type { AnalysisResults } from '../../studies/analysis/analysis-results.js';
+import { type StudyRun, tournamentDesignOf } from '../../studies/run-config.js';
 
 /** Where a reported run's drift probes come from: its own records (`pmiyc run --probe-drift`), or an analysis study of it (`pmiyc analyze --probe-drift`). */
 export interface DriftSource {
@@ -27,7 +27,7 @@ export interface DriftReport extends DriftAnalysis {
 
 /** What the drift section reads of a store: runs by name, and analysis studies' drift probes. */
 export interface DriftStore {
-  findRun(name: string): RunInfo;
+  findRun(name: string): StudyRun;
   readonly analysis?: Pick<AnalysisResults, 'studyNames' | 'probes'>;
 }
 
@@ -37,10 +37,7 @@ type DriftRecord = Pick<
 >;
 
 /** Whether a run's stored design asked for drift probes (`pmiyc run --probe-drift`). */
-function probedByDesign(config: unknown): boolean {
-  const design = typeof config === 'object' && config !== null ? (config as { design?: unknown }).design : undefined;
-  return typeof design === 'object' && design !== null && (design as { probeDrift?: unknown }).probeDrift === true;
-}
+const probedByDesign = (run: StudyRun): boolean => tournamentDesignOf(run.config)?.probeDrift === true;
 
 /**
  * Gathers drift while a report streams the runs' records: a run started with --probe-drift gives
@@ -60,9 +57,9 @@ export class DriftCollector {
    * its records; any other run, in its latest analysis study with drift probes, read now (one entry
    * per probe: memory grows with the study, never with records held back).
    */
-  startRun(run: RunInfo): void {
+  startRun(run: StudyRun): void {
     this.current = undefined;
-    if (probedByDesign(run.storedConfig)) {
+    if (probedByDesign(run)) {
       this.current = { from: 'run' };
       this.sources.push({ run: run.name, source: 'run', study: null });
       return;
@@ -83,7 +80,7 @@ export class DriftCollector {
     else this.tally.add(driftObservationOf(record, { probe: current.scores.get(record.conversationId) }));
   }
 
-  private latestStudyWithProbes(runName: string): RunInfo | undefined {
+  private latestStudyWithProbes(runName: string): StudyRun | undefined {
     const analysis = this.store.analysis;
     if (!analysis) return undefined;
     for (const name of [...analysis.studyNames(runName)].reverse()) {

@@ -44,6 +44,7 @@ describe('the judge section of the report', () => {
     // report.json: no data is null, never NaN.
     const json = JSON.parse(
       reportJson({
+        meta: { runs: [] },
         claims: { spread: [], perClaim: [], pairs: [] },
         studies: { judge: buildJudgeSection([], { runs: [], sources: [], bootstrap: section.bootstrap }) },
       } as unknown as ReportDocument),

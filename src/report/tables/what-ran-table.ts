@@ -32,9 +32,7 @@ export function aliasesTable(document: ReportDocument): ReportTable {
 export function aliasesNote(document: ReportDocument): string {
   const runs = [...new Set(document.meta.aliases.filter((alias) => !alias.recorded).flatMap((alias) => alias.runs))];
   if (runs.length === 0) return '';
-  const imported = runs.filter(
-    (name) => (document.meta.runs.find((run) => run.name === name)?.config as { command?: string } | undefined)?.command === 'import',
-  );
+  const imported = runs.filter((name) => document.meta.runs.find((run) => run.name === name)?.runConfig?.kind === 'import');
   const why =
     imported.length === runs.length ? 'imported results, which name their models only' : 'imported, or made by a pmiyc that did not record its models';
   return `Run${runs.length > 1 ? 's' : ''} ${runs.join(', ')}: ${why}; what served ${runs.length > 1 ? 'them' : 'it'} is not known.`;

@@ -4,8 +4,8 @@ import type { RoleCoverage } from '../../metrics/role-coverage.js';
 import { summarizeTournament } from '../../metrics/tournament-summary.js';
 import { describeReplicaUse } from '../../runner/progress/replica-lines.js';
 import { describeRunState } from '../../runner/run-lease.js';
-import type { RunRecords } from '../../runner/run-records.js';
 import { describeFailures, describePendingBatches, describeStop } from '../../runner/session-ending.js';
+import type { StudyRunRecords } from '../../studies/run-config.js';
 import type { TournamentResults } from '../../studies/tournament/tournament-results.js';
 import type { TournamentOutcome } from '../../studies/tournament/tournament-study.js';
 import { designedAgentsOf } from '../designed-agents.js';
@@ -14,7 +14,7 @@ import { type ClosingText, describeNothingAsked, formatCallsMadeText, formatRunT
 import { formatSummaryText } from './summary-text.js';
 
 /** What the closing lines read of the store the run is kept in. */
-export type OutcomeRecords = Pick<RunRecords, 'listRuns' | 'callTotals' | 'findRun'> & Pick<TournamentResults, 'conversations' | 'conversationScores'>;
+export type OutcomeRecords = Pick<StudyRunRecords, 'listRuns' | 'callTotals' | 'findRun'> & Pick<TournamentResults, 'conversations' | 'conversationScores'>;
 
 /** What `pmiyc run` and `pmiyc demo` end with, next to the report: how to look inside the run. */
 export function viewCommandLine(storePath: string): string {
@@ -37,10 +37,10 @@ function runFailures(records: OutcomeRecords, runId: number, coverage: readonly 
  * A model identity (what served it) named by the run's aliases for it, as the run recorded them
  * (`servedBy`); simulated agents labelled. Identities the run does not name are shown as they are.
  */
-function identityLabels(servedBy: unknown): (identity: string) => string {
+function identityLabels(servedBy: Readonly<Record<string, string>> | undefined): (identity: string) => string {
   const aliases = new Map<string, string[]>();
-  if (typeof servedBy === 'object' && servedBy !== null) {
-    for (const [alias, identity] of Object.entries(servedBy as Record<string, string>)) aliases.set(identity, [...(aliases.get(identity) ?? []), alias]);
+  if (servedBy !== undefined) {
+    for (const [alias, identity] of Object.entries(servedBy)) aliases.set(identity, [...(aliases.get(identity) ?? []), alias]);
   }
   return (identity) => {
     const label = (aliases.get(identity) ?? [identity]).map(labelModel).join(', ');
@@ -119,7 +119,8 @@ export function runOutcomeText(
   { reportFollows, askAfresh }: { readonly reportFollows: boolean; readonly askAfresh?: readonly string[] },
 ): ClosingText {
   const { run, result, ending } = outcome;
-  const config = records.findRun(run.name).storedConfig as { servedBy?: unknown; configPath?: unknown };
+  const { config } = records.findRun(run.name);
+  const configPath = config.kind === 'unreadable' ? undefined : config.configPath;
   const summary = summarizeTournament(records.conversationScores(run.id), { ...DEFAULT_INTERVALS, seed: run.seed }, designedAgentsOf([config]));
   const totals = totalsOf(outcome, records);
   const status = describeRunState({ status: ending.status, ...(ending.stopReason ? { why: ending.stopReason } : {}) }, totals.failedWholeRun);
@@ -144,7 +145,7 @@ export function runOutcomeText(
             run.id,
             summary.flatMap((group) => group.coverage),
           ),
-          commands: { storePath, runName: run.name, ...(typeof config.configPath === 'string' ? { configPath: config.configPath } : {}) },
+          commands: { storePath, runName: run.name, ...(configPath === undefined ? {} : { configPath }) },
         };
   if (ending.status !== 'completed') {
     const perModel = failures ? failingModelsLines(failures.models, failures.commands) : [];

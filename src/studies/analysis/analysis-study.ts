@@ -6,6 +6,7 @@ import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts } from '../../runner/run-session.js';
 import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
 import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
+import type { StudyRun } from '../run-config.js';
 import { agentOf, promptsByAgent } from '../tournament/agents.js';
 import type { TournamentResults } from '../tournament/tournament-results.js';
 import type { AnalysisDesign } from './analysis-design.js';
@@ -29,7 +30,7 @@ export interface RunAnalysisInput extends StudyRunInput {
   readonly store: RunRecords & Pick<TournamentResults, 'conversations'> & { readonly analysis: AnalysisResults };
   readonly design: AnalysisDesign;
   /** The tournament run whose conversations are analysed. */
-  readonly tournamentRun: RunInfo;
+  readonly tournamentRun: StudyRun;
   /** Told of each label set or probe whose call failed after its retries (not stored; asked again on resume). */
   readonly onFailedCall?: (task: AnalysisTask, reason: string, detail: string) => void;
   /** Told of each turn stored without labels: no attempt gave a usable answer (`problem` says what was wrong with the last). */
@@ -66,7 +67,7 @@ export function completedConversations(store: Pick<TournamentResults, 'conversat
 }
 
 /** The models a study calls: its judges, and with --probe-drift the persuaders it asks. */
-function analysisModels(design: AnalysisDesign, conversations: readonly ConversationRecord[], tournamentRun: RunInfo): string[] {
+function analysisModels(design: AnalysisDesign, conversations: readonly ConversationRecord[], tournamentRun: StudyRun): string[] {
   if (!design.probeDrift) return [...design.judges];
   const variants = variantsOf(tournamentRun);
   const persuaders = conversations.map((record) => agentOf(record.persuader, variants).model);

@@ -1,7 +1,7 @@
 import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { hashString } from '../../domain/random.js';
-import type { RunInfo } from '../../runner/run-records.js';
-import type { promptsByAgent } from '../tournament/agents.js';
+import { type StudyRun, tournamentDesignOf } from '../run-config.js';
+import type { VariantBook } from '../tournament/agents.js';
 import type { AnalysisDesign } from './analysis-design.js';
 import { analysisGrainOf } from './analysis-grain.js';
 import { hasRecordedDriftProbe } from './drift-probe.js';
@@ -76,18 +76,16 @@ export function analysisProgressUnit(design: Pick<AnalysisDesign, 'probeDrift' |
 }
 
 /** The prompt variants a tournament run was run with (none for an imported run). */
-export function variantsOf(run: RunInfo): Parameters<typeof promptsByAgent>[0] {
-  const design = (run.config as { design?: { variants?: unknown } }).design;
-  const variants = design?.variants;
-  return typeof variants === 'object' && variants !== null ? (variants as Parameters<typeof promptsByAgent>[0]) : {};
+export function variantsOf(run: StudyRun): VariantBook {
+  return tournamentDesignOf(run.config)?.variants ?? {};
 }
 
 /**
  * How a persuader is asked the drift probe: as it was sampled in its tournament (its temperature and
  * output limit; the tagged format needs room), else (an imported run) as the judges are.
  */
-export function driftSamplingOf(run: RunInfo, design: AnalysisDesign): AnalysisDesign['sampling'] {
-  const sampling = (run.config as { design?: { sampling?: Partial<AnalysisDesign['sampling']> } }).design?.sampling;
-  if (sampling?.temperature === undefined || sampling.maxOutputTokens === undefined) return design.sampling;
+export function driftSamplingOf(run: StudyRun, design: AnalysisDesign): AnalysisDesign['sampling'] {
+  const sampling = tournamentDesignOf(run.config)?.sampling;
+  if (sampling === undefined) return design.sampling;
   return { temperature: sampling.temperature, maxOutputTokens: sampling.maxOutputTokens, maxAttempts: design.sampling.maxAttempts };
 }

@@ -54,8 +54,8 @@ describe('storeOfficialImport', () => {
     expect(records.map((conversation) => conversation.repetition).sort()).toEqual([0, 1]);
     // a's own stance on Claim 0 is its opening as the persuadee of the first import.
     expect(records.map((conversation) => conversation.persuaderStance)).toEqual([2, 2]);
-    const config = store.findRun('official').config as { imports: Array<{ files: Array<{ path: string }> }> };
-    expect(config.imports.map((entry) => entry.files.map((file) => file.path))).toEqual([
+    const { config } = store.findRun('official');
+    expect(config.kind === 'import' ? config.imports.map((entry) => entry.files.map((file) => file.path)) : config.kind).toEqual([
       ['/x/multi_turn_subj/b_a_0/results.json'],
       ['/x/multi_turn_subj/a_b_0/results.json'],
     ]);

@@ -4,7 +4,8 @@ import type { Claim, Domain } from '../../domain/claim.js';
 import { DatasetError } from '../../domain/errors/dataset-error.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import { recordClaimKey } from '../../metrics/record-claim-key.js';
-import type { RunAbout, RunInfo, RunRecords } from '../../runner/run-records.js';
+import type { RunAbout } from '../../runner/run-records.js';
+import type { StudyRun, StudyRunRecords } from '../run-config.js';
 import { IMPORT_COMMAND, type ImportEntry } from './imported-run.js';
 import { importedConversationId, toImportedRecord } from './official-conversation.js';
 import {
@@ -38,14 +39,14 @@ export interface ImportedFile {
 }
 
 export interface OfficialImportResult {
-  readonly run: RunInfo;
+  readonly run: StudyRun;
   readonly created: boolean;
   readonly files: readonly ImportedFile[];
   /** Distinct claims of the import found in a known claim set, and those stored with origin `imported`. */
   readonly claims: { readonly known: number; readonly imported: number };
 }
 
-type ImportStore = Pick<RunRecords, 'createRun' | 'findRun' | 'hasRun' | 'recordRunConfig' | 'setRunStatus'> &
+type ImportStore = Pick<StudyRunRecords, 'createRun' | 'findRun' | 'hasRun' | 'recordRunConfig' | 'setRunStatus'> &
   Pick<TournamentResults, 'saveConversation' | 'conversations'>;
 
 export interface StoreImportOptions {
@@ -56,19 +57,25 @@ export interface StoreImportOptions {
 }
 
 /** An existing run may take more imports only when it is an import read the same way. */
-function importsOf(run: RunInfo, plan: OfficialImportPlan): ImportEntry[] {
-  const config = (run.config ?? {}) as { command?: string; labelMatch?: string; imports?: ImportEntry[] };
-  if (config.command !== IMPORT_COMMAND) {
+function importsOf(run: StudyRun, plan: OfficialImportPlan): ImportEntry[] {
+  const { config } = run;
+  if (config.kind !== 'import') {
     throw new InputError(`run ${run.name} was made by \`pmiyc ${config.command ?? 'run'}\`, not by an import: import into a new run (--run NEW)`);
   }
   if (config.labelMatch !== plan.request.labelMatch) {
     throw new InputError(`run ${run.name} was imported with --label-match ${config.labelMatch}: import into it with the same, or into a new run (--run NEW)`);
   }
-  return config.imports ?? [];
+  return config.imports;
 }
 
 /** What the run already holds: its conversations' ids, its claims (with indexes), openings, and conversations per pair and claim. */
-function readStored(store: ImportStore, run: RunInfo, openings: Map<string, AgreementScore>, repetitions: Map<string, number>, ids: Set<string>): StoredClaims {
+function readStored(
+  store: ImportStore,
+  run: StudyRun,
+  openings: Map<string, AgreementScore>,
+  repetitions: Map<string, number>,
+  ids: Set<string>,
+): StoredClaims {
   const byKey = new Map<string, Claim>();
   const usedByDomain = new Map<Domain, Set<number>>();
   for (const record of store.conversations(run.id)) {
@@ -93,7 +100,7 @@ function readStored(store: ImportStore, run: RunInfo, openings: Map<string, Agre
 const repetitionKey = (persuader: string, persuadee: string, key: string, turns: number) => [persuader, persuadee, key, turns].join('\u0000');
 
 /** The run to import into: the named one when it is an import read the same way, else a new one. */
-function openImportRun(store: ImportStore, plan: OfficialImportPlan, about: RunAbout): { run: RunInfo; earlierImports: ImportEntry[] } {
+function openImportRun(store: ImportStore, plan: OfficialImportPlan, about: RunAbout): { run: StudyRun; earlierImports: ImportEntry[] } {
   const { request } = plan;
   if (store.hasRun(request.run)) {
     const run = store.findRun(request.run);
@@ -111,7 +118,7 @@ function openImportRun(store: ImportStore, plan: OfficialImportPlan, about: RunA
 
 /** Everything one import places its records with: claims, openings, repetitions, the ids already stored. */
 interface ImportState {
-  readonly run: RunInfo;
+  readonly run: StudyRun;
   readonly claims: ReadonlyMap<string, Claim>;
   readonly openings: ReadonlyMap<string, AgreementScore>;
   readonly repetitions: Map<string, number>;

@@ -54,3 +54,20 @@ export const runSettingsSchema = z.object({
 });
 
 export type RunSettings = z.infer<typeof runSettingsSchema>;
+
+/**
+ * A model as a tournament stores it with its run (`config.models`, ModelSettings as resolved): read
+ * loosely, only what a report says of it (which provider and model, where served, which revision,
+ * how sampled); the rest is kept as stored.
+ */
+export const storedModelSettingsSchema = z.looseObject({
+  provider: z.string(),
+  model: z.string(),
+  baseURL: z.string().optional(),
+  replicas: z.array(z.string()).optional(),
+  temperature: z.number().nullable().optional(),
+  maxTokens: z.number().optional(),
+  revision: z.string().optional(),
+});
+
+export type StoredModelSettings = z.infer<typeof storedModelSettingsSchema>;

@@ -13,7 +13,7 @@ import type { AnalysisResults } from '../../studies/analysis/analysis-results.js
 import { type ChosenStudy, chooseStudy } from '../../studies/analysis/chosen-study.js';
 import { tagItems, techniqueTag, turnTagsOf, unethicalTag } from '../../studies/analysis/turn-tags.js';
 import type { ResearchNotes } from '../../studies/notes/research-notes.js';
-import type { StudyRun, StudyRunRecords, StudyRunSummary } from '../../studies/run-config.js';
+import { type RunConfig, recordedModelsOf, type StudyRun, type StudyRunRecords, type StudyRunSummary, tournamentDesignOf } from '../../studies/run-config.js';
 import { isImportedRun } from '../../studies/tournament/imported-run.js';
 import type { ClaimCell, LabelFilter, PairCell, PairClaimTotal, TournamentBrowse } from '../../studies/tournament/tournament-browse.js';
 import type { TournamentResults } from '../../studies/tournament/tournament-results.js';
@@ -50,14 +50,12 @@ export interface ApiAnswer {
 
 export type { ViewRun } from '../wire/view-answers.js';
 
-function modelsOf(config: unknown): string[] {
-  const design = (config as { design?: { persuaders?: unknown; persuadees?: unknown; models?: unknown } } | null)?.design;
-  const models = [design?.persuaders, design?.persuadees, design?.models].flatMap((list) =>
-    Array.isArray(list) ? list.filter((entry) => typeof entry === 'string') : [],
-  );
-  if (models.length > 0) return [...new Set(models)].sort();
-  const configured = (config as { models?: unknown } | null)?.models;
-  return configured && typeof configured === 'object' ? Object.keys(configured).sort() : [];
+/** The models a run's design names (a tournament's agents, a consistency study's models), else those it recorded. */
+function modelsOf(config: RunConfig): string[] {
+  const tournament = tournamentDesignOf(config);
+  const designed = tournament ? [...tournament.persuaders, ...tournament.persuadees] : config.kind === 'consistency' ? (config.design?.models ?? []) : [];
+  if (designed.length > 0) return [...new Set(designed)].sort();
+  return Object.keys(recordedModelsOf(config)).sort();
 }
 
 /** Comparisons kept for a revisit (each a few hundred rows: pairs and models, not conversations). */
@@ -151,7 +149,7 @@ export class ViewApi {
 
   /** The models a run's config names; for a run without a design (an import), those of its conversations. */
   private modelsOfRun(run: StudyRunSummary): string[] {
-    const configured = modelsOf(run.storedConfig);
+    const configured = modelsOf(run.config);
     return configured.length > 0 || run.kind !== 'tournament' ? configured : this.source.browse.modelsOf(run.id);
   }
 
@@ -185,7 +183,7 @@ export class ViewApi {
       models,
       failureReasons: this.source.browse.failureReasons(info.id),
       pairs,
-      modelMeans: modelMeans(pairs, designedAgentsOf([info.storedConfig])),
+      modelMeans: modelMeans(pairs, designedAgentsOf([info.config])),
       claims,
       analysis: study ? this.runAnalysis(info, study) : null,
     };

@@ -7,18 +7,37 @@ import { count, scoreText } from './view-text.js';
 
 /* Imported results (pmiyc import official): their source, no seed, disputed turns. */
 
-/** What the page reads of an imported run's stored config. */
+/** One file an import read, as its run's config keeps it. */
+interface ImportedFile {
+  readonly path: string;
+  readonly sha256: string;
+  readonly added: number;
+  readonly records: number;
+}
+
+/** What the page reads of an imported run's stored config: how replies were read, and the files of every import. */
 interface ImportConfig {
-  readonly command: 'import';
   readonly labelMatch: string;
-  readonly imports?: ReadonlyArray<{ readonly files?: ReadonlyArray<{ path: string; sha256: string; added: number; records: number }> }>;
+  readonly files: readonly ImportedFile[];
 }
 
 type Run = RunAnswer['run'];
 
+/* The stored config comes as the store keeps it, of any kind and any pmiyc's making: each field is checked before it is read. */
+
+const isObject = (value: unknown): value is { readonly [key: string]: unknown } => typeof value === 'object' && value !== null;
+
+const listOf = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
+
+const isImportedFile = (file: unknown): file is ImportedFile =>
+  isObject(file) && typeof file.path === 'string' && typeof file.sha256 === 'string' && typeof file.added === 'number' && typeof file.records === 'number';
+
+/** An imported run's config (`pmiyc import official`), or null for a run of any other kind. */
 const importConfigOf = (run: Run): ImportConfig | null => {
-  const config = run.config as Partial<ImportConfig> | null;
-  return config && config.command === 'import' ? (config as ImportConfig) : null;
+  const config = run.config;
+  if (!isObject(config) || config.command !== 'import' || typeof config.labelMatch !== 'string') return null;
+  const files = listOf(config.imports).flatMap((entry) => (isObject(entry) ? listOf(entry.files).filter(isImportedFile) : []));
+  return { labelMatch: config.labelMatch, files };
 };
 
 export const isImportRun = (run: Run): boolean => importConfigOf(run) !== null;
@@ -29,7 +48,7 @@ export const disputedText = (scores: readonly string[]): string => `disputed ${s
 export function importRunFacts(run: Run): Child[] {
   const config = importConfigOf(run);
   if (!config) return [];
-  const files = (config.imports || []).flatMap((entry) => entry.files || []);
+  const { files } = config;
   return [
     el('dt', {}, 'imported from'),
     el(
