@@ -34,7 +34,7 @@ describe('ResultStore', () => {
     store.close();
 
     const reopened = ResultStore.openExisting(path);
-    expect(reopened.findRun()).toMatchObject({ name: 'r', seed: 1, config: { models: ['sim/a'] } });
+    expect(reopened.findRun()).toMatchObject({ name: 'r', seed: 1, storedConfig: { models: ['sim/a'] } });
     expect([...reopened.conversations(run.id)]).toEqual(records);
     expect(reopened.countConversations(run.id)).toBe(3);
     reopened.close();
