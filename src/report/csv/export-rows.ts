@@ -56,7 +56,7 @@ const CSV_COLUMNS: readonly CsvColumn<ConversationRow>[] = [
   { header: 'persuaderVariant', value: ({ record, agents }) => agents(record.persuader).variant },
   { header: 'persuadeeBaseModel', value: ({ record, agents }) => agents(record.persuadee).baseModel },
   { header: 'persuadeeVariant', value: ({ record, agents }) => agents(record.persuadee).variant },
-  // Added with issue 32, after those.
+  // Added with full-text search, after those.
   { header: 'persuaderProvider', value: ({ record, agents }) => agents(record.persuader).provider },
   { header: 'persuaderModelId', value: ({ record, agents }) => agents(record.persuader).modelId },
   { header: 'persuadeeProvider', value: ({ record, agents }) => agents(record.persuadee).provider },

@@ -4,7 +4,7 @@ import { samplingSchema } from '../design-parts.js';
 import { ANALYSIS_GRAINS } from './analysis-grain.js';
 
 /**
- * What an analysis study is (`pmiyc analyze`, issue 29), as stored in its `runs` row
+ * What an analysis study is (`pmiyc analyze`, docs/design/techniques.md), as stored in its `runs` row
  * (`config.command = 'analyze'`), so that --resume asks exactly the same questions and a report can
  * say which judges read which turns with which taxonomy. The taxonomy is stored whole: a report never
  * depends on a file that may have changed since.

@@ -96,7 +96,7 @@ export function parseConversationQuery(parameters: URLSearchParams): ParsedQuery
   }
 }
 
-/** The research-note filters (issue 32): `tag`, `grade` (1-5), `hasNote` (1); undefined when none is given. */
+/** The research-note filters (docs/design/view.md): `tag`, `grade` (1-5), `hasNote` (1); undefined when none is given. */
 function noteFilterOf(given: ReadonlyMap<string, string>): NoteFilter | undefined {
   const tag = given.get('tag');
   const grade = given.get('grade');

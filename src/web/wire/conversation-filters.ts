@@ -20,10 +20,10 @@ export const RECORD_FILTERS = [
   'field',
 ] as const;
 
-/** The label filters (issue 29): a technique, an unethical strategy, a refusal, a role break, and the analysis study read. */
+/** The label filters (docs/design/techniques.md): a technique, an unethical strategy, a refusal, a role break, and the analysis study read. */
 export const LABEL_FILTERS = ['technique', 'unethical', 'refused', 'leftRole', 'analysis'] as const;
 
-/** The research-note filters (issue 32): a tag, a grade, any note. */
+/** The research-note filters (docs/design/view.md): a tag, a grade, any note. */
 export const NOTE_FILTERS = ['tag', 'grade', 'hasNote'] as const;
 
 /** Parameters that choose a page of a list, not the list. */
