@@ -12,6 +12,10 @@ export interface CliResult {
 export interface CliOptions {
   readonly cwd?: string;
   readonly env?: Record<string, string>;
+  /** Another build's CLI to start instead of this checkout's dist/cli/main.js. */
+  readonly main?: string;
+  /** Node options before the script (e.g. `--import` of a module loaded first). */
+  readonly nodeArguments?: readonly string[];
 }
 
 /** Starts the built CLI as a user would, with a clean colour environment unless told otherwise. */
@@ -22,7 +26,7 @@ export function spawnCli(args: readonly string[], options: CliOptions = {}) {
     env['FORCE_COLOR'] = options.env['FORCE_COLOR'];
     delete env['NO_COLOR'];
   }
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env });
+  const child = spawn(process.execPath, [...(options.nodeArguments ?? []), options.main ?? CLI, ...args], { cwd: options.cwd, env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
