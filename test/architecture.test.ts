@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { longFunctions } from '../scripts/long-functions.mjs';
 
 const SRC = fileURLToPath(new URL('../src', import.meta.url));
 
@@ -144,6 +145,37 @@ function httpOffences(file: string, text: string): string[] {
   if (/\b(?:import|require)\(\s*'(?:node:)?(?:http|https|http2|net|tls)'/.test(text)) offences.push('loads a network module at run time');
   return offences;
 }
+
+/** The most lines a function of src/ may have (scripts/long-functions.mjs counts them): a longer one does several jobs, each of which gets a name. */
+const MOST_LINES_IN_A_FUNCTION = 80;
+
+/**
+ * Functions of src/ allowed over MOST_LINES_IN_A_FUNCTION, as 'file: name' (`node scripts/long-functions.mjs`
+ * lists them). Only two kinds belong here for good: a data table (one long literal a reader scans, not a
+ * sequence of steps) and the schema history of the store (src/store/migrations.ts, which must read as
+ * written when each version shipped). Neither has a function that long today. Anything else here is a
+ * debt with a TODO; an entry that is no longer too long fails the test, so the list only shrinks.
+ */
+const LONG_FUNCTIONS_ALLOWED: string[] = [
+  // TODO: left to split (105 lines).
+  'src/web/viewer/browser/run-page.ts: runPage',
+  // TODO: left to split (100 lines).
+  'src/web/viewer/view-bundle.ts: writeBundle',
+  // TODO: left to split (98 lines).
+  'src/metrics/people/people-comparison.ts: compareInRole',
+  // TODO: left to split (95 lines).
+  'src/studies/tournament/tournament-study.ts: runTournament',
+  // TODO: left to split (93 lines).
+  'src/studies/analysis/analysis-study.ts: runAnalysisStudy',
+  // TODO: left to split (88 lines).
+  'src/cli/commands/people.ts: peopleServeCommand',
+  // TODO: left to split (86 lines).
+  'src/web/people/browser/people-app.ts: render',
+  // TODO: left to split (85 lines).
+  'src/report/studies/analysis-study-source.ts: readAnalysisReport',
+  // TODO: left to split (82 lines).
+  'src/studies/analysis/label-conversation.ts: labelConversation',
+];
 
 describe('architecture', () => {
   it('places every folder of src/ in the dependency order', () => {
@@ -290,5 +322,21 @@ describe('architecture', () => {
   it('reads process.env only in the CLI', () => {
     const offenders = sourceFiles('.').filter((file) => folderOf(file) !== 'cli' && /process\.env/.test(readFileSync(file, 'utf8')));
     expect(offenders.map((file) => relative(SRC, file))).toEqual([]);
+  });
+
+  it(`keeps every function of src/ to at most ${MOST_LINES_IN_A_FUNCTION} lines, but for the commented allow-list`, () => {
+    const long = longFunctions(MOST_LINES_IN_A_FUNCTION).map(({ file, name }) => `${file}: ${name}`);
+    expect(long.filter((found) => !LONG_FUNCTIONS_ALLOWED.includes(found))).toEqual([]);
+    expect(LONG_FUNCTIONS_ALLOWED.filter((allowed) => !long.includes(allowed))).toEqual([]);
+  });
+
+  it('counts every kind of function in src/, arrow functions and methods too', () => {
+    const all = longFunctions(0);
+    expect(all.length).toBeGreaterThan(1000);
+    const named = (file: string, name: string) => all.find((found) => found.file === `src/${file}` && found.name === name);
+    expect(named('store/migrations.ts', 'migrate')?.lines).toBeGreaterThan(5);
+    expect(named('store/commit-queue.ts', 'constructor')).toBeDefined();
+    expect(named('store/commit-queue.ts', 'flush')).toBeDefined();
+    expect(named('store/records/call-messages.ts', 'packText')).toBeDefined();
   });
 });

@@ -363,47 +363,10 @@ function takeRunAndStart(options: RunSessionOptions, world: SessionWorld): RunSe
     throw error;
   }
   const { gate, registry, callsMark, modelsWithoutPrice } = started;
-  const nowMs = () => world.now().getTime();
-  heartbeat = setInterval(() => {
-    let held: boolean;
-    try {
-      held = records.renewLease(run.id, holder, world.now().toISOString());
-    } catch {
-      // The store could not be written just now (locked past its timeout, full): the next beat tries again,
-      // and the lease holds for LEASE_STALE_MS without one. A timer's exception would end the process.
-      return;
-    }
-    if (held) return;
-    world.tell(`run ${run.name} was taken over by another process: starting nothing new`);
-    gate.stop('lease');
-  }, LEASE_HEARTBEAT_MS);
-  (heartbeat as { unref?: () => void }).unref?.();
+  heartbeat = keepLeaseAlive(options, world, holder, gate);
   const onStop = () => gate.stop('interrupted');
   world.signals.stop.addEventListener('abort', onStop, { once: true });
-  const progress = world.progress
-    ? startProgressDisplay(
-        world.progress,
-        {
-          meter,
-          total: options.total,
-          unit: options.unit,
-          limiters: () =>
-            options.names.map((model) => {
-              const limiter = registry.limiterFor(model);
-              const replicas = registry.replicasFor(model);
-              return { model, ...(limiter ? { state: limiter.limiterState() } : {}), ...(replicas ? { replicas } : {}) };
-            }),
-          nowMs,
-          // The gate's spend starts from what earlier sessions of the run spent: the figure the run's outcome prints.
-          spentUsd: () => gate.spent,
-          modelsWithoutPrice,
-          ...(options.callForecast ? { forecast: options.callForecast } : {}),
-          ...(options.callShares ? { callShares: options.callShares } : {}),
-          stopping: () => describeStopping(gate, world.signals),
-        },
-        world.progressIntervalMs,
-      )
-    : undefined;
+  const progress = world.progress ? startSessionProgress(world.progress, options, world, meter, started) : undefined;
   const end = async (ending?: SessionEnding): Promise<void> => {
     world.signals.stop.removeEventListener('abort', onStop);
     progress?.stop();
@@ -445,6 +408,61 @@ function takeRunAndStart(options: RunSessionOptions, world: SessionWorld): RunSe
       return diskFull ?? error;
     },
   };
+}
+
+/**
+ * Renews the run's lease every LEASE_HEARTBEAT_MS; when another process has taken the run over, says so
+ * and stops the gate (nothing new starts). The timer does not hold the process open.
+ */
+function keepLeaseAlive(options: RunSessionOptions, world: SessionWorld, holder: LeaseHolder, gate: RunGate): ReturnType<typeof setInterval> {
+  const { records, run } = options;
+  const heartbeat = setInterval(() => {
+    let held: boolean;
+    try {
+      held = records.renewLease(run.id, holder, world.now().toISOString());
+    } catch {
+      // The store could not be written just now (locked past its timeout, full): the next beat tries again,
+      // and the lease holds for LEASE_STALE_MS without one. A timer's exception would end the process.
+      return;
+    }
+    if (held) return;
+    world.tell(`run ${run.name} was taken over by another process: starting nothing new`);
+    gate.stop('lease');
+  }, LEASE_HEARTBEAT_MS);
+  (heartbeat as { unref?: () => void }).unref?.();
+  return heartbeat;
+}
+
+/** The live progress display of a session: its meter against the planned total, each model's limiter and replicas, the spend, and why it is stopping. */
+function startSessionProgress(
+  output: NonNullable<SessionWorld['progress']>,
+  options: RunSessionOptions,
+  world: SessionWorld,
+  meter: RunMeter,
+  { gate, registry, modelsWithoutPrice }: ReturnType<typeof beginSession>,
+) {
+  return startProgressDisplay(
+    output,
+    {
+      meter,
+      total: options.total,
+      unit: options.unit,
+      limiters: () =>
+        options.names.map((model) => {
+          const limiter = registry.limiterFor(model);
+          const replicas = registry.replicasFor(model);
+          return { model, ...(limiter ? { state: limiter.limiterState() } : {}), ...(replicas ? { replicas } : {}) };
+        }),
+      nowMs: () => world.now().getTime(),
+      // The gate's spend starts from what earlier sessions of the run spent: the figure the run's outcome prints.
+      spentUsd: () => gate.spent,
+      modelsWithoutPrice,
+      ...(options.callForecast ? { forecast: options.callForecast } : {}),
+      ...(options.callShares ? { callShares: options.callShares } : {}),
+      stopping: () => describeStopping(gate, world.signals),
+    },
+    world.progressIntervalMs,
+  );
 }
 
 /** A full disk (or a size limit reached) as the store words it, when that is what `error` is, for a run that is kept. */

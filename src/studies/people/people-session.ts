@@ -64,22 +64,11 @@ export async function openPeopleStudy(input: PeopleStudyInput): Promise<ServedPe
   const { store } = input;
   const existing = store.hasRun(input.name) ? store.findRun(input.name) : undefined;
   const stored = existing ? storedPeopleOf(existing) : undefined;
-  if (existing && stored) {
-    const differs = [
-      stored.role !== input.role ? `--role ${stored.role}` : undefined,
-      stored.opponent !== input.opponent ? `--opponent ${stored.opponent}` : undefined,
-      stored.turns !== input.turns ? `--turns ${stored.turns}` : undefined,
-      stored.compare.join(',') !== input.compare.join(',') ? `--compare ${stored.compare.join(',') || '(none)'}` : undefined,
-    ].filter((flag) => flag !== undefined);
-    if (differs.length > 0)
-      throw new InputError(`run ${existing.name} is a people study with ${differs.join(', ')}: serve it with the same options, or choose another --run`);
-  }
+  if (existing && stored) refuseChangedOptions(existing.name, stored, input);
   // The models are checked (configured, keys named) before any run is made.
   const models = checkModels(input.config, input.world.env, [input.opponent, ...input.compare]);
   const text = (stored?.text as ExperimentText | undefined) ?? input.text;
   const openLink = stored?.openLink ? { tokenHash: stored.openLink.tokenHash, capacity: input.openLink?.capacity ?? stored.openLink.capacity } : input.openLink;
-  const persuaders = input.role === 'persuader' ? ['person/*', ...input.compare] : [input.opponent];
-  const persuadees = input.role === 'persuadee' ? ['person/*', ...input.compare] : [input.opponent];
   const { run, resumed } = openRun(store, {
     resume: existing !== undefined,
     name: input.name,
@@ -91,55 +80,10 @@ export async function openPeopleStudy(input: PeopleStudyInput): Promise<ServedPe
     content: { noun: 'claims', source: input.claimSource, checksum: claimsChecksum(input.claims) },
     seed: input.seed,
     about: input.about,
-    create: () => ({
-      config: {
-        command: 'people serve',
-        design: {
-          persuaders,
-          persuadees,
-          settings: ['multi'],
-          multiTurns: input.turns,
-          repetitions: 1,
-          claims: { source: input.claimSource },
-          sampling: input.sampling,
-        },
-        people: {
-          role: input.role,
-          opponent: input.opponent,
-          compare: [...input.compare],
-          turns: input.turns,
-          text: input.text,
-          ...(openLink ? { openLink } : {}),
-        },
-        claims: claimsRecordOf(input.claims),
-        models,
-      },
-    }),
+    create: () => ({ config: newPeopleRunConfig(input, openLink, models) }),
   });
   if (existing && !stored) throw new InputError(`run ${run.name} is not a people study: choose another --run`);
-  const { progress: _progress, ...quietWorld } = input.world;
-  let session: RunSession;
-  try {
-    session = await startRunSession(
-      {
-        records: store,
-        run,
-        resumed,
-        config: input.config,
-        names: [input.opponent, ...input.compare],
-        concurrency: 16,
-        cache: true,
-        unit: 'conversations',
-        total: 0,
-        command: 'pmiyc people serve',
-        ...(input.checkModels === false ? { checkModels: false } : {}),
-      },
-      quietWorld,
-    );
-  } catch (error) {
-    if (!resumed) store.discardRunIfEmpty(run.id);
-    throw error;
-  }
+  const session = await startPeopleSession(input, run, resumed);
   const design: PeopleDesign = {
     role: input.role,
     opponent: input.opponent,
@@ -148,22 +92,7 @@ export async function openPeopleStudy(input: PeopleStudyInput): Promise<ServedPe
     sampling: input.sampling,
     runSeed: run.seed,
   };
-  const study = new PeopleStudy({
-    runId: run.id,
-    runName: run.name,
-    design,
-    text,
-    records: {
-      ...bind(store.people),
-      saveConversation: async (runId, record) => await store.saveConversation(runId, record),
-      storedTurns: (conversationId) => store.conversationsWithId(conversationId).find((stored) => stored.run === run.name)?.record.turns,
-    },
-    opponent: session.registry.modelFor(input.opponent),
-    personCache: store.callCache(run.id, { reuseEarlierRuns: false }),
-    now: input.world.now,
-    newParticipantId: input.newParticipantId,
-    tell: input.world.tell,
-  });
+  const study = newPeopleStudy(input, run, design, text, session);
   study.resumeAll();
   const stopCompare = new AbortController();
   const compare = runComparisons({
@@ -192,6 +121,93 @@ export async function openPeopleStudy(input: PeopleStudyInput): Promise<ServedPe
       return ending;
     },
   };
+}
+
+/** Refuses to continue a stored people study with a role, opponent, turns or compared models other than its own: the run would mix two studies. */
+function refuseChangedOptions(runName: string, stored: StoredPeople, input: PeopleStudyInput): void {
+  const differs = [
+    stored.role !== input.role ? `--role ${stored.role}` : undefined,
+    stored.opponent !== input.opponent ? `--opponent ${stored.opponent}` : undefined,
+    stored.turns !== input.turns ? `--turns ${stored.turns}` : undefined,
+    stored.compare.join(',') !== input.compare.join(',') ? `--compare ${stored.compare.join(',') || '(none)'}` : undefined,
+  ].filter((flag) => flag !== undefined);
+  if (differs.length > 0)
+    throw new InputError(`run ${runName} is a people study with ${differs.join(', ')}: serve it with the same options, or choose another --run`);
+}
+
+/** The stored config of a new people study's run: its design as a tournament (people on one side), the study's own options, its claims and models. */
+function newPeopleRunConfig(input: PeopleStudyInput, openLink: PeopleStudyInput['openLink'], models: ReturnType<typeof checkModels>): Record<string, unknown> {
+  const persuaders = input.role === 'persuader' ? ['person/*', ...input.compare] : [input.opponent];
+  const persuadees = input.role === 'persuadee' ? ['person/*', ...input.compare] : [input.opponent];
+  return {
+    command: 'people serve',
+    design: {
+      persuaders,
+      persuadees,
+      settings: ['multi'],
+      multiTurns: input.turns,
+      repetitions: 1,
+      claims: { source: input.claimSource },
+      sampling: input.sampling,
+    },
+    people: {
+      role: input.role,
+      opponent: input.opponent,
+      compare: [...input.compare],
+      turns: input.turns,
+      text: input.text,
+      ...(openLink ? { openLink } : {}),
+    },
+    claims: claimsRecordOf(input.claims),
+    models,
+  };
+}
+
+/** Starts the run's session (the opponent's and compared models' registry, cache and gate); a new run that fails to start is discarded while still empty. */
+async function startPeopleSession(input: PeopleStudyInput, run: StudyRun, resumed: boolean): Promise<RunSession> {
+  const { progress: _progress, ...quietWorld } = input.world;
+  try {
+    return await startRunSession(
+      {
+        records: input.store,
+        run,
+        resumed,
+        config: input.config,
+        names: [input.opponent, ...input.compare],
+        concurrency: 16,
+        cache: true,
+        unit: 'conversations',
+        total: 0,
+        command: 'pmiyc people serve',
+        ...(input.checkModels === false ? { checkModels: false } : {}),
+      },
+      quietWorld,
+    );
+  } catch (error) {
+    if (!resumed) input.store.discardRunIfEmpty(run.id);
+    throw error;
+  }
+}
+
+/** The study that serves people: its records in the store, the opponent from the session, people's own replies cached per run. */
+function newPeopleStudy(input: PeopleStudyInput, run: StudyRun, design: PeopleDesign, text: ExperimentText, session: RunSession): PeopleStudy {
+  const { store } = input;
+  return new PeopleStudy({
+    runId: run.id,
+    runName: run.name,
+    design,
+    text,
+    records: {
+      ...bind(store.people),
+      saveConversation: async (runId, record) => await store.saveConversation(runId, record),
+      storedTurns: (conversationId) => store.conversationsWithId(conversationId).find((stored) => stored.run === run.name)?.record.turns,
+    },
+    opponent: session.registry.modelFor(input.opponent),
+    personCache: store.callCache(run.id, { reuseEarlierRuns: false }),
+    now: input.world.now,
+    newParticipantId: input.newParticipantId,
+    tell: input.world.tell,
+  });
 }
 
 function storedPeopleOf(run: StudyRun): StoredPeople | undefined {
