@@ -26,6 +26,11 @@ describe.runIf(process.platform === 'linux')('isProcessAlive', () => {
     const parent = spawn('sh', ['-c', 'sleep 1000 & echo $!; exec sleep 1000'], { stdio: ['ignore', 'pipe', 'ignore'] });
     parents.push(parent);
     const pid = await new Promise<number>((resolve) => parent.stdout!.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+    // Until the shell has become `sleep`, it may still reap its child (then there is no zombie to test).
+    for (let tries = 0; readFileSync(`/proc/${parent.pid}/comm`, 'latin1').trim() !== 'sleep'; tries++) {
+      if (tries > 500) throw new Error(`the shell ${parent.pid} did not exec into sleep`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     process.kill(pid, 'SIGKILL');
     for (let tries = 0; stateInProcStat(readFileSync(`/proc/${pid}/stat`, 'latin1')) !== 'Z'; tries++) {
       if (tries > 500) throw new Error(`process ${pid} did not become a zombie`);
