@@ -68,6 +68,11 @@ interface KindRules<Kind extends StudyKind> {
 const linkedOwner = (study: StudyRun): string =>
   (study.config.kind === 'analyze' || study.config.kind === 'consistency' ? study.config.tournamentRun : undefined) ?? study.name;
 
+/** A kind whose study is a reported run itself (its judge trials, the labels imported into it), when it holds any. */
+function heldByTheRun<Kind extends StudyKind>(noun: string, make: (run: string) => string, isStudy: KindRules<Kind>['isStudy']): KindRules<Kind> {
+  return { noun, make, isStudy, studiesOf: (source, run) => (isStudy(source, run) ? [run.name] : []), ownerOf: (study) => study.name };
+}
+
 const RULES: { readonly [Kind in StudyKind]: KindRules<Kind> } = {
   analysis: {
     noun: 'an analysis study',
@@ -83,20 +88,16 @@ const RULES: { readonly [Kind in StudyKind]: KindRules<Kind> } = {
     isStudy: (_source, run) => run.config.kind === 'consistency',
     ownerOf: linkedOwner,
   },
-  judge: {
-    noun: 'a judge run',
-    make: () => 'pmiyc judge --models a,b',
-    studiesOf: (source, run) => (source.judge.count(run.id) > 0 ? [run.name] : []),
-    isStudy: (source, run) => source.judge.count(run.id) > 0,
-    ownerOf: (study) => study.name,
-  },
-  annotation: {
-    noun: 'an annotation study',
-    make: (run) => `pmiyc annotate export --run ${run}, then annotate serve and annotate import`,
-    studiesOf: (source, run) => (source.annotations.annotators(run.id).length > 0 ? [run.name] : []),
-    isStudy: (source, run) => source.annotations.annotators(run.id).length > 0,
-    ownerOf: (study) => study.name,
-  },
+  judge: heldByTheRun(
+    'a judge run',
+    () => 'pmiyc judge --models a,b',
+    (source, run) => source.judge.count(run.id) > 0,
+  ),
+  annotation: heldByTheRun(
+    'an annotation study',
+    (run) => `pmiyc annotate export --run ${run}, then annotate serve and annotate import`,
+    (source, run) => source.annotations.annotators(run.id).length > 0,
+  ),
 };
 
 /** What a run is, for a message that says a name is not the study asked for. */
@@ -150,10 +151,7 @@ function notFoundMessage<Kind extends StudyKind>(source: StudySource<Kind>, requ
  * another run, no run) and lists their studies or the command that makes one. With `every: true`,
  * every study of the kind of the runs instead (none asked): per run in the order given, oldest first.
  */
-export function chooseStudy<Kind extends StudyKind>(
-  source: StudySource<Kind>,
-  request: StudyRequest<Kind> & { readonly every: true },
-): ChosenStudy[];
+export function chooseStudy<Kind extends StudyKind>(source: StudySource<Kind>, request: StudyRequest<Kind> & { readonly every: true }): ChosenStudy[];
 export function chooseStudy<Kind extends StudyKind>(
   source: StudySource<Kind>,
   request: StudyRequest<Kind> & { readonly asked?: string | undefined; readonly every?: false },
@@ -165,7 +163,8 @@ export function chooseStudy<Kind extends StudyKind>(
   const every = everyStudy(source, request);
   if (request.every) return every;
   const asked = request.asked;
-  if (asked === undefined) return every.reduce<ChosenStudy | undefined>((latest, study) => (latest && latest.study.id > study.study.id ? latest : study), undefined);
+  if (asked === undefined)
+    return every.reduce<ChosenStudy | undefined>((latest, study) => (latest && latest.study.id > study.study.id ? latest : study), undefined);
   const found = every.find((study) => study.name === asked);
   if (!found) throw new InputError(notFoundMessage(source, request, asked, every));
   return found;
