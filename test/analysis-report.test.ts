@@ -183,7 +183,7 @@ describe('pmiyc report with an analysis study', () => {
   it('refuses an --analysis that is not an analysis study of the run, with exit code 2', async () => {
     const wrong = await report(store, '--format', 'json', '--analysis', 'nope');
     expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toContain('--analysis nope is not an analysis study of run tournament: name one of one-judge, hostile, two-judges');
+    expect(wrong.stderr).toContain('nope is not an analysis study of run tournament: its studies are one-judge, hostile, two-judges');
     const none = await report(bare, '--format', 'json', '--analysis', 'one-judge');
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('has no analysis study');

@@ -143,7 +143,7 @@ describe('the annotation page in headless Chromium', () => {
     // What the report reads for studies.reliability.
     const reopened = ResultStore.openExisting(store);
     const rows = reopened.annotations.rows([runId]);
-    const study = loadReliabilityStudy(reopened, [runId], { replicates: 200, confidence: 0.95, seed: 0 })!;
+    const study = loadReliabilityStudy(reopened, [reopened.findRun('demo-1')], { replicates: 200, confidence: 0.95, seed: 0 })!;
     reopened.close();
     const k = turns.length;
     // alice: k labels on conversation 1 (one off by a point) and 1 on conversation 2; bob: k, all equal.

@@ -146,6 +146,18 @@ function httpOffences(file: string, text: string): string[] {
   return offences;
 }
 
+/** The one chooser of "which study" a reader shows (docs/design/architecture.md, "Choosing a study"). */
+const STUDY_CHOOSER = 'studies/chosen-study.ts';
+/** A type or an exported function that chooses a study: a second chooser beside the one. */
+const CHOOSER_DECLARED =
+  /^(?:export )?(?:interface|type|class) ChosenStud(?:y|ies)\b|^export (?:async )?function \w*(?:[cC]hoose|[lL]atest|[pP]ick)\w*Stud(?:y|ies)/m;
+/**
+ * Files besides the chooser and the store (which answers it) that read a kind's list of studies: a
+ * resume names the study it continues (the latest made when none is named), which is not a reader's
+ * choice.
+ */
+const STUDY_LISTS_READ_TO_RESUME = ['studies/consistency/study-to-resume.ts', 'io/prepare/prepare-analysis.ts'];
+
 /** The most lines a function of src/ may have (scripts/long-functions.mjs counts them): a longer one does several jobs, each of which gets a name. */
 const MOST_LINES_IN_A_FUNCTION = 80;
 
@@ -171,8 +183,6 @@ const LONG_FUNCTIONS_ALLOWED: string[] = [
   'src/cli/commands/people.ts: peopleServeCommand',
   // TODO: left to split (86 lines).
   'src/web/people/browser/people-app.ts: render',
-  // TODO: left to split (85 lines).
-  'src/report/studies/analysis-study-source.ts: readAnalysisReport',
   // TODO: left to split (82 lines).
   'src/studies/analysis/label-conversation.ts: labelConversation',
 ];
@@ -317,6 +327,24 @@ describe('architecture', () => {
       [],
     );
     expect(httpOffences(TRANSPORT, "import type { Dispatcher } from 'undici';\nconst undici = await import('undici');")).toEqual([]);
+  });
+
+  it(`chooses the study a report, the viewer, show or export reads in one place: ${STUDY_CHOOSER}`, () => {
+    const files = sourceFiles('.').map((file) => ({ path: relative(SRC, file), text: withoutComments(readFileSync(file, 'utf8')) }));
+    const others = files.filter((file) => file.path !== STUDY_CHOOSER);
+    expect(others.filter((file) => CHOOSER_DECLARED.test(file.text)).map((file) => file.path)).toEqual([]);
+    const listing = others.filter((file) => !file.path.startsWith('store/') && /\.studyNames\(/.test(file.text)).map((file) => file.path);
+    expect(listing.filter((path) => !STUDY_LISTS_READ_TO_RESUME.includes(path))).toEqual([]);
+  });
+
+  it.each([
+    ['interface ChosenStudy {', true],
+    ['export function chooseAnalysisStudy(source: Source) {', true],
+    ['export function latestStudyOf(run: string) {', true],
+    ['function chooseRecords(store: Store) {', false],
+    ["import { type ChosenStudy, chooseStudy } from '../../studies/chosen-study.js';", false],
+  ])('the chooser rule calls `%s` a second chooser: %s', (text, caught) => {
+    expect(CHOOSER_DECLARED.test(text)).toBe(caught);
   });
 
   it('reads process.env only in the CLI', () => {

@@ -11,7 +11,7 @@ export type ReportSource = Pick<StudyRunRecords, 'findRun' | 'hasRun'> &
   Pick<TournamentResults, 'conversations'> & {
     readonly consistency: Pick<ConsistencyResults, 'samples' | 'studyNames'>;
     readonly judge: Pick<JudgeResults, 'count' | 'trials'>;
-    readonly annotations: Pick<AnnotationResults, 'rows'>;
+    readonly annotations: Pick<AnnotationResults, 'rows' | 'annotators'>;
     /** Analysis studies: their labels (the report's analysis sections) and drift probes (for a run whose records hold none). */
     readonly analysis: Pick<AnalysisResults, 'studyNames' | 'labels' | 'probes'>;
     /** People studies' participant lists (issue 31); absent in a store that keeps none, when only the conversations tell who took part. */

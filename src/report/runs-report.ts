@@ -36,7 +36,7 @@ interface Collected {
 
 /** Streams every conversation of the runs through one analyzer; nothing else is kept per record. */
 function collect(
-  store: Pick<ReportSource, 'conversations' | 'findRun' | 'analysis'>,
+  store: Pick<ReportSource, 'conversations' | 'findRun' | 'hasRun' | 'analysis'>,
   runs: readonly StudyRun[],
   intervals: IntervalOptions,
   baseline?: StudyRun,
@@ -142,11 +142,7 @@ export function buildRunsReport(
   const collected = collect(source, runs, intervals, baseline);
   const bootstrap = { replicates: options.replicates, confidence: 0.95, seed: runs[0]!.seed };
   const consistency = consistencyStudiesFor(source, runs, { replicates: options.replicates });
-  const reliability = loadReliabilityStudy(
-    source,
-    runs.map((run) => run.id),
-    bootstrap,
-  );
+  const reliability = loadReliabilityStudy(source, runs, bootstrap);
   const judge = readJudgeStudy(source, runs, { replicates: options.replicates });
   const comparisonNote = baseline ? baselineNote(baseline, runs, collected.analysis) : undefined;
   const studies: ReportStudies = { ...(consistency.length > 0 ? { consistency } : {}), ...(reliability ? { reliability } : {}), ...(judge ? { judge } : {}) };

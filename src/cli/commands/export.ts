@@ -6,8 +6,9 @@ import { csvHeader, exportLine, turnLines, turnsCsvHeader } from '../../report/c
 import { noteCsvHeader, noteLine } from '../../report/csv/note-rows.js';
 import type { ExportFormat } from '../../report/report-formats.js';
 import { openStore } from '../../store/result-store.js';
-import { chooseStudy } from '../../studies/analysis/chosen-study.js';
+import { analysisConfigOf } from '../../studies/analysis/analysis-design.js';
 import { turnTagsOf } from '../../studies/analysis/turn-tags.js';
+import { chooseStudy } from '../../studies/chosen-study.js';
 import type { CliContext } from '../terminal.js';
 
 export interface ExportOptions {
@@ -56,16 +57,17 @@ export async function exportCommand(options: ExportOptions, context: CliContext)
     const onDamaged = options.skipDamaged ? (error: StoreError) => skipped.push(error.record?.conversationId ?? '?') : undefined;
     const conversations = () => store.conversations(run.id, undefined, onDamaged);
     if (format === 'turns-csv') {
-      const study = chooseStudy(store, run.name, undefined);
-      const judges = study ? { judges: study.config.design.judges, simulated: study.config.simulated } : undefined;
+      const study = chooseStudy(store, { kind: 'analysis', runs: [run] });
+      const config = study && analysisConfigOf(study.name, study.study.config);
+      const judges = config ? { judges: config.design.judges, simulated: config.simulated } : undefined;
       if (!(await output.write(turnsCsvHeader()))) return 0;
       for (const record of conversations()) {
         const tags =
-          study && judges
+          study && config && judges
             ? {
                 name: study.name,
                 judge: judges.judges[0]!,
-                tags: turnTagsOf(store.analysis.labelsOf(study.runId, record.conversationId), study.config.design.taxonomy, judges),
+                tags: turnTagsOf(store.analysis.labelsOf(study.study.id, record.conversationId), config.design.taxonomy, judges),
               }
             : null;
         const lines = turnLines(record, agents, tags);

@@ -169,6 +169,10 @@ describe('pmiyc show with an analysis study', () => {
     expect(() => show(completed.conversationId, { analysis: 'nope' }, labelledStore)).toThrow(
       'nope is not an analysis study of run tour: its studies are first-look, second-look',
     );
+    // A name that is a run, but of another kind, is said to be one.
+    expect(() => show(completed.conversationId, { analysis: 'plain' }, labelledStore)).toThrow(
+      'plain is a tournament run, not an analysis study: its studies are first-look, second-look',
+    );
   });
 
   it('says so for a conversation the study did not label', () => {

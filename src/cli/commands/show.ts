@@ -2,8 +2,9 @@ import { InputError } from '../../domain/errors/input-error.js';
 import { storedConversationText } from '../../report/texts/stored-conversation-text.js';
 import type { ConversationLabels } from '../../report/texts/turn-tags-text.js';
 import { openStore, type Store } from '../../store/result-store.js';
-import { chooseStudy } from '../../studies/analysis/chosen-study.js';
+import { analysisConfigOf } from '../../studies/analysis/analysis-design.js';
 import { turnTagsOf } from '../../studies/analysis/turn-tags.js';
+import { chooseStudy } from '../../studies/chosen-study.js';
 import { type CliContext, labelModel, styleFor } from '../terminal.js';
 
 export interface ShowOptions {
@@ -18,15 +19,15 @@ export interface ShowOptions {
 
 /** The labels of a conversation from the run's chosen analysis study; undefined when the run has none. */
 function labelsOf(store: Store, run: string, conversationId: string, asked: string | undefined): ConversationLabels | undefined {
-  const study = chooseStudy(store, run, asked);
+  const study = chooseStudy(store, { kind: 'analysis', runs: [store.findRun(run)], asked });
   if (!study) return undefined;
-  const { design, simulated } = study.config;
+  const { design, simulated } = analysisConfigOf(study.name, study.study.config);
   return {
     study: study.name,
     taxonomy: design.taxonomy.name,
     judges: design.judges,
     simulated,
-    turns: turnTagsOf(store.analysis.labelsOf(study.runId, conversationId), design.taxonomy, { judges: design.judges, simulated }),
+    turns: turnTagsOf(store.analysis.labelsOf(study.study.id, conversationId), design.taxonomy, { judges: design.judges, simulated }),
   };
 }
 

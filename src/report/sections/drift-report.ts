@@ -3,6 +3,7 @@ import type { ConversationRecord } from '../../domain/conversation-record.js';
 import type { IntervalMethod, IntervalOptions } from '../../metrics/intervals/claim-estimates.js';
 import { type DriftAnalysis, DriftTally, driftObservationOf } from '../../metrics/techniques/drift.js';
 import type { AnalysisResults } from '../../studies/analysis/analysis-results.js';
+import { chooseStudy } from '../../studies/chosen-study.js';
 import { type StudyRun, tournamentDesignOf } from '../../studies/run-config.js';
 
 /** Where a reported run's drift probes come from: its own records (`pmiyc run --probe-drift`), or an analysis study of it (`pmiyc analyze --probe-drift`). */
@@ -28,7 +29,8 @@ export interface DriftReport extends DriftAnalysis {
 /** What the drift section reads of a store: runs by name, and analysis studies' drift probes. */
 export interface DriftStore {
   findRun(name: string): StudyRun;
-  readonly analysis?: Pick<AnalysisResults, 'studyNames' | 'probes'>;
+  hasRun(name: string): boolean;
+  readonly analysis: Pick<AnalysisResults, 'studyNames' | 'probes'>;
 }
 
 type DriftRecord = Pick<
@@ -64,10 +66,10 @@ export class DriftCollector {
       this.sources.push({ run: run.name, source: 'run', study: null });
       return;
     }
-    const study = this.latestStudyWithProbes(run.name);
+    const study = this.latestStudyWithProbes(run);
     if (!study) return;
     const scores = new Map<string, AgreementScore | null>();
-    for (const probe of this.store.analysis!.probes(study.id)) scores.set(probe.conversationId, probe.score);
+    for (const probe of this.store.analysis.probes(study.id)) scores.set(probe.conversationId, probe.score);
     this.current = { from: 'analysis', scores };
     this.sources.push({ run: run.name, source: 'analysis', study: study.name });
   }
@@ -80,13 +82,11 @@ export class DriftCollector {
     else this.tally.add(driftObservationOf(record, { probe: current.scores.get(record.conversationId) }));
   }
 
-  private latestStudyWithProbes(runName: string): StudyRun | undefined {
-    const analysis = this.store.analysis;
-    if (!analysis) return undefined;
-    for (const name of [...analysis.studyNames(runName)].reverse()) {
-      const study = this.store.findRun(name);
+  private latestStudyWithProbes(run: StudyRun): StudyRun | undefined {
+    const studies = chooseStudy(this.store, { kind: 'analysis', runs: [run], every: true });
+    for (const { study } of studies.reverse()) {
       // Leaving the loop closes the store's statement.
-      for (const _probe of analysis.probes(study.id)) return study;
+      for (const _probe of this.store.analysis.probes(study.id)) return study;
     }
     return undefined;
   }

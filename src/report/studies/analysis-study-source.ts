@@ -1,5 +1,4 @@
 import type { ConversationRecord } from '../../domain/conversation-record.js';
-import { InputError } from '../../domain/errors/input-error.js';
 import type { Role } from '../../domain/roles.js';
 import type { JudgedTurn, TurnLabels } from '../../domain/turn-labels.js';
 import { type AgreementLabel, type JudgedUnit, judgeLabelAgreement } from '../../metrics/agreement/judge-label-agreement.js';
@@ -12,47 +11,12 @@ import { techniqueEffects } from '../../metrics/techniques/technique-effects.js'
 import { techniqueShares } from '../../metrics/techniques/technique-profiles.js';
 import type { LabelledConversation } from '../../metrics/techniques/technique-turns.js';
 import { flagRates } from '../../metrics/techniques/turn-flags.js';
-import { analysisConfigOf } from '../../studies/analysis/analysis-design.js';
+import { type AnalysisConfig, analysisConfigOf } from '../../studies/analysis/analysis-design.js';
 import { analysisGrainOf } from '../../studies/analysis/analysis-grain.js';
+import { type ChosenStudy, chooseStudy } from '../../studies/chosen-study.js';
 import type { StudyRun } from '../../studies/run-config.js';
 import type { ReportSource } from '../report-source.js';
 import { type AnalysisReport, type AnalysisSource, ASSOCIATION_STATEMENT, ETHICS_STATEMENT, type StudyJudge } from './analysis-figures.js';
-
-/** The study a report reads, and the reported run it labelled. */
-interface ChosenStudy {
-  readonly study: StudyRun;
-  readonly tournament: StudyRun;
-  /** The analysis studies of that run, oldest first. */
-  readonly names: string[];
-}
-
-/**
- * The analysis study of the reported runs that the report shows: the one named by `--analysis`
- * (refused with exit code 2 when it is not an analysis study of a reported run), else the latest
- * one made. Undefined when no reported run has one.
- */
-function chooseStudy(source: ReportSource, runs: readonly StudyRun[], requested: string | undefined): ChosenStudy | undefined {
-  const candidates = runs.flatMap((run) => source.analysis.studyNames(run.name).map((name) => ({ name, run })));
-  const reported = runs.map((run) => run.name).join(', ');
-  if (requested !== undefined) {
-    const found = candidates.find((candidate) => candidate.name === requested);
-    if (!found) {
-      const known = candidates.map((candidate) => candidate.name);
-      throw new InputError(
-        known.length === 0
-          ? `--analysis ${requested}: run ${reported} has no analysis study; make one with \`pmiyc analyze --run ${runs[0]!.name} --judge MODEL\``
-          : `--analysis ${requested} is not an analysis study of run ${reported}: name one of ${known.join(', ')}`,
-      );
-    }
-    return { study: source.findRun(found.name), tournament: found.run, names: source.analysis.studyNames(found.run.name) };
-  }
-  const studies = candidates.map((candidate) => ({ ...candidate, info: source.findRun(candidate.name) }));
-  const latest = studies.reduce<(typeof studies)[number] | undefined>(
-    (best, entry) => (best === undefined || entry.info.id > best.info.id ? entry : best),
-    undefined,
-  );
-  return latest ? { study: latest.info, tournament: latest.run, names: source.analysis.studyNames(latest.run.name) } : undefined;
-}
 
 type SlimRecord = LabelledConversation['record'];
 
@@ -124,25 +88,27 @@ export interface AnalysisReportOptions {
   readonly effectiveness: readonly ModelResult[];
 }
 
-/**
- * report.json's analysis fields (`techniques`, `ethics`, `refusals`, `roleBreaks`,
- * `judgeAgreement`) from the chosen analysis study of the reported runs: its labels and that run's
- * conversations, each read once from the store. Empty (every field absent) without a study.
- * Memory: the first judge's labels and, per labelled conversation, its turns' roles and scores
- * (no text); with several judges every judge's labels (docs/design/report.md, "Memory").
- */
-export function readAnalysisReport(source: ReportSource, runs: readonly StudyRun[], options: AnalysisReportOptions): AnalysisReport {
-  const chosen = chooseStudy(source, runs, options.analysis);
-  if (!chosen) return {};
-  const { study, tournament } = chosen;
-  const config = analysisConfigOf(study.name, study.config);
-  const { judges: judgeNames, taxonomy } = config.design;
-  const simulated = new Set(config.simulated);
-  const judges: StudyJudge[] = judgeNames.map((model) => ({ model, simulated: simulated.has(model) || model.startsWith('sim/') }));
-  const judge = judges[0]!;
-  const several = judges.length > 1;
-  const { byConversation, counts } = readLabels(source, study.id, judge.model, several);
+/** The labels of the chosen study, joined with its run's conversations: what every analysis section is computed from. */
+interface LabelledStudy {
+  readonly study: StudyRun;
+  readonly tournament: StudyRun;
+  readonly config: AnalysisConfig;
+  readonly judges: StudyJudge[];
+  /** The conversations the first judge labelled, slimmed. */
+  readonly conversations: LabelledConversation[];
+  /** Every judge's labels of each turn (several judges only). */
+  readonly units: JudgedUnit[];
+  readonly counts: { persuader: number; persuadee: number; failed: number };
+}
 
+/** The chosen study's labels (`readLabels`) and its run's conversations, read once each. */
+function readLabelledStudy(source: ReportSource, chosen: ChosenStudy): LabelledStudy {
+  const { study, of: tournament } = chosen;
+  const config = analysisConfigOf(study.name, study.config);
+  const simulated = new Set(config.simulated);
+  const judges: StudyJudge[] = config.design.judges.map((model) => ({ model, simulated: simulated.has(model) || model.startsWith('sim/') }));
+  const several = judges.length > 1;
+  const { byConversation, counts } = readLabels(source, study.id, judges[0]!.model, several);
   const conversations: LabelledConversation[] = [];
   const units: JudgedUnit[] = [];
   for (const record of source.conversations(tournament.id)) {
@@ -154,28 +120,70 @@ export function readAnalysisReport(source: ReportSource, runs: readonly StudyRun
       for (const unit of entry.byTurn.values()) units.push({ claimKey, role: unit.role, labels: unit.labels });
     }
   }
+  return { study, tournament, config, judges, conversations, units, counts };
+}
 
-  const techniqueIds = taxonomy.techniques.map((item) => item.id);
-  const unethicalIds = taxonomy.unethical.map((item) => item.id);
-  const from: AnalysisSource = { study: study.name, tournamentRun: tournament.name, judge };
-  const notes = [
+/** What a reader of the analysis sections must know about what they are over. */
+function studyNotes(read: LabelledStudy, reportedRuns: number): string[] {
+  const { study, tournament, config, judges, counts } = read;
+  const judge = judges[0]!;
+  return [
     ...(config.design.sample === undefined ? [] : [`the study labelled a seeded sample of ${config.design.sample} conversations of run ${tournament.name}`]),
-    ...(several
+    ...(judges.length > 1
       ? [
           `the study has ${judges.length} judges: every number uses the first, ${judge.model}; how far the judges agree is shown apart (report.json judgeAgreement)`,
         ]
       : []),
-    ...(runs.length > 1 ? [`only run ${tournament.name}'s conversations are labelled: the analysis numbers are over that run alone`] : []),
+    ...(reportedRuns > 1 ? [`only run ${tournament.name}'s conversations are labelled: the analysis numbers are over that run alone`] : []),
     ...(study.status === 'completed' ? [] : [`study ${study.name} is ${study.status}: the numbers are over the turns labelled so far`]),
     ...(counts.failed > 0 ? [`${counts.failed} turns have no usable label from ${judge.model} and count as not analysed`] : []),
   ];
+}
+
+/** Each persuader's unethical shares beside its effectiveness in the report (null for a persuader without data). */
+function ethicsWithEffectiveness(read: LabelledStudy, unethicalIds: readonly string[], options: AnalysisReportOptions) {
   const shareEffectiveness = new Map(options.effectiveness.map((result) => [`${result.domain}\u0000${result.setting}\u0000${result.model}`, result]));
-  const bootstrap: BootstrapOptions = { replicates: options.intervals.replicates, confidence: options.intervals.confidence, seed: study.seed };
+  return ethicsByPersuader(read.conversations, unethicalIds, options.intervals).map((row) => {
+    const found = shareEffectiveness.get(`${row.domain}\u0000${row.setting}\u0000${row.persuader}`);
+    // A persuader without data keeps its row in the effectiveness table; here it has none (null).
+    const { domain: _domain, setting: _setting, model: _model, failed: _failed, reason: _reason, ...effectiveness } = found ?? ({} as ModelResult);
+    return { ...row, effectiveness: found && found.reason === null ? effectiveness : null };
+  });
+}
+
+/** report.json `judgeAgreement`: how far a study's judges agree on each label, over the turns two or more labelled. */
+function judgeAgreementOf(read: LabelledStudy, techniqueIds: readonly string[], unethicalIds: readonly string[], intervals: IntervalOptions) {
+  const bootstrap: BootstrapOptions = { replicates: intervals.replicates, confidence: intervals.confidence, seed: read.study.seed };
+  return {
+    study: read.study.name,
+    judges: read.judges,
+    metric: 'nominal' as const,
+    turns: read.units.filter((unit) => unit.labels.length >= 2).length,
+    labels: judgeLabelAgreement(read.units, agreementLabels(techniqueIds, unethicalIds), bootstrap),
+  };
+}
+
+/**
+ * report.json's analysis fields (`techniques`, `ethics`, `refusals`, `roleBreaks`,
+ * `judgeAgreement`) from the chosen analysis study of the reported runs (`chooseStudy`): its labels
+ * and that run's conversations, each read once from the store. Empty (every field absent) without a
+ * study. Memory: the first judge's labels and, per labelled conversation, its turns' roles and scores
+ * (no text); with several judges every judge's labels (docs/design/report.md, "Memory").
+ */
+export function readAnalysisReport(source: ReportSource, runs: readonly StudyRun[], options: AnalysisReportOptions): AnalysisReport {
+  const chosen = chooseStudy(source, { kind: 'analysis', runs, asked: options.analysis });
+  if (!chosen) return {};
+  const read = readLabelledStudy(source, chosen);
+  const { study, tournament, config, judges, conversations } = read;
+  const { taxonomy } = config.design;
+  const techniqueIds = taxonomy.techniques.map((item) => item.id);
+  const unethicalIds = taxonomy.unethical.map((item) => item.id);
+  const from: AnalysisSource = { study: study.name, tournamentRun: tournament.name, judge: judges[0]! };
   return {
     techniques: {
       ...from,
       judges,
-      studies: chosen.names,
+      studies: [...chosen.studies],
       studyStatus: study.status,
       grain: analysisGrainOf(config.design),
       taxonomy: {
@@ -185,34 +193,15 @@ export function readAnalysisReport(source: ReportSource, runs: readonly StudyRun
         unethical: taxonomy.unethical.map(({ id, name }) => ({ id, name })),
       },
       conversations: conversations.length,
-      labelledTurns: counts,
+      labelledTurns: read.counts,
       statement: ASSOCIATION_STATEMENT,
-      notes,
+      notes: studyNotes(read, runs.length),
       perModel: techniqueShares(conversations, techniqueIds, options.intervals),
       effects: techniqueEffects(conversations, techniqueIds, options.intervals),
     },
-    ethics: {
-      ...from,
-      statement: ETHICS_STATEMENT,
-      perModel: ethicsByPersuader(conversations, unethicalIds, options.intervals).map((row) => {
-        const found = shareEffectiveness.get(`${row.domain}\u0000${row.setting}\u0000${row.persuader}`);
-        // A persuader without data keeps its row in the effectiveness table; here it has none (null).
-        const { domain: _domain, setting: _setting, model: _model, failed: _failed, reason: _reason, ...effectiveness } = found ?? ({} as ModelResult);
-        return { ...row, effectiveness: found && found.reason === null ? effectiveness : null };
-      }),
-    },
+    ethics: { ...from, statement: ETHICS_STATEMENT, perModel: ethicsWithEffectiveness(read, unethicalIds, options) },
     refusals: { ...from, perModel: flagRates(conversations, 'refused', options.intervals) },
     roleBreaks: { ...from, perModel: flagRates(conversations, 'leftRole', options.intervals) },
-    ...(several
-      ? {
-          judgeAgreement: {
-            study: study.name,
-            judges,
-            metric: 'nominal' as const,
-            turns: units.filter((unit) => unit.labels.length >= 2).length,
-            labels: judgeLabelAgreement(units, agreementLabels(techniqueIds, unethicalIds), bootstrap),
-          },
-        }
-      : {}),
+    ...(judges.length > 1 ? { judgeAgreement: judgeAgreementOf(read, techniqueIds, unethicalIds, options.intervals) } : {}),
   };
 }

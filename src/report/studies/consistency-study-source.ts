@@ -1,6 +1,7 @@
 import { ConsistencyAnalyzer } from '../../metrics/consistency/consistency.js';
 import { openingScores } from '../../metrics/consistency/consistency-openings.js';
-import { type ConsistencyConfig, consistencyConfigOf, isConsistencyConfig } from '../../studies/consistency/consistency-design.js';
+import { chooseStudy } from '../../studies/chosen-study.js';
+import { type ConsistencyConfig, consistencyConfigOf } from '../../studies/consistency/consistency-design.js';
 import type { StudyRun } from '../../studies/run-config.js';
 import type { ReportSource } from '../report-source.js';
 import { type ConsistencyStudyReport, MATCH_RATE_TIE_RULE } from './consistency-figures.js';
@@ -68,10 +69,5 @@ export function analyzeStudy(store: ReportSource, run: StudyRun, options: StudyA
  * that names one of the runs as its tournament run. Each study once, in the order found.
  */
 export function consistencyStudiesFor(store: ReportSource, runs: readonly StudyRun[], options: StudyAnalysisOptions = {}): ConsistencyStudyReport[] {
-  const table = store.consistency;
-  const names: string[] = [];
-  for (const run of runs) {
-    for (const name of isConsistencyConfig(run.config) ? [run.name] : table.studyNames(run.name)) if (!names.includes(name)) names.push(name);
-  }
-  return names.map((name) => analyzeStudy(store, store.findRun(name), options));
+  return chooseStudy(store, { kind: 'consistency', runs, every: true }).map(({ study }) => analyzeStudy(store, study, options));
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { RunInfo } from '../../runner/run-records.js';
+import { chooseStudy } from '../../studies/chosen-study.js';
+import type { StudyRun } from '../../studies/run-config.js';
 import type { ReportSource } from '../report-source.js';
 import { buildJudgeSection, type JudgePairSource, type JudgeSectionTrial, type JudgeStudySection } from './judge-section.js';
 
@@ -7,16 +8,16 @@ const pairsOfRunSchema = z.looseObject({ pairs: z.looseObject({ source: z.string
 
 /**
  * The judge study of the reported runs for `pmiyc report` (report.json `studies.judge`), or
- * undefined when none of them has judge trials. Trials are streamed from the store; when runs are
+ * undefined when none of them has judge trials (`chooseStudy`). Trials are streamed from the store; when runs are
  * combined, a (judge, pair) seen in an earlier run is counted once, from the first run listed.
  */
 export function readJudgeStudy(
   store: ReportSource,
-  runs: readonly RunInfo[],
+  runs: readonly StudyRun[],
   options: { replicates: number; confidence?: number },
 ): JudgeStudySection | undefined {
   const table = store.judge;
-  const judged = runs.filter((run) => table.count(run.id) > 0);
+  const judged = chooseStudy(store, { kind: 'judge', runs, every: true }).map(({ study }) => study);
   if (judged.length === 0) return undefined;
   const sources: JudgePairSource[] = judged.flatMap((run) => {
     const parsed = pairsOfRunSchema.safeParse(run.config);

@@ -9,9 +9,10 @@ import { nothingSharedReason } from '../../report/texts/run-comparison-text.js';
 import type { LeaseWorld } from '../../runner/run-lease.js';
 import { describeRunState, runState } from '../../runner/run-lease.js';
 import { failedItemsOf } from '../../runner/run-records.js';
+import { type AnalysisConfig, analysisConfigOf } from '../../studies/analysis/analysis-design.js';
 import type { AnalysisResults } from '../../studies/analysis/analysis-results.js';
-import { type ChosenStudy, chooseStudy } from '../../studies/analysis/chosen-study.js';
 import { tagItems, techniqueTag, turnTagsOf, unethicalTag } from '../../studies/analysis/turn-tags.js';
+import { type ChosenStudy, chooseStudy } from '../../studies/chosen-study.js';
 import type { ResearchNotes } from '../../studies/notes/research-notes.js';
 import { type RunConfig, recordedModelsOf, type StudyRun, type StudyRunRecords, type StudyRunSummary, tournamentDesignOf } from '../../studies/run-config.js';
 import { isImportedRun } from '../../studies/tournament/imported-run.js';
@@ -34,7 +35,7 @@ import { runEstimates } from './run-estimates.js';
 import { type Arm, type ArmsCompared, compareArms, modelMeans, poolPeopleCells } from './run-overview.js';
 
 /** What `pmiyc view` reads: a store opened read-only. */
-export type ViewSource = Pick<StudyRunRecords, 'findRun' | 'listRuns' | 'leases'> &
+export type ViewSource = Pick<StudyRunRecords, 'findRun' | 'hasRun' | 'listRuns' | 'leases'> &
   Pick<TournamentResults, 'conversationsWithId' | 'countConversations'> & {
     readonly path: string;
     readonly browse: TournamentBrowse;
@@ -214,9 +215,11 @@ export class ViewApi {
   }
 
   /** The study whose labels to read: `analysis` if given (a 400 when it is not one of the run's), else the run's latest, if any. */
-  private study(run: string, asked: string | undefined): ChosenStudy | undefined {
+  private study(run: string, asked: string | undefined): ViewedStudy | undefined {
+    const runs = [this.source.findRun(run)];
     try {
-      return chooseStudy(this.source, run, asked);
+      const chosen = chooseStudy(this.source, { kind: 'analysis', runs, asked });
+      return chosen && { ...chosen, config: analysisConfigOf(chosen.name, chosen.study.config) };
     } catch (error) {
       if (error instanceof InputError) throw new BadParameter(`analysis: ${error.message}`);
       throw error;
@@ -247,17 +250,17 @@ export class ViewApi {
       ...(asked.refused ? ['refused'] : []),
       ...(asked.leftRole ? ['left-role'] : []),
     ];
-    return { study: study.runId, judge: study.config.design.judges[0]!, tags };
+    return { study: study.study.id, judge: study.config.design.judges[0]!, tags };
   }
 
   /** A study's filters and technique profile for its tournament run, kept until labels are stored or the run's counts change. */
-  private runAnalysis(run: StudyRun, study: ChosenStudy): RunAnalysis {
+  private runAnalysis(run: StudyRun, study: ViewedStudy): RunAnalysis {
     const { design } = study.config;
     const judge = design.judges[0]!;
     const key = `${this.source.browse.labelsVersion()} ${this.source.countConversations(run.id)} ${this.source.countConversations(run.id, 'failed')}`;
-    const cached = this.analyses.get(study.runId);
+    const cached = this.analyses.get(study.study.id);
     if (cached?.key === key) return cached.analysis;
-    const tags = this.source.browse.labelTags(study.runId, judge);
+    const tags = this.source.browse.labelTags(study.study.id, judge);
     const ofKind = (prefix: string) => tags.filter((tag) => tag.startsWith(prefix)).map((tag) => tag.slice(prefix.length));
     const occurring = (ids: readonly string[], items: typeof design.taxonomy.techniques) =>
       tagItems(
@@ -272,9 +275,9 @@ export class ViewApi {
         refused: tags.includes('refused'),
         leftRole: tags.includes('left-role'),
       },
-      techniqueProfile: techniqueProfile(this.source.browse.techniqueCounts(run.id, study.runId, judge), design.taxonomy.techniques),
+      techniqueProfile: techniqueProfile(this.source.browse.techniqueCounts(run.id, study.study.id, judge), design.taxonomy.techniques),
     };
-    this.analyses.set(study.runId, { key, analysis });
+    this.analyses.set(study.study.id, { key, analysis });
     return analysis;
   }
 
@@ -291,7 +294,7 @@ export class ViewApi {
     return {
       run,
       analysis: study ? studySummary(study) : null,
-      turns: study ? turnTagsOf(this.source.analysis.labelsOf(study.runId, id), study.config.design.taxonomy, studyJudges(study)) : [],
+      turns: study ? turnTagsOf(this.source.analysis.labelsOf(study.study.id, id), study.config.design.taxonomy, studyJudges(study)) : [],
     };
   }
 
@@ -353,9 +356,12 @@ export class ViewApi {
   }
 }
 
-const studyJudges = (study: ChosenStudy) => ({ judges: study.config.design.judges, simulated: study.config.simulated });
+/** The analysis study chosen for a run (`chooseStudy`) with its stored design. */
+type ViewedStudy = ChosenStudy & { readonly config: AnalysisConfig };
 
-function studySummary(study: ChosenStudy): AnalysisSummary {
+const studyJudges = (study: ViewedStudy) => ({ judges: study.config.design.judges, simulated: study.config.simulated });
+
+function studySummary(study: ViewedStudy): AnalysisSummary {
   const { design } = study.config;
   return {
     name: study.name,
