@@ -320,9 +320,16 @@ describe('architecture', () => {
     expect(offenders.map((file) => relative(SRC, file))).toEqual([]);
   });
 
-  it("mints a people study's links in one place (web/people/people-links.ts), and cli/ makes no link nor checks a server's options", () => {
+  it("makes every secret a link or page carries with newLinkToken, a people study's links in web/people/people-links.ts alone, and cli/ no people link nor a server's option check", () => {
+    const tokenMakers = sourceFiles('.').filter((file) => /randomBytes\([^)]*\)\.toString\('base64url'\)/.test(withoutComments(readFileSync(file, 'utf8'))));
+    expect(tokenMakers.map((file) => relative(SRC, file))).toEqual(['web/server/link-tokens.ts']);
     const minting = sourceFiles('.').filter((file) => /\bnewLinkToken\b/.test(withoutComments(readFileSync(file, 'utf8'))));
-    expect(minting.map((file) => relative(SRC, file)).sort()).toEqual(['web/people/people-links.ts', 'web/server/link-tokens.ts']);
+    expect(minting.map((file) => relative(SRC, file)).sort()).toEqual([
+      'cli/commands/view.ts',
+      'web/annotation/annotation-server.ts',
+      'web/people/people-links.ts',
+      'web/server/link-tokens.ts',
+    ]);
     const peopleCommand = readFileSync(join(SRC, 'cli/commands/people.ts'), 'utf8');
     expect(peopleCommand).not.toMatch(/link-tokens|people-server|new URL\(|LOCAL_HOST/);
   });
