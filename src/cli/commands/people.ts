@@ -22,7 +22,7 @@ export interface PeopleServeCommandOptions extends PeopleServeOptions {
  * with every link as it was. Links are printed once and never stored (only their hashes are).
  */
 export async function peopleServeCommand(options: PeopleServeCommandOptions, context: CliContext, signals: RunSignals): Promise<number> {
-  checkPeopleServeOptions(options);
+  checkPeopleServeOptions(options); // before any file is read (servePeopleStudy checks again, for a library caller)
   const experiment = await loadExperimentText(options.experiment);
   if (experiment.starter) context.stderr.write(`${STARTER_EXPERIMENT_NOTE}\n`);
   const config = await loadConfig(options.config);
