@@ -16,8 +16,9 @@ import { EXAMPLE_CLAIMS } from '../dist/datasets/example-claims.js';
 import { ResultStore } from '../dist/store/result-store.js';
 import { starterExperiment } from '../dist/studies/people/experiment-text.js';
 import { openPeopleStudy } from '../dist/studies/people/people-session.js';
+import { inviteParticipant } from '../dist/web/people/people-links.js';
 import { PeopleServer } from '../dist/web/people/people-server.js';
-import { hashToken, newLinkToken, newParticipantId } from '../dist/web/server/link-tokens.js';
+import { newLinkToken, newParticipantId } from '../dist/web/server/link-tokens.js';
 
 const PARTICIPANTS = Number(process.env.PARTICIPANTS ?? 50);
 const TURNS = Number(process.env.TURNS ?? 9);
@@ -34,7 +35,7 @@ async function oneStudy() {
   const folder = mkdtempSync(join(tmpdir(), 'pmiyc-bench-people-'));
   const store = ResultStore.open(join(folder, 'people.db'));
   const stop = new AbortController();
-  const served = openPeopleStudy({
+  const served = await openPeopleStudy({
     store,
     name: 'bench',
     role: 'persuadee',
@@ -65,9 +66,8 @@ async function oneStudy() {
   });
   const origin = server.url.replace(/\/$/, '');
   const participants = Array.from({ length: PARTICIPANTS }, (_, number) => {
-    const token = newLinkToken();
-    const row = served.study.invite(hashToken(token));
-    return { number, token, id: row.id, given: [] };
+    const { participantId, path } = inviteParticipant(served.study);
+    return { number, token: path.slice('p/'.length), id: participantId, given: [] };
   });
   const answerWaits = [];
   let requests = 0;

@@ -209,6 +209,13 @@ describe('bad usage and bad input: exit code 2 and one clear line', () => {
     ['a missing claims file', () => ['demo', '--claims', join(folder, 'nope.csv'), '--store', join(folder, 'x.db')], 'no claims file at'],
     ['a missing store', () => ['export', '--store', join(folder, 'missing.db')], 'no store at'],
     ['an unknown export format', () => ['export', '--format', 'xml'], '--format must be one of jsonl, csv'],
+    // A model named twice was planned twice and stored once (a run of "4 conversations", 1 finished).
+    ['a model named twice', () => ['run', '--models', 'sim/a, sim/a', '--store', join(folder, 'x.db')], '--models names sim/a twice: name each once.'],
+    [
+      'a compared model named twice',
+      () => ['people', 'serve', '--run', 'p', '--role', 'persuadee', '--opponent', 'sim/a', '--participants', '1', '--compare', 'sim/b,sim/b'],
+      '--compare names sim/b twice: name each once.',
+    ],
   ])('%s', async (_name, args, message) => {
     const result = await runCli(args(), { cwd: folder });
     expect(result.code).toBe(2);

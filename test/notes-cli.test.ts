@@ -104,7 +104,7 @@ describe('notes on the command line (issue 32)', () => {
     const stop = new AbortController();
     const writable = cliInProcess(['view', '--store', store, '--port', '0', '--no-open'], stop.signal);
     await servedUrl(writable.output);
-    expect(writable.output()).toMatch(/at http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{32} \(notes can be written from this address\)/);
+    expect(writable.output()).toMatch(/at http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{43} \(notes can be written from this address\)/);
     stop.abort();
     expect(await writable.done).toBe(0);
 

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { describeInvalidRunName } from '../domain/validation.js';
-import { parseConcurrency, parseRunName } from './options.js';
+import { parseCommaList, parseConcurrency, parseDistinctNames, parseJudges, parseReportFormats, parseRunName, parseRunNames } from './options.js';
 
 function messageOf(parse: () => unknown): string {
   try {
@@ -55,5 +55,30 @@ describe('parseConcurrency', () => {
     expect(messageOf(() => parseConcurrency(value))).toBe(
       `--concurrency must be a whole number from 1 to 1000 (model calls in flight at once), got "${value}".`,
     );
+  });
+});
+
+describe('parseCommaList and the list options built on it', () => {
+  it.each([
+    ['a,b', ['a', 'b']],
+    [' a , b ', ['a', 'b']],
+    ['a,,b,', ['a', 'b']],
+    [',', []],
+    ['', []],
+    ['sim/eloquent', ['sim/eloquent']],
+  ])('reads %j as its trimmed, non-empty items', (value, items) => {
+    expect(parseCommaList(value)).toEqual(items);
+  });
+
+  it('refuses a model or variant named twice, naming the flag and the name (exit 2 as any usage error)', () => {
+    expect(parseDistinctNames('--models')('sim/a, sim/b')).toEqual(['sim/a', 'sim/b']);
+    expect(messageOf(() => parseDistinctNames('--models')('sim/a,sim/a'))).toBe('--models names sim/a twice: name each once.');
+    expect(messageOf(() => parseDistinctNames('--persuaders')('sim/a, sim/b ,sim/a'))).toBe('--persuaders names sim/a twice: name each once.');
+  });
+
+  it('keeps what each list option did before: judges twice refused, runs and formats named twice kept once', () => {
+    expect(messageOf(() => parseJudges('sim/a, sim/a'))).toMatch(/^--judge names sim\/a twice/);
+    expect(parseRunNames(' a,b,,a ')).toEqual(['a', 'b']);
+    expect(parseReportFormats('md, md,csv')).toEqual(['md', 'csv']);
   });
 });

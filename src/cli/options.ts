@@ -123,12 +123,9 @@ export function parseComparedRuns(value: string): string[] {
   return names;
 }
 
-/** `--format html,md` -> ['html', 'md'] (commander reports a bad value as a usage error). */
+/** `--format html,md` -> ['html', 'md'] (commander reports a bad value as a usage error); a format named twice is written once. */
 export function parseReportFormats(value: string): ReportFormat[] {
-  const formats = value
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean);
+  const formats = parseCommaList(value);
   const unknown = formats.filter((format) => !(REPORT_FORMATS as readonly string[]).includes(format));
   if (formats.length === 0 || unknown.length > 0) {
     throw new InvalidArgumentError(`--format takes a comma-separated list of ${REPORT_FORMATS.join(', ')}, got "${value}".`);
@@ -141,11 +138,8 @@ export function parseReportFormats(value: string): ReportFormat[] {
  * (merging it silently would run one judge where the user asked for two).
  */
 export function parseJudges(value: string): string[] {
-  const judges = value
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  const twice = judges.find((name, index) => judges.indexOf(name) !== index);
+  const judges = parseCommaList(value);
+  const twice = firstNamedTwice(judges);
   if (twice !== undefined)
     throw new InvalidArgumentError(
       `--judge names ${twice} twice: each judge labels every turn once. Name it once; for a second judge, give another model (or another alias of it in the config).`,
@@ -153,16 +147,37 @@ export function parseJudges(value: string): string[] {
   return judges;
 }
 
-/** `--run a,b` -> ['a', 'b']. */
+/** `--run a,b` -> ['a', 'b']; a run named twice is read once. */
 export function parseRunNames(value: string): string[] {
-  const names = [
-    ...new Set(
-      value
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean),
-    ),
-  ];
+  const names = [...new Set(parseCommaList(value))];
   if (names.length === 0) throw new InvalidArgumentError(`--run takes a run name or a comma-separated list of names, got "${value}".`);
   return names;
+}
+
+/**
+ * The one reader of a comma-separated list (`a, b,,c` -> ['a', 'b', 'c']): each item trimmed, empty
+ * ones dropped. The option parsers above and below take their lists from it and add their own rule.
+ */
+export function parseCommaList(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+/**
+ * The parser of `flag`'s list of models or prompt variants, each of which is a side of the study: one
+ * named twice is refused (a usage error, exit 2), since a study would plan it twice and store it once.
+ */
+export function parseDistinctNames(flag: string) {
+  return (value: string): string[] => {
+    const names = parseCommaList(value);
+    const twice = firstNamedTwice(names);
+    if (twice !== undefined) throw new InvalidArgumentError(`${flag} names ${twice} twice: name each once.`);
+    return names;
+  };
+}
+
+function firstNamedTwice(names: readonly string[]): string | undefined {
+  return names.find((name, index) => names.indexOf(name) !== index);
 }

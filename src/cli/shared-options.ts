@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Option } from '@commander-js/extra-typings';
 import type { Environment } from '../config/resolve-model-settings.js';
-import { parseChoice, parseConcurrency, parseCost, parseRunName, parseTemperature, parseWholeNumber } from './options.js';
+import { parseChoice, parseConcurrency, parseCost, parseDistinctNames, parseRunName, parseTemperature, parseWholeNumber } from './options.js';
 
 /** The config a command reads when --config is not given: PMIYC_CONFIG, else ./pmiyc.yaml when there is one. */
 function defaultConfigPath(env: Environment): string | undefined {
@@ -12,12 +12,6 @@ export const DEFAULT_CONFIG_FILE = 'pmiyc.yaml';
 
 /** The store when --store is not given. */
 const DEFAULT_STORE = './pmiyc.db';
-
-const list = (value: string) =>
-  value
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
 
 /**
  * The options several commands share, declared once (each call makes a fresh `Option`, typed for
@@ -36,7 +30,7 @@ export const sharedOptions = {
       '--config <file>',
       'YAML config: model aliases and settings, prompt variants, the experiment (default: PMIYC_CONFIG, else ./pmiyc.yaml)',
     ).default(defaultConfigPath(env)),
-  models: (description: string) => new Option('--models <a,b>', description).argParser(list),
+  models: (description: string) => new Option('--models <a,b>', description).argParser(parseDistinctNames('--models')),
   claims: (description = 'subjective, misinformation, examples, or a .csv/.jsonl file') => new Option('--claims <set|file>', description).default('examples'),
   dataDir: (what = 'the claim sources') => new Option('--data-dir <dir>', `a folder with ${what} (default: the download cache; or PMIYC_DATA_DIR)`),
   limit: (items = 'claims') => new Option('--limit <n>', `only the first N ${items}`).argParser(parseWholeNumber('--limit', 1)),

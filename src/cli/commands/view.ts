@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +9,7 @@ import { openInBrowser } from '../../io/process/open-browser.js';
 import { thisProcess } from '../../io/process/process-world.js';
 import { refuseLinksIn } from '../../io/write-without-links.js';
 import { openStore, type Store } from '../../store/result-store.js';
+import { newLinkToken } from '../../web/server/link-tokens.js';
 import type { NotesWriting } from '../../web/viewer/notes-api.js';
 import { writeBundle } from '../../web/viewer/view-bundle.js';
 import { ViewServer } from '../../web/viewer/view-server.js';
@@ -40,7 +40,7 @@ function notesWriter(options: ViewOptions, now: () => Date): { writer?: Store; w
   if (options.readOnly) return { writing: { why: 'pmiyc view was started with --read-only' } };
   try {
     const writer = openStore(options.store, { access: 'write', now });
-    return { writer, writing: { token: randomBytes(24).toString('base64url'), book: writer.notes } };
+    return { writer, writing: { token: newLinkToken(), book: writer.notes } };
   } catch (error) {
     // A read-only file is a StoreError; a read-only folder may surface as SQLite's own error when the journal cannot be made.
     const sqliteCode = (error as { code?: unknown } | null)?.code;

@@ -1,13 +1,7 @@
 import type { Command } from '@commander-js/extra-typings';
-import { DEFAULT_PEOPLE_PORT, parsePort, parseWholeNumber } from '../options.js';
+import { DEFAULT_PEOPLE_PORT, parseDistinctNames, parsePort, parseWholeNumber } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
 import { type CommandWiring, examplesHelp } from './command-wiring.js';
-
-const list = (value: string) =>
-  value
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '');
 
 const PEOPLE_SERVE_EXAMPLES = examplesHelp([
   {
@@ -42,7 +36,7 @@ export function addPeopleCommand(program: Command, { context, signals, setExitCo
     .option('--open <n>', 'one open link that admits at most N participants, each given a link of their own', parseWholeNumber('--open', 1))
     .option('--turns <n>', "turns of each conversation (odd, at least 3; 9 is the paper's)", parseWholeNumber('--turns', 3), 9)
     .option('--experiment <file>', "the study's texts and rules (YAML; without it pmiyc's starter text, which says to replace it)")
-    .option('--compare <models>', "models that also play the people's side on every claim, stored in the same run", list)
+    .option('--compare <models>', "models that also play the people's side on every claim, stored in the same run", parseDistinctNames('--compare'))
     .option('--host <address>', 'address to listen on; anything but 127.0.0.1 must be said explicitly (a reverse proxy usually needs none)', '127.0.0.1')
     .option('--port <n>', 'port (0 picks a free one)', parsePort, DEFAULT_PEOPLE_PORT)
     .option('--public-url <url>', 'the address participants reach through a reverse proxy (https://...): links use it, and its host is accepted')

@@ -1,5 +1,5 @@
 import type { Command } from '@commander-js/extra-typings';
-import { parseConfidence, parseFailureLimit, parsePrecision, parseTurns, parseWholeNumber } from '../options.js';
+import { parseConfidence, parseDistinctNames, parseFailureLimit, parsePrecision, parseTurns, parseWholeNumber } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
 import { type CommandWiring, examplesHelp, runExtras, typedOptions } from './command-wiring.js';
 
@@ -22,14 +22,14 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
     .command('run')
     .description('run a tournament: every persuader against every persuadee on every claim, stored call by call, resumable')
     .addOption(shared.models('a round robin: every model as persuader and as persuadee, self-play included'))
-    .option('--persuaders <a,b>', 'persuader models (with --persuadees instead of --models)', (value) => value.split(',').filter(Boolean))
-    .option('--persuadees <c,d>', 'persuadee models', (value) => value.split(',').filter(Boolean))
+    .option('--persuaders <a,b>', 'persuader models (with --persuadees instead of --models)', parseDistinctNames('--persuaders'))
+    .option('--persuadees <c,d>', 'persuadee models', parseDistinctNames('--persuadees'))
     .option(
       '--persuader-variants <v,w>',
       "prompt variants crossed with the persuaders (defined under variants: in the config; 'default' is pmiyc's own)",
-      (value) => value.split(',').filter(Boolean),
+      parseDistinctNames('--persuader-variants'),
     )
-    .option('--persuadee-variants <v,w>', 'prompt variants crossed with the persuadees', (value) => value.split(',').filter(Boolean))
+    .option('--persuadee-variants <v,w>', 'prompt variants crossed with the persuadees', parseDistinctNames('--persuadee-variants'))
     .addOption(shared.claims())
     .addOption(shared.dataDir())
     .addOption(shared.limit())

@@ -1,7 +1,7 @@
 import { type ConversationRecord, conversationId, toConversationRecord } from '../../domain/conversation-record.js';
 import { runConversation } from '../../engine/run-conversation.js';
 import type { ChatModel } from '../../models/chat-model.js';
-import type { PeopleDesign } from './people-design.js';
+import { type PeopleDesign, peopleSideSpec } from './people-design.js';
 
 export interface CompareProgress {
   planned: number;
@@ -30,16 +30,7 @@ export interface CompareInput {
 export function runComparisons(input: CompareInput): { readonly progress: CompareProgress; readonly done: Promise<void> } {
   const { design } = input;
   const progress: CompareProgress = { planned: input.models.length * design.claims.length, stored: 0, failed: 0 };
-  const work = input.models.flatMap((model) =>
-    design.claims.map((claim) => ({
-      claim,
-      persuaderModel: design.role === 'persuader' ? model : design.opponent,
-      persuadeeModel: design.role === 'persuadee' ? model : design.opponent,
-      turns: design.turns,
-      repetition: 0,
-      runSeed: design.runSeed,
-    })),
-  );
+  const work = input.models.flatMap((model) => design.claims.map((claim) => peopleSideSpec(design, model, claim)));
   const one = async (spec: (typeof work)[number]) => {
     if (input.isStored(conversationId(spec))) {
       progress.stored += 1;

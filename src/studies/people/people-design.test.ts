@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EXAMPLE_CLAIMS } from '../../datasets/example-claims.js';
 import type { Turn } from '../../domain/conversation.js';
 import { nextTurnKind } from './participant-view.js';
-import { claimOfParticipant } from './people-design.js';
+import { claimOfParticipant, type PeopleDesign, participantSpec, peopleSideSpec } from './people-design.js';
 
 const turn = (index: number, kind: Turn['kind'], score: Turn['score']): Turn => ({
   index,
@@ -24,6 +24,25 @@ describe('the people design', () => {
     }
     expect([...counts.values()].sort()).toEqual([3, 3, 4]);
     expect(() => claimOfParticipant([], 0)).toThrow(RangeError);
+  });
+
+  it.each(['persuader', 'persuadee'] as const)('puts a person or a compared model on the people side as %s, the opponent on the other', (role) => {
+    const design: PeopleDesign = {
+      role,
+      opponent: 'sim/eloquent',
+      claims: EXAMPLE_CLAIMS,
+      turns: 5,
+      sampling: { temperature: 0.7, maxOutputTokens: 400, maxAttempts: 3 },
+      runSeed: 7,
+    };
+    const claim = EXAMPLE_CLAIMS[0]!;
+    const other = role === 'persuader' ? 'persuadeeModel' : 'persuaderModel';
+    const own = role === 'persuader' ? 'persuaderModel' : 'persuadeeModel';
+    const person = participantSpec(design, 'p-00ab12', claim);
+    const model = peopleSideSpec(design, 'sim/stubborn', claim);
+    expect([person[own], person[other], model[own], model[other]]).toEqual(['person/p-00ab12', 'sim/eloquent', 'sim/stubborn', 'sim/eloquent']);
+    expect({ ...model, [own]: person[own] }).toEqual(person);
+    expect(person).toMatchObject({ claim, turns: 5, repetition: 0, runSeed: 7 });
   });
 
   it.each([

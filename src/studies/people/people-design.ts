@@ -26,11 +26,18 @@ export function claimOfParticipant(claims: readonly Claim[], order: number): Cla
 
 /** The conversation a participant has: the person on their side, the opponent on the other, one repetition. */
 export function participantSpec(design: PeopleDesign, participantId: string, claim: Claim): ConversationSpec {
-  const person = personAgentName(participantId);
+  return peopleSideSpec(design, personAgentName(participantId), claim);
+}
+
+/**
+ * A conversation of the study on `claim`: `agent` on the people's side (a person, or a `--compare` model
+ * in their place), the opponent on the other, one repetition.
+ */
+export function peopleSideSpec(design: PeopleDesign, agent: string, claim: Claim): ConversationSpec {
   return {
     claim,
-    persuaderModel: design.role === 'persuader' ? person : design.opponent,
-    persuadeeModel: design.role === 'persuadee' ? person : design.opponent,
+    persuaderModel: design.role === 'persuader' ? agent : design.opponent,
+    persuadeeModel: design.role === 'persuadee' ? agent : design.opponent,
     turns: design.turns,
     repetition: 0,
     runSeed: design.runSeed,

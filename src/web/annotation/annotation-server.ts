@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { writeFileAtomically } from '../../io/write-file-atomically.js';
 import { type LabelBook, type LabelUpdate, labelUpdateSchema } from '../../studies/annotation/annotation-labels.js';
+import { newLinkToken } from '../server/link-tokens.js';
 import { COMMON_HEADERS, isOwnHost, LocalHttpServer, pagePolicy, sendHtml, sendJson } from '../server/local-http.js';
 import { loadPageScript } from '../server/page-script.js';
 import type { LabelSaved, LabelsAnswer, SessionAnswer } from '../wire/annotation-answers.js';
@@ -42,7 +43,7 @@ function readBody(request: IncomingMessage): Promise<string | undefined> {
  * page elsewhere cannot post labels). A label is answered once it is on disk.
  */
 export class AnnotationServer {
-  private readonly token = randomBytes(24).toString('base64url');
+  private readonly token = newLinkToken();
   private writing: Promise<void> = Promise.resolve();
 
   private constructor(

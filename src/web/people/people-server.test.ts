@@ -10,6 +10,7 @@ import type { ParticipantView } from '../../studies/people/participant-view.js';
 import { openPeopleStudy, type ServedPeopleStudy } from '../../studies/people/people-session.js';
 import { NO_COMMENT } from '../../studies/people/person-answer.js';
 import { hashToken, newLinkToken, newParticipantId } from '../server/link-tokens.js';
+import { inviteParticipant } from './people-links.js';
 import { PeopleServer } from './people-server.js';
 
 let folder: string;
@@ -73,11 +74,7 @@ async function serve(
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
   });
   const tokens: string[] = [];
-  for (let count = 0; count < (options.participants ?? 0); count++) {
-    const token = newLinkToken();
-    served.study.invite(hashToken(token));
-    tokens.push(token);
-  }
+  for (let count = 0; count < (options.participants ?? 0); count++) tokens.push(inviteParticipant(served.study).path.slice('p/'.length));
   return {
     served,
     server,
@@ -431,7 +428,7 @@ describe('the people study server', () => {
     const study = await serve({ participants: 1, publicUrl: 'https://study.example.org/' });
     try {
       const [token] = study.tokens as [string];
-      expect(study.server.linkOf(token)).toBe(`https://study.example.org/p/${token}`);
+      expect(study.server.linkOf(`p/${token}`)).toBe(`https://study.example.org/p/${token}`);
       expect(await statusWithHost(study, `/p/${token}/state`, 'study.example.org')).toBe(200);
       expect(await statusWithHost(study, `/p/${token}/state`, 'other.example.org')).toBe(403);
       expect((await post(study, `/p/${token}/consent`, {}, { origin: 'https://study.example.org' })).status).toBe(200);

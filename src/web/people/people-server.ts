@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseBoundedJson } from '../../domain/bounded-json.js';
 import type { PeopleStudy } from '../../studies/people/people-study.js';
-import { hashToken, looksLikeToken, newLinkToken, tokenMatches } from '../server/link-tokens.js';
+import { hashToken, looksLikeToken, tokenMatches } from '../server/link-tokens.js';
 import { COMMON_HEADERS, isOwnHost, LocalHttpServer, pagePolicy, sendHtml, sendJson } from '../server/local-http.js';
 import { loadPageScript } from '../server/page-script.js';
 import { RateLimiter } from '../server/rate-limiter.js';
 import { peopleAdminHtml } from './people-admin-page.js';
+import { inviteParticipant, LINK_AREAS } from './people-links.js';
 import { peoplePageHtml } from './people-page.js';
 
 const MAX_BODY_BYTES = 16 * 1024;
@@ -89,8 +90,9 @@ export class PeopleServer {
     return this.http.url;
   }
 
-  linkOf(token: string): string {
-    return `${this.baseUrl}p/${token}`;
+  /** The full address of a link's path (`p/<token>`, people-links.ts). */
+  linkOf(path: string): string {
+    return `${this.baseUrl}${path}`;
   }
 
   async close(): Promise<void> {
@@ -124,12 +126,12 @@ export class PeopleServer {
     if (path === '/favicon.ico') return { kind: 'favicon' };
     const [area, token, action, ...rest] = parts;
     if (rest.length > 0 || token === undefined || !looksLikeToken(token)) return { kind: 'none' };
-    if (area === 'p') {
+    if (area === LINK_AREAS.participant) {
       const participantId = this.options.study.participantOf(hashToken(token));
       return participantId === undefined ? { kind: 'none' } : { kind: 'participant', participantId, action };
     }
-    if (area === 'join' && this.options.openLink && tokenMatches(token, this.options.openLink.tokenHash)) return { kind: 'join', action };
-    if (area === 'admin' && action === undefined && tokenMatches(token, hashToken(this.options.adminToken))) return { kind: 'admin' };
+    if (area === LINK_AREAS.join && this.options.openLink && tokenMatches(token, this.options.openLink.tokenHash)) return { kind: 'join', action };
+    if (area === LINK_AREAS.admin && action === undefined && tokenMatches(token, hashToken(this.options.adminToken))) return { kind: 'admin' };
     return { kind: 'none' };
   }
 
@@ -189,9 +191,7 @@ export class PeopleServer {
       sendJson(response, 410, { error: 'this study is full: thank you for your interest' });
       return;
     }
-    const token = newLinkToken();
-    this.options.study.invite(hashToken(token));
-    sendJson(response, 200, { link: `/p/${token}` });
+    sendJson(response, 200, { link: `/${inviteParticipant(this.options.study).path}` });
   }
 
   private tooMany(response: ServerResponse, waitMs: number): void {

@@ -3,7 +3,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 /**
  * A link's secret: 32 random bytes (256 bits), base64url. Unguessable, so a link needs no password;
  * only its SHA-256 is stored (a salt or a slow hash adds nothing to a secret this long), so a copy
- * of the store lets no one in, and a restart recognises every link it gave.
+ * of the store lets no one in, and a restart recognises every link it gave. The one maker of the
+ * secrets pmiyc's pages carry: a people study's links (`web/people/people-links.ts`), the viewer's
+ * notes address (`#token=`) and the annotation page's session.
  */
 export function newLinkToken(): string {
   return randomBytes(32).toString('base64url');

@@ -84,7 +84,7 @@ describe('the served pages', () => {
       const { page, policy, nonce } = await fetchPage(server.url);
       expect(policy).toBe(policyOf(nonce));
       const token = /<meta name="pmiyc-token" content="([^"]+)">/.exec(page)?.[1];
-      expect(token).toMatch(/^[\w-]{32}$/);
+      expect(token).toMatch(/^[\w-]{43}$/);
       expect(scriptsOf(page)).toEqual([{ attributes: ` nonce="${nonce}"`, text: built('annotation-app') }]);
       expect(built('annotation-app')).not.toContain(token);
     } finally {

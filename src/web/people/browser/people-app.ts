@@ -278,14 +278,19 @@ function render(view: ParticipantView, force = false): void {
   byId('title').textContent = view.title;
   document.body.dataset['step'] = view.step;
   document.body.dataset['turns'] = String(view.turns.length);
-  const app = byId('app');
   // While waiting, an unchanged view is left alone (the participant may be reading); a new turn or step redraws.
   const unchanged = view.step === shownStep && view.turns.length === shownTurns;
   shownStep = view.step;
   shownTurns = view.turns.length;
   if (view.step === 'waiting') poll = setTimeout(() => void refresh(), POLL_MS);
   if (unchanged && !force && view.step !== 'consent') return;
-  if (view.step !== 'answer') clearInterval(countdown);
+  // The turn's countdown runs only while the form asks for an answer.
+  if (view.step !== 'answer' || saving) clearInterval(countdown);
+  byId('app').replaceChildren(el('div', null, ...stepParts(view, saving)));
+}
+
+/** What the page shows at the participant's step; `saving` is an answer on its way, shown in its turn's place. */
+function stepParts(view: ParticipantView, saving: PendingAnswer | undefined): Child[] {
   const claim =
     view.claim === null ? null : el('section', { className: 'claim', 'aria-label': 'The claim' }, el('p', null, el('strong', null, 'Claim: '), view.claim));
   const turns = el(
@@ -294,55 +299,27 @@ function render(view: ParticipantView, force = false): void {
     ...view.turns.map((turn) => turnItem(turn, view)),
     saving ? pendingItem(saving) : null,
   );
-  let parts: Child[];
   switch (view.step) {
     case 'consent':
-      parts = [
+      return [
         ...blocks(view.consent),
-        el(
-          'button',
-          {
-            type: 'button',
-            id: 'consent-agree',
-            onClick: async () => {
-              const next = await send('consent', {});
-              if (next) render(next);
-            },
-          },
-          'I agree to take part',
-        ),
-        el(
-          'button',
-          {
-            type: 'button',
-            id: 'consent-decline',
-            onClick: async () => {
-              const next = await send('withdraw', {});
-              if (next) render(next);
-            },
-          },
-          'I do not want to take part',
-        ),
+        sendButton('consent-agree', 'consent', 'I agree to take part'),
+        sendButton('consent-decline', 'withdraw', 'I do not want to take part'),
       ];
-      break;
     case 'waiting':
-      parts = [
+      return [
         ...blocks(view.instructions),
         claim,
         turns,
         el('p', { id: 'waiting', role: 'status' }, 'The other side is writing. This page updates by itself.'),
         leaveButton(),
       ];
-      break;
     case 'answer':
-      if (saving) clearInterval(countdown);
-      parts = [...blocks(view.instructions), claim, turns, saving ? null : answerForm(view), leaveButton()];
-      break;
+      return [...blocks(view.instructions), claim, turns, saving ? null : answerForm(view), leaveButton()];
     case 'debrief':
-      parts = [claim, turns, el('section', { id: 'debrief' }, ...blocks(view.debrief)), followUpPart(view)];
-      break;
+      return [claim, turns, el('section', { id: 'debrief' }, ...blocks(view.debrief)), followUpPart(view)];
     case 'ended':
-      parts = [
+      return [
         el(
           'p',
           { id: 'ended' },
@@ -350,9 +327,23 @@ function render(view: ParticipantView, force = false): void {
         ),
         el('section', { id: 'debrief' }, ...blocks(view.debrief)),
       ];
-      break;
   }
-  app.replaceChildren(el('div', null, ...parts));
+}
+
+/** A button that sends `action` (with nothing to say) and shows the state the server answers. */
+function sendButton(id: string, action: string, label: string): HTMLElement {
+  return el(
+    'button',
+    {
+      type: 'button',
+      id,
+      onClick: async () => {
+        const next = await send(action, {});
+        if (next) render(next);
+      },
+    },
+    label,
+  );
 }
 
 async function join(): Promise<void> {
