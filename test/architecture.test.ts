@@ -107,7 +107,8 @@ const ALLOWED_IMPORTS: Record<string, string[]> = {
   store: ['domain', 'models', 'runner', 'studies', 'store'],
   io: ['domain', 'config', 'models', 'datasets', 'runner', 'studies', 'io'],
   web: ['domain', 'metrics', 'runner', 'studies', 'report', 'io', 'web'],
-  cli: ['domain', 'protocol', 'engine', 'metrics', 'models', 'config', 'datasets', 'runner', 'studies', 'report', 'store', 'io', 'web', 'cli'],
+  kit: ['domain', 'protocol', 'engine', 'metrics', 'models', 'config', 'datasets', 'runner', 'studies', 'report', 'store', 'io', 'kit'],
+  cli: ['domain', 'protocol', 'engine', 'metrics', 'models', 'config', 'datasets', 'runner', 'studies', 'report', 'store', 'io', 'web', 'kit', 'cli'],
 };
 
 /** An import (static, dynamic or required) of a module that opens connections or speaks HTTP. */
