@@ -163,7 +163,12 @@ export async function runStudyCommand<Options extends StudyCommandOptions, Prepa
  * A new study's config loaded and the models it names checked (bad names, missing keys, prices
  * under --max-cost), before any store is opened.
  */
-export async function checkedConfig(configPath: string | undefined, models: readonly string[], options: StudyCommandOptions, context: CommandContext): Promise<PmiycConfig> {
+export async function checkedConfig(
+  configPath: string | undefined,
+  models: readonly string[],
+  options: { readonly maxCost?: number | undefined },
+  context: Pick<CommandContext, "env">,
+): Promise<PmiycConfig> {
   const config = await loadConfig(configPath);
   checkModels(config, context.env, models, options.maxCost);
   return config;
