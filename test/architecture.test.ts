@@ -269,7 +269,10 @@ describe('architecture', () => {
   it('keeps study commands thin: each goes through src/kit and imports nothing from store/, runner/ or io/', () => {
     const offences = STUDY_COMMANDS.flatMap((command) => {
       const file = join(SRC, 'cli', 'commands', `${command}.ts`);
-      return thinCommandOffences(relative(SRC, file), importsOf(file).map((target) => relative(SRC, target)));
+      return thinCommandOffences(
+        relative(SRC, file),
+        importsOf(file).map((target) => relative(SRC, target)),
+      );
     });
     expect(offences).toEqual([]);
   });

@@ -167,7 +167,7 @@ export async function checkedConfig(
   configPath: string | undefined,
   models: readonly string[],
   options: { readonly maxCost?: number | undefined },
-  context: Pick<CommandContext, "env">,
+  context: Pick<CommandContext, 'env'>,
 ): Promise<PmiycConfig> {
   const config = await loadConfig(configPath);
   checkModels(config, context.env, models, options.maxCost);

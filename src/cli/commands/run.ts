@@ -1,6 +1,6 @@
+import { settleTournamentOptions, type TournamentCommandOptions, tournamentKind } from '../../kit/kinds/tournament-kind.js';
 import type { StudyCommandEnding } from '../../kit/study-command.js';
 import { runStudyCommand } from '../../kit/study-command.js';
-import { settleTournamentOptions, type TournamentCommandOptions, tournamentKind } from '../../kit/kinds/tournament-kind.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 
 export type RunOptions = TournamentCommandOptions;

@@ -76,7 +76,9 @@ function failedCallLine(task: AnalysisTask, reason: string, detail: string): str
 const analysisFailures = (failures: FailureReporter) => ({
   onFailedCall: (task: AnalysisTask, reason: string, detail: string) => failures(failedCallLine(task, reason, detail)),
   onUnusable: (task: TurnTask, attempts: number, problem: string) =>
-    failures(`the analysis of turn ${task.turn} of ${task.record.conversationId} by ${task.judge} failed: no usable answer in ${attempts} attempts (${problem})`),
+    failures(
+      `the analysis of turn ${task.turn} of ${task.record.conversationId} by ${task.judge} failed: no usable answer in ${attempts} attempts (${problem})`,
+    ),
 });
 
 /** `pmiyc analyze`: judges label every turn of a tournament run's completed conversations; a summary and how to report it at the end. */

@@ -128,7 +128,12 @@ const RESUME_CHECKS: readonly ResumeCheck[] = [
     stored: ({ config }) => String(config.design.sampling.temperature),
     given: (flags) => optional(flags.temperature),
   },
-  { flag: '--max-tokens', keys: ['maxTokens'], stored: ({ config }) => String(config.design.sampling.maxOutputTokens), given: (flags) => optional(flags.maxTokens) },
+  {
+    flag: '--max-tokens',
+    keys: ['maxTokens'],
+    stored: ({ config }) => String(config.design.sampling.maxOutputTokens),
+    given: (flags) => optional(flags.maxTokens),
+  },
   {
     flag: '--max-attempts',
     keys: ['maxAttempts'],

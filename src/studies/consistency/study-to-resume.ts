@@ -1,6 +1,6 @@
 import { InputError } from '../../domain/errors/input-error.js';
 import type { StudyRun, StudyRunRecords } from '../run-config.js';
-import { type DesignFlag, listText, optionalText, type ResumeWording, refuseChangedDesign, designFlagDifferences, studyToResume, typedWhenGiven } from '../study-resume.js';
+import { checkDesignFlags, type DesignFlag, listText, optionalText, type ResumeWording, studyToResume, typedWhenGiven } from '../study-resume.js';
 import { type ConsistencyDesign, consistencyConfigOf } from './consistency-design.js';
 import type { ConsistencyResults } from './consistency-results.js';
 
@@ -54,7 +54,7 @@ export function consistencyStudyToResume(
   const config = consistencyConfigOf(run.name, run.config);
   if (!config.design) throw new InputError(`study ${run.name} was imported from a file and is complete: there is nothing to resume`);
   const stored = { design: config.design, tournamentRun: config.tournamentRun };
-  refuseChangedDesign(WORDING, run.name, designFlagDifferences(DESIGN_FLAGS, stored, options, typedWhenGiven(options)));
+  checkDesignFlags(WORDING, run.name, DESIGN_FLAGS, stored, options, typedWhenGiven(options));
   return {
     run,
     design: config.design,

@@ -98,9 +98,19 @@ const DESIGN_CHECKS: readonly DesignCheck[] = [
   { flag: '--setting', keys: ['setting'], stored: ({ design }) => settingOf(design.settings), given: (options) => options.setting },
   { flag: '--turns', keys: ['turns'], stored: ({ design }) => String(design.multiTurns), given: (options) => String(options.turns) },
   { flag: '--repeat', keys: ['repeat'], stored: ({ design }) => String(design.repetitions), given: (options) => String(options.repeat) },
-  { flag: '--temperature', keys: ['temperature'], stored: ({ design }) => String(design.sampling.temperature), given: (options) => String(options.temperature) },
+  {
+    flag: '--temperature',
+    keys: ['temperature'],
+    stored: ({ design }) => String(design.sampling.temperature),
+    given: (options) => String(options.temperature),
+  },
   { flag: '--max-tokens', keys: ['maxTokens'], stored: ({ design }) => String(design.sampling.maxOutputTokens), given: (options) => String(options.maxTokens) },
-  { flag: '--max-attempts', keys: ['maxAttempts'], stored: ({ design }) => String(design.sampling.maxAttempts), given: (options) => String(options.maxAttempts) },
+  {
+    flag: '--max-attempts',
+    keys: ['maxAttempts'],
+    stored: ({ design }) => String(design.sampling.maxAttempts),
+    given: (options) => String(options.maxAttempts),
+  },
   {
     flag: '--probe-drift',
     keys: ['probeDrift'],
