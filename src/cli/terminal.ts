@@ -3,7 +3,7 @@ import { COLOUR_STYLE, PLAIN_STYLE, type TextStyle } from '../report/texts/dialo
 
 export { formatDuration, labelModel } from '../domain/text-labels.js';
 /** How a command's session meets the process: the kit's, for the commands that wire a session themselves. */
-export { aboutRun, dataOf, printClosing, sessionWorldOf } from '../kit/command-context.js';
+export { aboutRun, dataOf, sessionWorldOf } from '../kit/command-context.js';
 
 export type { RunSignals } from '../runner/run-signals.js';
 

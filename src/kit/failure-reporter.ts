@@ -1,5 +1,5 @@
 /** Failures described one by one, up to this many; the rest are counted by the closing text (a provider that is down would flood the terminal). */
-export const FAILURES_SHOWN = 5;
+const FAILURES_SHOWN = 5;
 
 /** Tells one failure of a session, as a line without the `pmiyc: ` prefix. */
 export type FailureReporter = (line: string) => void;

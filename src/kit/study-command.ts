@@ -15,7 +15,7 @@ import { type FailureReporter, failureReporter } from './failure-reporter.js';
  * the options, calls `runStudyCommand` and returns its exit code.
  */
 
-/** The options every study command takes (`cli/shared-options.ts`, `SessionOptions`), and how it continues a study. */
+/** The options every study command takes (declared in `cli/shared-options.ts`), and how it continues a study. */
 export interface StudyCommandOptions {
   readonly store: string;
   readonly config?: string;
@@ -51,7 +51,7 @@ export interface StudyOutcome {
 }
 
 /** A study's session as its kind runs it: the store, the inputs, the settings every study shares, and where failures are told. */
-export interface StudySession<Options, Prepared> {
+interface StudySession<Options, Prepared> {
   readonly store: Store;
   readonly options: Options;
   readonly prepared: Prepared;
@@ -63,7 +63,7 @@ export interface StudySession<Options, Prepared> {
 }
 
 /** What a command prints when its session ends: the session's closing text, then more on standard output. */
-export interface StudyClosing {
+interface StudyClosing {
   readonly closing: ClosingText;
   readonly more?: string;
 }
@@ -95,7 +95,7 @@ export interface StudyCommandEnding {
 }
 
 /** The settings every study shares, from the options and the prepared inputs. */
-export function studyRunInput(
+function studyRunInput(
   options: StudyCommandOptions,
   prepared: PreparedStudy,
   context: CommandContext,

@@ -32,7 +32,7 @@ export interface DesignFlag<Stored, Typed> {
 }
 
 /** What a flag typed again says, beside what the stored study says. */
-export interface FlagDifference {
+interface FlagDifference {
   readonly flag: string;
   readonly was: string;
   readonly now: string;
@@ -58,7 +58,7 @@ export function studyToResume(
 }
 
 /** The design flags typed now (`typed(key)`) whose value differs from the stored study's. */
-export function designFlagDifferences<Stored, Typed>(
+function designFlagDifferences<Stored, Typed>(
   checks: readonly DesignFlag<Stored, Typed>[],
   stored: Stored,
   options: Typed,
@@ -75,7 +75,7 @@ export function designFlagDifferences<Stored, Typed>(
  * welcome when they agree): each named with both values, and what to do. `more` are the kind's own
  * reasons, said after them.
  */
-export function refuseChangedDesign(wording: ResumeWording, runName: string, differences: readonly FlagDifference[], more: readonly string[] = []): void {
+function refuseChangedDesign(wording: ResumeWording, runName: string, differences: readonly FlagDifference[], more: readonly string[] = []): void {
   const details = [...differences.map(({ flag, was, now }) => `${flag} is ${now}, but ${wording.short} ${runName} has ${was}`), ...more];
   if (details.length === 0) return;
   throw new InputError(`--resume continues ${wording.study} ${runName} as it was started: ${details.join('; ')}. Drop those flags, or ${wording.startNew}`);

@@ -34,9 +34,9 @@ type Outcome = AnalysisOutcome & { readonly tournamentRunName: string };
 /**
  * What an analysis would ask and cost: the plan, what the store holds of it (a resumed study's own
  * labels, and every call the cache would replay), and the price of the rest. Reads the store; makes
- * no call and no run. A library caller prices a study with it too.
+ * no call and no run.
  */
-export async function estimatePreparedAnalysis(
+async function estimatePreparedAnalysis(
   store: Store,
   prepared: Prepared,
   options: { readonly resume: boolean; readonly cache: boolean },
