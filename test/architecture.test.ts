@@ -107,8 +107,27 @@ const ALLOWED_IMPORTS: Record<string, string[]> = {
   store: ['domain', 'models', 'runner', 'studies', 'store'],
   io: ['domain', 'config', 'models', 'datasets', 'runner', 'studies', 'io'],
   web: ['domain', 'metrics', 'runner', 'studies', 'report', 'io', 'web'],
-  cli: ['domain', 'protocol', 'engine', 'metrics', 'models', 'config', 'datasets', 'runner', 'studies', 'report', 'store', 'io', 'web', 'cli'],
+  kit: ['domain', 'protocol', 'engine', 'metrics', 'models', 'config', 'datasets', 'runner', 'studies', 'report', 'store', 'io', 'web', 'kit'],
+  cli: ['domain', 'protocol', 'engine', 'metrics', 'models', 'config', 'datasets', 'runner', 'studies', 'report', 'store', 'io', 'web', 'kit', 'cli'],
 };
+
+/**
+ * The commands that run or feed a study, each of which goes through the study kit (src/kit): the
+ * kit prepares the inputs (new or resumed), checks the models, opens the store, runs the session
+ * and words its end, so that a library caller can do what the command does. `people` joins them
+ * when its wiring moves to the kit.
+ */
+const STUDY_COMMANDS = ['run', 'demo', 'consistency', 'judge', 'judge-synthesize', 'analyze', 'annotate'];
+/** What a study command leaves to the kit: the store, the session (runner) and the files a study reads (io). */
+const KIT_ONLY = ['store', 'runner', 'io'];
+
+/** Why a study command's module (its path under src/ and its imports' paths) is not thin: it reaches past the kit. */
+function thinCommandOffences(file: string, targets: readonly string[]): string[] {
+  const folders = targets.map((target) => target.split('/')[0]!);
+  const past = targets.filter((target) => KIT_ONLY.includes(target.split('/')[0]!)).map((target) => `${file} imports ${target}: go through src/kit`);
+  const throughKit = folders.includes('kit') || targets.some((target) => target.startsWith('cli/commands/'));
+  return [...past, ...(throughKit ? [] : [`${file} does not go through src/kit`])];
+}
 
 /** An import (static, dynamic or required) of a module that opens connections or speaks HTTP. */
 const NETWORK_IMPORT = /(?:\bfrom|\bimport\(|\brequire\()\s*'(?:node:)?(?:http|https|http2|net|tls)'/;
@@ -251,6 +270,28 @@ describe('architecture', () => {
     visit(join(SRC, 'cli', 'main.ts'));
     expect(loaded.size).toBeGreaterThan(5);
     expect([...loaded].map((file) => relative(SRC, file)).filter((file) => file.startsWith('cli/commands/'))).toEqual([]);
+  });
+
+  it('keeps study commands thin: each goes through src/kit and imports nothing from store/, runner/ or io/', () => {
+    const offences = STUDY_COMMANDS.flatMap((command) => {
+      const file = join(SRC, 'cli', 'commands', `${command}.ts`);
+      return thinCommandOffences(
+        relative(SRC, file),
+        importsOf(file).map((target) => relative(SRC, target)),
+      );
+    });
+    expect(offences).toEqual([]);
+  });
+
+  it('the thin-command rule catches a command that opens the store or prepares its inputs itself', () => {
+    expect(thinCommandOffences('cli/commands/x.ts', ['store/result-store.ts', 'kit/study-command.ts'])).toEqual([
+      'cli/commands/x.ts imports store/result-store.ts: go through src/kit',
+    ]);
+    expect(thinCommandOffences('cli/commands/x.ts', ['io/prepare/prepare-judge.ts', 'studies/judge/judge-study.ts'])).toEqual([
+      'cli/commands/x.ts imports io/prepare/prepare-judge.ts: go through src/kit',
+      'cli/commands/x.ts does not go through src/kit',
+    ]);
+    expect(thinCommandOffences('cli/commands/x.ts', ['kit/kinds/judge-kind.ts', 'cli/terminal.ts'])).toEqual([]);
   });
 
   it("keeps the browser line: the pages take values from their own code and src/web/wire alone, the wire from itself and domain's leaves", () => {

@@ -62,19 +62,3 @@ export const sharedOptions = {
       'with --resume: take the run from a process that still holds it on another host (only when that process is gone; one on this host must be stopped)',
     ).default(false),
 };
-
-/** The shared options a command that runs a study session takes, with what `runExtras` adds to them. */
-export interface SessionOptions {
-  readonly store: string;
-  readonly config?: string;
-  readonly seed: number;
-  /** Model calls in flight at once, across all models. */
-  readonly concurrency: number;
-  readonly maxCost?: number;
-  /** False: --no-cache (reuse nothing from earlier runs). */
-  readonly cache: boolean;
-  /** False: --no-check-models (start without first checking that each model answers). */
-  readonly checkModels?: boolean;
-  readonly gitRevision?: string;
-  readonly progressIntervalMs?: number;
-}

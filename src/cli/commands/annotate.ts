@@ -1,126 +1,31 @@
-import { existsSync } from 'node:fs';
-import { InputError } from '../../domain/errors/input-error.js';
-import { defaultLabelsPath, defaultTasksPath, loadLabelBook, readTaskFile } from '../../io/prepare/annotation-files.js';
-import { holdGracefulStop, untilStopped } from '../../io/process/graceful-stop.js';
-import { readTextFile } from '../../io/read-text-file.js';
-import { writeFileAtomically } from '../../io/write-file-atomically.js';
-import { annotatingText, annotationStoppedText, annotationTasksText, labelsImportedText } from '../../report/studies/annotation-text.js';
-import { openStore } from '../../store/result-store.js';
-import { checkAnnotatorName, parseLabelsFile } from '../../studies/annotation/annotation-labels.js';
-import { buildTaskFile } from '../../studies/annotation/annotation-tasks.js';
-import { chooseRecords, type SelectionOptions, selectionOf } from '../../studies/annotation/choose-conversations.js';
-import { importLabels } from '../../studies/annotation/import-labels.js';
-import { importNoteGrades } from '../../studies/annotation/import-note-grades.js';
-import { AnnotationServer } from '../../web/annotation/annotation-server.js';
+import {
+  type AnnotationLabelsOptions,
+  type AnnotationServeOptions,
+  type AnnotationTasksOptions,
+  importAnnotationLabels,
+  serveAnnotation,
+  writeAnnotationTasks,
+} from '../../kit/kinds/annotation-kind.js';
 import type { CliContext } from '../terminal.js';
 
-export interface AnnotateExportOptions extends SelectionOptions {
-  readonly store: string;
-  readonly run?: string;
-  readonly out?: string;
-  readonly force?: boolean;
-}
+export type AnnotateExportOptions = AnnotationTasksOptions;
+export type AnnotateServeOptions = AnnotationServeOptions;
+export type AnnotateImportOptions = AnnotationLabelsOptions;
 
 /** `pmiyc annotate export`: writes the task file of a run's persuadee turns, blind to every score. */
 export async function annotateExportCommand(options: AnnotateExportOptions, context: CliContext): Promise<number> {
-  const store = openStore(options.store, { access: 'read' });
-  try {
-    const run = store.findRun(options.run, 'tournament');
-    const out = options.out ?? defaultTasksPath(run.name);
-    if (existsSync(out) && !options.force) throw new InputError(`${out} exists (labels may refer to it): pass --force to replace it, or --out another file`);
-    const selection = selectionOf(options, run.seed);
-    const { sample, records } = chooseRecords(store, run.id, run.name, selection);
-    const tasks = buildTaskFile({ run: run.name, createdAt: context.now().toISOString(), selection, records });
-    await writeFileAtomically(out, `${JSON.stringify(tasks, null, 2)}\n`);
-    context.stdout.write(`${annotationTasksText(tasks, out, options.store, selection, sample)}\n`);
-    return 0;
-  } finally {
-    store.close();
-  }
-}
-
-export interface AnnotateServeOptions {
-  readonly tasks: string;
-  readonly annotator: string;
-  readonly labels?: string;
-  readonly port: number;
+  context.stdout.write(await writeAnnotationTasks(options, context));
+  return 0;
 }
 
 /** `pmiyc annotate serve`: the annotation page on 127.0.0.1 until Ctrl-C; labels are saved as they are given. */
 export async function annotateServeCommand(options: AnnotateServeOptions, context: CliContext, stop: AbortSignal): Promise<number> {
-  const annotator = checkAnnotatorName(options.annotator);
-  const tasks = await readTaskFile(options.tasks);
-  const labelsPath = options.labels ?? defaultLabelsPath(options.tasks, annotator);
-  const book = await loadLabelBook(tasks, annotator, labelsPath);
-  const server = await AnnotationServer.start({ book, labelsPath, port: options.port });
-  const release = holdGracefulStop();
-  const session = { run: tasks.run, annotator, conversations: tasks.conversations.length, turnsToLabel: book.turnsToLabel, url: server.url, labelsPath };
-  context.stdout.write(`${annotatingText({ ...session, labelled: book.size })}\n`);
-  await untilStopped(stop);
-  await server.close();
-  release();
-  context.stdout.write(`${annotationStoppedText({ ...session, labelled: book.size })}\n`);
+  await serveAnnotation(options, context, stop);
   return 0;
-}
-
-export interface AnnotateImportOptions {
-  readonly store: string;
-  /** Checked against the run each labels file names; default: that run. */
-  readonly run?: string;
-  readonly files: readonly string[];
-  /** --notes: the grades of persuadee turns written in pmiyc view, as --annotator's labels (no files). */
-  readonly notes?: boolean;
-  readonly annotator?: string;
-  /** With --notes: only the grades of notes with this tag. */
-  readonly tag?: string;
-}
-
-/** `pmiyc annotate import --notes --annotator NAME`: a researcher's grades of persuadee turns as their labels. */
-function importFromNotes(options: AnnotateImportOptions, context: CliContext): number {
-  if (options.files.length > 0) throw new InputError('--notes reads the labels from the store: give no labels files with it (import them separately)');
-  if (options.annotator === undefined)
-    throw new InputError('--notes needs --annotator NAME: who graded the turns (their labels replace any earlier ones of that name)');
-  const annotator = checkAnnotatorName(options.annotator);
-  const store = openStore(options.store, { access: 'write' });
-  try {
-    const imported = importNoteGrades(store, {
-      ...(options.run ? { run: options.run } : {}),
-      annotator,
-      ...(options.tag ? { tag: options.tag } : {}),
-      importedAt: context.now().toISOString(),
-    });
-    const { persuaderTurns, missingTurns } = imported.skipped;
-    const left = [
-      persuaderTurns > 0 ? `${persuaderTurns} graded persuader turns (only persuadee turns are labels)` : '',
-      missingTurns > 0 ? `${missingTurns} graded turns the run no longer has` : '',
-    ].filter(Boolean);
-    context.stdout.write(`${labelsImportedText(imported)}
-${
-  left.length > 0
-    ? `Left out: ${left.join('; ')}.
-`
-    : ''
-}`);
-    return 0;
-  } finally {
-    store.close();
-  }
 }
 
 /** `pmiyc annotate import`: stores the labels of several annotators next to the models' own scores (all or nothing). */
 export async function annotateImportCommand(options: AnnotateImportOptions, context: CliContext): Promise<number> {
-  if (options.notes) return importFromNotes(options, context);
-  if (options.annotator !== undefined || options.tag !== undefined)
-    throw new InputError('--annotator and --tag go with --notes (a labels file names its annotator)');
-  const files = [];
-  for (const path of options.files)
-    files.push({ path, ...parseLabelsFile(await readTextFile(path, `${path} does not exist: pass the labels file \`pmiyc annotate serve\` wrote`), path) });
-  const store = openStore(options.store, { access: 'write' });
-  try {
-    const imported = importLabels(store, files, { ...(options.run ? { run: options.run } : {}), importedAt: context.now().toISOString() });
-    context.stdout.write(`${labelsImportedText(imported)}\n`);
-    return 0;
-  } finally {
-    store.close();
-  }
+  context.stdout.write(await importAnnotationLabels(options, context));
+  return 0;
 }

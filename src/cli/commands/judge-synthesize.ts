@@ -1,64 +1,9 @@
-import { InputError } from '../../domain/errors/input-error.js';
-import { loadConfig } from '../../io/inputs/load-config.js';
-import { loadSynthesisClaims, writePreferenceDataset } from '../../io/prepare/synthesis-files.js';
-import { synthesisDoneText, synthesisStoppedText } from '../../report/studies/judge-text.js';
-import { checkModels } from '../../runner/models/check-models.js';
-import { openStore } from '../../store/result-store.js';
-import { type SelectionAndSamplingOptions, samplingOf, selectionOf } from '../../studies/design-parts.js';
-import { runSynthesis } from '../../studies/judge/synthesis-study.js';
-import type { SessionOptions } from '../shared-options.js';
-import { aboutRun, type CliContext, dataOf, type RunSignals, sessionWorldOf } from '../terminal.js';
+import { type SynthesisCommandOptions, synthesizePreferences } from '../../kit/kinds/synthesis-kind.js';
+import type { CliContext, RunSignals } from '../terminal.js';
 
-export interface JudgeSynthesizeOptions extends SelectionAndSamplingOptions, SessionOptions {
-  readonly model: string;
-  readonly claims: string;
-  /** A .jsonl file to write; standard output when absent. */
-  readonly out?: string;
-  readonly study?: string;
-}
+export type JudgeSynthesizeOptions = SynthesisCommandOptions;
 
-/**
- * `pmiyc judge synthesize`: a preference dataset for training reward models elsewhere (paper
- * Sec. 4.1.2). Per claim an argument, then a more persuasive rewrite of it, written as JSON lines
- * `{ prompt, chosen, rejected, claim, claimIndex, origin, license, model, seed }`. Every call goes
- * through the call store: running the same command again after a stop replays what was done.
- */
-export async function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, context: CliContext, signals: RunSignals): Promise<number> {
-  if (options.out !== undefined && !/\.jsonl$/i.test(options.out))
-    throw new InputError(`--out ${options.out}: the dataset is JSON lines; name the file .jsonl`);
-  const claims = await loadSynthesisClaims(options, dataOf(context));
-  const config = await loadConfig(options.config);
-  checkModels(config, context.env, [options.model], options.maxCost);
-  const store = openStore(options.store, { now: context.now });
-  try {
-    const outcome = await runSynthesis({
-      store,
-      model: options.model,
-      claims,
-      claimSelection: selectionOf(options.claims, options),
-      sampling: samplingOf(options),
-      config,
-      seed: options.seed,
-      concurrency: options.concurrency,
-      cache: options.cache,
-      ...(options.checkModels === false ? { checkModels: false } : {}),
-      ...(options.maxCost === undefined ? {} : { maxCostUsd: options.maxCost }),
-      ...(options.study === undefined ? {} : { name: options.study }),
-      ...(options.out === undefined ? {} : { out: options.out }),
-      about: aboutRun(context, options.gitRevision, options.config),
-      world: sessionWorldOf(context, signals, store, options.progressIntervalMs),
-    });
-    for (const problem of outcome.problems) context.stderr.write(`pmiyc: ${problem}\n`);
-    if (outcome.ending.status !== 'completed') {
-      context.stderr.write(`pmiyc: ${synthesisStoppedText(outcome, options.store, options.maxCost)}\n`);
-      return outcome.ending.exitCode;
-    }
-    await writePreferenceDataset(outcome.examples, options.out, context.stdout);
-    // With the dataset on standard output, the summary goes to standard error.
-    const summary = synthesisDoneText(outcome, claims.length, store.callTotals(outcome.run.id, outcome.callsMark), options.out);
-    (options.out === undefined ? context.stderr : context.stdout).write(`${summary}\n`);
-    return outcome.ending.exitCode;
-  } finally {
-    store.close();
-  }
+/** `pmiyc judge synthesize`: a preference dataset for training reward models elsewhere (see kit/kinds/synthesis-kind.ts). */
+export function judgeSynthesizeCommand(options: JudgeSynthesizeOptions, context: CliContext, signals: RunSignals): Promise<number> {
+  return synthesizePreferences(options, context, signals);
 }

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Claim } from '../../domain/claim.js';
 import { type ConsistencyDesign, type ConsistencyDesignOptions, consistencyDesignFromOptions } from '../../studies/consistency/consistency-design.js';
-import { studyToResume } from '../../studies/consistency/study-to-resume.js';
+import { consistencyStudyToResume } from '../../studies/consistency/study-to-resume.js';
 import type { DataAccess } from '../inputs/data-access.js';
 import { loadClaims } from '../inputs/load-claims.js';
 
@@ -40,13 +40,13 @@ export async function prepareNewConsistencyStudy(options: ConsistencyDesignOptio
   };
 }
 
-/** The stored study `--resume` continues (see `studyToResume`), its claims read again; a config given now replaces the study's. */
+/** The stored study `--resume` continues (see `consistencyStudyToResume`), its claims read again; a config given now replaces the study's. */
 export async function prepareConsistencyResume(
-  store: Parameters<typeof studyToResume>[0],
-  options: Parameters<typeof studyToResume>[1] & StudyNames,
+  store: Parameters<typeof consistencyStudyToResume>[0],
+  options: Parameters<typeof consistencyStudyToResume>[1] & StudyNames,
   data: DataAccess,
 ): Promise<PreparedConsistencyStudy> {
-  const { run, design, tournamentRun, configPath } = studyToResume(store, options);
+  const { run, design, tournamentRun, configPath } = consistencyStudyToResume(store, options);
   const { claims } = await loadClaims(design.claims.source, { ...design.claims, seed: run.seed }, data);
   const path = options.config ?? configPath;
   return { name: run.name, design, claims, seed: run.seed, ...(tournamentRun ? { tournamentRun } : {}), ...(path ? { configPath: path } : {}) };

@@ -43,7 +43,7 @@ export async function prepareNewTournament(
 
 /** A stored run to continue (`--run`, else the latest): its own design (flags given again must match it) and its claims. */
 export async function prepareTournamentResume(
-  records: Pick<StudyRunRecords, 'findRun'>,
+  records: Pick<StudyRunRecords, 'findRun' | 'location'>,
   options: ResumeFlags & { readonly run?: string; readonly config?: string; readonly given: ReadonlySet<string> },
   data: DataAccess,
 ): Promise<PreparedTournament & Required<Pick<PreparedTournament, 'resumed'>>> {

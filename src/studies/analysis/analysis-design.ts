@@ -3,6 +3,7 @@ import { InputError } from '../../domain/errors/input-error.js';
 import type { Taxonomy } from '../../domain/taxonomy.js';
 import { samplingOf } from '../design-parts.js';
 import type { RunConfig, StudyRun, StudyRunRecords } from '../run-config.js';
+import { checkDesignFlags, type DesignFlag, optionalText, type ResumeWording, studyToResume, typedWhenGiven } from '../study-resume.js';
 
 import type { AnalysisConfig, AnalysisDesign } from './analysis-config.js';
 import { type AnalysisGrain, analysisGrainOf, DEFAULT_GRAIN } from './analysis-grain.js';
@@ -95,14 +96,15 @@ export interface AnalysisResumeFlags {
   readonly taxonomy?: { readonly source: string; readonly taxonomy: Taxonomy };
 }
 
-interface ResumeCheck {
-  readonly flag: string;
-  readonly key: keyof AnalysisResumeFlags;
-  readonly stored: (config: AnalysisConfig, run: StudyRun) => string;
-  readonly given: (flags: AnalysisResumeFlags) => string;
+/** A stored study as --resume compares it: its config and its run (the seed). */
+interface StoredStudy {
+  readonly config: AnalysisConfig;
+  readonly run: StudyRun;
 }
 
-const optional = (value: unknown) => (value === undefined ? '(none)' : String(value));
+type ResumeCheck = DesignFlag<StoredStudy, AnalysisResumeFlags>;
+
+const optional = optionalText;
 const givenOrNot = (value: boolean | undefined) => (value ? 'given' : 'not given');
 
 /** A taxonomy as stored, to compare a file loaded again with the one a study started with. */
@@ -110,31 +112,36 @@ const taxonomyText = (taxonomy: unknown) => JSON.stringify(taxonomySchema.parse(
 
 /** The flags that define what a study asks: on --resume each one typed must say what the study says. */
 const RESUME_CHECKS: readonly ResumeCheck[] = [
-  { flag: '--run', key: 'run', stored: (config) => config.tournamentRun, given: (flags) => optional(flags.run) },
-  { flag: '--judge', key: 'judge', stored: (config) => config.design.judges.join(','), given: (flags) => (flags.judge ?? []).join(',') },
+  { flag: '--run', keys: ['run'], stored: ({ config }) => config.tournamentRun, given: (flags) => optional(flags.run) },
+  { flag: '--judge', keys: ['judge'], stored: ({ config }) => config.design.judges.join(','), given: (flags) => (flags.judge ?? []).join(',') },
   {
     flag: '--taxonomy',
-    key: 'taxonomy',
-    stored: (config) => config.design.taxonomySource,
+    keys: ['taxonomy'],
+    stored: ({ config }) => config.design.taxonomySource,
     given: (flags) => flags.taxonomy?.source ?? '(none)',
   },
-  { flag: '--sample', key: 'sample', stored: (config) => optional(config.design.sample), given: (flags) => optional(flags.sample) },
-  { flag: '--probe-drift', key: 'probeDrift', stored: (config) => givenOrNot(config.design.probeDrift), given: (flags) => givenOrNot(flags.probeDrift) },
+  { flag: '--sample', keys: ['sample'], stored: ({ config }) => optional(config.design.sample), given: (flags) => optional(flags.sample) },
+  { flag: '--probe-drift', keys: ['probeDrift'], stored: ({ config }) => givenOrNot(config.design.probeDrift), given: (flags) => givenOrNot(flags.probeDrift) },
   {
     flag: '--temperature',
-    key: 'temperature',
-    stored: (config) => String(config.design.sampling.temperature),
+    keys: ['temperature'],
+    stored: ({ config }) => String(config.design.sampling.temperature),
     given: (flags) => optional(flags.temperature),
   },
-  { flag: '--max-tokens', key: 'maxTokens', stored: (config) => String(config.design.sampling.maxOutputTokens), given: (flags) => optional(flags.maxTokens) },
+  {
+    flag: '--max-tokens',
+    keys: ['maxTokens'],
+    stored: ({ config }) => String(config.design.sampling.maxOutputTokens),
+    given: (flags) => optional(flags.maxTokens),
+  },
   {
     flag: '--max-attempts',
-    key: 'maxAttempts',
-    stored: (config) => String(config.design.sampling.maxAttempts),
+    keys: ['maxAttempts'],
+    stored: ({ config }) => String(config.design.sampling.maxAttempts),
     given: (flags) => optional(flags.maxAttempts),
   },
-  { flag: '--grain', key: 'grain', stored: (config) => analysisGrainOf(config.design), given: (flags) => optional(flags.grain) },
-  { flag: '--seed', key: 'seed', stored: (_config, run) => String(run.seed), given: (flags) => optional(flags.seed) },
+  { flag: '--grain', keys: ['grain'], stored: ({ config }) => analysisGrainOf(config.design), given: (flags) => optional(flags.grain) },
+  { flag: '--seed', keys: ['seed'], stored: ({ run }) => String(run.seed), given: (flags) => optional(flags.seed) },
 ];
 
 /** What a resumed study is: its run, its own design, the tournament run it reads, its config file. */
@@ -143,35 +150,34 @@ export interface AnalysisToResume {
   readonly config: AnalysisConfig;
 }
 
-/** "--judge is a,b, but study s has a" for each flag typed again with another value (a taxonomy file edited since included). */
-function resumeDifferences(run: StudyRun, config: AnalysisConfig, flags: AnalysisResumeFlags): string[] {
-  const differences = RESUME_CHECKS.filter((check) => flags[check.key] !== undefined)
-    .map((check) => ({ flag: check.flag, was: check.stored(config, run), now: check.given(flags) }))
-    .filter(({ was, now }) => was !== now)
-    .map(({ flag, was, now }) => `${flag} is ${now}, but study ${run.name} has ${was}`);
+const WORDING: ResumeWording = {
+  study: 'analysis study',
+  short: 'study',
+  startOne: 'pmiyc analyze --judge MODEL',
+  startNew: 'start a new study (without --resume)',
+};
+
+/** A taxonomy file typed again that was edited since the study started (it labels with the taxonomy it stored). */
+function taxonomyChanged(run: StudyRun, config: AnalysisConfig, flags: AnalysisResumeFlags): string[] {
   const taxonomy = flags.taxonomy;
   if (taxonomy && taxonomy.source === config.design.taxonomySource && taxonomyText(taxonomy.taxonomy) !== taxonomyText(config.design.taxonomy))
-    differences.push(`--taxonomy ${taxonomy.source} has changed since study ${run.name} started (it labels with the taxonomy it stored)`);
-  return differences;
+    return [`--taxonomy ${taxonomy.source} has changed since study ${run.name} started (it labels with the taxonomy it stored)`];
+  return [];
 }
 
 /**
  * The analysis study `--resume` continues (named with --study, or the latest), with its stored
- * design. The flags typed again (the up-arrow habit) are welcome when they say what the study says,
- * as on `pmiyc run --resume`; any that differs is named with both values and the resume refused.
- * `flags` holds only what the user typed (not defaults).
+ * design (see `studies/study-resume.ts`). The flags typed again (the up-arrow habit) are welcome
+ * when they say what the study says; any that differs is named with both values and the resume
+ * refused. `flags` holds only what the user typed (not defaults).
  */
 export function analysisToResume(
   records: Pick<StudyRunRecords, 'findRun' | 'latestRunOf' | 'location'>,
   options: { readonly study?: string; readonly flags: AnalysisResumeFlags },
 ): AnalysisToResume {
-  const run = options.study === undefined ? records.latestRunOf('analyze') : records.findRun(options.study);
-  if (run === undefined) throw new InputError(`${records.location} has no analysis study to resume: start one with pmiyc analyze --judge MODEL`);
+  const run = studyToResume(records, WORDING, { named: options.study, latest: () => records.latestRunOf('analyze')?.name });
   const config = analysisConfigOf(run.name, run.config);
-  const differences = resumeDifferences(run, config, options.flags);
-  if (differences.length > 0)
-    throw new InputError(
-      `--resume continues analysis study ${run.name} as it was started: ${differences.join('; ')}. Drop those flags, or start a new study (without --resume)`,
-    );
+  const { flags } = options;
+  checkDesignFlags(WORDING, run.name, RESUME_CHECKS, { config, run }, flags, typedWhenGiven(flags), taxonomyChanged(run, config, flags));
   return { run, config };
 }

@@ -7,6 +7,7 @@ import type { JudgeResults } from './judge-results.js';
 export const ANTHROPIC_PAIRS = 'anthropic';
 
 import type { RunConfig, StudyRun, StudyRunRecords } from '../run-config.js';
+import { checkDesignFlags, type DesignFlag, listText, optionalText, type ResumeWording, studyToResume, typedWhenGiven } from '../study-resume.js';
 import type { StoredJudgeDesign } from './judge-config.js';
 
 export type { StoredJudgeDesign } from './judge-config.js';
@@ -54,29 +55,43 @@ export interface LoadedPairs {
   readonly ties?: number;
 }
 
-/** Options that define a judge run: --resume takes them from the stored run instead. */
-const DESIGN_FLAGS = [
-  ['models', '--models'],
-  ['pairs', '--pairs'],
-  ['limit', '--limit'],
-  ['sample', '--sample'],
-] as const;
+/** The flags `--resume` compares with a stored judge run. */
+export interface JudgeResumeFlags {
+  readonly study?: string;
+  readonly dataDir?: string;
+  readonly models?: readonly string[];
+  readonly pairs?: string;
+  readonly limit?: number;
+  readonly sample?: number;
+}
+
+const WORDING: ResumeWording = {
+  study: 'judge run',
+  short: 'run',
+  startOne: 'pmiyc judge --models a,b',
+  startNew: 'start a new run (without --resume)',
+};
+
+/** Options that define a judge run: typed again on --resume, each must say what the run says. */
+const DESIGN_FLAGS: readonly DesignFlag<StoredJudgeDesign, JudgeResumeFlags>[] = [
+  { flag: '--models', keys: ['models'], stored: (design) => listText(design.judges), given: (flags) => listText(flags.models && [...new Set(flags.models)]) },
+  { flag: '--pairs', keys: ['pairs'], stored: (design) => design.pairs.source, given: (flags) => flags.pairs ?? ANTHROPIC_PAIRS },
+  { flag: '--limit', keys: ['limit'], stored: (design) => optionalText(design.pairs.limit), given: (flags) => optionalText(flags.limit) },
+  { flag: '--sample', keys: ['sample'], stored: (design) => optionalText(design.pairs.sample), given: (flags) => optionalText(flags.sample) },
+];
 
 /**
- * The judge run `--resume` continues (named, or the latest) with its stored design; design flags
- * given again are refused. A new --data-dir is taken: the ratings may have moved, and the pairs'
- * checksum proves them the same.
+ * The judge run `--resume` continues (named, or the latest) with its stored design (see
+ * `studies/study-resume.ts`): flags typed again must say what it says. A new --data-dir is taken:
+ * the ratings may have moved, and the pairs' checksum proves them the same.
  */
 export function judgeRunToResume(
   store: Pick<StudyRunRecords, 'findRun' | 'location'> & { readonly judge: Pick<JudgeResults, 'latestRunOf'> },
-  options: { readonly study?: string; readonly dataDir?: string } & Partial<Record<(typeof DESIGN_FLAGS)[number][0], unknown>>,
+  options: JudgeResumeFlags,
 ): { run: StudyRun; design: StoredJudgeDesign; configPath?: string } {
-  const name = options.study ?? store.judge.latestRunOf('judge');
-  if (name === undefined) throw new InputError(`${store.location} has no judge run to resume: start one with pmiyc judge --models a,b`);
-  const run = store.findRun(name);
+  const run = studyToResume(store, WORDING, { named: options.study, latest: () => store.judge.latestRunOf('judge') });
   const stored = judgeDesignOfStoredRun(run.name, run.config);
-  const given = DESIGN_FLAGS.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
-  if (given.length > 0) throw new InputError(`--resume continues judge run ${run.name} with its own design: drop ${given.join(', ')}`);
+  checkDesignFlags(WORDING, run.name, DESIGN_FLAGS, stored.design, options, typedWhenGiven(options));
   const design = options.dataDir === undefined ? stored.design : { ...stored.design, pairs: { ...stored.design.pairs, dataDir: options.dataDir } };
   return { run, design, ...(stored.configPath ? { configPath: stored.configPath } : {}) };
 }

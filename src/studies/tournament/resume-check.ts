@@ -4,6 +4,7 @@ import { isBuiltInSet } from '../../datasets/claim-sets.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import type { VariantTemplates } from '../../protocol/prompt-variants.js';
 import type { StudyRun, StudyRunRecords } from '../run-config.js';
+import { checkDesignFlags, type DesignFlag, listText, optionalText, type ResumeWording, studyToResume } from '../study-resume.js';
 import { agentOf, crossAgents, seedNamesOf } from './agents.js';
 import { type DesignOptions, designOfStoredRun, type RunSettings, type StoredDesign, TOURNAMENT_DEFAULTS } from './tournament-design.js';
 
@@ -17,14 +18,17 @@ export interface ResumeFlags extends DesignOptions {
   readonly cache: boolean;
 }
 
-interface DesignCheck {
-  readonly flag: string;
-  /** The option keys that set it (commander's names). */
-  readonly keys: readonly string[];
-  readonly stored: (design: StoredDesign, seed: number, settings: RunSettings) => string;
-  /** What the flags typed now say; variants not typed again are the run's own. */
-  readonly given: (options: ResumeFlags, design: StoredDesign) => string;
+/** A stored run as --resume compares it: its design, seed and settings. */
+interface StoredRun {
+  readonly design: StoredDesign;
+  readonly seed: number;
+  readonly settings: RunSettings;
 }
+
+/** A design flag of a run; what the flags typed now say takes the variants not typed again from the run. */
+type DesignCheck = DesignFlag<StoredRun, ResumeFlags>;
+
+const WORDING: ResumeWording = { study: 'run', short: 'run', startOne: 'pmiyc run --models a,b', startNew: 'start a new run with --run <name>' };
 
 /** The prompt variants of a role in a stored design, in order. */
 function variantsOf(design: StoredDesign, role: 'persuaders' | 'persuadees'): string[] {
@@ -36,8 +40,8 @@ function agentsOf(models: readonly string[] | undefined, variants: readonly stri
   return crossAgents(models ?? [], variants ?? variantsOf(design, role));
 }
 
-const list = (names: readonly string[] | undefined) => (names ?? []).join(',');
-const optional = (value: unknown) => (value === undefined ? '(none)' : String(value));
+const list = listText;
+const optional = optionalText;
 const settingOf = (settings: readonly string[]) => (settings.length === 2 ? 'both' : settings[0]!);
 
 /** The flags that define what a run measures: on --resume each one given must say what the run says. */
@@ -45,9 +49,9 @@ const DESIGN_CHECKS: readonly DesignCheck[] = [
   {
     flag: '--models',
     keys: ['models'],
-    stored: (design) =>
+    stored: ({ design }) =>
       list(design.persuaders) === list(design.persuadees) ? list(design.persuaders) : `${list(design.persuaders)} vs ${list(design.persuadees)}`,
-    given: (options, design) => {
+    given: (options, { design }) => {
       const persuaders = list(agentsOf(options.models, options.persuaderVariants, design, 'persuaders'));
       const persuadees = list(agentsOf(options.models, options.persuadeeVariants, design, 'persuadees'));
       return persuaders === persuadees ? persuaders : `${persuaders} vs ${persuadees}`;
@@ -56,98 +60,90 @@ const DESIGN_CHECKS: readonly DesignCheck[] = [
   {
     flag: '--persuaders',
     keys: ['persuaders'],
-    stored: (design) => list(design.persuaders),
-    given: (options, design) => list(agentsOf(options.persuaders, options.persuaderVariants, design, 'persuaders')),
+    stored: ({ design }) => list(design.persuaders),
+    given: (options, { design }) => list(agentsOf(options.persuaders, options.persuaderVariants, design, 'persuaders')),
   },
   {
     flag: '--persuadees',
     keys: ['persuadees'],
-    stored: (design) => list(design.persuadees),
-    given: (options, design) => list(agentsOf(options.persuadees, options.persuadeeVariants, design, 'persuadees')),
+    stored: ({ design }) => list(design.persuadees),
+    given: (options, { design }) => list(agentsOf(options.persuadees, options.persuadeeVariants, design, 'persuadees')),
   },
   {
     flag: '--persuader-variants',
     keys: ['persuaderVariants'],
-    stored: (design) => list(variantsOf(design, 'persuaders')),
+    stored: ({ design }) => list(variantsOf(design, 'persuaders')),
     given: (options) => list(options.persuaderVariants),
   },
   {
     flag: '--persuadee-variants',
     keys: ['persuadeeVariants'],
-    stored: (design) => list(variantsOf(design, 'persuadees')),
+    stored: ({ design }) => list(variantsOf(design, 'persuadees')),
     given: (options) => list(options.persuadeeVariants),
   },
   {
     flag: '--claims',
     keys: ['claims'],
-    stored: (design) => resolvedClaimsSource(design.claims.source),
+    stored: ({ design }) => resolvedClaimsSource(design.claims.source),
     given: (options) => resolvedClaimsSource(options.claims),
   },
   {
     flag: '--data-dir',
     keys: ['dataDir'],
-    stored: (design) => optional(design.claims.dataDir && resolve(design.claims.dataDir)),
+    stored: ({ design }) => optional(design.claims.dataDir && resolve(design.claims.dataDir)),
     given: (options) => optional(options.dataDir && resolve(options.dataDir)),
   },
-  { flag: '--limit', keys: ['limit'], stored: (design) => optional(design.claims.limit), given: (options) => optional(options.limit) },
-  { flag: '--sample', keys: ['sample'], stored: (design) => optional(design.claims.sample), given: (options) => optional(options.sample) },
-  { flag: '--setting', keys: ['setting'], stored: (design) => settingOf(design.settings), given: (options) => options.setting },
-  { flag: '--turns', keys: ['turns'], stored: (design) => String(design.multiTurns), given: (options) => String(options.turns) },
-  { flag: '--repeat', keys: ['repeat'], stored: (design) => String(design.repetitions), given: (options) => String(options.repeat) },
-  { flag: '--temperature', keys: ['temperature'], stored: (design) => String(design.sampling.temperature), given: (options) => String(options.temperature) },
-  { flag: '--max-tokens', keys: ['maxTokens'], stored: (design) => String(design.sampling.maxOutputTokens), given: (options) => String(options.maxTokens) },
-  { flag: '--max-attempts', keys: ['maxAttempts'], stored: (design) => String(design.sampling.maxAttempts), given: (options) => String(options.maxAttempts) },
+  { flag: '--limit', keys: ['limit'], stored: ({ design }) => optional(design.claims.limit), given: (options) => optional(options.limit) },
+  { flag: '--sample', keys: ['sample'], stored: ({ design }) => optional(design.claims.sample), given: (options) => optional(options.sample) },
+  { flag: '--setting', keys: ['setting'], stored: ({ design }) => settingOf(design.settings), given: (options) => options.setting },
+  { flag: '--turns', keys: ['turns'], stored: ({ design }) => String(design.multiTurns), given: (options) => String(options.turns) },
+  { flag: '--repeat', keys: ['repeat'], stored: ({ design }) => String(design.repetitions), given: (options) => String(options.repeat) },
+  {
+    flag: '--temperature',
+    keys: ['temperature'],
+    stored: ({ design }) => String(design.sampling.temperature),
+    given: (options) => String(options.temperature),
+  },
+  { flag: '--max-tokens', keys: ['maxTokens'], stored: ({ design }) => String(design.sampling.maxOutputTokens), given: (options) => String(options.maxTokens) },
+  {
+    flag: '--max-attempts',
+    keys: ['maxAttempts'],
+    stored: ({ design }) => String(design.sampling.maxAttempts),
+    given: (options) => String(options.maxAttempts),
+  },
   {
     flag: '--probe-drift',
     keys: ['probeDrift'],
-    stored: (design) => (design.probeDrift ? 'given' : 'not given'),
+    stored: ({ design }) => (design.probeDrift ? 'given' : 'not given'),
     given: (options) => (options.probeDrift ? 'given' : 'not given'),
   },
   {
     flag: '--until',
     keys: ['until'],
-    stored: (design) => design.sequential?.until ?? '(none)',
+    stored: ({ design }) => design.sequential?.until ?? '(none)',
     given: (options) => optional(options.until),
   },
   {
     flag: '--precision',
     keys: ['precision'],
-    stored: (design) => optional(design.sequential?.precision),
+    stored: ({ design }) => optional(design.sequential?.precision),
     given: (options) => optional(options.precision),
   },
   {
     flag: '--confidence',
     keys: ['confidence'],
-    stored: (design) => optional(design.sequential?.confidence),
+    stored: ({ design }) => optional(design.sequential?.confidence),
     given: (options) => optional(options.confidence),
   },
-  { flag: '--wave', keys: ['wave'], stored: (design) => optional(design.sequential?.wave), given: (options) => optional(options.wave) },
-  { flag: '--seed', keys: ['seed'], stored: (_design, seed) => String(seed), given: (options) => String(options.seed) },
+  { flag: '--wave', keys: ['wave'], stored: ({ design }) => optional(design.sequential?.wave), given: (options) => optional(options.wave) },
+  { flag: '--seed', keys: ['seed'], stored: ({ seed }) => String(seed), given: (options) => String(options.seed) },
   {
     flag: '--no-cache',
     keys: ['cache'],
-    stored: (_design, _seed, settings) => (settings.cache ? 'not given' : 'given'),
+    stored: ({ settings }) => (settings.cache ? 'not given' : 'given'),
     given: (options) => (options.cache ? 'not given' : 'given'),
   },
 ];
-
-/**
- * On --resume, the flags the user typed again (the up-arrow habit) are welcome when they say what
- * the stored run says; any that differs is named with both values, and the resume is refused.
- */
-function checkResumeFlags(
-  runName: string,
-  stored: { design: StoredDesign; seed: number; settings: RunSettings },
-  options: ResumeFlags,
-  given: ReadonlySet<string>,
-): void {
-  const differences = DESIGN_CHECKS.filter((check) => check.keys.some((key) => given.has(key)))
-    .map((check) => ({ flag: check.flag, was: check.stored(stored.design, stored.seed, stored.settings), now: check.given(options, stored.design) }))
-    .filter(({ was, now }) => was !== now);
-  if (differences.length === 0) return;
-  const details = differences.map(({ flag, was, now }) => `${flag} is ${now}, but run ${runName} has ${was}`).join('; ');
-  throw new InputError(`--resume continues run ${runName} as it was started: ${details}. Drop those flags, or start a new run with --run <name>`);
-}
 
 /**
  * A resume runs the prompts the run started with. A variant whose templates the config now gives
@@ -204,14 +200,15 @@ export interface TournamentToResume {
  * `loadConfig` reads it.
  */
 export async function tournamentRunToResume(
-  records: Pick<StudyRunRecords, 'findRun'>,
+  records: Pick<StudyRunRecords, 'findRun' | 'location'>,
   request: { readonly run?: string; readonly configPath?: string; readonly flags: ResumeFlags; readonly given: ReadonlySet<string> },
   loadConfig: (path: string | undefined) => Promise<PmiycConfig>,
 ): Promise<TournamentToResume> {
-  const run = records.findRun(request.run, 'tournament');
+  const run = studyToResume(records, WORDING, { named: request.run, latest: () => records.findRun(undefined, 'tournament').name });
   const stored = designOfStoredRun(run.name, run.config);
   const settings = stored.settings ?? { concurrency: TOURNAMENT_DEFAULTS.concurrency, cache: true };
-  checkResumeFlags(run.name, { design: stored.design, seed: run.seed, settings }, request.flags, request.given);
+  const given = (key: string) => request.given.has(key);
+  checkDesignFlags(WORDING, run.name, DESIGN_CHECKS, { design: stored.design, seed: run.seed, settings }, request.flags, given);
   const configPath = request.configPath ?? stored.configPath;
   checkResumeVariants(run.name, stored.design, (await loadConfig(configPath)).variants);
   checkResumeSeeds(run.name, stored.design);
