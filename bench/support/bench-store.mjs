@@ -4,9 +4,9 @@ import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { openStore } from '../../dist/index.js';
 
-export const BENCH_MODELS = Array.from({ length: 10 }, (_, index) => `sim/model-${index}`);
+const BENCH_MODELS = Array.from({ length: 10 }, (_, index) => `sim/model-${index}`);
 /** Each setting with its planned turns. */
-export const BENCH_SETTINGS = [
+const BENCH_SETTINGS = [
   ['single', 3],
   ['multi', 9],
 ];
