@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { tournamentInputs } from './support/bench-run.mjs';
 import { startScriptedServer } from './support/scripted-server.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -90,29 +91,10 @@ async function runPmiyc(build) {
   const server = await startScriptedServer({ latencyMs: LATENCY_MS, fullAt: CONCURRENCY, recorded });
   const folder = mkdtempSync(join(tmpdir(), 'pmiyc-bench-ratio-'));
   const models = Array.from({ length: MODELS }, (_, index) => `m${index}`);
-  writeFileSync(
-    join(folder, 'pmiyc.yaml'),
-    `models:\n${models.map((name) => `  ${name}: { provider: openai-compatible, model: ${name}, baseURL: "${server.baseURL}" }`).join('\n')}\n`,
-  );
-  writeFileSync(join(folder, 'claims.jsonl'), Array.from({ length: CLAIMS }, (_, index) => JSON.stringify({ claim: `Benchmark claim ${index}` })).join('\n'));
+  const runArguments = tournamentInputs(folder, { baseURL: server.baseURL, models, claims: CLAIMS, concurrency: CONCURRENCY });
   // PMIYC_NODE_FLAGS: node options for the pmiyc process alone (e.g. V8 flags, to see what its other threads do).
   const nodeFlags = (process.env.PMIYC_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const run = await measureNode([
-    ...nodeFlags,
-    ...cpuProfileFlags('pmiyc'),
-    build.main,
-    'run',
-    '--config',
-    join(folder, 'pmiyc.yaml'),
-    '--models',
-    models.join(','),
-    '--claims',
-    join(folder, 'claims.jsonl'),
-    '--store',
-    join(folder, 'bench.db'),
-    '--concurrency',
-    String(CONCURRENCY),
-  ]);
+  const run = await measureNode([...nodeFlags, ...cpuProfileFlags('pmiyc'), build.main, ...runArguments]);
   await server.close();
   rmSync(folder, { recursive: true, force: true });
   // PMIYC_OUTPUT=<file>: what pmiyc printed (e.g. with PMIYC_NODE_FLAGS="--trace-gc").

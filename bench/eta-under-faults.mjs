@@ -19,6 +19,7 @@ import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { chatCompletion } from './chat-completion.mjs';
+import { seededRandom, tournamentInputs } from './support/bench-run.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const CLAIMS = Number(process.env.CLAIMS ?? 8);
@@ -32,22 +33,11 @@ const LIMITS = process.env.LIMITS !== '0';
 const FAULTS = { rateLimited: 0.06, serverError: 0.04, malformed: 0.06 };
 const LABELS = ['Completely Oppose', 'Oppose', 'Neutral', 'Support', 'Completely Support'];
 
-/** A small seeded generator (mulberry32), so that every run draws the same faults in the same order. */
-function seeded(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 const chat = (text, body) => chatCompletion(text, { promptTokens: Math.ceil(body.length / 4), completionTokens: 20 });
 
 /** The faulty server; `reset(seed)` before each run. */
 function startServer() {
-  let random = seeded(1);
+  let random = seededRandom(1);
   let requests = 0;
   const server = createServer((request, response) => {
     let body = '';
@@ -77,7 +67,7 @@ function startServer() {
   return {
     listening: new Promise((done) => server.listen(0, '127.0.0.1', () => done(`http://127.0.0.1:${server.address().port}/v1`))),
     reset(seed) {
-      random = seeded(seed);
+      random = seededRandom(seed);
       requests = 0;
     },
     requests: () => requests,
@@ -97,34 +87,19 @@ export function etaMsOf(line) {
 /** One `pmiyc run` with `main`; the progress lines with the moment each came, and when the run ended. */
 async function runOnce(main, baseURL) {
   const folder = mkdtempSync(join(tmpdir(), 'pmiyc-bench-eta-'));
-  writeFileSync(
-    join(folder, 'pmiyc.yaml'),
-    `models:
-  alpha: { provider: openai-compatible, model: alpha, baseURL: "${baseURL}", maxRetries: 8 }
-  beta: { provider: openai-compatible, model: beta, baseURL: "${baseURL}", maxRetries: 8${LIMITS ? ', maxConcurrency: 3' : ''} }
-  gamma: { provider: openai-compatible, model: gamma, baseURL: "${baseURL}", maxRetries: 8${LIMITS ? ', requestsPerMinute: 150' : ''} }
-`,
-  );
-  writeFileSync(join(folder, 'claims.jsonl'), Array.from({ length: CLAIMS }, (_, index) => JSON.stringify({ claim: `Benchmark claim ${index}` })).join('\n'));
+  const limits = { alpha: '', beta: LIMITS ? ', maxConcurrency: 3' : '', gamma: LIMITS ? ', requestsPerMinute: 150' : '' };
+  const runArguments = tournamentInputs(folder, {
+    baseURL,
+    models: ['alpha', 'beta', 'gamma'],
+    claims: CLAIMS,
+    concurrency: CONCURRENCY,
+    optionsOf: (name) => `, maxRetries: 8${limits[name]}`,
+  });
   const startedMs = performance.now();
-  const child = spawn(
-    process.execPath,
-    [
-      main,
-      'run',
-      '--config',
-      join(folder, 'pmiyc.yaml'),
-      '--models',
-      'alpha,beta,gamma',
-      '--claims',
-      join(folder, 'claims.jsonl'),
-      '--store',
-      join(folder, 'bench.db'),
-      '--concurrency',
-      String(CONCURRENCY),
-    ],
-    { env: { ...process.env, PMIYC_PROGRESS_INTERVAL_MS: '500' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [main, ...runArguments], {
+    env: { ...process.env, PMIYC_PROGRESS_INTERVAL_MS: '500' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const samples = [];
   let stdout = '';
   child.stdout.setEncoding('utf8');

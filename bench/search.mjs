@@ -16,8 +16,8 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { createRandom } from '../dist/domain/random.js';
-import { openStore } from '../dist/index.js';
 import { benchRecord } from './support/bench-record.mjs';
+import { writeBenchStore } from './support/bench-store.mjs';
 import { peakRssMb, startViewer, timed } from './support/viewer.mjs';
 
 const { values } = parseArgs({
@@ -32,11 +32,6 @@ const { values } = parseArgs({
 const wanted = Number(values.conversations);
 const folder = mkdtempSync(join(tmpdir(), 'pmiyc-bench-search-'));
 const storePath = values.store ?? join(folder, 'search.db');
-const MODELS = Array.from({ length: 10 }, (_, index) => `sim/model-${index}`);
-const SETTINGS = [
-  ['single', 3],
-  ['multi', 9],
-];
 const RARE = 'zephyrine';
 const RARE_AT = Math.floor(wanted * 0.7777);
 const SOME = 'quillwort';
@@ -102,45 +97,13 @@ function recordOf(random, pool, number, design) {
 }
 
 async function buildStore() {
-  const started = performance.now();
+  const startedMs = performance.now();
   const random = createRandom(11);
   const pool = wordPool(random);
-  const store = openStore(storePath);
-  const run = store.createRun({
-    name: 'bench',
-    seed: 1,
-    packageVersion: 'bench',
-    config: { command: 'run', design: { persuaders: MODELS, persuadees: MODELS } },
-  });
-  const claims = Math.ceil(wanted / (MODELS.length * MODELS.length * SETTINGS.length));
-  let written = 0;
-  let batch = [];
-  const flush = async () => {
-    await Promise.all(batch.map((record) => store.saveConversation(run.id, record)));
-    batch = [];
+  const afterBatch = (written) => {
+    if (written % 100_000 === 0) console.log(`${written.toLocaleString('en')} written, ${((performance.now() - startedMs) / 1000).toFixed(0)} s`);
   };
-  outer: for (let claim = 0; claim < claims; claim += 1) {
-    for (const [setting, turnsPlanned] of SETTINGS) {
-      for (const persuader of MODELS) {
-        for (const persuadee of MODELS) {
-          if (written === wanted) break outer;
-          const domain = claim % 2 === 0 ? 'subjective' : 'misinformation';
-          batch.push(recordOf(random, pool, written, { persuader, persuadee, setting, turnsPlanned, domain, claimIndex: claim }));
-          written += 1;
-          if (batch.length === 5_000) {
-            await flush();
-            if (written % 100_000 === 0) console.log(`${written.toLocaleString('en')} written, ${((performance.now() - started) / 1000).toFixed(0)} s`);
-          }
-        }
-      }
-    }
-  }
-  await flush();
-  store.setRunStatus(run.id, 'completed');
-  store.close();
-  console.log(
-    `built ${written.toLocaleString('en')} conversations in ${((performance.now() - started) / 1000).toFixed(0)} s; ${(statSync(storePath).size / 1e9).toFixed(2)} GB`,
-  );
+  await writeBenchStore(storePath, wanted, (design, written) => recordOf(random, pool, written, design), { batchSize: 5_000, afterBatch, startedMs });
 }
 
 /** Bytes of the search index's tables, from the pages SQLite gives them (dbstat), or from their rows when dbstat is not built in. */

@@ -44,6 +44,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { chatCompletion } from './chat-completion.mjs';
+import { modelsYaml, seededRandom, writeClaims } from './support/bench-run.mjs';
 import { linkTokens, lostOrChanged, ParticipantsStudy, servedAt, takePart } from './support/scripted-participants.mjs';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
@@ -67,14 +68,7 @@ const BOUND = 2 * CONCURRENCY;
 const LABELS = ['Completely Oppose', 'Oppose', 'Neutral', 'Support', 'Completely Support'];
 
 /** The soak's own randomness (mulberry32), seeded so that a failing soak can be run again the same way. */
-let state = SEED >>> 0;
-function random() {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-}
+const random = seededRandom(SEED);
 const pick = (list) => list[Math.floor(random() * list.length)];
 
 const figures = {
@@ -197,7 +191,7 @@ const models = Array.from({ length: MODELS }, (_, index) => `m${index}`);
 const config = join(folder, 'pmiyc.yaml');
 writeFileSync(
   config,
-  `models:\n${[...models, 'judge'].map((name) => `  ${name}: { provider: openai-compatible, model: ${name}, baseURL: "${baseURL}", timeoutMs: ${TIMEOUT_MS}, maxRetries: 4 }`).join('\n')}\n`,
+  modelsYaml([...models, 'judge'], baseURL, () => `, timeoutMs: ${TIMEOUT_MS}, maxRetries: 4`),
 );
 
 /** Runs pmiyc to its end (or until `stop` says when and how to stop it); its exit code, output and peak memory. */
@@ -637,7 +631,7 @@ console.log(
   `soak: ${MINUTES} min, seed ${SEED}, faults ${FAULTS.join(',')} at ${FAULT_RATE}, concurrency ${CONCURRENCY}, ${MODELS} models x ${CLAIMS} claims, node ${process.version}`,
 );
 console.log(`load at the start: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
-writeFileSync(join(folder, 'claims.jsonl'), Array.from({ length: CLAIMS }, (_, index) => JSON.stringify({ claim: `Soak claim number ${index}` })).join('\n'));
+writeClaims(join(folder, 'claims.jsonl'), CLAIMS, 'Soak claim number');
 
 const fuzz =
   FUZZ_RUNS > 0

@@ -18,12 +18,12 @@
 // the planted value. Run with `npm run build && node bench/technique-effects.mjs`.
 
 import { createRandom, deriveSeed } from '../dist/domain/random.js';
-import { planTournament, runConversations, SimulatedAgent } from '../dist/index.js';
+import { SimulatedAgent } from '../dist/index.js';
 import { DEFAULT_INTERVALS } from '../dist/metrics/intervals/claim-estimates.js';
 import { techniqueEffects } from '../dist/metrics/techniques/technique-effects.js';
 import { nextScoreChances, readTechniqueMark, simulatedTurnLabels, techniqueEffectRoom } from '../dist/models/sim/sim-techniques.js';
 import { readArgumentStrength } from '../dist/models/sim/sim-text.js';
-import { benchClaims } from './support/sim-pool.mjs';
+import { benchClaims, runSimulatedTournament } from './support/sim-pool.mjs';
 
 const SEEDS = Number(process.env.SEEDS ?? 20);
 const CLAIMS = Number(process.env.CLAIMS ?? 100);
@@ -66,18 +66,18 @@ function roomOf(turns, susceptibility) {
 }
 
 async function simulate(seed) {
-  const claims = benchClaims(CLAIMS, 'Technique');
-  const plan = planTournament({ persuaders: PERSUADERS, persuadees: PERSUADEES, claims, settings: ['single', 'multi'], runSeed: seed });
   const models = new Map([...PERSUADERS, ...PERSUADEES].map((name) => [name, new SimulatedAgent(name)]));
   const conversations = [];
   let scoredTurns = 0;
   let tooLittleRoom = 0;
-  await runConversations({
-    plan,
-    modelFor: (name) => models.get(name),
-    concurrency: 64,
-    onConversation: (planned, outcome) => {
-      if (outcome.status !== 'completed') return;
+  await runSimulatedTournament({
+    persuaders: PERSUADERS,
+    persuadees: PERSUADEES,
+    claims: benchClaims(CLAIMS, 'Technique'),
+    settings: ['single', 'multi'],
+    seed,
+    models,
+    onCompleted: (planned, outcome) => {
       const room = roomOf(outcome.turns, models.get(planned.spec.persuadeeModel).profile.susceptibility);
       scoredTurns += room.turnsWithEffect;
       tooLittleRoom += room.tooLittle;

@@ -4,9 +4,10 @@
 // PMIYC_MAIN=<path to a built cli/main.js> runs another build (copies of dist/ inside the project, so
 // that node_modules resolves), to compare builds in interleaved runs: on a shared VM only that counts.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tournamentInputs } from './support/bench-run.mjs';
 import { startScriptedServer } from './support/scripted-server.mjs';
 
 const LATENCY_MS = Number(process.env.LATENCY_MS ?? 200);
@@ -19,11 +20,7 @@ const { baseURL, stats } = server;
 
 const folder = mkdtempSync(join(tmpdir(), 'pmiyc-bench-run-'));
 const models = Array.from({ length: MODELS }, (_, index) => `m${index}`);
-writeFileSync(
-  join(folder, 'pmiyc.yaml'),
-  `models:\n${models.map((name) => `  ${name}: { provider: openai-compatible, model: ${name}, baseURL: "${baseURL}" }`).join('\n')}\n`,
-);
-writeFileSync(join(folder, 'claims.jsonl'), Array.from({ length: CLAIMS }, (_, index) => JSON.stringify({ claim: `Benchmark claim ${index}` })).join('\n'));
+const runArguments = tournamentInputs(folder, { baseURL, models, claims: CLAIMS, concurrency: CONCURRENCY });
 
 const started = performance.now();
 const child = spawn(
@@ -32,17 +29,7 @@ const child = spawn(
     // CPU_PROF_DIR=<dir>: a CPU profile of the pmiyc process, to see where its time goes.
     ...(process.env.CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF_DIR}`] : []),
     process.env.PMIYC_MAIN ?? new URL('../dist/cli/main.js', import.meta.url).pathname,
-    'run',
-    '--config',
-    join(folder, 'pmiyc.yaml'),
-    '--models',
-    models.join(','),
-    '--claims',
-    join(folder, 'claims.jsonl'),
-    '--store',
-    join(folder, 'bench.db'),
-    '--concurrency',
-    String(CONCURRENCY),
+    ...runArguments,
   ],
   { stdio: ['ignore', 'pipe', 'pipe'] },
 );

@@ -8,11 +8,10 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createRandom } from '../dist/domain/random.js';
-import { openStore } from '../dist/index.js';
 import { benchRecord } from './support/bench-record.mjs';
+import { writeBenchStore } from './support/bench-store.mjs';
 import { peakRssMb, startViewer, timed } from './support/viewer.mjs';
 
 const { values } = parseArgs({
@@ -21,11 +20,6 @@ const { values } = parseArgs({
 const wanted = Number(values.conversations);
 const folder = mkdtempSync(join(tmpdir(), 'pmiyc-bench-view-'));
 const storePath = values.store ?? join(folder, 'view.db');
-const MODELS = Array.from({ length: 10 }, (_, index) => `sim/model-${index}`);
-const SETTINGS = [
-  ['single', 3],
-  ['multi', 9],
-];
 const REASONS = ['format', 'refusal', 'api', 'context'];
 
 function turnsOf(random, turnsPlanned, failAt) {
@@ -65,42 +59,8 @@ function recordOf(random, design) {
 }
 
 async function buildStore() {
-  const started = performance.now();
-  const store = openStore(storePath);
-  const run = store.createRun({
-    name: 'bench',
-    seed: 1,
-    packageVersion: 'bench',
-    config: { command: 'run', design: { persuaders: MODELS, persuadees: MODELS } },
-  });
-  const claims = Math.ceil(wanted / (MODELS.length * MODELS.length * SETTINGS.length));
   const random = createRandom(7);
-  let written = 0;
-  let batch = [];
-  // Saves are committed by the store's queue, one transaction per event-loop turn: wait for each batch.
-  const flush = async () => {
-    await Promise.all(batch.map((record) => store.saveConversation(run.id, record)));
-    batch = [];
-  };
-  outer: for (let claim = 0; claim < claims; claim += 1) {
-    for (const [setting, turnsPlanned] of SETTINGS) {
-      for (const persuader of MODELS) {
-        for (const persuadee of MODELS) {
-          if (written === wanted) break outer;
-          const domain = claim % 2 === 0 ? 'subjective' : 'misinformation';
-          batch.push(recordOf(random, { persuader, persuadee, setting, turnsPlanned, domain, claimIndex: claim }));
-          written += 1;
-          if (batch.length === 10_000) await flush();
-        }
-      }
-    }
-  }
-  await flush();
-  store.setRunStatus(run.id, 'completed');
-  store.close();
-  console.log(
-    `built ${written.toLocaleString('en')} conversations in ${((performance.now() - started) / 1000).toFixed(0)} s; ${(statSync(storePath).size / 1e9).toFixed(2)} GB`,
-  );
+  await writeBenchStore(storePath, wanted, (design) => recordOf(random, design), { batchSize: 10_000 });
 }
 
 if (!existsSync(storePath)) await buildStore();

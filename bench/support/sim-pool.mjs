@@ -1,5 +1,5 @@
-// What several benches simulate: a list of bench claims, and a pool of claims run once through the
-// real engine with simulated agents, every ordered pair, whose NC values are then resampled.
+// What several benches simulate: a list of bench claims, a tournament of simulated agents played through the
+// real engine, and a pool of claims run once that way, every ordered pair, whose NC values are then resampled.
 
 import { MemoryCallCache, planTournament, runConversations, SimulatedAgent } from '../../dist/index.js';
 import { withCallCache } from '../../dist/models/wrappers/with-call-cache.js';
@@ -20,22 +20,38 @@ export function orderedPairs(agents) {
  */
 export async function simulateNcPool({ agents, size, settings, seed, label = 'Pool' }) {
   const pairs = orderedPairs(agents);
-  const plan = planTournament({ persuaders: agents, persuadees: agents, claims: benchClaims(size, label), settings, runSeed: seed });
   const cache = new MemoryCallCache();
   const models = new Map(agents.map((name) => [name, withCallCache(new SimulatedAgent(name), cache, { modelIdentity: name, now: () => 0 })]));
   const nc = Object.fromEntries(settings.map((setting) => [setting, new Float64Array(size * pairs.length).fill(Number.NaN)]));
   const pairIndex = new Map(pairs.map(([persuader, persuadee], index) => [`${persuader}|${persuadee}`, index]));
-  await runConversations({
-    plan,
-    modelFor: (name) => models.get(name),
-    concurrency: 64,
-    onConversation: (planned, outcome) => {
-      if (outcome.status !== 'completed') return;
+  await runSimulatedTournament({
+    persuaders: agents,
+    persuadees: agents,
+    claims: benchClaims(size, label),
+    settings,
+    seed,
+    models,
+    onCompleted: (planned, outcome) => {
       const pair = pairIndex.get(`${planned.spec.persuaderModel}|${planned.spec.persuadeeModel}`);
       nc[planned.setting][planned.spec.claim.index * pairs.length + pair] = outcome.normalizedChange;
     },
   });
   return nc;
+}
+
+/**
+ * Plays a tournament's plan through the real engine, 64 conversations at once, with `models` (name to chat model,
+ * simulated agents here); `onCompleted(planned, outcome)` is called for each conversation that completed.
+ */
+export async function runSimulatedTournament({ persuaders, persuadees, claims, settings, seed, models, onCompleted }) {
+  await runConversations({
+    plan: planTournament({ persuaders, persuadees, claims, settings, runSeed: seed }),
+    modelFor: (name) => models.get(name),
+    concurrency: 64,
+    onConversation: (planned, outcome) => {
+      if (outcome.status === 'completed') onCompleted(planned, outcome);
+    },
+  });
 }
 
 /** A seeded draw of `count` distinct indices of `size` (partial Fisher-Yates), in the drawn order. */

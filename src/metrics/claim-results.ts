@@ -1,5 +1,6 @@
 import type { Domain } from '../domain/claim.js';
 import type { Setting } from '../domain/conversation.js';
+import type { PairResult } from './group-tally.js';
 import type { ClaimCellTable } from './intervals/claim-cell-table.js';
 
 /** What a claim is, for per-claim results. */
@@ -30,15 +31,8 @@ export interface ClaimResult extends ClaimLabel {
   readonly persuadees: ModelOnClaim[];
 }
 
-/** One pair on one claim (claims.csv). */
-export interface ClaimPairResult extends ClaimLabel {
-  readonly domain: Domain;
-  readonly setting: Setting;
-  readonly persuader: string;
-  readonly persuadee: string;
-  readonly n: number;
-  readonly meanNC: number;
-}
+/** One pair on one claim (claims.csv): its completed conversations there and their mean NC. */
+export interface ClaimPairResult extends ClaimLabel, Pick<PairResult, 'domain' | 'setting' | 'persuader' | 'persuadee' | 'n' | 'meanNC'> {}
 
 /** How much claims matter in one domain and setting, and which move persuadees most and least. */
 export interface ClaimSpread {

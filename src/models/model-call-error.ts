@@ -6,7 +6,23 @@ import type { TransportFailureKind } from '../http/transport-failure.js';
 /** What a failed call means for the conversation that made it. */
 export type CallFailureReason = Exclude<FailureReason, 'format'>;
 
-export interface ModelCallErrorFields {
+/** What a `ModelCallError` says of its call, given to its constructor: its fields but for the message and kind. */
+export type ModelCallErrorFields = Pick<
+  ModelCallError,
+  'provider' | 'model' | 'reason' | 'statusCode' | 'retryable' | 'retryAfterMs' | 'replyLimitBytes' | 'transportFailure'
+>;
+
+/**
+ * A call that did not produce a reply. Adapters translate every provider error into this;
+ * the retry layer decides by `retryable` and `retryAfterMs`, never by the message text, and
+ * the engine records `reason` as the conversation's failure reason once retries are spent.
+ *
+ * Its message is printed, stored and exported, so it holds no control character or escape sequence
+ * (removed here, whoever builds it); the adapters also replace the model's secrets in the server's
+ * text before they build one (`providers/errors/server-text.ts`).
+ */
+export class ModelCallError extends PmiycError {
+  readonly kind = 'provider';
   readonly provider: string;
   readonly model: string;
   readonly reason: CallFailureReason;
@@ -22,27 +38,6 @@ export interface ModelCallErrorFields {
    * Set when no HTTP answer came: what went wrong below the status codes (`unreachable`: no connection
    * could be made; `closed`, `timeout`, ...: see TransportFailureKind).
    */
-  readonly transportFailure?: TransportFailureKind;
-}
-
-/**
- * A call that did not produce a reply. Adapters translate every provider error into this;
- * the retry layer decides by `retryable` and `retryAfterMs`, never by the message text, and
- * the engine records `reason` as the conversation's failure reason once retries are spent.
- *
- * Its message is printed, stored and exported, so it holds no control character or escape sequence
- * (removed here, whoever builds it); the adapters also replace the model's secrets in the server's
- * text before they build one (`providers/errors/server-text.ts`).
- */
-export class ModelCallError extends PmiycError implements ModelCallErrorFields {
-  readonly kind = 'provider';
-  readonly provider: string;
-  readonly model: string;
-  readonly reason: CallFailureReason;
-  readonly statusCode?: number;
-  readonly retryable: boolean;
-  readonly retryAfterMs?: number;
-  readonly replyLimitBytes?: number;
   readonly transportFailure?: TransportFailureKind;
 
   constructor(message: string, fields: ModelCallErrorFields, options?: { cause?: unknown }) {

@@ -13,11 +13,27 @@ export interface ArmLeftOut {
   readonly cells: number;
 }
 
+/** The test of a difference paired by claim: its interval, standard error, what it is over, and its p before and after Holm's adjustment. */
+export interface PairedTest {
+  readonly ciLow: number;
+  readonly ciHigh: number;
+  readonly se: number;
+  /** Claims the difference is paired over. */
+  readonly claims: number;
+  /** Cells held by both sides, the ones paired. */
+  readonly cells: number;
+  readonly thin: boolean;
+  readonly p: number;
+  /** Holm-adjusted over the family of comparisons it belongs to (the interface that extends this one says which). */
+  readonly pHolm: number;
+}
+
 /**
  * A model's value in the second arm minus the first, in one group, over the (opponent, claim) cells
  * both arms hold: the same opponents on both sides, and for each the same claims, paired by claim.
+ * Its Holm family: the models of the same measure and group.
  */
-export interface ArmComparison {
+export interface ArmComparison extends PairedTest {
   readonly group: string;
   readonly measure: 'effectiveness' | 'susceptibility';
   readonly model: string;
@@ -26,17 +42,6 @@ export interface ArmComparison {
   readonly second: number;
   /** second - first. */
   readonly difference: number;
-  readonly ciLow: number;
-  readonly ciHigh: number;
-  readonly se: number;
-  /** Claims the difference is paired over. */
-  readonly claims: number;
-  /** (opponent, claim) cells held by both arms. */
-  readonly cells: number;
-  readonly thin: boolean;
-  readonly p: number;
-  /** Holm-adjusted over the models of the same measure and group. */
-  readonly pHolm: number;
   readonly leftOut: ArmLeftOut;
 }
 

@@ -4,6 +4,7 @@ import type { ClaimCellTable } from '../intervals/claim-cell-table.js';
 import { type CellStatistic, estimateOverClaims, type IntervalOptions, isThin } from '../intervals/claim-estimates.js';
 import { holmAdjust } from '../intervals/holm.js';
 import { keepMatchedSlots, slotsPerCell } from '../intervals/shared-slots.js';
+import type { PairedTest } from './arm-comparisons.js';
 
 /** The model and prompt variant an agent name stands for; null for a model under pmiyc's own prompts (`default`). */
 export type VariantOf = (agent: string) => { readonly model: string; readonly variant: string } | null;
@@ -14,10 +15,11 @@ export const NO_VARIANTS: VariantOf = () => null;
 /**
  * A prompt variant against pmiyc's own prompts, in one role, domain and setting (report.json
  * `variants`): `model+variant` minus `model`, pooled over the models run under both (each counts
- * equally), over the (partner, claim) cells both hold: the same opponents and the same claims on
- * both sides, paired by claim.
+ * equally), over the (model, partner, claim) cells both hold: the same opponents and the same claims
+ * on both sides, paired by claim. Its Holm family: the variant contrasts of the same role, domain and
+ * setting (a family of their own).
  */
-export interface VariantContrast {
+export interface VariantContrast extends PairedTest {
   readonly domain: Domain;
   readonly setting: Setting;
   readonly variant: string;
@@ -31,16 +33,6 @@ export interface VariantContrast {
   readonly defaultValue: number;
   /** variantValue - defaultValue. */
   readonly value: number;
-  readonly ciLow: number;
-  readonly ciHigh: number;
-  readonly se: number;
-  readonly claims: number;
-  /** (model, partner, claim) cells paired. */
-  readonly cells: number;
-  readonly thin: boolean;
-  readonly p: number;
-  /** Holm-adjusted over the variant contrasts of the same role, domain and setting (a family of their own). */
-  readonly pHolm: number;
 }
 
 const ROLES = [

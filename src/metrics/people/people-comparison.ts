@@ -317,58 +317,74 @@ function sideCells(
 
 const ncOf = (slot: Slot) => ({ sum: slot.nc, count: slot.count });
 
-function compareInRole(condition: Condition, role: Role, options: IntervalOptions): { estimate: PeopleEstimate; comparisons: PeopleComparison[] } | undefined {
-  const byGroup = condition.slots.get(role);
-  const peopleSlots = byGroup?.get(PEOPLE);
-  if (!byGroup || !peopleSlots) return undefined;
-  const { domain, setting } = condition;
-  const measure = MEASURE_OF[role];
-  const models = [...byGroup.keys()].filter((group) => group !== PEOPLE).sort();
-  const table = new ClaimCellTable();
-  const own = sideCells(table, 'own', [...peopleSlots.values()], ncOf);
-  const statistics: CellStatistic[] = [[{ cells: own.cells, weight: 1 }]];
-  const rows = models.flatMap((model) => {
-    const modelSlots = byGroup.get(model)!;
-    const shared = [...peopleSlots.keys()].filter((slotKey) => modelSlots.has(slotKey)).sort();
-    if (shared.length === 0) return [];
-    const peopleShared = shared.map((slotKey) => peopleSlots.get(slotKey)!);
-    const modelShared = shared.map((slotKey) => modelSlots.get(slotKey)!);
-    const people = sideCells(table, `people${SEP}${model}`, peopleShared, ncOf);
-    const against = sideCells(table, `model${SEP}${model}`, modelShared, ncOf);
-    statistics.push(
-      [{ cells: people.cells, weight: 1 }],
-      [{ cells: against.cells, weight: 1 }],
-      [
-        { cells: people.cells, weight: 1 },
-        { cells: against.cells, weight: -1 },
-      ],
-    );
-    const turns = [...new Set(peopleShared.flatMap((slot) => [...slot.turns.keys()]))]
-      .filter((turn) => modelShared.some((slot) => slot.turns.has(turn)))
-      .sort((a, b) => a - b);
-    const curve = turns.map((turn) => {
-      const peopleTurn = sideCells(table, `people${SEP}${model}${SEP}${turn}`, peopleShared, (slot) => slot.turns.get(turn));
-      const modelTurn = sideCells(table, `model${SEP}${model}${SEP}${turn}`, modelShared, (slot) => slot.turns.get(turn));
-      statistics.push([{ cells: peopleTurn.cells, weight: 1 }], [{ cells: modelTurn.cells, weight: 1 }]);
-      return { turn, people: peopleTurn.conversations, model: modelTurn.conversations };
-    });
-    const sharedClaims = new Set(peopleShared.map((slot) => slot.claimKey));
-    const opponents = [...new Set(peopleShared.map((slot) => slot.opponent))].sort();
-    const peopleClaims = new Set([...peopleSlots.values()].filter((slot) => opponents.includes(slot.opponent)).map((slot) => slot.claimKey));
-    return [
-      {
-        model,
-        opponents,
-        people: people.conversations,
-        against: against.conversations,
-        curve,
-        peopleClaimsLeftOut: [...peopleClaims].filter((claim) => !sharedClaims.has(claim)).length,
-      },
-    ];
+/** What one model's comparison with people is over, before the estimates: the statistics' cells are in the table. */
+interface ModelRow {
+  readonly model: string;
+  readonly opponents: string[];
+  /** Conversations behind the people's side and the model's side. */
+  readonly people: number;
+  readonly against: number;
+  /** Per turn both sides reached, the conversations behind each side. */
+  readonly curve: ReadonlyArray<{ turn: number; people: number; model: number }>;
+  readonly peopleClaimsLeftOut: number;
+}
+
+/** The mean over one side's cells, as a statistic. */
+const meanOf = (cells: number[]): CellStatistic => [{ cells, weight: 1 }];
+
+/**
+ * The turn-by-turn curve of one model's comparison: per turn both sides reached, the persuadee's mean
+ * agreement of each side, their cells added to `table` and their two statistics to `statistics`.
+ */
+function addCurveCells(table: ClaimCellTable, statistics: CellStatistic[], model: string, peopleShared: Slot[], modelShared: Slot[]): ModelRow['curve'] {
+  const turns = [...new Set(peopleShared.flatMap((slot) => [...slot.turns.keys()]))]
+    .filter((turn) => modelShared.some((slot) => slot.turns.has(turn)))
+    .sort((a, b) => a - b);
+  return turns.map((turn) => {
+    const peopleTurn = sideCells(table, `people${SEP}${model}${SEP}${turn}`, peopleShared, (slot) => slot.turns.get(turn));
+    const modelTurn = sideCells(table, `model${SEP}${model}${SEP}${turn}`, modelShared, (slot) => slot.turns.get(turn));
+    statistics.push(meanOf(peopleTurn.cells), meanOf(modelTurn.cells));
+    return { turn, people: peopleTurn.conversations, model: modelTurn.conversations };
   });
-  const results = estimateOverClaims(table.slices(), statistics, options);
+}
+
+/**
+ * People against one model over the (opponent, claim) slots both have: their cells added to `table`, and
+ * to `statistics` the people's mean, the model's, their difference, then the curve's. Undefined where
+ * they share no slot.
+ */
+function addModelCells(
+  table: ClaimCellTable,
+  statistics: CellStatistic[],
+  peopleSlots: ReadonlyMap<string, Slot>,
+  model: string,
+  modelSlots: ReadonlyMap<string, Slot>,
+): ModelRow | undefined {
+  const shared = [...peopleSlots.keys()].filter((slotKey) => modelSlots.has(slotKey)).sort();
+  if (shared.length === 0) return undefined;
+  const peopleShared = shared.map((slotKey) => peopleSlots.get(slotKey)!);
+  const modelShared = shared.map((slotKey) => modelSlots.get(slotKey)!);
+  const people = sideCells(table, `people${SEP}${model}`, peopleShared, ncOf);
+  const against = sideCells(table, `model${SEP}${model}`, modelShared, ncOf);
+  statistics.push(meanOf(people.cells), meanOf(against.cells), [
+    { cells: people.cells, weight: 1 },
+    { cells: against.cells, weight: -1 },
+  ]);
+  const curve = addCurveCells(table, statistics, model, peopleShared, modelShared);
+  const sharedClaims = new Set(peopleShared.map((slot) => slot.claimKey));
+  const opponents = [...new Set(peopleShared.map((slot) => slot.opponent))].sort();
+  const peopleClaims = new Set([...peopleSlots.values()].filter((slot) => opponents.includes(slot.opponent)).map((slot) => slot.claimKey));
+  const peopleClaimsLeftOut = [...peopleClaims].filter((claim) => !sharedClaims.has(claim)).length;
+  return { model, opponents, people: people.conversations, against: against.conversations, curve, peopleClaimsLeftOut };
+}
+
+/**
+ * The comparisons of the rows, their estimates read from `results` in the order `addModelCells` added
+ * their statistics (after the people's own, at index 0); `pHolm` is left to the caller.
+ */
+function comparisonsOf(rows: readonly ModelRow[], results: readonly ClaimEstimate[], condition: Condition, role: Role): Omit<PeopleComparison, 'pHolm'>[] {
   let next = 1;
-  const comparisons = rows.map((row): Omit<PeopleComparison, 'pHolm'> => {
+  return rows.map((row) => {
     const [people, model, difference] = [results[next]!, results[next + 1]!, results[next + 2]!];
     next += 3;
     const curve = row.curve.map((point) => {
@@ -377,10 +393,10 @@ function compareInRole(condition: Condition, role: Role, options: IntervalOption
       return made;
     });
     return {
-      domain,
-      setting,
+      domain: condition.domain,
+      setting: condition.setting,
       role,
-      measure,
+      measure: MEASURE_OF[role],
       model: row.model,
       opponents: row.opponents,
       people: peopleValue(people, row.people),
@@ -396,14 +412,28 @@ function compareInRole(condition: Condition, role: Role, options: IntervalOption
       curve,
     };
   });
+}
+
+/** People's own value and their comparison with each model in one role of one condition; undefined where people never played the role there. */
+function compareInRole(condition: Condition, role: Role, options: IntervalOptions): { estimate: PeopleEstimate; comparisons: PeopleComparison[] } | undefined {
+  const byGroup = condition.slots.get(role);
+  const peopleSlots = byGroup?.get(PEOPLE);
+  if (!byGroup || !peopleSlots) return undefined;
+  const models = [...byGroup.keys()].filter((group) => group !== PEOPLE).sort();
+  const table = new ClaimCellTable();
+  const own = sideCells(table, 'own', [...peopleSlots.values()], ncOf);
+  const statistics: CellStatistic[] = [meanOf(own.cells)];
+  const rows = models.flatMap((model) => addModelCells(table, statistics, peopleSlots, model, byGroup.get(model)!) ?? []);
+  const results = estimateOverClaims(table.slices(), statistics, options);
+  const comparisons = comparisonsOf(rows, results, condition, role);
   const adjusted = holmAdjust(comparisons.map((comparison) => comparison.p));
   const ownEstimate = results[0]!;
   return {
     estimate: {
-      domain,
-      setting,
+      domain: condition.domain,
+      setting: condition.setting,
       role,
-      measure,
+      measure: MEASURE_OF[role],
       value: ownEstimate.value,
       ciLow: ownEstimate.ciLow,
       ciHigh: ownEstimate.ciHigh,

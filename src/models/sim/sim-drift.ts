@@ -1,5 +1,6 @@
 import { type AgreementScore, toAgreementScore } from '../../domain/agreement-score.js';
 import { hashString, type Random } from '../../domain/random.js';
+import { OPENING_WEIGHTS, weightedScore } from './opening-weights.js';
 
 /**
  * Planted drift (issue 29, docs/design/simulated-agents.md): `sim/x?drift=d` moves the agent's own
@@ -12,15 +13,6 @@ import { hashString, type Random } from '../../domain/random.js';
 
 /** The largest planted drift in either direction, in scale points. */
 export const MAX_PLANTED_DRIFT = 2;
-
-/** The opening weights (as the simulated persuadee's, docs/design/simulated-agents.md). */
-const BELIEF_WEIGHTS: readonly [AgreementScore, number][] = [
-  [1, 0.08],
-  [2, 0.3],
-  [3, 0.2],
-  [4, 0.32],
-  [5, 0.1],
-];
 
 /** The claim a request is about, as its prompts quote it: the system prompt's, else the last message's. */
 export function claimOfRequest(texts: readonly string[]): string {
@@ -35,14 +27,9 @@ export function claimOfRequest(texts: readonly string[]): string {
 export function plantedBelief(agentName: string, claim: string, drift: number): AgreementScore {
   const low = Math.floor(drift);
   const high = Math.ceil(drift);
-  const room = BELIEF_WEIGHTS.filter(([score]) => score + low >= 1 && score + high <= 5);
+  const room = OPENING_WEIGHTS.filter(([score]) => score + low >= 1 && score + high <= 5);
   const total = room.reduce((sum, [, weight]) => sum + weight, 0);
-  let draw = (hashString(`${agentName}\u001fdrift\u001f${claim}`) / 2 ** 53) * total;
-  for (const [score, weight] of room) {
-    draw -= weight;
-    if (draw < 0) return score;
-  }
-  return room.at(-1)![0];
+  return weightedScore(room, (hashString(`${agentName}\u001fdrift\u001f${claim}`) / 2 ** 53) * total, room.at(-1)![0]);
 }
 
 /** The agent's answer to the drift probe: its belief moved by floor(d) or ceil(d), with the chance that makes the mean step d. */

@@ -1,6 +1,7 @@
 import { type AgreementScore, agreementLabel, toAgreementScore } from '../../domain/agreement-score.js';
 import { hashString, type Random, randomIndex } from '../../domain/random.js';
 import type { ChatMessage } from '../chat-model.js';
+import { OPENING_WEIGHTS, weightedScore } from './opening-weights.js';
 import type { SimProfile } from './sim-profile.js';
 
 /**
@@ -9,15 +10,6 @@ import type { SimProfile } from './sim-profile.js';
  * step from it with a chance that grows with its susceptibility, so that open-minded agents are
  * measurably less consistent than stubborn ones. Deterministic given the request seed.
  */
-
-/** Beliefs cluster at Oppose and Support, the shape of the openings (docs/design/simulated-agents.md). */
-const BELIEF_WEIGHTS: readonly [AgreementScore, number][] = [
-  [1, 0.08],
-  [2, 0.3],
-  [3, 0.2],
-  [4, 0.32],
-  [5, 0.1],
-];
 
 /** Chance that one answer strays from the belief: 0.05 for a perfectly resistant agent, 0.65 for a fully susceptible one. */
 function strayChance(susceptibility: number): number {
@@ -35,12 +27,7 @@ const UNUSABLE_REPLIES = [
 /** The agent's fixed belief about the question in `messages` (the last user message). */
 export function simulatedBelief(profileName: string, messages: readonly ChatMessage[]): AgreementScore {
   const question = messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
-  let draw = hashString(`${profileName}\u001f${question}`) / 2 ** 53;
-  for (const [score, weight] of BELIEF_WEIGHTS) {
-    draw -= weight;
-    if (draw < 0) return score;
-  }
-  return 3;
+  return weightedScore(OPENING_WEIGHTS, hashString(`${profileName}\u001f${question}`) / 2 ** 53, 3);
 }
 
 /** One answer to the stance question: a bare label, or at the profile's `malformed` rate an unusable reply. */

@@ -6,6 +6,7 @@ import { isFinalDecisionRequest, roleOfSystemPrompt } from '../../protocol/promp
 import { isStanceRequest } from '../../protocol/stance-prompt.js';
 import { parseTaggedReply, formatTaggedReply as tagged } from '../../protocol/tagged-reply.js';
 import type { ChatMessage, ChatModel, GenerateReply, GenerateRequest } from '../chat-model.js';
+import { OPENING_WEIGHTS, weightedScore } from './opening-weights.js';
 import { claimOfRequest, driftedScore, plantedBelief } from './sim-drift.js';
 import { simulatedStudyReply } from './sim-judge.js';
 import { parseSimProfile, type SimProfile } from './sim-profile.js';
@@ -13,25 +14,11 @@ import { simulatedStanceReply } from './sim-stance.js';
 import { applyTechniqueEffect, chooseTechniques, nextScoreChances, persuadeeMark, persuaderMarks, readTechniqueMark, techniqueMark } from './sim-techniques.js';
 import { argumentText, finalText, malformedText, readArgumentStrength, stanceText } from './sim-text.js';
 
-/** Initial stances cluster at Oppose and Support, as the paper found for real models (App. A). */
-const INITIAL_WEIGHTS: readonly [AgreementScore, number][] = [
-  [1, 0.08],
-  [2, 0.3],
-  [3, 0.2],
-  [4, 0.32],
-  [5, 0.1],
-];
-
 /** Strength assumed for an argument written by a model that is not simulated. */
 const UNKNOWN_ARGUMENT_STRENGTH = 0.5;
 
 function drawWeighted(random: Random): AgreementScore {
-  let draw = random();
-  for (const [score, weight] of INITIAL_WEIGHTS) {
-    draw -= weight;
-    if (draw < 0) return score;
-  }
-  return 3;
+  return weightedScore(OPENING_WEIGHTS, random(), 3);
 }
 
 function subjectOf(systemPrompt: string): string {

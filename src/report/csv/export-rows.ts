@@ -1,10 +1,11 @@
 import type { Turn } from '../../domain/conversation.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { isPersonAgent } from '../../domain/person-agent.js';
+import { ROLES } from '../../domain/roles.js';
 import type { TurnTags } from '../../studies/analysis/turn-tags.js';
 import type { AgentColumns } from '../agent-variants.js';
 import type { ExportFormat } from '../report-formats.js';
-import { type CsvColumn, csvHeaderLine, csvRowLine } from './csv-table.js';
+import { type CsvColumn, type CsvValue, csvHeaderLine, csvRowLine } from './csv-table.js';
 
 /** Agents as models under the default prompts, with nothing recorded: a run without variants or stored models. */
 const WITHOUT_VARIANTS = (agent: string): AgentColumns => ({ baseModel: agent, variant: 'default', provider: null, modelId: null });
@@ -22,45 +23,39 @@ interface ConversationRow {
   readonly agents: (agent: string) => AgentColumns;
 }
 
+/** The fields of a conversation record that a CSV cell holds as they are. */
+type ScalarField = { [Field in keyof ConversationRecord]-?: ConversationRecord[Field] extends CsvValue ? Field : never }[keyof ConversationRecord];
+
+/** Columns of a record's fields as they are, each named after its field. */
+const fieldColumns = <Row extends { readonly record: ConversationRecord }>(fields: readonly ScalarField[]): CsvColumn<Row>[] =>
+  fields.map((field) => ({ header: field, value: ({ record }) => record[field] }));
+
+/** Whether each agent is simulated: `persuaderSimulated`, `persuadeeSimulated`. */
+const simulatedColumns = <Row extends { readonly record: ConversationRecord }>(): CsvColumn<Row>[] =>
+  ROLES.map((role) => ({ header: `${role}Simulated`, value: ({ record }) => record.simulated[role] }));
+
+/** Parts of each agent's split (`agents`), per role and part, named as `persuaderBaseModel`. */
+const agentPartColumns = (parts: readonly (keyof AgentColumns)[]): CsvColumn<ConversationRow>[] =>
+  ROLES.flatMap((role) =>
+    parts.map((part) => ({
+      header: `${role}${part[0]!.toUpperCase()}${part.slice(1)}`,
+      value: ({ record, agents }: ConversationRow) => agents(record[role])[part],
+    })),
+  );
+
 /** One CSV row per conversation: the export line without its turns, then each agent's model and prompt variant. */
 const CSV_COLUMNS: readonly CsvColumn<ConversationRow>[] = [
-  { header: 'run', value: ({ record }) => record.run },
-  { header: 'conversationId', value: ({ record }) => record.conversationId },
-  { header: 'domain', value: ({ record }) => record.domain },
-  { header: 'setting', value: ({ record }) => record.setting },
-  { header: 'turnsPlanned', value: ({ record }) => record.turnsPlanned },
-  { header: 'repetition', value: ({ record }) => record.repetition },
-  { header: 'claimIndex', value: ({ record }) => record.claimIndex },
-  { header: 'claim', value: ({ record }) => record.claim },
-  { header: 'question', value: ({ record }) => record.question },
-  { header: 'origin', value: ({ record }) => record.origin },
-  { header: 'license', value: ({ record }) => record.license },
-  { header: 'persuader', value: ({ record }) => record.persuader },
-  { header: 'persuadee', value: ({ record }) => record.persuadee },
-  { header: 'persuaderSimulated', value: ({ record }) => record.simulated.persuader },
-  { header: 'persuadeeSimulated', value: ({ record }) => record.simulated.persuadee },
-  { header: 'status', value: ({ record }) => record.status },
-  { header: 'failureReason', value: ({ record }) => record.failureReason },
-  { header: 'failedTurn', value: ({ record }) => record.failedTurn },
-  { header: 'failedRole', value: ({ record }) => record.failedRole },
-  { header: 'earlyStopped', value: ({ record }) => record.earlyStopped },
-  { header: 'initialScore', value: ({ record }) => record.initialScore },
-  { header: 'finalScore', value: ({ record }) => record.finalScore },
-  { header: 'normalizedChange', value: ({ record }) => record.normalizedChange },
-  { header: 'persuaderStance', value: ({ record }) => record.persuaderStance },
-  { header: 'absoluteChange', value: ({ record }) => record.absoluteChange },
+  ...fieldColumns(['run', 'conversationId', 'domain', 'setting', 'turnsPlanned', 'repetition', 'claimIndex']),
+  ...fieldColumns(['claim', 'question', 'origin', 'license', 'persuader', 'persuadee']),
+  ...simulatedColumns(),
+  ...fieldColumns(['status', 'failureReason', 'failedTurn', 'failedRole', 'earlyStopped', 'initialScore', 'finalScore']),
+  ...fieldColumns(['normalizedChange', 'persuaderStance', 'absoluteChange']),
   { header: 'turns', value: ({ record }) => record.turns.length },
   { header: 'attempts', value: ({ record }) => record.turns.reduce((total, turn) => total + turn.attempts.length, 0) + record.failedAttempts.length },
   // Added after the first columns, so that readers by position keep working (docs/design/report.md).
-  { header: 'persuaderBaseModel', value: ({ record, agents }) => agents(record.persuader).baseModel },
-  { header: 'persuaderVariant', value: ({ record, agents }) => agents(record.persuader).variant },
-  { header: 'persuadeeBaseModel', value: ({ record, agents }) => agents(record.persuadee).baseModel },
-  { header: 'persuadeeVariant', value: ({ record, agents }) => agents(record.persuadee).variant },
+  ...agentPartColumns(['baseModel', 'variant']),
   // Added with full-text search, after those.
-  { header: 'persuaderProvider', value: ({ record, agents }) => agents(record.persuader).provider },
-  { header: 'persuaderModelId', value: ({ record, agents }) => agents(record.persuader).modelId },
-  { header: 'persuadeeProvider', value: ({ record, agents }) => agents(record.persuadee).provider },
-  { header: 'persuadeeModelId', value: ({ record, agents }) => agents(record.persuadee).modelId },
+  ...agentPartColumns(['provider', 'modelId']),
 ];
 
 /** The CSV header line of `pmiyc export --format csv`. */
@@ -90,35 +85,25 @@ interface TurnRow {
   readonly study: string | null;
 }
 
-/** Sums a usage field over a turn's attempts; null when no attempt reported it. */
-function usageSum(turn: Turn, field: 'inputTokens' | 'outputTokens' | 'cachedInputTokens'): number | null {
-  const reported = turn.attempts.flatMap((attempt) => (attempt.usage?.[field] === undefined ? [] : [attempt.usage[field]]));
+/** Sums a value over a turn's attempts; null when no attempt reported it. */
+function attemptSum(turn: Turn, amountOf: (attempt: Turn['attempts'][number]) => number | undefined): number | null {
+  const reported = turn.attempts.flatMap((attempt) => {
+    const value = amountOf(attempt);
+    return value === undefined ? [] : [value];
+  });
   return reported.length === 0 ? null : reported.reduce((total, value) => total + value, 0);
 }
 
-function costSum(turn: Turn): number | null {
-  const reported = turn.attempts.flatMap((attempt) => (attempt.costUsd === undefined ? [] : [attempt.costUsd]));
-  return reported.length === 0 ? null : reported.reduce((total, value) => total + value, 0);
-}
+const usageSum = (turn: Turn, field: 'inputTokens' | 'outputTokens' | 'cachedInputTokens') => attemptSum(turn, (attempt) => attempt.usage?.[field]);
 
 const agentOfTurn = (row: TurnRow) => (row.turn.role === 'persuader' ? row.record.persuader : row.record.persuadee);
 const ids = (items: ReadonlyArray<{ id: string }> | undefined) => items?.map((item) => item.id).join(';') ?? null;
 
 /** `pmiyc export --format turns-csv`: one row per accepted turn (docs/design/report.md, "Per-turn CSV"). */
 const TURN_COLUMNS: readonly CsvColumn<TurnRow>[] = [
-  { header: 'run', value: ({ record }) => record.run },
-  { header: 'conversationId', value: ({ record }) => record.conversationId },
-  { header: 'domain', value: ({ record }) => record.domain },
-  { header: 'setting', value: ({ record }) => record.setting },
-  { header: 'turnsPlanned', value: ({ record }) => record.turnsPlanned },
-  { header: 'repetition', value: ({ record }) => record.repetition },
-  { header: 'claimIndex', value: ({ record }) => record.claimIndex },
-  { header: 'persuader', value: ({ record }) => record.persuader },
-  { header: 'persuadee', value: ({ record }) => record.persuadee },
-  { header: 'persuaderSimulated', value: ({ record }) => record.simulated.persuader },
-  { header: 'persuadeeSimulated', value: ({ record }) => record.simulated.persuadee },
-  { header: 'status', value: ({ record }) => record.status },
-  { header: 'normalizedChange', value: ({ record }) => record.normalizedChange },
+  ...fieldColumns(['run', 'conversationId', 'domain', 'setting', 'turnsPlanned', 'repetition', 'claimIndex', 'persuader', 'persuadee']),
+  ...simulatedColumns(),
+  ...fieldColumns(['status', 'normalizedChange']),
   { header: 'turn', value: ({ turn }) => turn.index },
   { header: 'role', value: ({ turn }) => turn.role },
   { header: 'kind', value: ({ turn }) => turn.kind },
@@ -133,7 +118,7 @@ const TURN_COLUMNS: readonly CsvColumn<TurnRow>[] = [
   { header: 'inputTokens', value: ({ turn }) => usageSum(turn, 'inputTokens') },
   { header: 'outputTokens', value: ({ turn }) => usageSum(turn, 'outputTokens') },
   { header: 'cachedInputTokens', value: ({ turn }) => usageSum(turn, 'cachedInputTokens') },
-  { header: 'costUsd', value: ({ turn }) => costSum(turn) },
+  { header: 'costUsd', value: ({ turn }) => attemptSum(turn, (attempt) => attempt.costUsd) },
   { header: 'finishReason', value: ({ turn }) => turn.attempts.at(-1)?.finishReason },
   { header: 'callHash', value: ({ turn }) => turn.attempts.at(-1)?.callHash },
   { header: 'analysis', value: ({ study }) => study },

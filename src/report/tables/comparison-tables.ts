@@ -4,7 +4,7 @@ import { conditionLabel } from '../charts/chart-theme.js';
 import { formatNumber } from '../number-format.js';
 import type { ReportDocument } from '../report-document.js';
 import { leftOutParts } from '../texts/run-comparison-text.js';
-import type { ReportTable } from './report-tables.js';
+import type { EstimateCell, ReportTable, TableCell } from './report-tables.js';
 
 /** The significance level the tables mark (Holm-adjusted). */
 const ALPHA = 0.05;
@@ -46,6 +46,31 @@ function leftOutText(leftOut: ArmLeftOut, arms: Readonly<Record<string, string>>
   return parts.length === 0 ? 'nothing' : parts.join('; ');
 }
 
+/** A paired difference over claims as a table cell: its value, interval and number of claims. */
+interface PairedDifference {
+  readonly difference: number;
+  readonly ciLow: number;
+  readonly ciHigh: number;
+  readonly claims: number;
+  readonly thin: boolean;
+}
+
+const differenceCell = (comparison: PairedDifference): EstimateCell => ({
+  estimate: comparison.difference,
+  ciLow: comparison.ciLow,
+  ciHigh: comparison.ciHigh,
+  n: comparison.claims,
+  thin: comparison.thin,
+});
+
+/** The cells a comparison between two arms ends with: the difference, p (Holm), the reading and what it left out (`arms` names the arms there). */
+function armDifferenceCells(
+  comparison: PairedDifference & { readonly pHolm: number; readonly leftOut: ArmLeftOut },
+  arms: Readonly<Record<string, string>>,
+): TableCell[] {
+  return [differenceCell(comparison), formatP(comparison.pHolm), verdict(comparison.pHolm, comparison.thin), leftOutText(comparison.leftOut, arms)];
+}
+
 /** The paper's order of conditions: subjective before misinformation, single-turn before multi-turn. */
 const conditionOrder = (entry: { domain: string; setting: string }) => (entry.domain === 'subjective' ? 0 : 2) + (entry.setting === 'single' ? 0 : 1);
 
@@ -63,7 +88,7 @@ export function modelComparisonTable(document: ReportDocument, measure: 'effecti
       conditionLabel(comparison.domain, comparison.setting),
       { model: comparison.first },
       { model: comparison.second },
-      { estimate: comparison.difference, ciLow: comparison.ciLow, ciHigh: comparison.ciHigh, n: comparison.claims, thin: comparison.thin },
+      differenceCell(comparison),
       formatP(comparison.p),
       formatP(comparison.pHolm),
       modelReading(comparison),
@@ -81,10 +106,7 @@ export function settingComparisonTable(document: ReportDocument): ReportTable {
       comparison.measure,
       formatNumber(comparison.single),
       formatNumber(comparison.multi),
-      { estimate: comparison.difference, ciLow: comparison.ciLow, ciHigh: comparison.ciHigh, n: comparison.claims, thin: comparison.thin },
-      formatP(comparison.pHolm),
-      verdict(comparison.pHolm, comparison.thin),
-      leftOutText(comparison.leftOut, { single: 'single-turn', multi: 'multi-turn' }),
+      ...armDifferenceCells(comparison, { single: 'single-turn', multi: 'multi-turn' }),
     ]),
   };
 }
@@ -134,10 +156,7 @@ export function runComparisonTable(document: ReportDocument): ReportTable {
       comparison.measure,
       formatNumber(comparison.baseline),
       formatNumber(comparison.value),
-      { estimate: comparison.difference, ciLow: comparison.ciLow, ciHigh: comparison.ciHigh, n: comparison.claims, thin: comparison.thin },
-      formatP(comparison.pHolm),
-      verdict(comparison.pHolm, comparison.thin),
-      leftOutText(comparison.leftOut, { baseline: 'baseline', reported: 'this run' }),
+      ...armDifferenceCells(comparison, { baseline: 'baseline', reported: 'this run' }),
     ]),
   };
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AgreementScore } from '../../domain/agreement-score.js';
 import { type TurnLabels, turnLabelTags } from '../../domain/turn-labels.js';
 import type { AnalysisResults, StoredDriftProbe, StoredTurnLabels, TurnLabelsKey } from '../../studies/analysis/analysis-results.js';
+import { studyNamesOf } from './run-rows.js';
 
 const ids = z.array(z.string());
 
@@ -156,11 +157,6 @@ export class AnalysisTable implements AnalysisResults {
   }
 
   studyNames(tournamentRun?: string): string[] {
-    const kind = "json_extract(config, '$.command') = 'analyze'";
-    const statement =
-      tournamentRun === undefined
-        ? this.database.prepare(`SELECT name FROM runs WHERE ${kind} ORDER BY id`)
-        : this.database.prepare(`SELECT name FROM runs WHERE ${kind} AND json_extract(config, '$.tournamentRun') = ? ORDER BY id`);
-    return (tournamentRun === undefined ? statement.pluck().all() : statement.pluck().all(tournamentRun)) as string[];
+    return studyNamesOf(this.database, 'analyze', tournamentRun);
   }
 }

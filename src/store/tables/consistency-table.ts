@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { AgreementScore } from '../../domain/agreement-score.js';
 import type { ConsistencyResults, SampleKey, StoredStanceSample } from '../../studies/consistency/consistency-results.js';
+import { studyNamesOf } from './run-rows.js';
 
 const rowSchema = z.object({
   model: z.string(),
@@ -96,11 +97,6 @@ export class ConsistencyTable implements ConsistencyResults {
 
   /** Names of the consistency studies in the store, oldest first; only those linked to `tournamentRun` when given. */
   studyNames(tournamentRun?: string): string[] {
-    const kind = "json_extract(config, '$.command') = 'consistency'";
-    const statement =
-      tournamentRun === undefined
-        ? this.database.prepare(`SELECT name FROM runs WHERE ${kind} ORDER BY id`)
-        : this.database.prepare(`SELECT name FROM runs WHERE ${kind} AND json_extract(config, '$.tournamentRun') = ? ORDER BY id`);
-    return (tournamentRun === undefined ? statement.pluck().all() : statement.pluck().all(tournamentRun)) as string[];
+    return studyNamesOf(this.database, 'consistency', tournamentRun);
   }
 }

@@ -1,3 +1,4 @@
+import type { Database } from 'better-sqlite3';
 import type { RunStatus } from '../../runner/run-records.js';
 import { readRunConfig, type StudyRun } from '../../studies/run-config.js';
 
@@ -6,6 +7,14 @@ import { readRunConfig, type StudyRun } from '../../studies/run-config.js';
  * import of the official code's results holds tournament conversations: it is a tournament.
  */
 export const RUN_KIND_SQL = `CASE coalesce(json_extract(config, '$.command'), 'run') WHEN 'run' THEN 'tournament' WHEN 'demo' THEN 'tournament' WHEN 'import' THEN 'tournament' ELSE json_extract(config, '$.command') END`;
+
+/** Names of the studies a command made (`config.command`), oldest first; only those linked to `tournamentRun` when given. */
+export function studyNamesOf(database: Database, command: string, tournamentRun?: string): string[] {
+  const ofCommand = "json_extract(config, '$.command') = ?";
+  if (tournamentRun === undefined) return database.prepare(`SELECT name FROM runs WHERE ${ofCommand} ORDER BY id`).pluck().all(command) as string[];
+  const linked = `${ofCommand} AND json_extract(config, '$.tournamentRun') = ?`;
+  return database.prepare(`SELECT name FROM runs WHERE ${linked} ORDER BY id`).pluck().all(command, tournamentRun) as string[];
+}
 
 export const RUN_COLUMNS = 'id, name, created_at, status, stop_reason, seed, package_version, git_revision, planned_conversations, claims_checksum, config';
 

@@ -163,17 +163,13 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export async function writeBundle(options: BundleOptions): Promise<BundleWritten> {
   const { source, run } = options;
   const api = new ViewApi(source, options.world);
-  const answered = (path: string, query = ''): unknown => {
-    const answer: ApiAnswer = api.answer(path, new URLSearchParams(query));
-    if (answer.status !== 200) throw new InputError(`run ${run.name} cannot be bundled: ${(answer.body as { error: string }).error}`);
-    return answer.body;
-  };
+  const answered = answerOrRefuse(api, run.name);
   const runs = answered('/api/runs') as RunsAnswer;
   const summary = runs.runs.find((entry) => entry.name === run.name)!;
   if (summary.live) throw new InputError(`run ${run.name} is still running: bundle it once it has ended (pmiyc runs shows its status)`);
   const runAnswer = answered(`/api/runs/${encodeURIComponent(run.name)}`) as RunAnswer;
   const files = new FileWriter(options.folder);
-  const write = (name: string, body: unknown) => files.write(`data/${name}`, dataFile(name, body));
+  const write: WriteData = (name, body) => files.write(`data/${name}`, dataFile(name, body));
 
   const conversations = source.countConversations(run.id);
   const label: BundleLabel = {
@@ -191,18 +187,47 @@ export async function writeBundle(options: BundleOptions): Promise<BundleWritten
   await write(BUNDLE_DATA_FILES.runs, { store: `bundle of run ${run.name}`, runs: [summary] } satisfies RunsAnswer);
   await write(BUNDLE_DATA_FILES.run, runAnswer);
   await write(BUNDLE_DATA_FILES.estimates, answered(`/api/runs/${encodeURIComponent(run.name)}/estimates`));
-  const settings = new Set(runAnswer.conditions.map((condition) => condition.setting));
-  if (settings.size === 2) {
-    const query = new URLSearchParams({ a: run.name, b: run.name, aSetting: 'single', bSetting: 'multi' }).toString();
-    const answer = api.answer('/api/compare', new URLSearchParams(query));
-    if (answer.status === 200) await write(BUNDLE_DATA_FILES.compare, answer.body);
-  }
+  await writeSettingsComparison(api, run.name, runAnswer, write);
 
   const lists = new ListPages(files);
   lists.declare({});
   lists.declare({ status: 'failed' });
   lists.declare({ earlyStopped: 'true' });
-  // Pass 1, by pair: each conversation's page, and the lists whose members the pair order keeps together.
+  await writeConversationsByPair(options, api, lists, write);
+  await listConversationsByClaim(options, lists);
+  const listCount = await lists.finish();
+  await write('bundle.js', label);
+  await files.flush();
+  return { files: files.files, bytes: files.bytes, conversations, lists: listCount };
+}
+
+/** Writes one data file of the bundle: its name under data/ and the answer it holds. */
+type WriteData = (name: string, body: unknown) => Promise<void>;
+
+/** The API's answer to a path, or (where it is not 200) an `InputError` that says why the run cannot be bundled. */
+function answerOrRefuse(api: ViewApi, runName: string): (path: string, query?: string) => unknown {
+  return (path, query = '') => {
+    const answer: ApiAnswer = api.answer(path, new URLSearchParams(query));
+    if (answer.status !== 200) throw new InputError(`run ${runName} cannot be bundled: ${(answer.body as { error: string }).error}`);
+    return answer.body;
+  };
+}
+
+/** The comparison of the run's single-turn with its multi-turn setting, where it has both (and the API can make it). */
+async function writeSettingsComparison(api: ViewApi, runName: string, runAnswer: RunAnswer, write: WriteData): Promise<void> {
+  const settings = new Set(runAnswer.conditions.map((condition) => condition.setting));
+  if (settings.size !== 2) return;
+  const query = new URLSearchParams({ a: runName, b: runName, aSetting: 'single', bSetting: 'multi' }).toString();
+  const answer = api.answer('/api/compare', new URLSearchParams(query));
+  if (answer.status === 200) await write(BUNDLE_DATA_FILES.compare, answer.body);
+}
+
+/**
+ * Pass 1, by pair: each conversation's page, and the lists whose members the pair order keeps together
+ * (a pair's, a persuader's), each closed as soon as the order has moved past it.
+ */
+async function writeConversationsByPair(options: BundleOptions, api: ViewApi, lists: ListPages, write: WriteData): Promise<void> {
+  const { source, run } = options;
   let previous: ConversationRecord | undefined;
   const closeOnChange = async (record: ConversationRecord | undefined) => {
     if (!previous) return;
@@ -223,19 +248,30 @@ export async function writeBundle(options: BundleOptions): Promise<BundleWritten
     await closeOnChange(record);
     previous = record;
     const id = record.conversationId;
-    const name = conversationFile(id);
-    await write(name, { record: compactRecord(record), calls: api.callsOf(run.name, record, []), labels: api.labelsOf(run.name, id, undefined) });
-    const item = summaryOf(record);
-    const where = { domain: record.domain, setting: record.setting };
-    await lists.add({}, item);
-    if (record.status === 'failed') await lists.add({ status: 'failed' }, item);
-    if (record.earlyStopped) await lists.add({ earlyStopped: 'true' }, item);
-    await lists.add({ ...where, persuader: record.persuader, persuadee: record.persuadee }, item);
-    await lists.add({ ...where, persuader: record.persuader }, item);
-    await lists.add({ ...where, persuadee: record.persuadee }, item);
+    await write(conversationFile(id), {
+      record: compactRecord(record),
+      calls: api.callsOf(run.name, record, []),
+      labels: api.labelsOf(run.name, id, undefined),
+    });
+    await addToPairLists(lists, record);
   }
   await closeOnChange(undefined);
-  // Pass 2, by claim: one claim's conversations at a time, in the viewer's order by pair.
+}
+
+/** Adds a conversation to every list the pair order fills: all, failed, early stops, its pair's, its persuader's and its persuadee's. */
+async function addToPairLists(lists: ListPages, record: ConversationRecord): Promise<void> {
+  const item = summaryOf(record);
+  const where = { domain: record.domain, setting: record.setting };
+  await lists.add({}, item);
+  if (record.status === 'failed') await lists.add({ status: 'failed' }, item);
+  if (record.earlyStopped) await lists.add({ earlyStopped: 'true' }, item);
+  await lists.add({ ...where, persuader: record.persuader, persuadee: record.persuadee }, item);
+  await lists.add({ ...where, persuader: record.persuader }, item);
+  await lists.add({ ...where, persuadee: record.persuadee }, item);
+}
+
+/** Pass 2, by claim: one claim's conversations at a time, in the viewer's order by pair, then its lists closed. */
+async function listConversationsByClaim(options: BundleOptions, lists: ListPages): Promise<void> {
   let group: ConversationSummary[] = [];
   const writeClaim = async () => {
     group.sort(byPair);
@@ -249,14 +285,10 @@ export async function writeBundle(options: BundleOptions): Promise<BundleWritten
     }
     group = [];
   };
-  for (const record of source.browse.conversationsInOrder(run.id, 'claim')) {
+  for (const record of options.source.browse.conversationsInOrder(options.run.id, 'claim')) {
     const first = group[0];
     if (first && (first.domain !== record.domain || first.claimIndex !== record.claimIndex)) await writeClaim();
     group.push(summaryOf(record));
   }
   await writeClaim();
-  const listCount = await lists.finish();
-  await write('bundle.js', label);
-  await files.flush();
-  return { files: files.files, bytes: files.bytes, conversations, lists: listCount };
 }

@@ -1,6 +1,6 @@
 import type { Domain } from '../../domain/claim.js';
 import type { FailureReason, Setting } from '../../domain/conversation.js';
-import type { TagItem, TurnTags } from '../../studies/analysis/turn-tags.js';
+import type { JudgeTags, TagItem, TurnTags } from '../../studies/analysis/turn-tags.js';
 import type { ResearchNote, TagCount } from '../../studies/notes/research-notes.js';
 import type { CallDetail, ClaimCell, PairCell } from '../../studies/tournament/tournament-browse.js';
 import type { RunEstimates } from '../viewer/run-estimates.js';
@@ -78,12 +78,7 @@ export interface AnalysisSummary {
 }
 
 /** The filters a run's labels allow: the taxonomy's items that the first judge gave some turn, and whether any turn refused or left its role. */
-interface LabelFilters {
-  readonly techniques: readonly TagItem[];
-  readonly unethical: readonly TagItem[];
-  readonly refused: boolean;
-  readonly leftRole: boolean;
-}
+type LabelFilters = Pick<JudgeTags, 'techniques' | 'unethical' | 'refused' | 'leftRole'>;
 
 /**
  * One persuader's technique profile in one condition: of its labelled persuader turns (completed

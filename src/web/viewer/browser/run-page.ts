@@ -82,6 +82,124 @@ function claimsSection(run: string, claims: RunAnswer['claims']): HTMLElement[] 
   return [controls, box];
 }
 
+type ModelMean = RunAnswer['modelMeans'][number];
+type Measure = 'effectiveness' | 'susceptibility';
+
+/** Where each mean's interval goes once the estimates arrive, by `modelKey` / `pairKey`. */
+interface EstimatePlaces {
+  marks: Map<string, HTMLElement>;
+  pairCells: Map<string, HTMLElement>;
+  comparisons: HTMLElement;
+  reportLink: () => Child;
+}
+
+/** The role a measure is of: effectiveness is a persuader's, susceptibility a persuadee's. */
+const ROLE_OF_MEASURE = { effectiveness: 'persuader', susceptibility: 'persuadee' } as const;
+
+/**
+ * One model's mean of one measure: a link to the conversations it is over, and (where it has a mean) the
+ * place its interval goes, registered in `marks`.
+ */
+function meanCell(runName: string, entry: ModelMean, measure: Measure, marks: Map<string, HTMLElement>): HTMLElement {
+  const value = entry[measure];
+  const reason = measure === 'effectiveness' ? entry.effectivenessReason : entry.susceptibilityReason;
+  const filters = { [ROLE_OF_MEASURE[measure]]: entry.model, domain: entry.domain, setting: entry.setting };
+  let place: HTMLElement | '' = '';
+  if (value !== null) {
+    place = el('span', { className: 'interval-place', 'data-estimate': `${entry.domain}|${entry.setting}|${measure}|${entry.model}` });
+    marks.set(modelKey(entry.domain, entry.setting, measure, entry.model), place);
+  }
+  return td([link(['runs', runName, 'conversations'], filters, meanOrWhy(value, reason)), place]);
+}
+
+/** The rows of the model means table: each model's effectiveness and susceptibility in each condition. */
+function modelMeanRows(runName: string, modelMeans: RunAnswer['modelMeans'], marks: Map<string, HTMLElement>): HTMLElement[] {
+  return modelMeans.map((entry) =>
+    el(
+      'tr',
+      {},
+      td(`${entry.domain}, ${entry.setting}`),
+      td(modelText(entry.model)),
+      meanCell(runName, entry, 'effectiveness', marks),
+      meanCell(runName, entry, 'susceptibility', marks),
+    ),
+  );
+}
+
+/** A link to the bundle's report where the page is in a bundle that has one, else the command that writes it. */
+function reportLinkOf(runName: string): () => Child {
+  const bundle = bundleInfo();
+  return () =>
+    bundle?.report
+      ? el('a', { href: bundle.report, className: 'report-link' }, 'The report of this run (every estimate, its method and notes).')
+      : `pmiyc report --run ${runName} writes these with every other estimate, its method and notes.`;
+}
+
+/** Links that compare this run with each other tournament, and its single-turn with its multi-turn setting where it has both. */
+function compareLinks(runName: string, others: readonly string[], settings: readonly string[]): HTMLElement {
+  return el(
+    'p',
+    {},
+    others.map((other) => [link(['compare'], { a: other, b: runName }, `compare ${other} with this run`), ' ']),
+    settings.length === 2 ? link(['compare'], { a: runName, b: runName, aSetting: 'single', bSetting: 'multi' }, 'compare single-turn with multi-turn') : '',
+  );
+}
+
+/** Links to the run's conversations: all, the failed ones, the early stops, and the reader's notes. */
+function conversationLinks(run: Run): HTMLElement {
+  return el(
+    'p',
+    {},
+    link(['runs', run.name, 'conversations'], null, 'all conversations'),
+    ' · ',
+    link(['runs', run.name, 'conversations'], { status: 'failed' }, `failed conversations (${count(run.failed)})`),
+    ' · ',
+    link(['runs', run.name, 'conversations'], { earlyStopped: 'true' }, 'early stops'),
+    ' · ',
+    link(['runs', run.name, 'notes'], null, 'your notes'),
+  );
+}
+
+/** The names of the other tournaments of the store, the ones this run can be compared with. */
+async function otherTournaments(runName: string): Promise<string[]> {
+  const runs = (await api<RunsAnswer>('runs')).runs;
+  return runs.filter((other) => other.kind === 'tournament' && other.name !== runName).map((other) => other.name);
+}
+
+/** A tournament's page below its facts: matrices, model means, comparisons, technique profile and claims. */
+function showTournament(data: RunAnswer, facts: HTMLElement, others: readonly string[], places: EstimatePlaces): void {
+  const run = data.run;
+  const simulated = data.models.some(isSimulated);
+  const settings = [...new Set(data.conditions.map((condition) => condition.setting))];
+  const modelRows = modelMeanRows(run.name, data.modelMeans, places.marks);
+  show(
+    el('h2', {}, run.name, ' ', simulated ? badge('simulated agents', 'simulated') : ''),
+    facts,
+    conversationLinks(run),
+    el(
+      'p',
+      { className: 'note' },
+      "Means of the stored NC (failed conversations are not scored). Each mean's 95% interval over claims is the report's (t over claims; ~ and a paler mark when too few claims to trust it): beside each model's mean, and on hover over a pair's cell. ",
+      places.reportLink(),
+    ),
+    data.conditions.map((condition) => matrix(run.name, condition, data.pairs, data.models, places.pairCells)),
+    el('h2', {}, 'Effectiveness and susceptibility'),
+    el(
+      'p',
+      { className: 'note' },
+      "Each is the mean of the model's pair means over the opponents it faced, self-play included, as in the paper, with its 95% interval; click to list its conversations.",
+    ),
+    table(['condition', 'model', 'effectiveness (as persuader)', 'susceptibility (as persuadee)'], modelRows),
+    el('h2', {}, 'Which differences are real'),
+    places.comparisons,
+    techniqueProfileSection(run.name, data.analysis),
+    el('h2', {}, 'Compare'),
+    compareLinks(run.name, others, settings),
+    el('h2', {}, 'Claims'),
+    ...claimsSection(run.name, data.claims),
+  );
+}
+
 /** One run: its facts, then for a tournament its matrices, model means, comparisons and claims. */
 export async function runPage(current: number, name: string, query: URLSearchParams): Promise<void> {
   const study = query.get('analysis') || '';
@@ -96,108 +214,29 @@ export async function runPage(current: number, name: string, query: URLSearchPar
     selectable([]);
     return refreshWhileLive(run.live, again);
   }
-  const simulated = data.models.some(isSimulated);
-  // Where each mean's interval goes once the estimates arrive, by `modelKey` / `pairKey`.
-  const marks = new Map<string, HTMLElement>();
-  const pairCells = new Map<string, HTMLElement>();
-  const markOf = (entry: RunAnswer['modelMeans'][number], measure: 'effectiveness' | 'susceptibility') => {
-    const place = el('span', { className: 'interval-place', 'data-estimate': `${entry.domain}|${entry.setting}|${measure}|${entry.model}` });
-    marks.set(modelKey(entry.domain, entry.setting, measure, entry.model), place);
-    return place;
+  const places: EstimatePlaces = {
+    marks: new Map(),
+    pairCells: new Map(),
+    comparisons: el(
+      'div',
+      { id: 'comparisons-place' },
+      el('p', { className: 'note' }, run.live ? 'Intervals appear once the run ends.' : 'computing intervals'),
+    ),
+    reportLink: reportLinkOf(run.name),
   };
-  const modelRows = data.modelMeans.map((entry) =>
-    el(
-      'tr',
-      {},
-      td(`${entry.domain}, ${entry.setting}`),
-      td(modelText(entry.model)),
-      td([
-        link(
-          ['runs', run.name, 'conversations'],
-          { persuader: entry.model, domain: entry.domain, setting: entry.setting },
-          meanOrWhy(entry.effectiveness, entry.effectivenessReason),
-        ),
-        entry.effectiveness === null ? '' : markOf(entry, 'effectiveness'),
-      ]),
-      td([
-        link(
-          ['runs', run.name, 'conversations'],
-          { persuadee: entry.model, domain: entry.domain, setting: entry.setting },
-          meanOrWhy(entry.susceptibility, entry.susceptibilityReason),
-        ),
-        entry.susceptibility === null ? '' : markOf(entry, 'susceptibility'),
-      ]),
-    ),
-  );
-  const settings = [...new Set(data.conditions.map((condition) => condition.setting))];
-  const bundle = bundleInfo();
-  const reportLink = (): Child =>
-    bundle?.report
-      ? el('a', { href: bundle.report, className: 'report-link' }, 'The report of this run (every estimate, its method and notes).')
-      : `pmiyc report --run ${run.name} writes these with every other estimate, its method and notes.`;
-  const comparisons = el(
-    'div',
-    { id: 'comparisons-place' },
-    el('p', { className: 'note' }, run.live ? 'Intervals appear once the run ends.' : 'computing intervals'),
-  );
-  const others = (await api<RunsAnswer>('runs')).runs.filter((other) => other.kind === 'tournament' && other.name !== run.name).map((other) => other.name);
+  const others = await otherTournaments(run.name);
   if (!isCurrent(current)) return;
-  const compareLinks = el(
-    'p',
-    {},
-    others.map((other) => [link(['compare'], { a: other, b: run.name }, `compare ${other} with this run`), ' ']),
-    settings.length === 2 ? link(['compare'], { a: run.name, b: run.name, aSetting: 'single', bSetting: 'multi' }, 'compare single-turn with multi-turn') : '',
-  );
-  show(
-    el('h2', {}, run.name, ' ', simulated ? badge('simulated agents', 'simulated') : ''),
-    facts,
-    el(
-      'p',
-      {},
-      link(['runs', run.name, 'conversations'], null, 'all conversations'),
-      ' · ',
-      link(['runs', run.name, 'conversations'], { status: 'failed' }, `failed conversations (${count(run.failed)})`),
-      ' · ',
-      link(['runs', run.name, 'conversations'], { earlyStopped: 'true' }, 'early stops'),
-      ' · ',
-      link(['runs', run.name, 'notes'], null, 'your notes'),
-    ),
-    el(
-      'p',
-      { className: 'note' },
-      "Means of the stored NC (failed conversations are not scored). Each mean's 95% interval over claims is the report's (t over claims; ~ and a paler mark when too few claims to trust it): beside each model's mean, and on hover over a pair's cell. ",
-      reportLink(),
-    ),
-    data.conditions.map((condition) => matrix(run.name, condition, data.pairs, data.models, pairCells)),
-    el('h2', {}, 'Effectiveness and susceptibility'),
-    el(
-      'p',
-      { className: 'note' },
-      "Each is the mean of the model's pair means over the opponents it faced, self-play included, as in the paper, with its 95% interval; click to list its conversations.",
-    ),
-    table(['condition', 'model', 'effectiveness (as persuader)', 'susceptibility (as persuadee)'], modelRows),
-    el('h2', {}, 'Which differences are real'),
-    comparisons,
-    techniqueProfileSection(run.name, data.analysis),
-    el('h2', {}, 'Compare'),
-    compareLinks,
-    el('h2', {}, 'Claims'),
-    ...claimsSection(run.name, data.claims),
-  );
+  showTournament(data, facts, others, places);
   selectable([]);
   refreshWhileLive(run.live, again);
-  if (!run.live) await showEstimates(current, run.name, { marks, pairCells, comparisons, reportLink });
+  if (!run.live) await showEstimates(current, run.name, places);
 }
 
 /**
  * Puts the report's intervals beside the means drawn, once they arrive: the page is drawn first, since
  * on a large run they take one read of every (pair, claim) sum (then kept until the run changes).
  */
-async function showEstimates(
-  current: number,
-  name: string,
-  places: { marks: Map<string, HTMLElement>; pairCells: Map<string, HTMLElement>; comparisons: HTMLElement; reportLink: () => Child },
-): Promise<void> {
+async function showEstimates(current: number, name: string, places: EstimatePlaces): Promise<void> {
   let answer: EstimatesAnswer;
   try {
     answer = await api<EstimatesAnswer>(`runs/${encodeURIComponent(name)}/estimates`);
