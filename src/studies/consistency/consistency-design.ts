@@ -6,15 +6,10 @@ import type { ConsistencyConfig, ConsistencyDesign } from './consistency-config.
 
 export type { ConsistencyConfig, ConsistencyDesign } from './consistency-config.js';
 
-/** Whether a stored run config is a consistency study's. */
-export function isConsistencyConfig(config: RunConfig): boolean {
-  return config.kind === 'consistency';
-}
-
 /** The tournament run a study compares its answers with (`--run`) must exist and be a tournament. */
 export function checkTournamentRun(records: Pick<StudyRunRecords, 'findRun'>, name: string | undefined): void {
   if (name === undefined) return;
-  if (isConsistencyConfig(records.findRun(name).config))
+  if (records.findRun(name).config.kind === 'consistency')
     throw new InputError(`--run names the tournament run to compare openings with, but ${name} is a consistency study: name a run made by \`pmiyc run\``);
 }
 
