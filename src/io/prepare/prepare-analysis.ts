@@ -12,24 +12,17 @@ import {
 import type { AnalysisResults } from '../../studies/analysis/analysis-results.js';
 import type { StudyRunRecords } from '../../studies/run-config.js';
 import { loadTaxonomy } from '../inputs/load-taxonomy.js';
+import type { PreparedStudy, StudyNameOptions } from './prepared-study.js';
 
 /** What an analysis session runs: a new study's design from its options, or a stored study's own. */
-export interface PreparedAnalysis {
-  /** The study's name: given, or the stored study's; a new study without one is named analysis-N. */
-  readonly name?: string;
-  readonly design: AnalysisDesign;
-  readonly seed: number;
+export interface PreparedAnalysis extends PreparedStudy<AnalysisDesign> {
   /** The tournament run to read: given (--run), the stored study's, or (undefined) the latest tournament. */
   readonly tournamentRun?: string;
-  readonly configPath?: string;
 }
 
 /** What names an analysis study on the command line. */
-interface StudyNames {
-  readonly seed: number;
-  readonly study?: string;
+interface StudyNames extends StudyNameOptions {
   readonly run?: string;
-  readonly config?: string;
   readonly taxonomy?: string;
   readonly batch?: boolean;
 }

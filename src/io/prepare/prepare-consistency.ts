@@ -4,26 +4,19 @@ import { type ConsistencyDesign, type ConsistencyDesignOptions, consistencyDesig
 import { consistencyStudyToResume } from '../../studies/consistency/study-to-resume.js';
 import type { DataAccess } from '../inputs/data-access.js';
 import { loadClaims } from '../inputs/load-claims.js';
+import type { PreparedStudy, StudyNameOptions } from './prepared-study.js';
 
 /** What a consistency session runs: a new study's design from its options, or a stored study's own, with its claims read. */
-export interface PreparedConsistencyStudy {
-  /** The study's name: given, or the stored study's; a new study without one is named consistency-N. */
-  readonly name?: string;
-  readonly design: ConsistencyDesign;
+export interface PreparedConsistencyStudy extends PreparedStudy<ConsistencyDesign> {
   readonly claims: readonly Claim[];
-  readonly seed: number;
   /** The tournament run whose openings the study compares with. */
   readonly tournamentRun?: string;
-  readonly configPath?: string;
 }
 
 /** What names a consistency study on the command line. */
-interface StudyNames {
-  readonly seed: number;
-  readonly study?: string;
+interface StudyNames extends StudyNameOptions {
   /** The tournament run to compare with. */
   readonly run?: string;
-  readonly config?: string;
 }
 
 /** A new study's design and claims, checked and read before any store is opened: bad input never leaves an empty store behind. */

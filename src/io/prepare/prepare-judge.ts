@@ -8,22 +8,15 @@ import {
 } from '../../studies/judge/judge-design.js';
 import type { DataAccess } from '../inputs/data-access.js';
 import { loadJudgePairs } from '../inputs/load-judge-pairs.js';
+import type { PreparedStudy, StudyNameOptions } from './prepared-study.js';
 
 /** What a judge session runs: a new run's design from its options, or a stored run's own, with its pairs read. */
-export interface PreparedJudgeRun {
-  /** The run's name: given, or the stored run's; a new run without one is named judge-N. */
-  readonly name?: string;
-  readonly design: StoredJudgeDesign;
+export interface PreparedJudgeRun extends PreparedStudy<StoredJudgeDesign> {
   readonly pairs: LoadedPairs;
-  readonly seed: number;
-  readonly configPath?: string;
 }
 
 /** A new judge run, its pairs read before any store is opened: bad input never leaves an empty store behind. */
-export async function prepareNewJudgeRun(
-  options: JudgeDesignOptions & { readonly seed: number; readonly study?: string; readonly config?: string },
-  data: DataAccess,
-): Promise<PreparedJudgeRun> {
+export async function prepareNewJudgeRun(options: JudgeDesignOptions & StudyNameOptions, data: DataAccess): Promise<PreparedJudgeRun> {
   const design = judgeDesignFromOptions(options);
   return {
     design,

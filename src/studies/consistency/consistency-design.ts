@@ -1,5 +1,5 @@
 import { InputError } from '../../domain/errors/input-error.js';
-import { samplingOf, selectionOf } from '../design-parts.js';
+import { type SelectionAndSamplingOptions, samplingOf, selectionOf } from '../design-parts.js';
 
 import type { RunConfig, StudyRunRecords } from '../run-config.js';
 import type { ConsistencyConfig, ConsistencyDesign } from './consistency-config.js';
@@ -19,16 +19,10 @@ export function consistencyConfigOf(runName: string, config: RunConfig): Consist
   return config;
 }
 
-export interface ConsistencyDesignOptions {
+export interface ConsistencyDesignOptions extends SelectionAndSamplingOptions {
   readonly models?: readonly string[];
   readonly claims: string;
-  readonly dataDir?: string;
-  readonly limit?: number;
-  readonly sample?: number;
   readonly samples: number;
-  readonly temperature: number;
-  readonly maxTokens: number;
-  readonly maxAttempts: number;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { JudgePair } from '../../datasets/judge-pairs.js';
 import { InputError } from '../../domain/errors/input-error.js';
-import { samplingOf, selectionOf } from '../design-parts.js';
+import { type SelectionAndSamplingOptions, samplingOf, selectionOf } from '../design-parts.js';
 import type { JudgeResults } from './judge-results.js';
 
 /** The pairs of the human ratings (the Anthropic persuasion data), as opposed to a user's file. */
@@ -12,16 +12,10 @@ import type { StoredJudgeDesign } from './judge-config.js';
 
 export type { StoredJudgeDesign } from './judge-config.js';
 
-export interface JudgeDesignOptions {
+export interface JudgeDesignOptions extends SelectionAndSamplingOptions {
   readonly models?: readonly string[];
   /** A JSONL file of the user's own pairs; the Anthropic ratings when absent. */
   readonly pairs?: string;
-  readonly dataDir?: string;
-  readonly limit?: number;
-  readonly sample?: number;
-  readonly temperature: number;
-  readonly maxTokens: number;
-  readonly maxAttempts: number;
 }
 
 /** The design of a new judge run from its options. */
