@@ -1,4 +1,5 @@
 import type { PmiycConfig } from '../config/config-schema.js';
+import type { SessionModels } from './models/check-models.js';
 import { openRun, type RunToOpen } from './open-run.js';
 import type { RunAbout, RunRecords } from './run-records.js';
 import { type RunSession, type SessionWorld, startRunSession } from './run-session.js';
@@ -28,7 +29,8 @@ export interface StudyRunInput {
 /** The study's side of a session: which run, which models, and what the progress line counts. */
 export interface StudySessionRequest {
   readonly run: Omit<RunToOpen, 'resume' | 'name' | 'seed' | 'about'>;
-  readonly names: readonly string[];
+  /** The study's models, set up once (`setUpSessionModels`) before its run is opened. */
+  readonly models: SessionModels;
   readonly unit: string;
   readonly total: number;
   /** The command holding the run, shown to a second writer. */
@@ -55,8 +57,7 @@ export async function openStudySession(records: RunRecords, input: StudyRunInput
       records,
       run,
       resumed,
-      config: input.config,
-      names: request.names,
+      models: request.models,
       concurrency: input.concurrency,
       cache: input.cache,
       command: request.command,

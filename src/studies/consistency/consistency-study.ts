@@ -1,7 +1,7 @@
 import { claimsChecksum } from '../../datasets/claims-checksum.js';
 import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
-import { checkModels } from '../../runner/models/check-models.js';
+import { setUpSessionModels } from '../../runner/models/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts } from '../../runner/run-session.js';
@@ -54,7 +54,7 @@ function recordOutcome(input: RunConsistencyInput, session: RunSession, task: St
  */
 export async function runConsistencyStudy(input: RunConsistencyInput): Promise<ConsistencyOutcome> {
   const { store, design } = input;
-  const models = checkModels(input.config, input.world.env, design.models, input.maxCostUsd);
+  const models = setUpSessionModels(input.config, input.world.env, design.models, { maxCostUsd: input.maxCostUsd });
   const session = await openStudySession(store, input, {
     run: {
       kind: 'consistency',
@@ -68,14 +68,14 @@ export async function runConsistencyStudy(input: RunConsistencyInput): Promise<C
           command: 'consistency',
           design,
           ...(input.tournamentRun ? { tournamentRun: input.tournamentRun } : {}),
-          simulated: design.models.filter((model) => models[model]?.provider === 'sim'),
+          simulated: design.models.filter((model) => models.stored[model]?.provider === 'sim'),
           claims: claimsRecordOf(input.claims),
-          models,
+          models: models.stored,
         },
         plannedConversations: design.models.length * input.claims.length * design.samples,
       }),
     },
-    names: design.models,
+    models,
     unit: 'answers',
     total: design.models.length * input.claims.length * design.samples,
     command: input.resume ? 'pmiyc consistency --resume' : 'pmiyc consistency',

@@ -1,5 +1,5 @@
 import { type JudgePair, judgePairsChecksum } from '../../datasets/judge-pairs.js';
-import { checkModels } from '../../runner/models/check-models.js';
+import { setUpSessionModels } from '../../runner/models/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT, type SessionFacts, sessionFacts } from '../../runner/run-session.js';
@@ -37,7 +37,7 @@ function* plannedTrials(pairs: readonly JudgePair[], judges: readonly string[]):
  */
 export async function runJudgeStudy(input: RunJudgeInput): Promise<JudgeOutcome> {
   const { store, design, pairs } = input;
-  const models = checkModels(input.config, input.world.env, design.judges, input.maxCostUsd);
+  const models = setUpSessionModels(input.config, input.world.env, design.judges, { maxCostUsd: input.maxCostUsd });
   const session = await openStudySession(store, input, {
     run: {
       kind: 'judge',
@@ -58,12 +58,12 @@ export async function runJudgeStudy(input: RunJudgeInput): Promise<JudgeOutcome>
             claims: pairs.claims,
             ...(pairs.ties === undefined ? {} : { ties: pairs.ties }),
           },
-          models,
+          models: models.stored,
         },
         plannedConversations: pairs.pairs.length * design.judges.length,
       }),
     },
-    names: design.judges,
+    models,
     unit: 'trials',
     total: pairs.pairs.length * design.judges.length,
     command: input.resume ? 'pmiyc judge --resume' : 'pmiyc judge',
