@@ -1,6 +1,6 @@
 import type { PmiycConfig } from '../../config/config-schema.js';
 import type { Environment } from '../../config/resolve-model-settings.js';
-import type { ConversationRecord } from '../../domain/conversation-record.js';
+import { type ConversationRecord, claimOfRecord } from '../../domain/conversation-record.js';
 import { driftProbeMessages } from '../../engine/agent-messages.js';
 import type { CallCache } from '../../models/call-cache.js';
 import { modelIdentity } from '../../models/model-identity.js';
@@ -12,7 +12,7 @@ import type { ModelPrices } from '../tournament/forecast/plan-estimate.js';
 import { StoredCallReplay } from '../tournament/stored-progress.js';
 import type { AnalysisDesign } from './analysis-design.js';
 import { type AnalysisTask, planAnalysisTasks, probedPersuaders } from './analysis-work.js';
-import { askRecordDriftProbe, claimOfRecord } from './drift-probe.js';
+import { askRecordDriftProbe } from './drift-probe.js';
 import { conversationJudgeMessages, labelConversation } from './label-conversation.js';
 import { labelTurn, turnJudgeMessages } from './label-turn.js';
 
