@@ -1,5 +1,4 @@
 import type { ConversationRecord } from '../../domain/conversation-record.js';
-import { type CheckedModels, setUpSessionModels } from '../../runner/models/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { LeaseHolder } from '../../runner/run-lease.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
@@ -80,15 +79,15 @@ interface AnalysisWork {
   readonly counts: ReturnType<typeof countAnalysisTasks>;
   /** The persuaders asked the drift probe, each resolved once (none without --probe-drift). */
   readonly persuaders: AgentRoster;
-  /** The judges' and persuaders' models, set up once. */
-  readonly models: CheckedModels;
+  /** The models the study calls: its judges and the persuaders' models. */
+  readonly models: readonly string[];
   /** How a persuader is asked the drift probe (`driftSamplingOf`). */
   readonly driftSampling: AnalysisDesign['sampling'];
   /** The process writing the tournament run when the study read it. */
   readonly sourceWriter?: LeaseHolder;
 }
 
-/** Reads the conversations to analyse, resolves the persuaders and sets up the models, refusing bad models before a run is made. */
+/** Reads the conversations to analyse and resolves the persuaders it asks, once. */
 function planAnalysisWork(input: RunAnalysisInput): AnalysisWork {
   const { store, design, tournamentRun } = input;
   // Looked at before and after the read: a writer at either moment may have left conversations out of it.
@@ -98,24 +97,20 @@ function planAnalysisWork(input: RunAnalysisInput): AnalysisWork {
   // A resumed study is given its own seed (its run's), so it picks the same sample.
   const conversations = conversationsToAnalyse(completed, design.sample, input.seed);
   const persuaders = probedPersuaders(conversations, design, variantsOf(tournamentRun));
-  const models = setUpSessionModels(input.config, input.world.env, analysisModels(design, persuaders), {
-    maxCostUsd: input.maxCostUsd,
-    ...(design.batch ? { batching: { all: true } } : {}),
-  });
   return {
     conversations,
     counts: countAnalysisTasks(conversations, design),
     persuaders,
-    models,
+    models: analysisModels(design, persuaders),
     driftSampling: driftSamplingOf(tournamentRun, design),
     ...(sourceWriter ? { sourceWriter } : {}),
   };
 }
 
-/** Opens the study's run (new or resumed) and starts its session over the models set up. */
+/** Sets up the study's models, opens its run (new or resumed) and starts its session. */
 function openAnalysisSession(input: RunAnalysisInput, work: AnalysisWork): Promise<RunSession> {
   const { design, tournamentRun } = input;
-  const { models, counts } = work;
+  const { counts } = work;
   const total = counts.labelTasks + counts.probes;
   return openStudySession(input.store, input, {
     run: {
@@ -124,7 +119,7 @@ function openAnalysisSession(input: RunAnalysisInput, work: AnalysisWork): Promi
       nameFlag: '--study',
       noun: 'analysis study',
       howToStart: 'start one with pmiyc analyze --judge MODEL',
-      create: () => ({
+      create: (models) => ({
         config: {
           command: 'analyze',
           tournamentRun: tournamentRun.name,
@@ -135,7 +130,7 @@ function openAnalysisSession(input: RunAnalysisInput, work: AnalysisWork): Promi
         plannedConversations: total,
       }),
     },
-    models,
+    models: work.models,
     unit: analysisProgressUnit(design),
     total,
     command: input.resume ? 'pmiyc analyze --resume' : 'pmiyc analyze',

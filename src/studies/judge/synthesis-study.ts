@@ -2,7 +2,6 @@ import { claimsChecksum } from '../../datasets/claims-checksum.js';
 import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/errors/input-error.js';
-import { setUpSessionModels } from '../../runner/models/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT } from '../../runner/run-session.js';
@@ -58,7 +57,6 @@ export interface SynthesisStudyOutcome {
  */
 export async function runSynthesis(input: RunSynthesisInput): Promise<SynthesisStudyOutcome> {
   const { store } = input;
-  const models = setUpSessionModels(input.config, input.world.env, [input.model], { maxCostUsd: input.maxCostUsd });
   const session = await openStudySession(store, input, {
     run: {
       kind: 'judge-synthesize',
@@ -67,7 +65,7 @@ export async function runSynthesis(input: RunSynthesisInput): Promise<SynthesisS
       noun: 'synthesis run',
       howToStart: 'run pmiyc judge synthesize again: what was done is replayed',
       content: { noun: 'claims', source: input.claimSelection.source, checksum: claimsChecksum(input.claims) },
-      create: () => ({
+      create: (models) => ({
         config: {
           command: 'judge-synthesize',
           design: { model: input.model, claims: input.claimSelection, sampling: input.sampling },
@@ -77,7 +75,7 @@ export async function runSynthesis(input: RunSynthesisInput): Promise<SynthesisS
         },
       }),
     },
-    models,
+    models: [input.model],
     unit: 'claims',
     total: input.claims.length,
     command: 'pmiyc judge synthesize',
