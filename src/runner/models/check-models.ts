@@ -95,7 +95,9 @@ function batchedModels(models: readonly ModelSettings[], batchAll: boolean): str
   const unable = batched.filter((settings) => !canBatch(settings));
   if (unable.length > 0) {
     const why = unable
-      .map((settings) => (settings.providerOptions === undefined ? `${settings.name} (provider ${settings.provider})` : `${settings.name} (it has providerOptions)`))
+      .map((settings) =>
+        settings.providerOptions === undefined ? `${settings.name} (provider ${settings.provider})` : `${settings.name} (it has providerOptions)`,
+      )
       .join(', ');
     const remedy = batchAll
       ? 'run without --batch and set batch: under the models that can batch in the config'

@@ -21,7 +21,9 @@ export interface TurnTask {
  * What asking for one turn's labels came to: labels (or, when every attempt was unusable, none and
  * the last problem), or a call that failed after its retries (not stored: a resumed study asks again).
  */
-export type TurnOutcome = ({ readonly status: 'labelled' } & TurnLabelsRead) | { readonly status: 'failed'; readonly reason: CallFailureReason; readonly detail: string };
+export type TurnOutcome =
+  | ({ readonly status: 'labelled' } & TurnLabelsRead)
+  | { readonly status: 'failed'; readonly reason: CallFailureReason; readonly detail: string };
 
 /**
  * What was read of a turn's labels, as stored (`StoredTurnLabels`), with the keys of the usable answer

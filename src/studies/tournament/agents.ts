@@ -72,7 +72,6 @@ export function crossAgents(models: readonly string[], variants: readonly string
   return models.flatMap((model) => (variants ?? [DEFAULT_VARIANT]).map((variant) => agentName(model, variant)));
 }
 
-
 /** Whether a variant replaces any prompt of a role (else that role is asked with pmiyc's own prompts). */
 function replacesPromptsOf(templates: VariantTemplates, role: keyof SeedNames): boolean {
   if (role === 'persuader') return templates.persuader?.system !== undefined;
