@@ -14,6 +14,7 @@ import {
   quietSignals,
   runAnalysisStudy,
   runTournament,
+  type Store,
 } from '../src/index.js';
 import { startFakeChatServer } from './support/fake-chat-server.js';
 import type { FakeProviderServer } from './support/fake-provider-server.js';
@@ -46,24 +47,29 @@ function countingConfig(configPath: string): { config: PmiycConfig; lookups: Map
 
 const world = () => processSessionWorld({ env: {}, messages: new PassThrough(), signals: quietSignals(), progress: false });
 
+/** A tournament of alpha under two names (alpha, alpha+emotional) against beta on two claims, single-turn. */
+function runTwoNamedAlpha(store: Store, config: PmiycConfig, name: string) {
+  const claimsPath = writeClaims(`${fresh('claims')}.jsonl`, 2);
+  return runTournament({
+    store,
+    persuaders: ['alpha', 'alpha+emotional'],
+    persuadees: ['beta'],
+    variants: { emotional: { persuader: { system: 'Argue for {{claim}} with feeling. {{format}}' } } },
+    setting: 'single',
+    claims: parseClaimsFile(claimsPath, readFileSync(claimsPath, 'utf8')).claims,
+    config,
+    name,
+    world: world(),
+  });
+}
+
 describe("a run's agents resolved once and its models set up once", () => {
   it('a tournament with a model under two names (alpha, alpha+emotional) looks each model up once and checks it once', async () => {
-    const claimsPath = writeClaims(`${fresh('claims')}.jsonl`, 2);
     const { config, lookups } = countingConfig(writeChatConfig(`${fresh('models')}.yaml`, server.url));
     const store = openStore(`${fresh('store')}.db`);
     server.modelListings = 0;
     try {
-      const outcome = await runTournament({
-        store,
-        persuaders: ['alpha', 'alpha+emotional'],
-        persuadees: ['beta'],
-        variants: { emotional: { persuader: { system: 'Argue for {{claim}} with feeling. {{format}}' } } },
-        setting: 'single',
-        claims: parseClaimsFile(claimsPath, readFileSync(claimsPath, 'utf8')).claims,
-        config,
-        name: 'once',
-        world: world(),
-      });
+      const outcome = await runTwoNamedAlpha(store, config, 'once');
       expect(outcome.ending).toEqual({ status: 'completed', exitCode: 0 });
       expect(outcome.meter.conversationsDone).toBe(4);
     } finally {
@@ -75,22 +81,10 @@ describe("a run's agents resolved once and its models set up once", () => {
   });
 
   it("an analysis study with --probe-drift looks its judge and the persuaders' model up once each", async () => {
-    const claimsPath = writeClaims(`${fresh('claims')}.jsonl`, 2);
     const configPath = writeChatConfig(`${fresh('models')}.yaml`, server.url);
-    const storePath = `${fresh('store')}.db`;
-    const store = openStore(storePath);
+    const store = openStore(`${fresh('store')}.db`);
     try {
-      const tournament = await runTournament({
-        store,
-        persuaders: ['alpha', 'alpha+emotional'],
-        persuadees: ['beta'],
-        variants: { emotional: { persuader: { system: 'Argue for {{claim}} with feeling. {{format}}' } } },
-        setting: 'single',
-        claims: parseClaimsFile(claimsPath, readFileSync(claimsPath, 'utf8')).claims,
-        config: parseConfig(configPath, readFileSync(configPath, 'utf8')),
-        name: 'source',
-        world: world(),
-      });
+      const tournament = await runTwoNamedAlpha(store, parseConfig(configPath, readFileSync(configPath, 'utf8')), 'source');
       expect(tournament.ending.status).toBe('completed');
       const { config, lookups } = countingConfig(configPath);
       server.modelListings = 0;

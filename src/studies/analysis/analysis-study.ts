@@ -276,15 +276,8 @@ async function labelOne(step: AnalysisStep, task: Extract<AnalysisTask, { kind: 
 async function labelConversationOne(step: AnalysisStep, task: Extract<AnalysisTask, { kind: 'conversation-labels' }>): Promise<'done' | 'failed'> {
   const { input, session } = step;
   const { unusable, ignoredKeys, stored } = step.tallies;
-  const { design } = input;
-  const outcome = await labelConversation(
-    session.registry.modelFor(task.judge),
-    task,
-    design.taxonomy,
-    design.sampling,
-    session.run.seed,
-    session.signals.abort,
-  );
+  const { taxonomy, sampling } = input.design;
+  const outcome = await labelConversation(session.registry.modelFor(task.judge), task, taxonomy, sampling, session.run.seed, session.signals.abort);
   session.meter.conversationsDone += 1;
   if (outcome.status === 'failed') return failedCall(step, task, outcome);
   const { conversationId } = task.record;
