@@ -1,5 +1,5 @@
 import type { AgreementScore } from './agreement-score.js';
-import type { Domain } from './claim.js';
+import type { Claim, Domain } from './claim.js';
 import { claimKey } from './claim.js';
 import { type Attempt, type ConversationOutcome, type ConversationSpec, type FailureReason, type Setting, settingOfTurns, type Turn } from './conversation.js';
 import { hashString } from './random.js';
@@ -179,5 +179,17 @@ export function toConversationRecord(
     persuaderStance,
     turns: outcome.turns,
     ...(driftProbe && outcome.status === 'completed' ? { driftProbe } : {}),
+  };
+}
+
+/** The claim a record argued, as the prompts need it (and as a run that continues it plans it). */
+export function claimOfRecord(record: ConversationRecord): Claim {
+  return {
+    index: record.claimIndex,
+    domain: record.domain,
+    claim: record.claim,
+    ...(record.question === null ? {} : { question: record.question }),
+    origin: record.origin,
+    license: record.license,
   };
 }

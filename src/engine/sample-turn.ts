@@ -1,8 +1,8 @@
 import type { AgreementScore } from '../domain/agreement-score.js';
 import type { Attempt, FailureReason } from '../domain/conversation.js';
-import type { ChatMessage, ChatModel, GenerateReply } from '../models/chat-model.js';
-import { isModelCallError } from '../models/model-call-error.js';
+import type { ChatMessage, ChatModel } from '../models/chat-model.js';
 import { parseTaggedReply } from '../protocol/tagged-reply.js';
+import { callModel, sampledRequest } from './sampled-call.js';
 
 export interface SamplingSettings {
   readonly temperature: number;
@@ -30,20 +30,13 @@ export async function sampleTurn(
   const attempts: Attempt[] = [];
   for (let number = 1; number <= settings.maxAttempts; number++) {
     const seed = seedOfAttempt(number);
-    let reply: GenerateReply;
-    try {
-      reply = await model.generate({
-        messages,
-        temperature: settings.temperature,
-        maxOutputTokens: settings.maxOutputTokens,
-        seed,
-        ...(abortSignal ? { abortSignal } : {}),
-      });
-    } catch (error) {
-      if (abortSignal?.aborted || !isModelCallError(error)) throw error;
-      attempts.push({ number, seed, raw: '', outcome: error.reason, detail: error.message });
-      return { ok: false, reason: error.reason, detail: error.message, attempts };
+    const answer = await callModel(model, sampledRequest(messages, settings, seed, { abortSignal }));
+    if (!answer.ok) {
+      const { reason, message } = answer.error;
+      attempts.push({ number, seed, raw: '', outcome: reason, detail: message });
+      return { ok: false, reason, detail: message, attempts };
     }
+    const { reply } = answer;
     const base = {
       number,
       seed,

@@ -1,4 +1,5 @@
 import type { PmiycConfig } from '../config/config-schema.js';
+import { type CheckedModels, setUpSessionModels } from './models/check-models.js';
 import { openRun, type RunToOpen } from './open-run.js';
 import type { RunAbout, RunRecords } from './run-records.js';
 import { type RunSession, type SessionWorld, startRunSession } from './run-session.js';
@@ -27,24 +28,34 @@ export interface StudyRunInput {
 
 /** The study's side of a session: which run, which models, and what the progress line counts. */
 export interface StudySessionRequest {
-  readonly run: Omit<RunToOpen, 'resume' | 'name' | 'seed' | 'about'>;
-  readonly names: readonly string[];
+  /** The run to open; a new one is created with the models as set up (`models.stored` is what it records of them). */
+  readonly run: Omit<RunToOpen, 'resume' | 'name' | 'seed' | 'about' | 'create'> & {
+    readonly create: (models: CheckedModels) => ReturnType<RunToOpen['create']>;
+  };
+  /** The models the study calls, by name: set up here, once, before the run is opened. */
+  readonly models: readonly string[];
   readonly unit: string;
   readonly total: number;
   /** The command holding the run, shown to a second writer. */
   readonly command: string;
-  /** `--batch`: every model's calls go through its provider's batch service. */
+  /** `--batch`: every model's calls go through its provider's batch service (each is checked to be able to). */
   readonly batch?: boolean;
 }
 
 /**
- * Opens the study's run (resumed or new, see `openRun`) and starts its session, with the settings
- * every study shares, once its models answer (`startRunSession`). The tournament, whose settings may
- * come from its stored run, opens its own.
+ * Sets up the study's models once (`setUpSessionModels`: known, keyed, priced under a budget, able to
+ * batch), which refuses bad ones before any run is made, then opens the study's run (resumed or new,
+ * see `openRun`) and starts its session, with the settings every study shares, once its models answer
+ * (`startRunSession`). The tournament, whose settings may come from its stored run, opens its own.
  */
 export async function openStudySession(records: RunRecords, input: StudyRunInput, request: StudySessionRequest): Promise<RunSession> {
+  const models = setUpSessionModels(input.config, input.world.env, request.models, {
+    maxCostUsd: input.maxCostUsd,
+    ...(request.batch ? { batching: { all: true } } : {}),
+  });
   const { run, resumed } = openRun(records, {
     ...request.run,
+    create: () => request.run.create(models),
     resume: input.resume === true,
     ...(input.name === undefined ? {} : { name: input.name }),
     seed: input.seed,
@@ -55,8 +66,7 @@ export async function openStudySession(records: RunRecords, input: StudyRunInput
       records,
       run,
       resumed,
-      config: input.config,
-      names: request.names,
+      models,
       concurrency: input.concurrency,
       cache: input.cache,
       command: request.command,

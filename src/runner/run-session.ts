@@ -9,8 +9,9 @@ import type { ModelCallError } from '../models/model-call-error.js';
 import { modelIdentity } from '../models/model-identity.js';
 import type { ModelSettings } from '../models/model-settings.js';
 import type { ReplicaPoolView } from '../models/providers/replicas/replica-pool.js';
+import { type SessionModels, sessionModelsOf } from './models/check-models.js';
 import { checkModelsAnswer, DeadModelsError } from './models/check-models-answer.js';
-import { createModelRegistry, type ModelRegistry } from './models/model-registry.js';
+import type { ModelRegistry } from './models/model-registry.js';
 import { createRunModels } from './models/run-models.js';
 import { type CallForecastView, type ProgressStream, startProgressDisplay } from './progress/progress-display.js';
 import { type BudgetRefusal, DEAD_AFTER_FAILURES, RunGate, RunStoppedError } from './run-gate.js';
@@ -46,13 +47,21 @@ export interface SessionWorld {
   readonly fileSha256?: (settings: ModelSettings) => string | undefined;
 }
 
-export interface RunSessionOptions {
+/**
+ * How a session is run: its run, its models and its settings. The models are given set up once
+ * (`setUpSessionModels`, which a study calls to check them before it opens a run), or as the config and
+ * their names, set up here.
+ */
+export type RunSessionOptions = SessionSettings & ({ readonly models: SessionModels } | { readonly config: PmiycConfig; readonly names: readonly string[] });
+
+/** A session's options with its models set up: what every step of the session reads them from. */
+type SessionPlan = SessionSettings & { readonly models: SessionModels };
+
+export interface SessionSettings {
   readonly records: RunRecords;
   readonly run: RunInfo;
   /** True when an earlier session of the run spent money already (a resume). */
   readonly resumed: boolean;
-  readonly config: PmiycConfig;
-  readonly names: readonly string[];
   /** Model calls in flight at once, across all models. */
   readonly concurrency: number;
   /** False is `--no-cache`: reuse nothing from earlier runs (this run's own calls still are: sharing, resume). */
@@ -189,7 +198,7 @@ async function finishBatchWork(batchWork: BatchWork, world: SessionWorld): Promi
 }
 
 /** Takes the run's lease, or says who holds it. A dead holder's lease is taken over, and said so. */
-function takeRun(options: RunSessionOptions, world: SessionWorld): LeaseHolder {
+function takeRun(options: SessionPlan, world: SessionWorld): LeaseHolder {
   const nowMs = world.now().getTime();
   const leaseWorld = { ...world.owner, nowMs };
   const at = world.now().toISOString();
@@ -215,17 +224,17 @@ function storedServedBy(run: RunInfo): Record<string, string> {
  * What serves each model now (see models/model-identity.ts). A resumed run whose model is served
  * by something else than when it started would mix two models' answers: refused, with the way out.
  */
-function servedBy(options: RunSessionOptions, world: SessionWorld): Record<string, string> {
-  const registry = createModelRegistry(options.config, world.env);
+function servedBy(options: SessionPlan, world: SessionWorld): Record<string, string> {
+  const { names, settingsFor } = options.models;
   const identities = Object.fromEntries(
-    options.names.map((name) => {
-      const settings = registry.settingsFor(name);
+    names.map((name) => {
+      const settings = settingsFor(name);
       const fileSha256 = world.fileSha256?.(settings);
       return [name, modelIdentity(settings, fileSha256 ? { fileSha256 } : {})];
     }),
   );
   const before = storedServedBy(options.run);
-  const changed = options.names.filter((name) => before[name] !== undefined && before[name] !== identities[name]);
+  const changed = names.filter((name) => before[name] !== undefined && before[name] !== identities[name]);
   if (changed.length > 0) {
     const details = changed.map((name) => `${name} was "${before[name]}" and is now "${identities[name]}"`).join('; ');
     throw new InputError(
@@ -239,7 +248,7 @@ function servedBy(options: RunSessionOptions, world: SessionWorld): Record<strin
  * What a session checks and builds before any work, each step of which may refuse the start: what
  * serves each model (recorded), the run marked running, the gate, and the run's models.
  */
-function beginSession(options: RunSessionOptions, world: SessionWorld, meter: RunMeter, ending: AbortSignal, batchWork: BatchWork) {
+function beginSession(options: SessionPlan, world: SessionWorld, meter: RunMeter, ending: AbortSignal, batchWork: BatchWork) {
   const { records, run } = options;
   const identities = servedBy(options, world);
   records.recordRunConfig(run.id, 'servedBy', identities);
@@ -251,7 +260,7 @@ function beginSession(options: RunSessionOptions, world: SessionWorld, meter: Ru
   // Every waiting call listens to these: thousands may wait at once in a big run.
   setMaxListeners(0, world.signals.stop, world.signals.abort, gate.stopped, waitSignal);
   const ledger = records.batchLedger?.(run.id, { reuseEarlierRuns: options.cache });
-  const registry = createRunModels(options.config, world.env, {
+  const registry = createRunModels(options.models, world.env, {
     // The kill -9 window: at most `concurrency` calls on the wire and fewer replies awaiting a commit.
     cache: records.callCache(run.id, { reuseEarlierRuns: options.cache }, { maxWaitingReplies: options.concurrency }),
     gate,
@@ -276,15 +285,15 @@ function beginSession(options: RunSessionOptions, world: SessionWorld, meter: Ru
     now: () => world.now().getTime(),
   });
   // Simulated agents cost nothing: only real models can lack a price.
-  const modelsWithoutPrice = options.names.filter((name) => {
-    const settings = registry.settingsFor(name);
+  const modelsWithoutPrice = options.models.names.filter((name) => {
+    const settings = options.models.settingsFor(name);
     return settings.provider !== 'sim' && settings.inputUsdPerMillion === undefined && settings.outputUsdPerMillion === undefined;
   });
   return { gate, registry, callsMark, modelsWithoutPrice };
 }
 
 /** The run's models it has had an answer from in an earlier session (a call of its own stored under their identity). */
-function modelsReached(options: RunSessionOptions): (name: string) => boolean {
+function modelsReached(options: SessionPlan): (name: string) => boolean {
   if (!options.resumed) return () => false;
   const { records, run } = options;
   const called = new Set(
@@ -303,13 +312,12 @@ function modelsReached(options: RunSessionOptions): (name: string) => boolean {
  * one line per dead model (exit 2); a new run is then removed, as after any refused start. A signal stops
  * the check, as it stops a run (the work is held graceful meanwhile, so the process is not ended mid-way).
  */
-async function checkBeforeStart(options: RunSessionOptions, world: SessionWorld): Promise<void> {
+async function checkBeforeStart(options: SessionPlan, world: SessionWorld): Promise<void> {
   if (options.checkModels === false) return;
   const release = world.holdGracefulStop?.() ?? (() => {});
   try {
     const { dead, notes } = await checkModelsAnswer({
-      names: options.names,
-      config: options.config,
+      models: options.models,
       env: world.env,
       nowMs: () => world.now().getTime(),
       reached: modelsReached(options),
@@ -334,11 +342,12 @@ async function checkBeforeStart(options: RunSessionOptions, world: SessionWorld)
  * models that stopped answering), the global concurrency, and the progress display.
  */
 export async function startRunSession(options: RunSessionOptions, world: SessionWorld): Promise<RunSession> {
-  await checkBeforeStart(options, world);
-  return takeRunAndStart(options, world);
+  const plan: SessionPlan = 'models' in options ? options : { ...options, models: sessionModelsOf(options.config, world.env, options.names) };
+  await checkBeforeStart(plan, world);
+  return takeRunAndStart(plan, world);
 }
 
-function takeRunAndStart(options: RunSessionOptions, world: SessionWorld): RunSession {
+function takeRunAndStart(options: SessionPlan, world: SessionWorld): RunSession {
   const { records, run } = options;
   const holder = takeRun(options, world);
   const meter = new RunMeter();
@@ -392,7 +401,7 @@ function takeRunAndStart(options: RunSessionOptions, world: SessionWorld): RunSe
     signals: world.signals,
     modelsWithoutPrice,
     replicaUse: () =>
-      options.names.flatMap((model) => {
+      options.models.names.flatMap((model) => {
         const replicas = registry.replicasFor(model);
         return replicas ? [{ model, replicas }] : [];
       }),
@@ -414,7 +423,7 @@ function takeRunAndStart(options: RunSessionOptions, world: SessionWorld): RunSe
  * Renews the run's lease every LEASE_HEARTBEAT_MS; when another process has taken the run over, says so
  * and stops the gate (nothing new starts). The timer does not hold the process open.
  */
-function keepLeaseAlive(options: RunSessionOptions, world: SessionWorld, holder: LeaseHolder, gate: RunGate): ReturnType<typeof setInterval> {
+function keepLeaseAlive(options: SessionPlan, world: SessionWorld, holder: LeaseHolder, gate: RunGate): ReturnType<typeof setInterval> {
   const { records, run } = options;
   const heartbeat = setInterval(() => {
     let held: boolean;
@@ -436,7 +445,7 @@ function keepLeaseAlive(options: RunSessionOptions, world: SessionWorld, holder:
 /** The live progress display of a session: its meter against the planned total, each model's limiter and replicas, the spend, and why it is stopping. */
 function startSessionProgress(
   output: NonNullable<SessionWorld['progress']>,
-  options: RunSessionOptions,
+  options: SessionPlan,
   world: SessionWorld,
   meter: RunMeter,
   { gate, registry, modelsWithoutPrice }: ReturnType<typeof beginSession>,
@@ -448,7 +457,7 @@ function startSessionProgress(
       total: options.total,
       unit: options.unit,
       limiters: () =>
-        options.names.map((model) => {
+        options.models.names.map((model) => {
           const limiter = registry.limiterFor(model);
           const replicas = registry.replicasFor(model);
           return { model, ...(limiter ? { state: limiter.limiterState() } : {}), ...(replicas ? { replicas } : {}) };

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeProviderServer, RESPONSE_SHAPES } from '../../../test/support/fake-provider-server.js';
 import { unreachableUrl } from '../../../test/support/static-server.js';
 import { parseConfig } from '../../config/parse-config.js';
+import { sessionModelsOf } from './check-models.js';
 import { checkModelsAnswer, DeadModelsError } from './check-models-answer.js';
 
 let live: FakeProviderServer;
@@ -14,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => live.close());
 
 function check(names: string[], yaml: string, reached: (name: string) => boolean = () => false) {
-  return checkModelsAnswer({ names, config: parseConfig('test.yaml', yaml), env: {}, nowMs: () => 0, reached });
+  return checkModelsAnswer({ models: sessionModelsOf(parseConfig('test.yaml', yaml), {}, names), env: {}, nowMs: () => 0, reached });
 }
 
 describe('checkModelsAnswer', () => {

@@ -1,9 +1,10 @@
-import type { PmiycConfig } from '../../config/config-schema.js';
-import { type Environment, resolveModelSettings } from '../../config/resolve-model-settings.js';
+import type { Environment } from '../../config/resolve-model-settings.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import type { LastingCause } from '../../models/lasting-failure.js';
+import type { ModelSettings } from '../../models/model-settings.js';
 import { findProvider } from '../../models/providers/provider-catalog.js';
-import { probeModelTargets } from './probe-model.js';
+import type { SessionModels } from './check-models.js';
+import { probeSettingsTargets } from './probe-model.js';
 
 /** Each probe of a run's check waits at most this long (a connection must be made within it too). */
 const RUN_CHECK_TIMEOUT_MS = 10_000;
@@ -17,8 +18,8 @@ export interface DeadModel {
 }
 
 export interface ModelCheck {
-  readonly names: readonly string[];
-  readonly config: PmiycConfig;
+  /** The run's models, their settings resolved once (`SessionModels`). */
+  readonly models: SessionModels;
   readonly env: Environment;
   readonly nowMs: () => number;
   /** Models the run has had an answer from before (a resume that reached them): not asked again. */
@@ -34,24 +35,25 @@ export interface ModelCheckOutcome {
 }
 
 /** Models that run inside pmiyc (simulated agents, GGUF files) have no server to ask. */
-function hasServer(name: string, config: PmiycConfig, env: Environment): boolean {
-  const kind = findProvider(resolveModelSettings(name, config, env).provider)?.kind;
+function hasServer(settings: ModelSettings): boolean {
+  const kind = findProvider(settings.provider)?.kind;
   return kind !== 'sim' && kind !== 'llama';
 }
 
 /**
  * Before a run spends anything: asks each of its models that has a server and that the run has not
- * reached before whether it answers, all at once (`probeModelTargets`, the free request where the provider
+ * reached before whether it answers, all at once (`probeSettingsTargets`, the free request where the provider
  * has one, else a one-token call, no retries, `RUN_CHECK_TIMEOUT_MS` at most). A model is dead when its
  * probe, or for a model with several replicas every replica's, failed with a lasting cause; a probe that
  * failed otherwise proves nothing and is only noted.
  */
 export async function checkModelsAnswer(check: ModelCheck): Promise<ModelCheckOutcome> {
-  const names = check.names.filter((name) => !check.reached(name) && hasServer(name, check.config, check.env));
+  const { names, settingsFor } = check.models;
+  const asked = names.filter((name) => !check.reached(name) && hasServer(settingsFor(name)));
   const probed = await Promise.all(
-    names.map(async (model) => ({
+    asked.map(async (model) => ({
       model,
-      targets: await probeModelTargets(model, check.config, check.env, check.nowMs, {
+      targets: await probeSettingsTargets(settingsFor(model), check.env, check.nowMs, {
         free: true,
         timeoutMs: RUN_CHECK_TIMEOUT_MS,
         ...(check.abortSignal ? { abortSignal: check.abortSignal } : {}),

@@ -27,14 +27,16 @@ export function createModelRegistry(
   dependencies: Omit<ChatModelDependencies, 'apiKey' | 'decorate'> & {
     /** The caller's layers for a model (call cache, run control), placed just inside its own settings. */
     readonly decorateFor?: (settings: ModelSettings) => readonly ChatModelMiddleware[];
+    /** Each model's settings, resolved once already (a session's models, `SessionModels`); else resolved from the config here. */
+    readonly settingsFor?: (name: string) => ModelSettings;
   } = {},
 ): ModelRegistry {
-  const { decorateFor, ...shared } = dependencies;
+  const { decorateFor, settingsFor = (name) => resolveModelSettings(name, config, env), ...shared } = dependencies;
   const built = new Map<string, { settings: ModelSettings; model: ChatModel; limiter?: RateLimitedChatModel; replicas?: () => ReplicaPoolView }>();
   const entryFor = (name: string) => {
     const existing = built.get(name);
     if (existing) return existing;
-    const settings = resolveModelSettings(name, config, env);
+    const settings = settingsFor(name);
     const apiKey = apiKeyFor(settings, env);
     const decorate = decorateFor?.(settings);
     const entry = { settings, ...createChatModel(settings, { ...shared, ...(apiKey ? { apiKey } : {}), ...(decorate ? { decorate } : {}) }) };

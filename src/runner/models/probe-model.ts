@@ -52,19 +52,36 @@ export async function probeModelTargets(
   nowMs: () => number,
   options: ProbeOptions = {},
 ): Promise<ProbeTarget[]> {
-  let replicas: readonly string[] | undefined;
+  let settings: ModelSettings;
   try {
-    replicas = resolveModelSettings(name, config, env).replicas;
-  } catch {
-    // probeModel says why.
+    settings = resolveModelSettings(name, config, env);
+  } catch (error) {
+    return [{ label: name, result: failedProbeOf(error) }];
   }
-  if (replicas === undefined || replicas.length < 2) return [{ label: name, result: await probeModel(name, config, env, nowMs, options) }];
+  return probeSettingsTargets(settings, env, nowMs, options);
+}
+
+/** `probeModelTargets` for a model whose settings are resolved already (a session's models). Never throws. */
+export async function probeSettingsTargets(settings: ModelSettings, env: Environment, nowMs: () => number, options: ProbeOptions = {}): Promise<ProbeTarget[]> {
+  const { replicas } = settings;
+  if (replicas === undefined || replicas.length < 2) return [{ label: settings.name, result: await probeModel(settings, env, nowMs, options) }];
   return Promise.all(
     replicas.map(async (baseURL) => ({
-      label: `${name} (${endpointOf(baseURL)})`,
-      result: await probeModel(name, config, env, nowMs, options, baseURL),
+      label: `${settings.name} (${endpointOf(baseURL)})`,
+      result: await probeModel(settings, env, nowMs, options, baseURL),
     })),
   );
+}
+
+/** What a probe that threw found: the call's reason, and its lasting cause when it has one. */
+function failedProbeOf(error: unknown): ProbeResult {
+  const lastingCause = lastingCauseOf(error);
+  return {
+    ok: false,
+    reason: isModelCallError(error) ? error.reason : 'error',
+    detail: error instanceof Error ? error.message : String(error),
+    ...(lastingCause ? { lastingCause } : {}),
+  };
 }
 
 /**
@@ -72,17 +89,9 @@ export async function probeModelTargets(
  * short timeout, to see whether a model answers (with `replica`: whether that one of its replicas
  * does). Never throws.
  */
-async function probeModel(
-  name: string,
-  config: PmiycConfig,
-  env: Environment,
-  nowMs: () => number,
-  options: ProbeOptions,
-  replica?: string,
-): Promise<ProbeResult> {
+async function probeModel(resolved: ModelSettings, env: Environment, nowMs: () => number, options: ProbeOptions, replica?: string): Promise<ProbeResult> {
   const started = nowMs();
   try {
-    const resolved = resolveModelSettings(name, config, env);
     const { replicas: _replicas, ...oneServer } = resolved;
     const served: ModelSettings = replica === undefined ? resolved : { ...oneServer, baseURL: replica };
     const settings: ModelSettings = { ...served, maxRetries: 0, timeoutMs: Math.min(resolved.timeoutMs, options.timeoutMs ?? CHECK_TIMEOUT_MS) };
@@ -107,12 +116,6 @@ async function probeModel(
       ...(reply.usage?.outputTokens === undefined ? {} : { outputTokens: reply.usage.outputTokens }),
     };
   } catch (error) {
-    const lastingCause = lastingCauseOf(error);
-    return {
-      ok: false,
-      reason: isModelCallError(error) ? error.reason : 'error',
-      detail: error instanceof Error ? error.message : String(error),
-      ...(lastingCause ? { lastingCause } : {}),
-    };
+    return failedProbeOf(error);
   }
 }

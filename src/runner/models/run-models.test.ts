@@ -8,6 +8,7 @@ import { MemoryCallCache } from '../../models/call-cache.js';
 import type { ChatMessage } from '../../models/chat-model.js';
 import { RunGate } from '../run-gate.js';
 import { RunMeter } from '../run-meter.js';
+import { sessionModelsOf } from './check-models.js';
 import { createRunModels } from './run-models.js';
 
 const REPLY = '<message>Fine.</message>\n<support_ranking>Neutral</support_ranking>';
@@ -40,7 +41,7 @@ function runModels(entries: string, concurrency = 8) {
   const config = parseConfig('test.yaml', `models:\n${entries.replaceAll('{server}', baseURL)}`);
   const meter = new RunMeter();
   const registry = createRunModels(
-    config,
+    sessionModelsOf(config, {}, []),
     {},
     {
       cache: new MemoryCallCache(),

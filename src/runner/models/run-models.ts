@@ -1,4 +1,3 @@
-import type { PmiycConfig } from '../../config/config-schema.js';
 import type { Environment } from '../../config/resolve-model-settings.js';
 import type { BatchLedger } from '../../models/batch/batch-ledger.js';
 import type { BatchWork } from '../../models/batch/batch-work.js';
@@ -14,6 +13,7 @@ import { Semaphore } from '../../models/wrappers/with-shared-limit.js';
 import { callErrorLabel, controlRun, refuseStoppedModel } from '../run-control.js';
 import type { RunGate } from '../run-gate.js';
 import type { RunMeter } from '../run-meter.js';
+import type { SessionModels } from './check-models.js';
 import { createModelRegistry, type ModelRegistry } from './model-registry.js';
 
 /** Characters per token assumed for a budget: fewer than any common tokenizer on English, so the estimate errs high. */
@@ -89,9 +89,10 @@ export interface RunModelOptions {
  * (stop, budget, refused credentials) and meter, with the run's global concurrency shared by all
  * of them; waits end when the run stops.
  */
-export function createRunModels(config: PmiycConfig, env: Environment, options: RunModelOptions): ModelRegistry {
+export function createRunModels(models: SessionModels, env: Environment, options: RunModelOptions): ModelRegistry {
   const retries = new WeakMap<GenerateRequest, number>();
-  return createModelRegistry(config, env, {
+  return createModelRegistry(models.config, env, {
+    settingsFor: models.settingsFor,
     sharedLimit: new Semaphore(options.concurrency),
     ...(options.batch
       ? {

@@ -1,18 +1,18 @@
 import type { PmiycConfig } from '../../config/config-schema.js';
 import type { Environment } from '../../config/resolve-model-settings.js';
-import type { ConversationRecord } from '../../domain/conversation-record.js';
+import { type ConversationRecord, claimOfRecord } from '../../domain/conversation-record.js';
 import { driftProbeMessages } from '../../engine/agent-messages.js';
 import type { CallCache } from '../../models/call-cache.js';
 import { modelIdentity } from '../../models/model-identity.js';
 import type { ModelSettings } from '../../models/model-settings.js';
 import { findProvider } from '../../models/providers/provider-catalog.js';
 import { createModelRegistry } from '../../runner/models/model-registry.js';
-import { agentOf, promptsByAgent } from '../tournament/agents.js';
+import type { AgentRoster, VariantBook } from '../tournament/agents.js';
 import type { ModelPrices } from '../tournament/forecast/plan-estimate.js';
 import { StoredCallReplay } from '../tournament/stored-progress.js';
 import type { AnalysisDesign } from './analysis-design.js';
-import { type AnalysisTask, planAnalysisTasks } from './analysis-work.js';
-import { askRecordDriftProbe, claimOfRecord } from './drift-probe.js';
+import { type AnalysisTask, planAnalysisTasks, probedPersuaders } from './analysis-work.js';
+import { askRecordDriftProbe } from './drift-probe.js';
 import { conversationJudgeMessages, labelConversation } from './label-conversation.js';
 import { labelTurn, turnJudgeMessages } from './label-turn.js';
 
@@ -59,7 +59,7 @@ export interface AnalysisEstimateInput {
   readonly config: PmiycConfig;
   readonly env: Environment;
   /** The tournament run's prompt variants (a drift probe asks a persuader with its own prompts). */
-  readonly variants: Parameters<typeof promptsByAgent>[0];
+  readonly variants: VariantBook;
   /** The drift probe's sampling (the tournament's). */
   readonly driftSampling: AnalysisDesign['sampling'];
   /** The calls a study could replay (the store's, scoped as the study would); none without a store. */
@@ -86,7 +86,7 @@ export async function estimateAnalysis(input: AnalysisEstimateInput): Promise<An
     return modelIdentity(settings, fileSha256 ? { fileSha256 } : {});
   };
   const registry = createModelRegistry(input.config, input.env, replay ? { decorateFor: (settings) => [replay.layer(identityOf(settings))] } : {});
-  const promptsOf = promptsByAgent(input.variants);
+  const persuaders = probedPersuaders(input.conversations, design, input.variants);
   const tally = new Map<string, { calls: number; inputTokens: number; outputTokens: number }>();
   let storedInStudy = 0;
   let replayable = 0;
@@ -101,8 +101,8 @@ export async function estimateAnalysis(input: AnalysisEstimateInput): Promise<An
       storedInStudy += 1;
       continue;
     }
-    const model = task.kind === 'drift' ? agentOf(task.record.persuader, input.variants).model : task.judge;
-    if (replay && (await answersFromStore(task, registry.modelFor(model), input, promptsOf))) {
+    const model = task.kind === 'drift' ? persuaders.agent(task.record.persuader).model : task.judge;
+    if (replay && (await answersFromStore(task, registry.modelFor(model), input, persuaders))) {
       replayable += 1;
       continue;
     }
@@ -119,7 +119,7 @@ export async function estimateAnalysis(input: AnalysisEstimateInput): Promise<An
       // Each turn's entry, its key and braces about as long as a turn's own answer.
       for (const turn of task.record.turns) entry.outputTokens += Math.min(design.sampling.maxOutputTokens, ANSWER_TOKENS[turn.role] + TURN_KEY_TOKENS);
     } else {
-      const messages = driftProbeMessages(claimOfRecord(task.record), task.record.turns, promptsOf(task.record.persuader));
+      const messages = driftProbeMessages(claimOfRecord(task.record), task.record.turns, persuaders.agent(task.record.persuader).prompts);
       entry.inputTokens += messages.reduce((sum, message) => sum + message.content.length, 0) / CHARS_PER_TOKEN;
       entry.outputTokens += input.driftSampling.maxOutputTokens / 2;
     }
@@ -161,12 +161,12 @@ async function answersFromStore(
   task: AnalysisTask,
   model: ReturnType<ReturnType<typeof createModelRegistry>['modelFor']>,
   input: AnalysisEstimateInput,
-  promptsOf: ReturnType<typeof promptsByAgent>,
+  persuaders: AgentRoster,
 ): Promise<boolean> {
   try {
     if (task.kind === 'labels') await labelTurn(model, task, input.design.taxonomy, input.design.sampling, input.seed);
     else if (task.kind === 'conversation-labels') await labelConversation(model, task, input.design.taxonomy, input.design.sampling, input.seed);
-    else await askRecordDriftProbe(model, task.record, promptsOf(task.record.persuader), input.driftSampling, input.seed);
+    else await askRecordDriftProbe(model, task.record, persuaders.agent(task.record.persuader).prompts, input.driftSampling, input.seed);
     return true;
   } catch {
     // The first request the store does not hold ends the replay.

@@ -1,5 +1,4 @@
 import type { ConversationRecord } from '../../domain/conversation-record.js';
-import { checkBatching, checkModels } from '../../runner/models/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { LeaseHolder } from '../../runner/run-lease.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
@@ -7,7 +6,7 @@ import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts }
 import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
 import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import type { StudyRun } from '../run-config.js';
-import { agentOf, promptsByAgent } from '../tournament/agents.js';
+import type { AgentRoster } from '../tournament/agents.js';
 import type { TournamentResults } from '../tournament/tournament-results.js';
 import type { AnalysisDesign } from './analysis-design.js';
 import { analysisEnding, describeSourceWriter, liveWriterOf } from './analysis-ending.js';
@@ -19,6 +18,7 @@ import {
   countAnalysisTasks,
   driftSamplingOf,
   planAnalysisTasks,
+  probedPersuaders,
   variantsOf,
 } from './analysis-work.js';
 import { askRecordDriftProbe } from './drift-probe.js';
@@ -66,12 +66,76 @@ export function completedConversations(store: Pick<TournamentResults, 'conversat
   return [...store.conversations(tournamentRun.id, 'completed')];
 }
 
-/** The models a study calls: its judges, and with --probe-drift the persuaders it asks. */
-function analysisModels(design: AnalysisDesign, conversations: readonly ConversationRecord[], tournamentRun: StudyRun): string[] {
+/** The models a study calls: its judges, and with --probe-drift the persuaders' models it asks. */
+function analysisModels(design: AnalysisDesign, persuaders: AgentRoster): string[] {
   if (!design.probeDrift) return [...design.judges];
-  const variants = variantsOf(tournamentRun);
-  const persuaders = conversations.map((record) => agentOf(record.persuader, variants).model);
-  return [...new Set([...design.judges, ...persuaders])];
+  return [...new Set([...design.judges, ...persuaders.models])];
+}
+
+/** An analysis study's work, set up once before its session: what it reads, whom it asks, and how. */
+interface AnalysisWork {
+  /** The conversations read (after --sample). */
+  readonly conversations: readonly ConversationRecord[];
+  readonly counts: ReturnType<typeof countAnalysisTasks>;
+  /** The persuaders asked the drift probe, each resolved once (none without --probe-drift). */
+  readonly persuaders: AgentRoster;
+  /** The models the study calls: its judges and the persuaders' models. */
+  readonly models: readonly string[];
+  /** How a persuader is asked the drift probe (`driftSamplingOf`). */
+  readonly driftSampling: AnalysisDesign['sampling'];
+  /** The process writing the tournament run when the study read it. */
+  readonly sourceWriter?: LeaseHolder;
+}
+
+/** Reads the conversations to analyse and resolves the persuaders it asks, once. */
+function planAnalysisWork(input: RunAnalysisInput): AnalysisWork {
+  const { store, design, tournamentRun } = input;
+  // Looked at before and after the read: a writer at either moment may have left conversations out of it.
+  const writerBefore = liveWriterOf(store, tournamentRun, input.world);
+  const completed = completedConversations(store, tournamentRun);
+  const sourceWriter = writerBefore ?? liveWriterOf(store, tournamentRun, input.world);
+  // A resumed study is given its own seed (its run's), so it picks the same sample.
+  const conversations = conversationsToAnalyse(completed, design.sample, input.seed);
+  const persuaders = probedPersuaders(conversations, design, variantsOf(tournamentRun));
+  return {
+    conversations,
+    counts: countAnalysisTasks(conversations, design),
+    persuaders,
+    models: analysisModels(design, persuaders),
+    driftSampling: driftSamplingOf(tournamentRun, design),
+    ...(sourceWriter ? { sourceWriter } : {}),
+  };
+}
+
+/** Sets up the study's models, opens its run (new or resumed) and starts its session. */
+function openAnalysisSession(input: RunAnalysisInput, work: AnalysisWork): Promise<RunSession> {
+  const { design, tournamentRun } = input;
+  const { counts } = work;
+  const total = counts.labelTasks + counts.probes;
+  return openStudySession(input.store, input, {
+    run: {
+      kind: 'analyze',
+      prefix: 'analysis',
+      nameFlag: '--study',
+      noun: 'analysis study',
+      howToStart: 'start one with pmiyc analyze --judge MODEL',
+      create: (models) => ({
+        config: {
+          command: 'analyze',
+          tournamentRun: tournamentRun.name,
+          design,
+          simulated: design.judges.filter((judge) => models.stored[judge]?.provider === 'sim'),
+          models: models.stored,
+        },
+        plannedConversations: total,
+      }),
+    },
+    models: work.models,
+    unit: analysisProgressUnit(design),
+    total,
+    command: input.resume ? 'pmiyc analyze --resume' : 'pmiyc analyze',
+    ...(design.batch ? { batch: true } : {}),
+  });
 }
 
 /**
@@ -83,88 +147,32 @@ function analysisModels(design: AnalysisDesign, conversations: readonly Conversa
  * study asks only for what is missing, and another study with the same judges and seed replays it.
  */
 export async function runAnalysisStudy(input: RunAnalysisInput): Promise<AnalysisOutcome> {
-  const { store, design, tournamentRun } = input;
-  // Looked at before and after the read: a writer at either moment may have left conversations out of it.
-  const writerBefore = liveWriterOf(store, tournamentRun, input.world);
-  const completed = completedConversations(store, tournamentRun);
-  const sourceWriter = writerBefore ?? liveWriterOf(store, tournamentRun, input.world);
-  // A resumed study is given its own seed (its run's), so it picks the same sample.
-  const conversations = conversationsToAnalyse(completed, design.sample, input.seed);
-  const names = analysisModels(design, conversations, tournamentRun);
-  const models = checkModels(input.config, input.world.env, names, input.maxCostUsd);
-  if (design.batch) checkBatching(input.config, input.world.env, names, true);
-  const counts = countAnalysisTasks(conversations, design);
-  const total = counts.labelTasks + counts.probes;
-  const session = await openStudySession(store, input, {
-    run: {
-      kind: 'analyze',
-      prefix: 'analysis',
-      nameFlag: '--study',
-      noun: 'analysis study',
-      howToStart: 'start one with pmiyc analyze --judge MODEL',
-      create: () => ({
-        config: {
-          command: 'analyze',
-          tournamentRun: tournamentRun.name,
-          design,
-          simulated: design.judges.filter((judge) => models[judge]?.provider === 'sim'),
-          models,
-        },
-        plannedConversations: total,
-      }),
-    },
-    names,
-    unit: analysisProgressUnit(design),
-    total,
-    command: input.resume ? 'pmiyc analyze --resume' : 'pmiyc analyze',
-    ...(design.batch ? { batch: true } : {}),
-  });
+  const { store, tournamentRun } = input;
+  const work = planAnalysisWork(input);
+  const { conversations, counts, sourceWriter } = work;
+  const session = await openAnalysisSession(input, work);
   const { run } = session;
   if (sourceWriter) input.world.tell(describeSourceWriter(tournamentRun.name, sourceWriter, conversations.length));
-  const unusable = new Map<string, number>();
-  const ignoredKeys = new Map<string, number>();
-  const failures = new Map<string, number>();
-  const stored = { labels: 0 };
-  const variants = variantsOf(tournamentRun);
-  const promptsOf = promptsByAgent(variants);
+  const tallies: LabelTallies = { unusable: new Map(), ignoredKeys: new Map(), failures: new Map(), stored: { labels: 0 } };
   let result: TasksResult;
   let ending: SessionEnding | undefined;
   let usableLabels = 0;
   try {
-    result = await runTasks<AnalysisTask>({
-      tasks: planAnalysisTasks(conversations, design),
-      concurrency: input.concurrency * ITEMS_PER_CALL_SLOT,
-      gate: session.gate,
-      abortSignal: session.signals.abort,
-      isDone: (task) => isAnalysisTaskStored(store.analysis, run.id, task),
-      onSkipped: () => {
-        session.meter.conversationsSkipped += 1;
-      },
-      run: (task) =>
-        task.kind === 'drift'
-          ? probeOne(input, session, task, promptsOf, failures)
-          : task.kind === 'labels'
-            ? labelOne(input, session, task, { unusable, ignoredKeys, failures, stored })
-            : labelConversationOne(input, session, task, { unusable, ignoredKeys, failures, stored }),
-    });
+    result = await runAnalysisTasks({ input, session, work, tallies });
     usableLabels = store.analysis.countUsableLabels(run.id);
     const ended = endingWithStoppedModels(sessionEnding(result, result.failed, session.signals), session.gate.stoppedModels.size, result.done);
-    ending = analysisEnding(ended, {
-      plannedLabels: counts.labels,
-      usableLabels,
-      ...(sourceWriter ? { sourceWriter } : {}),
-    });
+    ending = analysisEnding(ended, { plannedLabels: counts.labels, usableLabels, ...(sourceWriter ? { sourceWriter } : {}) });
   } catch (error) {
     throw await session.endAfter(error);
   }
   await session.end(ending);
-  const persuaders = new Map(conversations.map((record) => [record.conversationId, record.persuader]));
+  const { unusable, ignoredKeys, failures, stored } = tallies;
   return {
     run,
     result,
     conversations: conversations.length,
     turns: counts.turns,
-    persuaders,
+    persuaders: new Map(conversations.map((record) => [record.conversationId, record.persuader])),
     labelsStored: stored.labels,
     unusable,
     ignoredKeys,
@@ -174,6 +182,22 @@ export async function runAnalysisStudy(input: RunAnalysisInput): Promise<Analysi
     ending,
     ...sessionFacts(session),
   };
+}
+
+/** Every task of the study not stored yet, through the shared scheduler, each stored as its answer arrives. */
+function runAnalysisTasks(step: AnalysisStep): Promise<TasksResult> {
+  const { input, session, work } = step;
+  return runTasks<AnalysisTask>({
+    tasks: planAnalysisTasks(work.conversations, input.design),
+    concurrency: input.concurrency * ITEMS_PER_CALL_SLOT,
+    gate: session.gate,
+    abortSignal: session.signals.abort,
+    isDone: (task) => isAnalysisTaskStored(input.store.analysis, session.run.id, task),
+    onSkipped: () => {
+      session.meter.conversationsSkipped += 1;
+    },
+    run: (task) => (task.kind === 'drift' ? probeOne(step, task) : task.kind === 'labels' ? labelOne(step, task) : labelConversationOne(step, task)),
+  });
 }
 
 const bump = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
@@ -197,22 +221,30 @@ interface LabelTallies {
   readonly stored: { labels: number };
 }
 
+/** What each task of a session is run with: the study's input, its session, its work set up once, and its tallies. */
+interface AnalysisStep {
+  readonly input: RunAnalysisInput;
+  readonly session: RunSession;
+  readonly work: AnalysisWork;
+  readonly tallies: LabelTallies;
+}
+
+/** Counts a task whose call failed after its retries (not stored: a resumed study asks it again) and tells of it. */
+function failedCall(step: AnalysisStep, task: AnalysisTask, failed: { readonly reason: string; readonly detail: string }): 'failed' {
+  step.session.meter.conversationsFailed += 1;
+  bump(step.tallies.failures, failed.reason);
+  step.input.onFailedCall?.(task, failed.reason, failed.detail);
+  return 'failed';
+}
+
 /** Asks one judge for one turn's labels and stores them; a failed call is counted and reported, not stored. */
-async function labelOne(
-  input: RunAnalysisInput,
-  session: RunSession,
-  task: Extract<AnalysisTask, { kind: 'labels' }>,
-  { unusable, ignoredKeys, failures, stored }: LabelTallies,
-): Promise<'done' | 'failed'> {
+async function labelOne(step: AnalysisStep, task: Extract<AnalysisTask, { kind: 'labels' }>): Promise<'done' | 'failed'> {
+  const { input, session } = step;
+  const { unusable, ignoredKeys, stored } = step.tallies;
   const { design } = input;
   const outcome = await labelTurn(session.registry.modelFor(task.judge), task, design.taxonomy, design.sampling, session.run.seed, session.signals.abort);
   session.meter.conversationsDone += 1;
-  if (outcome.status === 'failed') {
-    session.meter.conversationsFailed += 1;
-    bump(failures, outcome.reason);
-    input.onFailedCall?.(task, outcome.reason, outcome.detail);
-    return 'failed';
-  }
+  if (outcome.status === 'failed') return failedCall(step, task, outcome);
   const turn = task.record.turns.find((item) => item.index === task.turn);
   input.store.analysis.saveLabels(session.run.id, {
     conversationId: task.record.conversationId,
@@ -241,28 +273,13 @@ async function labelOne(
  * and reported, not stored. A conversation with a turn left without labels counts once as failed in
  * the progress line; each such turn is counted and told.
  */
-async function labelConversationOne(
-  input: RunAnalysisInput,
-  session: RunSession,
-  task: Extract<AnalysisTask, { kind: 'conversation-labels' }>,
-  { unusable, ignoredKeys, failures, stored }: LabelTallies,
-): Promise<'done' | 'failed'> {
-  const { design } = input;
-  const outcome = await labelConversation(
-    session.registry.modelFor(task.judge),
-    task,
-    design.taxonomy,
-    design.sampling,
-    session.run.seed,
-    session.signals.abort,
-  );
+async function labelConversationOne(step: AnalysisStep, task: Extract<AnalysisTask, { kind: 'conversation-labels' }>): Promise<'done' | 'failed'> {
+  const { input, session } = step;
+  const { unusable, ignoredKeys, stored } = step.tallies;
+  const { taxonomy, sampling } = input.design;
+  const outcome = await labelConversation(session.registry.modelFor(task.judge), task, taxonomy, sampling, session.run.seed, session.signals.abort);
   session.meter.conversationsDone += 1;
-  if (outcome.status === 'failed') {
-    session.meter.conversationsFailed += 1;
-    bump(failures, outcome.reason);
-    input.onFailedCall?.(task, outcome.reason, outcome.detail);
-    return 'failed';
-  }
+  if (outcome.status === 'failed') return failedCall(step, task, outcome);
   const { conversationId } = task.record;
   input.store.analysis.saveConversationLabels(
     session.run.id,
@@ -281,30 +298,20 @@ async function labelConversationOne(
 }
 
 /** Asks a conversation's persuader the drift probe and stores its answer. */
-async function probeOne(
-  input: RunAnalysisInput,
-  session: RunSession,
-  task: Extract<AnalysisTask, { kind: 'drift' }>,
-  promptsOf: ReturnType<typeof promptsByAgent>,
-  failures: Map<string, number>,
-): Promise<'done' | 'failed'> {
+async function probeOne(step: AnalysisStep, task: Extract<AnalysisTask, { kind: 'drift' }>): Promise<'done' | 'failed'> {
+  const { input, session, work } = step;
   const { record } = task;
-  const model = agentOf(record.persuader, variantsOf(input.tournamentRun)).model;
+  const persuader = work.persuaders.agent(record.persuader);
   const outcome = await askRecordDriftProbe(
-    session.registry.modelFor(model),
+    session.registry.modelFor(persuader.model),
     record,
-    promptsOf(record.persuader),
-    driftSamplingOf(input.tournamentRun, input.design),
+    persuader.prompts,
+    work.driftSampling,
     session.run.seed,
     session.signals.abort,
   );
   session.meter.conversationsDone += 1;
-  if (outcome.status === 'failed') {
-    session.meter.conversationsFailed += 1;
-    bump(failures, outcome.reason);
-    input.onFailedCall?.(task, outcome.reason, outcome.detail);
-    return 'failed';
-  }
+  if (outcome.status === 'failed') return failedCall(step, task, outcome);
   input.store.analysis.saveProbe(session.run.id, {
     conversationId: record.conversationId,
     model: record.persuader,

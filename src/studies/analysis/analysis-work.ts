@@ -1,7 +1,7 @@
 import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { hashString } from '../../domain/random.js';
 import { type StudyRun, tournamentDesignOf } from '../run-config.js';
-import type { VariantBook } from '../tournament/agents.js';
+import { type AgentRoster, resolveAgents, type VariantBook } from '../tournament/agents.js';
 import type { AnalysisDesign } from './analysis-design.js';
 import { analysisGrainOf } from './analysis-grain.js';
 import { hasRecordedDriftProbe } from './drift-probe.js';
@@ -73,6 +73,14 @@ export function countAnalysisTasks(conversations: readonly ConversationRecord[],
 export function analysisProgressUnit(design: Pick<AnalysisDesign, 'probeDrift' | 'grain'>): string {
   const labels = analysisGrainOf(design) === 'conversation' ? 'conversations x judges' : 'labels';
   return design.probeDrift ? `${labels} and probes` : labels;
+}
+
+/**
+ * The persuaders a study asks the drift probe (with `probeDrift`; none without), each resolved once
+ * from its agent name: its model and the prompts it is asked with.
+ */
+export function probedPersuaders(conversations: readonly ConversationRecord[], design: Pick<AnalysisDesign, 'probeDrift'>, variants: VariantBook): AgentRoster {
+  return resolveAgents(design.probeDrift ? conversations.map((record) => record.persuader) : [], variants);
 }
 
 /** The prompt variants a tournament run was run with (none for an imported run). */

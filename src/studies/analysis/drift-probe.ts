@@ -1,22 +1,9 @@
 import type { AgreementScore } from '../../domain/agreement-score.js';
-import type { Claim } from '../../domain/claim.js';
-import type { ConversationRecord } from '../../domain/conversation-record.js';
+import { type ConversationRecord, claimOfRecord } from '../../domain/conversation-record.js';
 import { askDriftProbe } from '../../engine/drift-probe.js';
 import type { ChatModel } from '../../models/chat-model.js';
 import type { AgentPrompts } from '../../protocol/prompt-variants.js';
 import type { Sampling } from '../design-parts.js';
-
-/** The claim a record argued, as the prompts need it. */
-export function claimOfRecord(record: ConversationRecord): Claim {
-  return {
-    index: record.claimIndex,
-    domain: record.domain,
-    claim: record.claim,
-    ...(record.question === null ? {} : { question: record.question }),
-    origin: record.origin,
-    license: record.license,
-  };
-}
 
 /**
  * Whether the record holds a drift probe asked during its run (`pmiyc run --probe-drift` keeps it in

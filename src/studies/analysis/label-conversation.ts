@@ -1,19 +1,24 @@
-import type { FinishReason } from '../../domain/conversation.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { deriveSeed } from '../../domain/random.js';
-import type { Role } from '../../domain/roles.js';
 import type { Taxonomy } from '../../domain/taxonomy.js';
-import type { TurnLabels } from '../../domain/turn-labels.js';
-import type { ChatMessage, ChatModel, GenerateRequest } from '../../models/chat-model.js';
-import { type CallFailureReason, isModelCallError } from '../../models/model-call-error.js';
+import { callModel, sampledRequest } from '../../engine/sampled-call.js';
+import type { ChatMessage, ChatModel } from '../../models/chat-model.js';
+import type { CallFailureReason } from '../../models/model-call-error.js';
 import {
   conversationJudgeReminder,
   conversationJudgeRequest,
   conversationJudgeSystemPrompt,
   type TurnProblem,
 } from '../../protocol/conversation-judge-prompt.js';
-import { conversationLabelsSchema, type JudgedTurnRole, parseConversationLabels } from '../../protocol/conversation-labels-reply.js';
+import {
+  conversationLabelsSchema,
+  type JudgedTurnRole,
+  type ParsedConversationLabels,
+  parseConversationLabels,
+} from '../../protocol/conversation-labels-reply.js';
 import type { Sampling } from '../design-parts.js';
+import type { StoredTurnLabels } from './analysis-results.js';
+import type { TurnLabelsRead } from './label-turn.js';
 
 /** One judge's reading of one whole conversation (the conversation grain): every turn's labels in one call. */
 export interface ConversationTask {
@@ -21,20 +26,13 @@ export interface ConversationTask {
   readonly record: ConversationRecord;
 }
 
-/** What came of one turn of a conversation read whole: its labels, or (no attempt gave them) none and the last problem. */
-interface ConversationTurnOutcome {
-  readonly turn: number;
-  readonly role: Role;
-  readonly labels: TurnLabels | null;
-  readonly problem: string | null;
-  /** Calls made until this turn's labels were read (the attempt that gave them), or every attempt when none did. */
-  readonly attempts: number;
-  /** The turn's own entry in the answer that gave its labels, as JSON text; for a turn without labels, its entry in the last answer, else that whole answer. */
-  readonly raw: string;
-  readonly callHash: string | null;
-  /** Keys of the turn's entry that were not asked for, read past. */
-  readonly ignoredKeys: readonly string[];
-}
+/**
+ * What came of one turn of a conversation read whole: its labels, or (no attempt gave them) none and the
+ * last problem. `attempts` counts the calls made until its labels were read (every attempt when none
+ * did); `raw` is the turn's own entry in the answer that gave its labels, as JSON text (for a turn
+ * without labels, its entry in the last answer, else that whole answer).
+ */
+type ConversationTurnOutcome = Pick<StoredTurnLabels, 'turn' | 'role'> & TurnLabelsRead;
 
 /**
  * What asking a judge for a conversation's labels came to: every turn's outcome (usable or not), and
@@ -82,6 +80,43 @@ function conversationOutputTokens(sampling: Pick<Sampling, 'maxOutputTokens'>, r
 /** What was wrong with a turn not yet read, from the last answer: its reason and its entry (absent: the whole answer is shown). */
 type Unread = { readonly detail: string; readonly entry?: string };
 
+/** Where reading a conversation's labels stands: the turns read, those not yet read (with why), keys read past, the last answer. */
+interface ConversationReading {
+  readonly read: Map<number, ConversationTurnOutcome>;
+  readonly unread: Map<number, Unread>;
+  readonly ignoredKeys: string[];
+  last: { raw: string; callHash: string | null };
+}
+
+/** Marks every turn not yet read with the same problem (an answer that gave none of them). */
+function markUnread(reading: ConversationReading, detail: string): void {
+  for (const index of reading.unread.keys()) reading.unread.set(index, { detail });
+}
+
+/** Keeps the turns an answer gave usable labels for (those not read before); says whether it gave any. */
+function keepReadTurns(
+  reading: ConversationReading,
+  parsed: Extract<ParsedConversationLabels, { ok: true }>,
+  turns: readonly JudgedTurnRole[],
+  attempt: number,
+): boolean {
+  let gave = false;
+  for (const [index, turnReading] of parsed.turns) {
+    if (!reading.unread.has(index)) continue;
+    if (!turnReading.ok) {
+      reading.unread.set(index, { detail: turnReading.detail, ...(turnReading.entry === undefined ? {} : { entry: turnReading.entry }) });
+      continue;
+    }
+    gave = true;
+    reading.unread.delete(index);
+    const role = turns.find((turn) => turn.index === index)!.role;
+    const { labels, entry: raw, ignoredKeys } = turnReading;
+    reading.read.set(index, { turn: index, role, labels, problem: null, attempts: attempt, raw, callHash: reading.last.callHash, ignoredKeys });
+  }
+  if (gave) reading.ignoredKeys.push(...parsed.ignoredKeys);
+  return gave;
+}
+
 /**
  * Asks one judge for the labels of every turn of a conversation in one call, with the JSON Schema of
  * the answer for providers with structured output, and reads each turn's entry strictly (keys not
@@ -103,76 +138,47 @@ export async function labelConversation(
   const turns: JudgedTurnRole[] = task.record.turns.map((turn) => ({ index: turn.index, role: turn.role }));
   const base = conversationJudgeMessages(taxonomy, task.record);
   const responseFormat = { name: 'conversation_labels', schema: conversationLabelsSchema(turns, taxonomy) };
-  const read = new Map<number, ConversationTurnOutcome>();
-  const unread = new Map<number, Unread>(turns.map((turn) => [turn.index, { detail: 'no answer' }]));
-  const ignoredKeys: string[] = [];
-  let messages: ChatMessage[] = base;
-  let last: { raw: string; callHash: string | null } = { raw: '', callHash: null };
-  let calls = 0;
-  const markAll = (detail: string) => {
-    for (const index of unread.keys()) unread.set(index, { detail });
+  const callSampling = { temperature: sampling.temperature, maxOutputTokens: conversationOutputTokens(sampling, task.record) };
+  const reading: ConversationReading = {
+    read: new Map(),
+    unread: new Map(turns.map((turn) => [turn.index, { detail: 'no answer' }])),
+    ignoredKeys: [],
+    last: { raw: '', callHash: null },
   };
-  for (let attempt = 1; attempt <= sampling.maxAttempts && unread.size > 0; attempt++) {
-    const request: GenerateRequest = {
-      messages,
-      temperature: sampling.temperature,
-      maxOutputTokens: conversationOutputTokens(sampling, task.record),
-      seed: conversationLabelSeed(studySeed, task, attempt),
-      responseFormat,
-      ...(abortSignal ? { abortSignal } : {}),
-    };
-    let reply: { text: string; callHash?: string; finishReason: FinishReason };
+  let messages: ChatMessage[] = base;
+  let calls = 0;
+  for (let attempt = 1; attempt <= sampling.maxAttempts && reading.unread.size > 0; attempt++) {
     calls = attempt;
-    try {
-      reply = await model.generate(request);
-    } catch (error) {
-      if (abortSignal?.aborted || !isModelCallError(error)) throw error;
-      if (error.reason !== 'refusal') return { status: 'failed', reason: error.reason, detail: error.message };
-      last = { raw: '', callHash: null };
-      markAll('the provider refused to answer');
+    const seed = conversationLabelSeed(studySeed, task, attempt);
+    const answer = await callModel(model, sampledRequest(messages, callSampling, seed, { responseFormat, abortSignal }));
+    if (!answer.ok) {
+      if (answer.error.reason !== 'refusal') return { status: 'failed', reason: answer.error.reason, detail: answer.error.message };
+      reading.last = { raw: '', callHash: null };
+      markUnread(reading, 'the provider refused to answer');
       continue;
     }
-    last = { raw: reply.text, callHash: reply.callHash ?? null };
+    const { reply } = answer;
+    reading.last = { raw: reply.text, callHash: reply.callHash ?? null };
     if (reply.finishReason === 'content-filter') {
-      markAll('the provider filtered the answer');
+      markUnread(reading, 'the provider filtered the answer');
       continue;
     }
     const parsed = parseConversationLabels(reply.text, turns, taxonomy);
     if (!parsed.ok) {
-      markAll(parsed.detail);
+      markUnread(reading, parsed.detail);
       // An empty answer is asked again as it was (some providers refuse an empty assistant message).
       messages = reply.text.trim() === '' ? base : [...base, { role: 'assistant', content: reply.text }, reminderOf({ whole: parsed.detail })];
       continue;
     }
-    let gave = false;
-    for (const [index, reading] of parsed.turns) {
-      if (!unread.has(index)) continue;
-      if (!reading.ok) {
-        unread.set(index, { detail: reading.detail, ...(reading.entry === undefined ? {} : { entry: reading.entry }) });
-        continue;
-      }
-      gave = true;
-      unread.delete(index);
-      const role = turns.find((turn) => turn.index === index)!.role;
-      read.set(index, {
-        turn: index,
-        role,
-        labels: reading.labels,
-        problem: null,
-        attempts: attempt,
-        raw: reading.entry,
-        callHash: last.callHash,
-        ignoredKeys: reading.ignoredKeys,
-      });
-    }
-    if (gave) ignoredKeys.push(...parsed.ignoredKeys);
-    const problems: TurnProblem[] = [...unread].map(([turn, { detail }]) => ({ turn, detail }));
+    keepReadTurns(reading, parsed, turns, attempt);
+    const problems: TurnProblem[] = [...reading.unread].map(([turn, { detail }]) => ({ turn, detail }));
     messages = [...base, { role: 'assistant', content: reply.text }, reminderOf({ turns: problems })];
   }
   const outcomes = turns.map(
-    (turn): ConversationTurnOutcome => read.get(turn.index) ?? unreadOutcome(turn, unread.get(turn.index) ?? { detail: 'no answer' }, calls, last),
+    (turn): ConversationTurnOutcome =>
+      reading.read.get(turn.index) ?? unreadOutcome(turn, reading.unread.get(turn.index) ?? { detail: 'no answer' }, calls, reading.last),
   );
-  return { status: 'labelled', turns: outcomes, ignoredKeys, calls };
+  return { status: 'labelled', turns: outcomes, ignoredKeys: reading.ignoredKeys, calls };
 }
 
 const reminderOf = (problem: Parameters<typeof conversationJudgeReminder>[0]): ChatMessage => ({ role: 'user', content: conversationJudgeReminder(problem) });

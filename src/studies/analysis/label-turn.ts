@@ -1,13 +1,13 @@
-import type { FinishReason } from '../../domain/conversation.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { deriveSeed } from '../../domain/random.js';
 import type { Taxonomy } from '../../domain/taxonomy.js';
-import type { TurnLabels } from '../../domain/turn-labels.js';
-import type { ChatMessage, ChatModel, GenerateRequest } from '../../models/chat-model.js';
-import { type CallFailureReason, isModelCallError } from '../../models/model-call-error.js';
+import { callModel, sampledRequest } from '../../engine/sampled-call.js';
+import type { ChatMessage, ChatModel } from '../../models/chat-model.js';
+import type { CallFailureReason } from '../../models/model-call-error.js';
 import { turnJudgeReminder, turnJudgeRequest, turnJudgeSystemPrompt } from '../../protocol/turn-judge-prompt.js';
 import { parseTurnLabels, turnLabelsSchema } from '../../protocol/turn-labels-reply.js';
 import type { Sampling } from '../design-parts.js';
+import type { StoredTurnLabels } from './analysis-results.js';
 
 /** One label set to ask for: a judge's reading of one turn of one conversation. */
 export interface TurnTask {
@@ -22,17 +22,14 @@ export interface TurnTask {
  * the last problem), or a call that failed after its retries (not stored: a resumed study asks again).
  */
 export type TurnOutcome =
-  | {
-      readonly status: 'labelled';
-      readonly labels: TurnLabels | null;
-      readonly problem: string | null;
-      readonly attempts: number;
-      readonly raw: string;
-      readonly callHash: string | null;
-      /** Keys of the usable answer that were not asked for, read past (none when the turn has no labels). */
-      readonly ignoredKeys: readonly string[];
-    }
+  | ({ readonly status: 'labelled' } & TurnLabelsRead)
   | { readonly status: 'failed'; readonly reason: CallFailureReason; readonly detail: string };
+
+/**
+ * What was read of a turn's labels, as stored (`StoredTurnLabels`), with the keys of the usable answer
+ * that were not asked for, read past (none when the turn has no labels).
+ */
+export type TurnLabelsRead = Pick<StoredTurnLabels, 'labels' | 'problem' | 'attempts' | 'raw' | 'callHash'> & { readonly ignoredKeys: readonly string[] };
 
 /**
  * The seed of one judge call, from what it is (never the clock): the study's seed, the judge, the
@@ -82,23 +79,13 @@ export async function labelTurn(
   let messages: ChatMessage[] = base;
   let last: { raw: string; callHash: string | null; problem: string } = { raw: '', callHash: null, problem: 'no answer' };
   for (let attempt = 1; attempt <= sampling.maxAttempts; attempt++) {
-    const request: GenerateRequest = {
-      messages,
-      temperature: sampling.temperature,
-      maxOutputTokens: sampling.maxOutputTokens,
-      seed: turnLabelSeed(studySeed, task, attempt),
-      responseFormat,
-      ...(abortSignal ? { abortSignal } : {}),
-    };
-    let reply: { text: string; callHash?: string; finishReason: FinishReason };
-    try {
-      reply = await model.generate(request);
-    } catch (error) {
-      if (abortSignal?.aborted || !isModelCallError(error)) throw error;
-      if (error.reason !== 'refusal') return { status: 'failed', reason: error.reason, detail: error.message };
+    const answer = await callModel(model, sampledRequest(messages, sampling, turnLabelSeed(studySeed, task, attempt), { responseFormat, abortSignal }));
+    if (!answer.ok) {
+      if (answer.error.reason !== 'refusal') return { status: 'failed', reason: answer.error.reason, detail: answer.error.message };
       last = { raw: '', callHash: null, problem: 'the provider refused to answer' };
       continue;
     }
+    const { reply } = answer;
     if (reply.finishReason === 'content-filter') {
       last = { raw: reply.text, callHash: reply.callHash ?? null, problem: 'the provider filtered the answer' };
       continue;

@@ -1,8 +1,9 @@
 import type { AgreementScore } from '../../domain/agreement-score.js';
 import { type Claim, claimKey } from '../../domain/claim.js';
 import { deriveSeed } from '../../domain/random.js';
-import type { ChatModel, GenerateReply } from '../../models/chat-model.js';
-import { type CallFailureReason, isModelCallError } from '../../models/model-call-error.js';
+import { callModel, sampledRequest } from '../../engine/sampled-call.js';
+import type { ChatModel } from '../../models/chat-model.js';
+import type { CallFailureReason } from '../../models/model-call-error.js';
 import { stanceMessages } from '../../protocol/stance-prompt.js';
 import { parseStanceReply } from '../../protocol/stance-reply.js';
 
@@ -59,21 +60,13 @@ export async function askStance(
   const messages = stanceMessages(task.claim);
   let last = { raw: '', callHash: null as string | null };
   for (let attempt = 1; attempt <= sampling.maxAttempts; attempt++) {
-    let reply: GenerateReply;
-    try {
-      reply = await model.generate({
-        messages,
-        temperature: sampling.temperature,
-        maxOutputTokens: sampling.maxOutputTokens,
-        seed: stanceSeed(runSeed, task, attempt),
-        ...(abortSignal ? { abortSignal } : {}),
-      });
-    } catch (error) {
-      if (abortSignal?.aborted || !isModelCallError(error)) throw error;
-      if (error.reason !== 'refusal') return { status: 'failed', reason: error.reason, detail: error.message };
+    const answer = await callModel(model, sampledRequest(messages, sampling, stanceSeed(runSeed, task, attempt), { abortSignal }));
+    if (!answer.ok) {
+      if (answer.error.reason !== 'refusal') return { status: 'failed', reason: answer.error.reason, detail: answer.error.message };
       last = { raw: '', callHash: null };
       continue;
     }
+    const { reply } = answer;
     last = { raw: reply.text, callHash: reply.callHash ?? null };
     const parsed = reply.finishReason === 'content-filter' ? undefined : parseStanceReply(reply.text);
     if (parsed?.ok) return { status: 'answered', score: parsed.score, attempts: attempt, unusable: attempt - 1, ...last };

@@ -1,7 +1,6 @@
 import { claimsChecksum } from '../../datasets/claims-checksum.js';
 import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
-import { checkModels } from '../../runner/models/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts } from '../../runner/run-session.js';
@@ -54,7 +53,6 @@ function recordOutcome(input: RunConsistencyInput, session: RunSession, task: St
  */
 export async function runConsistencyStudy(input: RunConsistencyInput): Promise<ConsistencyOutcome> {
   const { store, design } = input;
-  const models = checkModels(input.config, input.world.env, design.models, input.maxCostUsd);
   const session = await openStudySession(store, input, {
     run: {
       kind: 'consistency',
@@ -63,19 +61,19 @@ export async function runConsistencyStudy(input: RunConsistencyInput): Promise<C
       noun: 'consistency study',
       howToStart: 'start one with pmiyc consistency --models a,b --claims subjective',
       content: { noun: 'claims', source: design.claims.source, checksum: claimsChecksum(input.claims) },
-      create: () => ({
+      create: (models) => ({
         config: {
           command: 'consistency',
           design,
           ...(input.tournamentRun ? { tournamentRun: input.tournamentRun } : {}),
-          simulated: design.models.filter((model) => models[model]?.provider === 'sim'),
+          simulated: design.models.filter((model) => models.stored[model]?.provider === 'sim'),
           claims: claimsRecordOf(input.claims),
-          models,
+          models: models.stored,
         },
         plannedConversations: design.models.length * input.claims.length * design.samples,
       }),
     },
-    names: design.models,
+    models: design.models,
     unit: 'answers',
     total: design.models.length * input.claims.length * design.samples,
     command: input.resume ? 'pmiyc consistency --resume' : 'pmiyc consistency',

@@ -1,5 +1,4 @@
 import { type JudgePair, judgePairsChecksum } from '../../datasets/judge-pairs.js';
-import { checkModels } from '../../runner/models/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT, type SessionFacts, sessionFacts } from '../../runner/run-session.js';
@@ -37,7 +36,6 @@ function* plannedTrials(pairs: readonly JudgePair[], judges: readonly string[]):
  */
 export async function runJudgeStudy(input: RunJudgeInput): Promise<JudgeOutcome> {
   const { store, design, pairs } = input;
-  const models = checkModels(input.config, input.world.env, design.judges, input.maxCostUsd);
   const session = await openStudySession(store, input, {
     run: {
       kind: 'judge',
@@ -46,7 +44,7 @@ export async function runJudgeStudy(input: RunJudgeInput): Promise<JudgeOutcome>
       noun: 'judge run',
       howToStart: 'start one with pmiyc judge --models a,b',
       content: { noun: 'pairs', source: design.pairs.source, checksum: judgePairsChecksum(pairs.pairs) },
-      create: () => ({
+      create: (models) => ({
         config: {
           command: 'judge',
           design,
@@ -58,12 +56,12 @@ export async function runJudgeStudy(input: RunJudgeInput): Promise<JudgeOutcome>
             claims: pairs.claims,
             ...(pairs.ties === undefined ? {} : { ties: pairs.ties }),
           },
-          models,
+          models: models.stored,
         },
         plannedConversations: pairs.pairs.length * design.judges.length,
       }),
     },
-    names: design.judges,
+    models: design.judges,
     unit: 'trials',
     total: pairs.pairs.length * design.judges.length,
     command: input.resume ? 'pmiyc judge --resume' : 'pmiyc judge',

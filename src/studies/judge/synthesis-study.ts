@@ -2,7 +2,6 @@ import { claimsChecksum } from '../../datasets/claims-checksum.js';
 import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
 import { InputError } from '../../domain/errors/input-error.js';
-import { checkModels } from '../../runner/models/check-models.js';
 import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT } from '../../runner/run-session.js';
@@ -58,7 +57,6 @@ export interface SynthesisStudyOutcome {
  */
 export async function runSynthesis(input: RunSynthesisInput): Promise<SynthesisStudyOutcome> {
   const { store } = input;
-  const models = checkModels(input.config, input.world.env, [input.model], input.maxCostUsd);
   const session = await openStudySession(store, input, {
     run: {
       kind: 'judge-synthesize',
@@ -67,17 +65,17 @@ export async function runSynthesis(input: RunSynthesisInput): Promise<SynthesisS
       noun: 'synthesis run',
       howToStart: 'run pmiyc judge synthesize again: what was done is replayed',
       content: { noun: 'claims', source: input.claimSelection.source, checksum: claimsChecksum(input.claims) },
-      create: () => ({
+      create: (models) => ({
         config: {
           command: 'judge-synthesize',
           design: { model: input.model, claims: input.claimSelection, sampling: input.sampling },
           claims: claimsRecordOf(input.claims),
-          models,
+          models: models.stored,
           ...(input.out ? { out: input.out } : {}),
         },
       }),
     },
-    names: [input.model],
+    models: [input.model],
     unit: 'claims',
     total: input.claims.length,
     command: 'pmiyc judge synthesize',

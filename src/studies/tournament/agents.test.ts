@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Claim } from '../../domain/claim.js';
-import { agentOf, checkAgentNames, checkCrossable, checkVariantsFitClaims, crossAgents, echoedAgents, modelsOfAgents, seedNamesOf } from './agents.js';
+import { agentOf, checkAgentNames, checkCrossable, checkVariantsFitClaims, crossAgents, echoedAgents, resolveAgents, seedNamesOf } from './agents.js';
 
 const claimOf = (claim: string): Claim => ({ index: 0, domain: 'subjective', claim, origin: 'test', license: 'MIT' });
 const variants = { emotional: { persuader: { system: '{{claim}} {{format}}' } } };
@@ -15,7 +15,7 @@ describe('agents: a model under a prompt variant', () => {
   it('crosses models with variants, the default keeping the plain name', () => {
     expect(crossAgents(['a', 'b'], ['default', 'emotional'])).toEqual(['a', 'a+emotional', 'b', 'b+emotional']);
     expect(crossAgents(['a'], undefined)).toEqual(['a']);
-    expect(modelsOfAgents(['a', 'a+emotional', 'b'], variants)).toEqual(['a', 'b']);
+    expect(resolveAgents(['a', 'a+emotional', 'b', 'a'], variants).models).toEqual(['a', 'b']);
   });
 
   it('refuses a "+" that does not name a defined variant, naming the defined ones', () => {
@@ -43,6 +43,25 @@ describe('agents: a model under a prompt variant', () => {
     expect(seedNamesOf('alpha+doubtful', book)).toEqual({ persuader: 'alpha', persuadee: 'alpha+doubtful' });
     expect(seedNamesOf('alpha+both', book)).toEqual({ persuader: 'alpha+both', persuadee: 'alpha+both' });
     expect(seedNamesOf('alpha+emotional', {})).toEqual({ persuader: 'alpha+emotional', persuadee: 'alpha+emotional' });
+  });
+
+  it('resolves each agent once: its model, variant, prompts (one set per variant) and seed names', () => {
+    const book = { ...variants, doubtful: { persuadee: { opening: 'Your view on {{claim}}?' } } };
+    const roster = resolveAgents(['alpha', 'alpha+emotional', 'beta+emotional', 'alpha', 'beta+doubtful'], book);
+    expect(roster.agents.map(({ name, model, variant, seedNames }) => ({ name, model, variant, seedNames }))).toEqual([
+      { name: 'alpha', model: 'alpha', variant: 'default', seedNames: { persuader: 'alpha', persuadee: 'alpha' } },
+      { name: 'alpha+emotional', model: 'alpha', variant: 'emotional', seedNames: { persuader: 'alpha+emotional', persuadee: 'alpha' } },
+      { name: 'beta+emotional', model: 'beta', variant: 'emotional', seedNames: { persuader: 'beta+emotional', persuadee: 'beta' } },
+      { name: 'beta+doubtful', model: 'beta', variant: 'doubtful', seedNames: { persuader: 'beta', persuadee: 'beta+doubtful' } },
+    ]);
+    expect(roster.models).toEqual(['alpha', 'beta']);
+    const claim = claimOf('Tea is better than coffee');
+    expect(roster.agent('alpha+emotional').prompts.persuaderSystem(claim)).toContain('Tea is better than coffee');
+    expect(roster.agent('alpha+emotional').prompts).toBe(roster.agent('beta+emotional').prompts);
+    expect(roster.agent('alpha').prompts).not.toBe(roster.agent('alpha+emotional').prompts);
+    // The same value each time a step asks, not a name split again.
+    expect(roster.agent('alpha+emotional')).toBe(roster.agents[1]);
+    expect(roster.agent('gamma+emotional')).toBe(roster.agent('gamma+emotional'));
   });
 
   it('finds an agent that a role holds beside its model although its variant changes nothing of that role', () => {

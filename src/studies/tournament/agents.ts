@@ -72,25 +72,6 @@ export function crossAgents(models: readonly string[], variants: readonly string
   return models.flatMap((model) => (variants ?? [DEFAULT_VARIANT]).map((variant) => agentName(model, variant)));
 }
 
-/** The distinct models behind agent names: what is configured, called and rate-limited. */
-export function modelsOfAgents(names: readonly string[], variants: VariantBook): string[] {
-  return [...new Set(names.map((name) => agentOf(name, variants).model))];
-}
-
-/** The prompts of each agent, by name, made once per variant. */
-export function promptsByAgent(variants: VariantBook): (agent: string) => AgentPrompts {
-  const made = new Map<string, AgentPrompts>();
-  return (name) => {
-    const { variant } = agentOf(name, variants);
-    let prompts = made.get(variant);
-    if (!prompts) {
-      prompts = promptsOfVariant(variants[variant]);
-      made.set(variant, prompts);
-    }
-    return prompts;
-  };
-}
-
 /** Whether a variant replaces any prompt of a role (else that role is asked with pmiyc's own prompts). */
 function replacesPromptsOf(templates: VariantTemplates, role: keyof SeedNames): boolean {
   if (role === 'persuader') return templates.persuader?.system !== undefined;
@@ -113,6 +94,52 @@ export function seedNamesOf(name: string, variants: VariantBook): SeedNames {
     persuader: replacesPromptsOf(templates, 'persuader') ? name : agent.model,
     persuadee: replacesPromptsOf(templates, 'persuadee') ? name : agent.model,
   };
+}
+
+/**
+ * An agent as a run asks it, worked out once from its name: its model, its variant, the prompts it is
+ * asked with, and for each role the name its calls are seeded by (`seedNamesOf`).
+ */
+export interface ResolvedAgent extends Agent {
+  readonly prompts: AgentPrompts;
+  readonly seedNames: SeedNames;
+}
+
+/**
+ * The agents of a run, each resolved once from its name (see `resolveAgents`) and then looked up by
+ * it, so that no step splits a name again.
+ */
+export interface AgentRoster {
+  /** The distinct agents, in the order first named. */
+  readonly agents: readonly ResolvedAgent[];
+  /** The distinct models behind them, in the order first named: what is configured, called and rate-limited. */
+  readonly models: readonly string[];
+  /** The agent a name stands for; a name the roster was not made with is resolved and kept then. */
+  agent(name: string): ResolvedAgent;
+}
+
+/**
+ * Resolves each agent name once: model and variant (`agentOf`), the variant's prompts (made once per
+ * variant) and the seed names. Pass the roster down instead of the names and the variants.
+ */
+export function resolveAgents(names: readonly string[], variants: VariantBook): AgentRoster {
+  const byName = new Map<string, ResolvedAgent>();
+  const promptsByVariant = new Map<string, AgentPrompts>();
+  const resolve = (name: string): ResolvedAgent => {
+    const known = byName.get(name);
+    if (known) return known;
+    const agent = agentOf(name, variants);
+    let prompts = promptsByVariant.get(agent.variant);
+    if (!prompts) {
+      prompts = promptsOfVariant(variants[agent.variant]);
+      promptsByVariant.set(agent.variant, prompts);
+    }
+    const resolved = { ...agent, prompts, seedNames: seedNamesOf(name, variants) };
+    byName.set(name, resolved);
+    return resolved;
+  };
+  const agents = [...new Set(names)].map(resolve);
+  return { agents, models: [...new Set(agents.map((agent) => agent.model))], agent: resolve };
 }
 
 /** An agent whose requests in a role are its model's, while the model plays that role in the same run too. */

@@ -1,6 +1,7 @@
 import { parseOfficialResults, type SkipReason } from '../../datasets/official-results.js';
 import type { AgreementScore } from '../../domain/agreement-score.js';
 import type { Claim, Domain } from '../../domain/claim.js';
+import { claimOfRecord } from '../../domain/conversation-record.js';
 import { DatasetError } from '../../domain/errors/dataset-error.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import { recordClaimKey } from '../../metrics/record-claim-key.js';
@@ -81,14 +82,7 @@ function readStored(
   for (const record of store.conversations(run.id)) {
     ids.add(record.conversationId);
     const key = recordClaimKey(record);
-    byKey.set(key, {
-      index: record.claimIndex,
-      domain: record.domain,
-      claim: record.claim,
-      ...(record.question === null ? {} : { question: record.question }),
-      origin: record.origin,
-      license: record.license,
-    });
+    byKey.set(key, claimOfRecord(record));
     usedByDomain.set(record.domain, (usedByDomain.get(record.domain) ?? new Set()).add(record.claimIndex));
     if (record.initialScore !== null && !openings.has(openingKey(record.persuadee, key))) openings.set(openingKey(record.persuadee, key), record.initialScore);
     const repetition = repetitionKey(record.persuader, record.persuadee, key, record.turnsPlanned);

@@ -4,7 +4,7 @@ import { type ConversationRecord, toConversationRecord } from '../../domain/conv
 import { runConversation } from '../../engine/run-conversation.js';
 import type { SamplingSettings } from '../../engine/sample-turn.js';
 import type { ModelRegistry } from '../../runner/models/model-registry.js';
-import { agentOf, checkAgentNames, promptsByAgent, seedNamesOf, type VariantBook } from './agents.js';
+import { checkAgentNames, resolveAgents, type VariantBook } from './agents.js';
 
 export interface OneConversationInput {
   /** The agents, named as a run names them: a model, or model+variant of `variants`. */
@@ -33,8 +33,9 @@ export interface OneConversation {
  */
 export function prepareOneConversation(input: OneConversationInput): OneConversation {
   checkAgentNames([input.persuader, input.persuadee], input.variants);
-  const persuaderAgent = agentOf(input.persuader, input.variants);
-  const persuadeeAgent = agentOf(input.persuadee, input.variants);
+  const agents = resolveAgents([input.persuader, input.persuadee], input.variants);
+  const persuaderAgent = agents.agent(input.persuader);
+  const persuadeeAgent = agents.agent(input.persuadee);
   const persuader = input.registry.modelFor(persuaderAgent.model);
   const persuadee = input.registry.modelFor(persuadeeAgent.model);
   const claim: Claim = {
@@ -53,7 +54,6 @@ export function prepareOneConversation(input: OneConversationInput): OneConversa
     repetition: 0,
     runSeed: input.seed,
   };
-  const promptsFor = promptsByAgent(input.variants);
   return {
     spec,
     run: async ({ abortSignal, onTurn }) => {
@@ -61,11 +61,8 @@ export function prepareOneConversation(input: OneConversationInput): OneConversa
         spec,
         persuader,
         persuadee,
-        prompts: { persuader: promptsFor(persuaderAgent.name), persuadee: promptsFor(persuadeeAgent.name) },
-        seedNames: {
-          persuader: seedNamesOf(spec.persuaderModel, input.variants).persuader,
-          persuadee: seedNamesOf(spec.persuadeeModel, input.variants).persuadee,
-        },
+        prompts: { persuader: persuaderAgent.prompts, persuadee: persuadeeAgent.prompts },
+        seedNames: { persuader: persuaderAgent.seedNames.persuader, persuadee: persuadeeAgent.seedNames.persuadee },
         sampling: input.sampling,
         ...(abortSignal ? { abortSignal } : {}),
         ...(onTurn ? { onTurn } : {}),

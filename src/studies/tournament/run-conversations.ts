@@ -115,6 +115,28 @@ function withoutProbe(
   };
 }
 
+/** One side of a conversation as it is asked: the agent's model, its prompts and the names its calls are seeded by. */
+interface ConversationSide {
+  readonly model: ChatModel;
+  readonly prompts: AgentPrompts;
+  readonly seedNames: SeedNames;
+}
+
+interface ConversationSides {
+  readonly persuader: ConversationSide;
+  readonly persuadee: ConversationSide;
+}
+
+/** Each planned conversation's two sides, each looked up once from the input's functions (pmiyc's own prompts and seeds unless given). */
+function conversationSides(input: RunConversationsInput): (planned: PlannedConversation) => ConversationSides {
+  const sideOf = (agent: string): ConversationSide => ({
+    model: input.modelFor(agent),
+    prompts: input.promptsFor?.(agent) ?? DEFAULT_PROMPTS,
+    seedNames: input.seedNamesFor?.(agent) ?? { persuader: agent, persuadee: agent },
+  });
+  return (planned) => ({ persuader: sideOf(planned.spec.persuaderModel), persuadee: sideOf(planned.spec.persuadeeModel) });
+}
+
 /**
  * Runs every planned conversation that is not done yet, keeping `concurrency` conversations in
  * flight (through the shared scheduler, `runTasks`); a conversation's turns are sequential,
@@ -124,15 +146,17 @@ function withoutProbe(
  */
 export async function runConversations(input: RunConversationsInput): Promise<ConversationsResult> {
   const gate = input.gate ?? new RunGate();
-  const promptsFor = input.promptsFor ?? (() => DEFAULT_PROMPTS);
-  const seedNamesFor = input.seedNamesFor ?? ((name: string) => ({ persuader: name, persuadee: name }));
-  const common = (planned: PlannedConversation) => ({
-    persuader: input.modelFor(planned.spec.persuaderModel),
-    persuadee: input.modelFor(planned.spec.persuadeeModel),
-    prompts: { persuader: promptsFor(planned.spec.persuaderModel), persuadee: promptsFor(planned.spec.persuadeeModel) },
-    seedNames: { persuader: seedNamesFor(planned.spec.persuaderModel).persuader, persuadee: seedNamesFor(planned.spec.persuadeeModel).persuadee },
+  const sidesOf = conversationSides(input);
+  const shared = {
     ...(input.sampling ? { sampling: input.sampling } : {}),
     ...(input.abortSignal ? { abortSignal: input.abortSignal } : {}),
+  };
+  const common = ({ persuader, persuadee }: ConversationSides) => ({
+    persuader: persuader.model,
+    persuadee: persuadee.model,
+    prompts: { persuader: persuader.prompts, persuadee: persuadee.prompts },
+    seedNames: { persuader: persuader.seedNames.persuader, persuadee: persuadee.seedNames.persuadee },
+    ...shared,
   });
 
   /**
@@ -140,14 +164,12 @@ export async function runConversations(input: RunConversationsInput): Promise<Co
    * its own opening there, or its model's when its variant leaves the persuadee's prompts alone. Null
    * when the model gave no usable stance; a failed call (reason `api`) comes back as the failure.
    */
-  const persuaderStanceOf = async (planned: PlannedConversation): Promise<AgreementScore | null | FailedConversation> => {
-    const spec = { ...planned.spec, persuadeeModel: planned.spec.persuaderModel };
+  const persuaderStanceOf = async (planned: PlannedConversation, sides: ConversationSides): Promise<AgreementScore | null | FailedConversation> => {
     const opening = await runConversation({
-      ...common(planned),
-      persuadee: input.modelFor(spec.persuadeeModel),
-      prompts: { persuadee: promptsFor(spec.persuadeeModel) },
-      seedNames: seedNamesFor(spec.persuadeeModel),
-      spec,
+      ...common({ persuader: sides.persuader, persuadee: sides.persuader }),
+      prompts: { persuadee: sides.persuader.prompts },
+      seedNames: sides.persuader.seedNames,
+      spec: { ...planned.spec, persuadeeModel: planned.spec.persuaderModel },
       stopAfterTurn: 1,
     });
     if (opening.status === 'failed' && opening.reason === 'api') return opening;
@@ -164,24 +186,18 @@ export async function runConversations(input: RunConversationsInput): Promise<Co
     ...(input.onSkipped ? { onSkipped: input.onSkipped } : {}),
     run: async (planned) => {
       const onTurn = input.onTurn;
+      const sides = sidesOf(planned);
       const conversation = await runConversation({
-        ...common(planned),
+        ...common(sides),
         spec: planned.spec,
         ...(onTurn ? { onTurn: (turn: Turn) => onTurn(planned, turn) } : {}),
       });
-      const stance = await persuaderStanceOf(planned);
+      const stance = await persuaderStanceOf(planned, sides);
       let outcome = typeof stance === 'object' && stance !== null && conversation.status !== 'failed' ? withoutStance(conversation, stance) : conversation;
       let driftProbe: DriftProbe | undefined;
       if (input.probeDrift && outcome.status === 'completed') {
-        const probed = await askDriftProbe({
-          spec: planned.spec,
-          turns: outcome.turns,
-          persuader: input.modelFor(planned.spec.persuaderModel),
-          prompts: promptsFor(planned.spec.persuaderModel),
-          seedNames: { persuader: seedNamesFor(planned.spec.persuaderModel).persuader, persuadee: seedNamesFor(planned.spec.persuadeeModel).persuadee },
-          ...(input.sampling ? { sampling: input.sampling } : {}),
-          ...(input.abortSignal ? { abortSignal: input.abortSignal } : {}),
-        });
+        const { persuader, prompts, seedNames } = common(sides);
+        const probed = await askDriftProbe({ spec: planned.spec, turns: outcome.turns, persuader, prompts: prompts.persuader, seedNames, ...shared });
         if (probed.ok) driftProbe = probed.probe;
         else outcome = withoutProbe(outcome, probed);
       }

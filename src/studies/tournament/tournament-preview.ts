@@ -8,7 +8,6 @@ import { type PromptCacheRule, promptCacheRule } from '../../models/providers/pr
 import { findProvider } from '../../models/providers/provider-catalog.js';
 import { createModelRegistry } from '../../runner/models/model-registry.js';
 import type { RunInfo, RunRecords } from '../../runner/run-records.js';
-import { agentOf, promptsByAgent, seedNamesOf } from './agents.js';
 import type { ModelPrices } from './forecast/plan-estimate.js';
 import { iteratePlan, type TournamentDesign } from './plan.js';
 import { findStoredProgress, StoredCallReplay, type StoredWork } from './stored-progress.js';
@@ -75,10 +74,9 @@ const FREE = { inputUsdPerMillion: 0, outputUsdPerMillion: 0 };
  */
 export async function previewTournament(input: PreviewInput): Promise<TournamentPreview> {
   const design: TournamentDesign = { ...input.design, claims: input.claims, runSeed: input.runSeed };
-  const variants = input.design.variants ?? {};
-  const registry = createModelRegistry(input.config, input.env);
-  const settingsOf = (agent: string) => registry.settingsFor(agentOf(agent, variants).model);
-  const { batched, window } = input.work;
+  const { agents, sessionModels, batched, window } = input.work;
+  const modelOf = (agent: string) => agents.agent(agent).model;
+  const settingsOf = (agent: string) => sessionModels.settingsFor(modelOf(agent));
   return {
     design,
     maxOutputTokens: input.design.sampling.maxOutputTokens,
@@ -90,7 +88,7 @@ export async function previewTournament(input: PreviewInput): Promise<Tournament
     history: new Map(input.records?.earlyStopCounts()),
     batching: {
       models: batched,
-      isBatched: (agent) => batched.includes(agentOf(agent, variants).model),
+      isBatched: (agent) => batched.includes(modelOf(agent)),
       prices: (agent) => batchPricesOf(settingsOf(agent)),
       window,
     },
@@ -107,7 +105,7 @@ async function storedWork(input: PreviewInput, design: TournamentDesign): Promis
   const { records, resumed } = input;
   if (!records) return { reused: false, why: 'no-store' };
   if (!resumed && !input.settings.cache) return { reused: false, why: 'no-cache' };
-  const variants = input.design.variants ?? {};
+  const { agents, sessionModels } = input.work;
   // A new run has no calls of its own yet: no run has id 0.
   const runId = resumed?.run.id ?? 0;
   const replay = new StoredCallReplay(
@@ -118,13 +116,16 @@ async function storedWork(input: PreviewInput, design: TournamentDesign): Promis
     const fileSha256 = input.fileSha256(settings);
     return modelIdentity(settings, fileSha256 ? { fileSha256 } : {});
   };
-  const registry = createModelRegistry(input.config, input.env, { decorateFor: (settings) => [replay.layer(identityOf(settings))] });
+  const registry = createModelRegistry(input.config, input.env, {
+    settingsFor: sessionModels.settingsFor,
+    decorateFor: (settings) => [replay.layer(identityOf(settings))],
+  });
   const work = await findStoredProgress({
     plan: iteratePlan(design),
-    modelFor: (agent) => registry.modelFor(agentOf(agent, variants).model),
+    modelFor: (agent) => registry.modelFor(agents.agent(agent).model),
     replay,
-    promptsFor: promptsByAgent(variants),
-    seedNamesFor: (agent) => seedNamesOf(agent, variants),
+    promptsFor: (agent) => agents.agent(agent).prompts,
+    seedNamesFor: (agent) => agents.agent(agent).seedNames,
     sampling: input.design.sampling,
     ...(input.design.probeDrift ? { probeDrift: true } : {}),
     ...(resumed ? { isDone: isHeldBy(records, resumed.run.id, resumed.retryFailed) } : {}),

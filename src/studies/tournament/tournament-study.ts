@@ -11,7 +11,6 @@ import type { RunAbout } from '../../runner/run-records.js';
 import { type RunSession, type SessionFacts, type SessionWorld, sessionFacts, startRunSession } from '../../runner/run-session.js';
 import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
 import type { StudyRun, StudyRunRecords } from '../run-config.js';
-import { agentOf, promptsByAgent, seedNamesOf } from './agents.js';
 import { CallForecast } from './forecast/call-forecast.js';
 import { callSharesOf } from './forecast/call-shares.js';
 import { countPlan, iteratePlan, type TournamentDesign } from './plan.js';
@@ -19,7 +18,7 @@ import { checkResumeSeeds } from './resume-check.js';
 import { type ConversationsResult, runConversations } from './run-conversations.js';
 import { type DesignOptions, designFromOptions, designOfStoredRun, type RunSettings, type StoredDesign, TOURNAMENT_DEFAULTS } from './tournament-design.js';
 import type { TournamentResults } from './tournament-results.js';
-import { failedCallHashes, type GivenSettings, isHeldBy, planTournamentWork, sessionSettings } from './tournament-work.js';
+import { failedCallHashes, type GivenSettings, isHeldBy, planTournamentWork, sessionSettings, type TournamentWork } from './tournament-work.js';
 
 /** The settings left out are the resumed run's, else the defaults (concurrency 16); `batch` is kept with the run (a resume batches too). */
 export interface RunTournamentInput extends Partial<Omit<DesignOptions, 'claims'>>, GivenSettings {
@@ -92,13 +91,21 @@ function designOf(input: RunTournamentInput): StoredDesign {
   });
 }
 
-/**
- * A tournament, exactly as `pmiyc run` runs it: every persuader against every persuadee on every
- * claim in each setting, in one session of the run (lease, call cache with sharing, resume and
- * replay, gate, progress), each conversation stored as it finishes. A new run, or with `resume` a
- * stored one continued where it stopped (its own design and settings unless given anew).
- */
-export async function runTournament(input: RunTournamentInput): Promise<TournamentOutcome> {
+/** A tournament run opened for a session: what it runs, how, and whether an earlier session ran it. */
+interface OpenedTournament {
+  readonly run: StudyRun;
+  readonly resumed: boolean;
+  readonly continuing: boolean;
+  readonly design: StoredDesign;
+  readonly settings: RunSettings;
+  /** The agents resolved and their models set up, once for the run. */
+  readonly work: TournamentWork;
+  /** The plan of the run under a run seed. */
+  readonly plan: (runSeed: number) => TournamentDesign;
+}
+
+/** Opens the run a session works on: a new one, or with `resume`/`retryFailed` the stored one, with its own design and settings unless given anew. */
+function openTournamentRun(input: RunTournamentInput): OpenedTournament {
   const { store } = input;
   const continuing = input.resume === true || input.retryFailed === true;
   const existing = continuing ? (input.name === undefined ? store.latestRunOf('tournament') : store.findRun(input.name)) : undefined;
@@ -106,9 +113,7 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
   if (existing && stored) checkResumeSeeds(existing.name, stored.design);
   const design = input.design ?? stored?.design ?? designOf(input);
   const settings = sessionSettings(input, stored?.settings);
-  const config = input.config ?? { models: {}, variants: {} };
-  const variants = design.variants ?? {};
-  const work = planTournamentWork(design, input.claims, config, input.world.env, settings);
+  const work = planTournamentWork(design, input.claims, input.config ?? { models: {}, variants: {} }, input.world.env, settings);
   const seed = input.seed ?? TOURNAMENT_DEFAULTS.seed;
   const plan = (runSeed: number): TournamentDesign => ({ ...design, claims: input.claims, runSeed });
   const name = existing?.name ?? input.name;
@@ -124,31 +129,29 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
     seed,
     about: input.about ?? { packageVersion: 'library' },
     create: () => ({
-      config: {
-        command: 'run',
-        design,
-        settings,
-        claims: claimsRecordOf(input.claims),
-        models: work.models,
-      },
+      config: { command: 'run', design, settings, claims: claimsRecordOf(input.claims), models: work.models },
       plannedConversations: countPlan(plan(seed)),
     }),
   });
-  let session: RunSession;
-  let forecast: CallForecast;
+  return { run, resumed, continuing, design, settings, work, plan };
+}
+
+/** Starts the session of an opened run, with the forecast of its calls; a start refused before any work leaves no new run behind. */
+async function startTournamentSession(input: RunTournamentInput, opened: OpenedTournament): Promise<{ session: RunSession; forecast: CallForecast }> {
+  const { store } = input;
+  const { run, resumed, continuing, design, settings, work, plan } = opened;
   try {
     if (resumed) store.recordRunConfig(run.id, 'settings', settings);
     const refresh = input.retryFailed ? failedCallHashes(store, run.id) : undefined;
     // What this session will skip: every stored conversation on a resume, the completed ones with --retry-failed.
     const storedAtStart = resumed ? store.countConversations(run.id, input.retryFailed ? 'completed' : undefined) : 0;
-    forecast = new CallForecast(plan(run.seed), storedAtStart);
-    session = await startRunSession(
+    const forecast = new CallForecast(plan(run.seed), storedAtStart);
+    const session = await startRunSession(
       {
         records: store,
         run,
         resumed,
-        config,
-        names: work.names,
+        models: work.sessionModels,
         concurrency: settings.concurrency,
         cache: settings.cache,
         unit: 'conversations',
@@ -157,25 +160,39 @@ export async function runTournament(input: RunTournamentInput): Promise<Tourname
         takeOver: input.takeOver === true,
         ...(input.checkModels === false ? { checkModels: false } : {}),
         callForecast: forecast,
-        callShares: callSharesOf(design, variants),
+        callShares: callSharesOf(design, work.agents),
         ...(settings.batch ? { batch: true } : {}),
         ...(refresh ? { refresh } : {}),
         ...(settings.maxCost === undefined ? {} : { maxCostUsd: settings.maxCost }),
       },
       input.world,
     );
+    return { session, forecast };
   } catch (error) {
     // A start refused before any work leaves no run behind.
     if (!resumed) store.discardRunIfEmpty(run.id);
     throw error;
   }
+}
+
+/**
+ * A tournament, exactly as `pmiyc run` runs it: every persuader against every persuadee on every
+ * claim in each setting, in one session of the run (lease, call cache with sharing, resume and
+ * replay, gate, progress), each conversation stored as it finishes. A new run, or with `resume` a
+ * stored one continued where it stopped (its own design and settings unless given anew).
+ */
+export async function runTournament(input: RunTournamentInput): Promise<TournamentOutcome> {
+  const { store } = input;
+  const opened = openTournamentRun(input);
+  const { run, design, settings, work, plan } = opened;
+  const { session, forecast } = await startTournamentSession(input, opened);
   let ending: SessionEnding | undefined;
   let result: ConversationsResult;
   const sessionUsage = new RecordUsageTally();
   let sequential: SequentialOutcome | undefined;
   try {
-    const runPlan = (planned: TournamentDesign) =>
-      runPlannedConversations(session, planned, design, work.window, settings, store, input.retryFailed === true, forecast, sessionUsage);
+    const running = { session, work, settings, store, retryFailed: input.retryFailed === true, forecast, sessionUsage };
+    const runPlan = (planned: TournamentDesign) => runPlannedConversations(running, planned, design);
     if (design.sequential) {
       const waves = await runWaves(plan(run.seed), design, store, run.id, runPlan, input.world.tell);
       result = waves.result;
@@ -278,27 +295,31 @@ function sequentialEndText(outcome: SequentialOutcome): string[] {
   ];
 }
 
+/** What the conversations of a tournament session are run in: the session, the run's work (agents, window) and what it counts. */
+interface TournamentSession {
+  readonly session: RunSession;
+  readonly work: TournamentWork;
+  readonly settings: RunSettings;
+  readonly store: TournamentResults;
+  readonly retryFailed: boolean;
+  readonly forecast: CallForecast;
+  readonly sessionUsage: RecordUsageTally;
+}
+
 function runPlannedConversations(
-  session: RunSession,
+  { session, work, settings, store, retryFailed, forecast, sessionUsage }: TournamentSession,
   plan: TournamentDesign,
   design: StoredDesign,
-  window: number,
-  settings: RunSettings,
-  store: TournamentResults,
-  retryFailed: boolean,
-  forecast: CallForecast,
-  sessionUsage: RecordUsageTally,
 ): Promise<ConversationsResult> {
   const { registry, gate, meter, run } = session;
-  const variants = design.variants ?? {};
-  const modelOf = (agent: string) => registry.modelFor(agentOf(agent, variants).model);
+  const modelOf = (agent: string) => registry.modelFor(work.agents.agent(agent).model);
   return runConversations({
     plan: iteratePlan(plan),
     modelFor: modelOf,
-    promptsFor: promptsByAgent(variants),
-    seedNamesFor: (agent) => seedNamesOf(agent, variants),
+    promptsFor: (agent) => work.agents.agent(agent).prompts,
+    seedNamesFor: (agent) => work.agents.agent(agent).seedNames,
     sampling: design.sampling,
-    concurrency: window,
+    concurrency: work.window,
     gate,
     abortSignal: session.signals.abort,
     ...(settings.maxFailures === undefined ? {} : { maxFailures: settings.maxFailures }),

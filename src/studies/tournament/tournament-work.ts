@@ -3,10 +3,9 @@ import type { Environment } from '../../config/resolve-model-settings.js';
 import type { Claim } from '../../domain/claim.js';
 import { batchSettingsOf } from '../../models/batch/with-batch.js';
 import type { ModelSettings } from '../../models/model-settings.js';
-import { checkBatching, checkModels } from '../../runner/models/check-models.js';
-import { createModelRegistry } from '../../runner/models/model-registry.js';
+import { type CheckedModels, setUpSessionModels } from '../../runner/models/check-models.js';
 import { ITEMS_PER_CALL_SLOT } from '../../runner/run-session.js';
-import { checkVariantsFitClaims, modelsOfAgents } from './agents.js';
+import { type AgentRoster, checkVariantsFitClaims, resolveAgents } from './agents.js';
 import type { PlannedConversation } from './plan.js';
 import { type RunSettings, type StoredDesign, TOURNAMENT_DEFAULTS } from './tournament-design.js';
 import type { TournamentResults } from './tournament-results.js';
@@ -69,7 +68,11 @@ export function sessionSettings(given: GivenSettings, stored: RunSettings | unde
  * the one a run runs.
  */
 export interface TournamentWork {
-  /** The agents' models: what is configured, called and limited (the agents, model+variant, are what is planned). */
+  /** The agents (model+variant, what is planned), each resolved once: its model, prompts and seed names. */
+  readonly agents: AgentRoster;
+  /** The agents' models, set up once: what is configured, called and limited. */
+  readonly sessionModels: CheckedModels;
+  /** The agents' models, by name. */
   readonly names: readonly string[];
   /** Their settings as a new run records them (no keys). */
   readonly models: Record<string, ModelSettings>;
@@ -83,8 +86,9 @@ export interface TournamentWork {
 }
 
 /**
- * Checks that every model of the design can be called as the settings ask (known, keyed, priced
- * under a budget, able to batch) and that the variants fit the claims; refuses with an InputError.
+ * Resolves the design's agents once and sets up their models: checks that every model can be called as
+ * the settings ask (known, keyed, priced under a budget, able to batch) and that the variants fit the
+ * claims; refuses with an InputError.
  */
 export function planTournamentWork(
   design: StoredDesign,
@@ -94,13 +98,16 @@ export function planTournamentWork(
   settings: RunSettings,
 ): TournamentWork {
   const variants = design.variants ?? {};
-  const names = modelsOfAgents([...design.persuaders, ...design.persuadees], variants);
-  const models = checkModels(config, env, names, settings.maxCost);
-  const batched = checkBatching(config, env, names, settings.batch === true);
+  const agents = resolveAgents([...design.persuaders, ...design.persuadees], variants);
+  const batchAll = settings.batch === true;
+  const sessionModels = setUpSessionModels(config, env, agents.models, {
+    maxCostUsd: settings.maxCost,
+    batching: { all: batchAll },
+  });
   checkVariantsFitClaims(variants, claims);
-  const registry = createModelRegistry(config, env);
-  const batchSizes = batched.map((name) => batchSettingsOf(registry.settingsFor(name), settings.batch === true)?.size ?? 0);
-  return { names, models, batched, window: Math.max(settings.concurrency * ITEMS_PER_CALL_SLOT, ...batchSizes) };
+  const { names, stored: models, batched } = sessionModels;
+  const batchSizes = batched.map((name) => batchSettingsOf(sessionModels.settingsFor(name), batchAll)?.size ?? 0);
+  return { agents, sessionModels, names, models, batched, window: Math.max(settings.concurrency * ITEMS_PER_CALL_SLOT, ...batchSizes) };
 }
 
 /** Whether a run holds a planned conversation already: any stored one, or with --retry-failed a completed one. */

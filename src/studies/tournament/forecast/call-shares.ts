@@ -1,5 +1,5 @@
 import { MULTI_TURN_TURNS, type Setting, SINGLE_TURN_TURNS } from '../../../domain/conversation.js';
-import { agentOf, type VariantBook } from '../agents.js';
+import type { AgentRoster } from '../agents.js';
 import type { TournamentDesign } from '../plan.js';
 
 /**
@@ -12,11 +12,11 @@ import type { TournamentDesign } from '../plan.js';
  */
 export function callSharesOf(
   design: Pick<TournamentDesign, 'persuaders' | 'persuadees' | 'settings' | 'multiTurns'>,
-  variants: VariantBook,
+  agents: Pick<AgentRoster, 'agent'>,
 ): Map<string, number> {
   const calls = new Map<string, number>();
   const add = (agent: string, count: number) => {
-    const { model } = agentOf(agent, variants);
+    const { model } = agents.agent(agent);
     calls.set(model, (calls.get(model) ?? 0) + count);
   };
   const turnsOf = (setting: Setting) => (setting === 'single' ? SINGLE_TURN_TURNS : (design.multiTurns ?? MULTI_TURN_TURNS));
