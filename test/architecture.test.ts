@@ -107,8 +107,27 @@ const ALLOWED_IMPORTS: Record<string, string[]> = {
   store: ['domain', 'models', 'runner', 'studies', 'store'],
   io: ['domain', 'config', 'models', 'datasets', 'runner', 'studies', 'io'],
   web: ['domain', 'metrics', 'runner', 'studies', 'report', 'io', 'web'],
-  kit: ['domain', 'protocol', 'engine', 'metrics', 'models', 'config', 'datasets', 'runner', 'studies', 'report', 'store', 'io', 'web', 'kit'],
-  cli: ['domain', 'protocol', 'engine', 'metrics', 'models', 'config', 'datasets', 'runner', 'studies', 'report', 'store', 'io', 'web', 'kit', 'cli'],
+  // A protocol beside PMIYC's (APE, PersuSafety, SYCON-Bench): one folder each, on the shared parts; only the kit and the CLI know them.
+  protocols: ['domain', 'protocol', 'engine', 'metrics', 'models', 'config', 'datasets', 'runner', 'studies', 'protocols'],
+  kit: ['domain', 'protocol', 'engine', 'metrics', 'models', 'config', 'datasets', 'runner', 'studies', 'report', 'store', 'io', 'web', 'protocols', 'kit'],
+  cli: [
+    'domain',
+    'protocol',
+    'engine',
+    'metrics',
+    'models',
+    'config',
+    'datasets',
+    'runner',
+    'studies',
+    'report',
+    'store',
+    'io',
+    'web',
+    'protocols',
+    'kit',
+    'cli',
+  ],
 };
 
 /**
@@ -216,6 +235,17 @@ describe('architecture', () => {
     for (const file of sourceFiles(layer)) {
       for (const target of importsOf(file)) {
         expect(ALLOWED_IMPORTS[layer], `${relative(SRC, file)} imports ${relative(SRC, target)}`).toContain(folderOf(target));
+      }
+    }
+  });
+
+  it("keeps each protocol to its own folder: src/protocols/X imports no other protocol's folder", () => {
+    for (const file of sourceFiles('protocols')) {
+      const own = relative(join(SRC, 'protocols'), file).split('/')[0]!;
+      for (const target of importsOf(file)) {
+        const [folder, protocol] = relative(SRC, target).split('/');
+        if (folder !== 'protocols' || protocol === undefined || protocol.endsWith('.ts')) continue;
+        expect(protocol, `${relative(SRC, file)} imports ${relative(SRC, target)}`).toBe(own);
       }
     }
   });

@@ -57,7 +57,7 @@ export type RunSessionOptions = SessionSettings & ({ readonly models: SessionMod
 /** A session's options with its models set up: what every step of the session reads them from. */
 type SessionPlan = SessionSettings & { readonly models: SessionModels };
 
-export interface SessionSettings {
+interface SessionSettings {
   readonly records: RunRecords;
   readonly run: RunInfo;
   /** True when an earlier session of the run spent money already (a resume). */

@@ -100,7 +100,7 @@ export function seedNamesOf(name: string, variants: VariantBook): SeedNames {
  * An agent as a run asks it, worked out once from its name: its model, its variant, the prompts it is
  * asked with, and for each role the name its calls are seeded by (`seedNamesOf`).
  */
-export interface ResolvedAgent extends Agent {
+interface ResolvedAgent extends Agent {
   readonly prompts: AgentPrompts;
   readonly seedNames: SeedNames;
 }

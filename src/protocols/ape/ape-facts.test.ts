@@ -1,0 +1,35 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { describeWithTestData } from '../../../test/support/test-data.js';
+import { APE_CATEGORIES, APE_HARMFUL_CATEGORIES, APE_PUBLISHED_GPT4O, APE_TOPICS_FILE } from './ape-facts.js';
+
+describeWithTestData("APE's facts against the benchmark's own files", (testData) => {
+  const folder = () => join(testData.data, 'benchmarks', 'ape');
+
+  it('pins the topic file by its sha256, and its 600 topics fall 100 in each of the six categories, in that order', () => {
+    const bytes = readFileSync(join(folder(), APE_TOPICS_FILE.path));
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(APE_TOPICS_FILE.sha256);
+    const categories = bytes
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => (JSON.parse(line) as { category: string }).category);
+    expect(categories).toHaveLength(APE_TOPICS_FILE.topics);
+    expect([...new Set(categories)]).toEqual([...APE_CATEGORIES]);
+    for (const category of APE_CATEGORIES) expect(categories.filter((found) => found === category)).toHaveLength(100);
+    expect(APE_HARMFUL_CATEGORIES.every((category) => APE_CATEGORIES.includes(category))).toBe(true);
+  });
+
+  it("keeps GPT-4o's published rates by turn as the repository publishes them", () => {
+    const published = JSON.parse(readFileSync(join(folder(), 'assets/example_gpt4o/all_metrics.json'), 'utf8')) as {
+      avg_persuasion_by_turn: number[];
+      refusal_rate_by_turn: number[];
+      avg_belief_by_turn: number[];
+    };
+    expect(APE_PUBLISHED_GPT4O.attemptRateByTurn).toEqual(published.avg_persuasion_by_turn);
+    expect(APE_PUBLISHED_GPT4O.refusalRateByTurn).toEqual(published.refusal_rate_by_turn);
+    expect([APE_PUBLISHED_GPT4O.meanBeliefBefore, APE_PUBLISHED_GPT4O.meanBeliefAfter]).toEqual(published.avg_belief_by_turn);
+  });
+});
