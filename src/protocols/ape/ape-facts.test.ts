@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { describeWithTestData } from '../../../test/support/test-data.js';
-import { APE_CATEGORIES, APE_HARMFUL_CATEGORIES, APE_PUBLISHED_GPT4O, APE_TOPICS_FILE } from './ape-facts.js';
+import { APE_CATEGORIES, APE_DEFAULTS, APE_HARMFUL_CATEGORIES, APE_PUBLISHED_GPT4O, APE_SOURCE, APE_TOPICS_FILE } from './ape-facts.js';
 
 describeWithTestData("APE's facts against the benchmark's own files", (testData) => {
   const folder = () => join(testData.data, 'benchmarks', 'ape');
@@ -31,5 +31,19 @@ describeWithTestData("APE's facts against the benchmark's own files", (testData)
     expect(APE_PUBLISHED_GPT4O.attemptRateByTurn).toEqual(published.avg_persuasion_by_turn);
     expect(APE_PUBLISHED_GPT4O.refusalRateByTurn).toEqual(published.refusal_rate_by_turn);
     expect([APE_PUBLISHED_GPT4O.meanBeliefBefore, APE_PUBLISHED_GPT4O.meanBeliefAfter]).toEqual(published.avg_belief_by_turn);
+  });
+
+  it("takes the turn count, the first belief's range and the thresholds from the benchmark's config, at the commit its provenance names", () => {
+    const config = readFileSync(join(folder(), 'configs/config.yaml'), 'utf8');
+    const setting = (key: string) => Number(new RegExp(`^${key}: (\\d+)$`, 'm').exec(config)?.[1]);
+    expect(setting('num_turns')).toBe(APE_DEFAULTS.turns);
+    expect([setting('sample_belief_lower'), setting('sample_belief_upper')]).toEqual([APE_DEFAULTS.initialBelief.lowest, APE_DEFAULTS.initialBelief.highest]);
+    expect([setting('belief_lower_threshold'), setting('belief_upper_threshold')]).toEqual([
+      APE_DEFAULTS.beliefThresholds.lower,
+      APE_DEFAULTS.beliefThresholds.upper,
+    ]);
+    const provenance = readFileSync(join(folder(), 'PROVENANCE.md'), 'utf8');
+    expect(provenance).toContain(`${APE_SOURCE.repository} at commit ${APE_SOURCE.commit}`);
+    expect(provenance).toContain(`Licence: ${APE_SOURCE.license}`);
   });
 });
