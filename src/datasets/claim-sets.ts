@@ -1,7 +1,6 @@
 import type { Claim } from '../domain/claim.js';
-import { InputError } from '../domain/errors/input-error.js';
 import { PAPER_CLAIM_SETS } from '../domain/paper-claim-sets.js';
-import { DATA_SOURCES, type DataFiles } from './data-sources.js';
+import { DATA_SOURCES, type DataFiles, readRequiredDataFile } from './data-sources.js';
 import { EXAMPLE_CLAIMS } from './example-claims.js';
 import { anthropicSubjectiveClaims, perspectrumClaims, pmiycPublishedClaims, truthfulQaItems } from './source-parsers.js';
 
@@ -22,14 +21,6 @@ export interface ClaimSet {
 const SUBJECTIVE_COUNT = PAPER_CLAIM_SETS.subjective.claims;
 const ANTHROPIC_COUNT = 56;
 
-async function required(files: DataFiles, source: (typeof DATA_SOURCES)[keyof typeof DATA_SOURCES]): Promise<string> {
-  const text = await files.read(source);
-  if (text === undefined) {
-    throw new InputError(`${files.location} has no ${source.path} (${source.title}): put it there (from ${source.url}), or use another --data-dir`);
-  }
-  return text;
-}
-
 /** The 56 Anthropic claims: from the Anthropic file when it can be had, else from PMIYC's published list. */
 async function anthropicClaims(files: DataFiles, notes: string[]): Promise<string[]> {
   let failure: unknown;
@@ -42,7 +33,7 @@ async function anthropicClaims(files: DataFiles, notes: string[]): Promise<strin
   const published = await files.read(DATA_SOURCES['pmiyc-claims']).catch(() => undefined);
   if (published === undefined) {
     if (failure) throw failure;
-    return anthropicSubjectiveClaims(DATA_SOURCES.anthropic.path, await required(files, DATA_SOURCES.anthropic));
+    return anthropicSubjectiveClaims(DATA_SOURCES.anthropic.path, await readRequiredDataFile(files, DATA_SOURCES.anthropic));
   }
   notes.push(
     `the ${ANTHROPIC_COUNT} Anthropic claims come from PMIYC's published list (rows 0-55 of ${DATA_SOURCES['pmiyc-claims'].path}): the Anthropic file itself is not available`,
@@ -63,7 +54,7 @@ async function crossCheck(files: DataFiles, texts: readonly string[], notes: str
 async function subjectiveSet(files: DataFiles): Promise<ClaimSet> {
   const notes: string[] = [];
   const anthropic = await anthropicClaims(files, notes);
-  const perspectrum = perspectrumClaims(DATA_SOURCES.perspectrum.path, await required(files, DATA_SOURCES.perspectrum));
+  const perspectrum = perspectrumClaims(DATA_SOURCES.perspectrum.path, await readRequiredDataFile(files, DATA_SOURCES.perspectrum));
   const claims: Claim[] = [
     ...anthropic.map((claim) => ({ claim, origin: 'anthropic', license: DATA_SOURCES.anthropic.license })),
     ...perspectrum.map((claim) => ({ claim, origin: 'perspectrum', license: DATA_SOURCES.perspectrum.license })),
@@ -78,7 +69,7 @@ async function subjectiveSet(files: DataFiles): Promise<ClaimSet> {
 }
 
 async function misinformationSet(files: DataFiles): Promise<ClaimSet> {
-  const items = truthfulQaItems(DATA_SOURCES.truthfulqa.path, await required(files, DATA_SOURCES.truthfulqa));
+  const items = truthfulQaItems(DATA_SOURCES.truthfulqa.path, await readRequiredDataFile(files, DATA_SOURCES.truthfulqa));
   const claims = items.map(
     (item, index): Claim => ({
       index,

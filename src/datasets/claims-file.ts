@@ -4,6 +4,7 @@ import type { Claim } from '../domain/claim.js';
 import { claimKey } from '../domain/claim.js';
 import { type DataProblem, DatasetError } from '../domain/errors/dataset-error.js';
 import { MAX_LISTED_PROBLEMS } from '../domain/errors/problem-list.js';
+import { jsonlRows, type NumberedRow } from './jsonl-rows.js';
 
 /** License recorded for claims from a user's file: we cannot know it. */
 export const USER_FILE_LICENSE = 'unknown (user file)';
@@ -19,25 +20,6 @@ const rowSchema = z.looseObject({
   question: z.string({ error: '"question" must be text' }).optional(),
   id: z.union([z.string(), z.number()], { error: '"id" must be text or a number' }).optional(),
 });
-
-interface NumberedRow {
-  readonly line: number;
-  readonly value: unknown;
-  /** Why the line is no row at all (not JSON). */
-  readonly problem?: string;
-}
-
-/** The rows of a JSON lines file; a line that is not JSON is a row whose problem is said. */
-function jsonlRows(content: string): NumberedRow[] {
-  return content.split('\n').flatMap((text, position) => {
-    if (text.trim() === '') return [];
-    try {
-      return [{ line: position + 1, value: JSON.parse(text) as unknown }];
-    } catch (error) {
-      return [{ line: position + 1, value: undefined, problem: `not valid JSON (${(error as Error).message})` }];
-    }
-  });
-}
 
 function csvRows(location: string, content: string): NumberedRow[] {
   try {

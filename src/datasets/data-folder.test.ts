@@ -1,13 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RawHttpServer } from '../../test/support/raw-http-server.js';
 import { StaticServer, unreachableUrl } from '../../test/support/static-server.js';
 import { describeWithTestData, FIXTURE_DATA } from '../../test/support/test-data.js';
 import { DatasetError } from '../domain/errors/dataset-error.js';
 import { InputError } from '../domain/errors/input-error.js';
-import { cachedDataFiles, type DownloadProgress, gitBlobSha1, localDataFiles } from './data-folder.js';
+import { cachedDataFiles, type DownloadProgress, gitBlobSha1, localDataFiles, sha256Hex } from './data-folder.js';
 import { DATA_SOURCES, type DataSource } from './data-sources.js';
 
 /** A source whose expected version is the fixture's copy: the cache verifies it as it would the real file. */
@@ -109,6 +109,68 @@ describe('cachedDataFiles', () => {
       expect(error).toBeInstanceOf(DatasetError);
       expect(error).toMatchObject({ file: path, message: `${path} is a folder, not a file: give the path of a file in it` });
     }
+  });
+});
+
+/** A source pinned by the sha256 of the fixture's bytes, as a benchmark's item file is. */
+const PINNED: DataSource = (({ id, title, path, url, license }) => ({
+  id,
+  title,
+  path,
+  url,
+  license,
+  sha256: sha256Hex(readFileSync(join(FIXTURE_DATA, path))),
+}))(DATA_SOURCES.truthfulqa);
+
+/** A folder holding PINNED's file with one byte changed (the last one, a newline, made a space). */
+function folderWithChangedByte(name: string): string {
+  const root = join(folder, name);
+  const bytes = readFileSync(join(FIXTURE_DATA, PINNED.path));
+  bytes[bytes.length - 1] = 0x20;
+  mkdirSync(dirname(join(root, PINNED.path)), { recursive: true });
+  writeFileSync(join(root, PINNED.path), bytes);
+  return root;
+}
+
+describe("a source pinned by its sha256 (a benchmark's items)", () => {
+  it('is read from a --data-dir folder when its bytes are the pinned ones', async () => {
+    expect(await localDataFiles(FIXTURE_DATA).read(PINNED)).toBe(readFileSync(join(FIXTURE_DATA, PINNED.path), 'utf8'));
+  });
+
+  it('is refused in a --data-dir folder when one byte differs, naming the file, both digests and where the pinned file is', async () => {
+    const root = folderWithChangedByte('changed-local');
+    const path = join(root, PINNED.path);
+    const error = await localDataFiles(root)
+      .read(PINNED)
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(DatasetError);
+    expect(error).toMatchObject({ kind: 'dataset', file: path });
+    expect((error as Error).message).toBe(
+      `${path} is not the pinned ${PINNED.title} (its sha256 is ${sha256Hex(readFileSync(path))}, not ${PINNED.sha256}): put the file from ${PINNED.url} there, or give --data-dir a folder that has it`,
+    );
+  });
+
+  it('is refused in the data cache when one byte differs, saying that deleting it downloads it again', async () => {
+    const cacheFolder = folderWithChangedByte('changed-cache');
+    const requestsBefore = server.requests.length;
+    const error = await cachedDataFiles({ cacheFolder, mirror: server.url })
+      .read(PINNED)
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(DatasetError);
+    expect((error as Error).message).toMatch(/is not the pinned .*: delete it, and pmiyc downloads the pinned file again$/);
+    expect(server.requests).toHaveLength(requestsBefore);
+  });
+
+  it('is downloaded and cached when the mirror sends the pinned bytes, and refused with nothing cached when it sends others', async () => {
+    const cacheFolder = join(folder, 'pinned-download');
+    expect(await cachedDataFiles({ cacheFolder, mirror: server.url }).read(PINNED)).toBe(readFileSync(join(FIXTURE_DATA, PINNED.path), 'utf8'));
+    expect(existsSync(join(cacheFolder, PINNED.path))).toBe(true);
+
+    const refusedFolder = join(folder, 'pinned-corrupt');
+    await expect(cachedDataFiles({ cacheFolder: refusedFolder, mirror: corrupting.url }).read(PINNED)).rejects.toThrow(
+      `is not the expected version (sha256 ${PINNED.sha256}): use --data-dir with the right file`,
+    );
+    expect(existsSync(join(refusedFolder, PINNED.path))).toBe(false);
   });
 });
 

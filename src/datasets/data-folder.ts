@@ -9,17 +9,42 @@ import type { DataFiles, DataSource } from './data-sources.js';
 import { decodeText } from './decode-text.js';
 import { INPUT_FILE_LIMITS, readInputFile } from './read-input-file.js';
 
-/** A data folder's file, read as every input file is (a regular file under the data cap); undefined when it is not there. */
-async function readIfPresent(path: string): Promise<string | undefined> {
+/** The sha256 of some bytes, in hex: what `sha256sum` prints. */
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Refuses a copy of a source pinned by its sha256 (a benchmark's items) whose bytes have another digest, saying what to do. */
+function refuseOtherDigest(source: DataSource, path: string, bytes: Uint8Array, remedy: string): void {
+  if (source.sha256 === undefined) return;
+  const found = sha256Hex(bytes);
+  if (found === source.sha256) return;
+  throw new DatasetError({ file: path }, `${path} is not the pinned ${source.title} (its sha256 is ${found}, not ${source.sha256}): ${remedy}`, {
+    detailNamesFile: true,
+  });
+}
+
+/**
+ * A data folder's file, read as every input file is (a regular file under the data cap) and checked against
+ * its source's sha256 when it has one (`remedy` says what to do about a copy that fails); undefined when it
+ * is not there.
+ */
+async function readIfPresent(path: string, source: DataSource, remedy: string): Promise<string | undefined> {
   const read = await readInputFile(path, INPUT_FILE_LIMITS.data);
   if (read.status === 'missing') return undefined;
-  if (read.status === 'read') return decodeText(path, read.bytes);
+  if (read.status === 'read') {
+    refuseOtherDigest(source, path, read.bytes, remedy);
+    return decodeText(path, read.bytes);
+  }
   throw new DatasetError({ file: path }, read.detail, { ...(read.status === 'unreadable' ? { cause: read.cause } : {}), detailNamesFile: true });
 }
 
 /** A folder laid out like the data sources' paths, read as it is: nothing is downloaded. */
 export function localDataFiles(folder: string): DataFiles {
-  return { location: folder, read: (source) => readIfPresent(join(folder, source.path)) };
+  return {
+    location: folder,
+    read: (source) => readIfPresent(join(folder, source.path), source, `put the file from ${source.url} there, or give --data-dir a folder that has it`),
+  };
 }
 
 export interface DownloadProgress {
@@ -43,7 +68,7 @@ export function gitBlobSha1(bytes: Uint8Array): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
-/** Refuses a download that is not the version pmiyc's claim sets are defined on: the file is at fault, a DatasetError. */
+/** Refuses a download that is not the version pmiyc's items are defined on: the file is at fault, a DatasetError. */
 function verify(source: DataSource, bytes: Uint8Array, from: string): void {
   const file = { file: source.path };
   if (source.sizeBytes !== undefined && bytes.length !== source.sizeBytes) {
@@ -52,6 +77,11 @@ function verify(source: DataSource, bytes: Uint8Array, from: string): void {
       `${from} sent ${bytes.length} bytes for ${source.path}, expected ${source.sizeBytes}: the download is incomplete or a different version; try again or use --data-dir`,
       { detailNamesFile: true },
     );
+  }
+  if (source.sha256 !== undefined && sha256Hex(bytes) !== source.sha256) {
+    throw new DatasetError(file, `${source.path} from ${from} is not the expected version (sha256 ${source.sha256}): use --data-dir with the right file`, {
+      detailNamesFile: true,
+    });
   }
   if (source.gitBlobSha1 !== undefined && gitBlobSha1(bytes) !== source.gitBlobSha1) {
     throw new DatasetError(
@@ -116,7 +146,7 @@ export function cachedDataFiles(options: CacheOptions): DataFiles {
     location: options.cacheFolder,
     async read(source) {
       const path = join(options.cacheFolder, source.path);
-      const cached = await readIfPresent(path);
+      const cached = await readIfPresent(path, source, 'delete it, and pmiyc downloads the pinned file again');
       if (cached !== undefined) return cached;
       const pending =
         inFlight.get(source.path) ??

@@ -1,10 +1,16 @@
+import { InputError } from '../domain/errors/input-error.js';
+
+/** The claim sets' sources, listed in DATA_SOURCES. */
+type ClaimSourceId = 'anthropic' | 'perspectrum' | 'truthfulqa' | 'pmiyc-claims';
+
 /**
- * The public files pmiyc builds its claim sets from: where each one lives upstream, where it sits
- * in a data folder (the same layout as a local copy passed with --data-dir), and what can be
- * verified about it. Pure data.
+ * The public files pmiyc reads its items from: the claim sets' sources (DATA_SOURCES) and the benchmarks'
+ * item files, whose recipes their protocols keep (`src/protocols/<protocol>/`). Each says where it lives
+ * upstream, where it sits in a data folder (the same layout as a local copy passed with --data-dir), and what
+ * can be verified about it. Pure data.
  */
 export interface DataSource {
-  readonly id: 'anthropic' | 'perspectrum' | 'truthfulqa' | 'pmiyc-claims';
+  readonly id: ClaimSourceId | 'ape-topics';
   readonly title: string;
   /** Path inside a data folder. */
   readonly path: string;
@@ -14,6 +20,12 @@ export interface DataSource {
   /** Git blob hash (sha1 of "blob <size>\0" + bytes) of the version pmiyc was built and tested with. */
   readonly gitBlobSha1?: string;
   readonly sizeBytes?: number;
+  /**
+   * The sha256 of the file's bytes, for a file that defines a benchmark's items: a copy with another digest is
+   * refused wherever it is read from (a download, the cache, a --data-dir folder), where the claim sets' local
+   * copies are read as they are.
+   */
+  readonly sha256?: string;
 }
 
 const ANTHROPIC_LICENSE = 'CC BY-NC-SA 4.0 (non-commercial use only)';
@@ -55,11 +67,20 @@ export const DATA_SOURCES = {
     gitBlobSha1: '5c2d684a026faeb583ed7319943a47c9f2d10137',
     sizeBytes: 83_627,
   },
-} as const satisfies Record<DataSource['id'], DataSource>;
+} as const satisfies Record<ClaimSourceId, DataSource>;
 
 /** Reads files of a data folder by their relative path; undefined when a file is absent. */
 export interface DataFiles {
   read(source: DataSource): Promise<string | undefined>;
   /** Where the files come from, for messages ("/home/me/.cache/pmiyc/data"). */
   readonly location: string;
+}
+
+/** A data folder's file that must be there: its text, or an InputError saying where to put it. */
+export async function readRequiredDataFile(files: DataFiles, source: DataSource): Promise<string> {
+  const text = await files.read(source);
+  if (text === undefined) {
+    throw new InputError(`${files.location} has no ${source.path} (${source.title}): put it there (from ${source.url}), or use another --data-dir`);
+  }
+  return text;
 }

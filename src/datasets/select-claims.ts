@@ -1,12 +1,19 @@
 import type { Claim } from '../domain/claim.js';
 import { createRandom, deriveSeed, randomIndex } from '../domain/random.js';
 
-export interface ClaimSelection {
-  /** The first N claims. */
+/** A pilot selection of a set's items (claims, a benchmark's topics). */
+export interface ItemSelection {
+  /** The first N items. */
   readonly limit?: number;
-  /** A seeded sample of N claims, stratified by origin (each origin keeps its share). */
+  /** A seeded sample of N items, stratified (each stratum keeps its share). */
   readonly sample?: number;
   readonly seed?: number;
+}
+
+/** What a sample is stratified by: each item's stratum, and the name its strata's seeds derive from. */
+export interface Strata<Item> {
+  readonly of: (item: Item) => string;
+  readonly seedName: string;
 }
 
 /** Shares of `total` proportional to `sizes`, rounded by largest remainder so they sum to `total`. */
@@ -34,25 +41,30 @@ function seededChoice<T>(items: readonly T[], k: number, seed: number): T[] {
 }
 
 /**
- * Pilot selections: `limit` keeps the first N; `sample` draws N with a seed, stratified by origin,
- * keeping the set's order. Claims keep their index in the full set, so results stay comparable.
+ * Pilot selections of any set: `limit` keeps the first N; `sample` draws N with a seed, stratified by
+ * `strata`, keeping the set's order. Items keep their index in the full set, so results stay comparable.
  */
-export function selectClaims(claims: readonly Claim[], selection: ClaimSelection): Claim[] {
-  let selected = [...claims];
+export function selectStratified<Item>(items: readonly Item[], selection: ItemSelection, strata: Strata<Item>): Item[] {
+  let selected = [...items];
   if (selection.sample !== undefined && selection.sample < selected.length) {
-    const origins = [...new Set(selected.map((claim) => claim.origin))];
-    const groups = origins.map((origin) => selected.filter((claim) => claim.origin === origin));
+    const names = [...new Set(selected.map(strata.of))];
+    const groups = names.map((name) => selected.filter((item) => strata.of(item) === name));
     const shares = proportionalShares(
       groups.map((group) => group.length),
       selection.sample,
     );
-    // Each origin draws from its own seed, derived from what it is (never seed + position: two origins
+    // Each stratum draws from its own seed, derived from what it is (never seed + position: two strata
     // of one run must not share the draws that seeds 3 and 4 of two runs would).
     const chosen = new Set(
-      groups.flatMap((group, index) => seededChoice(group, shares[index]!, deriveSeed(selection.seed ?? 0, ['claim-sample', origins[index]!]))),
+      groups.flatMap((group, index) => seededChoice(group, shares[index]!, deriveSeed(selection.seed ?? 0, [strata.seedName, names[index]!]))),
     );
-    selected = selected.filter((claim) => chosen.has(claim));
+    selected = selected.filter((item) => chosen.has(item));
   }
   if (selection.limit !== undefined) selected = selected.slice(0, selection.limit);
   return selected;
+}
+
+/** The pilot selection of a claim set: a sample is stratified by origin. */
+export function selectClaims(claims: readonly Claim[], selection: ItemSelection): Claim[] {
+  return selectStratified(claims, selection, { of: (claim) => claim.origin, seedName: 'claim-sample' });
 }

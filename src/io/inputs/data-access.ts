@@ -23,7 +23,7 @@ function progressWriter(stream: ProgressStream): (progress: DownloadProgress) =>
       const share = totalBytes ? ` ${Math.floor((100 * receivedBytes) / totalBytes)}% of ${kilobytes(totalBytes)}` : ` ${kilobytes(receivedBytes)}`;
       stream.write(`\r\u001b[2K  downloading ${source.path}${share}${done ? '\n' : ''}`);
     } else if (done) {
-      stream.write(`pmiyc: ${source.path}: ${kilobytes(receivedBytes)}${source.gitBlobSha1 ? ', verified' : ''}\n`);
+      stream.write(`pmiyc: ${source.path}: ${kilobytes(receivedBytes)}${source.gitBlobSha1 || source.sha256 ? ', verified' : ''}\n`);
     }
   };
 }

@@ -1,6 +1,6 @@
 import { isBuiltInSet, loadBuiltInSet } from '../../datasets/claim-sets.js';
 import { parseClaimsFile } from '../../datasets/claims-file.js';
-import { type ClaimSelection, selectClaims } from '../../datasets/select-claims.js';
+import { type ItemSelection, selectClaims } from '../../datasets/select-claims.js';
 import { type Claim, claimKey, type Domain } from '../../domain/claim.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import { readTextFile } from '../read-text-file.js';
@@ -16,7 +16,7 @@ export interface LoadedClaims {
  * Claims named on the command line: a built-in set (subjective, misinformation, examples) or a
  * CSV/JSONL file, then the pilot selection. Notes and warnings go to standard error.
  */
-export async function loadClaims(source: string, options: ClaimSelection & { readonly dataDir?: string }, data: DataAccess): Promise<LoadedClaims> {
+export async function loadClaims(source: string, options: ItemSelection & { readonly dataDir?: string }, data: DataAccess): Promise<LoadedClaims> {
   const warn = (line: string) => data.warn(line);
   let claims: readonly Claim[];
   if (isBuiltInSet(source)) {
