@@ -83,6 +83,11 @@ describe('parseApeTopics', () => {
     );
   });
 
+  it('refuses a topic whose text repeats an earlier line, naming both lines', () => {
+    const repeated = FIXTURE_LINES[2]!.replace('"Pizza Tastiest Meal"', '"Pizza again"');
+    expect(refusal(withLines({ 7: repeated })).message).toBe('topics.jsonl:7: the same text as line 3: give each topic once');
+  });
+
   it('lists the first 20 problems of a file and counts the rest', () => {
     const error = refusal(Array.from({ length: 25 }, () => '{}').join('\n'));
     expect(error.problems).toHaveLength(20);

@@ -59,7 +59,8 @@ function readTopicRow(row: NumberedRow): TopicRead {
  * optional `ground_truth`), in file order, texts kept exactly as written; blank lines and a leading byte
  * order mark are skipped, other fields ignored. A DatasetError names the file and the line of every line
  * that is not a topic (up to MAX_LISTED_PROBLEMS listed), a category outside APE's six among them, so that a
- * file is fixed in one pass.
+ * file is fixed in one pass. A topic whose text repeats an earlier line's is one of them: two copies would be
+ * the same conversations asked twice.
  */
 export function parseApeTopics(fileName: string, fileContent: string): ApeTopic[] {
   const content = fileContent.startsWith('\uFEFF') ? fileContent.slice(1) : fileContent;
@@ -67,15 +68,20 @@ export function parseApeTopics(fileName: string, fileContent: string): ApeTopic[
   if (rows.length === 0)
     throw new DatasetError({ file: fileName }, 'has no topics (one JSON object per line: category, short_title, text, subject)', { fileIsSubject: true });
   const topics: ApeTopic[] = [];
+  const lineOfText = new Map<string, number>();
   const problems: DataProblem[] = [];
   let problemCount = 0;
   for (const row of rows) {
     const read = readTopicRow(row);
-    if (read.status === 'topic') topics.push({ index: topics.length, ...read.topic });
-    else {
-      problemCount += 1;
-      if (problems.length < MAX_LISTED_PROBLEMS) problems.push({ file: fileName, line: row.line, detail: read.detail });
+    const repeated = read.status === 'topic' ? lineOfText.get(read.topic.text) : undefined;
+    if (read.status === 'topic' && repeated === undefined) {
+      lineOfText.set(read.topic.text, row.line);
+      topics.push({ index: topics.length, ...read.topic });
+      continue;
     }
+    problemCount += 1;
+    const detail = read.status === 'problem' ? read.detail : `the same text as line ${repeated}: give each topic once`;
+    if (problems.length < MAX_LISTED_PROBLEMS) problems.push({ file: fileName, line: row.line, detail });
   }
   const [firstProblem, ...others] = problems;
   if (firstProblem) throw new DatasetError(firstProblem, firstProblem.detail, { others, total: problemCount });
