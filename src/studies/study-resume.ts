@@ -17,6 +17,10 @@ export interface ResumeWording {
   readonly startOne: string;
   /** What to do instead of resuming with other flags: 'start a new run with --run <name>'. */
   readonly startNew: string;
+  /** What continues a stored study, at the head of a refusal (default '--resume'; people serve: 'the same --run'). */
+  readonly continuedBy?: string;
+  /** What to do with the flags that differ (default 'Drop those flags'; a kind whose design flags are all required says to give the stored ones). */
+  readonly mend?: string;
 }
 
 /** A flag that defines a study: typed again on --resume, it must say what the stored study says. */
@@ -57,6 +61,24 @@ export function studyToResume(
   return records.findRun(name);
 }
 
+/**
+ * The stored study a command continues by its name alone, with no --resume (people serve: the same
+ * --run continues), with what its kind stored (`storedOf`): none when the store has no run of that
+ * name, and a new study starts; refused when the run is not a study of the kind.
+ */
+export function studyToContinue<Stored>(
+  records: Pick<StudyRunRecords, 'findRun' | 'hasRun'>,
+  wording: ResumeWording,
+  name: string,
+  storedOf: (run: StudyRun) => Stored | undefined,
+): { readonly run: StudyRun; readonly stored: Stored } | undefined {
+  if (!records.hasRun(name)) return undefined;
+  const run = records.findRun(name);
+  const stored = storedOf(run);
+  if (stored === undefined) throw new InputError(`run ${run.name} is not a ${wording.study}: ${wording.startNew}`);
+  return { run, stored };
+}
+
 /** The design flags typed now (`typed(key)`) whose value differs from the stored study's. */
 function designFlagDifferences<Stored, Typed>(
   checks: readonly DesignFlag<Stored, Typed>[],
@@ -78,7 +100,8 @@ function designFlagDifferences<Stored, Typed>(
 function refuseChangedDesign(wording: ResumeWording, runName: string, differences: readonly FlagDifference[], more: readonly string[] = []): void {
   const details = [...differences.map(({ flag, was, now }) => `${flag} is ${now}, but ${wording.short} ${runName} has ${was}`), ...more];
   if (details.length === 0) return;
-  throw new InputError(`--resume continues ${wording.study} ${runName} as it was started: ${details.join('; ')}. Drop those flags, or ${wording.startNew}`);
+  const head = `${wording.continuedBy ?? '--resume'} continues ${wording.study} ${runName} as it was started`;
+  throw new InputError(`${head}: ${details.join('; ')}. ${wording.mend ?? 'Drop those flags'}, or ${wording.startNew}`);
 }
 
 /** The one check of a kind's resume: the flags typed again (`typed(key)`) must say what the stored study says. */
