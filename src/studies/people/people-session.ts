@@ -17,6 +17,9 @@ import type { PeopleRecords, PersonRole } from './people-results.js';
 import { peopleStudyToContinue } from './people-resume.js';
 import { PeopleStudy } from './people-study.js';
 
+/** Calls in flight at once in a people study's session (the opponent's replies and the --compare conversations); every call goes through the run's cache. */
+export const PEOPLE_SESSION_CONCURRENCY = 16;
+
 export interface PeopleStudyInput {
   readonly store: StudyRunRecords & TournamentResults & { readonly people: PeopleRecords };
   readonly name: string;
@@ -159,7 +162,7 @@ async function startPeopleSession(input: PeopleStudyInput, run: StudyRun, resume
         resumed,
         config: input.config,
         names: [input.opponent, ...input.compare],
-        concurrency: 16,
+        concurrency: PEOPLE_SESSION_CONCURRENCY,
         cache: true,
         unit: 'conversations',
         total: 0,
