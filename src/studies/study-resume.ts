@@ -19,8 +19,12 @@ export interface ResumeWording {
   readonly startNew: string;
   /** What continues a stored study, at the head of a refusal (default '--resume'; people serve: 'the same --run'). */
   readonly continuedBy?: string;
-  /** What to do with the flags that differ (default 'Drop those flags'; a kind whose design flags are all required says to give the stored ones). */
-  readonly mend?: string;
+  /**
+   * For a kind whose design flags are always given (required, or with a default): the words that say
+   * to give the stored study's values instead, each flag with its value after them ('Serve it' ->
+   * 'Serve it with --role persuadee and without --compare'). Default: drop those flags.
+   */
+  readonly restateWith?: string;
 }
 
 /** A flag that defines a study: typed again on --resume, it must say what the stored study says. */
@@ -42,10 +46,14 @@ interface FlagDifference {
   readonly now: string;
 }
 
+/** What a design flag's value is when there is none. */
+const NONE = '(none)';
 /** Names of a list of models or variants as a design flag compares them. */
 export const listText = (names: readonly string[] | undefined): string => (names ?? []).join(',');
+/** The same, `(none)` when empty (for a restated flag: 'without --compare'). */
+export const listOrNone = (names: readonly string[] | undefined): string => listText(names) || NONE;
 /** An optional value as a design flag compares it. */
-export const optionalText = (value: unknown): string => (value === undefined ? '(none)' : String(value));
+export const optionalText = (value: unknown): string => (value === undefined ? NONE : String(value));
 
 /**
  * The stored study `--resume` continues: the one named, else `latest` (the latest of its kind).
@@ -101,7 +109,11 @@ function refuseChangedDesign(wording: ResumeWording, runName: string, difference
   const details = [...differences.map(({ flag, was, now }) => `${flag} is ${now}, but ${wording.short} ${runName} has ${was}`), ...more];
   if (details.length === 0) return;
   const head = `${wording.continuedBy ?? '--resume'} continues ${wording.study} ${runName} as it was started`;
-  throw new InputError(`${head}: ${details.join('; ')}. ${wording.mend ?? 'Drop those flags'}, or ${wording.startNew}`);
+  const mend =
+    wording.restateWith === undefined || differences.length === 0
+      ? 'Drop those flags'
+      : `${wording.restateWith} ${differences.map(({ flag, was }) => (was === NONE ? `without ${flag}` : `with ${flag} ${was}`)).join(' and ')}`;
+  throw new InputError(`${head}: ${details.join('; ')}. ${mend}, or ${wording.startNew}`);
 }
 
 /** The one check of a kind's resume: the flags typed again (`typed(key)`) must say what the stored study says. */

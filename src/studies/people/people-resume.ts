@@ -1,5 +1,5 @@
 import type { StudyRun, StudyRunRecords } from '../run-config.js';
-import { checkDesignFlags, type DesignFlag, listText, type ResumeWording, studyToContinue } from '../study-resume.js';
+import { checkDesignFlags, type DesignFlag, listOrNone, type ResumeWording, studyToContinue } from '../study-resume.js';
 import type { StoredPeople } from './people-config.js';
 import type { PersonRole } from './people-results.js';
 
@@ -10,7 +10,7 @@ const WORDING: ResumeWording = {
   startOne: 'pmiyc people serve',
   startNew: 'choose another --run',
   continuedBy: 'the same --run',
-  mend: 'Serve it with the flags it was started with',
+  restateWith: 'Serve it',
 };
 
 /** The options that define a people study: each is always given (the role and opponent are required, the turns and compared models have defaults). */
@@ -21,14 +21,12 @@ export interface PeopleDesignFlags {
   readonly compare: readonly string[];
 }
 
-const noneIfEmpty = (text: string) => text || '(none)';
-
 /** A restart must say what the stored study says of each (the run would mix two studies). */
 const DESIGN_FLAGS: readonly DesignFlag<StoredPeople, PeopleDesignFlags>[] = [
   { flag: '--role', keys: ['role'], stored: (stored) => stored.role, given: (flags) => flags.role },
   { flag: '--opponent', keys: ['opponent'], stored: (stored) => stored.opponent, given: (flags) => flags.opponent },
   { flag: '--turns', keys: ['turns'], stored: (stored) => String(stored.turns), given: (flags) => String(flags.turns) },
-  { flag: '--compare', keys: ['compare'], stored: (stored) => noneIfEmpty(listText(stored.compare)), given: (flags) => noneIfEmpty(listText(flags.compare)) },
+  { flag: '--compare', keys: ['compare'], stored: (stored) => listOrNone(stored.compare), given: (flags) => listOrNone(flags.compare) },
 ];
 
 /** What a people study kept with its run; none for a run of another kind. */
