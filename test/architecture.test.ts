@@ -133,10 +133,9 @@ const ALLOWED_IMPORTS: Record<string, string[]> = {
 /**
  * The commands that run or feed a study, each of which goes through the study kit (src/kit): the
  * kit prepares the inputs (new or resumed), checks the models, opens the store, runs the session
- * and words its end, so that a library caller can do what the command does. `people` joins them
- * when its wiring moves to the kit.
+ * and words its end, so that a library caller can do what the command does.
  */
-const STUDY_COMMANDS = ['run', 'demo', 'consistency', 'judge', 'judge-synthesize', 'analyze', 'annotate'];
+const STUDY_COMMANDS = ['run', 'demo', 'consistency', 'judge', 'judge-synthesize', 'analyze', 'annotate', 'people'];
 /** What a study command leaves to the kit: the store, the session (runner) and the files a study reads (io). */
 const KIT_ONLY = ['store', 'runner', 'io'];
 

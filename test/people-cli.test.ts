@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,15 @@ describe('pmiyc people serve', () => {
     const bad = await runCli([...SERVE, '--run', 'x', '--participants', '1', '--experiment', 'bad.yaml', '--store', join(folder, 'x.db')], { cwd: folder });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('minMessageChars');
+  }, 60_000);
+
+  it('checks the models before the store is opened: an opponent that is no model leaves no empty store behind', async () => {
+    const store = join(folder, 'no-model.db');
+    const args = SERVE.map((arg) => (arg === 'sim/eloquent' ? 'nosuch-model' : arg));
+    const refused = await runCli([...args, '--run', 'x', '--participants', '1', '--store', store], { cwd: folder });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('"nosuch-model" is not a model name');
+    expect(existsSync(store)).toBe(false);
   }, 60_000);
 
   it('serves an open link and says so', async () => {

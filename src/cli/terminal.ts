@@ -2,8 +2,8 @@ import type { CommandContext } from '../kit/command-context.js';
 import { COLOUR_STYLE, PLAIN_STYLE, type TextStyle } from '../report/texts/dialogue-text.js';
 
 export { formatDuration, labelModel } from '../domain/text-labels.js';
-/** How a command's session meets the process: the kit's, for the commands that wire a session themselves. */
-export { aboutRun, dataOf, sessionWorldOf } from '../kit/command-context.js';
+/** Where a command reaches the data sets: the kit's, for the commands that read them without a study. */
+export { dataOf } from '../kit/command-context.js';
 
 export type { RunSignals } from '../runner/run-signals.js';
 

@@ -70,12 +70,20 @@ interface StudyClosing {
 
 /** What a kind of study adds to the one wiring (`kit/kinds/*.ts`, one per kind). */
 export interface StudyKind<Options extends StudyCommandOptions, Prepared extends PreparedStudy, Outcome extends StudyOutcome> {
-  /** Whether the options continue a stored study (default: --resume). */
-  readonly continues?: (options: Options) => boolean;
+  /**
+   * Whether the options continue a stored study (default: --resume). 'by name': the study named
+   * continues when the store has it, else a new one starts (people serve: the same --run, no
+   * --resume); which is known once the store is open, so its inputs are read as a new study's.
+   */
+  readonly continues?: (options: Options) => boolean | 'by name';
   /** A new study's inputs read, its config loaded and its models checked, before any store is opened: bad input never leaves an empty store behind. */
   readonly prepareNew: (options: Options, context: CommandContext) => Promise<Prepared>;
-  /** A stored study's own inputs, to continue it (`studies/study-resume.ts` picks it and checks the flags typed again). */
-  readonly prepareResume: (store: Store, options: Options, context: CommandContext) => Promise<Prepared>;
+  /**
+   * A stored study's own inputs, to continue it (`studies/study-resume.ts` picks it and checks the
+   * flags typed again). With `continues` 'by name' it is given the inputs read as a new study's
+   * (`fresh`) and checks them against the stored study of that name, when the store has one.
+   */
+  readonly prepareResume: (store: Store, options: Options, context: CommandContext, fresh?: Prepared) => Promise<Prepared>;
   /** How the store is opened (default: made when a new study starts, else one that exists). */
   readonly access?: (options: Options, continuing: boolean) => StoreAccess;
   /** Checks of the store before anything is prepared from it (a run the study refers to exists). */
@@ -134,15 +142,15 @@ export async function runStudyCommand<Options extends StudyCommandOptions, Prepa
   signals: RunSignals,
 ): Promise<StudyCommandEnding> {
   const continuing = kind.continues?.(options) ?? options.resume;
-  const fresh = continuing ? undefined : await kind.prepareNew(options, context);
+  const fresh = continuing === true ? undefined : await kind.prepareNew(options, context);
   if (options.dryRun && kind.dryRun) {
     context.stdout.write(`${(await kind.dryRun(fresh, options, context)).join('\n')}\n`);
     return { exitCode: 0 };
   }
-  const access = kind.access?.(options, continuing) ?? (continuing ? 'write' : 'create');
+  const access = kind.access?.(options, continuing === true) ?? (continuing === true ? 'write' : 'create');
   return withStore(options.store, access, context.now, async (store) => {
     kind.checkStore?.(store, options);
-    const prepared = fresh ?? (await kind.prepareResume(store, options, context));
+    const prepared = fresh === undefined || continuing === 'by name' ? await kind.prepareResume(store, options, context, fresh) : fresh;
     const session = {
       store,
       options,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { consistencyStudyToResume } from './consistency/study-to-resume.js';
 import { judgeRunToResume } from './judge/judge-design.js';
+import { peopleStudyToContinue } from './people/people-resume.js';
 import { readRunConfig } from './run-config.js';
 
 const sampling = { temperature: 0, maxOutputTokens: 200, maxAttempts: 3 };
@@ -17,6 +18,7 @@ function storeWith(name: string, config: Record<string, unknown>, hasLatest = tr
     run,
     store: {
       findRun,
+      hasRun: (asked: string) => asked === name,
       location: 'store.db',
       consistency: { studyNames: () => (latest ? [latest] : []) },
       judge: { latestRunOf: () => latest },
@@ -52,5 +54,28 @@ describe('one resume for every study kind', () => {
     expect(consistencyStudyToResume(consistency.store, {}).run.name).toBe('consistency-1');
     const empty = storeWith('judge-1', { command: 'judge', design: { judges: ['sim/a'], pairs: { source: 'anthropic' }, sampling } }, false);
     expect(() => judgeRunToResume(empty.store, {})).toThrow('store.db has no judge run to resume: start one with pmiyc judge --models a,b');
+  });
+});
+
+describe('a people study continued by its name alone (the same --run, no --resume), through the same resume', () => {
+  const people = { role: 'persuadee', opponent: 'sim/eloquent', compare: [], turns: 5, text: {} };
+  const study = storeWith('pilot', { command: 'people serve', people });
+  const flags = { role: 'persuadee', opponent: 'sim/eloquent', compare: [], turns: 5 } as const;
+
+  it('continues the stored study of that name when the flags say what it says, and starts a new one when the store has none', () => {
+    expect(peopleStudyToContinue(study.store, 'pilot', flags)).toEqual({ run: study.run, stored: people });
+    expect(peopleStudyToContinue(study.store, 'pilot-2', flags)).toBeUndefined();
+  });
+
+  it("refuses another design in the resume's words, naming the flags to give instead (all are given: no --resume to drop them from)", () => {
+    expect(() => peopleStudyToContinue(study.store, 'pilot', { ...flags, role: 'persuader', compare: ['sim/a'] })).toThrow(
+      'the same --run continues people study pilot as it was started: --role is persuader, but study pilot has persuadee; ' +
+        '--compare is sim/a, but study pilot has (none). Serve it with --role persuadee and without --compare, or choose another --run',
+    );
+  });
+
+  it('refuses a run of another kind of that name', () => {
+    const judge = storeWith('pilot', { command: 'judge', design: { judges: ['sim/a'], pairs: { source: 'anthropic' }, sampling } });
+    expect(() => peopleStudyToContinue(judge.store, 'pilot', flags)).toThrow('run pilot is not a people study: choose another --run');
   });
 });

@@ -17,6 +17,14 @@ export interface ResumeWording {
   readonly startOne: string;
   /** What to do instead of resuming with other flags: 'start a new run with --run <name>'. */
   readonly startNew: string;
+  /** What continues a stored study, at the head of a refusal (default '--resume'; people serve: 'the same --run'). */
+  readonly continuedBy?: string;
+  /**
+   * For a kind whose design flags are always given (required, or with a default): the words that say
+   * to give the stored study's values instead, each flag with its value after them ('Serve it' ->
+   * 'Serve it with --role persuadee and without --compare'). Default: drop those flags.
+   */
+  readonly restateWith?: string;
 }
 
 /** A flag that defines a study: typed again on --resume, it must say what the stored study says. */
@@ -38,10 +46,14 @@ interface FlagDifference {
   readonly now: string;
 }
 
+/** What a design flag's value is when there is none. */
+const NONE = '(none)';
 /** Names of a list of models or variants as a design flag compares them. */
 export const listText = (names: readonly string[] | undefined): string => (names ?? []).join(',');
+/** The same, `(none)` when empty (for a restated flag: 'without --compare'). */
+export const listOrNone = (names: readonly string[] | undefined): string => listText(names) || NONE;
 /** An optional value as a design flag compares it. */
-export const optionalText = (value: unknown): string => (value === undefined ? '(none)' : String(value));
+export const optionalText = (value: unknown): string => (value === undefined ? NONE : String(value));
 
 /**
  * The stored study `--resume` continues: the one named, else `latest` (the latest of its kind).
@@ -55,6 +67,24 @@ export function studyToResume(
   const name = choice.named ?? choice.latest();
   if (name === undefined) throw new InputError(`${records.location} has no ${wording.study} to resume: start one with ${wording.startOne}`);
   return records.findRun(name);
+}
+
+/**
+ * The stored study a command continues by its name alone, with no --resume (people serve: the same
+ * --run continues), with what its kind stored (`storedOf`): none when the store has no run of that
+ * name, and a new study starts; refused when the run is not a study of the kind.
+ */
+export function studyToContinue<Stored>(
+  records: Pick<StudyRunRecords, 'findRun' | 'hasRun'>,
+  wording: ResumeWording,
+  name: string,
+  storedOf: (run: StudyRun) => Stored | undefined,
+): { readonly run: StudyRun; readonly stored: Stored } | undefined {
+  if (!records.hasRun(name)) return undefined;
+  const run = records.findRun(name);
+  const stored = storedOf(run);
+  if (stored === undefined) throw new InputError(`run ${run.name} is not a ${wording.study}: ${wording.startNew}`);
+  return { run, stored };
 }
 
 /** The design flags typed now (`typed(key)`) whose value differs from the stored study's. */
@@ -78,7 +108,12 @@ function designFlagDifferences<Stored, Typed>(
 function refuseChangedDesign(wording: ResumeWording, runName: string, differences: readonly FlagDifference[], more: readonly string[] = []): void {
   const details = [...differences.map(({ flag, was, now }) => `${flag} is ${now}, but ${wording.short} ${runName} has ${was}`), ...more];
   if (details.length === 0) return;
-  throw new InputError(`--resume continues ${wording.study} ${runName} as it was started: ${details.join('; ')}. Drop those flags, or ${wording.startNew}`);
+  const head = `${wording.continuedBy ?? '--resume'} continues ${wording.study} ${runName} as it was started`;
+  const mend =
+    wording.restateWith === undefined || differences.length === 0
+      ? 'Drop those flags'
+      : `${wording.restateWith} ${differences.map(({ flag, was }) => (was === NONE ? `without ${flag}` : `with ${flag} ${was}`)).join(' and ')}`;
+  throw new InputError(`${head}: ${details.join('; ')}. ${mend}, or ${wording.startNew}`);
 }
 
 /** The one check of a kind's resume: the flags typed again (`typed(key)`) must say what the stored study says. */

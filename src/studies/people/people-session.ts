@@ -2,7 +2,6 @@ import type { PmiycConfig } from '../../config/config-schema.js';
 import { claimsChecksum } from '../../datasets/claims-checksum.js';
 import { claimsRecordOf } from '../../datasets/licences.js';
 import type { Claim } from '../../domain/claim.js';
-import { InputError } from '../../domain/errors/input-error.js';
 import { checkModels } from '../../runner/models/check-models.js';
 import { openRun } from '../../runner/open-run.js';
 import type { RunAbout } from '../../runner/run-records.js';
@@ -13,10 +12,13 @@ import type { StudyRun, StudyRunRecords } from '../run-config.js';
 import type { TournamentResults } from '../tournament/tournament-results.js';
 import { type CompareProgress, runComparisons } from './compare-models.js';
 import type { ExperimentText } from './experiment-text.js';
-import type { StoredPeople } from './people-config.js';
 import type { PeopleDesign } from './people-design.js';
 import type { PeopleRecords, PersonRole } from './people-results.js';
+import { peopleStudyToContinue } from './people-resume.js';
 import { PeopleStudy } from './people-study.js';
+
+/** Calls in flight at once in a people study's session (the opponent's replies and the --compare conversations); every call goes through the run's cache. */
+export const PEOPLE_SESSION_CONCURRENCY = 16;
 
 export interface PeopleStudyInput {
   readonly store: StudyRunRecords & TournamentResults & { readonly people: PeopleRecords };
@@ -58,19 +60,18 @@ export interface ServedPeopleStudy {
  * Opens (or continues) a people study's run and its session: the run's lease, the opponent behind
  * the call cache and gate, and the participants as stored. A run of the same name is continued with
  * its stored study (role, opponent, turns, texts, open link); what the command line says differently
- * is refused rather than mixed in.
+ * is refused rather than mixed in (`peopleStudyToContinue`, the one resume's).
  */
 export async function openPeopleStudy(input: PeopleStudyInput): Promise<ServedPeopleStudy> {
   const { store } = input;
-  const existing = store.hasRun(input.name) ? store.findRun(input.name) : undefined;
-  const stored = existing ? storedPeopleOf(existing) : undefined;
-  if (existing && stored) refuseChangedOptions(existing.name, stored, input);
+  const continued = peopleStudyToContinue(store, input.name, input);
+  const stored = continued?.stored;
   // The models are checked (configured, keys named) before any run is made.
   const models = checkModels(input.config, input.world.env, [input.opponent, ...input.compare]);
   const text = (stored?.text as ExperimentText | undefined) ?? input.text;
   const openLink = stored?.openLink ? { tokenHash: stored.openLink.tokenHash, capacity: input.openLink?.capacity ?? stored.openLink.capacity } : input.openLink;
   const { run, resumed } = openRun(store, {
-    resume: existing !== undefined,
+    resume: continued !== undefined,
     name: input.name,
     kind: 'tournament',
     prefix: 'people',
@@ -82,7 +83,6 @@ export async function openPeopleStudy(input: PeopleStudyInput): Promise<ServedPe
     about: input.about,
     create: () => ({ config: newPeopleRunConfig(input, openLink, models) }),
   });
-  if (existing && !stored) throw new InputError(`run ${run.name} is not a people study: choose another --run`);
   const session = await startPeopleSession(input, run, resumed);
   const design: PeopleDesign = {
     role: input.role,
@@ -121,18 +121,6 @@ export async function openPeopleStudy(input: PeopleStudyInput): Promise<ServedPe
       return ending;
     },
   };
-}
-
-/** Refuses to continue a stored people study with a role, opponent, turns or compared models other than its own: the run would mix two studies. */
-function refuseChangedOptions(runName: string, stored: StoredPeople, input: PeopleStudyInput): void {
-  const differs = [
-    stored.role !== input.role ? `--role ${stored.role}` : undefined,
-    stored.opponent !== input.opponent ? `--opponent ${stored.opponent}` : undefined,
-    stored.turns !== input.turns ? `--turns ${stored.turns}` : undefined,
-    stored.compare.join(',') !== input.compare.join(',') ? `--compare ${stored.compare.join(',') || '(none)'}` : undefined,
-  ].filter((flag) => flag !== undefined);
-  if (differs.length > 0)
-    throw new InputError(`run ${runName} is a people study with ${differs.join(', ')}: serve it with the same options, or choose another --run`);
 }
 
 /** The stored config of a new people study's run: its design as a tournament (people on one side), the study's own options, its claims and models. */
@@ -174,7 +162,7 @@ async function startPeopleSession(input: PeopleStudyInput, run: StudyRun, resume
         resumed,
         config: input.config,
         names: [input.opponent, ...input.compare],
-        concurrency: 16,
+        concurrency: PEOPLE_SESSION_CONCURRENCY,
         cache: true,
         unit: 'conversations',
         total: 0,
@@ -208,10 +196,6 @@ function newPeopleStudy(input: PeopleStudyInput, run: StudyRun, design: PeopleDe
     newParticipantId: input.newParticipantId,
     tell: input.world.tell,
   });
-}
-
-function storedPeopleOf(run: StudyRun): StoredPeople | undefined {
-  return run.config.kind === 'people serve' ? run.config.people : undefined;
 }
 
 /** The store's participant methods, bound (the study keeps them apart from the store). */
