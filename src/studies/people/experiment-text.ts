@@ -1,26 +1,8 @@
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
 import { InputError } from '../../domain/errors/input-error.js';
+import { type ExperimentText, experimentSchema } from './experiment-schema.js';
 
-/**
- * What a people study tells and asks its participants, from the experiment file (YAML): the texts in
- * Markdown (shown as text: no HTML is ever rendered from them), the shortest message a participant may
- * send, how long a turn may take, and when the follow-up rating opens (none without it).
- */
-const experimentSchema = z.strictObject({
-  title: z.string().min(1).max(200),
-  consent: z.string().min(1),
-  instructions: z.string().min(1),
-  debrief: z.string().min(1),
-  minMessageChars: z.number().int().min(1).max(2000),
-  turnTimeLimitMinutes: z
-    .number()
-    .positive()
-    .max(24 * 60),
-  followUpAfterHours: z.number().positive().optional(),
-});
-
-export type ExperimentText = z.infer<typeof experimentSchema>;
+export type { ExperimentText } from './experiment-schema.js';
 
 /**
  * pmiyc's starter text, written by `pmiyc people serve` when no experiment file is given (and said so).
@@ -62,6 +44,11 @@ export function parseExperimentText(text: string, source: string): ExperimentTex
   } catch (error) {
     throw new InputError(`${source} is not YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }
+  return experimentTextOf(value, source);
+}
+
+/** An experiment's texts from a value read (an experiment file's YAML, or what a stored study kept); a problem is an InputError that names the field. */
+export function experimentTextOf(value: unknown, source: string): ExperimentText {
   const parsed = experimentSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

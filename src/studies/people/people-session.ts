@@ -11,7 +11,7 @@ import type { Sampling } from '../design-parts.js';
 import type { StudyRun, StudyRunRecords } from '../run-config.js';
 import type { TournamentResults } from '../tournament/tournament-results.js';
 import { type CompareProgress, runComparisons } from './compare-models.js';
-import type { ExperimentText } from './experiment-text.js';
+import { type ExperimentText, experimentTextOf } from './experiment-text.js';
 import type { PeopleDesign } from './people-design.js';
 import type { PeopleRecords, PersonRole } from './people-results.js';
 import { peopleStudyToContinue } from './people-resume.js';
@@ -68,7 +68,7 @@ export async function openPeopleStudy(input: PeopleStudyInput): Promise<ServedPe
   const stored = continued?.stored;
   // The models are checked (configured, keys named) before any run is made.
   const models = checkModels(input.config, input.world.env, [input.opponent, ...input.compare]);
-  const text = (stored?.text as ExperimentText | undefined) ?? input.text;
+  const text = stored ? experimentTextOf(stored.text, `the texts stored with people study ${input.name}`) : input.text;
   const openLink = stored?.openLink ? { tokenHash: stored.openLink.tokenHash, capacity: input.openLink?.capacity ?? stored.openLink.capacity } : input.openLink;
   const { run, resumed } = openRun(store, {
     resume: continued !== undefined,
