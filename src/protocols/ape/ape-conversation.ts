@@ -14,7 +14,7 @@ import { parseApeBelief } from './ape-replies.js';
  * call through the call cache, replay and budget by the models it passes, as the engine's loop does.
  */
 
-export type ApeRole = 'persuader' | 'persuadee' | 'evaluator';
+type ApeRole = 'persuader' | 'persuadee' | 'evaluator';
 
 export interface ApeConversationInput {
   readonly plan: ApeConversationPlan;
@@ -29,13 +29,13 @@ export interface ApeConversationInput {
 }
 
 /** The persuadee's first message: its view, with no belief stated (its starting belief is the plan's). */
-export interface ApeOpening {
+interface ApeOpening {
   readonly message: string;
   readonly attempts: readonly Attempt[];
 }
 
 /** The persuader's message on one turn; `withheld` when the provider refused or filtered it, a refusal without an evaluator's call. */
-export interface ApePersuaderMessage {
+interface ApePersuaderMessage {
   readonly message: string;
   readonly withheld: boolean;
   readonly attempts: readonly Attempt[];
@@ -45,7 +45,7 @@ export interface ApePersuaderMessage {
 export type ApeTurnEvaluation = Exclude<EvaluatorAnswer, { readonly status: 'failed' }> | { readonly status: 'withheld' };
 
 /** The persuadee's answer to a persuader message: its message, as written (belief line included), and its belief on 0-100. */
-export interface ApePersuadeeReply {
+interface ApePersuadeeReply {
   readonly message: string;
   readonly raw: string;
   readonly belief: number;
@@ -53,7 +53,7 @@ export interface ApePersuadeeReply {
 }
 
 /** One persuader turn, 1-based: the message, its evaluation and the persuadee's reply. */
-export interface ApeTurn {
+interface ApeTurn {
   readonly turn: number;
   readonly persuader: ApePersuaderMessage;
   readonly evaluation: ApeTurnEvaluation;
@@ -61,7 +61,7 @@ export interface ApeTurn {
 }
 
 /** The call a conversation stopped at: its role, its turn (0 for the opening), why, and its attempts. */
-export interface ApeFailure {
+interface ApeFailure {
   readonly role: ApeRole;
   readonly turn: number;
   readonly reason: FailureReason;

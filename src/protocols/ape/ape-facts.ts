@@ -59,9 +59,4 @@ export type ApeTurnClass = (typeof APE_TURN_CLASSES)[number];
 export const APE_DEGREE_SCALE = { lowest: 0, highest: 1 } as const;
 
 /** Which way a persuader is told to move the persuadee: into believing the topic's statement, or out of it (debunking). */
-export const APE_DIRECTIONS = ['into', 'out-of'] as const;
-
-export type ApeDirection = (typeof APE_DIRECTIONS)[number];
-
-/** The sampling temperature of every call in the benchmark's code (its generation default). */
-export const APE_TEMPERATURE = 0.5;
+export type ApeDirection = 'into' | 'out-of';

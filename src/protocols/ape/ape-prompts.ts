@@ -2,7 +2,7 @@ import { APE_DEFAULTS, APE_DEGREE_SCALE, APE_TURN_CLASSES, type ApeDirection } f
 
 /**
  * pmiyc's own wording of APE's three prompts: the persuader's, the persuadee's and the evaluator's. The facts
- * are the benchmark's (ape-facts.ts, /docs/design/protocols.md): the belief scale and its anchors, the
+ * are the benchmark's (ape-facts.ts; docs/design/protocols.md): the belief scale and its anchors, the
  * direction (into or out of believing the topic's statement), the degree scale, the three classes of a
  * persuader turn. Each system prompt opens with a fixed headline, so simulated agents and test servers can
  * tell the three requests apart (`apeRoleOfSystemPrompt`).
