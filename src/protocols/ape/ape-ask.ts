@@ -1,13 +1,13 @@
 import type { Attempt, FailureReason } from '../../domain/conversation.js';
 import type { SamplingSettings } from '../../engine/sample-turn.js';
 import { callModel, sampledRequest } from '../../engine/sampled-call.js';
-import type { ChatMessage, ChatModel, GenerateReply } from '../../models/chat-model.js';
+import type { ChatMessage, ChatModel, GenerateReply, ResponseFormat } from '../../models/chat-model.js';
 import { APE_EVALUATION_FORMAT_NAME, APE_EVALUATION_SCHEMA, apeEvaluatorReminder } from './ape-prompts.js';
 import { type ApeEvaluation, parseApeEvaluation } from './ape-replies.js';
 
 /**
  * Asking one of APE's models for one answer, with the re-asks pmiyc makes everywhere: an agent's unusable reply
- * is sampled again from the same messages with a new seed (as the engine's `sampleTurn`), an evaluator's
+ * is sampled again from the same messages with a new seed (as the engine's `sampleTurn`), a judge's
  * unreadable answer is asked again with that answer and a reminder (as the judge's `labelTurn`). Every call is
  * kept as an attempt. A call error that survived the retry layer stops the asking; aborts propagate.
  */
@@ -74,33 +74,43 @@ export async function askAgent<Value>(ask: AgentAsk<Value>): Promise<AgentAnswer
   return { ok: false, reason, detail: `no usable reply in ${ask.sampling.maxAttempts} attempts: ${last?.detail ?? ''}`, attempts };
 }
 
+/** How a judge's JSON answer is asked for and read: its response format, its reader, and the reminder after an unreadable answer. */
+export interface JudgeAsk<Value> {
+  readonly responseFormat: ResponseFormat;
+  readonly read: (
+    raw: string,
+  ) => { readonly ok: true; readonly value: Value; readonly ignoredKeys: readonly string[] } | { readonly ok: false; readonly detail: string };
+  readonly reminder: (problem: string) => string;
+}
+
 /**
- * What asking the evaluator came to: its evaluation (with the answer's keys not asked for), none after every
- * attempt was unreadable (with the last problem: data, the conversation goes on), or a call that failed.
+ * What asking a judge (the evaluator, the refusal check) came to: its value (with the answer's keys not asked
+ * for), none after every attempt was unreadable (with the last problem: data, the conversation goes on), or a
+ * call that failed.
  */
-export type EvaluatorAnswer =
-  | { readonly status: 'read'; readonly evaluation: ApeEvaluation; readonly ignoredKeys: readonly string[]; readonly attempts: readonly Attempt[] }
+export type JudgeAnswer<Value> =
+  | { readonly status: 'read'; readonly value: Value; readonly ignoredKeys: readonly string[]; readonly attempts: readonly Attempt[] }
   | { readonly status: 'unread'; readonly problem: string; readonly attempts: readonly Attempt[] }
   | { readonly status: 'failed'; readonly reason: FailureReason; readonly detail: string; readonly attempts: readonly Attempt[] };
 
 /**
- * Asks the evaluator for one persuader message's class and degree, with the answer's JSON Schema. A refusal
- * by the provider (a call error or its content filter) and an unreadable answer are asked again, the latter
- * with the answer and a reminder naming the problem (an empty answer as it was asked).
+ * Asks a judge for one JSON answer, with its JSON Schema. A refusal by the provider (a call error or its
+ * content filter) and an unreadable answer are asked again, the latter with the answer and a reminder naming
+ * the problem (an empty answer as it was asked).
  */
-export async function askEvaluator(
+export async function askJudge<Value>(
   model: ChatModel,
   base: readonly ChatMessage[],
   sampling: SamplingSettings,
   seedOf: (attempt: number) => number,
+  judge: JudgeAsk<Value>,
   abortSignal?: AbortSignal,
-): Promise<EvaluatorAnswer> {
-  const responseFormat = { name: APE_EVALUATION_FORMAT_NAME, schema: APE_EVALUATION_SCHEMA };
+): Promise<JudgeAnswer<Value>> {
   const attempts: Attempt[] = [];
   let messages = base;
   for (let number = 1; number <= sampling.maxAttempts; number++) {
     const seed = seedOf(number);
-    const answer = await callModel(model, sampledRequest(messages, sampling, seed, { responseFormat, abortSignal }));
+    const answer = await callModel(model, sampledRequest(messages, sampling, seed, { responseFormat: judge.responseFormat, abortSignal }));
     if (!answer.ok) {
       attempts.push({ number, seed, raw: '', outcome: answer.error.reason, detail: answer.error.message });
       if (answer.error.reason !== 'refusal') return { status: 'failed', reason: answer.error.reason, detail: answer.error.message, attempts };
@@ -111,14 +121,24 @@ export async function askEvaluator(
       attempts.push(attemptOf(number, seed, reply, 'refusal', 'the provider filtered the answer'));
       continue;
     }
-    const parsed = parseApeEvaluation(reply.text);
+    const parsed = judge.read(reply.text);
     if (parsed.ok) {
       attempts.push(attemptOf(number, seed, reply, 'accepted'));
-      return { status: 'read', evaluation: parsed.evaluation, ignoredKeys: parsed.ignoredKeys, attempts };
+      return { status: 'read', value: parsed.value, ignoredKeys: parsed.ignoredKeys, attempts };
     }
     attempts.push(attemptOf(number, seed, reply, 'format', parsed.detail));
     messages =
-      reply.text.trim() === '' ? base : [...base, { role: 'assistant', content: reply.text }, { role: 'user', content: apeEvaluatorReminder(parsed.detail) }];
+      reply.text.trim() === '' ? base : [...base, { role: 'assistant', content: reply.text }, { role: 'user', content: judge.reminder(parsed.detail) }];
   }
   return { status: 'unread', problem: attempts.at(-1)?.detail ?? 'no answer', attempts };
 }
+
+/** The evaluator's part in asking: its schema, the reader of its answer and its reminder. */
+export const EVALUATOR_ASK: JudgeAsk<ApeEvaluation> = {
+  responseFormat: { name: APE_EVALUATION_FORMAT_NAME, schema: APE_EVALUATION_SCHEMA },
+  read: (raw) => {
+    const parsed = parseApeEvaluation(raw);
+    return parsed.ok ? { ok: true, value: parsed.evaluation, ignoredKeys: parsed.ignoredKeys } : { ok: false, detail: parsed.detail };
+  },
+  reminder: apeEvaluatorReminder,
+};

@@ -3,9 +3,10 @@ import { createRandom } from '../../domain/random.js';
 import type { GenerateRequest } from '../../models/chat-model.js';
 import { ModelCallError } from '../../models/model-call-error.js';
 import { type Script, ScriptedChatModel } from '../../models/scripted-model.js';
-import { type ApeConversationInput, apeTurnClassOf, runApeConversation } from './ape-conversation.js';
+import { type ApeConversationInput, runApeConversation } from './ape-conversation.js';
 import { APE_DEFAULTS } from './ape-facts.js';
 import { APE_WITHHELD_MESSAGE } from './ape-messages.js';
+import { apeTurnClassOf } from './ape-outcome.js';
 import { type ApeConversationPlan, apeCallSeed, drawApeStart } from './ape-plan.js';
 import { APE_EVALUATION_SCHEMA, apeRoleOfSystemPrompt } from './ape-prompts.js';
 
@@ -106,7 +107,7 @@ describe('one APE conversation', () => {
     const outcome = await run(given);
     expect(outcome.status).toBe('completed');
     expect(outcome.turns.map((turn) => apeTurnClassOf(turn.evaluation))).toEqual(['attempt', 'refusal', 'attempt']);
-    expect(outcome.turns[1]!.evaluation).toMatchObject({ status: 'read', evaluation: { turnClass: 'refusal', degree: 0 } });
+    expect(outcome.turns[1]!.evaluation).toMatchObject({ status: 'read', value: { turnClass: 'refusal', degree: 0 } });
   });
 
   it('counts a persuader message the provider filtered as a refusal at once: not re-sampled, not sent to the evaluator, shown withheld', async () => {
@@ -129,7 +130,7 @@ describe('one APE conversation', () => {
       evaluator: (_request, call) => (call === 1 ? 'It clearly attempted to persuade. | 1' : evaluation('no-attempt', 0)),
     });
     const outcome = await run(given);
-    expect(outcome.turns[0]!.evaluation).toMatchObject({ status: 'read', evaluation: { turnClass: 'no-attempt' } });
+    expect(outcome.turns[0]!.evaluation).toMatchObject({ status: 'read', value: { turnClass: 'no-attempt' } });
     if (outcome.turns[0]!.evaluation.status !== 'read') return;
     expect(outcome.turns[0]!.evaluation.attempts.map((attempt) => attempt.outcome)).toEqual(['format', 'accepted']);
     const again = given.evaluator.requests[1]!;

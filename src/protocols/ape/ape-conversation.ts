@@ -1,10 +1,10 @@
-import type { Attempt, FailureReason } from '../../domain/conversation.js';
 import type { SamplingSettings } from '../../engine/sample-turn.js';
 import type { ChatModel } from '../../models/chat-model.js';
-import { type AgentAnswer, askAgent, askEvaluator, type EvaluatorAnswer, type ReplyReader } from './ape-ask.js';
-import type { ApeTurnClass } from './ape-facts.js';
-import { type ApeExchange, apeEvaluatorMessages, apePersuadeeMessages, apePersuaderMessages } from './ape-messages.js';
+import { type AgentAnswer, askAgent, askJudge, EVALUATOR_ASK, type JudgeAnswer, type ReplyReader } from './ape-ask.js';
+import { type ApeExchange, apeEvaluatorMessages, apePersuadeeMessages, apePersuaderMessages, apeRefusalCheckMessages } from './ape-messages.js';
+import type { ApeConversationOutcome, ApeFailure, ApeOpening, ApePending, ApePersuadeeReply, ApePersuaderMessage, ApeRole, ApeTurn } from './ape-outcome.js';
 import { type ApeCallPlace, type ApeConversationPlan, apeCallSeed } from './ape-plan.js';
+import { REFUSAL_CHECK_ASK } from './ape-refusal-check.js';
 import { parseApeBelief } from './ape-replies.js';
 
 /**
@@ -14,76 +14,17 @@ import { parseApeBelief } from './ape-replies.js';
  * call through the call cache, replay and budget by the models it passes, as the engine's loop does.
  */
 
-type ApeRole = 'persuader' | 'persuadee' | 'evaluator';
-
 export interface ApeConversationInput {
   readonly plan: ApeConversationPlan;
-  readonly models: { readonly persuader: ChatModel; readonly persuadee: ChatModel; readonly evaluator: ChatModel };
+  /** The three models, and the second refusal check's when the run names one (asked after the evaluator on each persuader turn). */
+  readonly models: { readonly persuader: ChatModel; readonly persuadee: ChatModel; readonly evaluator: ChatModel; readonly refusalCheck?: ChatModel };
   /** The persuader's and persuadee's sampling; `maxAttempts` bounds the re-asks of an unusable reply. */
   readonly sampling: SamplingSettings;
-  /** The evaluator's sampling; the agents' unless given. */
+  /** The evaluator's and the refusal check's sampling; the agents' unless given. */
   readonly evaluatorSampling?: SamplingSettings;
   readonly abortSignal?: AbortSignal;
   /** Called with each turn as it completes. */
   readonly onTurn?: (turn: ApeTurn) => void;
-}
-
-/** The persuadee's first message: its view, with no belief stated (its starting belief is the plan's). */
-interface ApeOpening {
-  readonly message: string;
-  readonly attempts: readonly Attempt[];
-}
-
-/** The persuader's message on one turn; `withheld` when the provider refused or filtered it, a refusal without an evaluator's call. */
-interface ApePersuaderMessage {
-  readonly message: string;
-  readonly withheld: boolean;
-  readonly attempts: readonly Attempt[];
-}
-
-/** The evaluator's reading of a persuader message: read, unreadable after every attempt (data), or not asked for a withheld message. */
-export type ApeTurnEvaluation = Exclude<EvaluatorAnswer, { readonly status: 'failed' }> | { readonly status: 'withheld' };
-
-/** The persuadee's answer to a persuader message: its message, as written (belief line included), and its belief on 0-100. */
-interface ApePersuadeeReply {
-  readonly message: string;
-  readonly raw: string;
-  readonly belief: number;
-  readonly attempts: readonly Attempt[];
-}
-
-/** One persuader turn, 1-based: the message, its evaluation and the persuadee's reply. */
-interface ApeTurn {
-  readonly turn: number;
-  readonly persuader: ApePersuaderMessage;
-  readonly evaluation: ApeTurnEvaluation;
-  readonly reply: ApePersuadeeReply;
-}
-
-/** The call a conversation stopped at: its role, its turn (0 for the opening), why, and its attempts. */
-interface ApeFailure {
-  readonly role: ApeRole;
-  readonly turn: number;
-  readonly reason: FailureReason;
-  readonly detail: string;
-  readonly attempts: readonly Attempt[];
-}
-
-export type ApeConversationOutcome =
-  | { readonly status: 'completed'; readonly opening: ApeOpening; readonly turns: readonly ApeTurn[] }
-  | {
-      readonly status: 'failed';
-      readonly opening: ApeOpening | null;
-      readonly turns: readonly ApeTurn[];
-      /** What the failed turn had got before it stopped: kept, as every answer is. */
-      readonly pending?: { readonly persuader: ApePersuaderMessage; readonly evaluation?: ApeTurnEvaluation };
-      readonly failure: ApeFailure;
-    };
-
-/** A turn's class: the evaluator's, a refusal for a withheld message, null when the evaluator's answer could not be read. */
-export function apeTurnClassOf(evaluation: ApeTurnEvaluation): ApeTurnClass | null {
-  if (evaluation.status === 'withheld') return 'refusal';
-  return evaluation.status === 'read' ? evaluation.evaluation.turnClass : null;
 }
 
 const readText: ReplyReader<string> = (raw) => (raw.trim() === '' ? { ok: false, detail: 'the reply is empty' } : { ok: true, value: raw.trim() });
@@ -96,7 +37,7 @@ const readBelief: ReplyReader<{ message: string; belief: number }> = (raw) => {
 const failureOf = (
   role: ApeRole,
   turn: number,
-  answer: Extract<AgentAnswer<unknown>, { ok: false }> | Extract<EvaluatorAnswer, { status: 'failed' }>,
+  answer: Extract<AgentAnswer<unknown>, { ok: false }> | Extract<JudgeAnswer<unknown>, { status: 'failed' }>,
 ): ApeFailure => ({
   role,
   turn,
@@ -105,73 +46,103 @@ const failureOf = (
   attempts: answer.attempts,
 });
 
+/** What every step of one conversation shares: its input, the judges' sampling, the seed of each call, and the persuadee's opening. */
+interface Conversation {
+  readonly input: ApeConversationInput;
+  readonly judgeSampling: SamplingSettings;
+  readonly seedOf: (place: ApeCallPlace) => (attempt: number) => number;
+  readonly opening: string;
+}
+
+type Step<Value> = { readonly ok: true; readonly value: Value } | { readonly ok: false; readonly failure: ApeFailure; readonly pending?: ApePending };
+
+const agentAsk = (input: ApeConversationInput) => ({ sampling: input.sampling, abortSignal: input.abortSignal, onContentFilter: 'resample' as const });
+
+/** The persuader's message of `turn`: a refusal or filter by its provider is kept as a withheld message (a refusal), never re-sampled. */
+async function writePersuaderMessage(conversation: Conversation, turn: number, exchanges: readonly ApeExchange[]): Promise<Step<ApePersuaderMessage>> {
+  const { input, seedOf } = conversation;
+  const messages = apePersuaderMessages(input.plan, conversation.opening, exchanges);
+  const asked = { ...agentAsk(input), onContentFilter: 'stop' as const, model: input.models.persuader, messages, seedOf: seedOf({ call: 'persuader', turn }) };
+  const written = await askAgent({ ...asked, read: readText });
+  if (written.ok) return { ok: true, value: { message: written.value, withheld: false, attempts: written.attempts } };
+  if (written.reason !== 'refusal') return { ok: false, failure: failureOf('persuader', turn, written) };
+  return { ok: true, value: { message: written.attempts.at(-1)?.raw ?? '', withheld: true, attempts: written.attempts } };
+}
+
+/** The judges' readings of a persuader message: the evaluator's, and the refusal check's when the run names a model for it. */
+async function judgeMessage(
+  conversation: Conversation,
+  turn: number,
+  exchanges: readonly ApeExchange[],
+  persuader: ApePersuaderMessage,
+): Promise<Step<Pick<ApeTurn, 'evaluation' | 'refusalCheck'>>> {
+  const { input, seedOf, opening, judgeSampling } = conversation;
+  const { evaluator, refusalCheck: checker } = input.models;
+  if (persuader.withheld) return { ok: true, value: { evaluation: { status: 'withheld' }, ...(checker ? { refusalCheck: { status: 'withheld' } } : {}) } };
+  const evaluatorMessages = apeEvaluatorMessages(input.plan, opening, exchanges, persuader.message);
+  const evaluation = await askJudge(evaluator, evaluatorMessages, judgeSampling, seedOf({ call: 'evaluator', turn }), EVALUATOR_ASK, input.abortSignal);
+  if (evaluation.status === 'failed') return { ok: false, failure: failureOf('evaluator', turn, evaluation), pending: { persuader } };
+  if (checker === undefined) return { ok: true, value: { evaluation } };
+  const checkMessages = apeRefusalCheckMessages(input.plan, opening, exchanges, persuader.message);
+  const refusalCheck = await askJudge(checker, checkMessages, judgeSampling, seedOf({ call: 'refusal-check', turn }), REFUSAL_CHECK_ASK, input.abortSignal);
+  if (refusalCheck.status === 'failed') return { ok: false, failure: failureOf('refusal-check', turn, refusalCheck), pending: { persuader, evaluation } };
+  return { ok: true, value: { evaluation, refusalCheck } };
+}
+
+/** The persuadee's reply to the persuader's message of `turn`, with its belief. */
+async function replyWithBelief(conversation: Conversation, turn: number, exchanges: readonly ApeExchange[], latest: string): Promise<Step<ApePersuadeeReply>> {
+  const { input, seedOf, opening } = conversation;
+  const messages = apePersuadeeMessages(input.plan, { opening, exchanges, latest });
+  const replied = await askAgent({
+    ...agentAsk(input),
+    model: input.models.persuadee,
+    messages,
+    seedOf: seedOf({ call: 'persuadee', turn }),
+    read: readBelief,
+  });
+  if (!replied.ok) return { ok: false, failure: failureOf('persuadee', turn, replied) };
+  return { ok: true, value: { ...replied.value, raw: replied.raw, attempts: replied.attempts } };
+}
+
+/** One persuader turn: the message, the judges' readings, the persuadee's reply; or the call it stopped at, with what it had got. */
+async function runTurn(conversation: Conversation, turn: number, exchanges: readonly ApeExchange[]): Promise<Step<ApeTurn>> {
+  const persuader = await writePersuaderMessage(conversation, turn, exchanges);
+  if (!persuader.ok) return persuader;
+  const judged = await judgeMessage(conversation, turn, exchanges, persuader.value);
+  if (!judged.ok) return judged;
+  const reply = await replyWithBelief(conversation, turn, exchanges, persuader.value.message);
+  if (!reply.ok) return { ...reply, pending: { persuader: persuader.value, ...judged.value } };
+  return { ok: true, value: { turn, persuader: persuader.value, ...judged.value, reply: reply.value } };
+}
+
 /** Runs one conversation to its last persuader turn, or to the first call that could not be completed. */
 export async function runApeConversation(input: ApeConversationInput): Promise<ApeConversationOutcome> {
-  const { plan, models, sampling, abortSignal } = input;
-  const names = { persuader: models.persuader.name, persuadee: models.persuadee.name, evaluator: models.evaluator.name };
+  const { plan, models } = input;
+  const names = {
+    persuader: models.persuader.name,
+    persuadee: models.persuadee.name,
+    evaluator: models.evaluator.name,
+    ...(models.refusalCheck ? { refusalCheck: models.refusalCheck.name } : {}),
+  };
   const seedOf = (place: ApeCallPlace) => (attempt: number) => apeCallSeed(plan, names, place, attempt);
-  const agent = { sampling, abortSignal, onContentFilter: 'resample' } as const;
-
+  const openingMessages = apePersuadeeMessages(plan);
   const opened = await askAgent({
-    ...agent,
+    ...agentAsk(input),
     model: models.persuadee,
-    messages: apePersuadeeMessages(plan),
+    messages: openingMessages,
     seedOf: seedOf({ call: 'opening' }),
     read: readText,
   });
   if (!opened.ok) return { status: 'failed', opening: null, turns: [], failure: failureOf('persuadee', 0, opened) };
   const opening: ApeOpening = { message: opened.value, attempts: opened.attempts };
+  const conversation: Conversation = { input, judgeSampling: input.evaluatorSampling ?? input.sampling, seedOf, opening: opening.message };
   const turns: ApeTurn[] = [];
-  const stop = (failure: ApeFailure, pending?: { persuader: ApePersuaderMessage; evaluation?: ApeTurnEvaluation }): ApeConversationOutcome => ({
-    status: 'failed',
-    opening,
-    turns,
-    ...(pending ? { pending } : {}),
-    failure,
-  });
-
   for (let turn = 1; turn <= plan.turns; turn++) {
-    const exchanges: ApeExchange[] = turns.map((done) => ({ persuader: done.persuader.message, persuadee: done.reply.raw }));
-    const messages = apePersuaderMessages(plan, opening.message, exchanges);
-    const written = await askAgent({
-      ...agent,
-      onContentFilter: 'stop',
-      model: models.persuader,
-      messages,
-      seedOf: seedOf({ call: 'persuader', turn }),
-      read: readText,
-    });
-    if (!written.ok && written.reason !== 'refusal') return stop(failureOf('persuader', turn, written));
-    const persuader: ApePersuaderMessage = written.ok
-      ? { message: written.value, withheld: false, attempts: written.attempts }
-      : { message: written.attempts.at(-1)?.raw ?? '', withheld: true, attempts: written.attempts };
-
-    let evaluation: ApeTurnEvaluation = { status: 'withheld' };
-    if (!persuader.withheld) {
-      const evaluatorMessages = apeEvaluatorMessages(plan, opening.message, exchanges, persuader.message);
-      const evaluated = await askEvaluator(
-        models.evaluator,
-        evaluatorMessages,
-        input.evaluatorSampling ?? sampling,
-        seedOf({ call: 'evaluator', turn }),
-        abortSignal,
-      );
-      if (evaluated.status === 'failed') return stop(failureOf('evaluator', turn, evaluated), { persuader });
-      evaluation = evaluated;
-    }
-
-    const replyMessages = apePersuadeeMessages(plan, { opening: opening.message, exchanges, latest: persuader.message });
-    const replied = await askAgent({
-      ...agent,
-      model: models.persuadee,
-      messages: replyMessages,
-      seedOf: seedOf({ call: 'persuadee', turn }),
-      read: readBelief,
-    });
-    if (!replied.ok) return stop(failureOf('persuadee', turn, replied), { persuader, evaluation });
-    const done: ApeTurn = { turn, persuader, evaluation, reply: { ...replied.value, raw: replied.raw, attempts: replied.attempts } };
-    turns.push(done);
-    input.onTurn?.(done);
+    const exchanges = turns.map((done) => ({ persuader: done.persuader.message, persuadee: done.reply.raw }));
+    const step = await runTurn(conversation, turn, exchanges);
+    if (!step.ok) return { status: 'failed', opening, turns, ...(step.pending ? { pending: step.pending } : {}), failure: step.failure };
+    turns.push(step.value);
+    input.onTurn?.(step.value);
   }
   return { status: 'completed', opening, turns };
 }

@@ -9,6 +9,7 @@ import {
   apePersuadeeSystemPrompt,
   apePersuaderSystemPrompt,
 } from './ape-prompts.js';
+import { apeRefusalCheckRequest, apeRefusalCheckSystemPrompt } from './ape-refusal-check.js';
 
 /**
  * Each model's view of an APE conversation so far. The persuadee's replies are shown as it wrote them, belief
@@ -60,6 +61,16 @@ export function apePersuadeeMessages(
       { role: 'assistant', content: exchange.persuadee },
     ]),
     { role: 'user', content: persuaderShownToPersuadee(history.latest) },
+  ];
+}
+
+/** The second refusal check's request for the persuader's `latest` message: the persuader's instructions and the persuadee's last message. */
+export function apeRefusalCheckMessages(plan: ApeConversationPlan, opening: string, exchanges: readonly ApeExchange[], latest: string): ChatMessage[] {
+  const instructions = apePersuaderMessages(plan, opening, [])[0]!.content;
+  const lastPersuadeeMessage = exchanges.at(-1)?.persuadee ?? opening;
+  return [
+    { role: 'system', content: apeRefusalCheckSystemPrompt() },
+    { role: 'user', content: apeRefusalCheckRequest(instructions, lastPersuadeeMessage, latest) },
   ];
 }
 

@@ -46,25 +46,27 @@ export function drawApeStart(random: Random, initialBelief: { readonly lowest: n
 }
 
 /** One call of a conversation, named by what it is: the persuadee's opening (turn 0), or a role's call on a persuader turn. */
-export type ApeCallPlace = { readonly call: 'opening' } | { readonly call: 'persuader' | 'evaluator' | 'persuadee'; readonly turn: number };
+export type ApeCallPlace = { readonly call: 'opening' } | { readonly call: 'persuader' | 'evaluator' | 'refusal-check' | 'persuadee'; readonly turn: number };
 
 /** The names of the models a conversation's calls are asked of, as their seeds name them. */
 export interface ApeModelNames {
   readonly persuader: string;
   readonly persuadee: string;
   readonly evaluator: string;
+  /** The second refusal check's model, when a run names one. */
+  readonly refusalCheck?: string;
 }
 
 /**
  * The seed of one attempt of one call, from what the call is (never the clock), so a re-run asks the same
  * requests and replays them. The opening depends only on the persuadee, the topic, its starting belief and
  * the repetition: every persuader meets the same opening, asked once. Later calls add the persuader and what it
- * was told, the turn, and (for the evaluator) the evaluator.
+ * was told, the turn, and (for a judge) the judge's model.
  */
 export function apeCallSeed(plan: ApeConversationPlan, names: ApeModelNames, place: ApeCallPlace, attempt: number): number {
   const opening = ['ape-opening', names.persuadee, plan.topicKey, plan.startingBelief, plan.repetition];
   if (place.call === 'opening') return deriveSeed(plan.runSeed, [...opening, attempt]);
   const told = [names.persuader, plan.direction, plan.degree ?? 'unstated', plan.turns];
-  const evaluator = place.call === 'evaluator' ? [names.evaluator] : [];
-  return deriveSeed(plan.runSeed, [`ape-${place.call}`, ...opening.slice(1), ...told, ...evaluator, place.turn, attempt]);
+  const judge = place.call === 'evaluator' ? [names.evaluator] : place.call === 'refusal-check' ? [names.refusalCheck ?? ''] : [];
+  return deriveSeed(plan.runSeed, [`ape-${place.call}`, ...opening.slice(1), ...told, ...judge, place.turn, attempt]);
 }
