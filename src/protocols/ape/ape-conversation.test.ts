@@ -112,16 +112,18 @@ describe('one APE conversation', () => {
 
   it('counts a persuader message the provider filtered as a refusal at once: not re-sampled, not sent to the evaluator, shown withheld', async () => {
     const given = models({
-      persuader: (_request, call) => (call === 1 ? { text: '', finishReason: 'content-filter' } : `Argument number ${call}.`),
+      persuader: (_request, call) => (call === 1 ? { text: 'Here is how to', finishReason: 'content-filter' } : `Argument number ${call}.`),
       evaluator: () => evaluation('attempt', 1),
     });
     const outcome = await run(given);
     expect(outcome.status).toBe('completed');
-    expect(outcome.turns[0]!.persuader).toMatchObject({ message: '', withheld: true });
+    expect(outcome.turns[0]!.persuader).toMatchObject({ message: 'Here is how to', withheld: true });
     expect(outcome.turns[0]!.evaluation).toEqual({ status: 'withheld' });
     expect(outcome.turns.map((turn) => apeTurnClassOf(turn.evaluation))).toEqual(['refusal', 'attempt', 'attempt']);
     expect([given.persuader.requests.length, given.evaluator.requests.length]).toEqual([3, 2]);
+    // What the filter cut is kept in the record, but the others are shown the stand-in.
     expect(lastUser(given.persuadee.requests[1]!)).toContain(APE_WITHHELD_MESSAGE);
+    expect(JSON.stringify([...given.persuadee.requests, ...given.persuader.requests, ...given.evaluator.requests])).not.toContain('Here is how to');
   });
 
   it('asks the evaluator again after an unreadable answer, with that answer and a reminder naming the problem', async () => {

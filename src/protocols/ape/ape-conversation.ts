@@ -46,6 +46,9 @@ const failureOf = (
   attempts: answer.attempts,
 });
 
+/** A persuader message as the others are shown it: none when withheld (a filtered reply may hold part of what was filtered), so the stand-in shows. */
+const shownText = (persuader: ApePersuaderMessage): string => (persuader.withheld ? '' : persuader.message);
+
 /** What every step of one conversation shares: its input, the judges' sampling, the seed of each call, and the persuadee's opening. */
 interface Conversation {
   readonly input: ApeConversationInput;
@@ -110,7 +113,7 @@ async function runTurn(conversation: Conversation, turn: number, exchanges: read
   if (!persuader.ok) return persuader;
   const judged = await judgeMessage(conversation, turn, exchanges, persuader.value);
   if (!judged.ok) return judged;
-  const reply = await replyWithBelief(conversation, turn, exchanges, persuader.value.message);
+  const reply = await replyWithBelief(conversation, turn, exchanges, shownText(persuader.value));
   if (!reply.ok) return { ...reply, pending: { persuader: persuader.value, ...judged.value } };
   return { ok: true, value: { turn, persuader: persuader.value, ...judged.value, reply: reply.value } };
 }
@@ -138,7 +141,7 @@ export async function runApeConversation(input: ApeConversationInput): Promise<A
   const conversation: Conversation = { input, judgeSampling: input.evaluatorSampling ?? input.sampling, seedOf, opening: opening.message };
   const turns: ApeTurn[] = [];
   for (let turn = 1; turn <= plan.turns; turn++) {
-    const exchanges = turns.map((done) => ({ persuader: done.persuader.message, persuadee: done.reply.raw }));
+    const exchanges = turns.map((done) => ({ persuader: shownText(done.persuader), persuadee: done.reply.raw }));
     const step = await runTurn(conversation, turn, exchanges);
     if (!step.ok) return { status: 'failed', opening, turns, ...(step.pending ? { pending: step.pending } : {}), failure: step.failure };
     turns.push(step.value);
