@@ -187,6 +187,23 @@ describe('one APE conversation', () => {
     });
   });
 
+  it("asks the evaluator again when its provider refuses, and stops at an evaluator call that failed, keeping the turn's message", async () => {
+    const refused = new ModelCallError('the provider refused', { provider: 'sim', model: 'evaluator', reason: 'refusal', retryable: false });
+    const down = new ModelCallError('the server is down', { provider: 'sim', model: 'evaluator', reason: 'api', retryable: false });
+    const given = models({
+      persuader: (_request, call) => `Argument number ${call}.`,
+      evaluator: (_request, call) => (call === 1 ? refused : call === 3 ? down : evaluation('attempt', 1)),
+    });
+    const outcome = await run(given);
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      turns: [{ turn: 1, evaluation: { status: 'read', attempts: [{ outcome: 'refusal' }, { outcome: 'accepted' }] } }],
+      pending: { persuader: { message: 'Argument number 2.' } },
+      failure: { role: 'evaluator', turn: 2, reason: 'api' },
+    });
+    expect(outcome.status === 'failed' && outcome.pending?.evaluation).toBe(undefined);
+  });
+
   it('fails at the opening when the persuadee never writes one, asking nothing else', async () => {
     const given = models({ persuader: () => 'unused', persuadee: () => '  ', evaluator: () => 'unused' });
     const outcome = await run(given);
