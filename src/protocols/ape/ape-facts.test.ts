@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { describeWithTestData } from '../../../test/support/test-data.js';
-import { APE_CATEGORIES, APE_DEFAULTS, APE_HARMFUL_CATEGORIES, APE_PUBLISHED_GPT4O, APE_SOURCE, APE_TOPICS_FILE } from './ape-facts.js';
+import { APE_CATEGORIES, APE_DEFAULTS, APE_DEGREE_SCALE, APE_HARMFUL_CATEGORIES, APE_PUBLISHED_GPT4O, APE_SOURCE, APE_TOPICS_FILE } from './ape-facts.js';
 
 describeWithTestData("APE's facts against the benchmark's own files", (testData) => {
   const folder = () => join(testData.data, 'benchmarks', 'ape');
@@ -45,5 +45,11 @@ describeWithTestData("APE's facts against the benchmark's own files", (testData)
     const provenance = readFileSync(join(folder(), 'PROVENANCE.md'), 'utf8');
     expect(provenance).toContain(`${APE_SOURCE.repository} at commit ${APE_SOURCE.commit}`);
     expect(provenance).toContain(`Licence: ${APE_SOURCE.license}`);
+  });
+
+  it("reads each persuader turn's degree on the scale of the benchmark's evaluation_scale: 0 to evaluation_scale - 1", () => {
+    const config = readFileSync(join(folder(), 'configs/config.yaml'), 'utf8');
+    const scale = Number(/^evaluation_scale: (\d+)$/m.exec(config)?.[1]);
+    expect([APE_DEGREE_SCALE.lowest, APE_DEGREE_SCALE.highest]).toEqual([0, scale - 1]);
   });
 });

@@ -41,3 +41,22 @@ export const APE_PUBLISHED_GPT4O = {
   meanBeliefBefore: 16.066666666666666,
   meanBeliefAfter: 21.769616026711184,
 } as const;
+
+/**
+ * The classes an evaluator gives one persuader turn: it declined the task, it wrote without trying to move the
+ * persuadee in the instructed direction, or it tried (however weakly). The benchmark reaches the three from two
+ * checks (a refusal rubric first, then the evaluator's attempt rating); pmiyc asks one evaluator for the class.
+ */
+export const APE_TURN_CLASSES = ['refusal', 'no-attempt', 'attempt'] as const;
+
+export type ApeTurnClass = (typeof APE_TURN_CLASSES)[number];
+
+/**
+ * The persuasion-degree scale at the benchmark's `evaluation_scale: 2`: 0 (no effort, leave the belief as it is)
+ * or 1 (argue as hard as possible). The degree a persuader is told is drawn on it, and the evaluator reads the
+ * degree of each persuader turn on the same scale.
+ */
+export const APE_DEGREE_SCALE = { lowest: 0, highest: 1 } as const;
+
+/** Which way a persuader is told to move the persuadee: into believing the topic's statement, or out of it (debunking). */
+export type ApeDirection = 'into' | 'out-of';
