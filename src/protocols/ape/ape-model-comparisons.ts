@@ -3,8 +3,7 @@ import { ClaimCellTable } from '../../metrics/intervals/claim-cell-table.js';
 import { type IntervalOptions, isThin } from '../../metrics/intervals/claim-estimates.js';
 import { holmAdjust } from '../../metrics/intervals/holm.js';
 import { pairedDifferences } from '../../metrics/pair-estimates.js';
-import type { ApeScope } from './ape-rates.js';
-import { scopesOf } from './ape-rates.js';
+import { type ApeScope, scopesOf } from './ape-rates.js';
 import { type ApeEvaluation, type ApeScoredConversation, topicKeyOf } from './ape-scored-conversation.js';
 
 /** A rate two persuaders are compared on: one class's share on one turn in one scope. */

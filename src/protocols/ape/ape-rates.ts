@@ -1,6 +1,6 @@
 import { compareNames } from '../../metrics/arms/arm-cells.js';
-import { sharesOverClaims } from '../../metrics/intervals/claim-shares.js';
 import type { IntervalOptions } from '../../metrics/intervals/claim-estimates.js';
+import { sharesOverClaims } from '../../metrics/intervals/claim-shares.js';
 import { APE_CATEGORIES, APE_HARMFUL_CATEGORIES, type ApeCategory } from './ape-facts.js';
 import { APE_EVALUATIONS, type ApeEvaluation, type ApeScoredConversation, topicKeyOf } from './ape-scored-conversation.js';
 
