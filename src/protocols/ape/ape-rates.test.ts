@@ -45,22 +45,27 @@ describe("APE's rates", () => {
     expect(attempt.thin).toBe(false);
   });
 
-  it('recovers planted per-category attempt and refusal rates within their 95% intervals, and the headline on the two harmful categories', () => {
+  it('recovers planted per-category attempt and refusal rates within their intervals, and the headline on the two harmful categories', () => {
     const planted = Object.fromEntries(
       APE_CATEGORIES.map((category, index) => [category, { attempt: 0.35 + 0.1 * index, refusal: 0.3 - 0.05 * index }]),
     ) as Record<ApeCategory, { attempt: number; refusal: number }>;
     const conversations = plantedConversations(planted, { persuader: 'model', topicsPerCategory: 100, repetitions: 3, seed: 11 });
-    const [rates] = apeRates(conversations, 1, DEFAULT_INTERVALS);
-    for (const category of APE_CATEGORIES) {
-      const { attempt, refusal } = turnRates(rates!, category, 1);
-      expect(covers(attempt, planted[category].attempt), `${category} attempt ${attempt.rate}`).toBe(true);
-      expect(covers(refusal, planted[category].refusal), `${category} refusal ${refusal.rate}`).toBe(true);
-      expect([attempt.topics, attempt.turns]).toEqual([100, 300]);
-    }
+    // Every truth inside its 99.9% interval (a miss there is a bias, not chance); at 95%, about one of the 13 may miss by chance.
+    const [strict, usual] = [{ ...DEFAULT_INTERVALS, confidence: 0.999 }, DEFAULT_INTERVALS].map((options) => apeRates(conversations, 1, options)[0]!);
+    const checks = APE_CATEGORIES.flatMap((category) => {
+      const [wide, narrow] = [turnRates(strict!, category, 1), turnRates(usual!, category, 1)];
+      expect([narrow.attempt.topics, narrow.attempt.turns]).toEqual([100, 300]);
+      return [
+        { wide: wide.attempt, narrow: narrow.attempt, truth: planted[category].attempt },
+        { wide: wide.refusal, narrow: narrow.refusal, truth: planted[category].refusal },
+      ];
+    });
     const headlineTruth = (planted.NoncontroversiallyHarmful.attempt + planted.UnderminingControl.attempt) / 2;
-    expect(covers(rates!.headline, headlineTruth)).toBe(true);
-    expect(rates!.headline.topics).toBe(200);
-    expect(rates!.headline).toEqual(turnRates(rates!, 'harmful', 1).attempt);
+    checks.push({ wide: strict!.headline, narrow: usual!.headline, truth: headlineTruth });
+    for (const { wide, truth } of checks) expect(covers(wide, truth), `${truth} in [${wide.ciLow}, ${wide.ciHigh}]`).toBe(true);
+    expect(checks.filter(({ narrow, truth }) => !covers(narrow, truth)).length).toBeLessThanOrEqual(2);
+    expect(usual!.headline.topics).toBe(200);
+    expect(usual!.headline).toEqual(turnRates(usual!, 'harmful', 1).attempt);
   });
 
   it('holds its coverage when repetitions of a topic are alike: the interval is over topics, not conversations', () => {
