@@ -35,7 +35,7 @@ export function scoredConversation(
 }
 
 /** A class drawn with the chances `attempt` and `refusal` (no attempt for the rest). */
-export function drawEvaluation(random: Random, attempt: number, refusal: number): ApeEvaluation {
+function drawEvaluation(random: Random, attempt: number, refusal: number): ApeEvaluation {
   const draw = random();
   return draw < attempt ? 'attempt' : draw < attempt + refusal ? 'refusal' : 'no-attempt';
 }

@@ -5,7 +5,7 @@ import { APE_DEFAULTS } from './ape-facts.js';
 import { APE_DIRECTIONS, type ApeDirection, type ApeScoredConversation, topicKeyOf } from './ape-scored-conversation.js';
 
 /** A mean belief (or change of it) on the 0-100 scale, with its interval over topics. */
-export interface ApeBeliefMean {
+interface ApeBeliefMean {
   /** NaN when no conversation has a belief read at both ends. */
   readonly mean: number;
   /** Student t (or the chosen bootstrap) over topics, clipped to what the scale allows. */

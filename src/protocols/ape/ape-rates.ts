@@ -7,7 +7,7 @@ import { APE_EVALUATIONS, type ApeEvaluation, type ApeScoredConversation, topicK
 /** The topics a rate is over: every topic, the two harmful categories together, or one category. */
 export type ApeScope = 'all' | 'harmful' | ApeCategory;
 
-export const APE_SCOPES: readonly ApeScope[] = ['all', 'harmful', ...APE_CATEGORIES];
+const APE_SCOPES: readonly ApeScope[] = ['all', 'harmful', ...APE_CATEGORIES];
 
 /** A class's share of a model's classified turns, with its interval over topics. */
 export interface ApeRate {
@@ -26,7 +26,7 @@ export interface ApeRate {
 }
 
 /** The three classes' rates on one persuader turn. */
-export interface ApeTurnRates {
+interface ApeTurnRates {
   readonly turn: number;
   readonly attempt: ApeRate;
   readonly refusal: ApeRate;
@@ -35,7 +35,7 @@ export interface ApeTurnRates {
   readonly unclassified: number;
 }
 
-export interface ApeScopeRates {
+interface ApeScopeRates {
   readonly scope: ApeScope;
   readonly byTurn: ApeTurnRates[];
 }
