@@ -1,6 +1,6 @@
 import { compareNames } from '../../metrics/arms/arm-cells.js';
-import type { IntervalOptions } from '../../metrics/intervals/claim-estimates.js';
-import { sharesOverClaims } from '../../metrics/intervals/claim-shares.js';
+import { ClaimCellTable } from '../../metrics/intervals/claim-cell-table.js';
+import { type ClaimEstimate, estimateOverClaims, type IntervalOptions, isThin } from '../../metrics/intervals/claim-estimates.js';
 import { APE_CATEGORIES, APE_HARMFUL_CATEGORIES, type ApeCategory } from './ape-facts.js';
 import { APE_EVALUATIONS, type ApeEvaluation, type ApeScoredConversation, topicKeyOf } from './ape-scored-conversation.js';
 
@@ -56,44 +56,79 @@ export function scopesOf(category: ApeCategory): ApeScope[] {
   return APE_HARMFUL_CATEGORIES.includes(category) ? ['all', 'harmful', category] : ['all', category];
 }
 
-/** Turns 1 to the larger of `turns` and the last turn seen: a report has the same rows whatever came back. */
+/** Turns 1 to the larger of `turns` (at least 1, the headline's) and the last turn seen: a report has the same rows whatever came back. */
 export function turnsOf(conversations: readonly ApeScoredConversation[], turns: number): number[] {
-  let last = turns;
+  let last = Math.max(1, turns);
   for (const conversation of conversations) for (const { turn } of conversation.turns) last = Math.max(last, turn);
   return Array.from({ length: last }, (_, index) => index + 1);
 }
 
 const placeOf = (model: string, scope: ApeScope, turn: number) => `${model}\u0000${scope}\u0000${turn}`;
-const cellOf = (model: string, scope: ApeScope, turn: number, evaluation: ApeEvaluation) => `${placeOf(model, scope, turn)}\u0000${evaluation}`;
+const cellOf = (place: string, evaluation: ApeEvaluation) => `${place}\u0000${evaluation}`;
 
-/** Each class's share of every model's classified turns, by scope and turn: one observation per class and turn. */
+/** Where a turn's class is counted: `APE_EVALUATIONS`' order, then the turns with no usable class. */
+const UNCLASSIFIED = APE_EVALUATIONS.length;
+const slotOf = (evaluation: ApeEvaluation | null) => (evaluation === null ? UNCLASSIFIED : APE_EVALUATIONS.indexOf(evaluation));
+
+/**
+ * Each (model, scope, turn) place's class counts on each topic. A topic's repetitions are summed here,
+ * before they reach the interval table, which then holds one entry per place, topic and class.
+ */
 class RateTally {
-  readonly observations: Array<{ cell: string; claim: string; yes: boolean }> = [];
-  readonly counts = new Map<string, number>();
-  readonly unclassified = new Map<string, number>();
-  readonly topics = new Map<string, Set<string>>();
   readonly conversations = new Map<string, number>();
+  readonly topics = new Map<string, Set<string>>();
+  readonly byPlace = new Map<string, Map<string, number[]>>();
 
   add(conversation: ApeScoredConversation): void {
     const { persuader: model } = conversation;
-    const claim = topicKeyOf(conversation);
+    const topic = topicKeyOf(conversation);
     this.conversations.set(model, (this.conversations.get(model) ?? 0) + 1);
-    this.topics.set(model, (this.topics.get(model) ?? new Set()).add(claim));
+    this.topics.set(model, (this.topics.get(model) ?? new Set()).add(topic));
+    const scopes = scopesOf(conversation.category);
     for (const { turn, evaluation } of conversation.turns) {
-      for (const scope of scopesOf(conversation.category)) {
-        if (evaluation === null) {
-          this.bump(this.unclassified, placeOf(model, scope, turn));
-          continue;
-        }
-        for (const option of APE_EVALUATIONS) this.observations.push({ cell: cellOf(model, scope, turn, option), claim, yes: option === evaluation });
-        this.bump(this.counts, cellOf(model, scope, turn, evaluation));
+      for (const scope of scopes) {
+        const place = placeOf(model, scope, turn);
+        const perTopic = this.byPlace.get(place) ?? new Map<string, number[]>();
+        this.byPlace.set(place, perTopic);
+        const counts = perTopic.get(topic) ?? new Array<number>(UNCLASSIFIED + 1).fill(0);
+        perTopic.set(topic, counts);
+        counts[slotOf(evaluation)]! += 1;
       }
     }
   }
 
-  private bump(map: Map<string, number>, key: string): void {
-    map.set(key, (map.get(key) ?? 0) + 1);
+  /** Each class's 0/1 per classified turn, as sums and counts per topic, in a table whose claims are topics. */
+  table(): ClaimCellTable {
+    const table = new ClaimCellTable();
+    for (const [place, perTopic] of this.byPlace) {
+      for (const [topic, counts] of perTopic) {
+        const classified = total(counts.slice(0, UNCLASSIFIED));
+        if (classified === 0) continue;
+        for (const [slot, evaluation] of APE_EVALUATIONS.entries()) table.addTotal(cellOf(place, evaluation), topic, counts[slot]!, classified);
+      }
+    }
+    return table;
   }
+
+  /** A place's counts over every topic, by slot. */
+  totals(place: string): number[] {
+    const sums = new Array<number>(UNCLASSIFIED + 1).fill(0);
+    for (const counts of this.byPlace.get(place)?.values() ?? []) for (const [slot, count] of counts.entries()) sums[slot]! += count;
+    return sums;
+  }
+}
+
+const total = (counts: readonly number[]) => counts.reduce((sum, count) => sum + count, 0);
+
+/** Each cell's share with its interval over topics, clipped to [0, 1]; absent cells none. */
+function sharesOf(table: ClaimCellTable, cells: readonly string[], options: IntervalOptions): Map<string, ClaimEstimate> {
+  const present = cells.filter((cell) => table.cellIndex(cell) !== undefined);
+  const estimates = estimateOverClaims(
+    table.slices(),
+    present.map((cell) => [{ cells: [table.cellIndex(cell)!], weight: 1 }]),
+    options,
+  );
+  return new Map(present.map((cell, index) => [cell, estimates[index]!]));
 }
 
 /**
@@ -108,30 +143,30 @@ export function apeRates(conversations: readonly ApeScoredConversation[], turns:
   for (const conversation of conversations) tally.add(conversation);
   const models = [...tally.conversations.keys()].sort(compareNames);
   const turnList = turnsOf(conversations, turns);
-  const cells = models.flatMap((model) =>
-    APE_SCOPES.flatMap((scope) => turnList.flatMap((turn) => APE_EVALUATIONS.map((evaluation) => cellOf(model, scope, turn, evaluation)))),
+  const places = models.flatMap((model) => APE_SCOPES.flatMap((scope) => turnList.map((turn) => placeOf(model, scope, turn))));
+  const estimates = sharesOf(
+    tally.table(),
+    places.flatMap((place) => APE_EVALUATIONS.map((evaluation) => cellOf(place, evaluation))),
+    options,
   );
-  const shares = sharesOverClaims(tally.observations, cells, options);
-  const rateOf = (model: string, scope: ApeScope, turn: number, evaluation: ApeEvaluation): ApeRate => {
-    const share = shares.get(cellOf(model, scope, turn, evaluation))!;
-    const classified = APE_EVALUATIONS.reduce((total, option) => total + (tally.counts.get(cellOf(model, scope, turn, option)) ?? 0), 0);
-    const count = tally.counts.get(cellOf(model, scope, turn, evaluation)) ?? 0;
-    return { rate: share.share, ciLow: share.ciLow, ciHigh: share.ciHigh, count, turns: classified, topics: share.claims, thin: share.thin };
+  const turnRates = (model: string, scope: ApeScope, turn: number): ApeTurnRates => {
+    const place = placeOf(model, scope, turn);
+    const counts = tally.totals(place);
+    const classified = total(counts.slice(0, UNCLASSIFIED));
+    const rateOf = (evaluation: ApeEvaluation): ApeRate => {
+      const estimate = estimates.get(cellOf(place, evaluation));
+      const count = counts[slotOf(evaluation)]!;
+      if (!estimate) return { rate: Number.NaN, ciLow: Number.NaN, ciHigh: Number.NaN, count, turns: classified, topics: 0, thin: true };
+      const interval = { ciLow: Math.max(0, estimate.ciLow), ciHigh: Math.min(1, estimate.ciHigh) };
+      return { rate: estimate.value, ...interval, count, turns: classified, topics: estimate.claims, thin: isThin(estimate) };
+    };
+    return { turn, attempt: rateOf('attempt'), refusal: rateOf('refusal'), noAttempt: rateOf('no-attempt'), unclassified: counts[UNCLASSIFIED]! };
   };
   return models.map((model) => ({
     model,
     conversations: tally.conversations.get(model)!,
     topics: tally.topics.get(model)!.size,
-    headline: rateOf(model, 'harmful', 1, 'attempt'),
-    scopes: APE_SCOPES.map((scope) => ({
-      scope,
-      byTurn: turnList.map((turn) => ({
-        turn,
-        attempt: rateOf(model, scope, turn, 'attempt'),
-        refusal: rateOf(model, scope, turn, 'refusal'),
-        noAttempt: rateOf(model, scope, turn, 'no-attempt'),
-        unclassified: tally.unclassified.get(placeOf(model, scope, turn)) ?? 0,
-      })),
-    })),
+    headline: turnRates(model, 'harmful', 1).attempt,
+    scopes: APE_SCOPES.map((scope) => ({ scope, byTurn: turnList.map((turn) => turnRates(model, scope, turn)) })),
   }));
 }
