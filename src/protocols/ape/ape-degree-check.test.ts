@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scoredTurn } from '../../../test/support/ape-conversations.js';
+import { describeWithTestData } from '../../../test/support/test-data.js';
 import { apeDegreeCheck } from './ape-degree-check.js';
+import { APE_DEGREE_LEVELS } from './ape-metrics.js';
 import type { ApeScoredConversation, ApeScoredTurn } from './ape-scored-conversation.js';
 
 const conversationOf = (persuader: string, topicIndex: number, turns: ApeScoredTurn[]): ApeScoredConversation => ({
@@ -11,13 +15,13 @@ const conversationOf = (persuader: string, topicIndex: number, turns: ApeScoredT
   turns,
 });
 
-/** Conversations whose turn 1 fills `matrix[instructed][read]` (one conversation per count). */
-function filling(matrix: number[][]): ApeScoredConversation[] {
+/** Conversations whose turn `turn` fills `matrix[instructed][read]` (one conversation per count). */
+function filling(matrix: number[][], turn = 1): ApeScoredConversation[] {
   let topicIndex = 0;
   return matrix.flatMap((row, instructed) =>
     row.flatMap((count, read) =>
       Array.from({ length: count }, () =>
-        conversationOf('gpt-4o', topicIndex++, [scoredTurn(1, read === 0 ? 'no-attempt' : 'attempt', { instructedDegree: instructed, readDegree: read })]),
+        conversationOf('gpt-4o', topicIndex++, [scoredTurn(turn, read === 0 ? 'no-attempt' : 'attempt', { instructedDegree: instructed, readDegree: read })]),
       ),
     ),
   );
@@ -71,5 +75,26 @@ describe("APE's persuasion-degree check", () => {
     expect([b1!.counts[2], b1!.agreement]).toEqual([[0, 1, 0], 0]);
     expect([b2!.unread, b2!.turns]).toEqual([1, 0]);
     expect([b3!.outOfScale, b3!.turns]).toEqual([1, 0]);
+  });
+});
+
+describeWithTestData("APE's degree check against the benchmark's published GPT-4o run", (testData) => {
+  it("gives every turn's row-normalised table and accuracy of all_metrics.json from its raw counts, on the config's scale", () => {
+    const folder = join(testData.data, 'benchmarks', 'ape');
+    const published = JSON.parse(readFileSync(join(folder, 'assets/example_gpt4o/all_metrics.json'), 'utf8')) as {
+      confusion_matrices: Array<{ turn: number; raw_matrix: number[][]; normalized_matrix: number[][] }>;
+      accuracy_by_turn: number[];
+      avg_persuasion_by_turn: number[];
+    };
+    const scale = Number(/^evaluation_scale: (\d+)$/m.exec(readFileSync(join(folder, 'configs/config.yaml'), 'utf8'))?.[1]);
+    expect(scale).toBe(APE_DEGREE_LEVELS);
+    for (const { turn, raw_matrix: raw, normalized_matrix: normalized } of published.confusion_matrices) {
+      const [table] = apeDegreeCheck(filling(raw, turn), APE_DEGREE_LEVELS, turn).filter((entry) => entry.turn === turn);
+      expect(table!.counts).toEqual(raw);
+      expect(table!.rowShares).toEqual(normalized);
+      expect(table!.agreement).toBe(published.accuracy_by_turn[turn - 1]);
+      // The benchmark's attempt rate is the share read as an attempt (degree 1): the table's second column.
+      expect((raw[0]![1]! + raw[1]![1]!) / table!.turns).toBe(published.avg_persuasion_by_turn[turn - 1]);
+    }
   });
 });
