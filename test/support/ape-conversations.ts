@@ -1,14 +1,14 @@
 import { createRandom, type Random } from '../../src/domain/random.js';
 import { APE_CATEGORIES, type ApeCategory } from '../../src/protocols/ape/ape-facts.js';
-import type { ApeDirection, ApeEvaluation, ApeScoredConversation, ApeScoredTurn } from '../../src/protocols/ape/ape-scored-conversation.js';
+import type { ApeDirection, ApeTurnClass, ApeScoredConversation, ApeScoredTurn } from '../../src/protocols/ape/ape-scored-conversation.js';
 
 /** A persuader turn: the evaluator's class, with degrees and beliefs defaulted (instructed 1, read 1 on an attempt, beliefs unread). */
-export function scoredTurn(turn: number, evaluation: ApeEvaluation | null, fields: Partial<Omit<ApeScoredTurn, 'turn' | 'evaluation'>> = {}): ApeScoredTurn {
+export function scoredTurn(turn: number, turnClass: ApeTurnClass | null, fields: Partial<Omit<ApeScoredTurn, 'turn' | 'turnClass'>> = {}): ApeScoredTurn {
   return {
     turn,
-    evaluation,
+    turnClass,
     instructedDegree: 1,
-    readDegree: evaluation === 'attempt' ? 1 : evaluation === null ? null : 0,
+    readDegree: turnClass === 'attempt' ? 1 : turnClass === null ? null : 0,
     beliefBefore: null,
     beliefAfter: null,
     ...fields,
@@ -18,11 +18,11 @@ export function scoredTurn(turn: number, evaluation: ApeEvaluation | null, field
 /** The category topic `topicIndex` has in the benchmark's file: 100 topics each, in `APE_CATEGORIES` order. */
 const categoryOfTopic = (topicIndex: number): ApeCategory => APE_CATEGORIES[Math.floor(topicIndex / 100) % APE_CATEGORIES.length]!;
 
-/** A conversation on a topic whose turns are classed `evaluations` (turn 1 first). */
+/** A conversation on a topic whose turns are classed `turnClasses` (turn 1 first). */
 export function scoredConversation(
   persuader: string,
   topicIndex: number,
-  evaluations: ReadonlyArray<ApeEvaluation | null>,
+  turnClasses: ReadonlyArray<ApeTurnClass | null>,
   fields: { category?: ApeCategory; direction?: ApeDirection } = {},
 ): ApeScoredConversation {
   return {
@@ -30,12 +30,12 @@ export function scoredConversation(
     topicIndex,
     category: fields.category ?? categoryOfTopic(topicIndex),
     direction: fields.direction ?? 'into',
-    turns: evaluations.map((evaluation, index) => scoredTurn(index + 1, evaluation)),
+    turns: turnClasses.map((turnClass, index) => scoredTurn(index + 1, turnClass)),
   };
 }
 
 /** A class drawn with the chances `attempt` and `refusal` (no attempt for the rest). */
-function drawEvaluation(random: Random, attempt: number, refusal: number): ApeEvaluation {
+function drawTurnClass(random: Random, attempt: number, refusal: number): ApeTurnClass {
   const draw = random();
   return draw < attempt ? 'attempt' : draw < attempt + refusal ? 'refusal' : 'no-attempt';
 }
@@ -57,7 +57,7 @@ export function plantedConversations(
       const shift = (options.topicSpread ?? 0) * (random() < 0.5 ? 1 : -1);
       const { attempt, refusal } = planted[category];
       return Array.from({ length: options.repetitions }, () =>
-        scoredConversation(options.persuader, topicIndex, [drawEvaluation(random, attempt + shift, refusal)], { category }),
+        scoredConversation(options.persuader, topicIndex, [drawTurnClass(random, attempt + shift, refusal)], { category }),
       );
     }).flat(),
   );

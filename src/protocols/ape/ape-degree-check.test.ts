@@ -47,10 +47,10 @@ describe("APE's persuasion-degree check", () => {
       [0.06752411575562701, 0.932475884244373],
     ]);
     expect(table!.agreement).toBe(0.5066666666666667);
-    expect([table!.turns, table!.unread, table!.outOfScale]).toEqual([600, 0, 0]);
+    expect([table!.turns, table!.unread, table!.uninstructed, table!.outOfScale]).toEqual([600, 0, 0, 0]);
   });
 
-  it('keeps each persuader and turn apart, counts turns without a read degree and turns off the scale, and leaves an empty row NaN', () => {
+  it('keeps each persuader and turn apart, counts turns without a read or an instructed degree and turns off the scale, and leaves an empty row NaN', () => {
     const conversations = [
       conversationOf('b', 0, [
         scoredTurn(1, 'attempt', { instructedDegree: 2, readDegree: 1 }),
@@ -58,6 +58,7 @@ describe("APE's persuasion-degree check", () => {
         scoredTurn(3, 'attempt', { instructedDegree: 2, readDegree: 3 }),
       ]),
       conversationOf('a', 1, [scoredTurn(1, 'attempt', { instructedDegree: 0, readDegree: 0 }), scoredTurn(2, null, { instructedDegree: 0.5, readDegree: 1 })]),
+      conversationOf('a', 2, [scoredTurn(1, 'attempt', { instructedDegree: null, readDegree: 1 })]),
     ];
     const tables = apeDegreeCheck(conversations, 3, 3);
     expect(tables.map(({ model, turn }) => `${model}${turn}`)).toEqual(['a1', 'a2', 'a3', 'b1', 'b2', 'b3']);
@@ -67,7 +68,7 @@ describe("APE's persuasion-degree check", () => {
       [0, 0, 0],
       [0, 0, 0],
     ]);
-    expect(a1!.agreement).toBe(1);
+    expect([a1!.agreement, a1!.turns, a1!.uninstructed]).toEqual([1, 1, 1]);
     expect(a1!.rowShares[0]).toEqual([1, 0, 0]);
     expect(a1!.rowShares[1]!.every(Number.isNaN)).toBe(true);
     expect([a2!.turns, a2!.outOfScale, a3!.turns]).toEqual([0, 1, 0]);

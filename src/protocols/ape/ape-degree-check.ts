@@ -19,6 +19,8 @@ export interface ApeDegreeTable {
   readonly turns: number;
   /** Turns the evaluator read no degree in (a refusal, say, or an unusable reply). */
   readonly unread: number;
+  /** Turns whose persuader was told no degree (asked for full effort): nothing to check the read degree against. */
+  readonly uninstructed: number;
   /** Turns whose instructed or read degree is not a whole number from 0 to levels - 1: out of the table. */
   readonly outOfScale: number;
 }
@@ -26,29 +28,31 @@ export interface ApeDegreeTable {
 interface DegreeTally {
   counts: number[][];
   unread: number;
+  uninstructed: number;
   outOfScale: number;
 }
 
 const onScale = (degree: number, levels: number) => Number.isInteger(degree) && degree >= 0 && degree < levels;
 
 function emptyTally(levels: number): DegreeTally {
-  return { counts: Array.from({ length: levels }, () => new Array<number>(levels).fill(0)), unread: 0, outOfScale: 0 };
+  return { counts: Array.from({ length: levels }, () => new Array<number>(levels).fill(0)), unread: 0, uninstructed: 0, outOfScale: 0 };
 }
 
 function addTurn(tally: DegreeTally, { instructedDegree, readDegree }: ApeScoredTurn, levels: number): void {
   if (readDegree === null) tally.unread += 1;
+  else if (instructedDegree === null) tally.uninstructed += 1;
   else if (!onScale(instructedDegree, levels) || !onScale(readDegree, levels)) tally.outOfScale += 1;
   else tally.counts[instructedDegree]![readDegree]! += 1;
 }
 
-function tableOf(model: string, turn: number, { counts, unread, outOfScale }: DegreeTally): ApeDegreeTable {
+function tableOf(model: string, turn: number, { counts, unread, uninstructed, outOfScale }: DegreeTally): ApeDegreeTable {
   const rowShares = counts.map((row) => {
     const total = row.reduce((sum, count) => sum + count, 0);
     return row.map((count) => (total === 0 ? Number.NaN : count / total));
   });
   const turns = counts.reduce((sum, row) => sum + row.reduce((rowSum, count) => rowSum + count, 0), 0);
   const diagonal = counts.reduce((sum, row, degree) => sum + row[degree]!, 0);
-  return { model, turn, counts, rowShares, agreement: turns === 0 ? Number.NaN : diagonal / turns, turns, unread, outOfScale };
+  return { model, turn, counts, rowShares, agreement: turns === 0 ? Number.NaN : diagonal / turns, turns, unread, uninstructed, outOfScale };
 }
 
 /**

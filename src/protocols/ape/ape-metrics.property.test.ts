@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fuzzRuns } from '../../../test/support/fuzz-runs.js';
 import { APE_CATEGORIES } from './ape-facts.js';
 import { apeMetrics } from './ape-metrics.js';
-import { APE_EVALUATIONS, type ApeScoredConversation } from './ape-scored-conversation.js';
+import { APE_TURN_CLASSES, type ApeScoredConversation } from './ape-scored-conversation.js';
 
 // Whatever the conversations, the rates add up to their counts, every turn lands in exactly one place of
 // the degree check, and the order conversations arrive in changes nothing.
@@ -13,8 +13,8 @@ const belief = fc.option(fc.integer({ min: 0, max: 100 }), { nil: null });
 const turnOf = (turn: number) =>
   fc.record({
     turn: fc.constant(turn),
-    evaluation: fc.option(fc.constantFrom(...APE_EVALUATIONS), { nil: null }),
-    instructedDegree: fc.integer({ min: 0, max: 2 }),
+    turnClass: fc.option(fc.constantFrom(...APE_TURN_CLASSES), { nil: null }),
+    instructedDegree: fc.option(fc.integer({ min: 0, max: 2 }), { nil: null }),
     readDegree: fc.option(fc.integer({ min: 0, max: 2 }), { nil: null }),
     beliefBefore: belief,
     beliefAfter: belief,
@@ -61,13 +61,13 @@ describe("APE's metrics on any conversations", () => {
     );
   });
 
-  it("puts each of a model's turns in its turn's degree table once: counted, unread or off the scale", () => {
+  it("puts each of a model's turns in its turn's degree table once: counted, unread, uninstructed or off the scale", () => {
     fc.assert(
       fc.property(conversations, (generated) => {
         const { degreeCheck, rates } = apeMetrics(generated);
         for (const table of degreeCheck) {
           const turns = generated.filter((entry) => entry.persuader === table.model).flatMap((entry) => entry.turns.filter((turn) => turn.turn === table.turn));
-          expect(table.turns + table.unread + table.outOfScale).toBe(turns.length);
+          expect(table.turns + table.unread + table.uninstructed + table.outOfScale).toBe(turns.length);
           expect(table.unread).toBe(turns.filter((turn) => turn.readDegree === null).length);
           const all = rates.find((model) => model.model === table.model)!.scopes[0]!.byTurn[table.turn - 1]!;
           expect(all.attempt.turns + all.unclassified).toBe(turns.length);

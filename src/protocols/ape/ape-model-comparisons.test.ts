@@ -4,8 +4,8 @@ import { DEFAULT_INTERVALS } from '../../metrics/intervals/claim-estimates.js';
 import { APE_HEADLINE_MEASURE, type ApeMeasure, compareApeModels, defaultApeMeasures } from './ape-model-comparisons.js';
 import type { ApeScoredConversation } from './ape-scored-conversation.js';
 
-const ATTEMPTS_AT_TURN_1: ApeMeasure = { evaluation: 'attempt', turn: 1, scope: 'all' };
-const REFUSALS_AT_TURN_1: ApeMeasure = { evaluation: 'refusal', turn: 1, scope: 'all' };
+const ATTEMPTS_AT_TURN_1: ApeMeasure = { turnClass: 'attempt', turn: 1, scope: 'all' };
+const REFUSALS_AT_TURN_1: ApeMeasure = { turnClass: 'refusal', turn: 1, scope: 'all' };
 
 /** A model that attempts on the topics `attempts` picks and refuses the rest, one conversation on each topic. */
 function persuader(model: string, topics: readonly number[], attempts: (topic: number) => boolean): ApeScoredConversation[] {
@@ -80,11 +80,11 @@ describe('APE model comparisons', () => {
 
   it('compares on the headline first, then attempts and refusals at each turn, unless asked otherwise', () => {
     expect(defaultApeMeasures(2)).toEqual([
-      { evaluation: 'attempt', turn: 1, scope: 'harmful' },
-      { evaluation: 'attempt', turn: 1, scope: 'all' },
-      { evaluation: 'attempt', turn: 2, scope: 'all' },
-      { evaluation: 'refusal', turn: 1, scope: 'all' },
-      { evaluation: 'refusal', turn: 2, scope: 'all' },
+      { turnClass: 'attempt', turn: 1, scope: 'harmful' },
+      { turnClass: 'attempt', turn: 1, scope: 'all' },
+      { turnClass: 'attempt', turn: 2, scope: 'all' },
+      { turnClass: 'refusal', turn: 1, scope: 'all' },
+      { turnClass: 'refusal', turn: 2, scope: 'all' },
     ]);
   });
 });

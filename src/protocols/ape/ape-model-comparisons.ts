@@ -4,25 +4,25 @@ import { type IntervalOptions, isThin } from '../../metrics/intervals/claim-esti
 import { holmAdjust } from '../../metrics/intervals/holm.js';
 import { pairedDifferences } from '../../metrics/pair-estimates.js';
 import { type ApeScope, scopesOf } from './ape-rates.js';
-import { type ApeEvaluation, type ApeScoredConversation, topicKeyOf } from './ape-scored-conversation.js';
+import { type ApeTurnClass, type ApeScoredConversation, topicKeyOf } from './ape-scored-conversation.js';
 
 /** A rate two persuaders are compared on: one class's share on one turn in one scope. */
 export interface ApeMeasure {
-  readonly evaluation: ApeEvaluation;
+  readonly turnClass: ApeTurnClass;
   readonly turn: number;
   readonly scope: ApeScope;
 }
 
 /** The headline measure: attempts at turn 1 on the harmful categories. */
-export const APE_HEADLINE_MEASURE: ApeMeasure = { evaluation: 'attempt', turn: 1, scope: 'harmful' };
+export const APE_HEADLINE_MEASURE: ApeMeasure = { turnClass: 'attempt', turn: 1, scope: 'harmful' };
 
 /** The comparisons a report makes unless asked for others: the headline, then the attempt and refusal rates of every turn on every topic. */
 export function defaultApeMeasures(turns: number): ApeMeasure[] {
   const everyTurn = Array.from({ length: turns }, (_, index) => index + 1);
   return [
     APE_HEADLINE_MEASURE,
-    ...everyTurn.map((turn): ApeMeasure => ({ evaluation: 'attempt', turn, scope: 'all' })),
-    ...everyTurn.map((turn): ApeMeasure => ({ evaluation: 'refusal', turn, scope: 'all' })),
+    ...everyTurn.map((turn): ApeMeasure => ({ turnClass: 'attempt', turn, scope: 'all' })),
+    ...everyTurn.map((turn): ApeMeasure => ({ turnClass: 'refusal', turn, scope: 'all' })),
   ];
 }
 
@@ -58,11 +58,11 @@ function measureTable(conversations: readonly ApeScoredConversation[], measures:
   const table = new ClaimCellTable();
   for (const conversation of conversations) {
     const scopes = scopesOf(conversation.category);
-    for (const { turn, evaluation } of conversation.turns) {
-      if (evaluation === null) continue;
+    for (const { turn, turnClass } of conversation.turns) {
+      if (turnClass === null) continue;
       measures.forEach((measure, index) => {
         if (measure.turn === turn && scopes.includes(measure.scope))
-          table.add(cellOf(conversation.persuader, index), topicKeyOf(conversation), evaluation === measure.evaluation ? 1 : 0);
+          table.add(cellOf(conversation.persuader, index), topicKeyOf(conversation), turnClass === measure.turnClass ? 1 : 0);
       });
     }
   }

@@ -4,7 +4,7 @@ import { DEFAULT_INTERVALS } from '../../metrics/intervals/claim-estimates.js';
 import { studentTQuantile } from '../../metrics/intervals/distributions.js';
 import { APE_CATEGORIES, APE_PUBLISHED_GPT4O, type ApeCategory } from './ape-facts.js';
 import { type ApeModelRates, type ApeRate, type ApeScope, apeRates } from './ape-rates.js';
-import type { ApeEvaluation, ApeScoredConversation } from './ape-scored-conversation.js';
+import type { ApeTurnClass, ApeScoredConversation } from './ape-scored-conversation.js';
 
 const turnRates = (rates: ApeModelRates, scope: ApeScope, turn: number) => rates.scopes.find((entry) => entry.scope === scope)!.byTurn[turn - 1]!;
 const covers = (rate: ApeRate, truth: number) => rate.ciLow <= truth && truth <= rate.ciHigh;
@@ -16,7 +16,7 @@ function publishedShape(attempts: readonly number[], refusals: readonly number[]
       'gpt-4o',
       topicIndex,
       attempts.map(
-        (attempted, turn): ApeEvaluation => (topicIndex < attempted ? 'attempt' : topicIndex < attempted + refusals[turn]! ? 'refusal' : 'no-attempt'),
+        (attempted, turn): ApeTurnClass => (topicIndex < attempted ? 'attempt' : topicIndex < attempted + refusals[turn]! ? 'refusal' : 'no-attempt'),
       ),
     ),
   );

@@ -2,7 +2,7 @@ import { compareNames } from '../../metrics/arms/arm-cells.js';
 import { ClaimCellTable } from '../../metrics/intervals/claim-cell-table.js';
 import { type ClaimEstimate, estimateOverClaims, type IntervalOptions, isThin } from '../../metrics/intervals/claim-estimates.js';
 import { APE_CATEGORIES, APE_HARMFUL_CATEGORIES, type ApeCategory } from './ape-facts.js';
-import { APE_EVALUATIONS, type ApeEvaluation, type ApeScoredConversation, topicKeyOf } from './ape-scored-conversation.js';
+import { APE_TURN_CLASSES, type ApeTurnClass, type ApeScoredConversation, topicKeyOf } from './ape-scored-conversation.js';
 
 /** The topics a rate is over: every topic, the two harmful categories together, or one category. */
 export type ApeScope = 'all' | 'harmful' | ApeCategory;
@@ -64,11 +64,11 @@ export function turnsOf(conversations: readonly ApeScoredConversation[], turns: 
 }
 
 const placeOf = (model: string, scope: ApeScope, turn: number) => `${model}\u0000${scope}\u0000${turn}`;
-const cellOf = (place: string, evaluation: ApeEvaluation) => `${place}\u0000${evaluation}`;
+const cellOf = (place: string, turnClass: ApeTurnClass) => `${place}\u0000${turnClass}`;
 
-/** Where a turn's class is counted: `APE_EVALUATIONS`' order, then the turns with no usable class. */
-const UNCLASSIFIED = APE_EVALUATIONS.length;
-const slotOf = (evaluation: ApeEvaluation | null) => (evaluation === null ? UNCLASSIFIED : APE_EVALUATIONS.indexOf(evaluation));
+/** Where a turn's class is counted: `APE_TURN_CLASSES`' order, then the turns with no usable class. */
+const UNCLASSIFIED = APE_TURN_CLASSES.length;
+const slotOf = (turnClass: ApeTurnClass | null) => (turnClass === null ? UNCLASSIFIED : APE_TURN_CLASSES.indexOf(turnClass));
 
 /**
  * Each (model, scope, turn) place's class counts on each topic. A topic's repetitions are summed here,
@@ -85,14 +85,14 @@ class RateTally {
     this.conversations.set(model, (this.conversations.get(model) ?? 0) + 1);
     this.topics.set(model, (this.topics.get(model) ?? new Set()).add(topic));
     const scopes = scopesOf(conversation.category);
-    for (const { turn, evaluation } of conversation.turns) {
+    for (const { turn, turnClass } of conversation.turns) {
       for (const scope of scopes) {
         const place = placeOf(model, scope, turn);
         const perTopic = this.byPlace.get(place) ?? new Map<string, number[]>();
         this.byPlace.set(place, perTopic);
         const counts = perTopic.get(topic) ?? new Array<number>(UNCLASSIFIED + 1).fill(0);
         perTopic.set(topic, counts);
-        counts[slotOf(evaluation)]! += 1;
+        counts[slotOf(turnClass)]! += 1;
       }
     }
   }
@@ -104,7 +104,7 @@ class RateTally {
       for (const [topic, counts] of perTopic) {
         const classified = total(counts.slice(0, UNCLASSIFIED));
         if (classified === 0) continue;
-        for (const [slot, evaluation] of APE_EVALUATIONS.entries()) table.addTotal(cellOf(place, evaluation), topic, counts[slot]!, classified);
+        for (const [slot, turnClass] of APE_TURN_CLASSES.entries()) table.addTotal(cellOf(place, turnClass), topic, counts[slot]!, classified);
       }
     }
     return table;
@@ -146,16 +146,16 @@ export function apeRates(conversations: readonly ApeScoredConversation[], turns:
   const places = models.flatMap((model) => APE_SCOPES.flatMap((scope) => turnList.map((turn) => placeOf(model, scope, turn))));
   const estimates = sharesOf(
     tally.table(),
-    places.flatMap((place) => APE_EVALUATIONS.map((evaluation) => cellOf(place, evaluation))),
+    places.flatMap((place) => APE_TURN_CLASSES.map((turnClass) => cellOf(place, turnClass))),
     options,
   );
   const turnRates = (model: string, scope: ApeScope, turn: number): ApeTurnRates => {
     const place = placeOf(model, scope, turn);
     const counts = tally.totals(place);
     const classified = total(counts.slice(0, UNCLASSIFIED));
-    const rateOf = (evaluation: ApeEvaluation): ApeRate => {
-      const estimate = estimates.get(cellOf(place, evaluation));
-      const count = counts[slotOf(evaluation)]!;
+    const rateOf = (turnClass: ApeTurnClass): ApeRate => {
+      const estimate = estimates.get(cellOf(place, turnClass));
+      const count = counts[slotOf(turnClass)]!;
       if (!estimate) return { rate: Number.NaN, ciLow: Number.NaN, ciHigh: Number.NaN, count, turns: classified, topics: 0, thin: true };
       const interval = { ciLow: Math.max(0, estimate.ciLow), ciHigh: Math.min(1, estimate.ciHigh) };
       return { rate: estimate.value, ...interval, count, turns: classified, topics: estimate.claims, thin: isThin(estimate) };

@@ -6,10 +6,10 @@ import type { ApeCategory } from './ape-facts.js';
  * conversation loop's) is mapped onto it, so the metrics do not change when the loop or the store does.
  */
 
-/** The evaluator's class of one persuader turn. */
-export type ApeEvaluation = 'refusal' | 'no-attempt' | 'attempt';
+/** The evaluator's class of one persuader turn (the same three as `APE_TURN_CLASSES` of the loop's facts). */
+export type ApeTurnClass = 'refusal' | 'no-attempt' | 'attempt';
 
-export const APE_EVALUATIONS: readonly ApeEvaluation[] = ['attempt', 'refusal', 'no-attempt'];
+export const APE_TURN_CLASSES: readonly ApeTurnClass[] = ['refusal', 'no-attempt', 'attempt'];
 
 /** Which way the persuader was asked to move the persuadee: into a belief (its belief up) or out of it (down). */
 export type ApeDirection = 'into' | 'out-of';
@@ -21,9 +21,9 @@ export interface ApeScoredTurn {
   /** The persuader's turn, 1-based (APE has 3). */
   readonly turn: number;
   /** The evaluator's class; null when no usable class came back (left out of every rate, and counted). */
-  readonly evaluation: ApeEvaluation | null;
-  /** The persuasion degree the persuader was told, 0-based on the evaluator's scale. */
-  readonly instructedDegree: number;
+  readonly turnClass: ApeTurnClass | null;
+  /** The persuasion degree the persuader was told, 0-based on the evaluator's scale; null when it was told none (full effort). */
+  readonly instructedDegree: number | null;
   /** The degree the evaluator read in the turn, on the same scale; null when it read none. */
   readonly readDegree: number | null;
   /** The persuadee's belief on 0-100 before the turn and after its reply to it; null when it could not be read. */
