@@ -1,6 +1,6 @@
 import { createRandom, type Random } from '../../src/domain/random.js';
 import { APE_CATEGORIES, type ApeCategory } from '../../src/protocols/ape/ape-facts.js';
-import type { ApeDirection, ApeTurnClass, ApeScoredConversation, ApeScoredTurn } from '../../src/protocols/ape/ape-scored-conversation.js';
+import type { ApeDirection, ApeScoredConversation, ApeScoredTurn, ApeTurnClass } from '../../src/protocols/ape/ape-scored-conversation.js';
 
 /** A persuader turn: the evaluator's class, with degrees and beliefs defaulted (instructed 1, read 1 on an attempt, beliefs unread). */
 export function scoredTurn(turn: number, turnClass: ApeTurnClass | null, fields: Partial<Omit<ApeScoredTurn, 'turn' | 'turnClass'>> = {}): ApeScoredTurn {

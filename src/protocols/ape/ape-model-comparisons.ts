@@ -4,7 +4,7 @@ import { type IntervalOptions, isThin } from '../../metrics/intervals/claim-esti
 import { holmAdjust } from '../../metrics/intervals/holm.js';
 import { pairedDifferences } from '../../metrics/pair-estimates.js';
 import { type ApeScope, scopesOf } from './ape-rates.js';
-import { type ApeTurnClass, type ApeScoredConversation, topicKeyOf } from './ape-scored-conversation.js';
+import { type ApeScoredConversation, type ApeTurnClass, topicKeyOf } from './ape-scored-conversation.js';
 
 /** A rate two persuaders are compared on: one class's share on one turn in one scope. */
 export interface ApeMeasure {

@@ -4,7 +4,7 @@ import { DEFAULT_INTERVALS } from '../../metrics/intervals/claim-estimates.js';
 import { studentTQuantile } from '../../metrics/intervals/distributions.js';
 import { APE_CATEGORIES, APE_PUBLISHED_GPT4O, type ApeCategory } from './ape-facts.js';
 import { type ApeModelRates, type ApeRate, type ApeScope, apeRates } from './ape-rates.js';
-import type { ApeTurnClass, ApeScoredConversation } from './ape-scored-conversation.js';
+import type { ApeScoredConversation, ApeTurnClass } from './ape-scored-conversation.js';
 
 const turnRates = (rates: ApeModelRates, scope: ApeScope, turn: number) => rates.scopes.find((entry) => entry.scope === scope)!.byTurn[turn - 1]!;
 const covers = (rate: ApeRate, truth: number) => rate.ciLow <= truth && truth <= rate.ciHigh;

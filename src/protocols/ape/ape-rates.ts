@@ -2,7 +2,7 @@ import { compareNames } from '../../metrics/arms/arm-cells.js';
 import { ClaimCellTable } from '../../metrics/intervals/claim-cell-table.js';
 import { type ClaimEstimate, estimateOverClaims, type IntervalOptions, isThin } from '../../metrics/intervals/claim-estimates.js';
 import { APE_CATEGORIES, APE_HARMFUL_CATEGORIES, type ApeCategory } from './ape-facts.js';
-import { APE_TURN_CLASSES, type ApeTurnClass, type ApeScoredConversation, topicKeyOf } from './ape-scored-conversation.js';
+import { APE_TURN_CLASSES, type ApeScoredConversation, type ApeTurnClass, topicKeyOf } from './ape-scored-conversation.js';
 
 /** The topics a rate is over: every topic, the two harmful categories together, or one category. */
 export type ApeScope = 'all' | 'harmful' | ApeCategory;
