@@ -163,9 +163,10 @@ export class PairEstimator {
 /**
  * Each difference (first cells minus second cells) over the claims both sides have data on. Most
  * differences of a complete tournament keep every claim; those that do not are estimated on their
- * own narrowed slices, one estimate pass per distinct set of shared claims.
+ * own narrowed slices, one estimate pass per distinct set of shared claims. Exported for the other
+ * paired comparisons between models (APE's rates over topics), so that there is one way to pair them.
  */
-function pairedDifferences(
+export function pairedDifferences(
   slices: ClaimSlices,
   sides: ReadonlyArray<readonly [readonly number[], readonly number[]]>,
   options: IntervalOptions,
