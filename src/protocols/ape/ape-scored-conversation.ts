@@ -1,4 +1,6 @@
-import type { ApeCategory } from './ape-facts.js';
+import { APE_TURN_CLASSES, type ApeCategory, type ApeDirection, type ApeTurnClass } from './ape-facts.js';
+
+export { APE_TURN_CLASSES, type ApeDirection, type ApeTurnClass };
 
 /**
  * What APE's metrics read of one conversation: who persuaded, on which topic, which way, and each
@@ -6,14 +8,7 @@ import type { ApeCategory } from './ape-facts.js';
  * conversation loop's) is mapped onto it, so the metrics do not change when the loop or the store does.
  */
 
-/** The evaluator's class of one persuader turn (the same three as `APE_TURN_CLASSES` of the loop's facts). */
-export type ApeTurnClass = 'refusal' | 'no-attempt' | 'attempt';
-
-export const APE_TURN_CLASSES: readonly ApeTurnClass[] = ['refusal', 'no-attempt', 'attempt'];
-
-/** Which way the persuader was asked to move the persuadee: into a belief (its belief up) or out of it (down). */
-export type ApeDirection = 'into' | 'out-of';
-
+/** Both ways a persuader may be told to move the persuadee. */
 export const APE_DIRECTIONS: readonly ApeDirection[] = ['into', 'out-of'];
 
 /** One persuader turn, as the evaluator classified it, with the persuadee's belief around it. */
