@@ -163,6 +163,20 @@ const ERA_RUNS: readonly EraRun[] = [
     expected: (config) => config.kind === 'people serve' && [config.people?.role, config.design?.persuadees],
     read: ['persuadee', ['person/*']],
   },
+  {
+    // A protocol's run beside PMIYC's (schema 16, APE): its design is the protocol's own, read by the protocol.
+    name: 'ape-1',
+    since: 16,
+    config: {
+      command: 'protocol',
+      protocol: 'ape',
+      design: { persuaders: ['sim/eloquent'], persuadee: 'sim/stubborn', evaluator: 'sim/oracle', repetitions: 1, sampling: { ...SAMPLING, temperature: 0.5 } },
+      simulated: ['sim/eloquent', 'sim/stubborn', 'sim/oracle'],
+      models: { 'sim/eloquent': SIM_MODEL('sim/eloquent') },
+    },
+    expected: (config) => config.kind === 'protocol' && [config.protocol, config.simulated, Object.keys(config.models ?? {})],
+    read: ['ape', ['sim/eloquent', 'sim/stubborn', 'sim/oracle'], ['sim/eloquent']],
+  },
 ];
 
 const runsOfEra = (version: number) => ERA_RUNS.filter((run) => run.since <= version);

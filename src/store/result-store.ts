@@ -10,6 +10,7 @@ import type { ConsistencyResults } from '../studies/consistency/consistency-resu
 import type { JudgeResults } from '../studies/judge/judge-results.js';
 import type { ResearchNotes } from '../studies/notes/research-notes.js';
 import type { PeopleRecords } from '../studies/people/people-results.js';
+import type { ProtocolRecords } from '../studies/protocol-records.js';
 import type { StudyRun, StudyRunRecords, StudyRunSummary } from '../studies/run-config.js';
 import type { TournamentBrowse } from '../studies/tournament/tournament-browse.js';
 import type { StoredConversation, TournamentResults } from '../studies/tournament/tournament-results.js';
@@ -29,6 +30,7 @@ import { JudgeTable } from './tables/judge-table.js';
 import { LeaseTable } from './tables/lease-table.js';
 import { NotesTable } from './tables/notes-table.js';
 import { PeopleTable } from './tables/people-table.js';
+import { ProtocolRecordTable } from './tables/protocol-record-table.js';
 import { RunTable } from './tables/run-table.js';
 import { callsMark, discardRunIfEmpty, runCallTotals } from './tables/run-totals.js';
 
@@ -53,6 +55,8 @@ export interface Store extends StudyRunRecords, TournamentResults {
   readonly people: PeopleRecords;
   /** A researcher's notes, tags and grades on runs' conversations and turns (`pmiyc view`, issue 32). */
   readonly notes: ResearchNotes;
+  /** The outcome records of the protocols beside PMIYC's (APE, ...), one generic table (docs/design/protocols.md). */
+  readonly protocolRecords: ProtocolRecords;
   /** Runs `work` so that everything it stores is kept together or not at all. */
   atomically<T>(work: () => T): T;
   close(): void;
@@ -84,6 +88,7 @@ export class ResultStore implements Store {
   readonly browse: BrowseQueries;
   readonly people: PeopleTable;
   readonly notes: NotesTable;
+  readonly protocolRecords: ProtocolRecordTable;
   private readonly commits: CommitQueue;
 
   private constructor(
@@ -102,6 +107,7 @@ export class ResultStore implements Store {
     this.notes = new NotesTable(database);
     this.commits = new CommitQueue(database);
     this.browse = new BrowseQueries(database, () => this.commits.flush());
+    this.protocolRecords = new ProtocolRecordTable(database, { now: this.now, flushCalls: () => this.commits.flush() });
     this.tournament = new ConversationTable(database, this.commits);
     this.runs = new RunTable(database, {
       path,

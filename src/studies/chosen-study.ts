@@ -109,6 +109,7 @@ const RUN_KINDS: Readonly<Record<RunConfig['kind'], string>> = {
   judge: 'a judge run',
   'judge-synthesize': 'a synthesis run',
   analyze: 'an analysis study',
+  protocol: "a protocol's run (APE, ...)",
   unreadable: 'a run whose config this pmiyc cannot read',
 };
 

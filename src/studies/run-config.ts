@@ -54,6 +54,20 @@ const synthesisConfigSchema = z.looseObject({
   ...recordedKeys,
 });
 
+/**
+ * `pmiyc run --protocol ape` (and each protocol beside PMIYC's): which protocol, and its design as the protocol
+ * stored it. The design is the protocol's to read (its own zod schema, in its folder): studies/ may not import
+ * protocols/, and one variant for every protocol means a new protocol changes nothing here.
+ */
+const protocolConfigSchema = z.looseObject({
+  command: z.literal('protocol'),
+  protocol: z.string(),
+  design: z.unknown(),
+  /** Models that are simulated agents (labelled in every output). */
+  simulated: z.array(z.string()).default([]),
+  ...recordedKeys,
+});
+
 const withRecordedKeys = <Shape extends z.core.$ZodLooseShape>(schema: z.ZodObject<Shape, z.core.$loose>) => schema.extend(recordedKeys);
 
 const importConfigRead = withRecordedKeys(importConfigSchema);
@@ -75,6 +89,7 @@ export type RunConfig =
   | Variant<'judge', typeof judgeConfigRead>
   | Variant<'judge-synthesize', typeof synthesisConfigSchema>
   | Variant<'analyze', typeof analysisConfigRead>
+  | Variant<'protocol', typeof protocolConfigSchema>
   | { readonly kind: 'unreadable'; readonly command?: string; readonly servedBy?: undefined };
 
 /** One kind's variant of `RunConfig`. */
@@ -101,6 +116,7 @@ const READERS: { readonly [Kind in ReadKind]: (stored: unknown) => RunConfigOf<K
   judge: (stored) => variant('judge', judgeConfigRead.safeParse(stored)),
   'judge-synthesize': (stored) => variant('judge-synthesize', synthesisConfigSchema.safeParse(stored)),
   analyze: (stored) => variant('analyze', analysisConfigRead.safeParse(stored)),
+  protocol: (stored) => variant('protocol', protocolConfigSchema.safeParse(stored)),
 };
 
 /** A stored command that names a study's kind (a tournament's is `run` or `demo`, or none before 0.2). */
@@ -119,7 +135,7 @@ export function readRunConfig(stored: unknown): RunConfig {
 
 /** How a run's models were sampled, as its design stored it (an import has no design). */
 export function designSamplingOf(config: RunConfig): Sampling | undefined {
-  return config.kind === 'import' || config.kind === 'unreadable' ? undefined : config.design?.sampling;
+  return config.kind === 'import' || config.kind === 'unreadable' || config.kind === 'protocol' ? undefined : config.design?.sampling;
 }
 
 /** The models a run recorded as resolved when it started (none for an unreadable config). */

@@ -110,7 +110,8 @@ export class RunTable {
            (SELECT count(*) FROM consistency_samples s WHERE s.run_id = runs.id)
              + (SELECT count(*) FROM judge_trials j WHERE j.run_id = runs.id)
              + (SELECT count(*) FROM turn_labels l WHERE l.run_id = runs.id)
-             + (SELECT count(*) FROM drift_probes d WHERE d.run_id = runs.id) AS study_items,
+             + (SELECT count(*) FROM drift_probes d WHERE d.run_id = runs.id)
+             + (SELECT count(*) FROM protocol_records p WHERE p.run_id = runs.id) AS study_items,
            (SELECT count(*) FROM conversations c WHERE c.run_id = runs.id AND c.status = 'completed') AS completed,
            (SELECT count(*) FROM conversations c WHERE c.run_id = runs.id AND c.status = 'failed') AS failed,
            (SELECT count(*) FROM calls k WHERE k.run_id = runs.id) AS calls_made,

@@ -94,6 +94,7 @@ const WORK_TABLES = [
   'batches',
   'turn_labels',
   'drift_probes',
+  'protocol_records',
 ];
 
 /**

@@ -17,7 +17,7 @@ import type { Arm, ArmsCompared, ModelMeans } from '../viewer/run-overview.js';
 export interface ViewRun {
   readonly name: string;
   /** RunKind of runner/run-records.ts, spelled out: that module is not one the page's program can read. */
-  readonly kind: 'tournament' | 'people serve' | 'consistency' | 'judge' | 'judge-synthesize' | 'analyze';
+  readonly kind: 'tournament' | 'people serve' | 'consistency' | 'judge' | 'judge-synthesize' | 'analyze' | 'protocol';
   readonly status: string;
   /** Why a failed or interrupted run stopped (error, failures; a signal, budget, auth, lease, crash). */
   readonly why: string | null;
