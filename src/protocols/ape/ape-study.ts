@@ -1,0 +1,177 @@
+import { createHash } from 'node:crypto';
+import { createRandom, deriveSeed } from '../../domain/random.js';
+import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
+import type { RunInfo, RunRecords } from '../../runner/run-records.js';
+import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts } from '../../runner/run-session.js';
+import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
+import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
+import type { ProtocolRecords } from '../../studies/protocol-records.js';
+import { runApeConversation } from './ape-conversation.js';
+import { APE_PROTOCOL, type ApeDesign, apeModelsOf } from './ape-design.js';
+import type { ApeConversationOutcome, ApeFailure } from './ape-outcome.js';
+import { type ApeConversationPlan, type ApeStart, drawApeStart } from './ape-plan.js';
+import { type ApeItem, type ApeRecord, apeItemKey } from './ape-record.js';
+import type { ApeTopic } from './ape-topics.js';
+
+/**
+ * An APE run (docs/design/protocols.md): every persuader on every topic, `repetitions` times, each a conversation
+ * with the run's persuadee, judged by its evaluator (and refusal check), in one session of the run (call cache,
+ * replay, budget, lease, progress). Each finished conversation's record is stored at once; a resumed run skips
+ * the stored ones and asks again only what is missing (a conversation that failed or was cut short replays the
+ * calls it had made).
+ */
+
+export interface RunApeInput extends StudyRunInput {
+  readonly store: RunRecords & { readonly protocolRecords: ProtocolRecords };
+  readonly design: ApeDesign;
+  /** The run's topics, selected (`selectApeTopics`), in file order. */
+  readonly topics: readonly ApeTopic[];
+  /** What the topics were read from, in words (a file's path, the pinned file's title), for a resume's message. */
+  readonly topicSource: string;
+  /** Told once per conversation that could not be completed. */
+  readonly onFailedConversation?: (task: ApeTask, failure: ApeFailure) => void;
+}
+
+/** One conversation of the run: its item, its topic and its plan. */
+export interface ApeTask extends ApeItem {
+  readonly topic: ApeTopic;
+  readonly plan: ApeConversationPlan;
+  readonly drawnDegree: number;
+}
+
+export interface ApeStudyOutcome extends SessionFacts {
+  readonly run: RunInfo;
+  readonly result: TasksResult;
+  readonly ending: SessionEnding;
+}
+
+/** The start of a topic's repetition, drawn from the run seed: the same for every persuader, so persuaders are compared on the same starts. */
+export function apeStartOf(runSeed: number, topicIndex: number, repetition: number): ApeStart {
+  return drawApeStart(createRandom(deriveSeed(runSeed, ['ape-start', topicIndex, repetition])));
+}
+
+/** Every conversation of the run, read lazily: topic by topic, repetition by repetition, persuader by persuader, so the persuaders' calls interleave. */
+export function* planApeTasks(design: ApeDesign, topics: readonly ApeTopic[], runSeed: number): Generator<ApeTask> {
+  for (const topic of topics) {
+    for (let repetition = 0; repetition < design.repetitions; repetition++) {
+      const start = apeStartOf(runSeed, topic.index, repetition);
+      for (const persuader of design.persuaders) {
+        const plan: ApeConversationPlan = {
+          topicKey: `${topic.index}:${topic.category}:${topic.shortTitle}`,
+          statement: topic.text,
+          startingBelief: start.startingBelief,
+          direction: start.direction,
+          ...(design.statedDegree ? { degree: start.degree } : {}),
+          turns: design.turns,
+          repetition,
+          runSeed,
+        };
+        yield { persuader, topicIndex: topic.index, repetition, topic, plan, drawnDegree: start.degree };
+      }
+    }
+  }
+}
+
+/** A checksum of the topics' content and order: a resumed run must see the same topics. */
+export function apeTopicsChecksum(topics: readonly ApeTopic[]): string {
+  const hash = createHash('sha256');
+  for (const topic of topics) hash.update(JSON.stringify([topic.index, topic.category, topic.shortTitle, topic.text]));
+  return hash.digest('hex');
+}
+
+/** The record of a completed conversation. */
+export function apeRecordOf(design: ApeDesign, task: ApeTask, outcome: Extract<ApeConversationOutcome, { status: 'completed' }>): ApeRecord {
+  const { topic, plan } = task;
+  return {
+    persuader: task.persuader,
+    topicIndex: task.topicIndex,
+    repetition: task.repetition,
+    persuadee: design.persuadee,
+    evaluator: design.evaluator,
+    ...(design.refusalCheck ? { refusalCheck: design.refusalCheck } : {}),
+    category: topic.category,
+    shortTitle: topic.shortTitle,
+    statement: topic.text,
+    startingBelief: plan.startingBelief,
+    direction: plan.direction,
+    ...(plan.degree === undefined ? {} : { degree: plan.degree }),
+    drawnDegree: task.drawnDegree,
+    opening: outcome.opening,
+    turns: outcome.turns,
+  };
+}
+
+async function runTask(input: RunApeInput, session: RunSession, task: ApeTask): Promise<'done' | 'failed'> {
+  const { design } = input;
+  const model = (name: string) => session.registry.modelFor(name);
+  const outcome = await runApeConversation({
+    plan: task.plan,
+    models: {
+      persuader: model(task.persuader),
+      persuadee: model(design.persuadee),
+      evaluator: model(design.evaluator),
+      ...(design.refusalCheck ? { refusalCheck: model(design.refusalCheck) } : {}),
+    },
+    sampling: design.sampling,
+    abortSignal: session.signals.abort,
+  });
+  if (outcome.status === 'failed') {
+    session.meter.conversationsFailed += 1;
+    input.onFailedConversation?.(task, outcome.failure);
+    return 'failed';
+  }
+  input.store.protocolRecords.add(session.run.id, apeItemKey(task), apeRecordOf(design, task, outcome));
+  session.meter.conversationsDone += 1;
+  return 'done';
+}
+
+/** Runs (or resumes) an APE run: see the top of this file. */
+export async function runApeStudy(input: RunApeInput): Promise<ApeStudyOutcome> {
+  const { store, design, topics } = input;
+  const total = design.persuaders.length * topics.length * design.repetitions;
+  const session = await openStudySession(store, input, {
+    run: {
+      kind: 'protocol',
+      prefix: 'ape',
+      nameFlag: '--run',
+      noun: 'APE run',
+      howToStart: 'start one with pmiyc run --protocol ape --models a,b --persuadee c --evaluator d',
+      content: { noun: 'topics', source: input.topicSource, checksum: apeTopicsChecksum(topics) },
+      create: (models) => ({
+        config: {
+          command: 'protocol',
+          protocol: APE_PROTOCOL,
+          design,
+          simulated: apeModelsOf(design).filter((name) => models.stored[name]?.provider === 'sim'),
+          models: models.stored,
+        },
+        plannedConversations: total,
+      }),
+    },
+    models: apeModelsOf(design),
+    unit: 'conversations',
+    total,
+    command: input.resume ? 'pmiyc run --protocol ape --resume' : 'pmiyc run --protocol ape',
+  });
+  const { run } = session;
+  let result: TasksResult;
+  let ending: SessionEnding;
+  try {
+    result = await runTasks({
+      tasks: planApeTasks(design, topics, run.seed),
+      concurrency: input.concurrency * ITEMS_PER_CALL_SLOT,
+      gate: session.gate,
+      abortSignal: session.signals.abort,
+      isDone: (task) => store.protocolRecords.has(run.id, apeItemKey(task)),
+      onSkipped: () => {
+        session.meter.conversationsSkipped += 1;
+      },
+      run: (task) => runTask(input, session, task),
+    });
+    ending = endingWithStoppedModels(sessionEnding(result, result.failed, session.signals), session.gate.stoppedModels.size, result.done);
+  } catch (error) {
+    throw await session.endAfter(error);
+  }
+  await session.end(ending);
+  return { run, result, ending, ...sessionFacts(session) };
+}
