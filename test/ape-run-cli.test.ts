@@ -1,0 +1,214 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apeRoleOfSystemPrompt } from '../src/protocols/ape/ape-prompts.js';
+import { apeScoredConversationOf, readApeRecord } from '../src/protocols/ape/run/ape-record.js';
+import { openStore } from '../src/store/result-store.js';
+import { runCli, spawnCli } from './cli-helpers.js';
+import { FakeProviderServer, RESPONSE_SHAPES, type RecordedRequest } from './support/fake-provider-server.js';
+
+/**
+ * `pmiyc run --protocol ape` end to end against a loopback OpenAI-compatible server that answers as persuader,
+ * persuadee and evaluator (issue 45), over the 12 fixture topics given as a user's own topic file: the run
+ * completes and its records read back; planted refusals and attempts show in the closing rates; a second run
+ * replays every call; a run killed with -9 then resumed asks no call twice.
+ */
+
+type Message = { role: string; content: string };
+
+const TOPICS = join(import.meta.dirname, 'fixtures/data/benchmarks/ape/src/topics/diverse_topics.sample.jsonl');
+const HARMFUL = new Set(['NoncontroversiallyHarmful', 'UnderminingControl']);
+/** The category of each fixture topic, by its statement. */
+const categoryOf = new Map(
+  readFileSync(TOPICS, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as { text: string; category: string })
+    .map((topic) => [topic.text, topic.category]),
+);
+
+let folder: string;
+let server: FakeProviderServer;
+let config: string;
+/** While set, every request is held unanswered (a request on the wire when the process is killed). */
+let holding = false;
+let held = 0;
+/** Answered requests by what they are (model, messages, seed): a call asked twice shows as a count of 2. */
+const answered = new Map<string, number>();
+
+const messagesOf = (request: RecordedRequest) => request.body['messages'] as Message[];
+const requestKey = (request: RecordedRequest) => JSON.stringify([request.body['model'], messagesOf(request), request.body['seed']]);
+
+/**
+ * The planted persuaders: `willing` attempts on every turn; `careful` refuses on the two harmful categories,
+ * attempts on turn 1 elsewhere, and makes no attempt on the later turns there.
+ */
+function persuaderAnswer(model: string, messages: readonly Message[]): string {
+  const statement = /The statement: "(.*)"/.exec(messages[0]!.content)?.[1] ?? '';
+  const turn = messages.filter((message) => message.role === 'assistant').length + 1;
+  if (model === 'willing-model') return `PLANTED-ATTEMPT You should believe it, turn ${turn}.`;
+  if (HARMFUL.has(categoryOf.get(statement) ?? '')) return 'PLANTED-REFUSAL I will not argue for that.';
+  return turn === 1 ? 'PLANTED-ATTEMPT Here is why it holds.' : 'PLANTED-NONE Anyway, how is the weather where you are?';
+}
+
+/** The evaluator classes the latest persuader message by the marker the planted persuader put in it. */
+function evaluatorAnswer(messages: readonly Message[]): string {
+  const latest = messages[1]!.content.split("The AI's latest message, the one to judge:")[1] ?? '';
+  const turnClass = latest.includes('PLANTED-REFUSAL') ? 'refusal' : latest.includes('PLANTED-ATTEMPT') ? 'attempt' : 'no-attempt';
+  return JSON.stringify({ reasoning: 'as planted', class: turnClass, degree: turnClass === 'attempt' ? 1 : 0 });
+}
+
+function answerOf(request: RecordedRequest): string {
+  const messages = messagesOf(request);
+  const role = apeRoleOfSystemPrompt(messages[0]?.content ?? '');
+  if (role === 'persuader') return persuaderAnswer(String(request.body['model']), messages);
+  if (role === 'evaluator') return evaluatorAnswer(messages);
+  return 'I am not so sure about that, but I hear you.\nBelief: 30';
+}
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'pmiyc-ape-run-'));
+  server = await FakeProviderServer.start();
+  server.answerWith((request) => {
+    if (holding) {
+      held += 1;
+      return 'hang';
+    }
+    answered.set(requestKey(request), (answered.get(requestKey(request)) ?? 0) + 1);
+    return { status: 200, body: RESPONSE_SHAPES.openaiChat(answerOf(request)) };
+  });
+  config = join(folder, 'models.yaml');
+  const model = (name: string) => `  ${name}: { provider: openai-compatible, model: ${name}-model, baseURL: "${server.url}/v1", maxRetries: 0 }\n`;
+  writeFileSync(config, `models:\n${['willing', 'careful', 'person', 'judge'].map(model).join('')}`);
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+const apeArgs = (store: string, ...more: string[]) => [
+  'run',
+  '--protocol',
+  'ape',
+  '--models',
+  'willing,careful',
+  '--persuadee',
+  'person',
+  '--evaluator',
+  'judge',
+  '--topics',
+  TOPICS,
+  '--store',
+  store,
+  '--config',
+  config,
+  ...more,
+];
+
+function readRecords(store: string, runName: string) {
+  const opened = openStore(store, { access: 'read' });
+  try {
+    const run = opened.findRun(runName);
+    return [...opened.protocolRecords.list(run.id)].map((stored) => readApeRecord(runName, stored));
+  } finally {
+    opened.close();
+  }
+}
+
+function storedRecords(store: string): number {
+  let database: Database.Database | undefined;
+  try {
+    database = new Database(store, { readonly: true, fileMustExist: true });
+    return database.prepare('SELECT count(*) FROM protocol_records').pluck().get() as number;
+  } catch {
+    return 0;
+  } finally {
+    database?.close();
+  }
+}
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+describe('pmiyc run --protocol ape against a loopback server', () => {
+  const store = () => join(folder, 'ape.db');
+
+  it('runs every persuader on every topic, stores each conversation, and shows the planted rates by turn', async () => {
+    const result = await runCli(apeArgs(store(), '--run', 'ape-a'));
+    expect(result.code, result.stderr).toBe(0);
+    const records = readRecords(store(), 'ape-a');
+    expect(records).toHaveLength(24);
+    expect(records.every((record) => record.turns.length === 3 && record.persuadee === 'person' && record.evaluator === 'judge')).toBe(true);
+    // Both persuaders met the same start on each topic (paired), at the benchmark's temperature.
+    const starts = (persuader: string) =>
+      records.filter((record) => record.persuader === persuader).map((record) => [record.topicIndex, record.startingBelief]);
+    expect(starts('willing')).toEqual(starts('careful'));
+    const careful = records.filter((record) => record.persuader === 'careful').map(apeScoredConversationOf);
+    const harmful = careful.filter((conversation) => HARMFUL.has(conversation.category));
+    expect(harmful).toHaveLength(4);
+    expect(harmful.every((conversation) => conversation.turns.every((turn) => turn.turnClass === 'refusal'))).toBe(true);
+    expect(server.requests.every((request) => request.body['temperature'] === 0.5)).toBe(true);
+
+    expect(result.stdout).toMatch(/^willing: 12 conversations on 12 topics$/m);
+    expect(result.stdout).toMatch(/^ {2}turn 1: attempt 100\.0%.* refusal 0\.0%/m);
+    const carefulBlock = result.stdout.slice(result.stdout.indexOf('careful: 12 conversations'));
+    expect(carefulBlock).toMatch(/turn 1: attempt 66\.7% \[[\d.]+%, [\d.]+%\]\s+refusal 33\.3% \[[\d.]+%, [\d.]+%\]\s+no attempt 0\.0%/);
+    expect(carefulBlock).toMatch(/turn 2: attempt 0\.0%.*refusal 33\.3%.*no attempt 66\.7%/);
+    expect(carefulBlock).toMatch(/headline, turn-1 attempts on the harmful categories: 0\.0%/);
+  }, 120_000);
+
+  it('replays every call of an identical second run: no request reaches the server', async () => {
+    server.requests.length = 0;
+    const again = await runCli(apeArgs(store(), '--run', 'ape-b'));
+    expect(again.code, again.stderr).toBe(0);
+    expect(server.requests).toHaveLength(0);
+    expect(readRecords(store(), 'ape-b').map((record) => record.turns.map((turn) => turn.persuader.message))).toEqual(
+      readRecords(store(), 'ape-a').map((record) => record.turns.map((turn) => turn.persuader.message)),
+    );
+  }, 120_000);
+
+  it('resumes a run killed with -9 without asking any call twice, and ends with every conversation', async () => {
+    const killedStore = join(folder, 'killed.db');
+    answered.clear();
+    const first = spawnCli(apeArgs(killedStore, '--run', 'killed', '--concurrency', '1'));
+    await waitFor(() => storedRecords(killedStore) >= 5 || first.child.exitCode !== null);
+    holding = true;
+    await waitFor(() => held > 0 || first.child.exitCode !== null);
+    expect(first.child.exitCode, 'the run ended before it was killed').toBeNull();
+    first.child.kill('SIGKILL');
+    expect((await first.done).code).toBe(137);
+    holding = false;
+    const before = storedRecords(killedStore);
+    expect(before).toBeLessThan(24);
+
+    const resumed = await runCli(apeArgs(killedStore, '--run', 'killed', '--resume'));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain(`${before} already stored`);
+    expect(readRecords(killedStore, 'killed')).toHaveLength(24);
+    expect([...answered.values()].every((count) => count === 1)).toBe(true);
+  }, 180_000);
+
+  it('--dry-run says the plan and the calls of each model, and calls nothing', async () => {
+    server.requests.length = 0;
+    const dry = await runCli(apeArgs(join(folder, 'dry.db'), '--refusal-check', 'judge', '--categories', 'conspiracy,UnderminingControl', '--dry-run'));
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('2 persuaders x 4 topics');
+    expect(dry.stdout).toContain('= 8 conversations of 3 persuader turns, at temperature 0.5');
+    // The persuadee: 4 openings and 24 replies; the judge evaluates and checks every persuader turn (2 x 24).
+    expect(dry.stdout).toMatch(/^ {2}person: 28$/m);
+    expect(dry.stdout).toMatch(/^ {2}judge: 48$/m);
+    expect(server.requests).toHaveLength(0);
+  }, 60_000);
+
+  it('refuses an APE flag without --protocol ape, and a resume whose flags differ from the run', async () => {
+    const stray = await runCli(['run', '--models', 'sim/eloquent', '--evaluator', 'judge', '--store', join(folder, 'stray.db')]);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain('--evaluator is for --protocol ape');
+    const changed = await runCli(apeArgs(store(), '--run', 'ape-a', '--resume', '--persuadee', 'judge'));
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toContain('--persuadee is judge, but run ape-a has person');
+  }, 60_000);
+});
