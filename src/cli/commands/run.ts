@@ -1,13 +1,64 @@
+import { InputError } from '../../domain/errors/input-error.js';
+import { type ApeCommandOptions, apeKind } from '../../kit/kinds/ape-kind.js';
 import { settleTournamentOptions, type TournamentCommandOptions, tournamentKind } from '../../kit/kinds/tournament-kind.js';
 import type { StudyCommandEnding } from '../../kit/study-command.js';
 import { runStudyCommand } from '../../kit/study-command.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 
-export type RunOptions = TournamentCommandOptions;
+/** The options only a protocol beside PMIYC's takes (`--protocol ape`). */
+interface ProtocolOptions {
+  readonly protocol?: 'pmiyc' | 'ape';
+  readonly persuadee?: string;
+  readonly evaluator?: string;
+  readonly refusalCheck?: string;
+  readonly categories?: readonly string[];
+  readonly topics?: string;
+}
 
-/** `pmiyc run`: a tournament (see kit/kinds/tournament-kind.ts), then its table and how to go on. */
+export type RunOptions = TournamentCommandOptions & ProtocolOptions & Partial<Pick<ApeCommandOptions, 'temperature' | 'maxTokens' | 'maxAttempts'>>;
+
+const APE_ONLY: ReadonlyArray<readonly [keyof ProtocolOptions, string]> = [
+  ['persuadee', '--persuadee'],
+  ['evaluator', '--evaluator'],
+  ['refusalCheck', '--refusal-check'],
+  ['categories', '--categories'],
+  ['topics', '--topics'],
+];
+
+/** `pmiyc run`: a tournament (see kit/kinds/tournament-kind.ts), or with --protocol ape an APE run (kit/kinds/ape-kind.ts). */
 export async function runCommand(options: RunOptions, context: CliContext, signals: RunSignals): Promise<number> {
-  return (await runTournamentCommand(options, context, signals)).exitCode;
+  if (options.protocol === 'ape') return (await runStudyCommand(apeKind, apeOptionsOf(options), context, signals)).exitCode;
+  return (await runTournamentCommand(tournamentOptionsOf(options), context, signals)).exitCode;
+}
+
+/** A tournament's options: the protocols' own flags are refused, and left out of what the tournament reads. */
+function tournamentOptionsOf(options: RunOptions): TournamentCommandOptions {
+  const {
+    protocol: _protocol,
+    persuadee: _persuadee,
+    evaluator: _evaluator,
+    refusalCheck: _refusalCheck,
+    categories: _categories,
+    topics: _topics,
+    ...rest
+  } = options;
+  const typed = APE_ONLY.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
+  if (typed.length > 0)
+    throw new InputError(
+      `${typed.join(', ')} ${typed.length === 1 ? 'is' : 'are'} for --protocol ape: add --protocol ape, or drop ${typed.length === 1 ? 'it' : 'them'}`,
+    );
+  return rest;
+}
+
+/** An APE run's options from `pmiyc run`'s. */
+function apeOptionsOf(options: RunOptions): ApeCommandOptions {
+  return {
+    ...options,
+    repeat: options.repeat ?? 1,
+    temperature: options.temperature ?? 0.5,
+    maxTokens: options.maxTokens ?? 400,
+    maxAttempts: options.maxAttempts ?? 3,
+  };
 }
 
 /** `pmiyc run`, also telling which run it ran (the demo writes its report next). */

@@ -14,6 +14,10 @@ const RUN_EXAMPLES = examplesHelp([
     command: 'pmiyc run --models gpt-4o-mini,haiku --claims subjective --sample 50 --run pilot --dry-run',
   },
   { does: 'continue a run that stopped (Ctrl-C, a crash, the budget) where it stopped', command: 'pmiyc run --run pilot --resume --max-cost 10' },
+  {
+    does: "APE's protocol: will each model try to persuade on harmful topics? (docs/design/protocols.md)",
+    command: 'pmiyc run --protocol ape --models gpt-4o-mini,haiku --persuadee gpt-4o-mini --evaluator gpt-4o --sample 60',
+  },
 ]);
 
 /** `pmiyc run`: its options and help; its action loads commands/run.ts (nothing of it is loaded before). */
@@ -21,6 +25,11 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
   program
     .command('run')
     .description('run a tournament: every persuader against every persuadee on every claim, stored call by call, resumable')
+    .addOption(
+      shared
+        .choice('--protocol', ['pmiyc', 'ape'] as const, "the protocol: PMIYC's tournament, or APE (will a model try to persuade on a harmful topic?)")
+        .default('pmiyc' as const),
+    )
     .addOption(shared.models('a round robin: every model as persuader and as persuadee, self-play included'))
     .option('--persuaders <a,b>', 'persuader models (with --persuadees instead of --models)', parseDistinctNames('--persuaders'))
     .option('--persuadees <c,d>', 'persuadee models', parseDistinctNames('--persuadees'))
@@ -30,6 +39,11 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
       parseDistinctNames('--persuader-variants'),
     )
     .option('--persuadee-variants <v,w>', 'prompt variants crossed with the persuadees', parseDistinctNames('--persuadee-variants'))
+    .option('--persuadee <model>', 'with --protocol ape: the model that plays the person being persuaded')
+    .option('--evaluator <model>', "with --protocol ape: the model that classifies each persuader's message (refusal, no attempt, attempt)")
+    .option('--refusal-check <model>', 'with --protocol ape: a model for the second refusal check of each persuader message (optional)')
+    .option('--categories <a,b>', "with --protocol ape: only these of APE's six topic categories", parseDistinctNames('--categories'))
+    .option('--topics <file>', "with --protocol ape: a JSONL file of topics in APE's format instead of APE's pinned file (recorded with its sha256)")
     .addOption(shared.claims())
     .addOption(shared.dataDir())
     .addOption(shared.limit())

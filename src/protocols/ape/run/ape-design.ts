@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { InputError } from '../../domain/errors/input-error.js';
-import { samplingSchema } from '../../studies/design-parts.js';
-import { APE_CATEGORIES, APE_DEFAULTS } from './ape-facts.js';
+import { InputError } from '../../../domain/errors/input-error.js';
+import { samplingSchema } from '../../../studies/design-parts.js';
+import { APE_CATEGORIES, APE_DEFAULTS } from '../ape-facts.js';
 
 /** The protocol's name, as `--protocol` and a stored run's `config.protocol` say it. */
 export const APE_PROTOCOL = 'ape';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { DatasetError } from '../../domain/errors/dataset-error.js';
-import type { StoredProtocolRecord } from '../../studies/protocol-records.js';
-import { APE_CATEGORIES, APE_TURN_CLASSES } from './ape-facts.js';
-import type { ApeOpening, ApeTurn } from './ape-outcome.js';
-import type { ApeScoredConversation, ApeScoredTurn } from './ape-scored-conversation.js';
+import { DatasetError } from '../../../domain/errors/dataset-error.js';
+import type { StoredProtocolRecord } from '../../../studies/protocol-records.js';
+import { APE_CATEGORIES, APE_TURN_CLASSES } from '../ape-facts.js';
+import type { ApeOpening, ApeTurn } from '../ape-outcome.js';
+import type { ApeScoredConversation, ApeScoredTurn } from '../ape-scored-conversation.js';
 
 /**
  * The record an APE run stores of one finished conversation (the store's `protocol_records`, one per item):

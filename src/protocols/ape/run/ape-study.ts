@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
-import { createRandom, deriveSeed } from '../../domain/random.js';
-import { openStudySession, type StudyRunInput } from '../../runner/open-study-session.js';
-import type { RunInfo, RunRecords } from '../../runner/run-records.js';
-import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts } from '../../runner/run-session.js';
-import { runTasks, type TasksResult } from '../../runner/run-tasks.js';
-import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../runner/session-ending.js';
-import type { ProtocolRecords } from '../../studies/protocol-records.js';
-import { runApeConversation } from './ape-conversation.js';
+import { createRandom, deriveSeed } from '../../../domain/random.js';
+import { openStudySession, type StudyRunInput } from '../../../runner/open-study-session.js';
+import type { RunInfo, RunRecords } from '../../../runner/run-records.js';
+import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts } from '../../../runner/run-session.js';
+import { runTasks, type TasksResult } from '../../../runner/run-tasks.js';
+import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../../runner/session-ending.js';
+import type { ProtocolRecords } from '../../../studies/protocol-records.js';
+import { runApeConversation } from '../ape-conversation.js';
+import type { ApeConversationOutcome, ApeFailure } from '../ape-outcome.js';
+import { type ApeConversationPlan, type ApeStart, drawApeStart } from '../ape-plan.js';
+import type { ApeTopic } from '../ape-topics.js';
 import { APE_PROTOCOL, type ApeDesign, apeModelsOf } from './ape-design.js';
-import type { ApeConversationOutcome, ApeFailure } from './ape-outcome.js';
-import { type ApeConversationPlan, type ApeStart, drawApeStart } from './ape-plan.js';
 import { type ApeItem, type ApeRecord, apeItemKey } from './ape-record.js';
-import type { ApeTopic } from './ape-topics.js';
 
 /**
  * An APE run (docs/design/protocols.md): every persuader on every topic, `repetitions` times, each a conversation

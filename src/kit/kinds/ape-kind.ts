@@ -1,0 +1,256 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { PmiycConfig } from '../../config/config-schema.js';
+import { InputError } from '../../domain/errors/input-error.js';
+import { loadConfig } from '../../io/inputs/load-config.js';
+import { apeMetrics } from '../../protocols/ape/ape-metrics.js';
+import { type ApeTopic, apeCategoriesNamed, parseApeTopics, selectApeTopics } from '../../protocols/ape/ape-topics.js';
+import { APE_TOPICS_RECIPE, readApeTopics } from '../../protocols/ape/ape-topics-recipe.js';
+import { APE_PROTOCOL, APE_TEMPERATURE, type ApeDesign, apeDesignOf, apeModelsOf } from '../../protocols/ape/run/ape-design.js';
+import { apeRatesText } from '../../protocols/ape/run/ape-rates-text.js';
+import { apeScoredConversationOf, readApeRecord } from '../../protocols/ape/run/ape-record.js';
+import { type ApeStudyOutcome, runApeStudy } from '../../protocols/ape/run/ape-study.js';
+import { describeCallsMade, sessionCallsView } from '../../report/texts/run-totals-text.js';
+import { describeStop } from '../../runner/session-ending.js';
+import type { Store } from '../../store/result-store.js';
+import { checkDesignFlags, type DesignFlag, listText, optionalText, type ResumeWording, studyToResume } from '../../studies/study-resume.js';
+import { type CommandContext, dataOf } from '../command-context.js';
+import { checkedConfig, type StudyCommandOptions, type StudyKind, withStore } from '../study-command.js';
+
+/**
+ * `pmiyc run --protocol ape` (docs/design/protocols.md): APE's question, will a model try to persuade on a harmful
+ * topic, asked of each persuader over APE's topics (or a user's file of them), with one persuadee, one evaluator
+ * and an optional second refusal check; stored, resumable and replayed as every study.
+ */
+
+export interface ApeCommandOptions extends StudyCommandOptions {
+  /** The persuaders. */
+  readonly models?: readonly string[];
+  readonly persuadee?: string;
+  readonly evaluator?: string;
+  readonly refusalCheck?: string;
+  readonly categories?: readonly string[];
+  /** A user's own topic file in APE's format, instead of the pinned one. */
+  readonly topics?: string;
+  readonly dataDir?: string;
+  readonly limit?: number;
+  readonly sample?: number;
+  readonly repeat: number;
+  readonly temperature: number;
+  readonly maxTokens: number;
+  readonly maxAttempts: number;
+  readonly run?: string;
+  /** The options the user typed (not defaults). */
+  readonly given: ReadonlySet<string>;
+}
+
+/** What an APE session runs: the design (new, or the stored run's) and its topics, read and selected. */
+interface PreparedApeRun {
+  readonly config: PmiycConfig;
+  readonly configPath?: string;
+  readonly seed: number;
+  readonly name?: string;
+  readonly design: ApeDesign;
+  readonly topics: readonly ApeTopic[];
+  readonly topicSource: string;
+}
+
+const WORDING: ResumeWording = {
+  study: 'APE run',
+  short: 'run',
+  startOne: 'pmiyc run --protocol ape --models a,b --persuadee c --evaluator d',
+  startNew: 'start a new run (without --resume)',
+};
+
+const DESIGN_FLAGS: readonly DesignFlag<ApeDesign, ApeCommandOptions>[] = [
+  { flag: '--models', keys: ['models'], stored: (design) => listText(design.persuaders), given: (options) => listText(options.models) },
+  { flag: '--persuadee', keys: ['persuadee'], stored: (design) => design.persuadee, given: (options) => optionalText(options.persuadee) },
+  { flag: '--evaluator', keys: ['evaluator'], stored: (design) => design.evaluator, given: (options) => optionalText(options.evaluator) },
+  {
+    flag: '--refusal-check',
+    keys: ['refusalCheck'],
+    stored: (design) => optionalText(design.refusalCheck),
+    given: (options) => optionalText(options.refusalCheck),
+  },
+  {
+    flag: '--categories',
+    keys: ['categories'],
+    stored: (design) => listText(design.topics.selection.categories),
+    given: (options) => listText(options.categories && apeCategoriesNamed(options.categories)),
+  },
+  { flag: '--limit', keys: ['limit'], stored: (design) => optionalText(design.topics.selection.limit), given: (options) => optionalText(options.limit) },
+  { flag: '--sample', keys: ['sample'], stored: (design) => optionalText(design.topics.selection.sample), given: (options) => optionalText(options.sample) },
+  { flag: '--repeat', keys: ['repeat'], stored: (design) => String(design.repetitions), given: (options) => String(options.repeat) },
+];
+
+/** A required model flag, or what to type. */
+function required(value: string | undefined, flag: string, what: string): string {
+  if (value === undefined) throw new InputError(`pmiyc run --protocol ape needs ${flag} MODEL: ${what}`);
+  return value;
+}
+
+/** A new run's design from the options (temperature: the benchmark's 0.5 unless typed). */
+function apeDesignFromOptions(options: ApeCommandOptions, source: ApeDesign['topics']['source']): ApeDesign {
+  if (options.models === undefined || options.models.length === 0)
+    throw new InputError('pmiyc run --protocol ape needs --models a,b: the persuaders whose willingness to persuade is measured');
+  return {
+    persuaders: [...options.models],
+    persuadee: required(options.persuadee, '--persuadee', 'the model that plays the person being persuaded'),
+    evaluator: required(options.evaluator, '--evaluator', "the model that classifies each persuader's message"),
+    ...(options.refusalCheck ? { refusalCheck: options.refusalCheck } : {}),
+    topics: {
+      source,
+      selection: {
+        ...(options.categories ? { categories: apeCategoriesNamed(options.categories) } : {}),
+        ...(options.limit === undefined ? {} : { limit: options.limit }),
+        ...(options.sample === undefined ? {} : { sample: options.sample }),
+      },
+    },
+    repetitions: options.repeat,
+    turns: 3,
+    statedDegree: false,
+    sampling: {
+      temperature: options.given.has('temperature') ? options.temperature : APE_TEMPERATURE,
+      maxOutputTokens: options.maxTokens,
+      maxAttempts: options.maxAttempts,
+    },
+  };
+}
+
+/** A user's topic file, read with its sha256. */
+async function readTopicFile(path: string): Promise<{ readonly content: string; readonly sha256: string }> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    throw new InputError(`cannot read the topic file ${path} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}): check --topics`);
+  }
+  return { content: bytes.toString('utf8'), sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/** The run's topics, read from where its design says and selected as it says; a user's file must still have the sha256 it had. */
+async function readDesignTopics(design: ApeDesign, seed: number, context: CommandContext): Promise<{ topics: ApeTopic[]; source: string }> {
+  const { source, selection } = design.topics;
+  let all: ApeTopic[];
+  let named: string;
+  if (source.kind === 'file') {
+    const file = await readTopicFile(source.path);
+    if (file.sha256 !== source.sha256)
+      throw new InputError(
+        `the topic file ${source.path} has changed since the run started (sha256 ${file.sha256}, was ${source.sha256}): restore it, or start a new run`,
+      );
+    all = parseApeTopics(source.path, file.content);
+    named = source.path;
+  } else {
+    all = await readApeTopics(dataOf(context).files(source.dataDir));
+    named = APE_TOPICS_RECIPE.title;
+  }
+  const topics = selectApeTopics(all, { ...selection, seed });
+  if (topics.length === 0) throw new InputError(`no topic of ${named} is selected: check --categories, --limit and --sample`);
+  return { topics, source: named };
+}
+
+async function prepareNewApeRun(options: ApeCommandOptions, context: CommandContext): Promise<PreparedApeRun> {
+  const source: ApeDesign['topics']['source'] = options.topics
+    ? { kind: 'file', path: resolve(options.topics), sha256: (await readTopicFile(resolve(options.topics))).sha256 }
+    : { kind: 'pinned', ...(options.dataDir ? { dataDir: resolve(options.dataDir) } : {}) };
+  const design = apeDesignFromOptions(options, source);
+  const { topics, source: topicSource } = await readDesignTopics(design, options.seed, context);
+  const config = await checkedConfig(options.config, apeModelsOf(design), options, context);
+  return {
+    config,
+    seed: options.seed,
+    design,
+    topics,
+    topicSource,
+    ...(options.run ? { name: options.run } : {}),
+    ...(options.config ? { configPath: resolve(options.config) } : {}),
+  };
+}
+
+async function prepareApeResume(store: Store, options: ApeCommandOptions, context: CommandContext): Promise<PreparedApeRun> {
+  const run = studyToResume(store, WORDING, { named: options.run, latest: () => store.protocolRecords.runNames(APE_PROTOCOL).at(-1) });
+  if (run.config.kind !== 'protocol' || run.config.protocol !== APE_PROTOCOL) throw new InputError(`run ${run.name} is not an APE run: ${WORDING.startNew}`);
+  const design = apeDesignOf(run.name, run.config.design);
+  checkDesignFlags(WORDING, run.name, DESIGN_FLAGS, design, options, (key) => options.given.has(key));
+  const { topics, source } = await readDesignTopics(design, run.seed, context);
+  const configPath = options.config ?? run.config.configPath;
+  return { config: await loadConfig(configPath), seed: run.seed, name: run.name, design, topics, topicSource: source, ...(configPath ? { configPath } : {}) };
+}
+
+/** The rates of a stored run, every record read by APE's schema. */
+export function apeRunText(store: Store, runName: string): string[] {
+  const run = store.findRun(runName);
+  const conversations = [...store.protocolRecords.list(run.id)].map((stored) => apeScoredConversationOf(readApeRecord(run.name, stored)));
+  if (conversations.length === 0) return [`Run ${run.name} has no finished conversation yet.`];
+  return apeRatesText(apeMetrics(conversations));
+}
+
+/**
+ * `--dry-run`: the plan and the calls it asks of each model (at least: re-asks of unusable replies come on top);
+ * makes no call and no run. Prices are not estimated yet for a protocol's run (the tournament's forecast is its own).
+ */
+export function apeDryRunLines(prepared: Pick<PreparedApeRun, 'design' | 'topics' | 'topicSource'>): string[] {
+  const { design, topics } = prepared;
+  const starts = topics.length * design.repetitions;
+  const conversations = starts * design.persuaders.length;
+  const turnCalls = conversations * design.turns;
+  const calls = new Map<string, number>();
+  const add = (model: string, count: number) => calls.set(model, (calls.get(model) ?? 0) + count);
+  for (const persuader of design.persuaders) add(persuader, starts * design.turns);
+  // The persuadee's opening is asked once per topic and repetition, shared by every persuader.
+  add(design.persuadee, starts + turnCalls);
+  add(design.evaluator, turnCalls);
+  if (design.refusalCheck) add(design.refusalCheck, turnCalls);
+  return [
+    `APE run: ${design.persuaders.length} persuaders x ${topics.length} topics (${prepared.topicSource}) x ${design.repetitions} repetitions = ${conversations} conversations of ${design.turns} persuader turns, at temperature ${design.sampling.temperature}.`,
+    'Calls, at least (re-asks of unusable replies come on top; calls stored by earlier runs are replayed for free):',
+    ...[...calls].map(([model, count]) => `  ${model}: ${count}`),
+    "Prices are not estimated for a protocol run yet: see each model's price in the config. Nothing was called.",
+  ];
+}
+
+export const apeKind: StudyKind<ApeCommandOptions, PreparedApeRun, ApeStudyOutcome> = {
+  prepareNew: prepareNewApeRun,
+  prepareResume: prepareApeResume,
+  dryRun: async (fresh, options, context) => {
+    if (fresh) return apeDryRunLines(fresh);
+    return withStore(options.store, 'read', context.now, async (store) => apeDryRunLines(await prepareApeResume(store, options, context)));
+  },
+  run: ({ store, prepared, input, failures }) =>
+    runApeStudy({
+      ...input,
+      store,
+      design: prepared.design,
+      topics: prepared.topics,
+      topicSource: prepared.topicSource,
+      onFailedConversation: (task, failure) =>
+        failures(
+          `${task.persuader} on topic ${task.topicIndex} (${task.topic.shortTitle}): the ${failure.role}'s call of turn ${failure.turn} failed (${failure.reason}): ${failure.detail}`,
+        ),
+    }),
+  closing: ({ store, options }, outcome) => {
+    const { run, result, ending } = outcome;
+    const calls = store.callTotals(run.id, outcome.callsMark);
+    const lines = [
+      `APE run ${run.name} in ${options.store}: ${result.done} conversations this session, ${result.skipped} already stored; ${describeCallsMade(sessionCallsView(outcome, calls))}.`,
+      '',
+    ];
+    const resume = `pmiyc run --protocol ape --store ${options.store} --run ${run.name} --resume`;
+    if (ending.status !== 'completed') {
+      const warning = describeStop(ending, {
+        resume,
+        items: 'conversations',
+        blockedModels: outcome.blockedModels,
+        budgetRefusal: outcome.budgetRefusal,
+        ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }),
+      });
+      return { closing: { lines, warning } };
+    }
+    const more = `${apeRunText(store, run.name).join('\n')}\n`;
+    if (result.failed > 0)
+      return { closing: { lines, warning: `${result.failed} conversations could not be completed; the rest is stored. Ask them again with: ${resume}` }, more };
+    return { closing: { lines }, more };
+  },
+};
