@@ -207,6 +207,9 @@ describe('pmiyc run --protocol ape against a loopback server', () => {
     const stray = await runCli(['run', '--models', 'sim/eloquent', '--evaluator', 'judge', '--store', join(folder, 'stray.db')]);
     expect(stray.code).toBe(2);
     expect(stray.stderr).toContain('--evaluator is for --protocol ape');
+    const tournamentFlag = await runCli(apeArgs(join(folder, 'stray.db'), '--setting', 'multi'));
+    expect(tournamentFlag.code).toBe(2);
+    expect(tournamentFlag.stderr).toContain('--setting is not for --protocol ape');
     const changed = await runCli(apeArgs(store(), '--run', 'ape-a', '--resume', '--persuadee', 'judge'));
     expect(changed.code).toBe(2);
     expect(changed.stderr).toContain('--persuadee is judge, but run ape-a has person');

@@ -50,8 +50,32 @@ function tournamentOptionsOf(options: RunOptions): TournamentCommandOptions {
   return rest;
 }
 
-/** An APE run's options from `pmiyc run`'s. */
+/** The tournament's flags that an APE run has no use for, as typed: refused rather than ignored. */
+const TOURNAMENT_ONLY: ReadonlyArray<readonly [string, string]> = [
+  ['persuaders', '--persuaders'],
+  ['persuadees', '--persuadees'],
+  ['persuaderVariants', '--persuader-variants'],
+  ['persuadeeVariants', '--persuadee-variants'],
+  ['claims', '--claims'],
+  ['setting', '--setting'],
+  ['turns', '--turns'],
+  ['probeDrift', '--probe-drift'],
+  ['until', '--until'],
+  ['precision', '--precision'],
+  ['confidence', '--confidence'],
+  ['wave', '--wave'],
+  ['retryFailed', '--retry-failed'],
+  ['maxFailures', '--max-failures'],
+  ['batch', '--batch'],
+];
+
+/** An APE run's options from `pmiyc run`'s; a tournament's flag typed with it is refused. */
 function apeOptionsOf(options: RunOptions): ApeCommandOptions {
+  const typed = TOURNAMENT_ONLY.filter(([key]) => options.given.has(key)).map(([, flag]) => flag);
+  if (typed.length > 0)
+    throw new InputError(
+      `${typed.join(', ')} ${typed.length === 1 ? 'is' : 'are'} not for --protocol ape (an APE run takes --models, --persuadee, --evaluator, --refusal-check, --categories, --topics, --limit, --sample, --repeat): drop ${typed.length === 1 ? 'it' : 'them'}`,
+    );
   return {
     ...options,
     repeat: options.repeat ?? 1,
