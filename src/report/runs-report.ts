@@ -3,6 +3,7 @@ import { isPersonAgent } from '../domain/person-agent.js';
 import { hashString } from '../domain/random.js';
 import { DEFAULT_INTERVALS, type IntervalOptions } from '../metrics/intervals/claim-estimates.js';
 import { type TournamentAnalysis, TournamentAnalyzer } from '../metrics/tournament-analysis.js';
+import { refuseProtocolRun } from '../studies/protocol-run.js';
 import type { StudyRun } from '../studies/run-config.js';
 import { isImportedRun } from '../studies/tournament/imported-run.js';
 import { agentPartsOf } from './agent-variants.js';
@@ -132,6 +133,7 @@ export function buildRunsReport(
   },
 ): RunsReport {
   const runs = runNames.length > 0 ? runNames.map((name) => source.findRun(name)) : [source.findRun(undefined, 'tournament')];
+  for (const run of runs) refuseProtocolRun(run, 'report');
   const intervals: IntervalOptions = {
     ...DEFAULT_INTERVALS,
     method: options.intervals ?? DEFAULT_INTERVALS.method,

@@ -9,6 +9,7 @@ import { openStore } from '../../store/result-store.js';
 import { analysisConfigOf } from '../../studies/analysis/analysis-design.js';
 import { turnTagsOf } from '../../studies/analysis/turn-tags.js';
 import { chooseStudy } from '../../studies/chosen-study.js';
+import { refuseProtocolRun } from '../../studies/protocol-run.js';
 import type { CliContext } from '../terminal.js';
 
 export interface ExportOptions {
@@ -51,6 +52,7 @@ export async function exportCommand(options: ExportOptions, context: CliContext)
       return 0;
     }
     const run = store.findRun(options.run, 'tournament');
+    refuseProtocolRun(run, 'export');
     const agents = agentColumnsOf({ name: run.name, config: run.config });
     const format = options.format;
     const skipped: string[] = [];
