@@ -89,6 +89,7 @@ export function readApeRecord(runName: string, stored: StoredProtocolRecord): Ap
   throw new DatasetError(
     { file: `run ${runName}, item ${stored.itemKey}` },
     `is not an APE record (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown'}): was the store written by another pmiyc?`,
+    { fileIsSubject: true },
   );
 }
 
