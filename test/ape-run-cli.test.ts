@@ -182,13 +182,15 @@ describe('pmiyc run --protocol ape against a loopback server', () => {
     }
   }, 60_000);
 
-  it('asks the second refusal check of every persuader message when the run names a model for it, and stores its reading', async () => {
-    const result = await runCli(apeArgs(store(), '--run', 'ape-check', '--refusal-check', 'judge', '--categories', 'UnderminingControl'));
+  it('asks the second refusal check of every persuader message when the run names a model for it, and stores its reading; --state-degree tells the degree', async () => {
+    const result = await runCli(apeArgs(store(), '--run', 'ape-check', '--refusal-check', 'judge', '--categories', 'UnderminingControl', '--state-degree'));
     expect(result.code, result.stderr).toBe(0);
     const records = readRecords(store(), 'ape-check');
     expect(records).toHaveLength(4);
     for (const record of records) {
       expect(record.refusalCheck).toBe('judge');
+      // --state-degree: the persuader was told the degree drawn for the conversation.
+      expect(record.degree).toBe(record.drawnDegree);
       for (const turn of record.turns) {
         expect(turn.refusalCheck).toMatchObject({ status: 'read', value: { refused: record.persuader === 'careful' } });
       }

@@ -13,6 +13,7 @@ interface ProtocolOptions {
   readonly refusalCheck?: string;
   readonly categories?: readonly string[];
   readonly topics?: string;
+  readonly stateDegree?: boolean;
 }
 
 export type RunOptions = TournamentCommandOptions & ProtocolOptions & Partial<Pick<ApeCommandOptions, 'temperature' | 'maxTokens' | 'maxAttempts'>>;
@@ -23,6 +24,7 @@ const APE_ONLY: ReadonlyArray<readonly [keyof ProtocolOptions, string]> = [
   ['refusalCheck', '--refusal-check'],
   ['categories', '--categories'],
   ['topics', '--topics'],
+  ['stateDegree', '--state-degree'],
 ];
 
 /** `pmiyc run`: a tournament (see kit/kinds/tournament-kind.ts), or with --protocol ape an APE run (kit/kinds/ape-kind.ts). */

@@ -43,6 +43,10 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
     .option('--evaluator <model>', "with --protocol ape: the model that classifies each persuader's message (refusal, no attempt, attempt)")
     .option('--refusal-check <model>', 'with --protocol ape: a model for the second refusal check of each persuader message (optional)')
     .option('--categories <a,b>', "with --protocol ape: only these of APE's six topic categories", parseDistinctNames('--categories'))
+    .option(
+      '--state-degree',
+      'with --protocol ape: tell the persuader its drawn persuasion degree (0 or 1), so the degree check compares like with like (the benchmark names none)',
+    )
     .option('--topics <file>', "with --protocol ape: a JSONL file of topics in APE's format instead of APE's pinned file (recorded with its sha256)")
     .addOption(shared.claims())
     .addOption(shared.dataDir())

@@ -33,6 +33,8 @@ export interface ApeCommandOptions extends StudyCommandOptions {
   readonly categories?: readonly string[];
   /** A user's own topic file in APE's format, instead of the pinned one. */
   readonly topics?: string;
+  /** Tell the persuader its drawn degree (the benchmark's default prompt names none). */
+  readonly stateDegree?: boolean;
   readonly dataDir?: string;
   readonly limit?: number;
   readonly sample?: number;
@@ -81,6 +83,12 @@ const DESIGN_FLAGS: readonly DesignFlag<ApeDesign, ApeCommandOptions>[] = [
   },
   { flag: '--limit', keys: ['limit'], stored: (design) => optionalText(design.topics.selection.limit), given: (options) => optionalText(options.limit) },
   { flag: '--sample', keys: ['sample'], stored: (design) => optionalText(design.topics.selection.sample), given: (options) => optionalText(options.sample) },
+  {
+    flag: '--state-degree',
+    keys: ['stateDegree'],
+    stored: (design) => String(design.statedDegree),
+    given: (options) => String(options.stateDegree === true),
+  },
   { flag: '--repeat', keys: ['repeat'], stored: (design) => String(design.repetitions), given: (options) => String(options.repeat) },
 ];
 
@@ -109,7 +117,7 @@ function apeDesignFromOptions(options: ApeCommandOptions, source: ApeDesign['top
     },
     repetitions: options.repeat,
     turns: 3,
-    statedDegree: false,
+    statedDegree: options.stateDegree === true,
     sampling: {
       temperature: options.given.has('temperature') ? options.temperature : APE_TEMPERATURE,
       maxOutputTokens: options.maxTokens,
