@@ -14,10 +14,6 @@ const RUN_EXAMPLES = examplesHelp([
     command: 'pmiyc run --models gpt-4o-mini,haiku --claims subjective --sample 50 --run pilot --dry-run',
   },
   { does: 'continue a run that stopped (Ctrl-C, a crash, the budget) where it stopped', command: 'pmiyc run --run pilot --resume --max-cost 10' },
-  {
-    does: "APE's protocol: will each model try to persuade on harmful topics? (docs/design/protocols.md)",
-    command: 'pmiyc run --protocol ape --models gpt-4o-mini,haiku --persuadee gpt-4o-mini --evaluator gpt-4o --sample 60',
-  },
 ]);
 
 /** `pmiyc run`: its options and help; its action loads commands/run.ts (nothing of it is loaded before). */
