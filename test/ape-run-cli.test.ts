@@ -240,6 +240,22 @@ describe('pmiyc run --protocol ape against a loopback server', () => {
     expect(server.requests).toHaveLength(0);
   }, 60_000);
 
+  it('refuses to resume a run whose own topic file has changed since it started, or with another --topics', async () => {
+    const own = join(folder, 'my-topics.jsonl');
+    writeFileSync(own, readFileSync(TOPICS, 'utf8'));
+    const ownStore = join(folder, 'own.db');
+    const args = ['run', '--protocol', 'ape', '--models', 'willing', '--persuadee', 'person', '--evaluator', 'judge', '--store', ownStore, '--config', config];
+    const started = await runCli([...args, '--topics', own, '--limit', '1', '--run', 'own']);
+    expect(started.code, started.stderr).toBe(0);
+    const other = await runCli([...args, '--topics', TOPICS, '--run', 'own', '--resume']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain(`--topics is ${TOPICS}, but run own has ${own}`);
+    writeFileSync(own, `${readFileSync(TOPICS, 'utf8')}{"category": "Conspiracy", "short_title": "New", "text": "A new statement.", "subject": "s"}\n`);
+    const changed = await runCli([...args, '--run', 'own', '--resume']);
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toContain(`the topic file ${own} has changed since the run started`);
+  }, 60_000);
+
   it('refuses an APE flag without --protocol ape, and a resume whose flags differ from the run', async () => {
     const stray = await runCli(['run', '--models', 'sim/eloquent', '--evaluator', 'judge', '--store', join(folder, 'stray.db')]);
     expect(stray.code).toBe(2);

@@ -81,6 +81,12 @@ const DESIGN_FLAGS: readonly DesignFlag<ApeDesign, ApeCommandOptions>[] = [
     stored: (design) => listText(design.topics.selection.categories),
     given: (options) => listText(options.categories && apeCategoriesNamed(options.categories)),
   },
+  {
+    flag: '--topics',
+    keys: ['topics'],
+    stored: (design) => (design.topics.source.kind === 'file' ? design.topics.source.path : optionalText(undefined)),
+    given: (options) => (options.topics === undefined ? optionalText(undefined) : resolve(options.topics)),
+  },
   { flag: '--limit', keys: ['limit'], stored: (design) => optionalText(design.topics.selection.limit), given: (options) => optionalText(options.limit) },
   { flag: '--sample', keys: ['sample'], stored: (design) => optionalText(design.topics.selection.sample), given: (options) => optionalText(options.sample) },
   {
@@ -137,8 +143,11 @@ async function readTopicFile(path: string): Promise<{ readonly content: string; 
   return { content: bytes.toString('utf8'), sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
-/** The run's topics, read from where its design says and selected as it says; a user's file must still have the sha256 it had. */
-async function readDesignTopics(design: ApeDesign, seed: number, context: CommandContext): Promise<{ topics: ApeTopic[]; source: string }> {
+/**
+ * The run's topics, read from where its design says (APE's pinned file from `dataDir`, a resume's `--data-dir`
+ * when given: the file's sha256 is checked wherever it is read from) and selected as it says.
+ */
+async function readDesignTopics(design: ApeDesign, seed: number, context: CommandContext, dataDir?: string): Promise<{ topics: ApeTopic[]; source: string }> {
   const { source, selection } = design.topics;
   let all: ApeTopic[];
   let named: string;
@@ -151,7 +160,7 @@ async function readDesignTopics(design: ApeDesign, seed: number, context: Comman
     all = parseApeTopics(source.path, file.content);
     named = source.path;
   } else {
-    all = await readApeTopics(dataOf(context).files(source.dataDir));
+    all = await readApeTopics(dataOf(context).files(dataDir ?? source.dataDir));
     named = APE_TOPICS_RECIPE.title;
   }
   const topics = selectApeTopics(all, { ...selection, seed });
@@ -182,7 +191,7 @@ async function prepareApeResume(store: Store, options: ApeCommandOptions, contex
   if (run.config.kind !== 'protocol' || run.config.protocol !== APE_PROTOCOL) throw new InputError(`run ${run.name} is not an APE run: ${WORDING.startNew}`);
   const design = apeDesignOf(run.name, run.config.design);
   checkDesignFlags(WORDING, run.name, DESIGN_FLAGS, design, options, (key) => options.given.has(key));
-  const { topics, source } = await readDesignTopics(design, run.seed, context);
+  const { topics, source } = await readDesignTopics(design, run.seed, context, options.dataDir === undefined ? undefined : resolve(options.dataDir));
   const configPath = options.config ?? run.config.configPath;
   return { config: await loadConfig(configPath), seed: run.seed, name: run.name, design, topics, topicSource: source, ...(configPath ? { configPath } : {}) };
 }
