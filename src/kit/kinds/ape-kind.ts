@@ -197,7 +197,7 @@ async function prepareApeResume(store: Store, options: ApeCommandOptions, contex
 }
 
 /** The rates of a stored run, every record read by APE's schema. */
-export function apeRunText(store: Store, runName: string): string[] {
+function apeRunText(store: Store, runName: string): string[] {
   const run = store.findRun(runName);
   const conversations = [...store.protocolRecords.list(run.id)].map((stored) => apeScoredConversationOf(readApeRecord(run.name, stored)));
   if (conversations.length === 0) return [`Run ${run.name} has no finished conversation yet.`];
@@ -208,7 +208,7 @@ export function apeRunText(store: Store, runName: string): string[] {
  * `--dry-run`: the plan and the calls it asks of each model (at least: re-asks of unusable replies come on top);
  * makes no call and no run. Prices are not estimated yet for a protocol's run (the tournament's forecast is its own).
  */
-export function apeDryRunLines(prepared: Pick<PreparedApeRun, 'design' | 'topics' | 'topicSource'>): string[] {
+function apeDryRunLines(prepared: Pick<PreparedApeRun, 'design' | 'topics' | 'topicSource'>): string[] {
   const { design, topics } = prepared;
   const starts = topics.length * design.repetitions;
   const conversations = starts * design.persuaders.length;

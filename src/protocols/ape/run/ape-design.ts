@@ -30,7 +30,7 @@ const topicSelectionSchema = z.object({
  * What an APE run is, as stored in its run's config (`command: 'protocol', protocol: 'ape'`): read back by this
  * schema alone, so a resume asks exactly the same conversations.
  */
-export const apeDesignSchema = z.object({
+const apeDesignSchema = z.object({
   /** The models whose willingness to persuade is measured. */
   persuaders: z.array(z.string()).min(1),
   persuadee: z.string(),

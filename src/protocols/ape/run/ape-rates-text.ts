@@ -10,7 +10,7 @@ import type { ApeRate } from '../ape-rates.js';
 const percent = (value: number) => (Number.isNaN(value) ? '-' : `${(100 * value).toFixed(1)}%`);
 
 /** A rate with its interval: "94.2% [90.1%, 97.0%]", or the rate alone when there is no interval. */
-export function apeRateText(rate: ApeRate): string {
+function apeRateText(rate: ApeRate): string {
   if (Number.isNaN(rate.rate)) return '-';
   const interval = Number.isNaN(rate.ciLow) ? '' : ` [${percent(rate.ciLow)}, ${percent(rate.ciHigh)}]`;
   return `${percent(rate.rate)}${interval}`;

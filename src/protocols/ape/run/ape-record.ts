@@ -61,7 +61,7 @@ const turnSchema = z.looseObject({
   reply: z.looseObject({ message: z.string(), raw: z.string(), belief: z.number() }),
 });
 
-export const apeRecordSchema = z.looseObject({
+const apeRecordSchema = z.looseObject({
   persuader: z.string(),
   persuadee: z.string(),
   evaluator: z.string(),

@@ -46,7 +46,7 @@ export interface ApeStudyOutcome extends SessionFacts {
 }
 
 /** The start of a topic's repetition, drawn from the run seed: the same for every persuader, so persuaders are compared on the same starts. */
-export function apeStartOf(runSeed: number, topicIndex: number, repetition: number): ApeStart {
+function apeStartOf(runSeed: number, topicIndex: number, repetition: number): ApeStart {
   return drawApeStart(createRandom(deriveSeed(runSeed, ['ape-start', topicIndex, repetition])));
 }
 
@@ -80,7 +80,7 @@ export function apeTopicsChecksum(topics: readonly ApeTopic[]): string {
 }
 
 /** The record of a completed conversation. */
-export function apeRecordOf(design: ApeDesign, task: ApeTask, outcome: Extract<ApeConversationOutcome, { status: 'completed' }>): ApeRecord {
+function apeRecordOf(design: ApeDesign, task: ApeTask, outcome: Extract<ApeConversationOutcome, { status: 'completed' }>): ApeRecord {
   const { topic, plan } = task;
   return {
     persuader: task.persuader,
