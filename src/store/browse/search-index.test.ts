@@ -8,7 +8,6 @@ import { handRecord } from '../../../test/support/hand-records.js';
 import type { ConversationRecord } from '../../domain/conversation-record.js';
 import { parseSearchText, type SearchField } from '../../domain/search-words.js';
 import type { ConversationPage, ConversationQuery } from '../../studies/tournament/tournament-browse.js';
-import { SCHEMA_VERSION } from '../migrations.js';
 import { ResultStore } from '../result-store.js';
 import { BrowseQueries } from './browse-queries.js';
 import { conversationPageSql, SEARCH_LIMITS, type SearchLimits } from './conversation-page-sql.js';
@@ -327,10 +326,10 @@ describe('a store written before the search index', () => {
     await store.saveConversation(run.id, recordSaying('c1 Cats', 'first'));
     await store.saveConversation(run.id, recordSaying('c2 Dogs', 'second'));
     store.close();
-    // As the store was before: no index yet (the previous schema), then migrated by a writer that stores a conversation again.
+    // As the store was before the index (schema 14: the index's tables and those of later migrations dropped), then migrated by a writer that stores a conversation again.
     const raw = new Database(path);
     raw.exec(
-      `DROP TABLE message_search; DROP TABLE claim_search; DROP TABLE search_backlog; DROP TRIGGER run_claims_search_insert; DROP TRIGGER run_claims_search_delete; PRAGMA user_version = ${SCHEMA_VERSION - 1}`,
+      'DROP TABLE message_search; DROP TABLE claim_search; DROP TABLE search_backlog; DROP TRIGGER run_claims_search_insert; DROP TRIGGER run_claims_search_delete; DROP TABLE protocol_records; PRAGMA user_version = 14',
     );
     raw.close();
     const writer = ResultStore.openExisting(path);
