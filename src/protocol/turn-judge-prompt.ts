@@ -2,7 +2,7 @@ import type { Role } from '../domain/roles.js';
 import type { Taxonomy, TaxonomyItem } from '../domain/taxonomy.js';
 
 /**
- * Our own wording for the judge that reads every turn (issue 29, docs/design/techniques.md): it sees
+ * Our own wording for the judge that reads every turn (docs/design/techniques.md): it sees
  * the claim, the conversation up to and including one turn, and the taxonomy, and answers that turn's
  * labels as one JSON object (`turn-labels-reply.ts`). Turns are fenced by tags so that a reader (a
  * simulated judge, a test server) can take the labelled turn back out exactly.

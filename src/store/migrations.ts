@@ -353,7 +353,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE search_backlog (id INTEGER PRIMARY KEY CHECK (id = 1), next_rowid INTEGER NOT NULL, last_rowid INTEGER NOT NULL);
   INSERT INTO search_backlog SELECT 1, min(rowid), max(rowid) FROM conversations HAVING count(*) > 0;
   `,
-  // 16: protocol outcome records (issue 45, docs/design/protocols.md "Storage"): one table for every protocol
+  // 16: protocol outcome records (docs/design/protocols.md "Storage"): one table for every protocol
   // beside PMIYC's (APE, PersuSafety, SYCON-Bench), so a new protocol needs no migration of its own. One row per
   // finished item of a run (a conversation on one topic, say), keyed by the protocol's own item key; the record
   // is the protocol's JSON, which the protocol reads back through its own schema.

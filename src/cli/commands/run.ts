@@ -5,16 +5,10 @@ import type { StudyCommandEnding } from '../../kit/study-command.js';
 import { runStudyCommand } from '../../kit/study-command.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 
-/** The options only a protocol beside PMIYC's takes (`--protocol ape`). */
-interface ProtocolOptions {
-  readonly protocol?: 'pmiyc' | 'ape';
-  readonly persuadee?: string;
-  readonly evaluator?: string;
-  readonly refusalCheck?: string;
-  readonly categories?: readonly string[];
-  readonly topics?: string;
-  readonly stateDegree?: boolean;
-}
+/** The options only a protocol beside PMIYC's takes (`--protocol ape`), as APE's kind reads them. */
+type ProtocolOptions = { readonly protocol?: 'pmiyc' | 'ape' } & Partial<
+  Pick<ApeCommandOptions, 'persuadee' | 'evaluator' | 'refusalCheck' | 'categories' | 'topics' | 'stateDegree'>
+>;
 
 export type RunOptions = TournamentCommandOptions & ProtocolOptions & Partial<Pick<ApeCommandOptions, 'temperature' | 'maxTokens' | 'maxAttempts'>>;
 

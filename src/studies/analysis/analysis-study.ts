@@ -139,7 +139,7 @@ function openAnalysisSession(input: RunAnalysisInput, work: AnalysisWork): Promi
 }
 
 /**
- * An analysis study (issue 29, docs/design/techniques.md): each judge reads each turn of each
+ * An analysis study (docs/design/techniques.md): each judge reads each turn of each
  * completed conversation of a tournament run (or of a seeded sample of them) and labels it with the
  * taxonomy's techniques and unethical strategies, refusals and role breaks; with `probeDrift`, each
  * conversation's persuader is asked where it stands after it. One session of the study's own run
