@@ -1,0 +1,22 @@
+import { InputError } from '../domain/errors/input-error.js';
+import { apeOutputs } from '../protocols/ape/outputs/ape-outputs.js';
+import type { ProtocolOutputs } from '../studies/protocol-outputs.js';
+
+/**
+ * The protocols beside PMIYC's that this pmiyc knows, by name (`config.protocol`): the one place their
+ * readers' sides are listed. `report`, `export`, `show` and `view` are shared parts that may not import a
+ * protocol; the CLI passes them `protocolOutputsOf` (docs/design/protocols.md, "What a protocol gives its readers").
+ */
+const PROTOCOL_OUTPUTS: Readonly<Record<string, ProtocolOutputs>> = {
+  [apeOutputs.protocol]: apeOutputs,
+};
+
+/** The outputs of a run's protocol; a protocol this pmiyc does not know is named, with what to do. */
+export function protocolOutputsOf(protocol: string): ProtocolOutputs {
+  const outputs = PROTOCOL_OUTPUTS[protocol];
+  if (outputs === undefined)
+    throw new InputError(
+      `this pmiyc does not know the ${protocol} protocol (it knows ${Object.keys(PROTOCOL_OUTPUTS).join(', ')}): the run was made by another pmiyc; upgrade pmiyc to read it`,
+    );
+  return outputs;
+}

@@ -1,0 +1,110 @@
+import type { StoredProtocolRecord } from './protocol-records.js';
+import type { StudyRun } from './run-config.js';
+
+/**
+ * What a protocol beside PMIYC's (src/protocols/) gives every reader of its runs: `report`, `export`,
+ * `show` and `view`. The readers are shared parts and may not import a protocol, so a protocol hands them
+ * its figures, rows and conversations in these shapes, which say nothing of any one protocol; the CLI
+ * looks a run's protocol up in the kit's registry (`kit/protocol-registry.ts`) and passes its outputs in
+ * (docs/design/protocols.md, "What a protocol gives its readers").
+ */
+
+/** A labelled value a reader shows as it is: a fact of a conversation, or of one of its turns. */
+export interface ProtocolFact {
+  readonly label: string;
+  readonly value: string | number | boolean | null;
+}
+
+/** One message of a protocol conversation, with what the protocol read of it (its class, a belief, ...). */
+export interface ProtocolTurnView {
+  /** Its place in the conversation, from 0. */
+  readonly index: number;
+  /** The speaker's role in the protocol's words (persuader, persuadee, ...). */
+  readonly role: string;
+  /** The model that wrote it. */
+  readonly model: string;
+  /** The protocol's turn number it belongs to (APE: 0 for the persuadee's opening, then 1, 2, 3). */
+  readonly turn: number;
+  readonly text: string;
+  /** What was read of this message, in the order shown. */
+  readonly marks: readonly ProtocolFact[];
+}
+
+/**
+ * One finished item of a protocol run as every reader shows it: its key (`pmiyc show`'s id within the
+ * run), a title, the facts of its plan, who took part, its messages, and what it came to.
+ */
+export interface ProtocolConversationView {
+  readonly itemKey: string;
+  readonly title: string;
+  readonly facts: readonly ProtocolFact[];
+  readonly participants: ReadonlyArray<{ readonly role: string; readonly model: string }>;
+  readonly turns: readonly ProtocolTurnView[];
+  readonly outcome: readonly ProtocolFact[];
+}
+
+/** An estimate with its interval and n, as the report's tables show it ("0.42 [0.31, 0.55] n = 36"). */
+export interface ProtocolEstimateCell {
+  readonly estimate: number;
+  readonly ciLow: number;
+  readonly ciHigh: number;
+  readonly n: number;
+  readonly thin?: boolean;
+  readonly reason?: string;
+}
+
+/** A table cell: text, a number, an estimate, or a model's name (which the report labels simulated where it is). */
+export type ProtocolTableCell = string | number | ProtocolEstimateCell | { readonly model: string };
+
+/** A table of a protocol's report section: a title, what its n counts, its columns and rows. */
+export interface ProtocolTable {
+  readonly title: string;
+  readonly note?: string;
+  readonly header: readonly string[];
+  readonly rows: readonly (readonly ProtocolTableCell[])[];
+}
+
+/** A protocol run's report section: its figures as text and tables, and as JSON for report.json. */
+export interface ProtocolFigures {
+  /** The section's anchor (the protocol's name). */
+  readonly id: string;
+  readonly title: string;
+  readonly paragraphs: readonly string[];
+  readonly tables: readonly ProtocolTable[];
+  /** Every number of the section, for report.json (field names are public: docs/design/protocols.md). */
+  readonly json: unknown;
+}
+
+/** A value of an exported CSV cell or JSON field. */
+export type ProtocolValue = string | number | boolean | null;
+
+/** A CSV file of a protocol's export: its name, columns and rows (one value per column). */
+export interface ProtocolCsv {
+  readonly name: string;
+  readonly header: readonly string[];
+  readonly rows: readonly (readonly ProtocolValue[])[];
+}
+
+/** How a protocol's figures are made: the interval settings the report was asked for. */
+export interface ProtocolFiguresOptions {
+  readonly confidence: number;
+  readonly method: 't' | 'bootstrap' | 'bca';
+  readonly replicates: number;
+  readonly seed: number;
+}
+
+/**
+ * A protocol's readers' side. Every function reads a run's stored records (in item-key order) through the
+ * protocol's own schema, so a record it cannot read is named by run and item as a `DatasetError`.
+ */
+export interface ProtocolOutputs {
+  /** The protocol's name (`config.protocol`). */
+  readonly protocol: string;
+  /** Each finished item as a conversation, for `show`, `view` and the report's sample. */
+  conversation(run: StudyRun, record: StoredProtocolRecord): ProtocolConversationView;
+  /** One JSON object per finished item, for `export --format jsonl`. */
+  exportLine(run: StudyRun, record: StoredProtocolRecord): Record<string, unknown>;
+}
+
+/** Finds the outputs of a run's protocol; the kit's registry answers it, and names a protocol it does not know. */
+export type ProtocolOutputsLookup = (protocol: string) => ProtocolOutputs;
