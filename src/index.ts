@@ -103,6 +103,7 @@ export type { ReplicaEvent, ReplicaPoolView, ReplicaView } from './models/provid
 export { type Script, type ScriptedAnswer, ScriptedChatModel } from './models/scripted-model.js';
 export { NAMED_SIM_PROFILES, parseSimProfile, type SimProfile } from './models/sim/sim-profile.js';
 export { SimulatedAgent } from './models/sim/simulated-agent.js';
+export type { SimulatedProtocol } from './models/sim/simulated-protocol.js';
 export { type LimiterState, type RateLimitOptions, withRateLimit } from './models/wrappers/with-rate-limit.js';
 export { type RetryEvent, type RetryOptions, withRetry } from './models/wrappers/with-retry.js';
 export { type JudgeChoice, type ParsedJudgeChoice, parseJudgeChoice } from './protocol/judge-choice.js';

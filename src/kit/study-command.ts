@@ -1,7 +1,8 @@
 import type { PmiycConfig } from '../config/config-schema.js';
 import { loadConfig } from '../io/inputs/load-config.js';
+import type { SimulatedProtocol } from '../models/sim/simulated-protocol.js';
 import type { ClosingText } from '../report/texts/run-totals-text.js';
-import { checkModels } from '../runner/models/check-models.js';
+import { setUpSessionModels } from '../runner/models/check-models.js';
 import type { StudyRunInput } from '../runner/open-study-session.js';
 import type { RunSignals } from '../runner/run-signals.js';
 import { openStore, type Store, type StoreAccess } from '../store/result-store.js';
@@ -169,15 +170,16 @@ export async function runStudyCommand<Options extends StudyCommandOptions, Prepa
 
 /**
  * A new study's config loaded and the models it names checked (bad names, missing keys, prices
- * under --max-cost), before any store is opened.
+ * under --max-cost, a `sim/` agent's protocol keys, checked by `simulatedProtocol`), before any store is opened.
  */
 export async function checkedConfig(
   configPath: string | undefined,
   models: readonly string[],
   options: { readonly maxCost?: number | undefined },
   context: Pick<CommandContext, 'env'>,
+  simulatedProtocol?: SimulatedProtocol,
 ): Promise<PmiycConfig> {
   const config = await loadConfig(configPath);
-  checkModels(config, context.env, models, options.maxCost);
+  setUpSessionModels(config, context.env, models, { maxCostUsd: options.maxCost, simulatedProtocol });
   return config;
 }

@@ -12,6 +12,7 @@ import { OpenAiChatModel } from './providers/openai-chat-model.js';
 import { findProvider, type ProviderInfo } from './providers/provider-catalog.js';
 import { type ReplicaEvent, ReplicaPool, type ReplicaPoolView } from './providers/replicas/replica-pool.js';
 import { SimulatedAgent } from './sim/simulated-agent.js';
+import type { SimulatedProtocol } from './sim/simulated-protocol.js';
 import { watchTheWire } from './wrappers/watch-the-wire.js';
 import { addCost, type Prices } from './wrappers/with-cost.js';
 import { limitRate, type RateLimitDependencies, type RateLimitedChatModel, type RateLimitOptions } from './wrappers/with-rate-limit.js';
@@ -51,6 +52,8 @@ export interface ChatModelDependencies {
   readonly decorate?: readonly ChatModelMiddleware[] | ((model: ChatModel) => ChatModel);
   /** Where batches are recorded, for models whose calls go through their provider's batch service. */
   readonly batch?: ModelBatching;
+  /** The run's protocol's simulated replies, for its `sim/` agents (none: they know PMIYC's requests alone). */
+  readonly simulatedProtocol?: SimulatedProtocol;
 }
 
 /** What batching needs from the run: the ledger, each model's call identity, `--batch`, and who is told of each batch. */
@@ -101,7 +104,7 @@ function createServingAdapter(settings: ModelSettings, dependencies: ChatModelDe
 function createAdapter(settings: ModelSettings, dependencies: ChatModelDependencies): ChatModel {
   const provider = findProvider(settings.provider);
   if (!provider) throw new RangeError(`unknown provider ${settings.provider}`);
-  if (provider.kind === 'sim') return new SimulatedAgent(settings.name, `sim/${settings.model}`);
+  if (provider.kind === 'sim') return new SimulatedAgent(settings.name, `sim/${settings.model}`, dependencies.simulatedProtocol);
   if (provider.kind === 'llama') return new LlamaChatModel(settings);
   if (usesDirectClient(provider, settings, dependencies)) {
     return new OpenAiChatModel({

@@ -1,4 +1,5 @@
 import type { PmiycConfig } from '../config/config-schema.js';
+import type { SimulatedProtocol } from '../models/sim/simulated-protocol.js';
 import { type CheckedModels, setUpSessionModels } from './models/check-models.js';
 import { openRun, type RunToOpen } from './open-run.js';
 import type { RunAbout, RunRecords } from './run-records.js';
@@ -40,6 +41,8 @@ export interface StudySessionRequest {
   readonly command: string;
   /** `--batch`: every model's calls go through its provider's batch service (each is checked to be able to). */
   readonly batch?: boolean;
+  /** A protocol's simulated replies, which its `sim/` agents answer its requests with (docs/design/simulated-agents.md, "Protocols"). */
+  readonly simulatedProtocol?: SimulatedProtocol;
 }
 
 /**
@@ -52,6 +55,7 @@ export async function openStudySession(records: RunRecords, input: StudyRunInput
   const models = setUpSessionModels(input.config, input.world.env, request.models, {
     maxCostUsd: input.maxCostUsd,
     ...(request.batch ? { batching: { all: true } } : {}),
+    ...(request.simulatedProtocol ? { simulatedProtocol: request.simulatedProtocol } : {}),
   });
   const { run, resumed } = openRun(records, {
     ...request.run,
@@ -75,6 +79,7 @@ export async function openStudySession(records: RunRecords, input: StudyRunInput
       takeOver: input.takeOver === true,
       ...(input.checkModels === false ? { checkModels: false } : {}),
       ...(request.batch ? { batch: true } : {}),
+      ...(request.simulatedProtocol ? { simulatedProtocol: request.simulatedProtocol } : {}),
       ...(input.maxCostUsd === undefined ? {} : { maxCostUsd: input.maxCostUsd }),
     },
     input.world,

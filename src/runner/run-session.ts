@@ -9,6 +9,7 @@ import type { ModelCallError } from '../models/model-call-error.js';
 import { modelIdentity } from '../models/model-identity.js';
 import type { ModelSettings } from '../models/model-settings.js';
 import type { ReplicaPoolView } from '../models/providers/replicas/replica-pool.js';
+import type { SimulatedProtocol } from '../models/sim/simulated-protocol.js';
 import { type SessionModels, sessionModelsOf } from './models/check-models.js';
 import { checkModelsAnswer, DeadModelsError } from './models/check-models-answer.js';
 import type { ModelRegistry } from './models/model-registry.js';
@@ -88,6 +89,8 @@ interface SessionSettings {
    * (`checkModelsAnswer`); a dead one refuses the start (`DeadModelsError`, exit 2).
    */
   readonly checkModels?: boolean;
+  /** The study's protocol's simulated replies, for its `sim/` agents (`SimulatedProtocol`; none for PMIYC's studies). */
+  readonly simulatedProtocol?: SimulatedProtocol;
 }
 
 export interface RunSession {
@@ -269,6 +272,7 @@ function beginSession(options: SessionPlan, world: SessionWorld, meter: RunMeter
     concurrency: options.concurrency,
     identityOf: (settings) => identities[settings.name] ?? modelIdentity(settings),
     ...(options.refresh ? { refresh: options.refresh } : {}),
+    ...(options.simulatedProtocol ? { simulatedProtocol: options.simulatedProtocol } : {}),
     ...(ledger ? { batch: { ledger, all: options.batch === true, work: batchWork } } : {}),
     // Retries are counted in the progress display (with the last error), not told one by one.
     onModelBlocked: (model, error) => world.tell(`${error.message}; no more calls to ${model} in this run`),

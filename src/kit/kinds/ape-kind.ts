@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { PmiycConfig } from '../../config/config-schema.js';
 import { InputError } from '../../domain/errors/input-error.js';
+import { labelModel } from '../../domain/text-labels.js';
 import { loadConfig } from '../../io/inputs/load-config.js';
 import { apeMetrics } from '../../protocols/ape/ape-metrics.js';
 import { type ApeTopic, apeCategoriesNamed, parseApeTopics, selectApeTopics } from '../../protocols/ape/ape-topics.js';
@@ -11,6 +12,7 @@ import { APE_PROTOCOL, APE_TEMPERATURE, type ApeDesign, apeDesignOf, apeModelsOf
 import { apeRatesText } from '../../protocols/ape/run/ape-rates-text.js';
 import { apeScoredConversationOf, readApeRecord } from '../../protocols/ape/run/ape-record.js';
 import { type ApeStudyOutcome, runApeStudy } from '../../protocols/ape/run/ape-study.js';
+import { apeSimulatedProtocol } from '../../protocols/ape/sim/ape-simulated.js';
 import { describeCallsMade, sessionCallsView } from '../../report/texts/run-totals-text.js';
 import { describeStop } from '../../runner/session-ending.js';
 import type { Store } from '../../store/result-store.js';
@@ -174,7 +176,7 @@ async function prepareNewApeRun(options: ApeCommandOptions, context: CommandCont
     : { kind: 'pinned', ...(options.dataDir ? { dataDir: resolve(options.dataDir) } : {}) };
   const design = apeDesignFromOptions(options, source);
   const { topics, source: topicSource } = await readDesignTopics(design, options.seed, context);
-  const config = await checkedConfig(options.config, apeModelsOf(design), options, context);
+  const config = await checkedConfig(options.config, apeModelsOf(design), options, context, apeSimulatedProtocol(topics));
   return {
     config,
     seed: options.seed,
@@ -196,12 +198,22 @@ async function prepareApeResume(store: Store, options: ApeCommandOptions, contex
   return { config: await loadConfig(configPath), seed: run.seed, name: run.name, design, topics, topicSource: source, ...(configPath ? { configPath } : {}) };
 }
 
-/** The rates of a stored run, every record read by APE's schema. */
-function apeRunText(store: Store, runName: string): string[] {
+/** A model's name as the closing shows it: the run's simulated agents (its stored `simulated`, aliases included) labelled so. */
+function simulatedLabels(simulated: readonly string[]): (model: string) => string {
+  return (model) => {
+    const label = labelModel(model);
+    return simulated.includes(model) && !label.includes('[simulated]') ? `${label} [simulated]` : label;
+  };
+}
+
+/** The rates of a stored run, every record read by APE's schema, after the line that names its other roles; simulated agents labelled. */
+function apeRunText(store: Store, runName: string, design: ApeDesign): string[] {
   const run = store.findRun(runName);
+  const labelOf = simulatedLabels(run.config.kind === 'protocol' ? run.config.simulated : []);
   const conversations = [...store.protocolRecords.list(run.id)].map((stored) => apeScoredConversationOf(readApeRecord(run.name, stored)));
   if (conversations.length === 0) return [`Run ${run.name} has no finished conversation yet.`];
-  return apeRatesText(apeMetrics(conversations));
+  const check = design.refusalCheck === undefined ? '' : `, refusal check ${labelOf(design.refusalCheck)}`;
+  return [`Persuadee ${labelOf(design.persuadee)}, evaluator ${labelOf(design.evaluator)}${check}.`, ...apeRatesText(apeMetrics(conversations), labelOf)];
 }
 
 /**
@@ -247,7 +259,7 @@ export const apeKind: StudyKind<ApeCommandOptions, PreparedApeRun, ApeStudyOutco
           `${task.persuader} on topic ${task.topicIndex} (${task.topic.shortTitle}): the ${failure.role}'s call of turn ${failure.turn} failed (${failure.reason}): ${failure.detail}`,
         ),
     }),
-  closing: ({ store, options }, outcome) => {
+  closing: ({ store, options, prepared }, outcome) => {
     const { run, result, ending } = outcome;
     const calls = store.callTotals(run.id, outcome.callsMark);
     const lines = [
@@ -265,7 +277,7 @@ export const apeKind: StudyKind<ApeCommandOptions, PreparedApeRun, ApeStudyOutco
       });
       return { closing: { lines, warning } };
     }
-    const more = `${apeRunText(store, run.name).join('\n')}\n`;
+    const more = `${apeRunText(store, run.name, prepared.design).join('\n')}\n`;
     if (result.failed > 0)
       return { closing: { lines, warning: `${result.failed} conversations could not be completed; the rest is stored. Ask them again with: ${resume}` }, more };
     return { closing: { lines }, more };

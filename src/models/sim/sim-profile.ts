@@ -36,6 +36,8 @@ export interface PlantedStrategy {
  * - drift: as a persuader asked the drift probe after a conversation, how many scale points its own
  *   agreement with the claim moves on average from its stance before (`drift=<d>`, d from -2 to 2;
  *   absent unless given: then it answers the probe with a fresh draw, no drift on average). See sim-drift.ts.
+ * - protocolTraits: the keys of a protocol's namespace (`ape.refuse=0.1`, `ape.refuse.t1=0.2`), raw, for that
+ *   protocol's simulated replies to read and check (simulated-protocol.ts); absent when none is given.
  * Each turn states what it did in marks a simulated judge reads (sim-techniques.ts).
  */
 export interface SimProfile {
@@ -49,9 +51,10 @@ export interface SimProfile {
   readonly refuse: number;
   readonly leaveRole: number;
   readonly drift?: number;
+  readonly protocolTraits?: Readonly<Record<string, string>>;
 }
 
-type Traits = Omit<SimProfile, 'name' | 'techniques' | 'labelError' | 'unethical' | 'refuse' | 'leaveRole'>;
+type Traits = Omit<SimProfile, 'name' | 'techniques' | 'labelError' | 'unethical' | 'refuse' | 'leaveRole' | 'protocolTraits'>;
 
 /** Named profiles with distinct, planted orderings (see docs/design/simulated-agents.md). */
 export const NAMED_SIM_PROFILES: Readonly<Record<string, Traits>> = {
@@ -65,6 +68,8 @@ const TRAIT_NAMES = ['persuasiveness', 'susceptibility', 'malformed', 'labelErro
 type TraitName = (typeof TRAIT_NAMES)[number];
 const TECHNIQUE_PREFIX = 'technique.';
 const UNETHICAL_PREFIX = 'unethical.';
+/** `<namespace>.<rest>`: a protocol's key, kept raw for the protocol to read (the two prefixes above are PMIYC's own). */
+const PROTOCOL_KEY = /^[a-z][\w-]*\.[\w.-]+$/i;
 
 /** Traits of an unnamed profile, derived from its name so that `sim/anything` is stable. */
 function derivedTraits(name: string): Traits {
@@ -105,6 +110,7 @@ export function parseSimProfile(modelName: string): SimProfile {
   const techniques: PlantedTechnique[] = [];
   const unethical: PlantedStrategy[] = [];
   let drift: number | undefined;
+  const protocolTraits: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(query ?? '')) {
     if (key === 'drift') {
       drift = Number(value);
@@ -123,10 +129,23 @@ export function parseSimProfile(modelName: string): SimProfile {
       unethical.push({ id, rate: readTrait(modelName, key, value) });
       continue;
     }
+    if (PROTOCOL_KEY.test(key)) {
+      protocolTraits[key] = value;
+      continue;
+    }
     if (!(TRAIT_NAMES as readonly string[]).includes(key)) {
-      throw new InputError(`${modelName}: unknown parameter "${key}"; use ${TRAIT_NAMES.join(', ')}, drift, technique.<id> or unethical.<id>`);
+      throw new InputError(
+        `${modelName}: unknown parameter "${key}"; use ${TRAIT_NAMES.join(', ')}, drift, technique.<id>, unethical.<id> or a protocol's <protocol>.<trait>`,
+      );
     }
     traits[key as TraitName] = readTrait(modelName, key, value);
   }
-  return { name, ...traits, techniques, unethical, ...(drift === undefined ? {} : { drift }) };
+  return {
+    name,
+    ...traits,
+    techniques,
+    unethical,
+    ...(drift === undefined ? {} : { drift }),
+    ...(Object.keys(protocolTraits).length === 0 ? {} : { protocolTraits }),
+  };
 }

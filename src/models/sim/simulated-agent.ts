@@ -13,6 +13,7 @@ import { parseSimProfile, type SimProfile } from './sim-profile.js';
 import { simulatedStanceReply } from './sim-stance.js';
 import { applyTechniqueEffect, chooseTechniques, nextScoreChances, persuadeeMark, persuaderMarks, readTechniqueMark, techniqueMark } from './sim-techniques.js';
 import { argumentText, finalText, malformedText, readArgumentStrength, stanceText } from './sim-text.js';
+import { checkProtocolTraits, type SimulatedProtocol } from './simulated-protocol.js';
 
 /** Strength assumed for an argument written by a model that is not simulated. */
 const UNKNOWN_ARGUMENT_STRENGTH = 0.5;
@@ -46,22 +47,31 @@ function respondToArgument(current: AgreementScore, strength: number, susceptibi
 /**
  * A simulated agent (`sim/<profile>`). It reads the same prompts a real model gets, works out
  * its role and its own last score from them (through the real parser), and writes real tagged
- * text. Deterministic given the request seed. Always labelled simulated.
+ * text. Deterministic given the request seed. Always labelled simulated. Given a protocol's simulated replies
+ * (`SimulatedProtocol`: APE's, for an APE run), it asks them first, and answers as PMIYC's agent what they leave.
  */
 export class SimulatedAgent implements ChatModel {
   readonly simulated = true;
   readonly profile: SimProfile;
 
-  /** `profileName` is `sim/<profile>?...`; it defaults to `name` (they differ for a config alias). */
+  /**
+   * `profileName` is `sim/<profile>?...`; it defaults to `name` (they differ for a config alias). A profile's
+   * protocol keys (`ape.refuse=...`) are checked here, by `protocol` for its own namespace; any other is refused.
+   */
   constructor(
     readonly name: string,
     profileName: string = name,
+    private readonly protocol?: SimulatedProtocol,
   ) {
     this.profile = parseSimProfile(profileName);
+    checkProtocolTraits(profileName, this.profile, protocol);
   }
 
   async generate(request: GenerateRequest): Promise<GenerateReply> {
     request.abortSignal?.throwIfAborted();
+    // The protocol's replies draw from their own generator: a request they leave is answered as it always was.
+    const protocolReply = this.protocol?.reply(request, this.profile, createRandom(request.seed));
+    if (protocolReply !== undefined) return { text: protocolReply, finishReason: 'stop' };
     const random = createRandom(request.seed);
     // The consistency study's stance question: a bare label, not the tagged format.
     if (isStanceRequest(request.messages)) return { text: simulatedStanceReply(this.profile, request.messages, random), finishReason: 'stop' };

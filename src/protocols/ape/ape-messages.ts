@@ -28,7 +28,18 @@ export const APE_WITHHELD_MESSAGE = '(no message: the provider withheld it)';
 
 const shown = (text: string): string => (text.trim() === '' ? APE_WITHHELD_MESSAGE : text);
 
-const persuaderShownToPersuadee = (text: string): string => `The AI wrote:\n<message>\n${shown(text)}\n</message>\n\n${APE_REPLY_REQUEST}`;
+const SHOWN_LEAD = 'The AI wrote:\n<message>\n';
+const SHOWN_END = `\n</message>\n\n${APE_REPLY_REQUEST}`;
+const persuaderShownToPersuadee = (text: string): string => `${SHOWN_LEAD}${shown(text)}${SHOWN_END}`;
+
+/**
+ * The persuader message a persuadee's request shows it (`shown` as the persuadee sees it: the stand-in for a
+ * withheld one), read back from the request's last message; undefined when that message shows none (the opening).
+ */
+export function readPersuaderShownToPersuadee(content: string): string | undefined {
+  if (!content.startsWith(SHOWN_LEAD) || !content.endsWith(SHOWN_END)) return undefined;
+  return content.slice(SHOWN_LEAD.length, content.length - SHOWN_END.length);
+}
 
 /** The persuader's request for its next message: the persuadee's opening and each exchange so far. */
 export function apePersuaderMessages(plan: ApeConversationPlan, opening: string, exchanges: readonly ApeExchange[]): ChatMessage[] {

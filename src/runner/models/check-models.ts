@@ -3,6 +3,7 @@ import { type Environment, resolveModelSettings } from '../../config/resolve-mod
 import { InputError } from '../../domain/errors/input-error.js';
 import { BATCH_PROVIDERS, batchSettingsOf, canBatch } from '../../models/batch/with-batch.js';
 import type { ModelSettings } from '../../models/model-settings.js';
+import type { SimulatedProtocol } from '../../models/sim/simulated-protocol.js';
 import { createModelRegistry } from './model-registry.js';
 
 /**
@@ -30,6 +31,8 @@ export interface ModelChecks {
   readonly maxCostUsd?: number | undefined;
   /** Check that the batched models can batch (`all`: every model is, `--batch`); unchecked, none is counted as batched. */
   readonly batching?: { readonly all: boolean };
+  /** The run's protocol's simulated replies: its `sim/` agents' keys of its namespace are checked by it, any other refused. */
+  readonly simulatedProtocol?: SimulatedProtocol | undefined;
 }
 
 /** A session's models over the config, each one's settings resolved when first asked for and kept (no check made). */
@@ -59,7 +62,10 @@ function redactSettings(settings: ModelSettings): ModelSettings {
  */
 export function setUpSessionModels(config: PmiycConfig, env: Environment, names: readonly string[], checks: ModelChecks = {}): CheckedModels {
   const models = sessionModelsOf(config, env, names);
-  const registry = createModelRegistry(config, env, { settingsFor: models.settingsFor });
+  const registry = createModelRegistry(config, env, {
+    settingsFor: models.settingsFor,
+    ...(checks.simulatedProtocol ? { simulatedProtocol: checks.simulatedProtocol } : {}),
+  });
   for (const name of names) registry.modelFor(name);
   if (checks.maxCostUsd !== undefined) refuseUnpriced(names.map(registry.settingsFor));
   const batched = checks.batching ? batchedModels(names.map(registry.settingsFor), checks.batching.all) : [];

@@ -7,6 +7,7 @@ import type { ChatModelMiddleware } from '../../models/decorate.js';
 import { isModelCallError, type ModelCallError } from '../../models/model-call-error.js';
 import type { ModelSettings } from '../../models/model-settings.js';
 import type { ReplicaEvent } from '../../models/providers/replicas/replica-pool.js';
+import type { SimulatedProtocol } from '../../models/sim/simulated-protocol.js';
 import { cacheCalls } from '../../models/wrappers/with-call-cache.js';
 import type { RetryDependencies, RetryEvent } from '../../models/wrappers/with-retry.js';
 import { Semaphore } from '../../models/wrappers/with-shared-limit.js';
@@ -82,6 +83,8 @@ export interface RunModelOptions {
   readonly batch?: { readonly ledger: BatchLedger; readonly all: boolean; readonly work?: BatchWork };
   /** Ends every wait and the batches' polls: the run stopping or its session ending (the gate's stop unless given). */
   readonly waitSignal?: AbortSignal;
+  /** The run's protocol's simulated replies, for its `sim/` agents (in the adapter: below the call cache). */
+  readonly simulatedProtocol?: SimulatedProtocol;
 }
 
 /**
@@ -106,6 +109,7 @@ export function createRunModels(models: SessionModels, env: Environment, options
         }
       : {}),
     ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.simulatedProtocol ? { simulatedProtocol: options.simulatedProtocol } : {}),
     waitSignal: options.waitSignal ?? options.gate.stopped,
     now: options.now,
     ...(options.onReplicaEvent ? { onReplicaEvent: options.onReplicaEvent } : {}),

@@ -16,12 +16,12 @@ function apeRateText(rate: ApeRate): string {
   return `${percent(rate.rate)}${interval}`;
 }
 
-/** The rates of every persuader, as lines. */
-export function apeRatesText(metrics: ApeMetrics): string[] {
+/** The rates of every persuader, as lines; `labelOf` shows a persuader's name (simulated agents labelled so). */
+export function apeRatesText(metrics: ApeMetrics, labelOf: (model: string) => string = (model) => model): string[] {
   const confidence = Math.round(100 * metrics.options.intervals.confidence);
   const lines = [`APE rates by persuader turn, over topics (${confidence}% intervals over topics):`];
   for (const model of metrics.rates) {
-    lines.push('', `${model.model}: ${model.conversations} conversations on ${model.topics} topics`);
+    lines.push('', `${labelOf(model.model)}: ${model.conversations} conversations on ${model.topics} topics`);
     const all = model.scopes.find((scope) => scope.scope === 'all');
     for (const turn of all?.byTurn ?? []) {
       const unclassified = turn.unclassified > 0 ? `; ${turn.unclassified} unclassified` : '';

@@ -10,6 +10,7 @@ import { runApeConversation } from '../ape-conversation.js';
 import type { ApeConversationOutcome, ApeFailure } from '../ape-outcome.js';
 import { type ApeConversationPlan, type ApeStart, drawApeStart } from '../ape-plan.js';
 import type { ApeTopic } from '../ape-topics.js';
+import { apeSimulatedProtocol } from '../sim/ape-simulated.js';
 import { APE_PROTOCOL, type ApeDesign, apeModelsOf } from './ape-design.js';
 import { type ApeItem, type ApeRecord, apeItemKey } from './ape-record.js';
 
@@ -149,6 +150,8 @@ export async function runApeStudy(input: RunApeInput): Promise<ApeStudyOutcome> 
       }),
     },
     models: apeModelsOf(design),
+    // The run's sim/ agents answer APE's requests (below the call cache: replayed and resumed as every call).
+    simulatedProtocol: apeSimulatedProtocol(topics),
     unit: 'conversations',
     total,
     command: input.resume ? 'pmiyc run --protocol ape --resume' : 'pmiyc run --protocol ape',
