@@ -41,6 +41,11 @@ export interface ProtocolConversationView {
   readonly participants: ReadonlyArray<{ readonly role: string; readonly model: string }>;
   readonly turns: readonly ProtocolTurnView[];
   readonly outcome: readonly ProtocolFact[];
+  /**
+   * The labels of the facts that a list of the run's items shows as columns beside each item's key, participants
+   * and outcome (the viewer's run page), in order: the few that tell items apart. None when absent.
+   */
+  readonly listedFacts?: readonly string[];
 }
 
 /** An estimate with its interval and n, as the report's tables show it ("0.42 [0.31, 0.55] n = 36"). */

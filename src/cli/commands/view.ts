@@ -8,6 +8,7 @@ import { type LaunchPage, writeLaunchPage } from '../../io/process/launch-page.j
 import { openInBrowser } from '../../io/process/open-browser.js';
 import { thisProcess } from '../../io/process/process-world.js';
 import { refuseLinksIn } from '../../io/write-without-links.js';
+import { protocolOutputsOf } from '../../kit/protocol-registry.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import { newLinkToken } from '../../web/server/link-tokens.js';
 import type { NotesWriting } from '../../web/viewer/notes-api.js';
@@ -68,7 +69,7 @@ export async function viewCommand(options: ViewOptions, context: CliContext, sto
   let launch: LaunchPage | undefined;
   try {
     const world = () => ({ ...thisProcess(), nowMs: context.now().getTime() });
-    const server = await ViewServer.start({ source: store, port: options.port, world, notes: writing, now });
+    const server = await ViewServer.start({ source: store, port: options.port, world, notes: writing, now, protocolOutputs: protocolOutputsOf });
     const address = 'token' in writing ? `${server.url}#token=${writing.token}` : server.url;
     const notes = 'token' in writing ? 'notes can be written from this address' : `read-only: ${writing.why}`;
     context.stdout.write(`Viewing ${store.path} at ${address} (${notes}). Press Ctrl-C to stop.\n`);
@@ -128,9 +129,12 @@ async function bundleCommand(options: ViewOptions & { readonly bundle: string },
   const store = openStore(options.store, { access: 'read' });
   let written: Awaited<ReturnType<typeof writeBundle>>;
   let runName: string;
+  // A protocol run's bundle has its pages without a report: pmiyc report's section of a protocol is not bundled yet.
+  let withReport: boolean;
   try {
     const run = store.findRun(options.run, 'tournament');
     runName = run.name;
+    withReport = run.config.kind !== 'protocol';
     if (state === 'bundle') for (const part of ['data', 'report']) await rm(join(folder, part), { recursive: true, force: true });
     written = await writeBundle({
       source: store,
@@ -139,16 +143,19 @@ async function bundleCommand(options: ViewOptions & { readonly bundle: string },
       folder,
       packageVersion: context.packageVersion,
       writtenAt: context.now().toISOString(),
-      report: 'report/index.html',
+      report: withReport ? 'report/index.html' : null,
+      protocolOutputs: protocolOutputsOf,
     });
   } finally {
     store.close();
   }
-  await writeReport({ store: options.store, run: [runName], out: join(folder, 'report'), format: ['html', 'json', 'csv'] }, context);
+  if (withReport) await writeReport({ store: options.store, run: [runName], out: join(folder, 'report'), format: ['html', 'json', 'csv'] }, context);
   const megabytes = (written.bytes / 1e6).toFixed(1);
+  const what = withReport
+    ? `${written.conversations.toLocaleString('en')} conversations, ${written.lists.toLocaleString('en')} lists, ${written.files.toLocaleString('en')} files, ${megabytes} MB, and its report in report/`
+    : `${written.conversations.toLocaleString('en')} items, ${written.files.toLocaleString('en')} files, ${megabytes} MB (a protocol run's bundle holds no report)`;
   context.stdout.write(
-    `Bundled run ${runName}: ${written.conversations.toLocaleString('en')} conversations, ${written.lists.toLocaleString('en')} lists, ${written.files.toLocaleString('en')} files, ${megabytes} MB, and its report in report/.\n` +
-      `Open ${pathToFileURL(join(folder, 'index.html')).href} (no server needed), or put the folder on any static host.\n`,
+    `Bundled run ${runName}: ${what}.\n` + `Open ${pathToFileURL(join(folder, 'index.html')).href} (no server needed), or put the folder on any static host.\n`,
   );
   return 0;
 }

@@ -14,10 +14,12 @@ import type { AnalysisResults } from '../../studies/analysis/analysis-results.js
 import { tagItems, techniqueTag, turnTagsOf, unethicalTag } from '../../studies/analysis/turn-tags.js';
 import { type ChosenStudy, chooseStudy } from '../../studies/chosen-study.js';
 import type { ResearchNotes } from '../../studies/notes/research-notes.js';
+import type { ProtocolOutputsLookup } from '../../studies/protocol-outputs.js';
 import { type RunConfig, recordedModelsOf, type StudyRun, type StudyRunRecords, type StudyRunSummary, tournamentDesignOf } from '../../studies/run-config.js';
 import { isImportedRun } from '../../studies/tournament/imported-run.js';
 import type { ClaimCell, LabelFilter, PairCell, PairClaimTotal, TournamentBrowse } from '../../studies/tournament/tournament-browse.js';
 import type { TournamentResults } from '../../studies/tournament/tournament-results.js';
+import { itemsPage } from '../wire/protocol-items.js';
 import type {
   AnalysisSummary,
   CallsAnswer,
@@ -31,6 +33,7 @@ import type {
   ViewRun,
 } from '../wire/view-answers.js';
 import { type LabelParameters, parseConversationQuery } from './conversation-query-params.js';
+import { ProtocolItems, type ProtocolItemsSource } from './protocol-items.js';
 import { runEstimates } from './run-estimates.js';
 import { type Arm, type ArmsCompared, compareArms, modelMeans, poolPeopleCells } from './run-overview.js';
 
@@ -42,7 +45,7 @@ export type ViewSource = Pick<StudyRunRecords, 'findRun' | 'hasRun' | 'listRuns'
     readonly analysis: Pick<AnalysisResults, 'studyNames' | 'labelsOf'>;
     /** The store's research notes, read (writes go through the viewer's own writer: view-server.ts). */
     readonly notes: ResearchNotes;
-  };
+  } & Pick<ProtocolItemsSource, 'protocolRecords'>;
 
 export interface ApiAnswer {
   readonly status: number;
@@ -63,6 +66,13 @@ function modelsOf(config: RunConfig): string[] {
 const COMPARISONS_KEPT = 8;
 
 const notFound = (error: string): ApiAnswer => ({ status: 404, body: { error } });
+
+/** The lookup of a viewer given none: it reads no protocol's runs, and says so. */
+const knowsNoProtocol: ProtocolOutputsLookup = (protocol) => {
+  throw new InputError(
+    `this viewer was started without the readers of protocols, so it cannot show a run of the ${protocol} protocol: open the store with pmiyc view`,
+  );
+};
 
 /** A bad parameter, named in the message: answered 400. */
 class BadParameter extends Error {}
@@ -89,11 +99,20 @@ export class ViewApi {
   private readonly analyses = new Map<number, { readonly key: string; readonly analysis: RunAnalysis }>();
   /** Per run, its intervals and comparisons as last computed, with the conversation counts they were computed at. */
   private readonly estimated = new Map<number, { readonly key: string; readonly body: EstimatesAnswer }>();
+  /** The runs of protocols beside PMIYC's: their lists and items, read through each run's protocol. */
+  readonly protocolItems: ProtocolItems;
 
+  /**
+   * `protocolOutputs` finds a protocol run's readers' side by its protocol's name: `pmiyc view` passes the kit's
+   * registry; without it, a protocol run's items are answered with why they cannot be read here.
+   */
   constructor(
     private readonly source: ViewSource,
     private readonly world: () => LeaseWorld,
-  ) {}
+    protocolOutputs: ProtocolOutputsLookup = knowsNoProtocol,
+  ) {
+    this.protocolItems = new ProtocolItems(source, protocolOutputs);
+  }
 
   answer(path: string, parameters: URLSearchParams): ApiAnswer {
     let parts: string[];
@@ -111,6 +130,8 @@ export class ViewApi {
       if (parts.length === 2 && parts[0] === 'runs') return this.run(parts[1]!, parameters);
       if (parts.length === 3 && parts[0] === 'runs' && parts[2] === 'conversations') return this.conversations(parts[1]!, parameters);
       if (parts.length === 3 && parts[0] === 'runs' && parts[2] === 'estimates') return this.estimates(parts[1]!);
+      if (parts.length === 3 && parts[0] === 'runs' && parts[2] === 'items') return this.items(parts[1]!, parameters);
+      if (parts.length === 4 && parts[0] === 'runs' && parts[2] === 'items') return { status: 200, body: this.protocolItems.item(parts[1]!, parts[3]!) };
       if (parts.length === 2 && parts[0] === 'conversations') return this.conversation(parts[1]!, parameters);
       if (parts.length === 3 && parts[0] === 'conversations' && parts[2] === 'calls') return this.calls(parts[1]!, parameters);
       if (parts.length === 3 && parts[0] === 'conversations' && parts[2] === 'labels') return this.labels(parts[1]!, parameters);
@@ -197,6 +218,12 @@ export class ViewApi {
     if (!parsed.ok) return { status: 400, body: { error: parsed.error } };
     const labels = this.labelFilter(name, parsed.labels);
     return { status: 200, body: this.source.browse.queryConversations(run.id, { ...parsed.query, ...(labels ? { labels } : {}) }) };
+  }
+
+  /** A page of a protocol run's items (docs/design/protocols.md, "Viewer"), filtered by its columns' values. */
+  private items(name: string, parameters: URLSearchParams): ApiAnswer {
+    const page = itemsPage(this.protocolItems.table(name), parameters);
+    return 'error' in page ? { status: 400, body: { error: page.error } } : { status: 200, body: page };
   }
 
   /**

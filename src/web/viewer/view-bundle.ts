@@ -4,6 +4,7 @@ import { InputError } from '../../domain/errors/input-error.js';
 import { makeFolderWithoutLinks, writeFreshFile } from '../../io/write-without-links.js';
 import type { LeaseWorld } from '../../runner/run-lease.js';
 import type { RunInfo } from '../../runner/run-records.js';
+import type { ProtocolOutputsLookup } from '../../studies/protocol-outputs.js';
 import type { ConversationSummary } from '../../studies/tournament/tournament-browse.js';
 import { loadPageScript } from '../server/page-script.js';
 import {
@@ -15,9 +16,10 @@ import {
   conversationFile,
   listKey,
   listPageFile,
+  protocolItemFile,
 } from '../wire/bundle-files.js';
 import { CONVERSATION_PAGE_SIZE } from '../wire/conversation-filters.js';
-import type { RunAnswer, RunsAnswer } from '../wire/view-answers.js';
+import type { RunAnswer, RunsAnswer, ViewRun } from '../wire/view-answers.js';
 import { compactListPage, compactRecord } from './bundle-compact.js';
 import { type ApiAnswer, ViewApi, type ViewSource } from './view-api.js';
 import { bundlePageHtml } from './view-page.js';
@@ -38,6 +40,8 @@ export interface BundleOptions {
   readonly writtenAt: string;
   /** The report's page inside the bundle, relative to its index.html, when the caller writes one there. */
   readonly report: string | null;
+  /** Finds a protocol run's readers' side by its protocol (`protocolOutputsOf` of the kit): a protocol run is bundled with it. */
+  readonly protocolOutputs?: ProtocolOutputsLookup;
 }
 
 export interface BundleWritten {
@@ -162,12 +166,10 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  */
 export async function writeBundle(options: BundleOptions): Promise<BundleWritten> {
   const { source, run } = options;
-  const api = new ViewApi(source, options.world);
+  const api = new ViewApi(source, options.world, options.protocolOutputs);
+  const { summary, runAnswer } = endedRun(api, run.name);
+  if (run.config.kind === 'protocol') return writeProtocolBundle(options, api, summary, runAnswer);
   const answered = answerOrRefuse(api, run.name);
-  const runs = answered('/api/runs') as RunsAnswer;
-  const summary = runs.runs.find((entry) => entry.name === run.name)!;
-  if (summary.live) throw new InputError(`run ${run.name} is still running: bundle it once it has ended (pmiyc runs shows its status)`);
-  const runAnswer = answered(`/api/runs/${encodeURIComponent(run.name)}`) as RunAnswer;
   const files = new FileWriter(options.folder);
   const write: WriteData = (name, body) => files.write(`data/${name}`, dataFile(name, body));
 
@@ -199,6 +201,52 @@ export async function writeBundle(options: BundleOptions): Promise<BundleWritten
   await write('bundle.js', label);
   await files.flush();
   return { files: files.files, bytes: files.bytes, conversations, lists: listCount };
+}
+
+/** The run as the runs page and its own page show it; a run still being written is refused. */
+function endedRun(api: ViewApi, runName: string): { readonly summary: ViewRun; readonly runAnswer: RunAnswer } {
+  const answered = answerOrRefuse(api, runName);
+  const summary = (answered('/api/runs') as RunsAnswer).runs.find((entry) => entry.name === runName)!;
+  if (summary.live) throw new InputError(`run ${runName} is still running: bundle it once it has ended (pmiyc runs shows its status)`);
+  return { summary, runAnswer: answered(`/api/runs/${encodeURIComponent(runName)}`) as RunAnswer };
+}
+
+/**
+ * A static bundle of a protocol run (docs/design/protocols.md, "Viewer"): its page, the list of its items whole (the
+ * page filters and pages it as the server does, with `itemsPage`) and each readable item's answer, read from the
+ * store a record at a time.
+ */
+async function writeProtocolBundle(options: BundleOptions, api: ViewApi, summary: ViewRun, runAnswer: RunAnswer): Promise<BundleWritten> {
+  const { run } = options;
+  const table = api.protocolItems.table(run.name);
+  // As a tournament's damaged record stops its bundle: a bundle is made to be handed on, never with items missing.
+  const damaged = table.unreadable[0];
+  if (damaged) {
+    throw new InputError(
+      `run ${run.name} cannot be bundled: ${table.unreadable.length} of its records cannot be read by the ${table.protocol} protocol (the first, ${damaged.itemKey}: ${damaged.problem})`,
+    );
+  }
+  const files = new FileWriter(options.folder);
+  const write: WriteData = (name, body) => files.write(`data/${name}`, dataFile(name, body));
+  const label: BundleLabel = {
+    run: run.name,
+    packageVersion: options.packageVersion,
+    writtenAt: options.writtenAt,
+    simulated: table.simulated.length > 0,
+    conversations: table.rows.length,
+    report: options.report,
+    pageSize: PAGE_SIZE,
+  };
+  await files.write('index.html', bundlePageHtml(label));
+  await files.write('view-app.js', await loadPageScript('view-app'));
+  await files.write('view.css', VIEW_PAGE_CSS);
+  await write(BUNDLE_DATA_FILES.runs, { store: `bundle of run ${run.name}`, runs: [summary] } satisfies RunsAnswer);
+  await write(BUNDLE_DATA_FILES.run, runAnswer);
+  await write(BUNDLE_DATA_FILES.items, table);
+  for (const item of api.protocolItems.readableItems(run.name)) await write(protocolItemFile(item.itemKey), item);
+  await write('bundle.js', label);
+  await files.flush();
+  return { files: files.files, bytes: files.bytes, conversations: table.rows.length, lists: 1 };
 }
 
 /** Writes one data file of the bundle: its name under data/ and the answer it holds. */

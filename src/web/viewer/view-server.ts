@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LeaseWorld } from '../../runner/run-lease.js';
+import type { ProtocolOutputsLookup } from '../../studies/protocol-outputs.js';
 import { COMMON_HEADERS, isOwnHost, LocalHttpServer, pagePolicy, sendHtml, sendJson } from '../server/local-http.js';
 import { loadPageScript } from '../server/page-script.js';
 import { SESSION_TOKEN_HEADER } from '../wire/page-session.js';
@@ -18,6 +19,8 @@ export interface ViewServerOptions {
   readonly notes?: NotesWriting;
   /** The clock of a note's times; the real one unless given. */
   readonly now?: () => Date;
+  /** Finds a protocol run's readers' side by its protocol (`protocolOutputsOf` of the kit); without it, protocol runs' items cannot be shown. */
+  readonly protocolOutputs?: ProtocolOutputsLookup;
 }
 
 /** The largest body a note's write may have. */
@@ -76,7 +79,7 @@ export class ViewServer {
   ) {}
 
   static async start(options: ViewServerOptions): Promise<ViewServer> {
-    const api = new ViewApi(options.source, options.world);
+    const api = new ViewApi(options.source, options.world, options.protocolOutputs);
     const notes = new NotesApi(options.source, options.notes ?? { why: 'this viewer was started without a write token' }, options.now ?? (() => new Date()));
     const script = await loadPageScript('view-app');
     let started: ViewServer | undefined;

@@ -37,6 +37,8 @@ export const BUNDLE_DATA_FILES = {
   lists: 'lists.js',
   /** The claims' texts the list pages leave out (`BundleClaims`). */
   claims: 'claims.js',
+  /** A protocol run's every item as its list shows them (`ProtocolItemTable` of protocol-items.ts). */
+  items: 'items.js',
 } as const;
 
 /** `lists.js`: each list by its key (`listKey`), with its number (its pages' folder) and its total. */
@@ -57,9 +59,14 @@ export function listKey(filters: Iterable<[string, string]>): string {
  * A conversation's data file: its id when that is a short, lower-case file name, else a hash of it;
  * in a folder named by its last two characters (a few hundred files a folder on a million conversations).
  */
-export function conversationFile(id: string): string {
+export const conversationFile = (id: string): string => spreadFile('conversations', id);
+
+/** A protocol run's item's data file (its `ProtocolItemAnswer`), named from its key as a conversation's is from its id. */
+export const protocolItemFile = (itemKey: string): string => spreadFile('items', itemKey);
+
+function spreadFile(folder: string, id: string): string {
   const name = /^[a-z0-9_-]{1,64}$/.test(id) ? id : `~${textHash(id)}`;
-  return `conversations/${name.slice(-2)}/${name}.js`;
+  return `${folder}/${name.slice(-2)}/${name}.js`;
 }
 
 /** Two 32-bit FNV-1a hashes of the UTF-16 code units, as 16 hex digits. */

@@ -96,5 +96,6 @@ export function apeConversationView(run: StudyRun, stored: StoredProtocolRecord)
       ...record.turns.map((turn) => ({ label: `turn ${turn.turn}`, value: classOf(turn) })),
       { label: 'belief change (0-100)', value: last === undefined ? null : last.reply.belief - record.startingBelief },
     ],
+    listedFacts: ['category', 'direction'],
   };
 }

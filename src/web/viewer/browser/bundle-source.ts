@@ -10,8 +10,10 @@ import {
   type CompactListPage,
   conversationFile,
   listPageFile,
+  protocolItemFile,
 } from '../../wire/bundle-files.js';
 import { PAGING_PARAMETERS } from '../../wire/conversation-filters.js';
+import { itemsPage, type ProtocolItemAnswer, type ProtocolItemTable } from '../../wire/protocol-items.js';
 import type { CallsAnswer, LabelsAnswer, NotesAnswer } from '../../wire/view-answers.js';
 import { expandListPage, expandRecord } from './bundle-data.js';
 
@@ -108,6 +110,7 @@ export async function bundleAnswer<T>(path: string, bundle: BundleInfo): Promise
   if (parts[0] === 'runs' && parts.length === 2) return run as T;
   if (parts[0] === 'runs' && parts[2] === 'estimates') return load<T>(BUNDLE_DATA_FILES.estimates);
   if (parts[0] === 'runs' && parts[2] === 'conversations') return listPage(query, bundle) as Promise<T>;
+  if (parts[0] === 'runs' && parts[2] === 'items') return protocolAnswer(parts[3], query, bundle) as Promise<T>;
   // Notes are the researcher's, in their store: a bundle shows none and takes none.
   if (parts[0] === 'runs' && parts[2] === 'notes' && parts.length === 3) return noNotes(bundle) as T;
   if (parts[0] === 'conversations' && parts[1]) {
@@ -123,6 +126,18 @@ export async function bundleAnswer<T>(path: string, bundle: BundleInfo): Promise
     return load<T>(BUNDLE_DATA_FILES.compare);
   }
   throw elsewhere(`The page ${path}`, bundle.run);
+}
+
+/** A protocol run's list, filtered and paged here as the server would (`itemsPage`), or one of its items. */
+async function protocolAnswer(itemKey: string | undefined, query: URLSearchParams, bundle: BundleInfo): Promise<unknown> {
+  if (itemKey === undefined) {
+    const page = itemsPage(await load<ProtocolItemTable>(BUNDLE_DATA_FILES.items), query);
+    if ('error' in page) throw new Error(page.error);
+    return page;
+  }
+  const item = await load<ProtocolItemAnswer>(protocolItemFile(itemKey));
+  if (item.itemKey !== itemKey) throw elsewhere(`Item ${itemKey}`, bundle.run);
+  return item;
 }
 
 /** The notes answer of a bundle: none, and why none can be written. */

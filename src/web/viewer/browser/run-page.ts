@@ -1,6 +1,7 @@
 import { type Child, el, inputValue } from '../../browser/dom.js';
 import type { EstimatesAnswer, RunAnswer, RunsAnswer } from '../../wire/view-answers.js';
 import { bundleInfo } from './bundle-source.js';
+import { protocolRunPage } from './protocol-run-page.js';
 import { comparisonsSection, estimatesByKey, estimateText, intervalMark, modelKey } from './run-estimates.js';
 import { bar, CLAIMS_SHOWN, type ClaimsState, claimsTable, matrix } from './run-tables.js';
 import { importRunFacts, isImportRun } from './view-imported.js';
@@ -25,7 +26,11 @@ function runFacts(run: Run, models: readonly string[]): HTMLElement {
     el('dt', {}, 'kind'),
     el('dd', {}, run.kind),
     el('dt', {}, 'conversations'),
-    el('dd', {}, `${count(run.completed)} completed, ${count(run.failed)} failed${planned}`),
+    el(
+      'dd',
+      {},
+      run.kind === 'protocol' ? `${count(run.studyItems)} stored${planned}` : `${count(run.completed)} completed, ${count(run.failed)} failed${planned}`,
+    ),
     el('dt', {}, 'calls made'),
     el('dd', {}, `${count(run.callsMade)}, $${run.costUsd.toFixed(4)}${replayed}`),
     el('dt', {}, imported ? 'imported' : 'started'),
@@ -200,15 +205,20 @@ function showTournament(data: RunAnswer, facts: HTMLElement, others: readonly st
   );
 }
 
-/** One run: its facts, then for a tournament its matrices, model means, comparisons and claims. */
+/** One run: its facts, then for a tournament its matrices, model means, comparisons and claims; for a protocol run its items. */
 export async function runPage(current: number, name: string, query: URLSearchParams): Promise<void> {
   const study = query.get('analysis') || '';
   const data = await api<RunAnswer>(`runs/${encodeURIComponent(name)}${study ? `?analysis=${encodeURIComponent(study)}` : ''}`);
   if (!isCurrent(current)) return;
   const run = data.run;
   crumbs(link([], null, 'runs'), el('span', {}, run.name));
-  const facts = runFacts(run, data.models);
+  // A protocol run has no matrix to take its models from: those its config recorded are the ones it called.
+  const facts = runFacts(run, run.kind === 'protocol' ? run.models : data.models);
   const again = () => isCurrent(current) && runPage(current, name, query).catch(showError);
+  if (run.kind === 'protocol') {
+    await protocolRunPage(current, data, facts, query);
+    return refreshWhileLive(run.live, again);
+  }
   if (run.kind !== 'tournament') {
     show(el('h2', {}, run.name), facts, el('p', { className: 'note' }, `A ${run.kind} study: its tables are in pmiyc report --run ${run.name}.`));
     selectable([]);

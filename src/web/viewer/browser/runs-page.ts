@@ -18,8 +18,9 @@ export async function runsPage(current: number): Promise<void> {
       td(statusBadge(run)),
       td(run.createdAt.replace('T', ' ').slice(0, 19)),
       numberCell(
-        run.kind === 'tournament'
-          ? count(run.completed + run.failed) + (run.plannedConversations ? ` / ${count(run.plannedConversations)}` : '')
+        run.kind === 'tournament' || run.kind === 'protocol'
+          ? count(run.kind === 'protocol' ? run.studyItems : run.completed + run.failed) +
+              (run.plannedConversations ? ` / ${count(run.plannedConversations)}` : '')
           : count(run.studyItems),
       ),
       numberCell(run.kind === 'tournament' ? count(run.failed) : '-'),

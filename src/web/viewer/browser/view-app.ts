@@ -4,6 +4,7 @@ import { conversationPage } from './conversation-page.js';
 import { conversationsPage } from './conversations-page.js';
 import { notesPage } from './notes-page.js';
 import { takeTokenFromAddress } from './notes-token.js';
+import { protocolItemPage } from './protocol-item-page.js';
 import { runPage } from './run-page.js';
 import { runsPage } from './runs-page.js';
 import { isCurrent, moveSelection, nextRoute, selectedLink, show, showError } from './view-shell.js';
@@ -29,6 +30,7 @@ async function render(): Promise<void> {
     else if (parts[0] === 'runs' && parts.length === 2) await runPage(current, parts[1]!, query);
     else if (parts[0] === 'runs' && parts[2] === 'conversations') await conversationsPage(current, parts[1]!, query);
     else if (parts[0] === 'runs' && parts[2] === 'notes') await notesPage(current, parts[1]!, query);
+    else if (parts[0] === 'runs' && parts[2] === 'items' && parts.length === 4) await protocolItemPage(current, parts[1]!, parts[3]!);
     else if (parts[0] === 'conversations' && parts.length === 2) await conversationPage(current, parts[1]!, query);
     else if (parts[0] === 'compare') await comparePage(current, query);
     else throw new Error(`no such page: ${location.hash}`);
