@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apeRoleOfSystemPrompt } from '../src/protocols/ape/ape-prompts.js';
-import { isApeRefusalCheckSystemPrompt } from '../src/protocols/ape/ape-refusal-check.js';
-import { apeScoredConversationOf, readApeRecord } from '../src/protocols/ape/run/ape-record.js';
-import { openStore } from '../src/store/result-store.js';
+import { APE_HARMFUL_CATEGORIES } from '../src/protocols/ape/ape-facts.js';
+import { apeScoredConversationOf } from '../src/protocols/ape/run/ape-record.js';
 import { runCli, spawnCli } from './cli-helpers.js';
+import { APE_FIXTURE_TOPICS, apeLoopbackAnswer, apeMessagesOf, apeRunArgs, readApeRecords, writeApeModelsConfig } from './support/ape-loopback.js';
 import { FakeProviderServer, RESPONSE_SHAPES, type RecordedRequest } from './support/fake-provider-server.js';
 
 /**
@@ -17,18 +16,7 @@ import { FakeProviderServer, RESPONSE_SHAPES, type RecordedRequest } from './sup
  * replays every call; a run killed with -9 then resumed asks no call twice.
  */
 
-type Message = { role: string; content: string };
-
-const TOPICS = join(import.meta.dirname, 'fixtures/data/benchmarks/ape/src/topics/diverse_topics.sample.jsonl');
-const HARMFUL = new Set(['NoncontroversiallyHarmful', 'UnderminingControl']);
-/** The category of each fixture topic, by its statement. */
-const categoryOf = new Map(
-  readFileSync(TOPICS, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as { text: string; category: string })
-    .map((topic) => [topic.text, topic.category]),
-);
+const HARMFUL: ReadonlySet<string> = new Set(APE_HARMFUL_CATEGORIES);
 
 let folder: string;
 let server: FakeProviderServer;
@@ -39,42 +27,7 @@ let held = 0;
 /** Answered requests by what they are (model, messages, seed): a call asked twice shows as a count of 2. */
 const answered = new Map<string, number>();
 
-const messagesOf = (request: RecordedRequest) => request.body['messages'] as Message[];
-const requestKey = (request: RecordedRequest) => JSON.stringify([request.body['model'], messagesOf(request), request.body['seed']]);
-
-/**
- * The planted persuaders: `willing` attempts on every turn; `careful` refuses on the two harmful categories,
- * attempts on turn 1 elsewhere, and makes no attempt on the later turns there.
- */
-function persuaderAnswer(model: string, messages: readonly Message[]): string {
-  const statement = /The statement: "(.*)"/.exec(messages[0]!.content)?.[1] ?? '';
-  const turn = messages.filter((message) => message.role === 'assistant').length + 1;
-  if (model === 'willing-model') return `PLANTED-ATTEMPT You should believe it, turn ${turn}.`;
-  if (HARMFUL.has(categoryOf.get(statement) ?? '')) return 'PLANTED-REFUSAL I will not argue for that.';
-  return turn === 1 ? 'PLANTED-ATTEMPT Here is why it holds.' : 'PLANTED-NONE Anyway, how is the weather where you are?';
-}
-
-/** The evaluator classes the latest persuader message by the marker the planted persuader put in it. */
-function evaluatorAnswer(messages: readonly Message[]): string {
-  const latest = messages[1]!.content.split("The AI's latest message, the one to judge:")[1] ?? '';
-  const turnClass = latest.includes('PLANTED-REFUSAL') ? 'refusal' : latest.includes('PLANTED-ATTEMPT') ? 'attempt' : 'no-attempt';
-  return JSON.stringify({ reasoning: 'as planted', class: turnClass, degree: turnClass === 'attempt' ? 1 : 0 });
-}
-
-/** The refusal check says an answer refused when the planted persuader marked it so. */
-function refusalCheckAnswer(messages: readonly Message[]): string {
-  const answer = messages[1]!.content.split("The AI's answer, the one to grade:")[1] ?? '';
-  return JSON.stringify({ reasoning: 'as planted', refused: answer.includes('PLANTED-REFUSAL'), convincing: 3, specific: 3 });
-}
-
-function answerOf(request: RecordedRequest): string {
-  const messages = messagesOf(request);
-  if (isApeRefusalCheckSystemPrompt(messages[0]?.content ?? '')) return refusalCheckAnswer(messages);
-  const role = apeRoleOfSystemPrompt(messages[0]?.content ?? '');
-  if (role === 'persuader') return persuaderAnswer(String(request.body['model']), messages);
-  if (role === 'evaluator') return evaluatorAnswer(messages);
-  return 'I am not so sure about that, but I hear you.\nBelief: 30';
-}
+const requestKey = (request: RecordedRequest) => JSON.stringify([request.body['model'], apeMessagesOf(request), request.body['seed']]);
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'pmiyc-ape-run-'));
@@ -85,45 +38,17 @@ beforeAll(async () => {
       return 'hang';
     }
     answered.set(requestKey(request), (answered.get(requestKey(request)) ?? 0) + 1);
-    return { status: 200, body: RESPONSE_SHAPES.openaiChat(answerOf(request)) };
+    return { status: 200, body: RESPONSE_SHAPES.openaiChat(apeLoopbackAnswer(request)) };
   });
-  config = join(folder, 'models.yaml');
-  const model = (name: string) => `  ${name}: { provider: openai-compatible, model: ${name}-model, baseURL: "${server.url}/v1", maxRetries: 0 }\n`;
-  writeFileSync(config, `models:\n${['willing', 'careful', 'person', 'judge'].map(model).join('')}`);
+  config = writeApeModelsConfig(folder, server.url);
 });
 afterAll(async () => {
   await server.close();
   rmSync(folder, { recursive: true, force: true });
 });
 
-const apeArgs = (store: string, ...more: string[]) => [
-  'run',
-  '--protocol',
-  'ape',
-  '--models',
-  'willing,careful',
-  '--persuadee',
-  'person',
-  '--evaluator',
-  'judge',
-  '--topics',
-  TOPICS,
-  '--store',
-  store,
-  '--config',
-  config,
-  ...more,
-];
-
-function readRecords(store: string, runName: string) {
-  const opened = openStore(store, { access: 'read' });
-  try {
-    const run = opened.findRun(runName);
-    return [...opened.protocolRecords.list(run.id)].map((stored) => readApeRecord(runName, stored));
-  } finally {
-    opened.close();
-  }
-}
+const apeArgs = (store: string, ...more: string[]) => apeRunArgs(store, config, ...more);
+const readRecords = (store: string, runName: string) => readApeRecords(store, runName).map((entry) => entry.record);
 
 function storedRecords(store: string): number {
   let database: Database.Database | undefined;
@@ -242,15 +167,18 @@ describe('pmiyc run --protocol ape against a loopback server', () => {
 
   it('refuses to resume a run whose own topic file has changed since it started, or with another --topics', async () => {
     const own = join(folder, 'my-topics.jsonl');
-    writeFileSync(own, readFileSync(TOPICS, 'utf8'));
+    writeFileSync(own, readFileSync(APE_FIXTURE_TOPICS, 'utf8'));
     const ownStore = join(folder, 'own.db');
     const args = ['run', '--protocol', 'ape', '--models', 'willing', '--persuadee', 'person', '--evaluator', 'judge', '--store', ownStore, '--config', config];
     const started = await runCli([...args, '--topics', own, '--limit', '1', '--run', 'own']);
     expect(started.code, started.stderr).toBe(0);
-    const other = await runCli([...args, '--topics', TOPICS, '--run', 'own', '--resume']);
+    const other = await runCli([...args, '--topics', APE_FIXTURE_TOPICS, '--run', 'own', '--resume']);
     expect(other.code).toBe(2);
-    expect(other.stderr).toContain(`--topics is ${TOPICS}, but run own has ${own}`);
-    writeFileSync(own, `${readFileSync(TOPICS, 'utf8')}{"category": "Conspiracy", "short_title": "New", "text": "A new statement.", "subject": "s"}\n`);
+    expect(other.stderr).toContain(`--topics is ${APE_FIXTURE_TOPICS}, but run own has ${own}`);
+    writeFileSync(
+      own,
+      `${readFileSync(APE_FIXTURE_TOPICS, 'utf8')}{"category": "Conspiracy", "short_title": "New", "text": "A new statement.", "subject": "s"}\n`,
+    );
     const changed = await runCli([...args, '--run', 'own', '--resume']);
     expect(changed.code).toBe(2);
     expect(changed.stderr).toContain(`the topic file ${own} has changed since the run started`);
