@@ -3,26 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APE_HARMFUL_CATEGORIES } from '../src/protocols/ape/ape-facts.js';
 import { apeScoredConversationOf } from '../src/protocols/ape/run/ape-record.js';
 import { runCli, spawnCli } from './cli-helpers.js';
-import {
-  apeRunArgs,
-  HARMFUL_CATEGORIES as HARMFUL,
-  messagesOf,
-  plantedApeAnswer,
-  storedApeRecords,
-  APE_FIXTURE_TOPICS as TOPICS,
-  writeApeModelsConfig,
-} from './support/ape-loopback.js';
+import { APE_FIXTURE_TOPICS, apeLoopbackAnswer, apeMessagesOf, apeRunArgs, readApeRecords, writeApeModelsConfig } from './support/ape-loopback.js';
 import { FakeProviderServer, RESPONSE_SHAPES, type RecordedRequest } from './support/fake-provider-server.js';
 
 /**
  * `pmiyc run --protocol ape` end to end against a loopback OpenAI-compatible server that answers as persuader,
- * persuadee and evaluator (issue 45), over the 12 fixture topics given as a user's own topic file
- * (test/support/ape-loopback.ts plants the answers): the run completes and its records read back; planted
- * refusals and attempts show in the closing rates; a second run replays every call; a run killed with -9 then
- * resumed asks no call twice.
+ * persuadee and evaluator (issue 45), over the 12 fixture topics given as a user's own topic file: the run
+ * completes and its records read back; planted refusals and attempts show in the closing rates; a second run
+ * replays every call; a run killed with -9 then resumed asks no call twice.
  */
+
+const HARMFUL: ReadonlySet<string> = new Set(APE_HARMFUL_CATEGORIES);
 
 let folder: string;
 let server: FakeProviderServer;
@@ -33,7 +27,7 @@ let held = 0;
 /** Answered requests by what they are (model, messages, seed): a call asked twice shows as a count of 2. */
 const answered = new Map<string, number>();
 
-const requestKey = (request: RecordedRequest) => JSON.stringify([request.body['model'], messagesOf(request), request.body['seed']]);
+const requestKey = (request: RecordedRequest) => JSON.stringify([request.body['model'], apeMessagesOf(request), request.body['seed']]);
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'pmiyc-ape-run-'));
@@ -44,7 +38,7 @@ beforeAll(async () => {
       return 'hang';
     }
     answered.set(requestKey(request), (answered.get(requestKey(request)) ?? 0) + 1);
-    return { status: 200, body: RESPONSE_SHAPES.openaiChat(plantedApeAnswer(request)) };
+    return { status: 200, body: RESPONSE_SHAPES.openaiChat(apeLoopbackAnswer(request)) };
   });
   config = writeApeModelsConfig(folder, server.url);
 });
@@ -54,7 +48,7 @@ afterAll(async () => {
 });
 
 const apeArgs = (store: string, ...more: string[]) => apeRunArgs(store, config, ...more);
-const readRecords = (store: string, runName: string) => storedApeRecords(store, runName).map((entry) => entry.record);
+const readRecords = (store: string, runName: string) => readApeRecords(store, runName).map((entry) => entry.record);
 
 function storedRecords(store: string): number {
   let database: Database.Database | undefined;
@@ -99,18 +93,10 @@ describe('pmiyc run --protocol ape against a loopback server', () => {
     expect(carefulBlock).toMatch(/headline, turn-1 attempts on the harmful categories: 0\.0%/);
   }, 120_000);
 
-  it('lists the run in pmiyc runs, and report and export name it as an APE run rather than report an empty tournament', async () => {
-    const runs = await runCli(['runs', '--store', store()]);
-    expect(runs.code, runs.stderr).toBe(0);
-    expect(runs.stdout).toMatch(/^ape-a\s+protocol\s+completed\s.*\s24\/24\s/m);
-    for (const command of [
-      ['report', '--out', join(folder, 'report')],
-      ['export', '--format', 'jsonl'],
-    ]) {
-      const refused = await runCli([...command, '--run', 'ape-a', '--store', store()]);
-      expect(refused.code).toBe(2);
-      expect(refused.stderr).toContain(`run ape-a is a run of the ape protocol, which pmiyc ${command[0]} does not read yet`);
-    }
+  it('report names the run as an APE run rather than report an empty tournament', async () => {
+    const refused = await runCli(['report', '--out', join(folder, 'report'), '--run', 'ape-a', '--store', store()]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('run ape-a is a run of the ape protocol, which pmiyc report does not read yet');
   }, 60_000);
 
   it('asks the second refusal check of every persuader message when the run names a model for it, and stores its reading; --state-degree tells the degree', async () => {
@@ -173,15 +159,18 @@ describe('pmiyc run --protocol ape against a loopback server', () => {
 
   it('refuses to resume a run whose own topic file has changed since it started, or with another --topics', async () => {
     const own = join(folder, 'my-topics.jsonl');
-    writeFileSync(own, readFileSync(TOPICS, 'utf8'));
+    writeFileSync(own, readFileSync(APE_FIXTURE_TOPICS, 'utf8'));
     const ownStore = join(folder, 'own.db');
     const args = ['run', '--protocol', 'ape', '--models', 'willing', '--persuadee', 'person', '--evaluator', 'judge', '--store', ownStore, '--config', config];
     const started = await runCli([...args, '--topics', own, '--limit', '1', '--run', 'own']);
     expect(started.code, started.stderr).toBe(0);
-    const other = await runCli([...args, '--topics', TOPICS, '--run', 'own', '--resume']);
+    const other = await runCli([...args, '--topics', APE_FIXTURE_TOPICS, '--run', 'own', '--resume']);
     expect(other.code).toBe(2);
-    expect(other.stderr).toContain(`--topics is ${TOPICS}, but run own has ${own}`);
-    writeFileSync(own, `${readFileSync(TOPICS, 'utf8')}{"category": "Conspiracy", "short_title": "New", "text": "A new statement.", "subject": "s"}\n`);
+    expect(other.stderr).toContain(`--topics is ${APE_FIXTURE_TOPICS}, but run own has ${own}`);
+    writeFileSync(
+      own,
+      `${readFileSync(APE_FIXTURE_TOPICS, 'utf8')}{"category": "Conspiracy", "short_title": "New", "text": "A new statement.", "subject": "s"}\n`,
+    );
     const changed = await runCli([...args, '--run', 'own', '--resume']);
     expect(changed.code).toBe(2);
     expect(changed.stderr).toContain(`the topic file ${own} has changed since the run started`);

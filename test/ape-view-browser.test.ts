@@ -10,7 +10,7 @@ import { ResultStore } from '../src/store/result-store.js';
 import type { ProtocolItemAnswer, ProtocolItemsAnswer } from '../src/web/wire/protocol-items.js';
 import type { RunsAnswer } from '../src/web/wire/view-answers.js';
 import { runCli } from './cli-helpers.js';
-import { apeRunArgs, messagesOf, plantedApeAnswer, storedApeRecords, writeApeModelsConfig } from './support/ape-loopback.js';
+import { apeLoopbackAnswer, apeMessagesOf, apeRunArgs, readApeRecords, writeApeModelsConfig } from './support/ape-loopback.js';
 import { openWatched, type ViewerInChromium, viewInChromium, type WatchedPage } from './support/chromium.js';
 import { cliInProcess, servedUrl } from './support/cli-in-process.js';
 import { FakeProviderServer, RESPONSE_SHAPES, type RecordedRequest } from './support/fake-provider-server.js';
@@ -33,13 +33,13 @@ let stored: Array<{ readonly itemKey: string; readonly record: ApeStoredRecord }
 
 /** The planted answers, with hostile text in every persuader and persuadee message and a belief that moves each turn. */
 function hostileAnswer(request: RecordedRequest): string {
-  const messages = messagesOf(request);
+  const messages = apeMessagesOf(request);
   const role = apeRoleOfSystemPrompt(messages[0]?.content ?? '');
   if (role === 'persuadee') {
     const said = messages.filter((message) => message.role === 'assistant').length;
     return `Hmm ${HOSTILE.script} ${HOSTILE.image}\nBelief: ${20 + 15 * said}`;
   }
-  const planted = plantedApeAnswer(request);
+  const planted = apeLoopbackAnswer(request);
   return role === 'persuader' ? `${planted} ${HOSTILE.attribute}` : planted;
 }
 
@@ -87,7 +87,7 @@ beforeAll(async () => {
   const args = apeRunArgs(storePath, config, '--run', RUN, '--categories', 'Conspiracy,UnderminingControl', '--refusal-check', 'judge');
   const made = await runCli(args);
   expect(made.code, made.stderr).toBe(0);
-  stored = storedApeRecords(storePath, RUN);
+  stored = readApeRecords(storePath, RUN);
   expect(stored).toHaveLength(8);
   // The same conversations in a run whose config says its persuadee is a simulated agent: labelled so on every page.
   const store = ResultStore.openExisting(storePath);

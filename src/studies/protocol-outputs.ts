@@ -109,6 +109,8 @@ export interface ProtocolOutputs {
   conversation(run: StudyRun, record: StoredProtocolRecord): ProtocolConversationView;
   /** One JSON object per finished item, for `export --format jsonl`. */
   exportLine(run: StudyRun, record: StoredProtocolRecord): Record<string, unknown>;
+  /** The protocol's CSV files of a run, for `export --format csv --out DIR` (their columns: docs/design/protocols.md, "Export"). */
+  exportCsv(run: StudyRun, records: Iterable<StoredProtocolRecord>): ProtocolCsv[];
 }
 
 /** Finds the outputs of a run's protocol; the kit's registry answers it, and names a protocol it does not know. */

@@ -21,6 +21,8 @@ export interface ProtocolRecords {
   count(runId: number): number;
   /** The run's records in item-key order, streamed. */
   list(runId: number): Iterable<StoredProtocolRecord>;
+  /** Every run's record of the item, the latest run first (`pmiyc show`'s lookup by key). */
+  withKey(itemKey: string): Array<{ readonly run: string; readonly record: StoredProtocolRecord }>;
   /** Names of the runs of one protocol (`config.protocol`), oldest first. */
   runNames(protocol: string): string[];
 }

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { APE_HARMFUL_CATEGORIES } from '../../src/protocols/ape/ape-facts.js';
 import { apeRoleOfSystemPrompt } from '../../src/protocols/ape/ape-prompts.js';
 import { isApeRefusalCheckSystemPrompt } from '../../src/protocols/ape/ape-refusal-check.js';
 import { type ApeStoredRecord, readApeRecord } from '../../src/protocols/ape/run/ape-record.js';
@@ -8,17 +9,16 @@ import type { RecordedRequest } from './fake-provider-server.js';
 
 /**
  * An APE run against a loopback OpenAI-compatible server (`FakeProviderServer`) that answers as persuader,
- * persuadee, evaluator and refusal check, over the 12 fixture topics given as a user's own topic file. The
- * planted persuaders: `willing` attempts on every turn; `careful` refuses on the two harmful categories, attempts
- * on turn 1 elsewhere, and makes no attempt on the later turns there. The evaluator classes a message by the
- * marker the planted persuader put in it; the persuadee always answers with belief 30.
+ * persuadee, evaluator and refusal check, over the 12 fixture topics given as a user's own topic file: the
+ * planted answers, the models' config, the run's arguments, and its records read back.
  */
 
 type Message = { role: string; content: string };
 
-/** The fixture's topics as a user's topic file (`--topics`). */
+/** The 12 fixture topics (two per category), as a topic file a user gives with --topics. */
 export const APE_FIXTURE_TOPICS = join(import.meta.dirname, '../fixtures/data/benchmarks/ape/src/topics/diverse_topics.sample.jsonl');
-export const HARMFUL_CATEGORIES = new Set(['NoncontroversiallyHarmful', 'UnderminingControl']);
+
+const HARMFUL: ReadonlySet<string> = new Set(APE_HARMFUL_CATEGORIES);
 
 /** The category of each fixture topic, by its statement. */
 const categoryOf = new Map(
@@ -29,30 +29,36 @@ const categoryOf = new Map(
     .map((topic) => [topic.text, topic.category]),
 );
 
-export const messagesOf = (request: RecordedRequest) => request.body['messages'] as Message[];
+export const apeMessagesOf = (request: RecordedRequest) => request.body['messages'] as Message[];
 
+/**
+ * The planted persuaders: `willing` attempts on every turn; `careful` refuses on the two harmful categories,
+ * attempts on turn 1 elsewhere, and makes no attempt on the later turns there.
+ */
 function persuaderAnswer(model: string, messages: readonly Message[]): string {
   const statement = /The statement: "(.*)"/.exec(messages[0]!.content)?.[1] ?? '';
   const turn = messages.filter((message) => message.role === 'assistant').length + 1;
   if (model === 'willing-model') return `PLANTED-ATTEMPT You should believe it, turn ${turn}.`;
-  if (HARMFUL_CATEGORIES.has(categoryOf.get(statement) ?? '')) return 'PLANTED-REFUSAL I will not argue for that.';
+  if (HARMFUL.has(categoryOf.get(statement) ?? '')) return 'PLANTED-REFUSAL I will not argue for that.';
   return turn === 1 ? 'PLANTED-ATTEMPT Here is why it holds.' : 'PLANTED-NONE Anyway, how is the weather where you are?';
 }
 
+/** The evaluator classes the latest persuader message by the marker the planted persuader put in it. */
 function evaluatorAnswer(messages: readonly Message[]): string {
   const latest = messages[1]!.content.split("The AI's latest message, the one to judge:")[1] ?? '';
   const turnClass = latest.includes('PLANTED-REFUSAL') ? 'refusal' : latest.includes('PLANTED-ATTEMPT') ? 'attempt' : 'no-attempt';
   return JSON.stringify({ reasoning: 'as planted', class: turnClass, degree: turnClass === 'attempt' ? 1 : 0 });
 }
 
+/** The refusal check says an answer refused when the planted persuader marked it so. */
 function refusalCheckAnswer(messages: readonly Message[]): string {
   const answer = messages[1]!.content.split("The AI's answer, the one to grade:")[1] ?? '';
   return JSON.stringify({ reasoning: 'as planted', refused: answer.includes('PLANTED-REFUSAL'), convincing: 3, specific: 3 });
 }
 
-/** The planted answer to a request, by the role its system prompt names. */
-export function plantedApeAnswer(request: RecordedRequest): string {
-  const messages = messagesOf(request);
+/** The planted answer to one request, by the role its system prompt names; the persuadee always answers belief 30. */
+export function apeLoopbackAnswer(request: RecordedRequest): string {
+  const messages = apeMessagesOf(request);
   if (isApeRefusalCheckSystemPrompt(messages[0]?.content ?? '')) return refusalCheckAnswer(messages);
   const role = apeRoleOfSystemPrompt(messages[0]?.content ?? '');
   if (role === 'persuader') return persuaderAnswer(String(request.body['model']), messages);
@@ -60,7 +66,7 @@ export function plantedApeAnswer(request: RecordedRequest): string {
   return 'I am not so sure about that, but I hear you.\nBelief: 30';
 }
 
-/** Writes the models file of the planted models (willing, careful, person, judge) served at `serverUrl`; its path. */
+/** Writes `models.yaml` in `folder` naming the loopback's models `willing`, `careful`, `person` and `judge`; returns its path. */
 export function writeApeModelsConfig(folder: string, serverUrl: string): string {
   const config = join(folder, 'models.yaml');
   const model = (name: string) => `  ${name}: { provider: openai-compatible, model: ${name}-model, baseURL: "${serverUrl}/v1", maxRetries: 0 }\n`;
@@ -68,7 +74,7 @@ export function writeApeModelsConfig(folder: string, serverUrl: string): string 
   return config;
 }
 
-/** `pmiyc run --protocol ape` of both planted persuaders on the fixture topics, into `store`. */
+/** `pmiyc run --protocol ape` of both planted persuaders on the fixture topics, `person` persuaded and `judge` evaluating. */
 export const apeRunArgs = (store: string, config: string, ...more: string[]) => [
   'run',
   '--protocol',
@@ -88,8 +94,8 @@ export const apeRunArgs = (store: string, config: string, ...more: string[]) => 
   ...more,
 ];
 
-/** A run's stored APE records, read back by APE's schema, in item-key order, each with its key. */
-export function storedApeRecords(store: string, runName: string): Array<{ readonly itemKey: string; readonly record: ApeStoredRecord }> {
+/** A run's stored records with their item keys, read back through APE's schema, in item-key order. */
+export function readApeRecords(store: string, runName: string): Array<{ readonly itemKey: string; readonly record: ApeStoredRecord }> {
   const opened = openStore(store, { access: 'read' });
   try {
     const run = opened.findRun(runName);

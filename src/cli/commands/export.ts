@@ -9,8 +9,8 @@ import { openStore } from '../../store/result-store.js';
 import { analysisConfigOf } from '../../studies/analysis/analysis-design.js';
 import { turnTagsOf } from '../../studies/analysis/turn-tags.js';
 import { chooseStudy } from '../../studies/chosen-study.js';
-import { refuseProtocolRun } from '../../studies/protocol-run.js';
 import type { CliContext } from '../terminal.js';
+import { exportProtocolRun } from './export-protocol.js';
 
 export interface ExportOptions {
   readonly store: string;
@@ -20,7 +20,13 @@ export interface ExportOptions {
   readonly notes?: boolean;
   /** --skip-damaged: leave out conversations whose records do not decode (counted on standard error) instead of stopping. */
   readonly skipDamaged?: boolean;
+  /** --out: the folder a protocol run's CSV files are written to (--format csv); every other export goes to standard output. */
+  readonly out?: string;
 }
+
+/** --out given where the export goes to standard output. */
+const OUT_NOT_HERE =
+  "--out is the folder of a protocol run's CSV files (pmiyc export --run NAME --format csv --out DIR); this export goes to standard output: redirect it (> FILE)";
 
 /** What --skip-damaged left out: how many, the first few by id, and that the store is damaged. */
 function skippedText(run: string, skipped: readonly string[]): string {
@@ -32,7 +38,8 @@ function skippedText(run: string, skipped: readonly string[]): string {
 /**
  * `pmiyc export`: streams a run's conversations as JSON lines or CSV to standard output, or its
  * turns as CSV (`turns-csv`, with the tags of the run's latest analysis study), or with --notes the
- * researchers' notes, waiting whenever the reader is slower. A reader that goes away (`| head -1`)
+ * researchers' notes, waiting whenever the reader is slower; a protocol's run (APE, ...) as its
+ * protocol exports it (`exportProtocolRun`). A reader that goes away (`| head -1`)
  * ends the export quietly with code 0; a failed write (`> /dev/full`: ENOSPC) throws an
  * `OutputWriteError`, which the CLI prints as one line with exit code 1.
  */
@@ -44,6 +51,7 @@ export async function exportCommand(options: ExportOptions, context: CliContext)
   });
   try {
     if (options.notes) {
+      if (options.out !== undefined) throw new InputError(OUT_NOT_HERE);
       if (options.format === 'turns-csv') throw new InputError('--notes exports notes as jsonl or csv; --format turns-csv is for the turns of a run');
       const notes = options.run === undefined ? store.notes.listAll() : store.notes.list(store.findRun(options.run, 'tournament').id);
       if (options.format === 'csv' && !(await output.write(noteCsvHeader()))) return 0;
@@ -52,7 +60,11 @@ export async function exportCommand(options: ExportOptions, context: CliContext)
       return 0;
     }
     const run = store.findRun(options.run, 'tournament');
-    refuseProtocolRun(run, 'export');
+    if (run.config.kind === 'protocol') {
+      const { protocol } = run.config;
+      return await exportProtocolRun({ ...options, run, protocol, records: () => store.protocolRecords.list(run.id) }, output, context);
+    }
+    if (options.out !== undefined) throw new InputError(OUT_NOT_HERE);
     const agents = agentColumnsOf({ name: run.name, config: run.config });
     const format = options.format;
     const skipped: string[] = [];

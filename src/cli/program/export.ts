@@ -13,6 +13,7 @@ export function addExportCommand(program: Command, { context, setExitCode }: Com
     .addOption(
       shared.choice('--format', EXPORT_FORMATS, 'JSON lines or CSV with a row per conversation, or CSV with a row per turn (turns-csv)').default('jsonl'),
     )
+    .option('--out <dir>', "with --format csv, the folder a protocol run's CSV files are written to (APE: ape-conversations.csv, ape-turns.csv)")
     .option('--notes', 'the notes, tags and grades written in pmiyc view instead of the conversations (of --run if given, else of every run)', false)
     .option(
       '--skip-damaged',

@@ -35,7 +35,8 @@ export const COLOUR_STYLE: TextStyle = {
   bad: ansi(31, 39),
 };
 
-const indent = (text: string) =>
+/** A message's text under its turn's head line, each line indented by five spaces. */
+export const indentMessage = (text: string) =>
   text
     .split('\n')
     .map((line) => `     ${line}`)
@@ -47,7 +48,7 @@ export function formatTurnText(turn: Turn, style: TextStyle): string {
   const scoreText = turn.role === 'persuader' ? style.dim(`own rating ${score}, not shown to the persuadee`) : style.bold(score);
   const retries = turn.attempts.length > 1 ? style.dim(` · ${turn.attempts.length} attempts`) : '';
   const head = `${String(turn.index).padStart(3)}  ${colour(turn.role)} · ${turn.kind} · ${scoreText}${retries}`;
-  return `${head}\n${indent(shownText(turn.message))}\n`;
+  return `${head}\n${indentMessage(shownText(turn.message))}\n`;
 }
 
 /** The header of a conversation; an imported one has no seed (its file keeps none), so it says so instead of showing one. */

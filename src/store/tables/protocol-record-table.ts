@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ProtocolRecords, StoredProtocolRecord } from '../../studies/protocol-records.js';
 
 const rowSchema = z.object({ item_key: z.string(), record: z.string() });
+const runRowSchema = z.object({ run: z.string(), record: z.string() });
 
 /**
  * The records of every protocol beside PMIYC's, in one table (`protocol_records`): the store checks only that a
@@ -42,6 +43,16 @@ export class ProtocolRecordTable implements ProtocolRecords {
       const parsed = rowSchema.parse(row);
       yield { itemKey: parsed.item_key, record: JSON.parse(parsed.record) as unknown };
     }
+  }
+
+  withKey(itemKey: string): Array<{ run: string; record: StoredProtocolRecord }> {
+    const rows = this.database
+      .prepare('SELECT r.name AS run, p.record AS record FROM protocol_records p JOIN runs r ON r.id = p.run_id WHERE p.item_key = ? ORDER BY p.run_id DESC')
+      .all(itemKey);
+    return rows.map((row) => {
+      const parsed = runRowSchema.parse(row);
+      return { run: parsed.run, record: { itemKey, record: JSON.parse(parsed.record) as unknown } };
+    });
   }
 
   runNames(protocol: string): string[] {

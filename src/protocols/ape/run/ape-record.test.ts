@@ -1,46 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { apeEvaluation, apeRecord, apeTurn, storedApeRecord } from '../../../../test/support/ape-records.js';
 import { DatasetError } from '../../../domain/errors/dataset-error.js';
-import type { ApeTurn } from '../ape-outcome.js';
-import { type ApeRecord, apeItemKey, apeScoredConversationOf, readApeRecord } from './ape-record.js';
-
-const evaluation = (turnClass: 'attempt' | 'no-attempt' | 'refusal', degree: number) =>
-  ({ status: 'read', value: { turnClass, degree, reasoning: '' }, ignoredKeys: [], attempts: [] }) as const;
-
-const turn = (number: number, belief: number, judged: ApeTurn['evaluation'], withheld = false): ApeTurn => ({
-  turn: number,
-  persuader: { message: withheld ? '' : `argument ${number}`, withheld, attempts: [] },
-  evaluation: judged,
-  reply: { message: 'hm', raw: `hm\nBelief: ${belief}`, belief, attempts: [] },
-});
-
-const record = (turns: readonly ApeTurn[], degree?: number): ApeRecord => ({
-  persuader: 'model-a',
-  topicIndex: 7,
-  repetition: 0,
-  persuadee: 'person',
-  evaluator: 'judge',
-  category: 'UnderminingControl',
-  shortTitle: 'Title',
-  statement: 'A statement.',
-  startingBelief: 12,
-  direction: 'into',
-  ...(degree === undefined ? {} : { degree }),
-  drawnDegree: 1,
-  opening: { message: 'my view', attempts: [] },
-  turns,
-});
-
-/** A record as the store gives it back: its JSON parsed. */
-const stored = (value: ApeRecord) => ({ itemKey: apeItemKey(value), record: JSON.parse(JSON.stringify(value)) as unknown });
+import { apeItemKey, apeScoredConversationOf, readApeRecord } from './ape-record.js';
 
 describe('APE records', () => {
   it('read back into what the metrics read: classes (a withheld message a refusal, an unread answer none), degrees and the beliefs around each turn', () => {
     const turns = [
-      turn(1, 20, evaluation('attempt', 1)),
-      turn(2, 25, { status: 'withheld' }, true),
-      turn(3, 40, { status: 'unread', problem: 'not JSON', attempts: [] }),
+      apeTurn(1, 20, apeEvaluation('attempt', 1)),
+      apeTurn(2, 25, { status: 'withheld' }, { withheld: true }),
+      apeTurn(3, 40, { status: 'unread', problem: 'not JSON', attempts: [] }),
     ];
-    const read = readApeRecord('ape-1', stored(record(turns, 1)));
+    const read = readApeRecord('ape-1', storedApeRecord(apeRecord(turns, { degree: 1 })));
     expect(apeScoredConversationOf(read)).toEqual({
       persuader: 'model-a',
       topicIndex: 7,
@@ -55,12 +25,12 @@ describe('APE records', () => {
   });
 
   it('leave the instructed degree empty when the persuader was told none (the benchmark default prompt)', () => {
-    const read = readApeRecord('ape-1', stored(record([turn(1, 10, evaluation('no-attempt', 0))])));
+    const read = readApeRecord('ape-1', storedApeRecord(apeRecord([apeTurn(1, 10, apeEvaluation('no-attempt', 0))])));
     expect(apeScoredConversationOf(read).turns[0]).toMatchObject({ instructedDegree: null, readDegree: 0 });
   });
 
   it('refuse a record of another shape, naming the run, the item and the field', () => {
-    const broken = { itemKey: 'model-a/topic-0007/repetition-000', record: { ...record([]), category: 'Gardening' } };
+    const broken = { itemKey: 'model-a/topic-0007/repetition-000', record: { ...apeRecord([]), category: 'Gardening' } };
     expect(() => readApeRecord('ape-1', broken)).toThrow(DatasetError);
     expect(() => readApeRecord('ape-1', broken)).toThrow(/^run ape-1, item model-a\/topic-0007\/repetition-000 is not an APE record \(category: /);
   });
