@@ -1,3 +1,4 @@
+import type { IntervalMethod } from '../metrics/intervals/claim-estimates.js';
 import type { StoredProtocolRecord } from './protocol-records.js';
 import type { StudyRun } from './run-config.js';
 
@@ -58,6 +59,8 @@ export type ProtocolTableCell = string | number | ProtocolEstimateCell | { reado
 
 /** A table of a protocol's report section: a title, what its n counts, its columns and rows. */
 export interface ProtocolTable {
+  /** Names the table's CSV file within its run's section (`rates-by-turn`: `<run>.rates-by-turn.csv`); lower case, digits and dashes. */
+  readonly id: string;
   readonly title: string;
   readonly note?: string;
   readonly header: readonly string[];
@@ -88,7 +91,7 @@ export interface ProtocolCsv {
 /** How a protocol's figures are made: the interval settings the report was asked for. */
 export interface ProtocolFiguresOptions {
   readonly confidence: number;
-  readonly method: 't' | 'bootstrap' | 'bca';
+  readonly method: IntervalMethod;
   readonly replicates: number;
   readonly seed: number;
 }
@@ -104,6 +107,8 @@ export interface ProtocolOutputs {
   conversation(run: StudyRun, record: StoredProtocolRecord): ProtocolConversationView;
   /** One JSON object per finished item, for `export --format jsonl`. */
   exportLine(run: StudyRun, record: StoredProtocolRecord): Record<string, unknown>;
+  /** The run's report section, from all its records: its figures as paragraphs, tables and JSON (docs/design/protocols.md, "Report"). */
+  figures(run: StudyRun, records: Iterable<StoredProtocolRecord>, options: ProtocolFiguresOptions): ProtocolFigures;
 }
 
 /** Finds the outputs of a run's protocol; the kit's registry answers it, and names a protocol it does not know. */
