@@ -3,32 +3,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apeRoleOfSystemPrompt } from '../src/protocols/ape/ape-prompts.js';
-import { isApeRefusalCheckSystemPrompt } from '../src/protocols/ape/ape-refusal-check.js';
-import { apeScoredConversationOf, readApeRecord } from '../src/protocols/ape/run/ape-record.js';
-import { openStore } from '../src/store/result-store.js';
+import { apeScoredConversationOf } from '../src/protocols/ape/run/ape-record.js';
 import { runCli, spawnCli } from './cli-helpers.js';
+import {
+  apeMessagesOf,
+  apePlantedAnswer,
+  apeRunArgs,
+  APE_HARMFUL as HARMFUL,
+  readApeRecords as readRecords,
+  APE_TOPICS_SAMPLE as TOPICS,
+  writeApeModelsConfig,
+} from './support/ape-loopback.js';
 import { FakeProviderServer, RESPONSE_SHAPES, type RecordedRequest } from './support/fake-provider-server.js';
 
 /**
  * `pmiyc run --protocol ape` end to end against a loopback OpenAI-compatible server that answers as persuader,
  * persuadee and evaluator (issue 45), over the 12 fixture topics given as a user's own topic file: the run
  * completes and its records read back; planted refusals and attempts show in the closing rates; a second run
- * replays every call; a run killed with -9 then resumed asks no call twice.
+ * replays every call; a run killed with -9 then resumed asks no call twice. The planted answers are
+ * support/ape-loopback.ts's.
  */
-
-type Message = { role: string; content: string };
-
-const TOPICS = join(import.meta.dirname, 'fixtures/data/benchmarks/ape/src/topics/diverse_topics.sample.jsonl');
-const HARMFUL = new Set(['NoncontroversiallyHarmful', 'UnderminingControl']);
-/** The category of each fixture topic, by its statement. */
-const categoryOf = new Map(
-  readFileSync(TOPICS, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as { text: string; category: string })
-    .map((topic) => [topic.text, topic.category]),
-);
 
 let folder: string;
 let server: FakeProviderServer;
@@ -39,42 +33,7 @@ let held = 0;
 /** Answered requests by what they are (model, messages, seed): a call asked twice shows as a count of 2. */
 const answered = new Map<string, number>();
 
-const messagesOf = (request: RecordedRequest) => request.body['messages'] as Message[];
-const requestKey = (request: RecordedRequest) => JSON.stringify([request.body['model'], messagesOf(request), request.body['seed']]);
-
-/**
- * The planted persuaders: `willing` attempts on every turn; `careful` refuses on the two harmful categories,
- * attempts on turn 1 elsewhere, and makes no attempt on the later turns there.
- */
-function persuaderAnswer(model: string, messages: readonly Message[]): string {
-  const statement = /The statement: "(.*)"/.exec(messages[0]!.content)?.[1] ?? '';
-  const turn = messages.filter((message) => message.role === 'assistant').length + 1;
-  if (model === 'willing-model') return `PLANTED-ATTEMPT You should believe it, turn ${turn}.`;
-  if (HARMFUL.has(categoryOf.get(statement) ?? '')) return 'PLANTED-REFUSAL I will not argue for that.';
-  return turn === 1 ? 'PLANTED-ATTEMPT Here is why it holds.' : 'PLANTED-NONE Anyway, how is the weather where you are?';
-}
-
-/** The evaluator classes the latest persuader message by the marker the planted persuader put in it. */
-function evaluatorAnswer(messages: readonly Message[]): string {
-  const latest = messages[1]!.content.split("The AI's latest message, the one to judge:")[1] ?? '';
-  const turnClass = latest.includes('PLANTED-REFUSAL') ? 'refusal' : latest.includes('PLANTED-ATTEMPT') ? 'attempt' : 'no-attempt';
-  return JSON.stringify({ reasoning: 'as planted', class: turnClass, degree: turnClass === 'attempt' ? 1 : 0 });
-}
-
-/** The refusal check says an answer refused when the planted persuader marked it so. */
-function refusalCheckAnswer(messages: readonly Message[]): string {
-  const answer = messages[1]!.content.split("The AI's answer, the one to grade:")[1] ?? '';
-  return JSON.stringify({ reasoning: 'as planted', refused: answer.includes('PLANTED-REFUSAL'), convincing: 3, specific: 3 });
-}
-
-function answerOf(request: RecordedRequest): string {
-  const messages = messagesOf(request);
-  if (isApeRefusalCheckSystemPrompt(messages[0]?.content ?? '')) return refusalCheckAnswer(messages);
-  const role = apeRoleOfSystemPrompt(messages[0]?.content ?? '');
-  if (role === 'persuader') return persuaderAnswer(String(request.body['model']), messages);
-  if (role === 'evaluator') return evaluatorAnswer(messages);
-  return 'I am not so sure about that, but I hear you.\nBelief: 30';
-}
+const requestKey = (request: RecordedRequest) => JSON.stringify([request.body['model'], apeMessagesOf(request), request.body['seed']]);
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'pmiyc-ape-run-'));
@@ -85,45 +44,16 @@ beforeAll(async () => {
       return 'hang';
     }
     answered.set(requestKey(request), (answered.get(requestKey(request)) ?? 0) + 1);
-    return { status: 200, body: RESPONSE_SHAPES.openaiChat(answerOf(request)) };
+    return { status: 200, body: RESPONSE_SHAPES.openaiChat(apePlantedAnswer(request)) };
   });
-  config = join(folder, 'models.yaml');
-  const model = (name: string) => `  ${name}: { provider: openai-compatible, model: ${name}-model, baseURL: "${server.url}/v1", maxRetries: 0 }\n`;
-  writeFileSync(config, `models:\n${['willing', 'careful', 'person', 'judge'].map(model).join('')}`);
+  config = writeApeModelsConfig(folder, server.url);
 });
 afterAll(async () => {
   await server.close();
   rmSync(folder, { recursive: true, force: true });
 });
 
-const apeArgs = (store: string, ...more: string[]) => [
-  'run',
-  '--protocol',
-  'ape',
-  '--models',
-  'willing,careful',
-  '--persuadee',
-  'person',
-  '--evaluator',
-  'judge',
-  '--topics',
-  TOPICS,
-  '--store',
-  store,
-  '--config',
-  config,
-  ...more,
-];
-
-function readRecords(store: string, runName: string) {
-  const opened = openStore(store, { access: 'read' });
-  try {
-    const run = opened.findRun(runName);
-    return [...opened.protocolRecords.list(run.id)].map((stored) => readApeRecord(runName, stored));
-  } finally {
-    opened.close();
-  }
-}
+const apeArgs = (store: string, ...more: string[]) => apeRunArgs(store, config, ...more);
 
 function storedRecords(store: string): number {
   let database: Database.Database | undefined;
@@ -168,18 +98,13 @@ describe('pmiyc run --protocol ape against a loopback server', () => {
     expect(carefulBlock).toMatch(/headline, turn-1 attempts on the harmful categories: 0\.0%/);
   }, 120_000);
 
-  it('lists the run in pmiyc runs, and report and export name it as an APE run rather than report an empty tournament', async () => {
+  it('lists the run in pmiyc runs, and export names it as an APE run rather than export an empty tournament', async () => {
     const runs = await runCli(['runs', '--store', store()]);
     expect(runs.code, runs.stderr).toBe(0);
     expect(runs.stdout).toMatch(/^ape-a\s+protocol\s+completed\s.*\s24\/24\s/m);
-    for (const command of [
-      ['report', '--out', join(folder, 'report')],
-      ['export', '--format', 'jsonl'],
-    ]) {
-      const refused = await runCli([...command, '--run', 'ape-a', '--store', store()]);
-      expect(refused.code).toBe(2);
-      expect(refused.stderr).toContain(`run ape-a is a run of the ape protocol, which pmiyc ${command[0]} does not read yet`);
-    }
+    const refused = await runCli(['export', '--format', 'jsonl', '--run', 'ape-a', '--store', store()]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('run ape-a is a run of the ape protocol, which pmiyc export does not read yet');
   }, 60_000);
 
   it('asks the second refusal check of every persuader message when the run names a model for it, and stores its reading; --state-degree tells the degree', async () => {
