@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConversationRecord } from '../src/domain/conversation-record.js';
+import { protocolOutputsOf } from '../src/kit/protocol-registry.js';
 import { buildReportFiles } from '../src/report/build-report-files.js';
+import { isProtocolRunsDocument } from '../src/report/report-document.js';
 import { buildRunsReport } from '../src/report/runs-report.js';
 import { openStore, type Store } from '../src/store/result-store.js';
 import type { ParticipantOutcome } from '../src/studies/people/people-results.js';
@@ -42,7 +44,9 @@ async function reportFiles(run: string, participants?: readonly ParticipantOutco
     replicates: 0,
     generatedAt: '2026-12-02T00:00:00Z',
     packageVersion: 'test',
+    protocolOutputsOf,
   });
+  if (isProtocolRunsDocument(document)) throw new Error(`run ${run} is a tournament: its report is the tournament's`);
   const files = await buildReportFiles(document, ['html', 'md', 'json', 'csv']);
   const read = (path: string) => {
     const content = files.find((file) => file.path === path)?.content;

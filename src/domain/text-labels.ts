@@ -34,3 +34,9 @@ export function formatCount(count: number): string {
 export function formatCounted(count: number, one: string, many = `${one}s`): string {
   return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
+
+/** A p-value as the tables show it: "0.003", "< 0.001", or "n/a" when there is none. */
+export function formatP(p: number): string {
+  if (!Number.isFinite(p)) return 'n/a';
+  return p < 0.001 ? '< 0.001' : p.toFixed(3);
+}

@@ -6,10 +6,12 @@ import type { SequentialSummary } from '../metrics/sequential/sequential-replay.
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
 import { claimSetBounds } from './claim-set-bounds.js';
 import { createModelLabels } from './model-labels.js';
+import { protocolSectionsJson } from './protocols/protocol-sections.js';
 import {
   REPORT_SCHEMA_VERSION,
   type ReportDocument,
   type ReportDuplicates,
+  type ReportProtocolSection,
   type ReportRun,
   type ReportStudies,
   type SampleDialogue,
@@ -30,6 +32,11 @@ export interface ReportContext {
   readonly studies?: ReportStudies;
   /** A run made with `--until settled`: its stopping rule replayed over its records (`sequential-report.ts`). */
   readonly sequential?: SequentialSummary;
+  /**
+   * Protocol runs reported beside the tournament (`--run a,b` with b an APE run): listed with the runs and their
+   * aliases, each with its section (docs/design/protocols.md, "Report").
+   */
+  readonly protocols?: { readonly runs: readonly ReportRun[]; readonly sections: ReportProtocolSection[] };
 }
 
 /** CC BY-NC-SA and its kind: data that may not be used commercially. */
@@ -94,10 +101,11 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
   const claimSetOf = claimSetBounds(claimSets, context.runs);
   // People are not aliases of a run: no provider, no model id.
   const modelsSeen = models.filter((entry) => !isPersonAgent(entry.model)).map((entry) => ({ model: entry.model, simulated: labels.isSimulated(entry.model) }));
+  const runs = [...context.runs, ...(context.protocols?.runs ?? [])];
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     meta: {
-      runs: [...context.runs],
+      runs,
       generatedAt: context.generatedAt,
       generatedBy: `pmiyc ${context.packageVersion}`,
       conversations,
@@ -106,7 +114,7 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
       models: [...models]
         .sort((a, b) => a.model.localeCompare(b.model))
         .map((entry) => ({ ...entry, simulated: labels.isSimulated(entry.model), label: labels.text(entry.model) })),
-      aliases: runAliases(context.runs, modelsSeen),
+      aliases: runAliases(runs, modelsSeen),
       simulatedAgents: models.some((entry) => labels.isSimulated(entry.model)),
       settings: analysis.groups.map((group) => ({ domain: group.domain, setting: group.setting, turnsPlanned: group.turnsPlanned })),
       claimSets: claimSets.map((set) => ({ ...set, nonCommercial: isNonCommercial(set.license) })),
@@ -130,13 +138,18 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
     power: results.power.map((plan) => capToClaimSet(plan, claimSetOf.get(plan.domain) ?? null)),
     samples: samples.map(toDialogue),
     studies: context.studies ?? {},
+    ...(context.protocols ? { protocols: context.protocols.sections } : {}),
   };
 }
 
-/** report.json text: NaN (no data) becomes null, numbers keep full precision; `claims.pairs` goes to claim-pairs.csv instead. */
+/** A report's JSON text: NaN (no data) becomes null, numbers keep full precision. */
+export const reportJsonText = (written: unknown): string =>
+  `${JSON.stringify(written, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`;
+
+/** report.json text: `claims.pairs` goes to claim-pairs.csv instead; a protocol section gives its protocol's JSON. */
 export function reportJson(document: ReportDocument): string {
   const { pairs: _claimPairs, ...claims } = document.claims;
   const runs = document.meta.runs.map(({ runConfig: _read, ...run }) => run);
-  const written = { ...document, meta: { ...document.meta, runs }, claims };
-  return `${JSON.stringify(written, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`;
+  const protocols = document.protocols ? { protocols: protocolSectionsJson(document.protocols) } : {};
+  return reportJsonText({ ...document, meta: { ...document.meta, runs }, claims, ...protocols });
 }

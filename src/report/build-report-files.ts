@@ -5,7 +5,10 @@ import { claimPairsCsv, claimsCsv, modelsCsv, pairsCsv } from './csv/csv-report.
 import { htmlReport } from './html/html-report.js';
 import { markdownReport } from './markdown/markdown-report.js';
 import { createModelLabels } from './model-labels.js';
-import type { ReportDocument } from './report-document.js';
+import { protocolCsvFiles } from './protocols/protocol-csv.js';
+import { protocolRunsHtml, protocolRunsJson, protocolRunsMarkdown } from './protocols/protocol-runs-report.js';
+import { sectionModels } from './protocols/protocol-sections.js';
+import { isProtocolRunsDocument, type ProtocolRunsDocument, type ReportDocument } from './report-document.js';
 import type { ReportFormat } from './report-formats.js';
 import { driftCsv } from './sections/drift-section.js';
 import { peopleCsv } from './sections/people-section.js';
@@ -21,10 +24,14 @@ export interface ReportFile {
  * The report's files, in memory: `index.html` (self-contained), `report.md` with `charts/*.svg`,
  * `report.json`, `pairs.csv`, `models.csv`, `claims.csv` and `claim-pairs.csv` (and an analysis study's CSV files), for the formats asked. Charts are rendered only
  * when HTML or Markdown is asked for. The two per-claim CSVs are generators, made only as they are
- * written (a full tournament's are tens of megabytes). Writing them is the caller's business.
+ * written (a full tournament's are tens of megabytes). Writing them is the caller's business. A protocol
+ * run's section adds a CSV per table (`<run>.<table id>.csv`); a report of protocol runs alone has only
+ * those, its HTML, Markdown and JSON (docs/design/protocols.md, "Report").
  */
-export async function buildReportFiles(document: ReportDocument, formats: readonly ReportFormat[]): Promise<ReportFile[]> {
-  const labels = createModelLabels(document.meta.models);
+export async function buildReportFiles(document: ReportDocument | ProtocolRunsDocument, formats: readonly ReportFormat[]): Promise<ReportFile[]> {
+  if (isProtocolRunsDocument(document)) return protocolRunsFiles(document, formats);
+  // A protocol run's models are named in its section only: they are labelled from what the run recorded.
+  const labels = createModelLabels([...document.meta.models, ...sectionModels(document.protocols ?? [])]);
   const wants = (format: ReportFormat) => formats.includes(format);
   const charts = wants('html') || wants('md') ? await renderCharts(reportChartSpecs(document, labels)) : [];
   const files: ReportFile[] = [];
@@ -42,6 +49,18 @@ export async function buildReportFiles(document: ReportDocument, formats: readon
     files.push(...analysisCsvFiles(document, labels));
     if (document.drift) files.push({ path: 'drift.csv', content: driftCsv(document.drift, labels) });
     if (document.people) files.push({ path: 'people.csv', content: peopleCsv(document.people, labels) });
+    files.push(...protocolCsvFiles(document.protocols ?? [], labels));
   }
   return files;
+}
+
+/** The files of a report of protocol runs alone: no chart, and no tournament CSV. */
+function protocolRunsFiles(document: ProtocolRunsDocument, formats: readonly ReportFormat[]): ReportFile[] {
+  const labels = createModelLabels(document.meta.models);
+  return [
+    ...(formats.includes('html') ? [{ path: 'index.html', content: protocolRunsHtml(document, labels) }] : []),
+    ...(formats.includes('md') ? [{ path: 'report.md', content: protocolRunsMarkdown(document, labels) }] : []),
+    ...(formats.includes('json') ? [{ path: 'report.json', content: protocolRunsJson(document) }] : []),
+    ...(formats.includes('csv') ? protocolCsvFiles(document.protocols, labels) : []),
+  ];
 }

@@ -8,6 +8,7 @@ import type { IntervalMethod } from '../metrics/intervals/claim-estimates.js';
 import type { CappedPowerPlan } from '../metrics/intervals/power.js';
 import type { SequentialSummary } from '../metrics/sequential/sequential-replay.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
+import type { ProtocolFigures } from '../studies/protocol-outputs.js';
 import type { RunConfig } from '../studies/run-config.js';
 import type { AliasIdentity } from './run-aliases.js';
 import type { DriftReport } from './sections/drift-report.js';
@@ -148,4 +149,40 @@ export interface ReportDocument extends Omit<TournamentAnalysis, 'models' | 'cla
   readonly drift?: DriftReport;
   /** People against models (issue 31): absent when no reported run has people (people-report.ts). */
   readonly people?: PeopleReport;
+  /** The sections of the reported runs of a protocol beside PMIYC's (APE, ...): absent when there is none. */
+  readonly protocols?: ReportProtocolSection[];
 }
+
+/**
+ * One protocol run's section of a report (docs/design/protocols.md, "Report"): which run and protocol, its
+ * models, and the figures the protocol made of its records. In report.json: `run`, `protocol`, `title`,
+ * `models`, `conversations`, and `figures`, the protocol's own JSON.
+ */
+export interface ReportProtocolSection {
+  readonly run: string;
+  readonly protocol: string;
+  /** The models the run called, each with whether it is a simulated agent (labelled so wherever it is named). */
+  readonly models: ReadonlyArray<{ readonly model: string; readonly simulated: boolean }>;
+  /** The finished conversations (the protocol's stored items) the figures rest on. */
+  readonly conversations: number;
+  readonly figures: ProtocolFigures;
+}
+
+/**
+ * The report of protocol runs alone (no tournament among the reported runs): what ran and each run's
+ * section. report.json says so with `kind: 'protocols'` and has no tournament field.
+ */
+export interface ProtocolRunsDocument {
+  readonly schemaVersion: number;
+  readonly kind: 'protocols';
+  readonly meta: Pick<ReportMeta, 'runs' | 'generatedAt' | 'generatedBy' | 'aliases' | 'simulatedAgents' | 'notes'> & {
+    /** Conversations of every section. */
+    readonly conversations: number;
+    readonly models: ReadonlyArray<{ readonly model: string; readonly label: string; readonly simulated: boolean }>;
+  };
+  readonly protocols: ReportProtocolSection[];
+}
+
+/** Whether a report's document is of protocol runs alone. */
+export const isProtocolRunsDocument = (document: ReportDocument | ProtocolRunsDocument): document is ProtocolRunsDocument =>
+  'kind' in document && document.kind === 'protocols';

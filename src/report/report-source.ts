@@ -3,6 +3,7 @@ import type { AnnotationResults } from '../studies/annotation/annotation-results
 import type { ConsistencyResults } from '../studies/consistency/consistency-results.js';
 import type { JudgeResults } from '../studies/judge/judge-results.js';
 import type { PeopleResults } from '../studies/people/people-results.js';
+import type { ProtocolRecords } from '../studies/protocol-records.js';
 import type { StudyRunRecords } from '../studies/run-config.js';
 import type { TournamentResults } from '../studies/tournament/tournament-results.js';
 
@@ -16,4 +17,6 @@ export type ReportSource = Pick<StudyRunRecords, 'findRun' | 'hasRun'> &
     readonly analysis: Pick<AnalysisResults, 'studyNames' | 'labels' | 'probes'>;
     /** People studies' participant lists (issue 31); absent in a store that keeps none, when only the conversations tell who took part. */
     readonly people?: Pick<PeopleResults, 'participants'>;
+    /** Protocol runs' records (APE, ...), which their protocol makes its report section of. */
+    readonly protocolRecords: Pick<ProtocolRecords, 'list'>;
   };

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { buildReportFiles, type ReportFile } from './build-report-files.js';
+import { isProtocolRunsDocument } from './report-document.js';
 import type { ReportFormat } from './report-formats.js';
 import type { RunsReport } from './runs-report.js';
 import { defaultReportFolder, type WrittenReport } from './texts/report-written-text.js';
@@ -18,7 +19,7 @@ export async function runsReportFiles(
   const { runs, document, conversations, duplicates, comparisonNote } = report;
   const folder = out ?? defaultReportFolder(runs, baseline);
   const files = (await buildReportFiles(document, formats)).map((file) => ({ path: join(folder, file.path), content: file.content }));
-  const disputedConversations = document.imported?.disputedConversations ?? 0;
+  const disputedConversations = isProtocolRunsDocument(document) ? 0 : (document.imported?.disputedConversations ?? 0);
   const paths = files.map((file) => file.path);
   return { files, written: { folder, files: paths, conversations, duplicates, disputedConversations, ...(comparisonNote ? { comparisonNote } : {}) } };
 }

@@ -3,13 +3,14 @@ import { isPersonAgent } from '../domain/person-agent.js';
 import { hashString } from '../domain/random.js';
 import { DEFAULT_INTERVALS, type IntervalOptions } from '../metrics/intervals/claim-estimates.js';
 import { type TournamentAnalysis, TournamentAnalyzer } from '../metrics/tournament-analysis.js';
-import { refuseProtocolRun } from '../studies/protocol-run.js';
+import type { ProtocolOutputsLookup } from '../studies/protocol-outputs.js';
 import type { StudyRun } from '../studies/run-config.js';
 import { isImportedRun } from '../studies/tournament/imported-run.js';
 import { agentPartsOf } from './agent-variants.js';
 import { buildReportDocument } from './build-report-document.js';
 import { designedAgentsOf } from './designed-agents.js';
-import type { ReportDocument, ReportDuplicates, ReportStudies } from './report-document.js';
+import { isProtocolRun, protocolRunsDocument, protocolSectionOf } from './protocols/protocol-sections.js';
+import type { ProtocolRunsDocument, ReportDocument, ReportDuplicates, ReportProtocolSection, ReportRun, ReportStudies } from './report-document.js';
 import type { ReportSource } from './report-source.js';
 import { DriftCollector } from './sections/drift-report.js';
 import type { ImportedResults } from './sections/imported-figures.js';
@@ -105,7 +106,9 @@ function baselineNote(baseline: StudyRun, runs: readonly StudyRun[], analysis: T
 /** A report of runs: the runs, the document, and what the combination left out. */
 export interface RunsReport {
   readonly runs: StudyRun[];
-  readonly document: ReportDocument;
+  /** The tournament's document (with any protocol run's section beside it), or that of protocol runs alone. */
+  readonly document: ReportDocument | ProtocolRunsDocument;
+  /** The conversations the report rests on: the tournament's, and every protocol run's finished ones. */
   readonly conversations: number;
   /** Conversations of combined runs left out because an earlier run had them (empty for one run). */
   readonly duplicates: ReportDuplicates[];
@@ -113,34 +116,89 @@ export interface RunsReport {
   readonly comparisonNote?: string;
 }
 
+interface RunsReportOptions {
+  readonly replicates: number;
+  /** How intervals are made (default t: see docs/design/statistics.md). */
+  readonly intervals?: IntervalOptions['method'];
+  /** A baseline run to compare the reported run with, model by model, paired over shared claims (`--compare a,b`: a). */
+  readonly baseline?: string;
+  /** `--analysis NAME`: the analysis study whose labels the report shows (default: the latest of the reported runs'). */
+  readonly analysis?: string;
+  readonly generatedAt: string;
+  readonly packageVersion: string;
+  /** Finds a protocol run's outputs (the kit's registry): report/ may not import a protocol. */
+  readonly protocolOutputsOf: ProtocolOutputsLookup;
+}
+
+/** A run as the report lists it; an imported run has no seed. */
+function reportRunOf(run: StudyRun): ReportRun {
+  return {
+    name: run.name,
+    createdAt: run.createdAt,
+    seed: isImportedRun(run) ? null : run.seed,
+    packageVersion: run.packageVersion,
+    status: run.status,
+    ...(run.gitRevision ? { gitRevision: run.gitRevision } : {}),
+    config: run.storedConfig,
+    runConfig: run.config,
+  };
+}
+
+/** `--compare` and `--analysis` read tournaments: a protocol run named for them is refused, with what to do instead. */
+function refuseProtocolRunsFor(runs: readonly StudyRun[], baseline: StudyRun | undefined, options: RunsReportOptions): void {
+  const protocolRun = [...runs, ...(baseline ? [baseline] : [])].find(isProtocolRun);
+  if (baseline && protocolRun?.config.kind === 'protocol')
+    throw new InputError(
+      `--compare compares two tournaments claim by claim, and run ${protocolRun.name} is a run of the ${protocolRun.config.protocol} protocol: report it with --run ${protocolRun.name}`,
+    );
+  if (options.analysis !== undefined && runs.every(isProtocolRun))
+    throw new InputError(`--analysis names an analysis study of a tournament, and the reported runs are protocol runs: drop --analysis`);
+}
+
 /**
  * The report of one or more runs (the latest tournament when none is named), analysed in one
- * streaming pass over their conversations, with the validation studies that belong to them.
+ * streaming pass over their conversations, with the validation studies that belong to them. A
+ * protocol run (APE, ...) gives its section, made by its protocol from its records: beside the
+ * tournament's report, or, when every run is a protocol run, in a report of its own.
  */
 export function buildRunsReport(
   source: ReportSource & { findRun(name?: string, kind?: 'tournament'): StudyRun },
   runNames: readonly string[],
-  options: {
-    readonly replicates: number;
-    /** How intervals are made (default t: see docs/design/statistics.md). */
-    readonly intervals?: IntervalOptions['method'];
-    /** A baseline run to compare the reported run with, model by model, paired over shared claims (`--compare a,b`: a). */
-    readonly baseline?: string;
-    /** `--analysis NAME`: the analysis study whose labels the report shows (default: the latest of the reported runs'). */
-    readonly analysis?: string;
-    readonly generatedAt: string;
-    readonly packageVersion: string;
-  },
+  options: RunsReportOptions,
 ): RunsReport {
   const runs = runNames.length > 0 ? runNames.map((name) => source.findRun(name)) : [source.findRun(undefined, 'tournament')];
-  for (const run of runs) refuseProtocolRun(run, 'report');
+  const baseline = options.baseline === undefined ? undefined : source.findRun(options.baseline);
+  refuseProtocolRunsFor(runs, baseline, options);
+  const method = options.intervals ?? DEFAULT_INTERVALS.method;
+  const protocolRuns = runs.filter(isProtocolRun);
+  const sections = protocolRuns.map((run) =>
+    protocolSectionOf(source, run, options.protocolOutputsOf, { method, replicates: options.replicates, confidence: DEFAULT_INTERVALS.confidence }),
+  );
+  const protocolConversations = sections.reduce((total, section) => total + section.conversations, 0);
+  const tournamentRuns = runs.filter((run) => !isProtocolRun(run));
+  if (tournamentRuns.length === 0) {
+    const document = protocolRunsDocument(protocolRuns.map(reportRunOf), sections, options);
+    return { runs, document, conversations: protocolConversations, duplicates: [] };
+  }
+  const protocols = sections.length === 0 ? undefined : { runs: protocolRuns.map(reportRunOf), sections };
+  const report = tournamentReport(source, tournamentRuns, baseline, options, protocols);
+  return { ...report, runs, conversations: report.conversations + protocolConversations };
+}
+
+/** The tournament's report of the runs that are not protocol runs, with the protocol runs' sections beside it. */
+function tournamentReport(
+  source: ReportSource,
+  runs: StudyRun[],
+  baseline: StudyRun | undefined,
+  options: RunsReportOptions,
+  protocols: { readonly runs: readonly ReportRun[]; readonly sections: ReportProtocolSection[] } | undefined,
+): RunsReport {
   const intervals: IntervalOptions = {
     ...DEFAULT_INTERVALS,
     method: options.intervals ?? DEFAULT_INTERVALS.method,
     replicates: options.replicates,
     seed: runs[0]!.seed,
   };
-  const baseline = options.baseline === undefined ? undefined : source.findRun(options.baseline);
   const collected = collect(source, runs, intervals, baseline);
   const bootstrap = { replicates: options.replicates, confidence: 0.95, seed: runs[0]!.seed };
   const consistency = consistencyStudiesFor(source, runs, { replicates: options.replicates });
@@ -151,21 +209,13 @@ export function buildRunsReport(
   const sequential = sequentialSummaryOf(runs, (run) => source.conversations(run.id));
   const built = buildReportDocument(collected.analysis, {
     ...(sequential ? { sequential } : {}),
-    runs: runs.map((run) => ({
-      name: run.name,
-      createdAt: run.createdAt,
-      seed: isImportedRun(run) ? null : run.seed,
-      packageVersion: run.packageVersion,
-      status: run.status,
-      ...(run.gitRevision ? { gitRevision: run.gitRevision } : {}),
-      config: run.storedConfig,
-      runConfig: run.config,
-    })),
+    runs: runs.map(reportRunOf),
     generatedAt: options.generatedAt,
     packageVersion: options.packageVersion,
     duplicates: collected.duplicates,
     studies,
     notes: [...(comparisonNote ? [comparisonNote] : []), ...collected.importNotes],
+    ...(protocols ? { protocols } : {}),
   });
   const analysisReport = readAnalysisReport(source, runs, {
     ...(options.analysis === undefined ? {} : { analysis: options.analysis }),

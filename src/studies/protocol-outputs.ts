@@ -1,3 +1,4 @@
+import type { IntervalMethod } from '../metrics/intervals/claim-estimates.js';
 import type { StoredProtocolRecord } from './protocol-records.js';
 import type { StudyRun } from './run-config.js';
 
@@ -63,6 +64,8 @@ export type ProtocolTableCell = string | number | ProtocolEstimateCell | { reado
 
 /** A table of a protocol's report section: a title, what its n counts, its columns and rows. */
 export interface ProtocolTable {
+  /** Names the table's CSV file within its run's section (`rates-by-turn`: `<run>.rates-by-turn.csv`); lower case, digits and dashes. */
+  readonly id: string;
   readonly title: string;
   readonly note?: string;
   readonly header: readonly string[];
@@ -93,7 +96,7 @@ export interface ProtocolCsv {
 /** How a protocol's figures are made: the interval settings the report was asked for. */
 export interface ProtocolFiguresOptions {
   readonly confidence: number;
-  readonly method: 't' | 'bootstrap' | 'bca';
+  readonly method: IntervalMethod;
   readonly replicates: number;
   readonly seed: number;
 }
@@ -111,6 +114,8 @@ export interface ProtocolOutputs {
   exportLine(run: StudyRun, record: StoredProtocolRecord): Record<string, unknown>;
   /** The protocol's CSV files of a run, for `export --format csv --out DIR` (their columns: docs/design/protocols.md, "Export"). */
   exportCsv(run: StudyRun, records: Iterable<StoredProtocolRecord>): ProtocolCsv[];
+  /** The run's report section, from all its records: its figures as paragraphs, tables and JSON (docs/design/protocols.md, "Report"). */
+  figures(run: StudyRun, records: Iterable<StoredProtocolRecord>, options: ProtocolFiguresOptions): ProtocolFigures;
 }
 
 /** Finds the outputs of a run's protocol; the kit's registry answers it, and names a protocol it does not know. */

@@ -1,5 +1,6 @@
 import { InputError } from '../../domain/errors/input-error.js';
 import { type AtomicWriteFileSystem, writeFilesAtomically } from '../../io/write-file-atomically.js';
+import { protocolOutputsOf } from '../../kit/protocol-registry.js';
 import type { IntervalMethod } from '../../metrics/intervals/claim-estimates.js';
 import type { ReportFormat } from '../../report/report-formats.js';
 import { buildRunsReport, type RunsReport } from '../../report/runs-report.js';
@@ -45,6 +46,7 @@ export async function writeReport(options: ReportOptions, context: CliContext, f
       ...(options.analysis === undefined ? {} : { analysis: options.analysis }),
       generatedAt: context.now().toISOString(),
       packageVersion: context.packageVersion,
+      protocolOutputsOf,
     });
   } finally {
     store.close();

@@ -1,3 +1,4 @@
+import { formatP } from '../../domain/text-labels.js';
 import type { PeopleComparison } from '../../metrics/people/people-comparison.js';
 import type { ChartSpec } from '../charts/chart-theme.js';
 import { conditionLabel } from '../charts/chart-theme.js';
@@ -9,7 +10,7 @@ import { html, type SafeHtml } from '../html/safe-html.js';
 import { escapeMarkdown, markdownTable } from '../markdown/markdown-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import { formatEstimate } from '../number-format.js';
-import { formatP, verdict } from '../tables/comparison-tables.js';
+import { verdict } from '../tables/comparison-tables.js';
 import type { ReportTable } from '../tables/report-tables.js';
 import type { PeopleReport } from './people-report.js';
 

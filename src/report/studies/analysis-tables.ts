@@ -1,5 +1,6 @@
 import type { Domain } from '../../domain/claim.js';
 import type { Setting } from '../../domain/conversation.js';
+import { formatP } from '../../domain/text-labels.js';
 import type { ShareEstimate } from '../../metrics/intervals/claim-shares.js';
 import type { FlagRate } from '../../metrics/techniques/turn-flags.js';
 import { conditionLabel } from '../charts/chart-theme.js';
@@ -24,12 +25,6 @@ export function analysisConditions(rows: readonly Condition[]): Condition[] {
 }
 
 const shareCell = (share: ShareEstimate, n: number): EstimateCell => ({ estimate: share.share, ciLow: share.ciLow, ciHigh: share.ciHigh, n, thin: share.thin });
-
-/** "0.003", "< 0.001" or "n/a". */
-function formatP(p: number): string {
-  if (!Number.isFinite(p)) return 'n/a';
-  return p < 0.001 ? '< 0.001' : p.toFixed(3);
-}
 
 /** A judge's name as every output shows it: a simulated one says so. */
 export function judgeText(judge: StudyJudge): string {

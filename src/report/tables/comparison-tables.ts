@@ -1,4 +1,4 @@
-import { formatCount } from '../../domain/text-labels.js';
+import { formatCount, formatP } from '../../domain/text-labels.js';
 import type { ArmLeftOut } from '../../metrics/arms/arm-comparisons.js';
 import { conditionLabel } from '../charts/chart-theme.js';
 import { formatNumber } from '../number-format.js';
@@ -8,12 +8,6 @@ import type { EstimateCell, ReportTable, TableCell } from './report-tables.js';
 
 /** The significance level the tables mark (Holm-adjusted). */
 const ALPHA = 0.05;
-
-/** "0.003", "< 0.001" or "n/a". */
-export function formatP(p: number): string {
-  if (!Number.isFinite(p)) return 'n/a';
-  return p < 0.001 ? '< 0.001' : p.toFixed(3);
-}
 
 /** A comparison's reading from its Holm-adjusted p and whether it rests on too few claims. */
 export function verdict(pHolm: number, thin: boolean): string {

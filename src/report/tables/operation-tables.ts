@@ -1,6 +1,6 @@
 import { formatCount as count } from '../../domain/text-labels.js';
 import { formatTimestamp } from '../number-format.js';
-import type { ReportDocument } from '../report-document.js';
+import type { ReportDocument, ReportMeta } from '../report-document.js';
 import { runSeedText } from '../sections/imported-notes.js';
 import type { ReportTable } from './report-tables.js';
 
@@ -74,7 +74,7 @@ export function usageTable(document: ReportDocument): ReportTable {
 }
 
 /** The runs combined in the report; an imported run has no seed. */
-export function runsTable(document: ReportDocument): ReportTable {
+export function runsTable(document: { readonly meta: Pick<ReportMeta, 'runs'> }): ReportTable {
   return {
     header: ['run', 'started', 'seed', 'pmiyc version', 'status'],
     rows: document.meta.runs.map((run) => [run.name, formatTimestamp(run.createdAt), run.seed ?? runSeedText(run), run.packageVersion, run.status ?? 'n/a']),

@@ -1,9 +1,12 @@
 import { formatCount } from '../../domain/text-labels.js';
-import type { ReportDocument } from '../report-document.js';
+import type { ReportMeta } from '../report-document.js';
 import type { AliasIdentity } from '../run-aliases.js';
 import type { ReportTable } from './report-tables.js';
 
 const NOT_RECORDED = 'not recorded';
+
+/** What these tables read of a report: its runs and their aliases (a tournament's report, or one of protocol runs alone). */
+type WhatRan = { readonly meta: Pick<ReportMeta, 'runs' | 'aliases'> };
 
 function temperatureText(alias: AliasIdentity): string {
   if (alias.temperatureSent === false) return 'not sent';
@@ -11,7 +14,7 @@ function temperatureText(alias: AliasIdentity): string {
 }
 
 /** "What ran", per alias: which model it was, where it was served, which revision, and how it was sampled. */
-export function aliasesTable(document: ReportDocument): ReportTable {
+export function aliasesTable(document: WhatRan): ReportTable {
   const combined = document.meta.runs.length > 1;
   return {
     header: ['alias', 'provider', 'model id', 'endpoint', 'revision', 'temperature', 'max tokens', ...(combined ? ['runs'] : [])],
@@ -29,7 +32,7 @@ export function aliasesTable(document: ReportDocument): ReportTable {
 }
 
 /** Why some aliases are names only: the runs that recorded no models (imported results, runs of an older pmiyc). */
-export function aliasesNote(document: ReportDocument): string {
+export function aliasesNote(document: WhatRan): string {
   const runs = [...new Set(document.meta.aliases.filter((alias) => !alias.recorded).flatMap((alias) => alias.runs))];
   if (runs.length === 0) return '';
   const imported = runs.filter((name) => document.meta.runs.find((run) => run.name === name)?.runConfig?.kind === 'import');

@@ -2,12 +2,13 @@ import { join } from 'node:path';
 import { formatCount, formatCounted } from '../../domain/text-labels.js';
 import type { ReportDuplicates } from '../report-document.js';
 
-const safeName = (name: string) => name.replace(/[^A-Za-z0-9._+-]/g, '_');
+/** A run's name as a file or folder name: characters a file system may refuse become `_`. */
+export const safeFileName = (name: string) => name.replace(/[^A-Za-z0-9._+-]/g, '_');
 
 /** Where a report goes unless --out says: `pmiyc-report/demo-1`, `pmiyc-report/base+extra`, with `-vs-<baseline>` for --compare. */
 export function defaultReportFolder(runs: ReadonlyArray<{ readonly name: string }>, baseline?: string): string {
-  const folder = join('pmiyc-report', safeName(runs.map((run) => run.name).join('+')));
-  return baseline === undefined ? folder : `${folder}-vs-${safeName(baseline)}`;
+  const folder = join('pmiyc-report', safeFileName(runs.map((run) => run.name).join('+')));
+  return baseline === undefined ? folder : `${folder}-vs-${safeFileName(baseline)}`;
 }
 
 /** What `writeReport` wrote. */

@@ -58,7 +58,13 @@ function toyConversation(_run: StudyRun, stored: StoredProtocolRecord): Protocol
   };
 }
 
-const TOY: ProtocolOutputs = { protocol: 'toy', conversation: toyConversation, exportLine: () => ({}), exportCsv: () => [] };
+const TOY: ProtocolOutputs = {
+  protocol: 'toy',
+  conversation: toyConversation,
+  exportLine: () => ({}),
+  exportCsv: () => [],
+  figures: () => ({ id: 'toy', title: 'Toy', paragraphs: [], tables: [], json: {} }),
+};
 const lookup = (protocol: string): ProtocolOutputs => {
   if (protocol === 'toy') return TOY;
   throw new InputError(`this pmiyc does not know the ${protocol} protocol`);

@@ -2,6 +2,7 @@ import type { ProtocolOutputs } from '../../../studies/protocol-outputs.js';
 import { APE_PROTOCOL } from '../run/ape-design.js';
 import { apeConversationView } from './ape-conversation-view.js';
 import { apeExportCsv, apeExportLine } from './ape-export.js';
+import { apeFigures } from './ape-figures.js';
 
 /** What APE gives the readers of its runs (`report`, `export`, `show`, `view`): see studies/protocol-outputs.ts. */
 export const apeOutputs: ProtocolOutputs = {
@@ -9,4 +10,5 @@ export const apeOutputs: ProtocolOutputs = {
   conversation: apeConversationView,
   exportLine: apeExportLine,
   exportCsv: apeExportCsv,
+  figures: apeFigures,
 };

@@ -1,0 +1,92 @@
+import type { IntervalOptions } from '../../metrics/intervals/claim-estimates.js';
+import type { ProtocolOutputsLookup } from '../../studies/protocol-outputs.js';
+import type { ProtocolRecords } from '../../studies/protocol-records.js';
+import { recordedModelsOf, type StudyRun } from '../../studies/run-config.js';
+import { createModelLabels } from '../model-labels.js';
+import { type ProtocolRunsDocument, REPORT_SCHEMA_VERSION, type ReportProtocolSection, type ReportRun } from '../report-document.js';
+import { runAliases } from '../run-aliases.js';
+
+/**
+ * The report's side of a protocol's runs (docs/design/protocols.md, "Report"): each run's section, made by its
+ * protocol (found through the lookup the CLI passes, since report/ may not import a protocol) from the run's
+ * stored records, and the document of a report whose runs are all protocol runs.
+ */
+
+/** Whether a run is a protocol's (APE, ...) rather than a tournament's or a study's. */
+export const isProtocolRun = (run: StudyRun): boolean => run.config.kind === 'protocol';
+
+/** The models a protocol run recorded, each with whether it is a simulated agent, by name. */
+function protocolModelsOf(run: StudyRun): ReportProtocolSection['models'] {
+  if (run.config.kind !== 'protocol') return [];
+  const recorded = recordedModelsOf(run.config);
+  const simulated = new Set(run.config.simulated);
+  const names = [...new Set([...Object.keys(recorded), ...simulated])].sort((a, b) => a.localeCompare(b));
+  return names.map((model) => ({ model, simulated: simulated.has(model) || recorded[model]?.provider === 'sim' }));
+}
+
+/**
+ * One protocol run's section: its records (in item order) measured by its protocol with the report's interval
+ * method and replicates, at the run's own seed, so a section reads the same alone or beside other runs.
+ */
+export function protocolSectionOf(
+  source: { readonly protocolRecords: Pick<ProtocolRecords, 'list'> },
+  run: StudyRun,
+  protocolOutputsOf: ProtocolOutputsLookup,
+  intervals: Pick<IntervalOptions, 'method' | 'replicates' | 'confidence'>,
+): ReportProtocolSection {
+  if (run.config.kind !== 'protocol') throw new TypeError(`run ${run.name} is not a protocol's run`);
+  const outputs = protocolOutputsOf(run.config.protocol);
+  const records = [...source.protocolRecords.list(run.id)];
+  const figures = outputs.figures(run, records, {
+    method: intervals.method,
+    replicates: intervals.replicates,
+    confidence: intervals.confidence,
+    seed: run.seed,
+  });
+  return { run: run.name, protocol: run.config.protocol, models: protocolModelsOf(run), conversations: records.length, figures };
+}
+
+/** Every model of the sections, once, simulated when any run says so. */
+export function sectionModels(sections: readonly ReportProtocolSection[]): ReportProtocolSection['models'] {
+  const simulated = new Map<string, boolean>();
+  for (const { model, simulated: isSimulated } of sections.flatMap((section) => section.models))
+    simulated.set(model, (simulated.get(model) ?? false) || isSimulated);
+  return [...simulated].sort(([a], [b]) => a.localeCompare(b)).map(([model, isSimulated]) => ({ model, simulated: isSimulated }));
+}
+
+/** The document of a report whose runs are all protocol runs: what ran, and each run's section. */
+export function protocolRunsDocument(
+  runs: readonly ReportRun[],
+  sections: ReportProtocolSection[],
+  context: { readonly generatedAt: string; readonly packageVersion: string },
+): ProtocolRunsDocument {
+  const models = sectionModels(sections);
+  const labels = createModelLabels(models);
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    kind: 'protocols',
+    meta: {
+      runs: [...runs],
+      generatedAt: context.generatedAt,
+      generatedBy: `pmiyc ${context.packageVersion}`,
+      conversations: sections.reduce((total, section) => total + section.conversations, 0),
+      models: models.map((entry) => ({ ...entry, simulated: labels.isSimulated(entry.model), label: labels.text(entry.model) })),
+      aliases: runAliases(runs, models),
+      simulatedAgents: models.some((entry) => labels.isSimulated(entry.model)),
+      notes: [],
+    },
+    protocols: sections,
+  };
+}
+
+/** report.json's `protocols`: each section with its protocol's JSON as `figures` (its paragraphs and tables are the documents'). */
+export function protocolSectionsJson(sections: readonly ReportProtocolSection[]) {
+  return sections.map((section) => ({
+    run: section.run,
+    protocol: section.protocol,
+    title: section.figures.title,
+    models: section.models,
+    conversations: section.conversations,
+    figures: section.figures.json,
+  }));
+}
