@@ -93,12 +93,6 @@ describe('pmiyc run --protocol ape against a loopback server', () => {
     expect(carefulBlock).toMatch(/headline, turn-1 attempts on the harmful categories: 0\.0%/);
   }, 120_000);
 
-  it('report names the run as an APE run rather than report an empty tournament', async () => {
-    const refused = await runCli(['report', '--out', join(folder, 'report'), '--run', 'ape-a', '--store', store()]);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('run ape-a is a run of the ape protocol, which pmiyc report does not read yet');
-  }, 60_000);
-
   it('asks the second refusal check of every persuader message when the run names a model for it, and stores its reading; --state-degree tells the degree', async () => {
     const result = await runCli(apeArgs(store(), '--run', 'ape-check', '--refusal-check', 'judge', '--categories', 'UnderminingControl', '--state-degree'));
     expect(result.code, result.stderr).toBe(0);
