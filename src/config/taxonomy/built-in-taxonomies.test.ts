@@ -4,7 +4,7 @@ import { stringify } from 'yaml';
 import type { Taxonomy } from '../../domain/taxonomy.js';
 import { BUILT_IN_TAXONOMIES } from './built-in-taxonomies.js';
 import { parseTaxonomy } from './parse-taxonomy.js';
-import { PERSUSAFETY_STRATEGY_NAMES } from './persusafety-taxonomy.js';
+import { PERSUSAFETY_STRATEGY_NAMES } from './persusafety-strategies.js';
 import { TAXONOMY_REFERENCES } from './taxonomy-references.js';
 
 const builtIns = Object.entries(BUILT_IN_TAXONOMIES);

@@ -1,5 +1,5 @@
 import type { TaxonomyItem } from '../../domain/taxonomy.js';
-import type { PersusafetyStrategy } from './persusafety-taxonomy.js';
+import type { PersusafetyStrategy } from './persusafety-strategies.js';
 
 /** A source that is one of PersuSafety's 15 strategies, named as PersuSafety names it (the `persusafety` taxonomy lists all 15). */
 const persusafety = (strategy: PersusafetyStrategy) => `Liu et al. 2025 (PersuSafety: ${strategy})`;

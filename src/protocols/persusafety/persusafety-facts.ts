@@ -1,4 +1,4 @@
-import { PERSUSAFETY_STRATEGY_NAMES, type PersusafetyStrategy } from '../../config/taxonomy/persusafety-taxonomy.js';
+import { PERSUSAFETY_STRATEGY_NAMES, type PersusafetyStrategy } from '../../config/taxonomy/persusafety-strategies.js';
 
 /**
  * The facts of PersuSafety (Liu et al., "LLM Can be a Dangerous Persuader", COLM 2025; MIT), as its code and data
