@@ -54,9 +54,11 @@ describe("PersuSafety's data files", () => {
 
   it('refuses what is not JSON, or not an array of items, naming the file', () => {
     expect(thrown(() => parseNeutralScenes('scenes.json', '[{')).message).toMatch(/^scenes\.json is not JSON \(.+\): give PersuSafety's neutral scenes file/);
-    expect(thrown(() => parseNeutralScenes('scenes.json', '{}')).message).toBe('scenes.json is not a file of neutral scenes: that is a JSON array of them');
+    expect(thrown(() => parseNeutralScenes('scenes.json', '{}')).message).toBe(
+      "scenes.json is not a file of neutral scenes: give PersuSafety's neutral scenes file (a JSON array of them)",
+    );
     expect(thrown(() => parseConstrainedScenes('scenes.json', '[]')).message).toBe(
-      'scenes.json is not a file of scenes with constraints: that is a JSON array of them',
+      "scenes.json is not a file of scenes with constraints: give PersuSafety's scenes with constraints file (a JSON array of them)",
     );
   });
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { type DataProblem, DatasetError } from '../../domain/errors/dataset-error.js';
-import { MAX_LISTED_PROBLEMS } from '../../domain/errors/problem-list.js';
+import { DatasetError } from '../../domain/errors/dataset-error.js';
 import {
   PERSUSAFETY_HARMFULNESS_LEVELS,
   PERSUSAFETY_PERSUADEE_PROFILES,
@@ -8,6 +7,7 @@ import {
   type PersusafetyHarmfulness,
   type PersusafetyProfile,
 } from './persusafety-facts.js';
+import { parsedJson, readJsonItems, schemaRead } from './persusafety-json-items.js';
 
 /** One of PersuSafety's harmful persuasion tasks (`harmful_scenarios_full.json`). */
 export interface PersusafetyHarmfulTask {
@@ -101,37 +101,13 @@ const constrainedSceneSchema = z.looseObject(
   },
 );
 
-/** The file's JSON, or a DatasetError naming it. */
-function parsedJson(file: string, content: string, expected: string): unknown {
-  try {
-    return JSON.parse(content.startsWith('\uFEFF') ? content.slice(1) : content);
-  } catch (error) {
-    throw new DatasetError({ file }, `is not JSON (${(error as Error).message}): give PersuSafety's ${expected}`, { fileIsSubject: true });
-  }
-}
-
-/**
- * Each item of a JSON array read by a schema, in order; every item that is not one is named by its index (up to
- * MAX_LISTED_PROBLEMS listed) in one DatasetError, so that a file is fixed in one pass.
- */
+/** Each item of a JSON array read by a schema into `read`'s shape, in order; every item that is not one is named by its index. */
 function readItems<Item, Read>(file: string, content: string, what: string, schema: z.ZodType<Item>, read: (item: Item, index: number) => Read): Read[] {
-  const value = parsedJson(file, content, `${what} file (a JSON array)`);
-  if (!Array.isArray(value) || value.length === 0)
-    throw new DatasetError({ file }, `is not a file of ${what}: that is a JSON array of them`, { fileIsSubject: true });
-  const items: Read[] = [];
-  const problems: DataProblem[] = [];
-  let problemCount = 0;
-  value.forEach((item: unknown, index) => {
-    const parsed = schema.safeParse(item);
-    if (parsed.success) items.push(read(parsed.data, index));
-    else {
-      problemCount += 1;
-      if (problems.length < MAX_LISTED_PROBLEMS) problems.push({ file, detail: `item ${index}: ${parsed.error.issues[0]?.message ?? `not one of ${what}`}` });
-    }
+  const wording = { what, unit: 'item', expected: `PersuSafety's ${what} file (a JSON array of them)` };
+  return readJsonItems(file, content, wording, (value, index) => {
+    const parsed = schemaRead(schema, value);
+    return parsed.status === 'read' ? { status: 'read', item: read(parsed.item, index) } : parsed;
   });
-  const [first, ...others] = problems;
-  if (first) throw new DatasetError(first, first.detail, { others, total: problemCount });
-  return items;
 }
 
 /** The harmful tasks of a file in PersuSafety's format, in file order; a task that is not one is named by its index. */
@@ -183,7 +159,7 @@ export function parseConstrainedScenes(file: string, content: string): Persusafe
  * PersuSafety has, in the facts' order: a name missing, another name, or an empty description is named.
  */
 function parseProfiles<Name extends string>(file: string, content: string, names: readonly Name[], what: string): ReadonlyMap<Name, string> {
-  const value = parsedJson(file, content, `${what} file (a JSON object of name: description)`);
+  const value = parsedJson(file, content, `PersuSafety's ${what} file (a JSON object of name: description)`);
   const parsed = z.record(z.string(), z.string()).safeParse(value);
   if (!parsed.success) throw new DatasetError({ file }, `is not a file of ${what}: that is a JSON object of name: description`, { fileIsSubject: true });
   const unknown = Object.keys(parsed.data).filter((name) => !(names as readonly string[]).includes(name));
