@@ -81,24 +81,14 @@ function placeOfFile(path: string, request: PersusafetyImportRequest): Persusafe
     throw new InputError(
       `${path} is named for the profile ${JSON.stringify(namedProfile)}, which is not one of PersuSafety's (${PERSUSAFETY_PERSUADEE_PROFILES.join(', ')}): give --profile`,
     );
+  const { persuader = hints.persuader, study = hints.study, condition = hints.condition } = request;
   const profile = request.profile ?? (namedProfile !== undefined && isProfile(namedProfile) ? namedProfile : undefined);
-  const place = {
-    persuader: request.persuader ?? hints.persuader,
-    study: request.study ?? hints.study,
-    condition: request.condition ?? hints.condition,
-    profile,
-  };
-  const flags = { persuader: '--persuader', study: '--study', condition: '--condition', profile: '--profile' } as const;
-  const missing = (Object.keys(flags) as Array<keyof typeof flags>).filter((key) => place[key] === undefined).map((key) => flags[key]);
-  if (missing.length > 0 || place.persuader === undefined || place.study === undefined || place.condition === undefined || place.profile === undefined)
+  if (persuader === undefined || study === undefined || condition === undefined || profile === undefined) {
+    const given = { '--persuader': persuader, '--study': study, '--condition': condition, '--profile': profile };
+    const missing = Object.entries(given).flatMap(([flag, value]) => (value === undefined ? [flag] : []));
     throw new InputError(`${path} does not say whose conversations it holds (its path is not PersuSafety's ${LAYOUT}): give ${missing.join(', ')}`);
-  return {
-    persuader: place.persuader,
-    study: place.study,
-    condition: place.condition,
-    ...(hints.persuaderProfile === undefined ? {} : { persuaderProfile: hints.persuaderProfile }),
-    profile: place.profile,
-  };
+  }
+  return { persuader, study, condition, ...(hints.persuaderProfile === undefined ? {} : { persuaderProfile: hints.persuaderProfile }), profile };
 }
 
 /** A conversation's key in the run, of a file's place. */
