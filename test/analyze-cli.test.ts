@@ -208,7 +208,7 @@ describe('pmiyc analyze on a simulated tournament', () => {
       [[], /name the judge models that label the turns: --judge/],
       [['--judge', JUDGE, '--run', 'first'], /--run names the tournament run to analyse, but first is an analysis study/],
       [['--judge', JUDGE, '--run', 'nope'], /has no run named "nope"/],
-      [['--judge', JUDGE, '--taxonomy', 'nope'], /no built-in taxonomy or file named nope: give rhetoric or techniques/],
+      [['--judge', JUDGE, '--taxonomy', 'nope'], /no built-in taxonomy or file named nope: give rhetoric, techniques or persusafety/],
       [['--judge', JUDGE, '--sample', '0'], /--sample must be a whole number of at least 1/],
       [['--judge', 'missing', '--config', config], /"missing" is not a model name/],
       [

@@ -135,7 +135,7 @@ const ALLOWED_IMPORTS: Record<string, string[]> = {
  * kit prepares the inputs (new or resumed), checks the models, opens the store, runs the session
  * and words its end, so that a library caller can do what the command does.
  */
-const STUDY_COMMANDS = ['run', 'demo', 'consistency', 'judge', 'judge-synthesize', 'analyze', 'annotate', 'people'];
+const STUDY_COMMANDS = ['run', 'demo', 'consistency', 'judge', 'judge-synthesize', 'analyze', 'annotate', 'people', 'import-persusafety'];
 /** What a study command leaves to the kit: the store, the session (runner) and the files a study reads (io). */
 const KIT_ONLY = ['store', 'runner', 'io'];
 

@@ -80,7 +80,7 @@ describe('pmiyc --help guides a newcomer', () => {
     [['import', 'official'], '--setting <single|multi>'],
     [['import', 'official'], '--domain <subjective|misinformation>'],
     [['import', 'official'], '--label-match <strict|first>'],
-    [['analyze'], '--taxonomy <rhetoric|techniques|file>'],
+    [['analyze'], '--taxonomy <rhetoric|techniques|persusafety|file>'],
   ])('pmiyc %s --help lists the values of %s', async (words, flags) => {
     expect(await helpOf(...words)).toContain(`  ${flags} `);
   });

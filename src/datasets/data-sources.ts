@@ -3,6 +3,15 @@ import { InputError } from '../domain/errors/input-error.js';
 /** The claim sets' sources, listed in DATA_SOURCES. */
 type ClaimSourceId = 'anthropic' | 'perspectrum' | 'truthfulqa' | 'pmiyc-claims';
 
+/** The benchmarks' item files, whose recipes their protocols keep (APE's topics; PersuSafety's scenes, tasks and profiles). */
+type BenchmarkFileId =
+  | 'ape-topics'
+  | 'persusafety-harmful-tasks'
+  | 'persusafety-neutral-scenes'
+  | 'persusafety-constrained-scenes'
+  | 'persusafety-persuadee-profiles'
+  | 'persusafety-persuader-profiles';
+
 /**
  * The public files pmiyc reads its items from: the claim sets' sources (DATA_SOURCES) and the benchmarks'
  * item files, whose recipes their protocols keep (`src/protocols/<protocol>/`). Each says where it lives
@@ -10,7 +19,7 @@ type ClaimSourceId = 'anthropic' | 'perspectrum' | 'truthfulqa' | 'pmiyc-claims'
  * can be verified about it. Pure data.
  */
 export interface DataSource {
-  readonly id: ClaimSourceId | 'ape-topics';
+  readonly id: ClaimSourceId | BenchmarkFileId;
   readonly title: string;
   /** Path inside a data folder. */
   readonly path: string;

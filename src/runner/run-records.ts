@@ -164,10 +164,11 @@ export interface RunRecords<Config extends RunConfigBase = RunConfigBase> {
   setRunStatus(runId: number, status: RunStatus, stopReason?: string): void;
   /**
    * Sets one field of a run's stored config: `servedBy` (what served each model: its call
-   * identity), `settings` (how it is run, given anew on a resume) or `imports` (the files each
-   * `pmiyc import official` into the run read).
+   * identity), `settings` (how it is run, given anew on a resume), `imports` (the files each
+   * `pmiyc import official` into the run read) or `design` (a protocol run's design, which each
+   * import into it extends with the files it read: `pmiyc import persusafety`).
    */
-  recordRunConfig(runId: number, field: 'servedBy' | 'settings' | 'imports', value: unknown): void;
+  recordRunConfig(runId: number, field: 'servedBy' | 'settings' | 'imports' | 'design', value: unknown): void;
   /** Takes a run's lease; `mayTake` throws to refuse a live holder. Returns the holder it replaced. */
   takeLease(runId: number, holder: LeaseHolder, mayTake: (current: LeaseHolder) => void): LeaseHolder | undefined;
   /** Renews a heartbeat; false when another process has taken the run over. */

@@ -174,7 +174,7 @@ export class ResultStore implements Store {
     }
   }
 
-  recordRunConfig(runId: number, field: 'servedBy' | 'settings' | 'imports', value: unknown): void {
+  recordRunConfig(runId: number, field: 'servedBy' | 'settings' | 'imports' | 'design', value: unknown): void {
     this.runs.recordConfig(runId, field, value);
   }
 

@@ -23,7 +23,7 @@ export function addAnalyzeCommand(program: Command, { context, signals, setExitC
     .addOption(shared.runName('the tournament run to analyse (default: the latest tournament)'))
     .option('--judge <a,b>', 'the judge models; several give each turn one label set each', parseJudges)
     .option(
-      '--taxonomy <rhetoric|techniques|file>',
+      '--taxonomy <rhetoric|techniques|persusafety|file>',
       'the techniques and unethical strategies to label with: a built-in taxonomy, or a taxonomy YAML file (default: rhetoric)',
     )
     .addOption(shared.sample('completed conversations', ''))

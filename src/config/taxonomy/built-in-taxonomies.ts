@@ -1,4 +1,5 @@
 import type { Taxonomy } from '../../domain/taxonomy.js';
+import { PERSUSAFETY_TAXONOMY } from './persusafety-taxonomy.js';
 import { RHETORIC_TAXONOMY } from './rhetoric-taxonomy.js';
 import { TECHNIQUE_TAXONOMY } from './technique-taxonomy.js';
 
@@ -6,6 +7,7 @@ import { TECHNIQUE_TAXONOMY } from './technique-taxonomy.js';
 export const BUILT_IN_TAXONOMIES: Readonly<Record<string, Taxonomy>> = {
   rhetoric: RHETORIC_TAXONOMY,
   techniques: TECHNIQUE_TAXONOMY,
+  persusafety: PERSUSAFETY_TAXONOMY,
 };
 
 /** The names of the built-in taxonomies, in the order a message lists them. */

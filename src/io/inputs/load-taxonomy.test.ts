@@ -59,11 +59,11 @@ describe('loadTaxonomy', () => {
     const error = await failureOf('rhetorics');
     expect(error).toBeInstanceOf(InputError);
     expect(error.message).toBe(
-      'no built-in taxonomy or file named rhetorics: give rhetoric or techniques, or the path of a taxonomy YAML file (docs/design/techniques.md)',
+      'no built-in taxonomy or file named rhetorics: give rhetoric, techniques or persusafety, or the path of a taxonomy YAML file (docs/design/techniques.md)',
     );
     expect(exitCodeOf(error).code).toBe(2);
     // A name an object has of its own is not a built-in.
-    expect((await failureOf('constructor')).message).toMatch(/^no built-in taxonomy or file named constructor: give rhetoric or techniques/);
+    expect((await failureOf('constructor')).message).toMatch(/^no built-in taxonomy or file named constructor: give rhetoric, techniques or persusafety/);
   });
 
   it('answers a file at fault with its path, line and key (exit 2)', async () => {

@@ -54,7 +54,7 @@ export class RunTable {
       .run(status, stopReason ?? null, this.context.now().toISOString(), runId);
   }
 
-  recordConfig(runId: number, field: 'servedBy' | 'settings' | 'imports', value: unknown): void {
+  recordConfig(runId: number, field: 'servedBy' | 'settings' | 'imports' | 'design', value: unknown): void {
     this.database.prepare(`UPDATE runs SET config = json_set(config, '$.${field}', json(?)) WHERE id = ?`).run(JSON.stringify(value), runId);
   }
 
