@@ -131,6 +131,7 @@ describe("pmiyc view's API of an APE run", () => {
     const runs = await get<RunsAnswer>('runs');
     expect(runs.body.runs.find((run) => run.name === RUN)).toMatchObject({
       kind: 'protocol',
+      protocol: 'ape',
       studyItems: 8,
       models: ['careful', 'judge', 'person', 'willing'],
     });
@@ -202,6 +203,8 @@ describe('pmiyc view of an APE run in headless Chromium', () => {
   it('goes from the runs to the APE run, filters its list by persuader, and opens a conversation whose classes and beliefs are the stored ones', async () => {
     const watched = await openWatched(viewer.browser, viewer.url);
     const { page } = watched;
+    // The runs page names the run's protocol, as pmiyc runs does.
+    await expect.poll(() => page.locator('#view tr', { hasText: RUN }).first().innerText()).toContain('protocol ape');
     await page.getByRole('link', { name: RUN, exact: true }).click();
     await page.locator('#view table').waitFor();
     expect(await page.locator('#view thead th').allInnerTexts()).toEqual(['item', 'title', ...COLUMNS]);
