@@ -15,10 +15,12 @@ import { type ApeStudyOutcome, runApeStudy } from '../../protocols/ape/run/ape-s
 import { apeSimulatedProtocol } from '../../protocols/ape/sim/ape-simulated.js';
 import { describeCallsMade, sessionCallsView } from '../../report/texts/run-totals-text.js';
 import { describeStop } from '../../runner/session-ending.js';
+import { openToRead } from '../../store/open-to-read.js';
 import type { Store } from '../../store/result-store.js';
 import { checkDesignFlags, type DesignFlag, listText, optionalText, type ResumeWording, studyToResume } from '../../studies/study-resume.js';
 import { type CommandContext, dataOf } from '../command-context.js';
 import { checkedConfig, type StudyCommandOptions, type StudyKind, withStore } from '../study-command.js';
+import { apeDryRunText } from './ape-dry-run.js';
 
 /**
  * `pmiyc run --protocol ape` (docs/design/protocols.md): APE's question, will a model try to persuade on a harmful
@@ -216,36 +218,22 @@ function apeRunText(store: Store, runName: string, design: ApeDesign): string[] 
   return [`Persuadee ${labelOf(design.persuadee)}, evaluator ${labelOf(design.evaluator)}${check}.`, ...apeRatesText(apeMetrics(conversations), labelOf)];
 }
 
-/**
- * `--dry-run`: the plan and the calls it asks of each model (at least: re-asks of unusable replies come on top);
- * makes no call and no run. Prices are not estimated yet for a protocol's run (the tournament's forecast is its own).
- */
-function apeDryRunLines(prepared: Pick<PreparedApeRun, 'design' | 'topics' | 'topicSource'>): string[] {
-  const { design, topics } = prepared;
-  const starts = topics.length * design.repetitions;
-  const conversations = starts * design.persuaders.length;
-  const turnCalls = conversations * design.turns;
-  const calls = new Map<string, number>();
-  const add = (model: string, count: number) => calls.set(model, (calls.get(model) ?? 0) + count);
-  for (const persuader of design.persuaders) add(persuader, starts * design.turns);
-  // The persuadee's opening is asked once per topic and repetition, shared by every persuader.
-  add(design.persuadee, starts + turnCalls);
-  add(design.evaluator, turnCalls);
-  if (design.refusalCheck) add(design.refusalCheck, turnCalls);
-  return [
-    `APE run: ${design.persuaders.length} persuaders x ${topics.length} topics (${prepared.topicSource}) x ${design.repetitions} repetitions = ${conversations} conversations of ${design.turns} persuader turns, at temperature ${design.sampling.temperature}.`,
-    'Calls, at least (re-asks of unusable replies come on top; calls stored by earlier runs are replayed for free):',
-    ...[...calls].map(([model, count]) => `  ${model}: ${count}`),
-    "Prices are not estimated for a protocol run yet: see each model's price in the config. Nothing was called.",
-  ];
-}
-
 export const apeKind: StudyKind<ApeCommandOptions, PreparedApeRun, ApeStudyOutcome> = {
   prepareNew: prepareNewApeRun,
   prepareResume: prepareApeResume,
   dryRun: async (fresh, options, context) => {
-    if (fresh) return apeDryRunLines(fresh);
-    return withStore(options.store, 'read', context.now, async (store) => apeDryRunLines(await prepareApeResume(store, options, context)));
+    const common = { env: context.env, storePath: options.store, cache: options.cache };
+    if (fresh === undefined)
+      return withStore(options.store, 'read', context.now, async (store) => {
+        const prepared = await prepareApeResume(store, options, context);
+        return apeDryRunText({ ...prepared, ...common, store, ...(prepared.name ? { resumedRun: prepared.name } : {}) });
+      });
+    const store = openToRead(options.store);
+    try {
+      return await apeDryRunText({ ...fresh, ...common, ...(store ? { store } : {}) });
+    } finally {
+      store?.close();
+    }
   },
   run: ({ store, prepared, input, failures }) =>
     runApeStudy({

@@ -14,8 +14,8 @@ import type { PlannedConversation, TournamentDesign } from '../../studies/tourna
 import type { PreviewBatching, PreviewStore, TournamentPreview } from '../../studies/tournament/tournament-preview.js';
 import { formatTextTable } from './text-table.js';
 
-/** A total cost: about $X, or at least $X when some model has no prices (named). */
-function costText(estimate: Pick<PlanEstimate, 'costUsd' | 'unpricedModels'>): string {
+/** A total cost: about $X, or at least $X when some model has no prices (named); every dry run's wording. */
+export function costText(estimate: { readonly costUsd: number; readonly unpricedModels: readonly string[] }): string {
   if (estimate.unpricedModels.length === 0) return `about $${estimate.costUsd.toFixed(2)}`;
   return `at least $${estimate.costUsd.toFixed(2)} (no price for ${estimate.unpricedModels.map(labelModel).join(', ')})`;
 }

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { createRandom, deriveSeed } from '../../../domain/random.js';
+import type { ChatModel } from '../../../models/chat-model.js';
 import { openStudySession, type StudyRunInput } from '../../../runner/open-study-session.js';
 import type { RunInfo, RunRecords } from '../../../runner/run-records.js';
 import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts } from '../../../runner/run-session.js';
 import { runTasks, type TasksResult } from '../../../runner/run-tasks.js';
 import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../../runner/session-ending.js';
 import type { ProtocolRecords } from '../../../studies/protocol-records.js';
-import { runApeConversation } from '../ape-conversation.js';
+import { type ApeConversationInput, runApeConversation } from '../ape-conversation.js';
 import type { ApeConversationOutcome, ApeFailure } from '../ape-outcome.js';
 import { type ApeConversationPlan, type ApeStart, drawApeStart } from '../ape-plan.js';
 import type { ApeTopic } from '../ape-topics.js';
@@ -102,17 +103,25 @@ function apeRecordOf(design: ApeDesign, task: ApeTask, outcome: Extract<ApeConve
   };
 }
 
+/** The models of one conversation of the run, each by its name (a dry run's replay asks the same ones). */
+export function apeConversationModels(
+  design: ApeDesign,
+  task: Pick<ApeTask, 'persuader'>,
+  modelFor: (name: string) => ChatModel,
+): ApeConversationInput['models'] {
+  return {
+    persuader: modelFor(task.persuader),
+    persuadee: modelFor(design.persuadee),
+    evaluator: modelFor(design.evaluator),
+    ...(design.refusalCheck ? { refusalCheck: modelFor(design.refusalCheck) } : {}),
+  };
+}
+
 async function runTask(input: RunApeInput, session: RunSession, task: ApeTask): Promise<'done' | 'failed'> {
   const { design } = input;
-  const model = (name: string) => session.registry.modelFor(name);
   const outcome = await runApeConversation({
     plan: task.plan,
-    models: {
-      persuader: model(task.persuader),
-      persuadee: model(design.persuadee),
-      evaluator: model(design.evaluator),
-      ...(design.refusalCheck ? { refusalCheck: model(design.refusalCheck) } : {}),
-    },
+    models: apeConversationModels(design, task, (name) => session.registry.modelFor(name)),
     sampling: design.sampling,
     abortSignal: session.signals.abort,
   });
