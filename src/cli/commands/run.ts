@@ -62,7 +62,6 @@ const TOURNAMENT_ONLY: ReadonlyArray<readonly [string, string]> = [
   ['wave', '--wave'],
   ['retryFailed', '--retry-failed'],
   ['maxFailures', '--max-failures'],
-  ['batch', '--batch'],
 ];
 
 /** An APE run's options from `pmiyc run`'s; a tournament's flag typed with it is refused. */
@@ -70,7 +69,7 @@ function apeOptionsOf(options: RunOptions): ApeCommandOptions {
   const typed = TOURNAMENT_ONLY.filter(([key]) => options.given.has(key)).map(([, flag]) => flag);
   if (typed.length > 0)
     throw new InputError(
-      `${typed.join(', ')} ${typed.length === 1 ? 'is' : 'are'} not for --protocol ape (an APE run takes --models, --persuadee, --evaluator, --refusal-check, --categories, --topics, --limit, --sample, --repeat): drop ${typed.length === 1 ? 'it' : 'them'}`,
+      `${typed.join(', ')} ${typed.length === 1 ? 'is' : 'are'} not for --protocol ape (an APE run takes --models, --persuadee, --evaluator, --refusal-check, --categories, --topics, --limit, --sample, --repeat, --batch): drop ${typed.length === 1 ? 'it' : 'them'}`,
     );
   return {
     ...options,

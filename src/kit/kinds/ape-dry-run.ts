@@ -2,17 +2,20 @@ import type { PmiycConfig } from '../../config/config-schema.js';
 import { type Environment, resolveModelSettings } from '../../config/resolve-model-settings.js';
 import { formatCount, labelModel } from '../../domain/text-labels.js';
 import { modelFileSha256 } from '../../io/process/model-file-digest.js';
+import { batchPricesOf, batchSettingsOf } from '../../models/batch/with-batch.js';
 import { findProvider } from '../../models/providers/provider-catalog.js';
 import { CHARS_PER_TOKEN } from '../../models/token-estimate.js';
 import type { Prices } from '../../models/wrappers/with-cost.js';
 import type { ApeTopic } from '../../protocols/ape/ape-topics.js';
-import type { ApeDesign } from '../../protocols/ape/run/ape-design.js';
+import { type ApeDesign, apeModelsOf } from '../../protocols/ape/run/ape-design.js';
 import { type ApeEstimate, type ApeEstimateAssumptions, estimateApeRun, NOTHING_STORED } from '../../protocols/ape/run/ape-estimate.js';
 import { apeItemKey } from '../../protocols/ape/run/ape-record.js';
 import { type ApeStoredWork, findApeStoredWork } from '../../protocols/ape/run/ape-stored-work.js';
 import { type ApeTask, planApeTasks } from '../../protocols/ape/run/ape-study.js';
-import { costText } from '../../report/texts/dry-run-text.js';
+import { batchedCostLines, costText } from '../../report/texts/dry-run-text.js';
 import { formatTextTable } from '../../report/texts/text-table.js';
+import { setUpSessionModels } from '../../runner/models/check-models.js';
+import { itemsInFlight } from '../../runner/run-session.js';
 import type { Store } from '../../store/result-store.js';
 
 /**
@@ -36,6 +39,9 @@ export interface ApeDryRunInput {
   readonly resumedRun?: string;
   /** False: --no-cache (a new run reuses no call of an earlier run). */
   readonly cache: boolean;
+  /** `--batch` (now, or kept with the resumed run), and the model calls in flight at once. */
+  readonly batch: boolean;
+  readonly concurrency: number;
 }
 
 /** Output tokens of a judge's JSON answer: a sentence or two of reasoning and the keys. */
@@ -89,6 +95,44 @@ function modelTable(estimate: ApeEstimate): string {
   return formatTextTable(['model', 'calls', 'input tokens', 'output tokens', 'cost'], rows);
 }
 
+/**
+ * The batch lines (`batchedCostLines`, the tournament's words): the cost at batch prices next to the direct one,
+ * and the waves, one per call of a conversation (its opening, then per persuader turn its three or four calls).
+ */
+function apeBatchLines(
+  input: ApeDryRunInput,
+  direct: ApeEstimate,
+  estimateAt: (prices: ApeEstimateAssumptions['prices']) => ApeEstimate,
+  toRun: number,
+): string[] {
+  const { design } = input;
+  const models = setUpSessionModels(input.config, input.env, apeModelsOf(design), { batching: { all: input.batch } });
+  if (models.batched.length === 0) return [];
+  const batchPrices = (model: string) => (models.batched.includes(model) ? batchPricesOf(models.settingsFor(model)) : undefined);
+  const atBatchPrices = estimateAt((model) => batchPrices(model) ?? pricesOf(input, model));
+  const steps = 1 + design.turns * (design.refusalCheck ? 4 : 3);
+  return batchedCostLines({
+    models: models.batched,
+    assumed: models.batched.filter((model) => batchPrices(model)?.assumed),
+    atBatchPrices,
+    direct,
+    sequence: `${steps} calls`,
+    steps,
+    conversations: toRun,
+    window: itemsInFlight(
+      input.concurrency,
+      models.batched.map((model) => batchSettingsOf(models.settingsFor(model), input.batch)?.size ?? 0),
+    ),
+  });
+}
+
+/** A model's prices for the estimate: those of the config; nothing for a model that runs inside pmiyc. */
+function pricesOf(input: Pick<ApeDryRunInput, 'config' | 'env'>, model: string): Prices {
+  const settings = resolveModelSettings(model, input.config, input.env);
+  const kind = findProvider(settings.provider)?.kind;
+  return kind === 'sim' || kind === 'llama' ? FREE : settings;
+}
+
 /** See the top of this file. */
 export async function apeDryRunText(input: ApeDryRunInput): Promise<string[]> {
   const { design, topics } = input;
@@ -98,13 +142,12 @@ export async function apeDryRunText(input: ApeDryRunInput): Promise<string[]> {
   const assumptions: ApeEstimateAssumptions = {
     messageTokens: Math.round(design.sampling.maxOutputTokens / 2),
     answerTokens: JUDGE_ANSWER_TOKENS,
-    prices: (model) => {
-      const settings = resolveModelSettings(model, input.config, input.env);
-      const kind = findProvider(settings.provider)?.kind;
-      return kind === 'sim' || kind === 'llama' ? FREE : settings;
-    },
+    prices: (model) => pricesOf(input, model),
   };
-  const estimate = estimateApeRun(design, planApeTasks(design, topics, input.seed), assumptions, progressOf);
+  const estimateAt = (prices: ApeEstimateAssumptions['prices']) =>
+    estimateApeRun(design, planApeTasks(design, topics, input.seed), { ...assumptions, prices }, progressOf);
+  const estimate = estimateAt(assumptions.prices);
+  const toRun = reuse.reused ? conversations - reuse.work.conversationsDone - reuse.work.conversationsReplayed : conversations;
   const judges = design.refusalCheck ? 'the evaluator, the refusal check' : 'the evaluator';
   return [
     `Dry run: nothing is called. APE run: ${design.persuaders.length} persuaders x ${topics.length} topics (${input.topicSource}) x ${design.repetitions} repetitions = ${formatCount(conversations)} conversations of ${design.turns} persuader turns, at temperature ${design.sampling.temperature}.`,
@@ -114,6 +157,7 @@ export async function apeDryRunText(input: ApeDryRunInput): Promise<string[]> {
     modelTable(estimate),
     '',
     `Total cost: ${costText(estimate)}.${estimate.unpricedModels.length > 0 ? ' Set inputUsdPerMillion and outputUsdPerMillion for them under models: in the config.' : ''}`,
+    ...apeBatchLines(input, estimate, estimateAt, toRun),
     `Assumptions: the persuader's and persuadee's messages of about ${assumptions.messageTokens} tokens (half of --max-tokens), the judges' answers of about ${Math.min(JUDGE_ANSWER_TOKENS, design.sampling.maxOutputTokens)} tokens; ` +
       `input counted from the requests as the run builds them, about ${CHARS_PER_TOKEN} characters a token; every persuader message judged (a message its provider withholds is not); ` +
       'no re-ask and no prompt cache counted; simulated and llama models cost nothing.',

@@ -14,12 +14,13 @@ import { apeScoredConversationOf, readApeRecord } from '../../protocols/ape/run/
 import { type ApeStudyOutcome, runApeStudy } from '../../protocols/ape/run/ape-study.js';
 import { apeSimulatedProtocol } from '../../protocols/ape/sim/ape-simulated.js';
 import { describeCallsMade, sessionCallsView } from '../../report/texts/run-totals-text.js';
-import { describeStop } from '../../runner/session-ending.js';
+import { setUpSessionModels } from '../../runner/models/check-models.js';
+import { describeLeftForResume, describeStop } from '../../runner/session-ending.js';
 import { openToRead } from '../../store/open-to-read.js';
 import type { Store } from '../../store/result-store.js';
 import { checkDesignFlags, type DesignFlag, listText, optionalText, type ResumeWording, studyToResume } from '../../studies/study-resume.js';
 import { type CommandContext, dataOf } from '../command-context.js';
-import { checkedConfig, type StudyCommandOptions, type StudyKind, withStore } from '../study-command.js';
+import { type StudyCommandOptions, type StudyKind, withStore } from '../study-command.js';
 import { apeDryRunText } from './ape-dry-run.js';
 
 /**
@@ -47,6 +48,8 @@ export interface ApeCommandOptions extends StudyCommandOptions {
   readonly maxTokens: number;
   readonly maxAttempts: number;
   readonly run?: string;
+  /** Every model's calls through its provider's batch service (docs/design/batches.md); kept with the run for --resume. */
+  readonly batch?: boolean;
   /** The options the user typed (not defaults). */
   readonly given: ReadonlySet<string>;
 }
@@ -60,6 +63,8 @@ interface PreparedApeRun {
   readonly design: ApeDesign;
   readonly topics: readonly ApeTopic[];
   readonly topicSource: string;
+  /** `--batch` now, or kept with the resumed run. */
+  readonly batch: boolean;
 }
 
 const WORDING: ResumeWording = {
@@ -178,13 +183,20 @@ async function prepareNewApeRun(options: ApeCommandOptions, context: CommandCont
     : { kind: 'pinned', ...(options.dataDir ? { dataDir: resolve(options.dataDir) } : {}) };
   const design = apeDesignFromOptions(options, source);
   const { topics, source: topicSource } = await readDesignTopics(design, options.seed, context);
-  const config = await checkedConfig(options.config, apeModelsOf(design), options, context, apeSimulatedProtocol(topics));
+  const config = await loadConfig(options.config);
+  // Every model known, keyed, priced under a budget and, when batched, able to batch: refused before any store is made.
+  setUpSessionModels(config, context.env, apeModelsOf(design), {
+    maxCostUsd: options.maxCost,
+    batching: { all: options.batch === true },
+    simulatedProtocol: apeSimulatedProtocol(topics),
+  });
   return {
     config,
     seed: options.seed,
     design,
     topics,
     topicSource,
+    batch: options.batch === true,
     ...(options.run ? { name: options.run } : {}),
     ...(options.config ? { configPath: resolve(options.config) } : {}),
   };
@@ -197,7 +209,16 @@ async function prepareApeResume(store: Store, options: ApeCommandOptions, contex
   checkDesignFlags(WORDING, run.name, DESIGN_FLAGS, design, options, (key) => options.given.has(key));
   const { topics, source } = await readDesignTopics(design, run.seed, context, options.dataDir === undefined ? undefined : resolve(options.dataDir));
   const configPath = options.config ?? run.config.configPath;
-  return { config: await loadConfig(configPath), seed: run.seed, name: run.name, design, topics, topicSource: source, ...(configPath ? { configPath } : {}) };
+  return {
+    config: await loadConfig(configPath),
+    seed: run.seed,
+    name: run.name,
+    design,
+    topics,
+    topicSource: source,
+    batch: options.batch === true || run.config.batch === true,
+    ...(configPath ? { configPath } : {}),
+  };
 }
 
 /** A model's name as the closing shows it: the run's simulated agents (its stored `simulated`, aliases included) labelled so. */
@@ -222,7 +243,7 @@ export const apeKind: StudyKind<ApeCommandOptions, PreparedApeRun, ApeStudyOutco
   prepareNew: prepareNewApeRun,
   prepareResume: prepareApeResume,
   dryRun: async (fresh, options, context) => {
-    const common = { env: context.env, storePath: options.store, cache: options.cache };
+    const common = { env: context.env, storePath: options.store, cache: options.cache, concurrency: options.concurrency };
     if (fresh === undefined)
       return withStore(options.store, 'read', context.now, async (store) => {
         const prepared = await prepareApeResume(store, options, context);
@@ -242,6 +263,7 @@ export const apeKind: StudyKind<ApeCommandOptions, PreparedApeRun, ApeStudyOutco
       design: prepared.design,
       topics: prepared.topics,
       topicSource: prepared.topicSource,
+      ...(prepared.batch ? { batch: true } : {}),
       onFailedConversation: (task, failure) =>
         failures(
           `${task.persuader} on topic ${task.topicIndex} (${task.topic.shortTitle}): the ${failure.role}'s call of turn ${failure.turn} failed (${failure.reason}): ${failure.detail}`,
@@ -263,7 +285,8 @@ export const apeKind: StudyKind<ApeCommandOptions, PreparedApeRun, ApeStudyOutco
         budgetRefusal: outcome.budgetRefusal,
         ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }),
       });
-      return { closing: { lines, warning } };
+      const leftOver = describeLeftForResume(result.abandoned, { one: 'conversation', many: 'conversations' }, outcome.meter.pendingBatches());
+      return { closing: { lines, warning: `${warning}${leftOver}` } };
     }
     const more = `${apeRunText(store, run.name, prepared.design).join('\n')}\n`;
     if (result.failed > 0)

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createRandom, deriveSeed } from '../../../domain/random.js';
+import { batchSettingsOf } from '../../../models/batch/with-batch.js';
 import type { ChatModel } from '../../../models/chat-model.js';
 import { openStudySession, type StudyRunInput } from '../../../runner/open-study-session.js';
 import type { RunInfo, RunRecords } from '../../../runner/run-records.js';
-import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts } from '../../../runner/run-session.js';
+import { itemsInFlight, type RunSession, type SessionFacts, sessionFacts } from '../../../runner/run-session.js';
 import { runTasks, type TasksResult } from '../../../runner/run-tasks.js';
 import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../../runner/session-ending.js';
 import type { ProtocolRecords } from '../../../studies/protocol-records.js';
@@ -32,6 +33,8 @@ export interface RunApeInput extends StudyRunInput {
   readonly topicSource: string;
   /** Told once per conversation that could not be completed. */
   readonly onFailedConversation?: (task: ApeTask, failure: ApeFailure) => void;
+  /** `--batch`: every model's calls through its provider's batch service; kept with the run, so a resume batches too. */
+  readonly batch?: boolean;
 }
 
 /** One conversation of the run: its item, its topic and its plan. */
@@ -135,6 +138,16 @@ async function runTask(input: RunApeInput, session: RunSession, task: ApeTask): 
   return 'done';
 }
 
+/**
+ * Conversations in flight at once: ITEMS_PER_CALL_SLOT per call slot, or when a model is batched (`--batch`, or
+ * `batch:` under it in the config) as many as its batches hold, so that a wave of every conversation's next call
+ * fills a batch.
+ */
+function apeConversationsInFlight(design: ApeDesign, input: RunApeInput, session: RunSession): number {
+  const batchSizes = apeModelsOf(design).map((name) => batchSettingsOf(session.registry.settingsFor(name), input.batch === true)?.size ?? 0);
+  return itemsInFlight(input.concurrency, batchSizes);
+}
+
 /** Runs (or resumes) an APE run: see the top of this file. */
 export async function runApeStudy(input: RunApeInput): Promise<ApeStudyOutcome> {
   const { store, design, topics } = input;
@@ -153,6 +166,7 @@ export async function runApeStudy(input: RunApeInput): Promise<ApeStudyOutcome> 
           protocol: APE_PROTOCOL,
           design,
           simulated: apeModelsOf(design).filter((name) => models.stored[name]?.provider === 'sim'),
+          ...(input.batch ? { batch: true } : {}),
           models: models.stored,
         },
         plannedConversations: total,
@@ -164,6 +178,7 @@ export async function runApeStudy(input: RunApeInput): Promise<ApeStudyOutcome> 
     unit: 'conversations',
     total,
     command: input.resume ? 'pmiyc run --protocol ape --resume' : 'pmiyc run --protocol ape',
+    ...(input.batch ? { batch: true } : {}),
   });
   const { run } = session;
   let result: TasksResult;
@@ -171,7 +186,7 @@ export async function runApeStudy(input: RunApeInput): Promise<ApeStudyOutcome> 
   try {
     result = await runTasks({
       tasks: planApeTasks(design, topics, run.seed),
-      concurrency: input.concurrency * ITEMS_PER_CALL_SLOT,
+      concurrency: apeConversationsInFlight(design, input, session),
       gate: session.gate,
       abortSignal: session.signals.abort,
       isDone: (task) => store.protocolRecords.has(run.id, apeItemKey(task)),
