@@ -34,7 +34,7 @@ export interface ApeStoredProgress {
 /** A conversation of which the store holds nothing. */
 export const NOTHING_STORED: ApeStoredProgress = { complete: false, openingStored: false, storedTurns: 0 };
 
-export interface ApeModelEstimate {
+interface ApeModelEstimate {
   readonly model: string;
   readonly calls: number;
   readonly inputTokens: number;
