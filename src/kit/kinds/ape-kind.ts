@@ -14,13 +14,12 @@ import { apeScoredConversationOf, readApeRecord } from '../../protocols/ape/run/
 import { type ApeStudyOutcome, runApeStudy } from '../../protocols/ape/run/ape-study.js';
 import { apeSimulatedProtocol } from '../../protocols/ape/sim/ape-simulated.js';
 import { describeCallsMade, sessionCallsView } from '../../report/texts/run-totals-text.js';
-import { setUpSessionModels } from '../../runner/models/check-models.js';
 import { describeLeftForResume, describeStop } from '../../runner/session-ending.js';
 import { openToRead } from '../../store/open-to-read.js';
 import type { Store } from '../../store/result-store.js';
 import { checkDesignFlags, type DesignFlag, listText, optionalText, type ResumeWording, studyToResume } from '../../studies/study-resume.js';
 import { type CommandContext, dataOf } from '../command-context.js';
-import { type StudyCommandOptions, type StudyKind, withStore } from '../study-command.js';
+import { checkedConfig, type StudyCommandOptions, type StudyKind, withStore } from '../study-command.js';
 import { apeDryRunText } from './ape-dry-run.js';
 
 /**
@@ -183,12 +182,9 @@ async function prepareNewApeRun(options: ApeCommandOptions, context: CommandCont
     : { kind: 'pinned', ...(options.dataDir ? { dataDir: resolve(options.dataDir) } : {}) };
   const design = apeDesignFromOptions(options, source);
   const { topics, source: topicSource } = await readDesignTopics(design, options.seed, context);
-  const config = await loadConfig(options.config);
-  // Every model known, keyed, priced under a budget and, when batched, able to batch: refused before any store is made.
-  setUpSessionModels(config, context.env, apeModelsOf(design), {
-    maxCostUsd: options.maxCost,
-    batching: { all: options.batch === true },
+  const config = await checkedConfig(options.config, apeModelsOf(design), options, context, {
     simulatedProtocol: apeSimulatedProtocol(topics),
+    batching: { all: options.batch === true },
   });
   return {
     config,
