@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RUN_PROTOCOLS, type RunProtocol } from '../domain/run-protocols.js';
 import { CONFIDENCE_RANGE, CONFIDENCE_RULE } from '../domain/validation.js';
 import { endpointOf } from '../models/model-identity.js';
 import { MAX_REPLY_BYTES, MIN_REPLY_BYTES } from '../models/model-settings.js';
@@ -154,8 +155,17 @@ const sequentialSchema = z.strictObject({
   wave: z.number().int().min(1).optional(),
 });
 
+/** APE's topics (`protocol: ape`): a user's own topic file instead of APE's pinned one, the first N or a seeded sample, where APE's file is. */
+const topicsSchema = z.strictObject({
+  file: z.string().min(1).optional(),
+  limit: z.number().int().positive().optional(),
+  sample: z.number().int().positive().optional(),
+  dataDir: z.string().min(1).optional(),
+});
+
 const EXPERIMENT_PARTS: Record<string, z.ZodObject> = {
   claims: claimsSchema,
+  topics: topicsSchema,
   sampling: samplingConfigSchema,
   budget: budgetSchema,
   sequential: sequentialSchema,
@@ -166,6 +176,8 @@ const EXPERIMENT_PARTS: Record<string, z.ZodObject> = {
  * line overriding it. Absent keys take the flags' defaults.
  */
 const experimentSchema = z.strictObject({
+  /** The protocol (`--protocol`): PMIYC's tournament unless it says another; the keys of another protocol are refused. */
+  protocol: z.enum(RUN_PROTOCOLS, { error: `must be one of ${RUN_PROTOCOLS.join(', ')}` }).optional(),
   models: nameList.optional(),
   persuaders: nameList.optional(),
   persuadees: nameList.optional(),
@@ -184,7 +196,41 @@ const experimentSchema = z.strictObject({
   sequential: sequentialSchema.optional(),
   concurrency: z.number().int().min(1).max(1000).optional(),
   store: z.string().min(1).optional(),
+  /** With `protocol: ape` (`--persuadee`, `--evaluator`, ...): the persuaders are `models`. */
+  persuadee: z.string().min(1).optional(),
+  evaluator: z.string().min(1).optional(),
+  refusalCheck: z.string().min(1).optional(),
+  categories: nameList.optional(),
+  topics: topicsSchema.optional(),
+  stateDegree: z.boolean().optional(),
 });
+
+/** The experiment's keys that only one protocol reads, by protocol: another protocol's are refused, not ignored. */
+const PROTOCOL_KEYS: Readonly<Record<RunProtocol, readonly string[]>> = {
+  pmiyc: ['persuaders', 'persuadees', 'persuaderVariants', 'persuadeeVariants', 'claims', 'settings', 'turns', 'probeDrift', 'sequential'],
+  ape: ['persuadee', 'evaluator', 'refusalCheck', 'categories', 'topics', 'stateDegree'],
+};
+
+/** An experiment's keys that belong to another protocol than its own, each an issue naming the protocol they are for. */
+function checkProtocolKeys(experiment: ExperimentConfig, context: z.RefinementCtx): void {
+  const protocol = experiment.protocol ?? 'pmiyc';
+  for (const [other, keys] of Object.entries(PROTOCOL_KEYS)) {
+    if (other === protocol) continue;
+    for (const key of keys.filter((name) => experiment[name as keyof ExperimentConfig] !== undefined))
+      context.addIssue({
+        code: 'custom',
+        path: ['experiment', key],
+        message: `is for protocol: ${other}, and this experiment is protocol: ${protocol}: set protocol: ${other}, or remove it`,
+      });
+  }
+  // The tournament's failure limit: an APE run takes none (a conversation that fails is asked again on resume).
+  if (protocol !== 'pmiyc' && experiment.budget?.maxFailures !== undefined)
+    context.addIssue({
+      code: 'custom',
+      path: ['experiment', 'budget', 'maxFailures'],
+      message: `is for protocol: pmiyc, and this experiment is protocol: ${protocol}: remove it`,
+    });
+}
 
 export type ExperimentConfig = z.infer<typeof experimentSchema>;
 
@@ -206,6 +252,7 @@ export const configSchema = z
   })
   .superRefine((config, context) => {
     for (const [alias, entry] of Object.entries(config.models)) checkServedModel(entry, ['models', alias], context);
+    if (config.experiment) checkProtocolKeys(config.experiment, context);
     for (const key of ['persuaderVariants', 'persuadeeVariants'] as const) {
       (config.experiment?.[key] ?? []).forEach((name, index) => {
         if (name !== DEFAULT_VARIANT && !(name in config.variants)) {

@@ -65,6 +65,8 @@ const protocolConfigSchema = z.looseObject({
   design: z.unknown(),
   /** Models that are simulated agents (labelled in every output). */
   simulated: z.array(z.string()).default([]),
+  /** True: started with --batch (every model's calls through its provider's batch service), and resumed so. */
+  batch: z.boolean().optional(),
   ...recordedKeys,
 });
 

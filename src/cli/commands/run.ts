@@ -1,12 +1,14 @@
 import { InputError } from '../../domain/errors/input-error.js';
+import type { RunProtocol } from '../../domain/run-protocols.js';
 import { type ApeCommandOptions, apeKind } from '../../kit/kinds/ape-kind.js';
-import { settleTournamentOptions, type TournamentCommandOptions, tournamentKind } from '../../kit/kinds/tournament-kind.js';
+import { settleTournamentOptions, type TournamentCommandOptions, tournamentKind, tournamentOptionsSettled } from '../../kit/kinds/tournament-kind.js';
+import { settleRunExperiment } from '../../kit/run-experiment.js';
 import type { StudyCommandEnding } from '../../kit/study-command.js';
 import { runStudyCommand } from '../../kit/study-command.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 
 /** The options only a protocol beside PMIYC's takes (`--protocol ape`), as APE's kind reads them. */
-type ProtocolOptions = { readonly protocol?: 'pmiyc' | 'ape' } & Partial<
+type ProtocolOptions = { readonly protocol?: RunProtocol } & Partial<
   Pick<ApeCommandOptions, 'persuadee' | 'evaluator' | 'refusalCheck' | 'categories' | 'topics' | 'stateDegree'>
 >;
 
@@ -21,10 +23,15 @@ const APE_ONLY: ReadonlyArray<readonly [keyof ProtocolOptions, string]> = [
   ['stateDegree', '--state-degree'],
 ];
 
-/** `pmiyc run`: a tournament (see kit/kinds/tournament-kind.ts), or with --protocol ape an APE run (kit/kinds/ape-kind.ts). */
+/**
+ * `pmiyc run`: a tournament (see kit/kinds/tournament-kind.ts), or with --protocol ape (or `protocol: ape` in the
+ * experiment file) an APE run (kit/kinds/ape-kind.ts); the experiment fills in what the command line does not say.
+ */
 export async function runCommand(options: RunOptions, context: CliContext, signals: RunSignals): Promise<number> {
-  if (options.protocol === 'ape') return (await runStudyCommand(apeKind, apeOptionsOf(options), context, signals)).exitCode;
-  return (await runTournamentCommand(tournamentOptionsOf(options), context, signals)).exitCode;
+  const settled = await settleRunExperiment(options, context);
+  if (settled.protocol === 'ape') return (await runStudyCommand(apeKind, apeOptionsOf(settled), context, signals)).exitCode;
+  const tournament = tournamentOptionsSettled({ ...tournamentOptionsOf(settled), typedConfig: settled.typedConfig }, context);
+  return (await runStudyCommand(tournamentKind, tournament, context, signals)).exitCode;
 }
 
 /** A tournament's options: the protocols' own flags are refused, and left out of what the tournament reads. */
@@ -62,7 +69,6 @@ const TOURNAMENT_ONLY: ReadonlyArray<readonly [string, string]> = [
   ['wave', '--wave'],
   ['retryFailed', '--retry-failed'],
   ['maxFailures', '--max-failures'],
-  ['batch', '--batch'],
 ];
 
 /** An APE run's options from `pmiyc run`'s; a tournament's flag typed with it is refused. */
@@ -70,7 +76,7 @@ function apeOptionsOf(options: RunOptions): ApeCommandOptions {
   const typed = TOURNAMENT_ONLY.filter(([key]) => options.given.has(key)).map(([, flag]) => flag);
   if (typed.length > 0)
     throw new InputError(
-      `${typed.join(', ')} ${typed.length === 1 ? 'is' : 'are'} not for --protocol ape (an APE run takes --models, --persuadee, --evaluator, --refusal-check, --categories, --topics, --limit, --sample, --repeat): drop ${typed.length === 1 ? 'it' : 'them'}`,
+      `${typed.join(', ')} ${typed.length === 1 ? 'is' : 'are'} not for --protocol ape (an APE run takes --models, --persuadee, --evaluator, --refusal-check, --categories, --topics, --limit, --sample, --repeat, --batch): drop ${typed.length === 1 ? 'it' : 'them'}`,
     );
   return {
     ...options,

@@ -1,4 +1,5 @@
 import type { Command } from '@commander-js/extra-typings';
+import { RUN_PROTOCOLS } from '../../domain/run-protocols.js';
 import { parseConfidence, parseDistinctNames, parseFailureLimit, parsePrecision, parseTurns, parseWholeNumber } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
 import { type CommandWiring, examplesHelp, runExtras, typedOptions } from './command-wiring.js';
@@ -23,7 +24,7 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
     .description('run a tournament: every persuader against every persuadee on every claim, stored call by call, resumable')
     .addOption(
       shared
-        .choice('--protocol', ['pmiyc', 'ape'] as const, "the protocol: PMIYC's tournament, or APE (will a model try to persuade on a harmful topic?)")
+        .choice('--protocol', RUN_PROTOCOLS, "the protocol: PMIYC's tournament, or APE (will a model try to persuade on a harmful topic?)")
         .default('pmiyc' as const),
     )
     .addOption(shared.models('a round robin: every model as persuader and as persuadee, self-play included'))

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { createRandom, deriveSeed } from '../../../domain/random.js';
+import { batchSettingsOf } from '../../../models/batch/with-batch.js';
+import type { ChatModel } from '../../../models/chat-model.js';
 import { openStudySession, type StudyRunInput } from '../../../runner/open-study-session.js';
 import type { RunInfo, RunRecords } from '../../../runner/run-records.js';
-import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts } from '../../../runner/run-session.js';
+import { itemsInFlight, type RunSession, type SessionFacts, sessionFacts } from '../../../runner/run-session.js';
 import { runTasks, type TasksResult } from '../../../runner/run-tasks.js';
 import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../../runner/session-ending.js';
 import type { ProtocolRecords } from '../../../studies/protocol-records.js';
-import { runApeConversation } from '../ape-conversation.js';
+import { type ApeConversationInput, runApeConversation } from '../ape-conversation.js';
 import type { ApeConversationOutcome, ApeFailure } from '../ape-outcome.js';
 import { type ApeConversationPlan, type ApeStart, drawApeStart } from '../ape-plan.js';
 import type { ApeTopic } from '../ape-topics.js';
@@ -31,6 +33,8 @@ export interface RunApeInput extends StudyRunInput {
   readonly topicSource: string;
   /** Told once per conversation that could not be completed. */
   readonly onFailedConversation?: (task: ApeTask, failure: ApeFailure) => void;
+  /** `--batch`: every model's calls through its provider's batch service; kept with the run, so a resume batches too. */
+  readonly batch?: boolean;
 }
 
 /** One conversation of the run: its item, its topic and its plan. */
@@ -102,17 +106,25 @@ function apeRecordOf(design: ApeDesign, task: ApeTask, outcome: Extract<ApeConve
   };
 }
 
+/** The models of one conversation of the run, each by its name (a dry run's replay asks the same ones). */
+export function apeConversationModels(
+  design: ApeDesign,
+  task: Pick<ApeTask, 'persuader'>,
+  modelFor: (name: string) => ChatModel,
+): ApeConversationInput['models'] {
+  return {
+    persuader: modelFor(task.persuader),
+    persuadee: modelFor(design.persuadee),
+    evaluator: modelFor(design.evaluator),
+    ...(design.refusalCheck ? { refusalCheck: modelFor(design.refusalCheck) } : {}),
+  };
+}
+
 async function runTask(input: RunApeInput, session: RunSession, task: ApeTask): Promise<'done' | 'failed'> {
   const { design } = input;
-  const model = (name: string) => session.registry.modelFor(name);
   const outcome = await runApeConversation({
     plan: task.plan,
-    models: {
-      persuader: model(task.persuader),
-      persuadee: model(design.persuadee),
-      evaluator: model(design.evaluator),
-      ...(design.refusalCheck ? { refusalCheck: model(design.refusalCheck) } : {}),
-    },
+    models: apeConversationModels(design, task, (name) => session.registry.modelFor(name)),
     sampling: design.sampling,
     abortSignal: session.signals.abort,
   });
@@ -124,6 +136,16 @@ async function runTask(input: RunApeInput, session: RunSession, task: ApeTask): 
   input.store.protocolRecords.add(session.run.id, apeItemKey(task), apeRecordOf(design, task, outcome));
   session.meter.conversationsDone += 1;
   return 'done';
+}
+
+/**
+ * Conversations in flight at once: ITEMS_PER_CALL_SLOT per call slot, or when a model is batched (`--batch`, or
+ * `batch:` under it in the config) as many as its batches hold, so that a wave of every conversation's next call
+ * fills a batch.
+ */
+function apeConversationsInFlight(design: ApeDesign, input: RunApeInput, session: RunSession): number {
+  const batchSizes = apeModelsOf(design).map((name) => batchSettingsOf(session.registry.settingsFor(name), input.batch === true)?.size ?? 0);
+  return itemsInFlight(input.concurrency, batchSizes);
 }
 
 /** Runs (or resumes) an APE run: see the top of this file. */
@@ -144,6 +166,7 @@ export async function runApeStudy(input: RunApeInput): Promise<ApeStudyOutcome> 
           protocol: APE_PROTOCOL,
           design,
           simulated: apeModelsOf(design).filter((name) => models.stored[name]?.provider === 'sim'),
+          ...(input.batch ? { batch: true } : {}),
           models: models.stored,
         },
         plannedConversations: total,
@@ -155,6 +178,7 @@ export async function runApeStudy(input: RunApeInput): Promise<ApeStudyOutcome> 
     unit: 'conversations',
     total,
     command: input.resume ? 'pmiyc run --protocol ape --resume' : 'pmiyc run --protocol ape',
+    ...(input.batch ? { batch: true } : {}),
   });
   const { run } = session;
   let result: TasksResult;
@@ -162,7 +186,7 @@ export async function runApeStudy(input: RunApeInput): Promise<ApeStudyOutcome> 
   try {
     result = await runTasks({
       tasks: planApeTasks(design, topics, run.seed),
-      concurrency: input.concurrency * ITEMS_PER_CALL_SLOT,
+      concurrency: apeConversationsInFlight(design, input, session),
       gate: session.gate,
       abortSignal: session.signals.abort,
       isDone: (task) => store.protocolRecords.has(run.id, apeItemKey(task)),
