@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -242,9 +242,13 @@ describe('pmiyc view of an APE run in headless Chromium', () => {
     const made = await runCli(['view', '--store', storePath, '--bundle', bundle, '--run', RUN]);
     expect(made.code, made.stderr).toBe(0);
     expect(made.stdout).toContain(`Bundled run ${RUN}: 8 items`);
+    expect(made.stdout).toContain('and its report in report/');
+    const reportJson = JSON.parse(readFileSync(join(bundle, 'report', 'report.json'), 'utf8')) as { kind: string; protocols: Array<{ run: string }> };
+    expect(reportJson.protocols.map((section) => section.run)).toEqual([RUN]);
     const watched = await openWatched(viewer.browser, `${pathToFileURL(join(bundle, 'index.html')).href}#/runs/${RUN}?persuader=willing`);
     const { page } = watched;
     await page.locator('#page-position', { hasText: 'of 4 (the run holds 8)' }).waitFor();
+    expect(await page.locator('a.report-link').getAttribute('href')).toBe('report/index.html');
     const willing = stored.find((entry) => entry.record.persuader === 'willing')!;
     await page.getByRole('link', { name: willing.itemKey, exact: true }).click();
     await expectItemPage(watched, willing.record);
