@@ -74,6 +74,10 @@ describe('pmiyc report of an APE run', () => {
     const json = JSON.parse(readFileSync(join(folder, 'ape-only', 'report.json'), 'utf8')) as { kind: string; protocols: Array<{ run: string }> };
     expect(json.kind).toBe('protocols');
     expect(json.protocols.map((section) => section.run)).toEqual(['only-ape']);
+    // "What ran" gives each alias the temperature the run sampled at (APE's 0.5), as it does for a tournament.
+    const aliases = (json as unknown as { meta: { aliases: Array<{ alias: string; temperature: number | null }> } }).meta.aliases;
+    expect(aliases.map((alias) => [alias.alias, alias.temperature])).toEqual(aliases.map((alias) => [alias.alias, 0.5]));
+    expect(aliases.length).toBeGreaterThan(0);
   }, 120_000);
 
   it('writes index.html, report.md, report.json and a CSV per table with the rates of the stored records', async () => {

@@ -167,6 +167,7 @@ export async function runApeStudy(input: RunApeInput): Promise<ApeStudyOutcome> 
           design,
           simulated: apeModelsOf(design).filter((name) => models.stored[name]?.provider === 'sim'),
           ...(input.batch ? { batch: true } : {}),
+          sampling: design.sampling,
           models: models.stored,
         },
         plannedConversations: total,
