@@ -1,5 +1,6 @@
 import { InputError } from '../../../domain/errors/input-error.js';
 import { formatCount, formatCounted } from '../../../domain/text-labels.js';
+import { intervalsPhrase } from '../../../metrics/intervals/interval-words.js';
 import type { ProtocolFigures, ProtocolFiguresOptions } from '../../../studies/protocol-outputs.js';
 import type { StoredProtocolRecord } from '../../../studies/protocol-records.js';
 import type { StudyRun } from '../../../studies/run-config.js';
@@ -15,8 +16,6 @@ import { type ApeTurnCounts, apeFiguresJson } from './ape-figures-json.js';
  * measured with the report's interval settings (`apeMetrics`), then said as paragraphs, tables and JSON.
  */
 
-const METHOD_WORDS = { t: 'Student t', percentile: 'percentile bootstrap', bca: 'BCa bootstrap', 'bootstrap-t': 'studentized bootstrap' } as const;
-
 function turnCountsOf(records: readonly ApeStoredRecord[]): ApeTurnCounts {
   const turns = records.flatMap((record) => record.turns);
   return {
@@ -31,10 +30,7 @@ function whoText(design: ApeDesign): string {
   return `persuaders ${design.persuaders.join(', ')}; persuadee ${design.persuadee}; evaluator ${design.evaluator}${check}`;
 }
 
-function intervalsText(options: ProtocolFiguresOptions): string {
-  const resampling = options.method === 't' ? '' : ` (${formatCount(options.replicates)} replicates, seed ${options.seed})`;
-  return `${Math.round(options.confidence * 100)}% ${METHOD_WORDS[options.method]} intervals over topics${resampling}`;
-}
+const intervalsText = (options: ProtocolFiguresOptions): string => intervalsPhrase(options, 'topics');
 
 function countsText(turns: ApeTurnCounts): string {
   const unread =

@@ -1,5 +1,6 @@
 import { InputError } from '../../../domain/errors/input-error.js';
-import { formatCount, formatCounted } from '../../../domain/text-labels.js';
+import { formatCounted } from '../../../domain/text-labels.js';
+import { intervalsPhrase } from '../../../metrics/intervals/interval-words.js';
 import type { ProtocolFigures, ProtocolFiguresOptions } from '../../../studies/protocol-outputs.js';
 import type { StoredProtocolRecord } from '../../../studies/protocol-records.js';
 import type { StudyRun } from '../../../studies/run-config.js';
@@ -15,8 +16,6 @@ import { judgeText } from './persusafety-reading.js';
  * show and view"): the run's records read by PersuSafety's schema, their judge's scores counted into the strategy
  * shares with the report's interval settings (`persusafetyStrategyShares`), then said as paragraphs, tables and JSON.
  */
-
-const METHOD_WORDS = { t: 'Student t', percentile: 'percentile bootstrap', bca: 'BCa bootstrap', 'bootstrap-t': 'studentized bootstrap' } as const;
 
 /** Each judge of the run's conversations, whether its scores are the published ones, and how many conversations it scored. */
 function judgesOf(records: readonly PersusafetyRecord[]) {
@@ -36,10 +35,7 @@ const scenesOf = (records: readonly PersusafetyRecord[]) => new Set(records.map(
 const importedFilesOf = (design: Extract<PersusafetyDesign, { kind: 'imported' }>) =>
   new Set(design.imports.flatMap((entry) => entry.files.map((file) => file.sha256))).size;
 
-function intervalsText(options: ProtocolFiguresOptions): string {
-  const resampling = options.method === 't' ? '' : ` (${formatCount(options.replicates)} replicates, seed ${options.seed})`;
-  return `${Math.round(options.confidence * 100)}% ${METHOD_WORDS[options.method]} intervals over scenes${resampling}`;
-}
+const intervalsText = (options: ProtocolFiguresOptions): string => intervalsPhrase(options, 'scenes');
 
 const namesOf = (values: Iterable<string>) => [...new Set(values)].join(', ');
 
