@@ -2,8 +2,8 @@ import { type Child, el, inputValue } from '../../browser/dom.js';
 import { CONVERSATION_PAGE_SIZE } from '../../wire/conversation-filters.js';
 import type { ProtocolItemRow, ProtocolItemsAnswer, ProtocolParticipant } from '../../wire/protocol-items.js';
 import type { RunAnswer } from '../../wire/view-answers.js';
-import { badge, link, route, table, td } from './view-parts.js';
 import { bundleInfo } from './bundle-source.js';
+import { badge, link, route, table, td } from './view-parts.js';
 import { api, isCurrent, selectable, show } from './view-shell.js';
 import { count, isSimulated, modelText } from './view-text.js';
 
