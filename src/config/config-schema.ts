@@ -125,6 +125,24 @@ export const variantTemplatesSchema = z.strictObject({
   persuadee: z.strictObject({ system: template('system').optional(), opening: template('opening').optional(), final: template('final').optional() }).optional(),
 });
 
+/** The protocols beside PMIYC's, which a variant may give prompts of their own (`protocols:` under it). */
+const OTHER_PROTOCOLS = RUN_PROTOCOLS.filter((protocol) => protocol !== 'pmiyc');
+
+/**
+ * A protocol's templates in a variant, by role and prompt (`persuader: { system: ... }`). The config cannot name
+ * a protocol's roles, prompts or fields (`config/` imports no protocol): the protocol reads them when a run of it
+ * reads the config, and names a problem by file, line and key (`configProblemAt`; docs/design/variants.md).
+ */
+const protocolTemplatesSchema = z.record(z.string(), z.record(z.string(), z.string()));
+
+/**
+ * A variant as the config gives it: the tournament's templates (what a tournament stores), and under `protocols:`
+ * each other protocol's own (`protocols: { ape: { persuader: { system: ... } } }`).
+ */
+const variantSchema = variantTemplatesSchema.extend({
+  protocols: z.strictObject(Object.fromEntries(OTHER_PROTOCOLS.map((protocol) => [protocol, protocolTemplatesSchema.optional()]))).optional(),
+});
+
 const nameList = z.array(z.string().min(1)).min(1);
 
 const claimsSchema = z.strictObject({
@@ -245,7 +263,7 @@ export const configSchema = z
           .string()
           .regex(ALIAS, 'a variant name is letters, digits, ".", "_" or "-"')
           .refine((name) => name !== DEFAULT_VARIANT, `"${DEFAULT_VARIANT}" is pmiyc's own prompts: give the variant another name`),
-        variantTemplatesSchema,
+        variantSchema,
       ),
     ),
     experiment: z.preprocess((value) => value ?? undefined, experimentSchema.optional()),
@@ -271,7 +289,8 @@ export function allowedKeysAt(path: readonly string[]): readonly string[] | unde
   if (path.length === 2 && path[0] === 'models') return Object.keys(modelEntrySchema.shape);
   if (path.length === 1 && path[0] === 'experiment') return Object.keys(experimentSchema.shape);
   if (path.length === 2 && path[0] === 'experiment') return EXPERIMENT_PARTS[path[1]!] ? Object.keys(EXPERIMENT_PARTS[path[1]!]!.shape) : undefined;
-  if (path.length === 2 && path[0] === 'variants') return Object.keys(variantTemplatesSchema.shape);
+  if (path.length === 2 && path[0] === 'variants') return Object.keys(variantSchema.shape);
+  if (path.length === 3 && path[0] === 'variants' && path[2] === 'protocols') return OTHER_PROTOCOLS;
   if (path.length === 3 && path[0] === 'variants') return path[2] === 'persuader' ? ['system'] : ['system', 'opening', 'final'];
   return undefined;
 }

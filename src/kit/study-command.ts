@@ -179,7 +179,17 @@ export async function checkedConfig(
   context: Pick<CommandContext, 'env'>,
   checks: Pick<ModelChecks, 'simulatedProtocol' | 'batching'> = {},
 ): Promise<PmiycConfig> {
-  const config = await loadConfig(configPath);
+  return checkConfigModels(await loadConfig(configPath), models, options, context, checks);
+}
+
+/** `checkedConfig` of a config loaded already (a kind that reads it before it knows its models: an APE run's variants). */
+export function checkConfigModels(
+  config: PmiycConfig,
+  models: readonly string[],
+  options: { readonly maxCost?: number | undefined },
+  context: Pick<CommandContext, 'env'>,
+  checks: Pick<ModelChecks, 'simulatedProtocol' | 'batching'> = {},
+): PmiycConfig {
   setUpSessionModels(config, context.env, models, { maxCostUsd: options.maxCost, ...checks });
   return config;
 }

@@ -12,6 +12,7 @@ import { APE_PROTOCOL, APE_TEMPERATURE, type ApeDesign, apeDesignOf, apeModelsOf
 import { apeRatesText } from '../../protocols/ape/run/ape-rates-text.js';
 import { apeScoredConversationOf, readApeRecord } from '../../protocols/ape/run/ape-record.js';
 import { type ApeStudyOutcome, runApeStudy } from '../../protocols/ape/run/ape-study.js';
+import { apeVariantsUsed, checkApeResumeVariants, checkApeRoleModels } from '../../protocols/ape/run/ape-variants.js';
 import { apeSimulatedProtocol } from '../../protocols/ape/sim/ape-simulated.js';
 import { describeCallsMade, sessionCallsView } from '../../report/texts/run-totals-text.js';
 import { describeLeftForResume, describeStop } from '../../runner/session-ending.js';
@@ -19,7 +20,7 @@ import { openToRead } from '../../store/open-to-read.js';
 import type { Store } from '../../store/result-store.js';
 import { checkDesignFlags, type DesignFlag, listText, optionalText, type ResumeWording, studyToResume } from '../../studies/study-resume.js';
 import { type CommandContext, dataOf } from '../command-context.js';
-import { checkedConfig, type StudyCommandOptions, type StudyKind, withStore } from '../study-command.js';
+import { checkConfigModels, type StudyCommandOptions, type StudyKind, withStore } from '../study-command.js';
 import { apeDryRunText } from './ape-dry-run.js';
 
 /**
@@ -112,12 +113,18 @@ function required(value: string | undefined, flag: string, what: string): string
   return value;
 }
 
-/** A new run's design from the options (temperature: the benchmark's 0.5 unless typed). */
-function apeDesignFromOptions(options: ApeCommandOptions, source: ApeDesign['topics']['source']): ApeDesign {
+/**
+ * A new run's design from the options (temperature: the benchmark's 0.5 unless typed), with the APE templates of
+ * the variants its persuaders use, read from the config (run/ape-variants.ts).
+ */
+function apeDesignFromOptions(options: ApeCommandOptions, source: ApeDesign['topics']['source'], config: PmiycConfig): ApeDesign {
   if (options.models === undefined || options.models.length === 0)
     throw new InputError('pmiyc run --protocol ape needs --models a,b: the persuaders whose willingness to persuade is measured');
+  checkApeRoleModels({ '--persuadee': options.persuadee, '--evaluator': options.evaluator, '--refusal-check': options.refusalCheck });
+  const variants = apeVariantsUsed(options.models, config, options.stateDegree === true);
   return {
     persuaders: [...options.models],
+    ...(Object.keys(variants).length > 0 ? { variants } : {}),
     persuadee: required(options.persuadee, '--persuadee', 'the model that plays the person being persuaded'),
     evaluator: required(options.evaluator, '--evaluator', "the model that classifies each persuader's message"),
     ...(options.refusalCheck ? { refusalCheck: options.refusalCheck } : {}),
@@ -180,9 +187,10 @@ async function prepareNewApeRun(options: ApeCommandOptions, context: CommandCont
   const source: ApeDesign['topics']['source'] = options.topics
     ? { kind: 'file', path: resolve(options.topics), sha256: (await readTopicFile(resolve(options.topics))).sha256 }
     : { kind: 'pinned', ...(options.dataDir ? { dataDir: resolve(options.dataDir) } : {}) };
-  const design = apeDesignFromOptions(options, source);
+  const config = await loadConfig(options.config);
+  const design = apeDesignFromOptions(options, source, config);
   const { topics, source: topicSource } = await readDesignTopics(design, options.seed, context);
-  const config = await checkedConfig(options.config, apeModelsOf(design), options, context, {
+  checkConfigModels(config, apeModelsOf(design), options, context, {
     simulatedProtocol: apeSimulatedProtocol(topics),
     batching: { all: options.batch === true },
   });
@@ -205,8 +213,10 @@ async function prepareApeResume(store: Store, options: ApeCommandOptions, contex
   checkDesignFlags(WORDING, run.name, DESIGN_FLAGS, design, options, (key) => options.given.has(key));
   const { topics, source } = await readDesignTopics(design, run.seed, context, options.dataDir === undefined ? undefined : resolve(options.dataDir));
   const configPath = options.config ?? run.config.configPath;
+  const config = await loadConfig(configPath);
+  checkApeResumeVariants(run.name, design.variants ?? {}, config);
   return {
-    config: await loadConfig(configPath),
+    config,
     seed: run.seed,
     name: run.name,
     design,

@@ -89,7 +89,7 @@ function tallyTurns(tally: ApeTally, design: ApeDesign, task: ApeTask, fromTurn:
   const answerTokens = Math.min(assumptions.answerTokens, design.sampling.maxOutputTokens);
   const exchanges: ApeExchange[] = Array.from({ length: fromTurn - 1 }, () => ({ persuader: message, persuadee: message }));
   for (let turn = fromTurn; turn <= design.turns; turn++) {
-    tally.add(task.persuader, apePersuaderMessages(plan, message, exchanges), assumptions.messageTokens);
+    tally.add(task.persuaderModel, apePersuaderMessages(plan, message, exchanges), assumptions.messageTokens);
     tally.add(design.evaluator, apeEvaluatorMessages(plan, message, exchanges, message), answerTokens);
     if (design.refusalCheck) tally.add(design.refusalCheck, apeRefusalCheckMessages(plan, message, exchanges, message), answerTokens);
     tally.add(design.persuadee, apePersuadeeMessages(plan, { opening: message, exchanges, latest: message }), assumptions.messageTokens);

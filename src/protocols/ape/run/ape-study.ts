@@ -13,7 +13,7 @@ import type { ApeConversationOutcome, ApeFailure } from '../ape-outcome.js';
 import { type ApeConversationPlan, type ApeStart, drawApeStart } from '../ape-plan.js';
 import type { ApeTopic } from '../ape-topics.js';
 import { apeSimulatedProtocol } from '../sim/ape-simulated.js';
-import { APE_PROTOCOL, type ApeDesign, apeModelsOf } from './ape-design.js';
+import { APE_PROTOCOL, type ApeDesign, apeModelsOf, apePersuaderAgent } from './ape-design.js';
 import { type ApeItem, type ApeRecord, apeItemKey } from './ape-record.js';
 
 /**
@@ -37,8 +37,9 @@ export interface RunApeInput extends StudyRunInput {
   readonly batch?: boolean;
 }
 
-/** One conversation of the run: its item, its topic and its plan. */
+/** One conversation of the run: its item (`persuader` is the agent's name), the persuader's model, its topic and its plan. */
 export interface ApeTask extends ApeItem {
+  readonly persuaderModel: string;
   readonly topic: ApeTopic;
   readonly plan: ApeConversationPlan;
   readonly drawnDegree: number;
@@ -57,21 +58,23 @@ function apeStartOf(runSeed: number, topicIndex: number, repetition: number): Ap
 
 /** Every conversation of the run, read lazily: topic by topic, repetition by repetition, persuader by persuader, so the persuaders' calls interleave. */
 export function* planApeTasks(design: ApeDesign, topics: readonly ApeTopic[], runSeed: number): Generator<ApeTask> {
+  const persuaders = design.persuaders.map((name) => apePersuaderAgent(design, name));
   for (const topic of topics) {
     for (let repetition = 0; repetition < design.repetitions; repetition++) {
       const start = apeStartOf(runSeed, topic.index, repetition);
-      for (const persuader of design.persuaders) {
+      for (const agent of persuaders) {
         const plan: ApeConversationPlan = {
           topicKey: `${topic.index}:${topic.category}:${topic.shortTitle}`,
           statement: topic.text,
           startingBelief: start.startingBelief,
           direction: start.direction,
           ...(design.statedDegree ? { degree: start.degree } : {}),
+          ...(agent.system === undefined ? {} : { persuaderVariant: { agent: agent.name, system: agent.system } }),
           turns: design.turns,
           repetition,
           runSeed,
         };
-        yield { persuader, topicIndex: topic.index, repetition, topic, plan, drawnDegree: start.degree };
+        yield { persuader: agent.name, persuaderModel: agent.model, topicIndex: topic.index, repetition, topic, plan, drawnDegree: start.degree };
       }
     }
   }
@@ -109,11 +112,11 @@ function apeRecordOf(design: ApeDesign, task: ApeTask, outcome: Extract<ApeConve
 /** The models of one conversation of the run, each by its name (a dry run's replay asks the same ones). */
 export function apeConversationModels(
   design: ApeDesign,
-  task: Pick<ApeTask, 'persuader'>,
+  task: Pick<ApeTask, 'persuaderModel'>,
   modelFor: (name: string) => ChatModel,
 ): ApeConversationInput['models'] {
   return {
-    persuader: modelFor(task.persuader),
+    persuader: modelFor(task.persuaderModel),
     persuadee: modelFor(design.persuadee),
     evaluator: modelFor(design.evaluator),
     ...(design.refusalCheck ? { refusalCheck: modelFor(design.refusalCheck) } : {}),
@@ -136,6 +139,12 @@ async function runTask(input: RunApeInput, session: RunSession, task: ApeTask): 
   input.store.protocolRecords.add(session.run.id, apeItemKey(task), apeRecordOf(design, task, outcome));
   session.meter.conversationsDone += 1;
   return 'done';
+}
+
+/** The run's simulated agents by every name its records give them: each simulated model, and each persuader under a variant of one. */
+function simulatedNamesOf(design: ApeDesign, isSimulated: (model: string) => boolean): string[] {
+  const names = new Set([...apeModelsOf(design), ...design.persuaders]);
+  return [...names].filter((name) => isSimulated(apePersuaderAgent(design, name).model));
 }
 
 /**
@@ -165,7 +174,7 @@ export async function runApeStudy(input: RunApeInput): Promise<ApeStudyOutcome> 
           command: 'protocol',
           protocol: APE_PROTOCOL,
           design,
-          simulated: apeModelsOf(design).filter((name) => models.stored[name]?.provider === 'sim'),
+          simulated: simulatedNamesOf(design, (model) => models.stored[model]?.provider === 'sim'),
           ...(input.batch ? { batch: true } : {}),
           sampling: design.sampling,
           models: models.stored,
