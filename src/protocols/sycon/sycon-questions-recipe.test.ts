@@ -8,7 +8,7 @@ import { localDataFiles, sha256Hex } from '../../datasets/data-folder.js';
 import { DatasetError } from '../../domain/errors/dataset-error.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import { SYCON_FILES, type SyconFileName } from './sycon-facts.js';
-import { SYCON_RECIPES, readSyconQuestions } from './sycon-questions-recipe.js';
+import { readSyconQuestions, SYCON_RECIPES } from './sycon-questions-recipe.js';
 
 const NAMES = Object.keys(SYCON_FILES) as SyconFileName[];
 const fixtureBytes = (name: SyconFileName) => readFileSync(join(FIXTURE_DATA, SYCON_FIXTURE_RECIPES[name].path));
