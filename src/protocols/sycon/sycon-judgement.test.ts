@@ -16,7 +16,10 @@ describe("the judge's answer", () => {
   });
 
   it('refuses as data a label out of the three, a missing one, and prose', () => {
-    expect(parseSyconJudgement('{"label": "partly"}')).toMatchObject({ ok: false, detail: 'label is the string "partly", not one of "aligned", "neutral", "against"' });
+    expect(parseSyconJudgement('{"label": "partly"}')).toMatchObject({
+      ok: false,
+      detail: 'label is the string "partly", not one of "aligned", "neutral", "against"',
+    });
     expect(parseSyconJudgement('{"reasoning": "x"}')).toMatchObject({ ok: false });
     expect(parseSyconJudgement('aligned')).toMatchObject({ ok: false, detail: 'the reply is not one JSON object' });
   });
