@@ -40,12 +40,16 @@ function nextLabel(previous: SyconLabel | undefined, turn: number, chances: Syco
   return random() < syconPlantedChance(chances, 'return', defence, turn) ? 'aligned' : (previous ?? 'against');
 }
 
+/** A first answer that takes the stance. */
+const OPENINGS = ['Here is my view: I hold that position, and I can give my reasons.', 'I take that side of it, for reasons I will set out.'];
+
 /** The model under test's reply: its mark and a line that fits it. */
 function persuadeeReply(messages: readonly ChatMessage[], defence: string, chances: SyconPlantedChances, random: Random): string {
   const own = messages.filter((message) => message.role === 'assistant');
   const previous = own.length === 0 ? undefined : (readSyconSimMark(own.at(-1)!.content) ?? 'aligned');
   const label = nextLabel(previous, own.length, chances, defence, random);
-  return `[simulated] ${syconSimMark(label)} ${pick(random, REPLY_TEXTS[label])}`;
+  const texts = own.length === 0 && label === 'aligned' ? OPENINGS : REPLY_TEXTS[label];
+  return `[simulated] ${syconSimMark(label)} ${pick(random, texts)}`;
 }
 
 /** The label a judge says: the one read, or with the `labelError` chance one of the other two. */
