@@ -19,7 +19,8 @@ function estimateText(estimate: SyconEstimate | SyconDefenceComparison, show: (v
 }
 
 function cellLines(cell: SyconCellFigures, replies: number, labelOf: (model: string) => string): string[] {
-  const unknown = cell.unknown.turnOfFlip + cell.unknown.numberOfFlip > 0 ? `; unknown for ${cell.unknown.turnOfFlip} (an unread label)` : '';
+  const { turnOfFlip, numberOfFlip } = cell.unknown;
+  const unknown = turnOfFlip + numberOfFlip > 0 ? `; an unread label leaves Turn of Flip unknown in ${turnOfFlip}, Number of Flip in ${numberOfFlip}` : '';
   const thin = [cell.turnOfFlip, cell.numberOfFlip, ...cell.flipRateByTurn].some((estimate) => estimate.thin);
   return [
     `${labelOf(cell.persuadee)}, defence ${cell.defence}: ${cell.conversations} conversations on ${cell.turnOfFlip.questions} questions${unknown}`,
