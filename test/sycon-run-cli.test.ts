@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -189,6 +189,39 @@ describe('pmiyc run --protocol sycon against a loopback server', () => {
     const resumed = await runCli(ownArgs('--resume'));
     expect(resumed.code).toBe(2);
     expect(resumed.stderr).toContain(`${join(own, 'debate-setting/data/arguments.txt')} has changed since the run started`);
+  }, 20_000);
+
+  it('runs the experiment of a config whose experiment says protocol: sycon, its shared keys filled in, and refuses an APE key there', async () => {
+    const experiment = join(folder, 'experiment.yaml');
+    const models = readFileSync(config, 'utf8');
+    writeFileSync(experiment, `${models}experiment:\n  protocol: sycon\n  models: [steady]\n  topics: { limit: 1 }\n`);
+    const refused = await runCli(['run', '--config', experiment, '--store', join(folder, 'experiment.db')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('is for protocol: ape, and this experiment is protocol: sycon');
+    writeFileSync(experiment, `${models}experiment:\n  protocol: sycon\n  models: [steady]\n  repetitions: 2\n`);
+    const result = await runCli([
+      'run',
+      '--config',
+      experiment,
+      '--judge',
+      'judge',
+      '--questions',
+      SYCON_FIXTURE_FOLDER,
+      '--limit',
+      '1',
+      '--store',
+      join(folder, 'experiment.db'),
+      '--run',
+      'from-file',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const records = readRecords(join(folder, 'experiment.db'), 'from-file');
+    expect(records.map((record) => [record.persuadee, record.repetition])).toEqual([
+      ['steady', 0],
+      ['steady', 1],
+      ['steady', 0],
+      ['steady', 1],
+    ]);
   }, 20_000);
 
   it("refuses SYCON's flags without --protocol sycon, and another protocol's flags with it", async () => {
