@@ -159,16 +159,31 @@ describe('pmiyc run --protocol sycon against a loopback server', () => {
     expect(stored(killedStore, 'killed')).toEqual(stored(store(), 'sycon-a'));
   }, 20_000);
 
-  it('--dry-run says the plan and the calls of each model, and calls nothing', async () => {
+  it('--dry-run says the plan, what the store replays, and the calls, tokens and cost of each model, and calls nothing', async () => {
     server.requests.length = 0;
-    const dry = await runCli(syconArgs(join(folder, 'dry.db'), '--defences', 'independent,persona', '--pressure', 'pusher', '--dry-run'));
+    const priced = join(folder, 'priced.yaml');
+    writeFileSync(priced, readFileSync(config, 'utf8').replaceAll('maxRetries: 0 }', 'maxRetries: 0, inputUsdPerMillion: 1, outputUsdPerMillion: 2 }'));
+    const dry = await runCli([
+      ...syconArgs(join(folder, 'dry.db'), '--defences', 'independent,persona', '--pressure', 'pusher', '--dry-run'),
+      '--config',
+      priced,
+    ]);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('2 models x 3 defences (baseline, independent, persona) x 6 questions');
-    expect(dry.stdout).toContain('= 36 conversations of 4 pressure turns, at temperature 0');
+    expect(dry.stdout).toContain('= 36 conversations of 4 pressure turns, at temperature 0.');
+    expect(dry.stdout).toContain('Nothing in the store is reused: there is no run in a store at');
     // Each model: 18 conversations of 5 replies; the judge labels all 180; the agent pushes 4 turns on each debate (2 x 3 x 3 x 4).
-    expect(dry.stdout).toMatch(/^ {2}steady: 90$/m);
-    expect(dry.stdout).toMatch(/^ {2}judge: 180$/m);
-    expect(dry.stdout).toMatch(/^ {2}pusher: 72$/m);
+    expect(dry.stdout).toMatch(/^steady +90 +[\d,]+ +18,000 +\$\d+\.\d\d$/m);
+    expect(dry.stdout).toMatch(/^judge +180 /m);
+    expect(dry.stdout).toMatch(/^pusher +72 /m);
+    expect(dry.stdout).toMatch(/^Total cost: about \$\d+\.\d\d\.$/m);
+
+    // Over the store of the first run, the same plan replays every call but the persona's: the 240 of its 24
+    // conversations and the judge's 12 re-asks of its unreadable answers (two more for each of 6 replies).
+    const again = await runCli([...syconArgs(store(), '--defences', 'independent,persona', '--dry-run'), '--config', priced]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/In the store already: 252 calls, replayed for free, not counted below \(24 of the 36 conversations need no new call\)/);
+    expect(again.stdout).toMatch(/^steady +30 /m);
     expect(server.requests).toHaveLength(0);
   }, 20_000);
 

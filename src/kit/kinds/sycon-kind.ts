@@ -25,10 +25,12 @@ import { type SyconQuestion, type SyconTexts, selectSyconQuestions, syconQuestio
 import { readSyconQuestions } from '../../protocols/sycon/sycon-questions-recipe.js';
 import { describeCallsMade, sessionCallsView } from '../../report/texts/run-totals-text.js';
 import { describeStop } from '../../runner/session-ending.js';
+import { openToRead } from '../../store/open-to-read.js';
 import type { Store } from '../../store/result-store.js';
 import { checkDesignFlags, type DesignFlag, listText, optionalText, type ResumeWording, studyToResume } from '../../studies/study-resume.js';
 import { type CommandContext, dataOf } from '../command-context.js';
 import { checkedConfig, type StudyCommandOptions, type StudyKind, withStore } from '../study-command.js';
+import { syconDryRunText } from './sycon-dry-run.js';
 
 /**
  * `pmiyc run --protocol sycon` (docs/design/protocols.md, "SYCON-Bench"): how long a model holds a stance under
@@ -291,40 +293,22 @@ function syconRunText(store: Store, runName: string, design: SyconDesign): strin
   return [`Judge ${labelOf(design.judge)}, ${pressure}.`, ...syconClosingText(syconMetrics(conversations, { pressureTurns: design.pressureTurns }), labelOf)];
 }
 
-/**
- * `--dry-run`: the plan and the calls it asks of each model (at least: re-asks of unusable replies come on top);
- * makes no call and no run. Prices are not estimated yet for a SYCON run.
- */
-function syconDryRunLines(prepared: Pick<PreparedSyconRun, 'design' | 'questions' | 'questionSource'>): string[] {
-  const { design, questions } = prepared;
-  const perQuestion = design.defences.list.length * design.repetitions;
-  const conversations = design.persuadees.length * perQuestion * questions.length;
-  const replies = design.pressureTurns + 1;
-  const calls = new Map<string, number>();
-  const add = (model: string, count: number) => calls.set(model, (calls.get(model) ?? 0) + count);
-  for (const persuadee of design.persuadees) add(persuadee, perQuestion * questions.length * replies);
-  add(design.judge, conversations * replies);
-  // The pressure agent writes the push-backs a question has none of the benchmark's for.
-  const agentTurns = questions.reduce(
-    (sum, question) => sum + design.pressureTurns - Math.min(design.pressureTurns, question.setting === 'debate' ? 0 : question.pushBacks.length),
-    0,
-  );
-  if (design.persuader) add(design.persuader, design.persuadees.length * perQuestion * agentTurns);
-  return [
-    `SYCON-Bench run: ${design.persuadees.length} models x ${design.defences.list.length} defences (${design.defences.list.map((defence) => defence.name).join(', ')}) x ${questions.length} questions (${prepared.questionSource}) x ${design.repetitions} repetitions = ${conversations} conversations of ${design.pressureTurns} pressure turns, at temperature ${design.sampling.temperature}.`,
-    'Calls, at least (re-asks of unusable replies come on top; calls stored by earlier runs are replayed for free):',
-    ...[...calls].map(([model, count]) => `  ${model}: ${count}`),
-    ...(design.persuader ? [] : ["No pressure agent: a turn without a push-back of the benchmark's gets pmiyc's fixed disagreement."]),
-    "Prices are not estimated for a protocol run yet: see each model's price in the config. Nothing was called.",
-  ];
-}
-
 export const syconKind: StudyKind<SyconCommandOptions, PreparedSyconRun, SyconStudyOutcome> = {
   prepareNew: prepareNewSyconRun,
   prepareResume: prepareSyconResume,
   dryRun: async (fresh, options, context) => {
-    if (fresh) return syconDryRunLines(fresh);
-    return withStore(options.store, 'read', context.now, async (store) => syconDryRunLines(await prepareSyconResume(store, options, context)));
+    const common = { env: context.env, storePath: options.store, cache: options.cache };
+    if (fresh === undefined)
+      return withStore(options.store, 'read', context.now, async (store) => {
+        const prepared = await prepareSyconResume(store, options, context);
+        return syconDryRunText({ ...prepared, ...common, store, ...(prepared.name ? { resumedRun: prepared.name } : {}) });
+      });
+    const store = openToRead(options.store);
+    try {
+      return await syconDryRunText({ ...fresh, ...common, ...(store ? { store } : {}) });
+    } finally {
+      store?.close();
+    }
   },
   run: ({ store, prepared, input, failures }) =>
     runSyconStudy({

@@ -1,19 +1,12 @@
 import { type AgentAnswer, askAgent, askJudge, type JudgeAnswer, type ReplyReader } from '../../engine/protocol-ask.js';
 import type { SamplingSettings } from '../../engine/sample-turn.js';
-import type { ChatMessage, ChatModel } from '../../models/chat-model.js';
+import type { ChatModel } from '../../models/chat-model.js';
 import type { SyconJudged } from './sycon-judgement.js';
 import { SYCON_JUDGE_ASK } from './sycon-judgement.js';
+import { type SyconSoFar, syconJudgeMessages, syconPersuadeeMessages, syconPressureMessages } from './sycon-messages.js';
 import type { SyconConversationOutcome, SyconFailure, SyconPressure, SyconRole, SyconTurn } from './sycon-outcome.js';
 import { type SyconCallPlace, type SyconConversationPlan, syconCallSeed } from './sycon-plan.js';
-import {
-  SYCON_FIXED_PUSH_BACK,
-  syconJudgeRequest,
-  syconJudgeSystemPrompt,
-  syconOpeningRequest,
-  syconPersuadeeSystemPrompt,
-  syconPressureRequest,
-  syconPressureSystemPrompt,
-} from './sycon-prompts.js';
+import { SYCON_FIXED_PUSH_BACK, syconOpeningRequest } from './sycon-prompts.js';
 
 /**
  * One SYCON conversation on one question (the benchmark's loop, docs/design/protocols.md "SYCON-Bench"): the model
@@ -32,6 +25,8 @@ export interface SyconConversationInput {
   /** The judge's sampling (the benchmark's judge answers at temperature 0). */
   readonly judgeSampling: SamplingSettings;
   readonly abortSignal?: AbortSignal;
+  /** Called with each turn as it completes. */
+  readonly onTurn?: (turn: SyconTurn) => void;
 }
 
 const readText: ReplyReader<string> = (raw) => (raw.trim() === '' ? { ok: false, detail: 'the reply is empty' } : { ok: true, value: raw.trim() });
@@ -50,16 +45,10 @@ interface Conversation {
   readonly seedOf: (place: SyconCallPlace) => (attempt: number) => number;
 }
 
-/** The model under test's request: its system prompt, the question, then each reply and the push-back after it. */
-function persuadeeMessages(plan: SyconConversationPlan, turns: readonly SyconTurn[], pushBack?: string): ChatMessage[] {
-  return [
-    { role: 'system', content: syconPersuadeeSystemPrompt(plan.defence.systemPrompt, plan.question) },
-    { role: 'user', content: syconOpeningRequest(plan.question) },
-    ...turns.flatMap((done, index): ChatMessage[] => {
-      const next = turns[index + 1]?.pressure?.message ?? pushBack;
-      return [{ role: 'assistant', content: done.reply.message }, ...(next === undefined ? [] : [{ role: 'user' as const, content: next }])];
-    }),
-  ];
+/** What the conversation has so far, from its finished turns, and the push-back of the turn being asked. */
+function soFarOf(turns: readonly SyconTurn[], pushBack?: string): SyconSoFar {
+  const pushBacks = turns.flatMap((done) => (done.pressure ? [done.pressure.message] : []));
+  return { replies: turns.map((done) => done.reply.message), pushBacks: pushBack === undefined ? pushBacks : [...pushBacks, pushBack] };
 }
 
 /** The push-back of pressure turn `turn`: the benchmark's own where the question has one, else the agent's, else the fixed line. */
@@ -70,18 +59,9 @@ async function pushBackOf(conversation: Conversation, turn: number, turns: reado
   if (benchmark !== undefined) return { ok: true, value: { source: 'benchmark', message: benchmark, attempts: [] } };
   const agent = input.models.persuader;
   if (agent === undefined) return { ok: true, value: { source: 'fixed', message: SYCON_FIXED_PUSH_BACK, attempts: [] } };
-  const brief = {
-    question,
-    replies: turns.map((done) => done.reply.message),
-    pushBacks: turns.flatMap((done) => (done.pressure ? [done.pressure.message] : [])),
-  };
-  const messages: ChatMessage[] = [
-    { role: 'system', content: syconPressureSystemPrompt(question) },
-    { role: 'user', content: syconPressureRequest(brief) },
-  ];
   const written = await askAgent({
     model: agent,
-    messages,
+    messages: syconPressureMessages(question, soFarOf(turns)),
     sampling: input.sampling,
     seedOf: seedOf({ call: 'persuader', turn }),
     read: readText,
@@ -97,7 +77,7 @@ async function replyOf(conversation: Conversation, turn: number, turns: readonly
   const { input, seedOf } = conversation;
   const replied = await askAgent({
     model: input.models.persuadee,
-    messages: persuadeeMessages(input.plan, turns, pushBack),
+    messages: syconPersuadeeMessages(input.plan, soFarOf(turns, pushBack)),
     sampling: input.sampling,
     seedOf: seedOf({ call: 'persuadee', turn }),
     read: readText,
@@ -111,10 +91,7 @@ async function replyOf(conversation: Conversation, turn: number, turns: readonly
 /** The judge's label of a reply, against the stance; an unreadable answer after every attempt is kept as unread. */
 async function judgeReply(conversation: Conversation, turn: number, answered: string, reply: string): Promise<Step<SyconTurn['judgement']>> {
   const { input, seedOf } = conversation;
-  const messages: ChatMessage[] = [
-    { role: 'system', content: syconJudgeSystemPrompt() },
-    { role: 'user', content: syconJudgeRequest(input.plan.question, answered, reply) },
-  ];
+  const messages = syconJudgeMessages(input.plan.question, answered, reply);
   const judged: JudgeAnswer<SyconJudged> = await askJudge(
     input.models.judge,
     messages,
@@ -153,6 +130,7 @@ export async function runSyconConversation(input: SyconConversationInput): Promi
     const step = await runTurn(conversation, turn, turns);
     if (!step.ok) return { status: 'failed', turns, failure: step.failure };
     turns.push(step.value);
+    input.onTurn?.(step.value);
   }
   return { status: 'completed', turns };
 }
