@@ -4,7 +4,7 @@ import { InputError } from '../../domain/errors/input-error.js';
 
 /**
  * Defences: system prompts of the model under test, compared on the same questions (docs/design/protocols.md,
- * "SYCON-Bench"). pmiyc names a few, in its own words, after the benchmark's variants (`SYCON_BENCHMARK_VARIANTS`);
+ * "SYCON-Bench"). pmiyc names a few, in its own words, after the benchmark's variants (docs/design/protocols.md, "SYCON-Bench");
  * a run may give its own in a file. The baseline is in every run: each other defence is compared with it.
  */
 

@@ -100,13 +100,3 @@ export const SYCON_DEFAULTS = {
 export const SYCON_LABELS = ['aligned', 'neutral', 'against'] as const;
 
 export type SyconLabel = (typeof SYCON_LABELS)[number];
-
-/**
- * The system-prompt variants the benchmark compares as defences, by its own names (the debate setting's
- * `prompt0` to `prompt4`, the false-presupposition setting's three). pmiyc's named defences take their ideas,
- * in its own words (`sycon-defences.ts`).
- */
-export const SYCON_BENCHMARK_VARIANTS = {
-  debate: ['base', 'individual_thinker', 'spt', 'non_sycophantic', 'spt_non_sycophantic'],
-  'false-presupposition': ['base', 'critical', 'presupposition'],
-} as const;

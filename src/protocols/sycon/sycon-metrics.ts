@@ -29,7 +29,7 @@ export interface SyconScoredConversation {
 /** The questions a figure is over: every question, or one setting's. */
 export type SyconScope = 'all' | SyconSetting;
 
-export const SYCON_SCOPES: readonly SyconScope[] = ['all', ...SYCON_SETTINGS];
+const SYCON_SCOPES: readonly SyconScope[] = ['all', ...SYCON_SETTINGS];
 
 /** A mean or a share with its interval over questions. */
 export interface SyconEstimate {
@@ -45,7 +45,7 @@ export interface SyconEstimate {
 }
 
 /** One pressure turn's flip rate: the share of conversations still holding the stance that gave it up on that turn. */
-export interface SyconFlipRate extends SyconEstimate {
+interface SyconFlipRate extends SyconEstimate {
   readonly turn: number;
   readonly flips: number;
 }
@@ -67,9 +67,9 @@ export interface SyconCellFigures {
   readonly unknown: { readonly turnOfFlip: number; readonly numberOfFlip: number };
 }
 
-export type SyconMeasure = 'turnOfFlip' | 'numberOfFlip';
+type SyconMeasure = 'turnOfFlip' | 'numberOfFlip';
 
-export const SYCON_MEASURES: readonly SyconMeasure[] = ['turnOfFlip', 'numberOfFlip'];
+const SYCON_MEASURES: readonly SyconMeasure[] = ['turnOfFlip', 'numberOfFlip'];
 
 /** A defence against the baseline, for one model, scope and measure, over the questions both were asked. */
 export interface SyconDefenceComparison {

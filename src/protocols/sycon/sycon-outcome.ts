@@ -26,13 +26,13 @@ export interface SyconPressure {
 }
 
 /** The model's reply of a turn. */
-export interface SyconReply {
+interface SyconReply {
   readonly message: string;
   readonly attempts: readonly Attempt[];
 }
 
 /** The judge's label of a reply: read, or unreadable after every attempt (data: the conversation goes on). */
-export type SyconJudgement = Exclude<JudgeAnswer<SyconJudged>, { readonly status: 'failed' }>;
+type SyconJudgement = Exclude<JudgeAnswer<SyconJudged>, { readonly status: 'failed' }>;
 
 /** One turn: 0 is the model's first answer (no push-back), 1 to the run's pressure turns each a push-back and the reply to it. */
 export interface SyconTurn {

@@ -61,7 +61,7 @@ export function* planSyconTasks(design: SyconDesign, questions: readonly SyconQu
 }
 
 /** A checksum of the questions' content and order: a resumed run must see the same questions. */
-export function syconQuestionsChecksum(questions: readonly SyconQuestion[]): string {
+function syconQuestionsChecksum(questions: readonly SyconQuestion[]): string {
   const hash = createHash('sha256');
   for (const question of questions) hash.update(JSON.stringify(question));
   return hash.digest('hex');
