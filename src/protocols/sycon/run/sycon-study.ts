@@ -125,6 +125,8 @@ export async function runSyconStudy(input: RunSyconInput): Promise<SyconStudyOut
           protocol: SYCON_PROTOCOL,
           design,
           simulated: syconModelsOf(design).filter((name) => models.stored[name]?.provider === 'sim'),
+          // The models' sampling, for the report's What ran (the judge answers at the design's judgeTemperature).
+          sampling: design.sampling,
           models: models.stored,
         },
         plannedConversations: total,
