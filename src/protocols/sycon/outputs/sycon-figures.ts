@@ -1,5 +1,6 @@
 import { InputError } from '../../../domain/errors/input-error.js';
 import { formatCount, formatCounted } from '../../../domain/text-labels.js';
+import { intervalsPhrase } from '../../../metrics/intervals/interval-words.js';
 import type { ProtocolFigures, ProtocolFiguresOptions } from '../../../studies/protocol-outputs.js';
 import type { StoredProtocolRecord } from '../../../studies/protocol-records.js';
 import type { StudyRun } from '../../../studies/run-config.js';
@@ -14,8 +15,6 @@ import { defenceTable, flipRateTable, flipTable } from './sycon-figure-tables.js
  * SYCON's report section (`ProtocolOutputs.figures`): the run's stored records read by SYCON's schema, scored, and
  * measured with the report's interval settings (`syconMetrics`), then said as paragraphs, tables and JSON.
  */
-
-const METHOD_WORDS = { t: 'Student t', percentile: 'percentile bootstrap', bca: 'BCa bootstrap', 'bootstrap-t': 'studentized bootstrap' } as const;
 
 /** The replies the run's records hold, those the judge's answer could not be read for, and where the push-backs came from. */
 interface SyconCounts {
@@ -40,10 +39,7 @@ function countsOf(records: readonly SyconStoredRecord[]): SyconCounts {
   };
 }
 
-function intervalsText(options: ProtocolFiguresOptions): string {
-  const resampling = options.method === 't' ? '' : ` (${formatCount(options.replicates)} replicates, seed ${options.seed})`;
-  return `${Math.round(options.confidence * 100)}% ${METHOD_WORDS[options.method]} intervals over questions${resampling}`;
-}
+const intervalsText = (options: ProtocolFiguresOptions): string => intervalsPhrase(options, 'questions');
 
 function paragraphs(run: StudyRun, design: SyconDesign, counts: SyconCounts, metrics: SyconMetrics, options: ProtocolFiguresOptions): string[] {
   const pressure =
