@@ -228,7 +228,7 @@ async function readDesignQuestions(
     named = source.path;
   } else {
     all = await readSyconQuestions(dataOf(context).files(dataDir ?? source.dataDir), selection.settings);
-    named = `SYCON-Bench's questions (${SYCON_SOURCE.repository} at ${SYCON_SOURCE.commit.slice(0, 7)})`;
+    named = `the pinned files of ${SYCON_SOURCE.repository} at ${SYCON_SOURCE.commit.slice(0, 7)}`;
   }
   const questions = selectSyconQuestions(all, { ...selection, seed });
   if (questions.length === 0) throw new InputError(`no question of ${named} is selected: check --settings, --limit and --sample`);
