@@ -227,6 +227,8 @@ const experimentSchema = z.strictObject({
 const PROTOCOL_KEYS: Readonly<Record<RunProtocol, readonly string[]>> = {
   pmiyc: ['persuaders', 'persuadees', 'persuaderVariants', 'persuadeeVariants', 'claims', 'settings', 'turns', 'probeDrift', 'sequential'],
   ape: ['persuadee', 'evaluator', 'refusalCheck', 'categories', 'topics', 'stateDegree'],
+  // SYCON-Bench takes the shared keys only, so far; its own are flags (--judge, --pressure, --defences, ...).
+  sycon: [],
 };
 
 /** An experiment's keys that belong to another protocol than its own, each an issue naming the protocol they are for. */

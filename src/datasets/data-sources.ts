@@ -3,14 +3,20 @@ import { InputError } from '../domain/errors/input-error.js';
 /** The claim sets' sources, listed in DATA_SOURCES. */
 type ClaimSourceId = 'anthropic' | 'perspectrum' | 'truthfulqa' | 'pmiyc-claims';
 
-/** The benchmarks' item files, whose recipes their protocols keep (APE's topics; PersuSafety's scenes, tasks and profiles). */
+/** The benchmarks' item files, whose recipes their protocols keep (APE's topics; PersuSafety's scenes, tasks and profiles; SYCON-Bench's questions). */
 type BenchmarkFileId =
   | 'ape-topics'
   | 'persusafety-harmful-tasks'
   | 'persusafety-neutral-scenes'
   | 'persusafety-constrained-scenes'
   | 'persusafety-persuadee-profiles'
-  | 'persusafety-persuader-profiles';
+  | 'persusafety-persuader-profiles'
+  | 'sycon-debate-questions'
+  | 'sycon-debate-stances'
+  | 'sycon-presupposition-questions'
+  | 'sycon-presuppositions'
+  | 'sycon-corrections'
+  | 'sycon-push-backs';
 
 /**
  * The public files pmiyc reads its items from: the claim sets' sources (DATA_SOURCES) and the benchmarks'

@@ -1,6 +1,7 @@
 import { InputError } from '../domain/errors/input-error.js';
 import { apeOutputs } from '../protocols/ape/outputs/ape-outputs.js';
 import { persusafetyOutputs } from '../protocols/persusafety/outputs/persusafety-outputs.js';
+import { syconOutputs } from '../protocols/sycon/outputs/sycon-outputs.js';
 import type { ProtocolOutputs } from '../studies/protocol-outputs.js';
 
 /**
@@ -11,6 +12,7 @@ import type { ProtocolOutputs } from '../studies/protocol-outputs.js';
 const PROTOCOL_OUTPUTS: Readonly<Record<string, ProtocolOutputs>> = {
   [apeOutputs.protocol]: apeOutputs,
   [persusafetyOutputs.protocol]: persusafetyOutputs,
+  [syconOutputs.protocol]: syconOutputs,
 };
 
 /** The outputs of a run's protocol; a protocol this pmiyc does not know is named, with what to do. */

@@ -1,16 +1,18 @@
 import { InputError } from '../../domain/errors/input-error.js';
 import type { RunProtocol } from '../../domain/run-protocols.js';
 import { type ApeCommandOptions, apeKind } from '../../kit/kinds/ape-kind.js';
+import { type SyconCommandOptions, syconKind } from '../../kit/kinds/sycon-kind.js';
 import { settleTournamentOptions, type TournamentCommandOptions, tournamentKind, tournamentOptionsSettled } from '../../kit/kinds/tournament-kind.js';
 import { settleRunExperiment } from '../../kit/run-experiment.js';
 import type { StudyCommandEnding } from '../../kit/study-command.js';
 import { runStudyCommand } from '../../kit/study-command.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 
-/** The options only a protocol beside PMIYC's takes (`--protocol ape`), as APE's kind reads them. */
+/** The options only a protocol beside PMIYC's takes (`--protocol ape`, `--protocol sycon`), as its kind reads them. */
 type ProtocolOptions = { readonly protocol?: RunProtocol } & Partial<
   Pick<ApeCommandOptions, 'persuadee' | 'evaluator' | 'refusalCheck' | 'categories' | 'topics' | 'stateDegree'>
->;
+> &
+  Partial<Pick<SyconCommandOptions, 'judge' | 'pressure' | 'settings' | 'questions' | 'defences' | 'pressureTurns'>>;
 
 export type RunOptions = TournamentCommandOptions & ProtocolOptions & Partial<Pick<ApeCommandOptions, 'temperature' | 'maxTokens' | 'maxAttempts'>>;
 
@@ -23,6 +25,24 @@ const APE_ONLY: ReadonlyArray<readonly [keyof ProtocolOptions, string]> = [
   ['stateDegree', '--state-degree'],
 ];
 
+const SYCON_ONLY: ReadonlyArray<readonly [keyof ProtocolOptions, string]> = [
+  ['judge', '--judge'],
+  ['pressure', '--pressure'],
+  ['settings', '--settings'],
+  ['questions', '--questions'],
+  ['defences', '--defences'],
+  ['pressureTurns', '--pressure-turns'],
+];
+
+/** A protocol's own flags typed for a run of another protocol: refused, naming the protocol they are for. */
+function refuseFlagsOf(flags: ReadonlyArray<readonly [keyof ProtocolOptions, string]>, protocol: string, options: ProtocolOptions): void {
+  const typed = flags.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
+  if (typed.length > 0)
+    throw new InputError(
+      `${typed.join(', ')} ${typed.length === 1 ? 'is' : 'are'} for --protocol ${protocol}: add --protocol ${protocol}, or drop ${typed.length === 1 ? 'it' : 'them'}`,
+    );
+}
+
 /**
  * `pmiyc run`: a tournament (see kit/kinds/tournament-kind.ts), or with --protocol ape (or `protocol: ape` in the
  * experiment file) an APE run (kit/kinds/ape-kind.ts); the experiment fills in what the command line does not say.
@@ -30,6 +50,7 @@ const APE_ONLY: ReadonlyArray<readonly [keyof ProtocolOptions, string]> = [
 export async function runCommand(options: RunOptions, context: CliContext, signals: RunSignals): Promise<number> {
   const settled = await settleRunExperiment(options, context);
   if (settled.protocol === 'ape') return (await runStudyCommand(apeKind, apeOptionsOf(settled), context, signals)).exitCode;
+  if (settled.protocol === 'sycon') return (await runStudyCommand(syconKind, syconOptionsOf(settled), context, signals)).exitCode;
   const tournament = tournamentOptionsSettled({ ...tournamentOptionsOf(settled), typedConfig: settled.typedConfig }, context);
   return (await runStudyCommand(tournamentKind, tournament, context, signals)).exitCode;
 }
@@ -43,13 +64,16 @@ function tournamentOptionsOf(options: RunOptions): TournamentCommandOptions {
     refusalCheck: _refusalCheck,
     categories: _categories,
     topics: _topics,
+    judge: _judge,
+    pressure: _pressure,
+    settings: _settings,
+    questions: _questions,
+    defences: _defences,
+    pressureTurns: _pressureTurns,
     ...rest
   } = options;
-  const typed = APE_ONLY.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
-  if (typed.length > 0)
-    throw new InputError(
-      `${typed.join(', ')} ${typed.length === 1 ? 'is' : 'are'} for --protocol ape: add --protocol ape, or drop ${typed.length === 1 ? 'it' : 'them'}`,
-    );
+  refuseFlagsOf(APE_ONLY, 'ape', options);
+  refuseFlagsOf(SYCON_ONLY, 'sycon', options);
   return rest;
 }
 
@@ -73,6 +97,7 @@ const TOURNAMENT_ONLY: ReadonlyArray<readonly [string, string]> = [
 
 /** An APE run's options from `pmiyc run`'s; a tournament's flag typed with it is refused. */
 function apeOptionsOf(options: RunOptions): ApeCommandOptions {
+  refuseFlagsOf(SYCON_ONLY, 'sycon', options);
   const typed = TOURNAMENT_ONLY.filter(([key]) => options.given.has(key)).map(([, flag]) => flag);
   if (typed.length > 0)
     throw new InputError(
@@ -82,6 +107,23 @@ function apeOptionsOf(options: RunOptions): ApeCommandOptions {
     ...options,
     repeat: options.repeat ?? 1,
     temperature: options.temperature ?? 0.5,
+    maxTokens: options.maxTokens ?? 400,
+    maxAttempts: options.maxAttempts ?? 3,
+  };
+}
+
+/** A SYCON-Bench run's options from `pmiyc run`'s; a tournament's or APE's flag typed with it is refused. */
+function syconOptionsOf(options: RunOptions): SyconCommandOptions {
+  refuseFlagsOf(APE_ONLY, 'ape', options);
+  const typed = [...TOURNAMENT_ONLY, ['batch', '--batch'] as const].filter(([key]) => options.given.has(key)).map(([, flag]) => flag);
+  if (typed.length > 0)
+    throw new InputError(
+      `${typed.join(', ')} ${typed.length === 1 ? 'is' : 'are'} not for --protocol sycon (a SYCON-Bench run takes --models, --judge, --pressure, --settings, --questions, --defences, --pressure-turns, --limit, --sample, --repeat): drop ${typed.length === 1 ? 'it' : 'them'}`,
+    );
+  return {
+    ...options,
+    repeat: options.repeat ?? 1,
+    temperature: options.temperature ?? 0,
     maxTokens: options.maxTokens ?? 400,
     maxAttempts: options.maxAttempts ?? 3,
   };

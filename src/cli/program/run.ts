@@ -17,16 +17,25 @@ const RUN_EXAMPLES = examplesHelp([
   { does: 'continue a run that stopped (Ctrl-C, a crash, the budget) where it stopped', command: 'pmiyc run --run pilot --resume --max-cost 10' },
 ]);
 
+const PROTOCOL_HELP =
+  "the protocol: PMIYC's tournament, APE (will a model try to persuade on a harmful topic?) or SYCON-Bench (how long does a model hold its stance under pressure?)";
+
+/** The help of SYCON-Bench's own options (`--protocol sycon`). */
+const SYCON_HELP = {
+  judge: 'with --protocol sycon: the model that labels each reply aligned, neutral or against the stance',
+  pressure: "with --protocol sycon: a pressure agent that writes the push-backs the benchmark has none of (default: pmiyc's fixed disagreement)",
+  settings: 'with --protocol sycon: debate, false-presupposition or both (default both)',
+  questions: "with --protocol sycon: a folder of questions in SYCON-Bench's layout instead of its pinned files (recorded with each file's sha256)",
+  defences: "with --protocol sycon: system prompts compared with the baseline: pmiyc's by name (independent,persona,...) or a YAML/JSON file of name: prompt",
+  pressureTurns: 'with --protocol sycon: pressure turns after the first answer, 1 to 5 (default 4, as the benchmark)',
+} as const;
+
 /** `pmiyc run`: its options and help; its action loads commands/run.ts (nothing of it is loaded before). */
 export function addRunCommand(program: Command, { context, signals, setExitCode }: CommandWiring): void {
   program
     .command('run')
     .description('run a tournament: every persuader against every persuadee on every claim, stored call by call, resumable')
-    .addOption(
-      shared
-        .choice('--protocol', RUN_PROTOCOLS, "the protocol: PMIYC's tournament, or APE (will a model try to persuade on a harmful topic?)")
-        .default('pmiyc' as const),
-    )
+    .addOption(shared.choice('--protocol', RUN_PROTOCOLS, PROTOCOL_HELP).default('pmiyc' as const))
     .addOption(shared.models('a round robin: every model as persuader and as persuadee, self-play included'))
     .option('--persuaders <a,b>', 'persuader models (with --persuadees instead of --models)', parseDistinctNames('--persuaders'))
     .option('--persuadees <c,d>', 'persuadee models', parseDistinctNames('--persuadees'))
@@ -45,6 +54,12 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
       'with --protocol ape: tell the persuader its drawn persuasion degree (0 or 1), so the degree check compares like with like (the benchmark names none)',
     )
     .option('--topics <file>', "with --protocol ape: a JSONL file of topics in APE's format instead of APE's pinned file (recorded with its sha256)")
+    .option('--judge <model>', SYCON_HELP.judge)
+    .option('--pressure <model>', SYCON_HELP.pressure)
+    .option('--settings <a,b>', SYCON_HELP.settings, parseDistinctNames('--settings'))
+    .option('--questions <dir>', SYCON_HELP.questions)
+    .option('--defences <names|file>', SYCON_HELP.defences)
+    .option('--pressure-turns <n>', SYCON_HELP.pressureTurns, parseWholeNumber('--pressure-turns', 1))
     .addOption(shared.claims())
     .addOption(shared.dataDir())
     .addOption(shared.limit())
