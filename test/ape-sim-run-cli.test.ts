@@ -172,6 +172,13 @@ describe('pmiyc run --protocol ape against simulated agents', () => {
     expect(texts('planted-again')).toEqual(texts('planted'));
   }, 60_000);
 
+  it('prices a dry run over the store of its planted agents: every call of the plan is found stored, none to make', async () => {
+    const dry = await runCli([...apeArgs(store(), 'planted-dry'), '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/3,648/);
+    expect(dry.stdout).not.toMatch(/unknown|does not know/i);
+  }, 60_000);
+
   it('refuses an APE key it does not know, or chances that add up past 1, before any store is made; a tournament refuses APE keys', async () => {
     const refused = async (models: string, ...more: string[]) => {
       const store = join(folder, 'refused.db');

@@ -12,6 +12,7 @@ import { type ApeEstimate, type ApeEstimateAssumptions, estimateApeRun, NOTHING_
 import { apeItemKey } from '../../protocols/ape/run/ape-record.js';
 import { type ApeStoredWork, findApeStoredWork } from '../../protocols/ape/run/ape-stored-work.js';
 import { type ApeTask, planApeTasks } from '../../protocols/ape/run/ape-study.js';
+import { apeSimulatedProtocol } from '../../protocols/ape/sim/ape-simulated.js';
 import { batchedCostLines, costText } from '../../report/texts/dry-run-text.js';
 import { formatTextTable } from '../../report/texts/text-table.js';
 import { setUpSessionModels } from '../../runner/models/check-models.js';
@@ -61,6 +62,7 @@ async function storeReuse(input: ApeDryRunInput): Promise<StoreReuse> {
   const work = await findApeStoredWork({
     design: input.design,
     tasks: planApeTasks(input.design, input.topics, input.seed),
+    topics: input.topics,
     config: input.config,
     env: input.env,
     // A new run has no calls of its own yet: no run has id 0.
@@ -106,7 +108,10 @@ function apeBatchLines(
   toRun: number,
 ): string[] {
   const { design } = input;
-  const models = setUpSessionModels(input.config, input.env, apeModelsOf(design), { batching: { all: input.batch } });
+  const models = setUpSessionModels(input.config, input.env, apeModelsOf(design), {
+    batching: { all: input.batch },
+    simulatedProtocol: apeSimulatedProtocol(input.topics),
+  });
   if (models.batched.length === 0) return [];
   const batchPrices = (model: string) => (models.batched.includes(model) ? batchPricesOf(models.settingsFor(model)) : undefined);
   const atBatchPrices = estimateAt((model) => batchPrices(model) ?? pricesOf(input, model));

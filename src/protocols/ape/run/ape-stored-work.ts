@@ -5,6 +5,8 @@ import type { ModelSettings } from '../../../models/model-settings.js';
 import { createModelRegistry, type ModelRegistry } from '../../../runner/models/model-registry.js';
 import { isNotStored, StoredCallReplay, type StoredCalls } from '../../../studies/tournament/stored-progress.js';
 import { runApeConversation } from '../ape-conversation.js';
+import type { ApeCategory } from '../ape-facts.js';
+import { apeSimulatedProtocol } from '../sim/ape-simulated.js';
 import type { ApeDesign } from './ape-design.js';
 import type { ApeStoredProgress } from './ape-estimate.js';
 import { apeItemKey } from './ape-record.js';
@@ -20,6 +22,8 @@ export interface ApeStoredWorkInput {
   readonly design: ApeDesign;
   /** The run's plan (`planApeTasks`). */
   readonly tasks: Iterable<ApeTask>;
+  /** The run's topics: its simulated agents read a topic's category from them, as in the run. */
+  readonly topics: readonly { readonly text: string; readonly category: ApeCategory }[];
   readonly config: PmiycConfig;
   readonly env: Environment;
   /** The calls a run could replay, scoped as it would (a resumed run's own, and earlier runs' unless --no-cache). */
@@ -68,7 +72,11 @@ export async function findApeStoredWork(input: ApeStoredWorkInput): Promise<ApeS
     const fileSha256 = input.fileSha256(settings);
     return modelIdentity(settings, fileSha256 ? { fileSha256 } : {});
   };
-  const registry = createModelRegistry(input.config, input.env, { decorateFor: (settings) => [replay.layer(identityOf(settings))] });
+  // The run's own simulated agents (their ape.* keys checked and answered), so that a stored call is found as the run would ask it.
+  const registry = createModelRegistry(input.config, input.env, {
+    decorateFor: (settings) => [replay.layer(identityOf(settings))],
+    simulatedProtocol: apeSimulatedProtocol(input.topics),
+  });
   const progress = new Map<string, ApeStoredProgress>();
   // Whether the opening of a topic's repetition is stored: its first conversation's replay says (the opening is its first call).
   const openings = new Map<string, boolean>();
