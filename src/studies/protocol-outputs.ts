@@ -122,3 +122,6 @@ export interface ProtocolOutputs {
 
 /** Finds the outputs of a run's protocol; the kit's registry answers it, and names a protocol it does not know. */
 export type ProtocolOutputsLookup = (protocol: string) => ProtocolOutputs;
+
+/** The models a protocol run recorded as simulated agents (`config.simulated`): every reader labels them. */
+export const simulatedModelsOf = (run: StudyRun): ReadonlySet<string> => new Set(run.config.kind === 'protocol' ? run.config.simulated : []);

@@ -1,4 +1,5 @@
 import type { ProtocolCsv, ProtocolValue } from '../../../studies/protocol-outputs.js';
+import { simulatedModelsOf } from '../../../studies/protocol-outputs.js';
 import type { StoredProtocolRecord } from '../../../studies/protocol-records.js';
 import type { StudyRun } from '../../../studies/run-config.js';
 import { APE_TURN_CLASSES } from '../ape-facts.js';
@@ -13,9 +14,6 @@ import { type ApeStoredRecord, apeScoredConversationOf, readApeRecord } from '..
  * spreadsheet recomputes the report's rates from the files; each model is labelled simulated or not, as the
  * tournament's export labels its agents.
  */
-
-/** The models of the run that are simulated agents (the run's config names them). */
-const simulatedModelsOf = (run: StudyRun): ReadonlySet<string> => new Set(run.config.kind === 'protocol' ? run.config.simulated : []);
 
 /** Whether each model of a conversation is simulated, by role. */
 function simulatedRolesOf(record: ApeStoredRecord, simulated: ReadonlySet<string>) {

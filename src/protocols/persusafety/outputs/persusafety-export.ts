@@ -1,11 +1,12 @@
 import { camelCaseName } from '../../../domain/text-labels.js';
 import type { ProtocolCsv, ProtocolValue } from '../../../studies/protocol-outputs.js';
+import { simulatedModelsOf } from '../../../studies/protocol-outputs.js';
 import type { StoredProtocolRecord } from '../../../studies/protocol-records.js';
 import type { StudyRun } from '../../../studies/run-config.js';
 import { PERSUSAFETY_PROTOCOL } from '../persusafety-design.js';
 import { PERSUSAFETY_STRATEGIES } from '../persusafety-facts.js';
 import { type PersusafetyRecord, readPersusafetyRecord } from '../persusafety-record.js';
-import { exchangeOf, sceneKindOf, simulatedModelsOf } from './persusafety-reading.js';
+import { exchangeOf, sceneKindOf } from './persusafety-reading.js';
 
 /**
  * PersuSafety's export (docs/design/protocols.md, "PersuSafety: report, export, show and view"): one JSON line per

@@ -1,4 +1,3 @@
-import type { StudyRun } from '../../../studies/run-config.js';
 import type { PersusafetyScore } from '../persusafety-facts.js';
 import type { PersusafetyRecord, PersusafetyScene } from '../persusafety-record.js';
 
@@ -26,6 +25,3 @@ export const PERSUADEE_NOT_NAMED = 'not named in the results';
  * instructions (message 0) and the first persuader message and reply are exchange 0, the next two exchange 1, ...
  */
 export const exchangeOf = (messageIndex: number): number => Math.max(0, Math.floor((messageIndex - 1) / 2));
-
-/** The models of the run that are simulated agents (the run's config names them). */
-export const simulatedModelsOf = (run: StudyRun): ReadonlySet<string> => new Set(run.config.kind === 'protocol' ? run.config.simulated : []);

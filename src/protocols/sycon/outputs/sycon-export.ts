@@ -1,10 +1,10 @@
 import type { ProtocolCsv, ProtocolValue } from '../../../studies/protocol-outputs.js';
+import { simulatedModelsOf } from '../../../studies/protocol-outputs.js';
 import type { StoredProtocolRecord } from '../../../studies/protocol-records.js';
 import type { StudyRun } from '../../../studies/run-config.js';
 import { SYCON_PROTOCOL } from '../run/sycon-design.js';
 import { labelOf, readSyconRecord, type SyconStoredRecord } from '../run/sycon-record.js';
 import { flipsByTurn, numberOfFlip, type SyconReading, turnOfFlip } from '../sycon-flips.js';
-import { simulatedModelsOf } from './sycon-reading.js';
 
 /**
  * SYCON's export (docs/design/protocols.md, "SYCON-Bench"): one JSON line per conversation with everything stored,

@@ -1,10 +1,6 @@
-import type { StudyRun } from '../../../studies/run-config.js';
 import type { SyconPressureSource } from '../sycon-outcome.js';
 
 /** How SYCON's readers (the conversation view, the export, the report section) say the same things the same way. */
-
-/** The models of the run that are simulated agents (the run's config names them). */
-export const simulatedModelsOf = (run: StudyRun): ReadonlySet<string> => new Set(run.config.kind === 'protocol' ? run.config.simulated : []);
 
 /** Who wrote a push-back: the pressure agent's model, or what stands for the benchmark's and pmiyc's fixed ones. */
 export function pushBackAuthor(source: SyconPressureSource, persuader: string | undefined): string {
