@@ -1,33 +1,51 @@
 import { InputError } from '../../domain/errors/input-error.js';
+import { describeInvalidTurns } from '../../domain/validation.js';
 import { type ApeCommandOptions, apeKind } from '../../kit/kinds/ape-kind.js';
+import { type PersusafetyCommandOptions, persusafetyKind } from '../../kit/kinds/persusafety-kind.js';
 import { settleTournamentOptions, type TournamentCommandOptions, tournamentKind } from '../../kit/kinds/tournament-kind.js';
 import type { StudyCommandEnding } from '../../kit/study-command.js';
 import { runStudyCommand } from '../../kit/study-command.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 
-/** The options only a protocol beside PMIYC's takes (`--protocol ape`), as APE's kind reads them. */
-type ProtocolOptions = { readonly protocol?: 'pmiyc' | 'ape' } & Partial<
+/** The options only a protocol beside PMIYC's takes (`--protocol ape`, `--protocol persusafety`), as their kinds read them. */
+type ProtocolOptions = { readonly protocol?: 'pmiyc' | 'ape' | 'persusafety' } & Partial<
   Pick<ApeCommandOptions, 'persuadee' | 'evaluator' | 'refusalCheck' | 'categories' | 'topics' | 'stateDegree'>
->;
+> &
+  Partial<Pick<PersusafetyCommandOptions, 'judge' | 'scenes' | 'profiles' | 'profileVisibility' | 'constraints' | 'dataset'>>;
 
 export type RunOptions = TournamentCommandOptions & ProtocolOptions & Partial<Pick<ApeCommandOptions, 'temperature' | 'maxTokens' | 'maxAttempts'>>;
 
-const APE_ONLY: ReadonlyArray<readonly [keyof ProtocolOptions, string]> = [
-  ['persuadee', '--persuadee'],
+type Flags = ReadonlyArray<readonly [string, string]>;
+
+/** Each protocol's own flags (`--persuadee` is both's). */
+const APE_ONLY: Flags = [
   ['evaluator', '--evaluator'],
   ['refusalCheck', '--refusal-check'],
   ['categories', '--categories'],
   ['topics', '--topics'],
   ['stateDegree', '--state-degree'],
 ];
+const PERSUSAFETY_ONLY: Flags = [
+  ['judge', '--judge'],
+  ['scenes', '--scenes'],
+  ['profiles', '--profiles'],
+  ['profileVisibility', '--profile-visibility'],
+  ['constraints', '--constraints'],
+  ['dataset', '--dataset'],
+];
 
-/** `pmiyc run`: a tournament (see kit/kinds/tournament-kind.ts), or with --protocol ape an APE run (kit/kinds/ape-kind.ts). */
+const typedOf = (options: RunOptions, flags: Flags) => flags.filter(([key]) => options.given.has(key)).map(([, flag]) => flag);
+const listed = (flags: readonly string[]) => `${flags.join(', ')} ${flags.length === 1 ? 'is' : 'are'}`;
+const them = (flags: readonly string[]) => (flags.length === 1 ? 'it' : 'them');
+
+/** `pmiyc run`: a tournament (see kit/kinds/tournament-kind.ts), or with --protocol an APE or a PersuSafety run (kit/kinds/ape-kind.ts, persusafety-kind.ts). */
 export async function runCommand(options: RunOptions, context: CliContext, signals: RunSignals): Promise<number> {
   if (options.protocol === 'ape') return (await runStudyCommand(apeKind, apeOptionsOf(options), context, signals)).exitCode;
+  if (options.protocol === 'persusafety') return (await runStudyCommand(persusafetyKind, persusafetyOptionsOf(options), context, signals)).exitCode;
   return (await runTournamentCommand(tournamentOptionsOf(options), context, signals)).exitCode;
 }
 
-/** A tournament's options: the protocols' own flags are refused, and left out of what the tournament reads. */
+/** A tournament's options: the protocols' own flags are refused, and left out of what the tournament reads; its --turns is checked (odd, at least 3). */
 function tournamentOptionsOf(options: RunOptions): TournamentCommandOptions {
   const {
     protocol: _protocol,
@@ -36,18 +54,26 @@ function tournamentOptionsOf(options: RunOptions): TournamentCommandOptions {
     refusalCheck: _refusalCheck,
     categories: _categories,
     topics: _topics,
+    judge: _judge,
+    scenes: _scenes,
+    profiles: _profiles,
+    profileVisibility: _profileVisibility,
+    constraints: _constraints,
+    dataset: _dataset,
     ...rest
   } = options;
-  const typed = APE_ONLY.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
-  if (typed.length > 0)
-    throw new InputError(
-      `${typed.join(', ')} ${typed.length === 1 ? 'is' : 'are'} for --protocol ape: add --protocol ape, or drop ${typed.length === 1 ? 'it' : 'them'}`,
-    );
+  const ape = typedOf(options, [['persuadee', '--persuadee'], ...APE_ONLY]);
+  if (ape.length > 0) throw new InputError(`${listed(ape)} for --protocol ape: add --protocol ape, or drop ${them(ape)}`);
+  const persusafety = typedOf(options, PERSUSAFETY_ONLY);
+  if (persusafety.length > 0)
+    throw new InputError(`${listed(persusafety)} for --protocol persusafety: add --protocol persusafety, or drop ${them(persusafety)}`);
+  const invalidTurns = options.given.has('turns') ? describeInvalidTurns(options.turns) : undefined;
+  if (invalidTurns !== undefined) throw new InputError(`--turns: ${invalidTurns}.`);
   return rest;
 }
 
-/** The tournament's flags that an APE run has no use for, as typed: refused rather than ignored. */
-const TOURNAMENT_ONLY: ReadonlyArray<readonly [string, string]> = [
+/** The tournament's flags that a protocol's run has no use for, as typed: refused rather than ignored. */
+const TOURNAMENT_ONLY: Flags = [
   ['persuaders', '--persuaders'],
   ['persuadees', '--persuadees'],
   ['persuaderVariants', '--persuader-variants'],
@@ -65,20 +91,32 @@ const TOURNAMENT_ONLY: ReadonlyArray<readonly [string, string]> = [
   ['batch', '--batch'],
 ];
 
-/** An APE run's options from `pmiyc run`'s; a tournament's flag typed with it is refused. */
+/** The shared settings a protocol's run gets when not typed (its kind puts the benchmark's sampling in their place). */
+const protocolDefaults = (options: RunOptions) => ({
+  repeat: options.repeat ?? 1,
+  temperature: options.temperature ?? 0.5,
+  maxTokens: options.maxTokens ?? 400,
+  maxAttempts: options.maxAttempts ?? 3,
+});
+
+/** An APE run's options from `pmiyc run`'s; a tournament's or PersuSafety's flag typed with it is refused. */
 function apeOptionsOf(options: RunOptions): ApeCommandOptions {
-  const typed = TOURNAMENT_ONLY.filter(([key]) => options.given.has(key)).map(([, flag]) => flag);
+  const typed = typedOf(options, [...TOURNAMENT_ONLY, ...PERSUSAFETY_ONLY]);
   if (typed.length > 0)
     throw new InputError(
-      `${typed.join(', ')} ${typed.length === 1 ? 'is' : 'are'} not for --protocol ape (an APE run takes --models, --persuadee, --evaluator, --refusal-check, --categories, --topics, --limit, --sample, --repeat): drop ${typed.length === 1 ? 'it' : 'them'}`,
+      `${listed(typed)} not for --protocol ape (an APE run takes --models, --persuadee, --evaluator, --refusal-check, --categories, --topics, --limit, --sample, --repeat): drop ${them(typed)}`,
     );
-  return {
-    ...options,
-    repeat: options.repeat ?? 1,
-    temperature: options.temperature ?? 0.5,
-    maxTokens: options.maxTokens ?? 400,
-    maxAttempts: options.maxAttempts ?? 3,
-  };
+  return { ...options, ...protocolDefaults(options) };
+}
+
+/** A PersuSafety run's options from `pmiyc run`'s; a tournament's flag (but --turns, its most turns) or APE's typed with it is refused. */
+function persusafetyOptionsOf(options: RunOptions): PersusafetyCommandOptions {
+  const typed = typedOf(options, [...TOURNAMENT_ONLY.filter(([key]) => key !== 'turns'), ...APE_ONLY]);
+  if (typed.length > 0)
+    throw new InputError(
+      `${listed(typed)} not for --protocol persusafety (a PersuSafety run takes --models, --persuadee, --judge, --scenes, --profiles, --profile-visibility, --constraints, --turns, --dataset, --limit, --sample, --repeat): drop ${them(typed)}`,
+    );
+  return { ...options, ...protocolDefaults(options) };
 }
 
 /** `pmiyc run`, also telling which run it ran (the demo writes its report next). */

@@ -1,5 +1,5 @@
-import type { Command } from '@commander-js/extra-typings';
-import { parseConfidence, parseDistinctNames, parseFailureLimit, parsePrecision, parseTurns, parseWholeNumber } from '../options.js';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { parseConfidence, parseDistinctNames, parseFailureLimit, parsePrecision, parseWholeNumber } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
 import { type CommandWiring, examplesHelp, runExtras, typedOptions } from './command-wiring.js';
 
@@ -18,12 +18,16 @@ const RUN_EXAMPLES = examplesHelp([
 
 /** `pmiyc run`: its options and help; its action loads commands/run.ts (nothing of it is loaded before). */
 export function addRunCommand(program: Command, { context, signals, setExitCode }: CommandWiring): void {
-  program
+  const run = program
     .command('run')
     .description('run a tournament: every persuader against every persuadee on every claim, stored call by call, resumable')
     .addOption(
       shared
-        .choice('--protocol', ['pmiyc', 'ape'] as const, "the protocol: PMIYC's tournament, or APE (will a model try to persuade on a harmful topic?)")
+        .choice(
+          '--protocol',
+          ['pmiyc', 'ape', 'persusafety'] as const,
+          "the protocol: PMIYC's tournament, APE (will a model try to persuade on a harmful topic?) or PersuSafety (how ethically does it persuade?)",
+        )
         .default('pmiyc' as const),
     )
     .addOption(shared.models('a round robin: every model as persuader and as persuadee, self-play included'))
@@ -34,22 +38,19 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
       "prompt variants crossed with the persuaders (defined under variants: in the config; 'default' is pmiyc's own)",
       parseDistinctNames('--persuader-variants'),
     )
-    .option('--persuadee-variants <v,w>', 'prompt variants crossed with the persuadees', parseDistinctNames('--persuadee-variants'))
-    .option('--persuadee <model>', 'with --protocol ape: the model that plays the person being persuaded')
-    .option('--evaluator <model>', "with --protocol ape: the model that classifies each persuader's message (refusal, no attempt, attempt)")
-    .option('--refusal-check <model>', 'with --protocol ape: a model for the second refusal check of each persuader message (optional)')
-    .option('--categories <a,b>', "with --protocol ape: only these of APE's six topic categories", parseDistinctNames('--categories'))
-    .option(
-      '--state-degree',
-      'with --protocol ape: tell the persuader its drawn persuasion degree (0 or 1), so the degree check compares like with like (the benchmark names none)',
-    )
-    .option('--topics <file>', "with --protocol ape: a JSONL file of topics in APE's format instead of APE's pinned file (recorded with its sha256)")
+    .option('--persuadee-variants <v,w>', 'prompt variants crossed with the persuadees', parseDistinctNames('--persuadee-variants'));
+  addProtocolOptions(run)
     .addOption(shared.claims())
     .addOption(shared.dataDir())
     .addOption(shared.limit())
     .addOption(shared.sample())
     .addOption(shared.choice('--setting', ['single', 'multi', 'both'] as const, 'single-turn, multi-turn or both').default('both'))
-    .option('--turns <n>', 'turns of a multi-turn conversation (odd, > 3)', parseTurns, 9)
+    .option(
+      '--turns <n>',
+      "turns of a multi-turn conversation (odd, > 3); with --protocol persusafety, the persuader's turns at most (default: the benchmark's 15 on a harmful task, 10 on a neutral scene)",
+      parseWholeNumber('--turns', 1),
+      9,
+    )
     .option(
       '--probe-drift',
       'after each conversation, ask its persuader where it stands now (drift, kept in the record; one more call per conversation)',
@@ -84,4 +85,41 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
       const { runCommand } = await import('../commands/run.js');
       setExitCode(await runCommand({ ...options, given: typedOptions(command), ...runExtras(context) }, context, signals));
     });
+}
+
+/** The options of the protocols beside PMIYC's (`--protocol ape`, `--protocol persusafety`); each is refused with another protocol (commands/run.ts). */
+function addProtocolOptions<Args extends unknown[], Options extends OptionValues>(command: Command<Args, Options>) {
+  return command
+    .option('--persuadee <model>', 'with --protocol ape or persusafety: the model that plays the person being persuaded')
+    .option('--evaluator <model>', "with --protocol ape: the model that classifies each persuader's message (refusal, no attempt, attempt)")
+    .option('--refusal-check <model>', 'with --protocol ape: a model for the second refusal check of each persuader message (optional)')
+    .option('--categories <a,b>', "with --protocol ape: only these of APE's six topic categories", parseDistinctNames('--categories'))
+    .option(
+      '--state-degree',
+      'with --protocol ape: tell the persuader its drawn persuasion degree (0 or 1), so the degree check compares like with like (the benchmark names none)',
+    )
+    .option('--topics <file>', "with --protocol ape: a JSONL file of topics in APE's format instead of APE's pinned file (recorded with its sha256)")
+    .option('--judge <model>', "with --protocol persusafety: the model that scores each conversation's 15 unethical strategies 0, 1 or 2")
+    .addOption(
+      shared.choice(
+        '--scenes',
+        ['harmful', 'neutral', 'both'] as const,
+        "with --protocol persusafety: PersuSafety's harmful tasks, its neutral scenes (with a hidden fact, benefit and pressure), or both (default)",
+      ),
+    )
+    .option('--profiles <a,b>', "with --protocol persusafety: only these of PersuSafety's five persuadee profiles", parseDistinctNames('--profiles'))
+    .option(
+      '--profile-visibility <v,h>',
+      "with --protocol persusafety: show the persuader the persuadee's profile (visible), not (hidden), or both, paired by scene (default)",
+      parseDistinctNames('--profile-visibility'),
+    )
+    .option(
+      '--constraints <a,b>',
+      'with --protocol persusafety: what more the persuader is told on a neutral scene: none (default), benefit, pressure, benefit-pressure',
+      parseDistinctNames('--constraints'),
+    )
+    .option(
+      '--dataset <dir>',
+      "with --protocol persusafety: a folder of PersuSafety's dataset files of your own (named as upstream) instead of the pinned ones (recorded with their sha256)",
+    );
 }

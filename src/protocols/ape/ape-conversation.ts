@@ -1,6 +1,7 @@
+import { type AgentAnswer, askAgent, askJudge, type JudgeAnswer, type ReplyReader } from '../../engine/ask-until-read.js';
 import type { SamplingSettings } from '../../engine/sample-turn.js';
 import type { ChatModel } from '../../models/chat-model.js';
-import { type AgentAnswer, askAgent, askJudge, EVALUATOR_ASK, type JudgeAnswer, type ReplyReader } from './ape-ask.js';
+import { EVALUATOR_ASK } from './ape-ask.js';
 import { type ApeExchange, apeEvaluatorMessages, apePersuadeeMessages, apePersuaderMessages, apeRefusalCheckMessages } from './ape-messages.js';
 import type { ApeConversationOutcome, ApeFailure, ApeOpening, ApePending, ApePersuadeeReply, ApePersuaderMessage, ApeRole, ApeTurn } from './ape-outcome.js';
 import { type ApeCallPlace, type ApeConversationPlan, apeCallSeed } from './ape-plan.js';

@@ -1,5 +1,5 @@
 import type { Attempt, FailureReason } from '../../domain/conversation.js';
-import type { JudgeAnswer } from './ape-ask.js';
+import type { JudgeAnswer } from '../../engine/ask-until-read.js';
 import type { ApeTurnClass } from './ape-facts.js';
 import type { ApeRefusalCheck } from './ape-refusal-check.js';
 import type { ApeEvaluation } from './ape-replies.js';

@@ -1,7 +1,7 @@
 import { describeValue } from '../../domain/describe-value.js';
+import type { JudgeAsk } from '../../engine/ask-until-read.js';
 import { guardedRead } from '../../protocol/guarded-read.js';
 import { readJsonObject } from '../../protocol/turn-labels-reply.js';
-import type { JudgeAsk } from './ape-ask.js';
 
 /**
  * The second refusal check of APE, of the benchmark's kind (a StrongREJECT-style rubric, asked of its own
