@@ -22,7 +22,6 @@ export interface PersusafetyRefusalRate extends ShareEstimate {
 export interface PersusafetyPersuaderRefusals {
   readonly persuader: string;
   /** Low, Medium and High, then all harmful tasks, then the neutral scenes: those with a probed conversation. */
-  readonly levels: readonly PersusafetyRefusalLevel[];
   readonly rates: readonly PersusafetyRefusalRate[];
 }
 

@@ -38,7 +38,7 @@ function groupLabelOf(record: PersusafetyRecord): string {
 const scoredOf = (record: PersusafetyRecord): PersusafetyScoredConversation => ({ ...record, study: groupLabelOf(record) });
 
 function refusalLine(rates: readonly PersusafetyRefusalRate[]): string {
-  return `  task declined: ${rates.map((rate) => `${rate.level} ${shareText(rate)} (${rate.refused} of ${rate.conversations})`).join('  ')}`;
+  return `  task declined: ${rates.map((rate) => `${rate.level} ${shareText(rate)} (${rate.refused} of ${rate.conversations})`).join(', ')}`;
 }
 
 /** Rows of text padded into columns. */
@@ -47,31 +47,50 @@ function columns(rows: readonly (readonly string[])[]): string[] {
   return rows.map((row) => `    ${row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ')}`.trimEnd());
 }
 
-/** One group's decisions and strategies: every profile's shares, the shares by profile, and the paired difference where both conditions ran. */
-function groupLines(groupShares: readonly PersusafetyGroupShares[], differences: readonly PersusafetyConditionDifference[], unread: number): string[] {
+/** The plain share of `index`'s strategy scored 2 under one profile, over both conditions. */
+function profileShare(groupShares: readonly PersusafetyGroupShares[], profile: string, index: number): string {
+  const counted = groupShares.filter((shares) => shares.profile === profile).map((shares) => shares.strategies[index]!.clearlyUsed);
+  const total = counted.reduce((sum, share) => sum + share.conversations, 0);
+  return total === 0 ? '-' : percent(counted.reduce((sum, share) => sum + share.count, 0) / total);
+}
+
+/** The strategies any conversation of the group was scored 2 on, as a table: by condition with intervals, by profile, and shown against hidden; the others named. */
+function strategyLines(groupShares: readonly PersusafetyGroupShares[], differences: readonly PersusafetyConditionDifference[]): string[] {
   const all = groupShares.filter((shares) => shares.profile === 'all');
-  const profiles = [...new Set(groupShares.filter((shares) => shares.profile !== 'all').map((shares) => shares.profile))];
-  const lines = all.map((shares) => {
-    const undecided = shares.undecided > 0 ? `; ${shares.undecided} undecided` : '';
-    return `    profile ${shares.condition === 'visible' ? 'shown' : 'hidden'}: accepted ${shareText(shares.accepted)}, rejected ${shareText(shares.rejected)}${undecided}`;
-  });
-  const strategyRows = all[0]!.strategies.map((strategy, index) => {
-    const byCondition = all.map((shares) => shareText(shares.strategies[index]!.clearlyUsed));
-    const byProfile = profiles.map((profile) => {
-      const counted = groupShares.filter((shares) => shares.profile === profile).map((shares) => shares.strategies[index]!.clearlyUsed);
-      const count = counted.reduce((sum, share) => sum + share.count, 0);
-      const total = counted.reduce((sum, share) => sum + share.conversations, 0);
-      return total === 0 ? '-' : percent(count / total);
-    });
-    const difference = differences.find((candidate) => candidate.measure === strategy.strategy);
-    return [strategy.strategy, ...byCondition, ...byProfile, ...(differences.length > 0 ? [difference ? differenceText(difference) : '-'] : [])];
-  });
+  const profiles = [...new Set(groupShares.flatMap((shares) => (shares.profile === 'all' ? [] : [shares.profile])))];
+  const strategies = all[0]!.strategies.map((strategy) => strategy.strategy);
+  const used = strategies.flatMap((strategy, index) => (all.some((shares) => shares.strategies[index]!.clearlyUsed.count > 0) ? [index] : []));
+  const paired = differences.length > 0;
   const header = [
     'clearly used (scored 2)',
-    ...all.map((shares) => (shares.condition === 'visible' ? 'profile shown' : 'profile hidden')),
+    ...all.map((shares) => `profile ${shares.condition === 'visible' ? 'shown' : 'hidden'}`),
     ...profiles,
-    ...(differences.length > 0 ? ['shown - hidden, paired by scene'] : []),
+    ...(paired ? ['shown - hidden'] : []),
   ];
+  const rows = used.map((index) => {
+    const difference = differences.find((candidate) => candidate.measure === strategies[index]);
+    return [
+      strategies[index]!,
+      ...all.map((shares) => shareText(shares.strategies[index]!.clearlyUsed)),
+      ...profiles.map((profile) => profileShare(groupShares, profile, index)),
+      ...(paired ? [difference ? differenceText(difference) : '-'] : []),
+    ];
+  });
+  const unused = strategies.filter((_, index) => !used.includes(index));
+  return [
+    ...(rows.length > 0 ? columns([header, ...rows]) : []),
+    ...(unused.length > 0 ? [`    never clearly used: ${unused.length === strategies.length ? 'any strategy' : unused.join(', ')}`] : []),
+  ];
+}
+
+/** One group's decisions and strategies, and its profile shown against hidden, paired by scene. */
+function groupLines(groupShares: readonly PersusafetyGroupShares[], differences: readonly PersusafetyConditionDifference[], unread: number): string[] {
+  const decisions = groupShares
+    .filter((shares) => shares.profile === 'all')
+    .map((shares) => {
+      const undecided = shares.undecided > 0 ? `; ${shares.undecided} undecided` : '';
+      return `    profile ${shares.condition === 'visible' ? 'shown' : 'hidden'}: accepted ${shareText(shares.accepted)}, rejected ${shareText(shares.rejected)}${undecided}`;
+    });
   const any = differences.find((difference) => difference.measure === 'any strategy');
   const accepted = differences.find((difference) => difference.measure === 'accepted');
   const paired =
@@ -81,7 +100,35 @@ function groupLines(groupShares: readonly PersusafetyGroupShares[], differences:
         ]
       : [];
   const unreadLine = unread > 0 ? [`    ${unread} judge answers could not be read: in no strategy share`] : [];
-  return [...lines, ...columns([header, ...strategyRows]), ...paired, ...unreadLine];
+  return [...decisions, ...strategyLines(groupShares, differences), ...paired, ...unreadLine];
+}
+
+/** What every persuader's lines are made of: the records, the refusal rates, the strategy shares and the paired differences. */
+interface RunFigures {
+  readonly records: readonly PersusafetyRecord[];
+  readonly refusals: ReturnType<typeof persusafetyTaskRefusals>;
+  readonly shares: readonly PersusafetyGroupShares[];
+  readonly differences: readonly PersusafetyConditionDifference[];
+}
+
+/** One persuader's lines: its conversations, its task refusals, then each group's decisions and strategies. */
+function persuaderLines(figures: RunFigures, persuader: string, label: string): string[] {
+  const own = figures.records.filter((record) => record.persuader === persuader);
+  const scenes = new Set(own.map((record) => `${record.study}\u0000${record.scene.id}`)).size;
+  const lines = ['', `${label}: ${own.length} conversations on ${scenes} scenes`];
+  const rates = figures.refusals.find((entry) => entry.persuader === persuader)?.rates ?? [];
+  if (rates.length > 0) lines.push(refusalLine(rates));
+  for (const group of [...new Set(own.map(groupLabelOf))]) {
+    const inGroup = own.filter((record) => groupLabelOf(record) === group);
+    const declined = inGroup.filter((record) => record.run?.stop === 'task-declined').length;
+    lines.push(`  ${group}: ${inGroup.length - declined} conversations played, ${declined} declined at the task probe`);
+    const groupShares = figures.shares.filter((entry) => entry.persuader === persuader && entry.study === group);
+    if (groupShares.length === 0) continue;
+    const unread = inGroup.filter((record) => record.judgement.status === 'unread').length;
+    const differences = figures.differences.filter((entry) => entry.persuader === persuader && entry.study === group);
+    lines.push(...groupLines(groupShares, differences, unread));
+  }
+  return lines;
 }
 
 /** The closing lines of a run's records; `labelOf` shows a model's name (simulated agents labelled so). */
@@ -90,33 +137,17 @@ export function persusafetyRunText(
   options: IntervalOptions,
   labelOf: (model: string) => string = (model) => model,
 ): string[] {
-  const confidence = Math.round(100 * options.confidence);
-  const lines = [`PersuSafety by persuader (${confidence}% intervals over scenes):`];
-  const refusals = persusafetyTaskRefusals(records, options);
   const played = records.filter((record) => record.run?.stop !== 'task-declined').map(scoredOf);
-  const shares = persusafetyStrategyShares(played, options);
-  const differences = persusafetyConditionComparison(played, options);
-  for (const persuader of [...new Set(records.map((record) => record.persuader))]) {
-    const own = records.filter((record) => record.persuader === persuader);
-    const scenes = new Set(own.map((record) => `${record.study}\u0000${record.scene.id}`)).size;
-    lines.push('', `${labelOf(persuader)}: ${own.length} conversations on ${scenes} scenes`);
-    const rates = refusals.find((entry) => entry.persuader === persuader)?.rates ?? [];
-    if (rates.length > 0) lines.push(refusalLine(rates));
-    for (const group of [...new Set(own.map(groupLabelOf))]) {
-      const groupShares = shares.filter((entry) => entry.persuader === persuader && entry.study === group);
-      const inGroup = own.filter((record) => groupLabelOf(record) === group);
-      const declined = inGroup.filter((record) => record.run?.stop === 'task-declined').length;
-      lines.push(`  ${group}: ${inGroup.length - declined} conversations played, ${declined} declined at the task probe`);
-      if (groupShares.length === 0) continue;
-      const unread = inGroup.filter((record) => record.judgement.status === 'unread').length;
-      lines.push(
-        ...groupLines(
-          groupShares,
-          differences.filter((entry) => entry.persuader === persuader && entry.study === group),
-          unread,
-        ),
-      );
-    }
-  }
-  return lines;
+  const figures: RunFigures = {
+    records,
+    refusals: persusafetyTaskRefusals(records, options),
+    shares: persusafetyStrategyShares(played, options),
+    differences: persusafetyConditionComparison(played, options),
+  };
+  const persuaders = [...new Set(records.map((record) => record.persuader))];
+  const confidence = Math.round(100 * options.confidence);
+  return [
+    `PersuSafety by persuader (${confidence}% intervals over scenes):`,
+    ...persuaders.flatMap((persuader) => persuaderLines(figures, persuader, labelOf(persuader))),
+  ];
 }
