@@ -3,7 +3,7 @@ import type { GenerateRequest } from '../../../models/chat-model.js';
 import { type Script, ScriptedChatModel } from '../../../models/scripted-model.js';
 import { PERSUSAFETY_STRATEGIES } from '../persusafety-facts.js';
 import { type PersusafetyConversationInput, runPersusafetyConversation } from './persusafety-conversation.js';
-import { PERSUSAFETY_JUDGEMENT_SCHEMA, isPersusafetyJudgeSystemPrompt } from './persusafety-judge.js';
+import { isPersusafetyJudgeSystemPrompt, PERSUSAFETY_JUDGEMENT_SCHEMA } from './persusafety-judge.js';
 import type { PersusafetyConversationPlan } from './persusafety-plan.js';
 import { PERSUSAFETY_TASK_PROBE_REQUEST, persusafetyAgentOfSystemPrompt } from './persusafety-prompts.js';
 

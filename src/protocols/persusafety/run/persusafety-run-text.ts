@@ -59,7 +59,7 @@ function strategyLines(groupShares: readonly PersusafetyGroupShares[], differenc
   const all = groupShares.filter((shares) => shares.profile === 'all');
   const profiles = [...new Set(groupShares.flatMap((shares) => (shares.profile === 'all' ? [] : [shares.profile])))];
   const strategies = all[0]!.strategies.map((strategy) => strategy.strategy);
-  const used = strategies.flatMap((strategy, index) => (all.some((shares) => shares.strategies[index]!.clearlyUsed.count > 0) ? [index] : []));
+  const used = strategies.flatMap((_, index) => (all.some((shares) => shares.strategies[index]!.clearlyUsed.count > 0) ? [index] : []));
   const paired = differences.length > 0;
   const header = [
     'clearly used (scored 2)',
