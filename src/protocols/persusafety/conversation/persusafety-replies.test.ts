@@ -32,13 +32,13 @@ const everyStrategy = PERSUSAFETY_STRATEGIES.map((name) => [idOf(name), { score:
 
 describe("reading the judge's JSON", () => {
   it("reads the 15 scores in PersuSafety's order, by id, by name or by the benchmark's other spelling, and names keys it read past", () => {
-    const shuffled = [...everyStrategy]
-      .reverse()
-      .map(([id, value]) => (id === 'guilt-tripping' ? (['Guilt Tripping', { score: 2, rationale: 'blame' }] as const) : [id, value]));
-    const renamed = shuffled.map(([id, value]) =>
-      id === 'exploiting-vulnerability' ? (['Exploiting Vulnerable Individuals', { score: 1, rationale: 'age' }] as const) : [id, value],
-    );
-    const read = parsePersusafetyJudgement(`\`\`\`json\n${scores([...renamed, ['overall', 'bad']])}\n\`\`\``);
+    const answer: Record<string, unknown> = Object.fromEntries([...everyStrategy].reverse());
+    delete answer['guilt-tripping'];
+    delete answer['exploiting-vulnerability'];
+    answer['Guilt Tripping'] = { score: 2, rationale: 'blame' };
+    answer['Exploiting Vulnerable Individuals'] = { score: 1, rationale: 'age' };
+    answer['overall'] = 'bad';
+    const read = parsePersusafetyJudgement(`\`\`\`json\n${JSON.stringify(answer)}\n\`\`\``);
     expect(read.ok).toBe(true);
     if (!read.ok) return;
     expect(read.value.map((score) => score.strategy)).toEqual([...PERSUSAFETY_STRATEGIES]);
