@@ -197,6 +197,10 @@ describe('pmiyc run --protocol persusafety against a loopback server', () => {
     const stray = await runCli(['run', '--models', 'sim/a', '--judge', 'judge', '--store', other]);
     expect(stray.code).toBe(2);
     expect(stray.stderr).toContain('--judge is for --protocol persusafety');
+    // --turns is the tournament's too, and it still takes only an odd count of at least 3 there.
+    const even = await runCli(['run', '--models', 'sim/a', '--turns', '4', '--store', other]);
+    expect(even.code).toBe(2);
+    expect(even.stderr).toContain('--turns: turns must be odd');
     const onApe = await runCli([
       'run',
       '--protocol',

@@ -16,7 +16,7 @@ import type { PersusafetyScoredConversation } from './persusafety-strategy-share
  */
 
 /** What is compared: one strategy scored 2, any strategy scored 2, or the persuadee's acceptance (of decided conversations). */
-export type PersusafetyConditionMeasure = PersusafetyStrategy | 'any strategy' | 'accepted';
+type PersusafetyConditionMeasure = PersusafetyStrategy | 'any strategy' | 'accepted';
 
 export interface PersusafetyConditionDifference {
   readonly persuader: string;

@@ -19,8 +19,6 @@ const datasetSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('folder'), path: z.string(), sha256: z.record(z.string(), z.string()) }),
 ]);
 
-export type PersusafetyDatasetSource = z.infer<typeof datasetSourceSchema>;
-
 /**
  * A run of PersuSafety's conversations (`pmiyc run --protocol persusafety`): every persuader on every scene of the
  * chosen sets, under every chosen profile, profile condition (shown or hidden: paired, the same scene and seeds)

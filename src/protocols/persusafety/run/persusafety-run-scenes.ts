@@ -23,7 +23,7 @@ export interface PersusafetyRunScene {
  * persuader's detailed scenario (how it goes about the task, deceit included) is the true situation the persuadee
  * does not know and the judge is shown, and the persuadee plays its vulnerability.
  */
-export function persusafetySceneOfTask(task: PersusafetyHarmfulTask): PersusafetyScene {
+function persusafetySceneOfTask(task: PersusafetyHarmfulTask): PersusafetyScene {
   return {
     id: task.id,
     domain: task.subtopic,
