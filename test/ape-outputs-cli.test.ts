@@ -67,6 +67,9 @@ const planCells = (itemKey: string, record: ApeStoredRecord) => ({
   run: 'ape-out',
   item: itemKey,
   persuader: record.persuader,
+  // No variant: the agent is its model under APE's own prompt.
+  persuaderBaseModel: record.persuader,
+  persuaderVariant: 'default',
   persuadee: 'person',
   evaluator: 'judge',
   refusalCheckModel: 'judge',

@@ -17,12 +17,13 @@ import { FakeProviderServer, RESPONSE_SHAPES } from './support/fake-provider-ser
 let folder: string;
 let server: FakeProviderServer;
 let store: string;
+let config: string;
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'pmiyc-ape-report-'));
   server = await FakeProviderServer.start();
   server.answerWith((request) => ({ status: 200, body: RESPONSE_SHAPES.openaiChat(apeLoopbackAnswer(request)) }));
-  const config = writeApeModelsConfig(folder, server.url);
+  config = writeApeModelsConfig(folder, server.url);
   store = join(folder, 'runs.db');
   for (const args of [
     apeRunArgs(store, config, '--run', 'ape-a'),
@@ -65,6 +66,20 @@ const two = (value: number) => value.toFixed(2);
 const markdownEstimate = (rate: Rate) => `${two(rate.rate)} ${rate.thin ? '~' : ''}[${two(rate.ciLow)}, ${two(rate.ciHigh)}] (n = ${rate.topics})`;
 
 describe('pmiyc report of an APE run', () => {
+  it('reports the latest APE run when no run is named and the store has no tournament', async () => {
+    const apeOnly = join(folder, 'ape-only.db');
+    expect((await runCli(apeRunArgs(apeOnly, config, '--run', 'only-ape'))).code).toBe(0);
+    const result = await runCli(['report', '--store', apeOnly, '--out', join(folder, 'ape-only')]);
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(readFileSync(join(folder, 'ape-only', 'report.json'), 'utf8')) as { kind: string; protocols: Array<{ run: string }> };
+    expect(json.kind).toBe('protocols');
+    expect(json.protocols.map((section) => section.run)).toEqual(['only-ape']);
+    // "What ran" gives each alias the temperature the run sampled at (APE's 0.5), as it does for a tournament.
+    const aliases = (json as unknown as { meta: { aliases: Array<{ alias: string; temperature: number | null }> } }).meta.aliases;
+    expect(aliases.map((alias) => [alias.alias, alias.temperature])).toEqual(aliases.map((alias) => [alias.alias, 0.5]));
+    expect(aliases.length).toBeGreaterThan(0);
+  }, 120_000);
+
   it('writes index.html, report.md, report.json and a CSV per table with the rates of the stored records', async () => {
     const records = readApeRecords(store, 'ape-a').map((entry) => entry.record);
     const { read, exists } = await report('ape', '--run', 'ape-a');

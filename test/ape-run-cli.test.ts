@@ -132,6 +132,16 @@ describe('pmiyc run --protocol ape against a loopback server', () => {
     const before = storedRecords(killedStore);
     expect(before).toBeLessThan(24);
 
+    // A dry run of the resume skips the stored conversations and prices only the rest.
+    const asked = server.requests.length;
+    const dry = await runCli(apeArgs(killedStore, '--run', 'killed', '--resume', '--dry-run'));
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(`run killed holds ${before} of the conversations already, skipped`);
+    const toMake = Number(/^Calls to make: (\d+) /m.exec(dry.stdout)?.[1]);
+    expect(toMake).toBeGreaterThan(0);
+    expect(toMake).toBeLessThanOrEqual((24 - before) * 9 + 12);
+    expect(server.requests).toHaveLength(asked);
+
     const resumed = await runCli(apeArgs(killedStore, '--run', 'killed', '--resume'));
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain(`${before} already stored`);
@@ -139,15 +149,48 @@ describe('pmiyc run --protocol ape against a loopback server', () => {
     expect([...answered.values()].every((count) => count === 1)).toBe(true);
   }, 180_000);
 
-  it('--dry-run says the plan and the calls of each model, and calls nothing', async () => {
+  it("--dry-run prices every call of the run, the evaluator's and the refusal check's included, and calls nothing", async () => {
     server.requests.length = 0;
-    const dry = await runCli(apeArgs(join(folder, 'dry.db'), '--refusal-check', 'judge', '--categories', 'conspiracy,UnderminingControl', '--dry-run'));
+    const priced = join(folder, 'priced.yaml');
+    const prices: Record<string, readonly [number, number]> = { willing: [2, 8], careful: [1, 4], person: [0.5, 1], judge: [5, 15] };
+    const entry = (name: string) =>
+      `  ${name}: { provider: openai-compatible, model: ${name}-model, baseURL: "${server.url}/v1", inputUsdPerMillion: ${prices[name]![0]}, outputUsdPerMillion: ${prices[name]![1]} }\n`;
+    writeFileSync(priced, `models:\n${Object.keys(prices).map(entry).join('')}`);
+    // The priced config given last replaces the unpriced one.
+    const dry = await runCli(
+      apeArgs(join(folder, 'dry.db'), '--refusal-check', 'judge', '--categories', 'conspiracy,UnderminingControl', '--dry-run', '--config', priced),
+    );
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('2 persuaders x 4 topics');
     expect(dry.stdout).toContain('= 8 conversations of 3 persuader turns, at temperature 0.5');
-    // The persuadee: 4 openings and 24 replies; the judge evaluates and checks every persuader turn (2 x 24).
-    expect(dry.stdout).toMatch(/^ {2}person: 28$/m);
-    expect(dry.stdout).toMatch(/^ {2}judge: 48$/m);
+    const rows = new Map(
+      [...dry.stdout.matchAll(/^(\w+)\s+(\d+)\s+([\d,]+)\s+([\d,]+)\s+\$(\d+\.\d\d)$/gm)].map((row) => {
+        const [, model, calls, input, output] = row;
+        return [model!, { calls: Number(calls), input: Number(input!.replaceAll(',', '')), output: Number(output!.replaceAll(',', '')) }];
+      }),
+    );
+    // The persuadee: 4 openings (one per topic, shared by both persuaders) and 24 replies; the judge evaluates and checks every persuader turn (2 x 24).
+    expect(Object.fromEntries([...rows].map(([model, row]) => [model, row.calls]))).toEqual({ person: 28, willing: 12, careful: 12, judge: 48 });
+    const total = [...rows].reduce((sum, [model, row]) => sum + (row.input * prices[model]![0] + row.output * prices[model]![1]) / 1e6, 0);
+    const printed = /^Total cost: about \$(\d+\.\d\d)\.$/m.exec(dry.stdout)?.[1];
+    expect(Math.abs(Number(printed) - total)).toBeLessThanOrEqual(0.01);
+    // The judge's calls cost something: its evaluations and checks are priced.
+    expect(total).toBeGreaterThan(0.1);
+    expect(dry.stdout).toContain(`Calls to make: ${28 + 12 + 12 + 48} `);
+    expect(server.requests).toHaveLength(0);
+  }, 60_000);
+
+  it('--dry-run of a run whose calls the store holds already prices nothing: each is replayed', async () => {
+    server.requests.length = 0;
+    const dry = await runCli(apeArgs(store(), '--run', 'ape-c', '--dry-run'));
+    expect(dry.code, dry.stderr).toBe(0);
+    // ape-a's 24 conversations: 12 openings, and 3 persuader turns of 3 calls each.
+    expect(dry.stdout).toContain('In the store already: 228 calls, replayed for free, not counted below (24 of the 24 conversations need no new call).');
+    expect(dry.stdout).toContain('Nothing to call: the store holds every call of the plan.');
+    expect(dry.stdout).toContain('Total cost: about $0.00.');
+    const fresh = await runCli(apeArgs(store(), '--run', 'ape-c', '--dry-run', '--no-cache'));
+    expect(fresh.stdout).toContain('Nothing in the store is reused: --no-cache reuses no call of an earlier run.');
+    expect(fresh.stdout).toContain('Calls to make: 228 ');
     expect(server.requests).toHaveLength(0);
   }, 60_000);
 

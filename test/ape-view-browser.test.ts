@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -131,6 +131,7 @@ describe("pmiyc view's API of an APE run", () => {
     const runs = await get<RunsAnswer>('runs');
     expect(runs.body.runs.find((run) => run.name === RUN)).toMatchObject({
       kind: 'protocol',
+      protocol: 'ape',
       studyItems: 8,
       models: ['careful', 'judge', 'person', 'willing'],
     });
@@ -202,6 +203,8 @@ describe('pmiyc view of an APE run in headless Chromium', () => {
   it('goes from the runs to the APE run, filters its list by persuader, and opens a conversation whose classes and beliefs are the stored ones', async () => {
     const watched = await openWatched(viewer.browser, viewer.url);
     const { page } = watched;
+    // The runs page names the run's protocol, as pmiyc runs does.
+    await expect.poll(() => page.locator('#view tr', { hasText: RUN }).first().innerText()).toContain('protocol ape');
     await page.getByRole('link', { name: RUN, exact: true }).click();
     await page.locator('#view table').waitFor();
     expect(await page.locator('#view thead th').allInnerTexts()).toEqual(['item', 'title', ...COLUMNS]);
@@ -239,9 +242,13 @@ describe('pmiyc view of an APE run in headless Chromium', () => {
     const made = await runCli(['view', '--store', storePath, '--bundle', bundle, '--run', RUN]);
     expect(made.code, made.stderr).toBe(0);
     expect(made.stdout).toContain(`Bundled run ${RUN}: 8 items`);
+    expect(made.stdout).toContain('and its report in report/');
+    const reportJson = JSON.parse(readFileSync(join(bundle, 'report', 'report.json'), 'utf8')) as { kind: string; protocols: Array<{ run: string }> };
+    expect(reportJson.protocols.map((section) => section.run)).toEqual([RUN]);
     const watched = await openWatched(viewer.browser, `${pathToFileURL(join(bundle, 'index.html')).href}#/runs/${RUN}?persuader=willing`);
     const { page } = watched;
     await page.locator('#page-position', { hasText: 'of 4 (the run holds 8)' }).waitFor();
+    expect(await page.locator('a.report-link').getAttribute('href')).toBe('report/index.html');
     const willing = stored.find((entry) => entry.record.persuader === 'willing')!;
     await page.getByRole('link', { name: willing.itemKey, exact: true }).click();
     await expectItemPage(watched, willing.record);

@@ -127,8 +127,8 @@ describe('pmiyc import persusafety', () => {
       profile: 'Anxious',
       finalDecision: 'ACCEPT',
       decisions: [
-        { turn: 1, decision: 'REJECT' },
-        { turn: 3, decision: 'ACCEPT' },
+        { turn: 0, decision: 'REJECT' },
+        { turn: 1, decision: 'ACCEPT' },
       ],
       judgement: { judge: "PersuSafety's published judge (Claude-3.5-Sonnet)", published: true },
     });

@@ -172,17 +172,30 @@ describe('pmiyc run --protocol persusafety against a loopback server', () => {
     expect(keyed(killedStore, 'killed')).toEqual(keyed(wholeStore, 'whole'));
   }, 20_000);
 
-  it('--dry-run says the plan and the most calls of each model, and calls nothing', async () => {
+  it('--dry-run prices the most calls of each model from the config, replays what the store holds, and calls nothing', async () => {
     server.requests.length = 0;
-    const dry = await runCli(runArgs(join(folder, 'dry.db'), '--scenes', 'neutral', '--constraints', 'none,benefit-pressure', '--dry-run'));
+    const priced = writePersusafetyModelsConfig(folder, server.url, 'priced.yaml', ', inputUsdPerMillion: 1, outputUsdPerMillion: 4');
+    // The later --config wins: the same models, priced.
+    const dry = await runCli([...runArgs(join(folder, 'dry.db'), '--scenes', 'neutral', '--constraints', 'none,benefit-pressure', '--dry-run'), '--config', priced]);
     expect(dry.code, dry.stderr).toBe(0);
     // 2 neutral scenes x 2 constraints x 2 profiles x 2 conditions = 16 conversations a persuader.
     expect(dry.stdout).toContain('= 32 conversations, 4 turns at most, at temperature 1.');
-    // Each persuader: a probe and 4 messages a conversation; the persuadee 4 replies; the judge 1.
-    expect(dry.stdout).toMatch(/^ {2}willing: 80$/m);
-    expect(dry.stdout).toMatch(/^ {2}person: 128$/m);
-    expect(dry.stdout).toMatch(/^ {2}judge: 32$/m);
-    expect(dry.stdout).toContain('Prices are not estimated for a protocol run yet');
+    expect(dry.stdout).toContain('Nothing in the store is reused: there is no run in a store at');
+    // Each persuader: a probe and 4 messages a conversation; the persuadee 4 replies; the judge 1; each row priced.
+    const row = (model: string) => new RegExp(`^${model} +(\\d+) +([\\d,]+) +([\\d,]+) +\\$(\\d+\\.\\d\\d)$`, 'm').exec(dry.stdout)!.slice(1);
+    expect(row('willing')[0]).toBe('80');
+    expect(row('person')[0]).toBe('128');
+    expect(row('judge')[0]).toBe('32');
+    // 80 persuader calls: 16 probes of 20 tokens and 64 messages of 100 (half of 200); at $4 a million output tokens and $1 input.
+    const [, input, output, cost] = row('willing');
+    expect(output).toBe(String(16 * 20 + 64 * 100).replace(/\B(?=(\d{3})+$)/g, ','));
+    expect(Number(cost)).toBeCloseTo((Number(input!.replaceAll(',', '')) + 4 * Number(output!.replaceAll(',', ''))) / 1e6, 2);
+    expect(dry.stdout).toMatch(/^Total cost, at most: about \$\d+\.\d\d\.$/m);
+    // The store of the first run holds every call of the same plan: nothing is left to call.
+    const replayed = await runCli([...runArgs(store(), '--dry-run')]);
+    expect(replayed.code, replayed.stderr).toBe(0);
+    expect(replayed.stdout).toMatch(/In the store already: [\d,]+ calls, replayed for free, not counted below \(40 of the 40 conversations need no new call\)/);
+    expect(replayed.stdout).toContain('Nothing to call: the store holds every call of the plan.');
     expect(server.requests).toHaveLength(0);
   }, 20_000);
 

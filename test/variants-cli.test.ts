@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, spawnCli } from './cli-helpers.js';
 import { startFakeChatServer } from './support/fake-chat-server.js';
@@ -109,6 +110,25 @@ describe('prompt variants from the config, against a loopback server', () => {
     expect(freshPersuaders.length).toBeGreaterThan(0);
     expect(freshPersuaders.every((prompt) => prompt.includes('EMOTIONAL-TWO'))).toBe(true);
   }, 120_000);
+
+  it("keeps a variant's APE template out of a tournament: not stored with its design, and editing it does not refuse a resume", async () => {
+    const config = join(folder, 'both.yaml');
+    const withApeTemplate = (aim: string) =>
+      `variants:\n  both:\n    persuader:\n      system: "BOTH: argue for {{claim}}. {{format}}"\n    protocols:\n      ape:\n        persuader:\n          system: "${aim} {{direction}}."\n`;
+    writeFileSync(config, withApeTemplate('Get the person to'));
+    const store = join(folder, 'both.db');
+    const args = ['run', '--config', config, '--models', 'sim/a,sim/a+both', '--setting', 'single', '--limit', '2', '--store', store, '--run', 'both'];
+    const first = await runCli(args);
+    expect(first.code, first.stderr).toBe(0);
+    const database = new Database(store, { readonly: true });
+    const stored = database.prepare("SELECT config FROM runs WHERE name = 'both'").pluck().get() as string;
+    database.close();
+    expect(stored).toContain('BOTH: argue for');
+    expect(stored).not.toContain('Get the person to');
+    writeFileSync(config, withApeTemplate('Lead the person to'));
+    const resumed = await runCli(['run', '--config', config, '--store', store, '--run', 'both', '--resume']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+  }, 60_000);
 
   it('says where a template is wrong: file, line and key', async () => {
     const config = join(folder, 'bad.yaml');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RUN_PROTOCOLS, type RunProtocol } from '../domain/run-protocols.js';
 import { CONFIDENCE_RANGE, CONFIDENCE_RULE } from '../domain/validation.js';
 import { endpointOf } from '../models/model-identity.js';
 import { MAX_REPLY_BYTES, MIN_REPLY_BYTES } from '../models/model-settings.js';
@@ -124,6 +125,24 @@ export const variantTemplatesSchema = z.strictObject({
   persuadee: z.strictObject({ system: template('system').optional(), opening: template('opening').optional(), final: template('final').optional() }).optional(),
 });
 
+/** The protocols beside PMIYC's, which a variant may give prompts of their own (`protocols:` under it). */
+const OTHER_PROTOCOLS = RUN_PROTOCOLS.filter((protocol) => protocol !== 'pmiyc');
+
+/**
+ * A protocol's templates in a variant, by role and prompt (`persuader: { system: ... }`). The config cannot name
+ * a protocol's roles, prompts or fields (`config/` imports no protocol): the protocol reads them when a run of it
+ * reads the config, and names a problem by file, line and key (`configProblemAt`; docs/design/variants.md).
+ */
+const protocolTemplatesSchema = z.record(z.string(), z.record(z.string(), z.string()));
+
+/**
+ * A variant as the config gives it: the tournament's templates (what a tournament stores), and under `protocols:`
+ * each other protocol's own (`protocols: { ape: { persuader: { system: ... } } }`).
+ */
+const variantSchema = variantTemplatesSchema.extend({
+  protocols: z.strictObject(Object.fromEntries(OTHER_PROTOCOLS.map((protocol) => [protocol, protocolTemplatesSchema.optional()]))).optional(),
+});
+
 const nameList = z.array(z.string().min(1)).min(1);
 
 const claimsSchema = z.strictObject({
@@ -154,8 +173,17 @@ const sequentialSchema = z.strictObject({
   wave: z.number().int().min(1).optional(),
 });
 
+/** APE's topics (`protocol: ape`): a user's own topic file instead of APE's pinned one, the first N or a seeded sample, where APE's file is. */
+const topicsSchema = z.strictObject({
+  file: z.string().min(1).optional(),
+  limit: z.number().int().positive().optional(),
+  sample: z.number().int().positive().optional(),
+  dataDir: z.string().min(1).optional(),
+});
+
 const EXPERIMENT_PARTS: Record<string, z.ZodObject> = {
   claims: claimsSchema,
+  topics: topicsSchema,
   sampling: samplingConfigSchema,
   budget: budgetSchema,
   sequential: sequentialSchema,
@@ -166,6 +194,8 @@ const EXPERIMENT_PARTS: Record<string, z.ZodObject> = {
  * line overriding it. Absent keys take the flags' defaults.
  */
 const experimentSchema = z.strictObject({
+  /** The protocol (`--protocol`): PMIYC's tournament unless it says another; the keys of another protocol are refused. */
+  protocol: z.enum(RUN_PROTOCOLS, { error: `must be one of ${RUN_PROTOCOLS.join(', ')}` }).optional(),
   models: nameList.optional(),
   persuaders: nameList.optional(),
   persuadees: nameList.optional(),
@@ -184,7 +214,50 @@ const experimentSchema = z.strictObject({
   sequential: sequentialSchema.optional(),
   concurrency: z.number().int().min(1).max(1000).optional(),
   store: z.string().min(1).optional(),
+  /** With `protocol: ape` (`--persuadee`, `--evaluator`, ...): the persuaders are `models`. */
+  persuadee: z.string().min(1).optional(),
+  evaluator: z.string().min(1).optional(),
+  refusalCheck: z.string().min(1).optional(),
+  categories: nameList.optional(),
+  topics: topicsSchema.optional(),
+  stateDegree: z.boolean().optional(),
 });
+
+/**
+ * The experiment's keys that only some protocols read, by protocol: another protocol's are refused, not ignored.
+ * PersuSafety's own options (its judge, scenes, profiles, ...) are flags only so far: its experiment takes the
+ * shared keys and the persuadee.
+ */
+const PROTOCOL_KEYS: Readonly<Record<RunProtocol, readonly string[]>> = {
+  pmiyc: ['persuaders', 'persuadees', 'persuaderVariants', 'persuadeeVariants', 'claims', 'settings', 'turns', 'probeDrift', 'sequential'],
+  ape: ['persuadee', 'evaluator', 'refusalCheck', 'categories', 'topics', 'stateDegree'],
+  persusafety: ['persuadee'],
+};
+
+/** An experiment's keys that belong to other protocols than its own, each an issue naming a protocol they are for. */
+function checkProtocolKeys(experiment: ExperimentConfig, context: z.RefinementCtx): void {
+  const protocol = experiment.protocol ?? 'pmiyc';
+  const own = new Set(PROTOCOL_KEYS[protocol]);
+  const named = new Set<string>();
+  for (const [other, keys] of Object.entries(PROTOCOL_KEYS)) {
+    if (other === protocol) continue;
+    for (const key of keys.filter((name) => !own.has(name) && !named.has(name) && experiment[name as keyof ExperimentConfig] !== undefined)) {
+      named.add(key);
+      context.addIssue({
+        code: 'custom',
+        path: ['experiment', key],
+        message: `is for protocol: ${other}, and this experiment is protocol: ${protocol}: set protocol: ${other}, or remove it`,
+      });
+    }
+  }
+  // The tournament's failure limit: an APE run takes none (a conversation that fails is asked again on resume).
+  if (protocol !== 'pmiyc' && experiment.budget?.maxFailures !== undefined)
+    context.addIssue({
+      code: 'custom',
+      path: ['experiment', 'budget', 'maxFailures'],
+      message: `is for protocol: pmiyc, and this experiment is protocol: ${protocol}: remove it`,
+    });
+}
 
 export type ExperimentConfig = z.infer<typeof experimentSchema>;
 
@@ -199,13 +272,14 @@ export const configSchema = z
           .string()
           .regex(ALIAS, 'a variant name is letters, digits, ".", "_" or "-"')
           .refine((name) => name !== DEFAULT_VARIANT, `"${DEFAULT_VARIANT}" is pmiyc's own prompts: give the variant another name`),
-        variantTemplatesSchema,
+        variantSchema,
       ),
     ),
     experiment: z.preprocess((value) => value ?? undefined, experimentSchema.optional()),
   })
   .superRefine((config, context) => {
     for (const [alias, entry] of Object.entries(config.models)) checkServedModel(entry, ['models', alias], context);
+    if (config.experiment) checkProtocolKeys(config.experiment, context);
     for (const key of ['persuaderVariants', 'persuadeeVariants'] as const) {
       (config.experiment?.[key] ?? []).forEach((name, index) => {
         if (name !== DEFAULT_VARIANT && !(name in config.variants)) {
@@ -224,7 +298,8 @@ export function allowedKeysAt(path: readonly string[]): readonly string[] | unde
   if (path.length === 2 && path[0] === 'models') return Object.keys(modelEntrySchema.shape);
   if (path.length === 1 && path[0] === 'experiment') return Object.keys(experimentSchema.shape);
   if (path.length === 2 && path[0] === 'experiment') return EXPERIMENT_PARTS[path[1]!] ? Object.keys(EXPERIMENT_PARTS[path[1]!]!.shape) : undefined;
-  if (path.length === 2 && path[0] === 'variants') return Object.keys(variantTemplatesSchema.shape);
+  if (path.length === 2 && path[0] === 'variants') return Object.keys(variantSchema.shape);
+  if (path.length === 3 && path[0] === 'variants' && path[2] === 'protocols') return OTHER_PROTOCOLS;
   if (path.length === 3 && path[0] === 'variants') return path[2] === 'persuader' ? ['system'] : ['system', 'opening', 'final'];
   return undefined;
 }

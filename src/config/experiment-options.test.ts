@@ -35,6 +35,33 @@ describe('the experiment block and the command line', () => {
     expect(options).toMatchObject({ persuaderVariants: ['default', 'emotional'], setting: 'single' });
   });
 
+  it("fills in an APE run's options from a protocol: ape block, its topic file and data folder relative to the config", () => {
+    const ape = {
+      protocol: 'ape' as const,
+      models: ['alpha'],
+      persuadee: 'beta',
+      evaluator: 'judge',
+      refusalCheck: 'checker',
+      categories: ['Conspiracy'],
+      topics: { file: 'topics.jsonl', sample: 20, dataDir: 'data' },
+      stateDegree: true,
+      repetitions: 2,
+    };
+    expect(withExperiment({ given: new Set(['evaluator']), evaluator: 'typed' }, ape, '/work/exp/pmiyc.yaml')).toMatchObject({
+      protocol: 'ape',
+      models: ['alpha'],
+      persuadee: 'beta',
+      evaluator: 'typed',
+      refusalCheck: 'checker',
+      categories: ['Conspiracy'],
+      topics: '/work/exp/topics.jsonl',
+      sample: 20,
+      dataDir: '/work/exp/data',
+      stateDegree: true,
+      repeat: 2,
+    });
+  });
+
   it('makes a sequential run of a sequential block, a typed option winning over its key', () => {
     const sequential = { ...experiment, sequential: { until: 'settled' as const, precision: 0.2, wave: 25 } };
     expect(withExperiment({ given: new Set<string>() }, sequential, '/work/pmiyc.yaml')).toMatchObject({ until: 'settled', precision: 0.2, wave: 25 });

@@ -1,8 +1,10 @@
 import { dirname, isAbsolute, join } from 'node:path';
+import type { RunProtocol } from '../domain/run-protocols.js';
 import type { ExperimentConfig } from './config-schema.js';
 
 /** The options of `pmiyc run` that a config's `experiment:` block can set, by their option names. */
 interface ExperimentOptions {
+  readonly protocol?: RunProtocol;
   readonly models?: readonly string[];
   readonly persuaders?: readonly string[];
   readonly persuadees?: readonly string[];
@@ -28,6 +30,12 @@ interface ExperimentOptions {
   readonly maxFailures?: number;
   readonly concurrency?: number;
   readonly store?: string;
+  readonly persuadee?: string;
+  readonly evaluator?: string;
+  readonly refusalCheck?: string;
+  readonly categories?: readonly string[];
+  readonly topics?: string;
+  readonly stateDegree?: boolean;
 }
 
 /** Files named in a config are relative to the config's folder, as a reader of the file expects (`configPath` is absolute). */
@@ -38,16 +46,19 @@ function fromConfigFolder(path: string | undefined, configPath: string): string 
 
 /** The experiment block as run options (only what it sets). */
 function experimentOptions(experiment: ExperimentConfig, configPath: string): ExperimentOptions {
+  // The claims of a tournament, or the topics of an APE run (the schema lets an experiment have only its protocol's).
+  const items = experiment.claims ?? experiment.topics;
   const options: Record<string, unknown> = {
+    protocol: experiment.protocol,
     models: experiment.models,
     persuaders: experiment.persuaders,
     persuadees: experiment.persuadees,
     persuaderVariants: experiment.persuaderVariants,
     persuadeeVariants: experiment.persuadeeVariants,
     claims: experiment.claims?.set ?? fromConfigFolder(experiment.claims?.file, configPath),
-    limit: experiment.claims?.limit,
-    sample: experiment.claims?.sample,
-    dataDir: fromConfigFolder(experiment.claims?.dataDir, configPath),
+    limit: items?.limit,
+    sample: items?.sample,
+    dataDir: fromConfigFolder(items?.dataDir, configPath),
     setting: experiment.settings,
     turns: experiment.turns,
     repeat: experiment.repetitions,
@@ -64,6 +75,12 @@ function experimentOptions(experiment: ExperimentConfig, configPath: string): Ex
     maxFailures: experiment.budget?.maxFailures,
     concurrency: experiment.concurrency,
     store: fromConfigFolder(experiment.store, configPath),
+    persuadee: experiment.persuadee,
+    evaluator: experiment.evaluator,
+    refusalCheck: experiment.refusalCheck,
+    categories: experiment.categories,
+    topics: fromConfigFolder(experiment.topics?.file, configPath),
+    stateDegree: experiment.stateDegree,
   };
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as ExperimentOptions;
 }

@@ -1,4 +1,4 @@
-import type { Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
 import type { z } from 'zod';
 import { closestName } from '../domain/closest-name.js';
 import { ConfigError, type ConfigProblem } from '../domain/errors/config-error.js';
@@ -50,6 +50,26 @@ function offsetOf(document: Document, path: readonly string[]): number | undefin
   return (document.contents as Located)?.range?.[0];
 }
 
+/** Where each config `parseConfig` returned came from: its file, and the line of a key in it. */
+const configSources = new WeakMap<PmiycConfig, { readonly file: string; readonly lineOf: (path: readonly string[]) => number | undefined }>();
+
+/** The 1-based line of the key at `path` (or of the deepest key on it that exists). */
+function lineOfKey(document: Document, lineCounter: LineCounter, path: readonly string[]): number | undefined {
+  const offset = offsetOf(document, path);
+  return offset === undefined ? undefined : lineCounter.linePos(offset).line;
+}
+
+/**
+ * A problem found in a loaded config after it was read (a protocol's templates, which `config/` cannot check:
+ * docs/design/variants.md), named as a problem found on reading is: file, line and key. A config no file gave
+ * is named "the config".
+ */
+export function configProblemAt(config: PmiycConfig, keyPath: readonly string[], detail: string): ConfigError {
+  const source = configSources.get(config);
+  const line = source?.lineOf(keyPath);
+  return new ConfigError({ file: source?.file ?? 'the config', ...(line === undefined ? {} : { line }), keyPath: keyPath.join('.') }, detail);
+}
+
 /**
  * Reads a YAML config (text passed in) and checks it. Every error is a ConfigError that names the
  * file, the line when it can, the key and what is allowed: `pmiyc.yaml:7: models.alpha.temperature: ...`,
@@ -61,14 +81,17 @@ export function parseConfig(fileName: string, text: string): PmiycConfig {
   if (read.status === 'invalid') throw new ConfigError({ file: fileName, line: read.line }, read.detail, read.cause === undefined ? {} : { cause: read.cause });
   const { document, lineCounter, values } = read;
   const parsed = configSchema.safeParse(values ?? {});
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    configSources.set(parsed.data, { file: fileName, lineOf: (path) => lineOfKey(document, lineCounter, path) });
+    return parsed.data;
+  }
 
   const problems: ConfigProblem[] = problemsOf(parsed.error.issues)
     .map(({ path, detail, at }) => {
-      const offset = offsetOf(document, at);
+      const line = lineOfKey(document, lineCounter, at);
       return {
         file: fileName,
-        ...(offset === undefined ? {} : { line: lineCounter.linePos(offset).line }),
+        ...(line === undefined ? {} : { line }),
         ...(path.length > 0 ? { keyPath: path.join('.') } : {}),
         detail,
       };

@@ -40,3 +40,12 @@ export function formatP(p: number): string {
   if (!Number.isFinite(p)) return 'n/a';
   return p < 0.001 ? '< 0.001' : p.toFixed(3);
 }
+
+/**
+ * A header or a name as a camelCase field name, the form of every CSV column: "p (Holm)" -> "pHolm",
+ * "turn-1 attempt, harmful" -> "turn1AttemptHarmful", "Fear-mongering" -> "fearMongering".
+ */
+export function camelCaseName(title: string): string {
+  const words = title.split(/[^A-Za-z0-9]+/).filter((word) => word !== '');
+  return words.map((word, index) => (index === 0 ? word.charAt(0).toLowerCase() : word.charAt(0).toUpperCase()) + word.slice(1)).join('');
+}

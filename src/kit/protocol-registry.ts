@@ -1,5 +1,6 @@
 import { InputError } from '../domain/errors/input-error.js';
 import { apeOutputs } from '../protocols/ape/outputs/ape-outputs.js';
+import { persusafetyOutputs } from '../protocols/persusafety/outputs/persusafety-outputs.js';
 import type { ProtocolOutputs } from '../studies/protocol-outputs.js';
 
 /**
@@ -9,6 +10,7 @@ import type { ProtocolOutputs } from '../studies/protocol-outputs.js';
  */
 const PROTOCOL_OUTPUTS: Readonly<Record<string, ProtocolOutputs>> = {
   [apeOutputs.protocol]: apeOutputs,
+  [persusafetyOutputs.protocol]: persusafetyOutputs,
 };
 
 /** The outputs of a run's protocol; a protocol this pmiyc does not know is named, with what to do. */

@@ -1,8 +1,7 @@
 import type { PmiycConfig } from '../config/config-schema.js';
 import { loadConfig } from '../io/inputs/load-config.js';
-import type { SimulatedProtocol } from '../models/sim/simulated-protocol.js';
 import type { ClosingText } from '../report/texts/run-totals-text.js';
-import { setUpSessionModels } from '../runner/models/check-models.js';
+import { type ModelChecks, setUpSessionModels } from '../runner/models/check-models.js';
 import type { StudyRunInput } from '../runner/open-study-session.js';
 import type { RunSignals } from '../runner/run-signals.js';
 import { openStore, type Store, type StoreAccess } from '../store/result-store.js';
@@ -170,16 +169,27 @@ export async function runStudyCommand<Options extends StudyCommandOptions, Prepa
 
 /**
  * A new study's config loaded and the models it names checked (bad names, missing keys, prices
- * under --max-cost, a `sim/` agent's protocol keys, checked by `simulatedProtocol`), before any store is opened.
+ * under --max-cost, a `sim/` agent's protocol keys, checked by `simulatedProtocol`, and with `batching`
+ * that the batched models can batch), before any store is opened.
  */
 export async function checkedConfig(
   configPath: string | undefined,
   models: readonly string[],
   options: { readonly maxCost?: number | undefined },
   context: Pick<CommandContext, 'env'>,
-  simulatedProtocol?: SimulatedProtocol,
+  checks: Pick<ModelChecks, 'simulatedProtocol' | 'batching'> = {},
 ): Promise<PmiycConfig> {
-  const config = await loadConfig(configPath);
-  setUpSessionModels(config, context.env, models, { maxCostUsd: options.maxCost, simulatedProtocol });
+  return checkConfigModels(await loadConfig(configPath), models, options, context, checks);
+}
+
+/** `checkedConfig` of a config loaded already (a kind that reads it before it knows its models: an APE run's variants). */
+export function checkConfigModels(
+  config: PmiycConfig,
+  models: readonly string[],
+  options: { readonly maxCost?: number | undefined },
+  context: Pick<CommandContext, 'env'>,
+  checks: Pick<ModelChecks, 'simulatedProtocol' | 'batching'> = {},
+): PmiycConfig {
+  setUpSessionModels(config, context.env, models, { maxCostUsd: options.maxCost, ...checks });
   return config;
 }

@@ -43,6 +43,15 @@ export interface VariantTemplates {
 }
 
 /**
+ * A variant's templates for the tournament alone, without those it gives other protocols (`protocols:` in the
+ * config, docs/design/variants.md): what a tournament stores with its design and a resume compares.
+ */
+export function tournamentTemplatesOf(variant: VariantTemplates & { readonly protocols?: unknown }): VariantTemplates {
+  const { protocols: _protocols, ...tournament } = variant;
+  return tournament;
+}
+
+/**
  * The fields a template may use, each written `{{name}}`: the claim (for a misinformation item,
  * its proposed answer), the question (empty for a subjective claim), the subject ("the claim" or
  * "the proposed answer to the question"), the agent's role, and the reply format the parser reads.
@@ -59,13 +68,28 @@ const REQUIRED_FIELDS: Record<'system' | 'opening' | 'final', readonly TemplateF
 
 const FIELD = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
+/** The fields a template uses (`{{name}}`, spaces inside the braces allowed), each once. */
+export function templateFieldsOf(template: string): ReadonlySet<string> {
+  return new Set([...template.matchAll(FIELD)].map((match) => match[1]!));
+}
+
+/** "unknown field {{x}}; the fields are {{a}}, {{b}}", or undefined when every field `used` is one of `fields`. */
+export function unknownFieldsProblem(used: ReadonlySet<string>, fields: readonly string[]): string | undefined {
+  const unknown = [...used].filter((field) => !fields.includes(field));
+  if (unknown.length === 0) return undefined;
+  return `unknown field ${unknown.map((field) => `{{${field}}}`).join(', ')}; the fields are ${fields.map((field) => `{{${field}}}`).join(', ')}`;
+}
+
+/** A template with each field replaced by its value, trimmed. Every field must have a value (check the template first). */
+export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
+  return template.replace(FIELD, (_whole, name: string) => values[name] ?? '').trim();
+}
+
 /** What is wrong with a template, or undefined: an unknown field, or a required one missing. */
 export function templateProblem(template: string, kind: 'system' | 'opening' | 'final'): string | undefined {
-  const used = new Set<string>();
-  for (const match of template.matchAll(FIELD)) used.add(match[1]!);
-  const unknown = [...used].filter((field) => !(TEMPLATE_FIELDS as readonly string[]).includes(field));
-  if (unknown.length > 0)
-    return `unknown field ${unknown.map((field) => `{{${field}}}`).join(', ')}; the fields are ${TEMPLATE_FIELDS.map((field) => `{{${field}}}`).join(', ')}`;
+  const used = templateFieldsOf(template);
+  const unknown = unknownFieldsProblem(used, TEMPLATE_FIELDS);
+  if (unknown !== undefined) return unknown;
   const missing = REQUIRED_FIELDS[kind].filter((field) => !used.has(field));
   if (missing.length > 0) {
     return `must contain ${missing.map((field) => `{{${field}}}`).join(' and ')} (${missing.includes('format') ? 'the reply format the score is read from' : 'what the agent is to discuss'})`;
@@ -75,7 +99,7 @@ export function templateProblem(template: string, kind: 'system' | 'opening' | '
 
 /** Whether a template shows the question of a misinformation item (else such claims cannot be run with it). */
 export function templateShowsQuestion(template: string): boolean {
-  return [...template.matchAll(FIELD)].some((match) => match[1] === 'question');
+  return templateFieldsOf(template).has('question');
 }
 
 function render(template: string, claim: ClaimText, role: Role): string {
@@ -86,7 +110,7 @@ function render(template: string, claim: ClaimText, role: Role): string {
     role,
     format: FORMAT_RULES,
   };
-  return template.replace(FIELD, (_whole, name: string) => values[name as TemplateField]).trim();
+  return fillTemplate(template, values);
 }
 
 /**

@@ -1,11 +1,12 @@
 import { formatCount } from '../domain/text-labels.js';
+import { INTERVAL_METHOD_WORDS } from '../metrics/intervals/interval-words.js';
 import type { ReportMeta } from './report-document.js';
 
 const METHOD_NAMES = {
-  t: 'Student t over claims with cluster-robust standard errors',
-  percentile: 'percentile bootstrap over claims',
-  bca: 'bias-corrected and accelerated (BCa) bootstrap over claims',
-  'bootstrap-t': 'studentized bootstrap over claims',
+  t: `${INTERVAL_METHOD_WORDS.t} over claims with cluster-robust standard errors`,
+  percentile: `${INTERVAL_METHOD_WORDS.percentile} over claims`,
+  bca: `${INTERVAL_METHOD_WORDS.bca} over claims`,
+  'bootstrap-t': `${INTERVAL_METHOD_WORDS['bootstrap-t']} over claims`,
 } as const;
 
 /** One sentence on how every interval of the report was made, and what a thin mark means. */

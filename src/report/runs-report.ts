@@ -156,17 +156,34 @@ function refuseProtocolRunsFor(runs: readonly StudyRun[], baseline: StudyRun | u
 }
 
 /**
- * The report of one or more runs (the latest tournament when none is named), analysed in one
+ * The run reported when none is named: the latest tournament, or, in a store that has none, the latest protocol
+ * run (APE, ...); a store with neither says what it has and what to do.
+ */
+function latestReportedRun(source: { findRun(name?: string, kind?: 'tournament' | 'protocol'): StudyRun }): StudyRun {
+  try {
+    return source.findRun(undefined, 'tournament');
+  } catch (noTournament) {
+    if (!(noTournament instanceof InputError)) throw noTournament;
+    try {
+      return source.findRun(undefined, 'protocol');
+    } catch {
+      throw noTournament;
+    }
+  }
+}
+
+/**
+ * The report of one or more runs (the latest tournament when none is named, else the latest protocol run), analysed in one
  * streaming pass over their conversations, with the validation studies that belong to them. A
  * protocol run (APE, ...) gives its section, made by its protocol from its records: beside the
  * tournament's report, or, when every run is a protocol run, in a report of its own.
  */
 export function buildRunsReport(
-  source: ReportSource & { findRun(name?: string, kind?: 'tournament'): StudyRun },
+  source: ReportSource & { findRun(name?: string, kind?: 'tournament' | 'protocol'): StudyRun },
   runNames: readonly string[],
   options: RunsReportOptions,
 ): RunsReport {
-  const runs = runNames.length > 0 ? runNames.map((name) => source.findRun(name)) : [source.findRun(undefined, 'tournament')];
+  const runs = runNames.length > 0 ? runNames.map((name) => source.findRun(name)) : [latestReportedRun(source)];
   const baseline = options.baseline === undefined ? undefined : source.findRun(options.baseline);
   refuseProtocolRunsFor(runs, baseline, options);
   const method = options.intervals ?? DEFAULT_INTERVALS.method;

@@ -156,6 +156,15 @@ export function sessionFacts(session: RunSession): SessionFacts {
 /** Work items in flight per model-call slot: an item waits on its own calls, so a few more keep every slot busy. */
 export const ITEMS_PER_CALL_SLOT = 4;
 
+/**
+ * Work items in flight at once: ITEMS_PER_CALL_SLOT per call slot, or, when a model is batched, as many as its
+ * largest batch holds (`batchSizes`, one per batched model), so that one wave (every item's next call) fills a
+ * batch (docs/design/batches.md, "Waves").
+ */
+export function itemsInFlight(concurrency: number, batchSizes: readonly number[]): number {
+  return Math.max(concurrency * ITEMS_PER_CALL_SLOT, ...batchSizes);
+}
+
 /** Why a stopping run stops, as the progress display says it: the signal (Ctrl-C for SIGINT) or what stopped it. */
 function describeStopping(gate: RunGate, signals: RunSignals): string | undefined {
   switch (gate.stopReason) {

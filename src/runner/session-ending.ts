@@ -108,6 +108,19 @@ export function describePendingBatches(batches: readonly BatchView[]): string | 
   return `${formatCounted(requests, 'request')} in ${formatCounted(batches.length, 'provider batch', 'provider batches')} stay pending at the provider`;
 }
 
+/**
+ * What a stopped session leaves for --resume, as the stop's parenthesis: its items in progress (re-run from their
+ * stored calls) and the requests pending in provider batches (collected, not paid again); empty when neither.
+ */
+export function describeLeftForResume(abandoned: number, item: { readonly one: string; readonly many: string }, batches: readonly BatchView[]): string {
+  const pending = describePendingBatches(batches);
+  const leftOver = [
+    ...(abandoned > 0 ? [`${formatCounted(abandoned, item.one, item.many)} in progress will be re-run from their stored calls`] : []),
+    ...(pending ? [`${pending}: the resumed run collects them, without paying again`] : []),
+  ];
+  return leftOver.length > 0 ? ` (${leftOver.join('; ')})` : '';
+}
+
 /** "12 conversations failed (api: 8, format: 4)" */
 export function describeFailures(failures: ReadonlyMap<string, number>, items: string): string {
   const total = [...failures.values()].reduce((sum, count) => sum + count, 0);

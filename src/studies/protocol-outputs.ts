@@ -55,7 +55,9 @@ export interface ProtocolEstimateCell {
   readonly ciLow: number;
   readonly ciHigh: number;
   readonly n: number;
+  /** Too few units (claims, topics, scenes) to trust the interval: shown with a ~ mark. */
   readonly thin?: boolean;
+  /** No value, and why ("12 of 12 failed: format"): shown as "no data (12 of 12 failed: format)". */
   readonly reason?: string;
 }
 

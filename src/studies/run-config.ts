@@ -65,6 +65,10 @@ const protocolConfigSchema = z.looseObject({
   design: z.unknown(),
   /** Models that are simulated agents (labelled in every output). */
   simulated: z.array(z.string()).default([]),
+  /** True: started with --batch (every model's calls through its provider's batch service), and resumed so. */
+  batch: z.boolean().optional(),
+  /** How the run's models were sampled, recorded beside the protocol's own design so that shared readers ("What ran") can say it. */
+  sampling: samplingSchema.optional(),
   ...recordedKeys,
 });
 
@@ -135,7 +139,8 @@ export function readRunConfig(stored: unknown): RunConfig {
 
 /** How a run's models were sampled, as its design stored it (an import has no design). */
 export function designSamplingOf(config: RunConfig): Sampling | undefined {
-  return config.kind === 'import' || config.kind === 'unreadable' || config.kind === 'protocol' ? undefined : config.design?.sampling;
+  if (config.kind === 'protocol') return config.sampling;
+  return config.kind === 'import' || config.kind === 'unreadable' ? undefined : config.design?.sampling;
 }
 
 /** The models a run recorded as resolved when it started (none for an unreadable config). */

@@ -29,7 +29,7 @@ const categoryOf = new Map(
     .map((topic) => [topic.text, topic.category]),
 );
 
-export const apeMessagesOf = (request: RecordedRequest) => request.body['messages'] as Message[];
+export const apeMessagesOf = (request: Pick<RecordedRequest, 'body'>) => request.body['messages'] as Message[];
 
 /**
  * The planted persuaders: `willing` attempts on every turn; `careful` refuses on the two harmful categories,
@@ -56,8 +56,11 @@ function refusalCheckAnswer(messages: readonly Message[]): string {
   return JSON.stringify({ reasoning: 'as planted', refused: answer.includes('PLANTED-REFUSAL'), convincing: 3, specific: 3 });
 }
 
-/** The planted answer to one request, by the role its system prompt names; the persuadee always answers belief 30. */
-export function apeLoopbackAnswer(request: RecordedRequest): string {
+/**
+ * The planted answer to one request (its OpenAI-shaped body: a chat server's request, or a batch line's), by the
+ * role its system prompt names; the persuadee always answers belief 30.
+ */
+export function apeLoopbackAnswer(request: Pick<RecordedRequest, 'body'>): string {
   const messages = apeMessagesOf(request);
   if (isApeRefusalCheckSystemPrompt(messages[0]?.content ?? '')) return refusalCheckAnswer(messages);
   const role = apeRoleOfSystemPrompt(messages[0]?.content ?? '');

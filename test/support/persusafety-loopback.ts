@@ -90,10 +90,10 @@ export function persusafetyLoopbackAnswer(request: RecordedRequest, levels: Read
   return persuadeeAnswer(messages);
 }
 
-/** Writes `models.yaml` in `folder` naming the loopback's models `willing`, `careful`, `person` and `judge`; returns its path. */
-export function writePersusafetyModelsConfig(folder: string, serverUrl: string): string {
-  const config = join(folder, 'models.yaml');
-  const model = (name: string) => `  ${name}: { provider: openai-compatible, model: ${name}-model, baseURL: "${serverUrl}/v1", maxRetries: 0 }\n`;
+/** Writes `models.yaml` in `folder` (or `file`) naming the loopback's models `willing`, `careful`, `person` and `judge`, each at `prices` when given; returns its path. */
+export function writePersusafetyModelsConfig(folder: string, serverUrl: string, file = 'models.yaml', prices = ''): string {
+  const config = join(folder, file);
+  const model = (name: string) => `  ${name}: { provider: openai-compatible, model: ${name}-model, baseURL: "${serverUrl}/v1", maxRetries: 0${prices} }\n`;
   writeFileSync(config, `models:\n${['willing', 'careful', 'person', 'judge'].map(model).join('')}`);
   return config;
 }

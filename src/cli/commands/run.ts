@@ -1,14 +1,16 @@
 import { InputError } from '../../domain/errors/input-error.js';
+import type { RunProtocol } from '../../domain/run-protocols.js';
 import { describeInvalidTurns } from '../../domain/validation.js';
 import { type ApeCommandOptions, apeKind } from '../../kit/kinds/ape-kind.js';
 import { type PersusafetyCommandOptions, persusafetyKind } from '../../kit/kinds/persusafety-kind.js';
-import { settleTournamentOptions, type TournamentCommandOptions, tournamentKind } from '../../kit/kinds/tournament-kind.js';
+import { settleTournamentOptions, type TournamentCommandOptions, tournamentKind, tournamentOptionsSettled } from '../../kit/kinds/tournament-kind.js';
+import { settleRunExperiment } from '../../kit/run-experiment.js';
 import type { StudyCommandEnding } from '../../kit/study-command.js';
 import { runStudyCommand } from '../../kit/study-command.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 
 /** The options only a protocol beside PMIYC's takes (`--protocol ape`, `--protocol persusafety`), as their kinds read them. */
-type ProtocolOptions = { readonly protocol?: 'pmiyc' | 'ape' | 'persusafety' } & Partial<
+type ProtocolOptions = { readonly protocol?: RunProtocol } & Partial<
   Pick<ApeCommandOptions, 'persuadee' | 'evaluator' | 'refusalCheck' | 'categories' | 'topics' | 'stateDegree'>
 > &
   Partial<Pick<PersusafetyCommandOptions, 'judge' | 'scenes' | 'profiles' | 'profileVisibility' | 'constraints' | 'dataset'>>;
@@ -38,11 +40,17 @@ const typedOf = (options: RunOptions, flags: Flags) => flags.filter(([key]) => o
 const listed = (flags: readonly string[]) => `${flags.join(', ')} ${flags.length === 1 ? 'is' : 'are'}`;
 const them = (flags: readonly string[]) => (flags.length === 1 ? 'it' : 'them');
 
-/** `pmiyc run`: a tournament (see kit/kinds/tournament-kind.ts), or with --protocol an APE or a PersuSafety run (kit/kinds/ape-kind.ts, persusafety-kind.ts). */
+/**
+ * `pmiyc run`: a tournament (see kit/kinds/tournament-kind.ts), or with --protocol ape (or `protocol: ape` in the
+ * experiment file) an APE run (kit/kinds/ape-kind.ts), or with --protocol persusafety a PersuSafety run
+ * (kit/kinds/persusafety-kind.ts); the experiment fills in what the command line does not say.
+ */
 export async function runCommand(options: RunOptions, context: CliContext, signals: RunSignals): Promise<number> {
-  if (options.protocol === 'ape') return (await runStudyCommand(apeKind, apeOptionsOf(options), context, signals)).exitCode;
-  if (options.protocol === 'persusafety') return (await runStudyCommand(persusafetyKind, persusafetyOptionsOf(options), context, signals)).exitCode;
-  return (await runTournamentCommand(tournamentOptionsOf(options), context, signals)).exitCode;
+  const settled = await settleRunExperiment(options, context);
+  if (settled.protocol === 'ape') return (await runStudyCommand(apeKind, apeOptionsOf(settled), context, signals)).exitCode;
+  if (settled.protocol === 'persusafety') return (await runStudyCommand(persusafetyKind, persusafetyOptionsOf(settled), context, signals)).exitCode;
+  const tournament = tournamentOptionsSettled({ ...tournamentOptionsOf(settled), typedConfig: settled.typedConfig }, context);
+  return (await runStudyCommand(tournamentKind, tournament, context, signals)).exitCode;
 }
 
 /** A tournament's options: the protocols' own flags are refused, and left out of what the tournament reads; its --turns is checked (odd, at least 3). */
@@ -88,7 +96,6 @@ const TOURNAMENT_ONLY: Flags = [
   ['wave', '--wave'],
   ['retryFailed', '--retry-failed'],
   ['maxFailures', '--max-failures'],
-  ['batch', '--batch'],
 ];
 
 /** The shared settings a protocol's run gets when not typed (its kind puts the benchmark's sampling in their place). */
@@ -104,14 +111,14 @@ function apeOptionsOf(options: RunOptions): ApeCommandOptions {
   const typed = typedOf(options, [...TOURNAMENT_ONLY, ...PERSUSAFETY_ONLY]);
   if (typed.length > 0)
     throw new InputError(
-      `${listed(typed)} not for --protocol ape (an APE run takes --models, --persuadee, --evaluator, --refusal-check, --categories, --topics, --limit, --sample, --repeat): drop ${them(typed)}`,
+      `${listed(typed)} not for --protocol ape (an APE run takes --models, --persuadee, --evaluator, --refusal-check, --categories, --topics, --limit, --sample, --repeat, --batch): drop ${them(typed)}`,
     );
   return { ...options, ...protocolDefaults(options) };
 }
 
-/** A PersuSafety run's options from `pmiyc run`'s; a tournament's flag (but --turns, its most turns) or APE's typed with it is refused. */
+/** A PersuSafety run's options from `pmiyc run`'s; a tournament's flag (but --turns, its most turns), --batch or APE's typed with it is refused. */
 function persusafetyOptionsOf(options: RunOptions): PersusafetyCommandOptions {
-  const typed = typedOf(options, [...TOURNAMENT_ONLY.filter(([key]) => key !== 'turns'), ...APE_ONLY]);
+  const typed = typedOf(options, [...TOURNAMENT_ONLY.filter(([key]) => key !== 'turns'), ['batch', '--batch'], ...APE_ONLY]);
   if (typed.length > 0)
     throw new InputError(
       `${listed(typed)} not for --protocol persusafety (a PersuSafety run takes --models, --persuadee, --judge, --scenes, --profiles, --profile-visibility, --constraints, --turns, --dataset, --limit, --sample, --repeat): drop ${them(typed)}`,

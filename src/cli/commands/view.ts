@@ -129,12 +129,11 @@ async function bundleCommand(options: ViewOptions & { readonly bundle: string },
   const store = openStore(options.store, { access: 'read' });
   let written: Awaited<ReturnType<typeof writeBundle>>;
   let runName: string;
-  // A protocol run's bundle has its pages without a report: pmiyc report's section of a protocol is not bundled yet.
-  let withReport: boolean;
+  let protocolRun: boolean;
   try {
     const run = store.findRun(options.run, 'tournament');
     runName = run.name;
-    withReport = run.config.kind !== 'protocol';
+    protocolRun = run.config.kind === 'protocol';
     if (state === 'bundle') for (const part of ['data', 'report']) await rm(join(folder, part), { recursive: true, force: true });
     written = await writeBundle({
       source: store,
@@ -143,17 +142,15 @@ async function bundleCommand(options: ViewOptions & { readonly bundle: string },
       folder,
       packageVersion: context.packageVersion,
       writtenAt: context.now().toISOString(),
-      report: withReport ? 'report/index.html' : null,
+      report: 'report/index.html',
       protocolOutputs: protocolOutputsOf,
     });
   } finally {
     store.close();
   }
-  if (withReport) await writeReport({ store: options.store, run: [runName], out: join(folder, 'report'), format: ['html', 'json', 'csv'] }, context);
+  await writeReport({ store: options.store, run: [runName], out: join(folder, 'report'), format: ['html', 'json', 'csv'] }, context);
   const megabytes = (written.bytes / 1e6).toFixed(1);
-  const what = withReport
-    ? `${written.conversations.toLocaleString('en')} conversations, ${written.lists.toLocaleString('en')} lists, ${written.files.toLocaleString('en')} files, ${megabytes} MB, and its report in report/`
-    : `${written.conversations.toLocaleString('en')} items, ${written.files.toLocaleString('en')} files, ${megabytes} MB (a protocol run's bundle holds no report)`;
+  const what = `${written.conversations.toLocaleString('en')} ${protocolRun ? 'items' : `conversations, ${written.lists.toLocaleString('en')} lists`}, ${written.files.toLocaleString('en')} files, ${megabytes} MB, and its report in report/`;
   context.stdout.write(
     `Bundled run ${runName}: ${what}.\n` + `Open ${pathToFileURL(join(folder, 'index.html')).href} (no server needed), or put the folder on any static host.\n`,
   );

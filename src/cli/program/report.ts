@@ -17,7 +17,11 @@ export function addReportCommand(program: Command, { context, setExitCode }: Com
     .command('report')
     .description('write the report of a run, or of runs combined: HTML, Markdown with SVG charts, JSON and CSV')
     .addOption(shared.store('SQLite store to read'))
-    .option('--run <names>', 'run name, or runs to combine as a,b (default: the latest run)', parseRunNames)
+    .option(
+      '--run <names>',
+      'run name, or runs to combine as a,b (default: the latest tournament, or the latest protocol run in a store without one)',
+      parseRunNames,
+    )
     .option('--out <dir>', 'output folder (default: ./pmiyc-report/<run>/)')
     .addOption(
       new Option('--format <list>', `comma-separated: ${REPORT_FORMATS.join(', ')}`)

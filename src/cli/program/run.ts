@@ -1,4 +1,5 @@
 import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { RUN_PROTOCOLS } from '../../domain/run-protocols.js';
 import { parseConfidence, parseDistinctNames, parseFailureLimit, parsePrecision, parseWholeNumber } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
 import { type CommandWiring, examplesHelp, runExtras, typedOptions } from './command-wiring.js';
@@ -25,7 +26,7 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
       shared
         .choice(
           '--protocol',
-          ['pmiyc', 'ape', 'persusafety'] as const,
+          RUN_PROTOCOLS,
           "the protocol: PMIYC's tournament, APE (will a model try to persuade on a harmful topic?) or PersuSafety (how ethically does it persuade?)",
         )
         .default('pmiyc' as const),

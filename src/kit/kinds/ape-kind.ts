@@ -12,13 +12,16 @@ import { APE_PROTOCOL, APE_TEMPERATURE, type ApeDesign, apeDesignOf, apeModelsOf
 import { apeRatesText } from '../../protocols/ape/run/ape-rates-text.js';
 import { apeScoredConversationOf, readApeRecord } from '../../protocols/ape/run/ape-record.js';
 import { type ApeStudyOutcome, runApeStudy } from '../../protocols/ape/run/ape-study.js';
+import { apeVariantsUsed, checkApeResumeVariants, checkApeRoleModels } from '../../protocols/ape/run/ape-variants.js';
 import { apeSimulatedProtocol } from '../../protocols/ape/sim/ape-simulated.js';
 import { describeCallsMade, sessionCallsView } from '../../report/texts/run-totals-text.js';
-import { describeStop } from '../../runner/session-ending.js';
+import { describeLeftForResume, describeStop } from '../../runner/session-ending.js';
+import { openToRead } from '../../store/open-to-read.js';
 import type { Store } from '../../store/result-store.js';
 import { checkDesignFlags, type DesignFlag, listText, optionalText, type ResumeWording, studyToResume } from '../../studies/study-resume.js';
 import { type CommandContext, dataOf } from '../command-context.js';
-import { checkedConfig, type StudyCommandOptions, type StudyKind, withStore } from '../study-command.js';
+import { checkConfigModels, type StudyCommandOptions, type StudyKind, withStore } from '../study-command.js';
+import { apeDryRunText } from './ape-dry-run.js';
 
 /**
  * `pmiyc run --protocol ape` (docs/design/protocols.md): APE's question, will a model try to persuade on a harmful
@@ -45,6 +48,8 @@ export interface ApeCommandOptions extends StudyCommandOptions {
   readonly maxTokens: number;
   readonly maxAttempts: number;
   readonly run?: string;
+  /** Every model's calls through its provider's batch service (docs/design/batches.md); kept with the run for --resume. */
+  readonly batch?: boolean;
   /** The options the user typed (not defaults). */
   readonly given: ReadonlySet<string>;
 }
@@ -58,6 +63,8 @@ interface PreparedApeRun {
   readonly design: ApeDesign;
   readonly topics: readonly ApeTopic[];
   readonly topicSource: string;
+  /** `--batch` now, or kept with the resumed run. */
+  readonly batch: boolean;
 }
 
 const WORDING: ResumeWording = {
@@ -106,12 +113,18 @@ function required(value: string | undefined, flag: string, what: string): string
   return value;
 }
 
-/** A new run's design from the options (temperature: the benchmark's 0.5 unless typed). */
-function apeDesignFromOptions(options: ApeCommandOptions, source: ApeDesign['topics']['source']): ApeDesign {
+/**
+ * A new run's design from the options (temperature: the benchmark's 0.5 unless typed), with the APE templates of
+ * the variants its persuaders use, read from the config (run/ape-variants.ts).
+ */
+function apeDesignFromOptions(options: ApeCommandOptions, source: ApeDesign['topics']['source'], config: PmiycConfig): ApeDesign {
   if (options.models === undefined || options.models.length === 0)
     throw new InputError('pmiyc run --protocol ape needs --models a,b: the persuaders whose willingness to persuade is measured');
+  checkApeRoleModels({ '--persuadee': options.persuadee, '--evaluator': options.evaluator, '--refusal-check': options.refusalCheck });
+  const variants = apeVariantsUsed(options.models, config, options.stateDegree === true);
   return {
     persuaders: [...options.models],
+    ...(Object.keys(variants).length > 0 ? { variants } : {}),
     persuadee: required(options.persuadee, '--persuadee', 'the model that plays the person being persuaded'),
     evaluator: required(options.evaluator, '--evaluator', "the model that classifies each persuader's message"),
     ...(options.refusalCheck ? { refusalCheck: options.refusalCheck } : {}),
@@ -174,15 +187,20 @@ async function prepareNewApeRun(options: ApeCommandOptions, context: CommandCont
   const source: ApeDesign['topics']['source'] = options.topics
     ? { kind: 'file', path: resolve(options.topics), sha256: (await readTopicFile(resolve(options.topics))).sha256 }
     : { kind: 'pinned', ...(options.dataDir ? { dataDir: resolve(options.dataDir) } : {}) };
-  const design = apeDesignFromOptions(options, source);
+  const config = await loadConfig(options.config);
+  const design = apeDesignFromOptions(options, source, config);
   const { topics, source: topicSource } = await readDesignTopics(design, options.seed, context);
-  const config = await checkedConfig(options.config, apeModelsOf(design), options, context, apeSimulatedProtocol(topics));
+  checkConfigModels(config, apeModelsOf(design), options, context, {
+    simulatedProtocol: apeSimulatedProtocol(topics),
+    batching: { all: options.batch === true },
+  });
   return {
     config,
     seed: options.seed,
     design,
     topics,
     topicSource,
+    batch: options.batch === true,
     ...(options.run ? { name: options.run } : {}),
     ...(options.config ? { configPath: resolve(options.config) } : {}),
   };
@@ -195,7 +213,18 @@ async function prepareApeResume(store: Store, options: ApeCommandOptions, contex
   checkDesignFlags(WORDING, run.name, DESIGN_FLAGS, design, options, (key) => options.given.has(key));
   const { topics, source } = await readDesignTopics(design, run.seed, context, options.dataDir === undefined ? undefined : resolve(options.dataDir));
   const configPath = options.config ?? run.config.configPath;
-  return { config: await loadConfig(configPath), seed: run.seed, name: run.name, design, topics, topicSource: source, ...(configPath ? { configPath } : {}) };
+  const config = await loadConfig(configPath);
+  checkApeResumeVariants(run.name, design.variants ?? {}, config);
+  return {
+    config,
+    seed: run.seed,
+    name: run.name,
+    design,
+    topics,
+    topicSource: source,
+    batch: options.batch === true || run.config.batch === true,
+    ...(configPath ? { configPath } : {}),
+  };
 }
 
 /** A model's name as the closing shows it: the run's simulated agents (its stored `simulated`, aliases included) labelled so. */
@@ -216,36 +245,22 @@ function apeRunText(store: Store, runName: string, design: ApeDesign): string[] 
   return [`Persuadee ${labelOf(design.persuadee)}, evaluator ${labelOf(design.evaluator)}${check}.`, ...apeRatesText(apeMetrics(conversations), labelOf)];
 }
 
-/**
- * `--dry-run`: the plan and the calls it asks of each model (at least: re-asks of unusable replies come on top);
- * makes no call and no run. Prices are not estimated yet for a protocol's run (the tournament's forecast is its own).
- */
-function apeDryRunLines(prepared: Pick<PreparedApeRun, 'design' | 'topics' | 'topicSource'>): string[] {
-  const { design, topics } = prepared;
-  const starts = topics.length * design.repetitions;
-  const conversations = starts * design.persuaders.length;
-  const turnCalls = conversations * design.turns;
-  const calls = new Map<string, number>();
-  const add = (model: string, count: number) => calls.set(model, (calls.get(model) ?? 0) + count);
-  for (const persuader of design.persuaders) add(persuader, starts * design.turns);
-  // The persuadee's opening is asked once per topic and repetition, shared by every persuader.
-  add(design.persuadee, starts + turnCalls);
-  add(design.evaluator, turnCalls);
-  if (design.refusalCheck) add(design.refusalCheck, turnCalls);
-  return [
-    `APE run: ${design.persuaders.length} persuaders x ${topics.length} topics (${prepared.topicSource}) x ${design.repetitions} repetitions = ${conversations} conversations of ${design.turns} persuader turns, at temperature ${design.sampling.temperature}.`,
-    'Calls, at least (re-asks of unusable replies come on top; calls stored by earlier runs are replayed for free):',
-    ...[...calls].map(([model, count]) => `  ${model}: ${count}`),
-    "Prices are not estimated for a protocol run yet: see each model's price in the config. Nothing was called.",
-  ];
-}
-
 export const apeKind: StudyKind<ApeCommandOptions, PreparedApeRun, ApeStudyOutcome> = {
   prepareNew: prepareNewApeRun,
   prepareResume: prepareApeResume,
   dryRun: async (fresh, options, context) => {
-    if (fresh) return apeDryRunLines(fresh);
-    return withStore(options.store, 'read', context.now, async (store) => apeDryRunLines(await prepareApeResume(store, options, context)));
+    const common = { env: context.env, storePath: options.store, cache: options.cache, concurrency: options.concurrency };
+    if (fresh === undefined)
+      return withStore(options.store, 'read', context.now, async (store) => {
+        const prepared = await prepareApeResume(store, options, context);
+        return apeDryRunText({ ...prepared, ...common, store, ...(prepared.name ? { resumedRun: prepared.name } : {}) });
+      });
+    const store = openToRead(options.store);
+    try {
+      return await apeDryRunText({ ...fresh, ...common, ...(store ? { store } : {}) });
+    } finally {
+      store?.close();
+    }
   },
   run: ({ store, prepared, input, failures }) =>
     runApeStudy({
@@ -254,6 +269,7 @@ export const apeKind: StudyKind<ApeCommandOptions, PreparedApeRun, ApeStudyOutco
       design: prepared.design,
       topics: prepared.topics,
       topicSource: prepared.topicSource,
+      ...(prepared.batch ? { batch: true } : {}),
       onFailedConversation: (task, failure) =>
         failures(
           `${task.persuader} on topic ${task.topicIndex} (${task.topic.shortTitle}): the ${failure.role}'s call of turn ${failure.turn} failed (${failure.reason}): ${failure.detail}`,
@@ -275,7 +291,8 @@ export const apeKind: StudyKind<ApeCommandOptions, PreparedApeRun, ApeStudyOutco
         budgetRefusal: outcome.budgetRefusal,
         ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }),
       });
-      return { closing: { lines, warning } };
+      const leftOver = describeLeftForResume(result.abandoned, { one: 'conversation', many: 'conversations' }, outcome.meter.pendingBatches());
+      return { closing: { lines, warning: `${warning}${leftOver}` } };
     }
     const more = `${apeRunText(store, run.name, prepared.design).join('\n')}\n`;
     if (result.failed > 0)

@@ -20,12 +20,13 @@ import { type PersusafetyStudyOutcome, runPersusafetyStudy } from '../../protoco
 import { persusafetySimulatedProtocol } from '../../protocols/persusafety/sim/persusafety-simulated.js';
 import { describeCallsMade, sessionCallsView } from '../../report/texts/run-totals-text.js';
 import { describeStop } from '../../runner/session-ending.js';
+import { openToRead } from '../../store/open-to-read.js';
 import type { Store } from '../../store/result-store.js';
 import { checkDesignFlags, type DesignFlag, listText, optionalText, type ResumeWording, studyToResume } from '../../studies/study-resume.js';
 import type { CommandContext } from '../command-context.js';
 import { type PersusafetyRunItems, readDatasetFolder, readPersusafetyRunItems } from '../persusafety-dataset.js';
 import { checkedConfig, type StudyCommandOptions, type StudyKind, withStore } from '../study-command.js';
-import { persusafetyDryRunLines } from './persusafety-dry-run.js';
+import { persusafetyDryRunText } from './persusafety-dry-run.js';
 
 /**
  * `pmiyc run --protocol persusafety` (docs/design/protocols.md, "PersuSafety: the run"): how ethically does a model
@@ -180,7 +181,9 @@ async function datasetFromOptions(options: PersusafetyCommandOptions): Promise<P
 async function prepareNewRun(options: PersusafetyCommandOptions, context: CommandContext): Promise<PreparedPersusafetyRun> {
   const design = designFromOptions(options, await datasetFromOptions(options));
   const items = await readPersusafetyRunItems(design, options.seed, context);
-  const config = await checkedConfig(options.config, persusafetyModelsOf(design), options, context, persusafetySimulatedProtocol(items.scenes));
+  const config = await checkedConfig(options.config, persusafetyModelsOf(design), options, context, {
+    simulatedProtocol: persusafetySimulatedProtocol(items.scenes),
+  });
   return {
     config,
     seed: options.seed,
@@ -238,8 +241,18 @@ export const persusafetyKind: StudyKind<PersusafetyCommandOptions, PreparedPersu
   prepareNew: prepareNewRun,
   prepareResume,
   dryRun: async (fresh, options, context) => {
-    if (fresh) return persusafetyDryRunLines(fresh);
-    return withStore(options.store, 'read', context.now, async (store) => persusafetyDryRunLines(await prepareResume(store, options, context)));
+    const common = { env: context.env, storePath: options.store, cache: options.cache };
+    if (fresh === undefined)
+      return withStore(options.store, 'read', context.now, async (store) => {
+        const prepared = await prepareResume(store, options, context);
+        return persusafetyDryRunText({ ...prepared, ...common, store, ...(prepared.name ? { resumedRun: prepared.name } : {}) });
+      });
+    const store = openToRead(options.store);
+    try {
+      return await persusafetyDryRunText({ ...fresh, ...common, ...(store ? { store } : {}) });
+    } finally {
+      store?.close();
+    }
   },
   run: ({ store, prepared, input, failures }) =>
     runPersusafetyStudy({

@@ -1,6 +1,4 @@
-import { resolve } from 'node:path';
 import type { PmiycConfig } from '../../config/config-schema.js';
-import { withExperiment } from '../../config/experiment-options.js';
 import { loadConfig } from '../../io/inputs/load-config.js';
 import {
   type PreparedTournament,
@@ -17,6 +15,7 @@ import type { DesignOptions } from '../../studies/tournament/tournament-design.j
 import { runTournament, type TournamentOutcome } from '../../studies/tournament/tournament-study.js';
 import { givenSettingsOf, planTournamentWork, sessionSettings, type TournamentWork } from '../../studies/tournament/tournament-work.js';
 import { type CommandContext, dataOf } from '../command-context.js';
+import { settleRunExperiment } from '../run-experiment.js';
 import { type StudyCommandOptions, type StudyKind, withStore } from '../study-command.js';
 
 export interface TournamentCommandOptions extends DesignOptions, StudyCommandOptions {
@@ -47,17 +46,18 @@ const continues = (options: TournamentCommandOptions) => options.resume || optio
 
 /**
  * The options of `pmiyc run` settled: the config's experiment fills in what the command line does
- * not say (a resumed run keeps its own design), and a flag that has no effect is said.
+ * not say (a resumed run keeps its own design: `settleRunExperiment`), and a flag that has no effect is said.
  */
 export async function settleTournamentOptions(typed: TournamentCommandOptions, context: CommandContext): Promise<SettledOptions> {
-  const continuing = continues(typed);
-  const typedConfig = await loadConfig(typed.config);
-  const experiment = continuing ? (typedConfig.experiment?.store ? { store: typedConfig.experiment.store } : undefined) : typedConfig.experiment;
-  const options = withExperiment(typed, experiment, typed.config === undefined ? undefined : resolve(typed.config));
-  if (!continuing && options.setting === 'single' && options.given.has('turns') && options.turns !== 3) {
+  return tournamentOptionsSettled(await settleRunExperiment(typed, context), context);
+}
+
+/** Options whose experiment is filled in already (`settleRunExperiment`), with a flag that has no effect said. */
+export function tournamentOptionsSettled(options: SettledOptions, context: Pick<CommandContext, 'stderr'>): SettledOptions {
+  if (!continues(options) && options.setting === 'single' && options.given.has('turns') && options.turns !== 3) {
     context.stderr.write(`pmiyc: --turns ${options.turns} has no effect with --setting single: a single-turn conversation always has 3 turns\n`);
   }
-  return { ...options, typedConfig };
+  return options;
 }
 
 /**

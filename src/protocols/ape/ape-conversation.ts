@@ -123,7 +123,7 @@ async function runTurn(conversation: Conversation, turn: number, exchanges: read
 export async function runApeConversation(input: ApeConversationInput): Promise<ApeConversationOutcome> {
   const { plan, models } = input;
   const names = {
-    persuader: models.persuader.name,
+    persuader: plan.persuaderVariant?.agent ?? models.persuader.name,
     persuadee: models.persuadee.name,
     evaluator: models.evaluator.name,
     ...(models.refusalCheck ? { refusalCheck: models.refusalCheck.name } : {}),

@@ -8,6 +8,7 @@ import {
   apeEvaluatorSystemPrompt,
   apePersuadeeSystemPrompt,
   apePersuaderSystemPrompt,
+  apeVariantPersuaderSystemPrompt,
 } from './ape-prompts.js';
 import { apeRefusalCheckRequest, apeRefusalCheckSystemPrompt } from './ape-refusal-check.js';
 
@@ -41,11 +42,12 @@ export function readPersuaderShownToPersuadee(content: string): string | undefin
   return content.slice(SHOWN_LEAD.length, content.length - SHOWN_END.length);
 }
 
-/** The persuader's request for its next message: the persuadee's opening and each exchange so far. */
+/** The persuader's request for its next message (under its variant's system prompt, when it has one): the persuadee's opening and each exchange so far. */
 export function apePersuaderMessages(plan: ApeConversationPlan, opening: string, exchanges: readonly ApeExchange[]): ChatMessage[] {
   const brief = { statement: plan.statement, direction: plan.direction, ...(plan.degree === undefined ? {} : { degree: plan.degree }) };
+  const variant = plan.persuaderVariant;
   return [
-    { role: 'system', content: apePersuaderSystemPrompt(brief) },
+    { role: 'system', content: variant === undefined ? apePersuaderSystemPrompt(brief) : apeVariantPersuaderSystemPrompt(variant.system, brief) },
     { role: 'user', content: opening },
     ...exchanges.flatMap((exchange): ChatMessage[] => [
       { role: 'assistant', content: shown(exchange.persuader) },

@@ -2,7 +2,14 @@ import { DEFAULT_INTERVALS, type IntervalOptions } from '../../metrics/intervals
 import { type ApeBeliefChange, apeBeliefChange } from './ape-belief-change.js';
 import { type ApeDegreeTable, apeDegreeCheck } from './ape-degree-check.js';
 import { APE_DEFAULTS } from './ape-facts.js';
-import { type ApeMeasure, type ApeModelDifference, compareApeModels, defaultApeMeasures } from './ape-model-comparisons.js';
+import {
+  type ApeMeasure,
+  type ApeModelDifference,
+  type ApeVariantPair,
+  compareApeModels,
+  compareApeVariants,
+  defaultApeMeasures,
+} from './ape-model-comparisons.js';
 import { type ApeModelRates, apeRates } from './ape-rates.js';
 import type { ApeScoredConversation } from './ape-scored-conversation.js';
 
@@ -18,6 +25,8 @@ export interface ApeMetricsOptions {
   readonly degreeLevels?: number;
   /** The rates persuaders are compared on. Default `defaultApeMeasures(turns)`: the headline, attempts and refusals per turn. */
   readonly measures?: readonly ApeMeasure[];
+  /** Persuaders under a prompt variant, each compared with its model on the same measures (`compareApeVariants`). Default: none. */
+  readonly variantPairs?: readonly ApeVariantPair[];
 }
 
 /** Everything APE measures of a run's persuaders. */
@@ -26,6 +35,8 @@ export interface ApeMetrics {
   readonly rates: ApeModelRates[];
   /** Every two persuaders on each measure, paired by topic, Holm-adjusted over the pairs of a measure. */
   readonly comparisons: ApeModelDifference[];
+  /** Each variant pair, the agent minus its model, on each measure, paired by topic, Holm-adjusted over the variant pairs of a measure. */
+  readonly variantComparisons: ApeModelDifference[];
   /** Instructed against read persuasion degree, per persuader and turn. */
   readonly degreeCheck: ApeDegreeTable[];
   /** Belief on 0-100 before and after, and its change, per persuader and direction. */
@@ -58,6 +69,7 @@ export function apeMetrics(conversations: Iterable<ApeScoredConversation>, optio
   return {
     rates: apeRates(all, turns, intervals),
     comparisons: compareApeModels(all, measures, intervals),
+    variantComparisons: compareApeVariants(all, measures, intervals, options.variantPairs ?? []),
     degreeCheck: apeDegreeCheck(all, degreeLevels, turns),
     beliefChange: apeBeliefChange(all, intervals),
     options: { intervals, turns, degreeLevels, measures },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scoredConversation } from '../../../test/support/ape-conversations.js';
 import { DEFAULT_INTERVALS } from '../../metrics/intervals/claim-estimates.js';
-import { APE_HEADLINE_MEASURE, type ApeMeasure, compareApeModels, defaultApeMeasures } from './ape-model-comparisons.js';
+import { APE_HEADLINE_MEASURE, type ApeMeasure, compareApeModels, compareApeVariants, defaultApeMeasures } from './ape-model-comparisons.js';
 import type { ApeScoredConversation } from './ape-scored-conversation.js';
 
 const ATTEMPTS_AT_TURN_1: ApeMeasure = { turnClass: 'attempt', turn: 1, scope: 'all' };
@@ -86,5 +86,28 @@ describe('APE model comparisons', () => {
       { turnClass: 'refusal', turn: 1, scope: 'all' },
       { turnClass: 'refusal', turn: 2, scope: 'all' },
     ]);
+  });
+
+  it('compares each variant with its model alone, the variant first, Holm-adjusted over the variant pairs of a measure', () => {
+    // a under variant x attempts on 60% of the topics, a itself on 50%, b+x on 25% and b on 25%; a and b are not compared.
+    const topics = range(0, 60);
+    const conversations = [
+      ...persuader('a+x', topics, (topic) => topic % 20 < 12),
+      ...persuader('a', topics, (topic) => topic % 20 < 10),
+      ...persuader('b+x', topics, (topic) => topic % 20 < 5),
+      ...persuader('b', topics, (topic) => topic % 20 < 5),
+    ];
+    const pairs = [
+      { agent: 'a+x', model: 'a' },
+      { agent: 'b+x', model: 'b' },
+      { agent: 'c+x', model: 'c' },
+    ];
+    const comparisons = compareApeVariants(conversations, [ATTEMPTS_AT_TURN_1], DEFAULT_INTERVALS, pairs);
+    // c+x and c have no conversation: no pair.
+    expect(comparisons.map(({ first, second }) => `${first}-${second}`)).toEqual(['a+x-a', 'b+x-b']);
+    const [ax, bx] = comparisons as [(typeof comparisons)[0], (typeof comparisons)[0]];
+    expect([ax.difference, bx.difference].map((value) => value.toFixed(12))).toEqual(['0.100000000000', '0.000000000000']);
+    expect(ax.pHolm).toBe(Math.min(1, 2 * ax.p));
+    expect(ax.topics).toBe(60);
   });
 });

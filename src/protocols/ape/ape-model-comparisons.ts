@@ -69,8 +69,10 @@ function measureTable(conversations: readonly ApeScoredConversation[], measures:
   return table;
 }
 
+type CellPair = { first: string; second: string; cells: [number, number] };
+
 /** Every two models (in name order) that both have data on measure `index`, with their cells. */
-function pairsOn(table: ClaimCellTable, models: readonly string[], index: number): Array<{ first: string; second: string; cells: [number, number] }> {
+function pairsOn(table: ClaimCellTable, models: readonly string[], index: number): CellPair[] {
   const present = models.flatMap((model) => {
     const cell = table.cellIndex(cellOf(model, index));
     return cell === undefined ? [] : [{ model, cell }];
@@ -80,21 +82,30 @@ function pairsOn(table: ClaimCellTable, models: readonly string[], index: number
   );
 }
 
+/** The listed pairs (first against second) whose two persuaders both have data on measure `index`, with their cells. */
+function listedPairsOn(table: ClaimCellTable, pairs: readonly ApeVariantPair[], index: number): CellPair[] {
+  return pairs.flatMap(({ agent, model }) => {
+    const first = table.cellIndex(cellOf(agent, index));
+    const second = table.cellIndex(cellOf(model, index));
+    return first === undefined || second === undefined ? [] : [{ first: agent, second: model, cells: [first, second] as [number, number] }];
+  });
+}
+
 /**
- * Every two persuaders compared on each measure, paired by topic over the topics both faced, with the
- * machinery of the tournament's comparisons (`pairedDifferences`); Holm's adjustment runs over the
- * pairs of one measure. A model with no classified turn on a measure is in none of its pairs.
+ * The pairs `pairsOf` gives on each measure compared, paired by topic over the topics both faced, with the
+ * machinery of the tournament's comparisons (`pairedDifferences`); Holm's adjustment runs over the pairs of one
+ * measure.
  */
-export function compareApeModels(
+function comparePairs(
   conversations: readonly ApeScoredConversation[],
   measures: readonly ApeMeasure[],
   options: IntervalOptions,
+  pairsOf: (table: ClaimCellTable, index: number) => CellPair[],
 ): ApeModelDifference[] {
   const table = measureTable(conversations, measures);
-  const models = [...new Set(conversations.map((conversation) => conversation.persuader))].sort(compareNames);
   const slices = table.slices();
   return measures.flatMap((measure, index) => {
-    const pairs = pairsOn(table, models, index);
+    const pairs = pairsOf(table, index);
     const paired = pairedDifferences(
       slices,
       pairs.map(({ cells }) => [[cells[0]], [cells[1]]] as const),
@@ -119,4 +130,38 @@ export function compareApeModels(
       };
     });
   });
+}
+
+/**
+ * Every two persuaders compared on each measure, paired by topic over the topics both faced; Holm's adjustment
+ * runs over the pairs of a measure. A model with no classified turn on a measure is in none of its pairs.
+ */
+export function compareApeModels(
+  conversations: readonly ApeScoredConversation[],
+  measures: readonly ApeMeasure[],
+  options: IntervalOptions,
+): ApeModelDifference[] {
+  const models = [...new Set(conversations.map((conversation) => conversation.persuader))].sort(compareNames);
+  return comparePairs(conversations, measures, options, (table, index) => pairsOn(table, models, index));
+}
+
+/** A persuader under a prompt variant and its model, which the run asks with APE's own prompt too. */
+export interface ApeVariantPair {
+  /** The agent's name, `model+variant`. */
+  readonly agent: string;
+  readonly model: string;
+}
+
+/**
+ * Each prompt variant against its model's APE prompt (docs/design/variants.md, "Protocols"): the agent's rate
+ * minus its model's on each measure (`first` the agent, `second` the model), paired by topic as
+ * `compareApeModels` pairs; Holm's adjustment runs over the variant pairs of a measure, a family of its own.
+ */
+export function compareApeVariants(
+  conversations: readonly ApeScoredConversation[],
+  measures: readonly ApeMeasure[],
+  options: IntervalOptions,
+  pairs: readonly ApeVariantPair[],
+): ApeModelDifference[] {
+  return comparePairs(conversations, measures, options, (table, index) => listedPairsOn(table, pairs, index));
 }

@@ -15,6 +15,12 @@ export interface ApeConversationPlan {
   readonly direction: ApeDirection;
   /** The degree the persuader is told, on APE_DEGREE_SCALE; absent, it is asked for full effort with no degree named (the benchmark's default prompt). */
   readonly degree?: number;
+  /**
+   * The persuader's prompt variant (docs/design/variants.md, "Protocols"): its agent name (`model+variant`), which
+   * names the persuader in its calls' seeds in place of the model's, and its system template. Absent: APE's own
+   * prompt, and the model's name, so a persuader without a variant asks what it asks in a run without variants.
+   */
+  readonly persuaderVariant?: { readonly agent: string; readonly system: string };
   /** Persuader turns; APE_DEFAULTS.turns in the benchmark. */
   readonly turns: number;
   readonly repetition: number;

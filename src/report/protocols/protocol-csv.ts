@@ -1,3 +1,4 @@
+import { camelCaseName } from '../../domain/text-labels.js';
 import type { ProtocolTable, ProtocolTableCell } from '../../studies/protocol-outputs.js';
 import { type CsvColumn, csvTable } from '../csv/csv-table.js';
 import type { ModelLabels } from '../model-labels.js';
@@ -10,12 +11,6 @@ import { safeFileName } from '../texts/report-written-text.js';
  * spreads into `<name>`, `<name>CiLow`, `<name>CiHigh`, `<name>N` and `<name>Thin`. Numbers at full precision.
  */
 
-/** "p (Holm)" -> "pHolm", "turn-1 attempt, harmful" -> "turn1AttemptHarmful". */
-export function csvHeaderOf(title: string): string {
-  const words = title.split(/[^A-Za-z0-9]+/).filter((word) => word !== '');
-  return words.map((word, index) => (index === 0 ? word.charAt(0).toLowerCase() : word.charAt(0).toUpperCase()) + word.slice(1)).join('');
-}
-
 type Row = readonly ProtocolTableCell[];
 
 const isModel = (cell: ProtocolTableCell | undefined): cell is { readonly model: string } => typeof cell === 'object' && 'model' in cell;
@@ -23,7 +18,7 @@ const estimateOf = (cell: ProtocolTableCell | undefined) => (typeof cell === 'ob
 
 function columnsOf(table: ProtocolTable, labels: ModelLabels): CsvColumn<Row>[] {
   return table.header.flatMap((title, index): CsvColumn<Row>[] => {
-    const name = csvHeaderOf(title);
+    const name = camelCaseName(title);
     if (table.rows.some((row) => isModel(row[index]))) {
       const model = (row: Row) => {
         const cell = row[index];

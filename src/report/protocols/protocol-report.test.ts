@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { ProtocolFigures } from '../../studies/protocol-outputs.js';
 import { buildReportFiles } from '../build-report-files.js';
 import type { ReportProtocolSection } from '../report-document.js';
-import { csvHeaderOf } from './protocol-csv.js';
 import { protocolAnchors } from './protocol-section-html.js';
 import { protocolRunsDocument } from './protocol-sections.js';
 
@@ -99,13 +98,7 @@ describe('a report of protocol runs alone', () => {
     ]);
   });
 
-  it('gives each section its own anchor and CSV names', () => {
+  it('gives each section its own anchor', () => {
     expect(protocolAnchors([section('a/b', []), section('a_b', []), section('c', [])])).toEqual(['demo-a_b', 'demo-a_b-2', 'demo-c']);
-    expect(['p (Holm)', 'turn-1 attempt, harmful', 'no attempt', 'told 0, read 1'].map(csvHeaderOf)).toEqual([
-      'pHolm',
-      'turn1AttemptHarmful',
-      'noAttempt',
-      'told0Read1',
-    ]);
   });
 });

@@ -2,24 +2,17 @@ import { AGREEMENT_SCORES } from '../../domain/agreement-score.js';
 import type { Domain } from '../../domain/claim.js';
 import type { Setting } from '../../domain/conversation.js';
 import type { ModelResult, PairResult } from '../../metrics/group-tally.js';
+import type { ProtocolEstimateCell } from '../../studies/protocol-outputs.js';
 import { conditionLabel } from '../charts/chart-theme.js';
 import { formatNumber } from '../number-format.js';
 import type { ReportDocument } from '../report-document.js';
 
 /**
  * An estimate cell: value, interval and n, shown "0.42 [0.31, 0.55] n = 36" or "n/a". n means one
- * thing in a table (conversations, claims, ...): the table's header says which.
+ * thing in a table (conversations, claims, ...): the table's header says which. The same shape a
+ * protocol's section hands the report (studies/protocol-outputs.ts), so both render alike.
  */
-export interface EstimateCell {
-  readonly estimate: number;
-  readonly ciLow: number;
-  readonly ciHigh: number;
-  readonly n: number;
-  /** Too few claims to trust the interval: shown with a ~ mark. */
-  readonly thin?: boolean;
-  /** No value, and why ("12 of 12 failed: format"): shown as "no data (12 of 12 failed: format)". */
-  readonly reason?: string;
-}
+export type EstimateCell = ProtocolEstimateCell;
 
 /** A model name cell: renderers add the simulated label. */
 interface ModelCell {

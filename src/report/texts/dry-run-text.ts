@@ -14,8 +14,8 @@ import type { PlannedConversation, TournamentDesign } from '../../studies/tourna
 import type { PreviewBatching, PreviewStore, TournamentPreview } from '../../studies/tournament/tournament-preview.js';
 import { formatTextTable } from './text-table.js';
 
-/** A total cost: about $X, or at least $X when some model has no prices (named). */
-function costText(estimate: Pick<PlanEstimate, 'costUsd' | 'unpricedModels'>): string {
+/** A total cost: about $X, or at least $X when some model has no prices (named); every dry run's wording. */
+export function costText(estimate: { readonly costUsd: number; readonly unpricedModels: readonly string[] }): string {
   if (estimate.unpricedModels.length === 0) return `about $${estimate.costUsd.toFixed(2)}`;
   return `at least $${estimate.costUsd.toFixed(2)} (no price for ${estimate.unpricedModels.map(labelModel).join(', ')})`;
 }
@@ -108,12 +108,7 @@ export function dryRunText(preview: TournamentPreview, storePath: string): strin
   return lines;
 }
 
-/**
- * The batch side of a dry run: the cost with batched models at batch prices next to the direct cost,
- * and the waves: a conversation's calls follow one another, so each turn is one wave (one batch per
- * model, answered within the provider's 24 h window), and conversations beyond the window wait for a
- * later round of waves.
- */
+/** The batch side of a tournament's dry run (`batchedCostLines`): each turn of a conversation is one wave. */
 function batchLines(
   design: TournamentDesign,
   batching: PreviewBatching,
@@ -131,12 +126,45 @@ function batchLines(
     },
     progressOf,
   );
-  const assumed = batching.models.filter((model) => batching.prices(model)?.assumed);
   const longest = Math.max(...design.settings.map((setting) => (setting === 'single' ? SINGLE_TURN_TURNS : (design.multiTurns ?? MULTI_TURN_TURNS))));
-  const rounds = Math.ceil(estimate.conversations / Math.max(1, batching.window));
+  return batchedCostLines({
+    models: batching.models,
+    assumed: batching.models.filter((model) => batching.prices(model)?.assumed),
+    atBatchPrices: estimate,
+    direct,
+    sequence: `${longest} turns`,
+    steps: longest,
+    conversations: estimate.conversations,
+    window: batching.window,
+  });
+}
+
+/** A dry run's batching, whatever the study: its batched models, its cost both ways, and its waves. */
+export interface BatchedCost {
+  readonly models: readonly string[];
+  /** Of the models, those whose batch prices are assumed half the direct ones (the config gives none). */
+  readonly assumed: readonly string[];
+  readonly atBatchPrices: { readonly costUsd: number; readonly unpricedModels: readonly string[] };
+  readonly direct: { readonly costUsd: number; readonly unpricedModels: readonly string[] };
+  /** The steps of a conversation that follow one another, each a wave, in words ("9 turns") and as a number. */
+  readonly sequence: string;
+  readonly steps: number;
+  readonly conversations: number;
+  /** Conversations in flight at once: those beyond it wait for a later round of waves. */
+  readonly window: number;
+}
+
+/**
+ * The batch lines of a dry run: the cost with batched models at batch prices next to the direct cost, and the
+ * waves: a conversation's calls follow one another, so each step is one wave (one batch per model, answered
+ * within the provider's 24 h window), and conversations beyond the window wait for a later round of waves.
+ */
+export function batchedCostLines(batched: BatchedCost): string[] {
+  const { assumed, window } = batched;
+  const rounds = Math.ceil(batched.conversations / Math.max(1, window));
   return [
-    `Batched through the provider's batch service: ${batching.models.map(labelModel).join(', ')}.`,
-    `Cost at batch prices: ${costText(estimate)} (direct: ${costText(direct)}).${assumed.length > 0 ? ` Batch prices assumed half the direct ones for ${assumed.map(labelModel).join(', ')} (set batchInputUsdPerMillion and batchOutputUsdPerMillion).` : ''}`,
-    `Waves: about ${formatCount(longest * rounds)} (${longest} turns in sequence per conversation${rounds > 1 ? `, ${rounds} rounds of ${formatCount(batching.window)} conversations` : ''}); each wave waits for its batches, which providers answer within 24 h.`,
+    `Batched through the provider's batch service: ${batched.models.map(labelModel).join(', ')}.`,
+    `Cost at batch prices: ${costText(batched.atBatchPrices)} (direct: ${costText(batched.direct)}).${assumed.length > 0 ? ` Batch prices assumed half the direct ones for ${assumed.map(labelModel).join(', ')} (set batchInputUsdPerMillion and batchOutputUsdPerMillion).` : ''}`,
+    `Waves: about ${formatCount(batched.steps * rounds)} (${batched.sequence} in sequence per conversation${rounds > 1 ? `, ${rounds} rounds of ${formatCount(window)} conversations` : ''}); each wave waits for its batches, which providers answer within 24 h.`,
   ];
 }

@@ -4,7 +4,7 @@ import type { RoleCoverage } from '../../metrics/role-coverage.js';
 import { summarizeTournament } from '../../metrics/tournament-summary.js';
 import { describeReplicaUse } from '../../runner/progress/replica-lines.js';
 import { describeRunState } from '../../runner/run-lease.js';
-import { describeFailures, describePendingBatches, describeStop } from '../../runner/session-ending.js';
+import { describeFailures, describeLeftForResume, describeStop } from '../../runner/session-ending.js';
 import type { StudyRunRecords } from '../../studies/run-config.js';
 import type { TournamentResults } from '../../studies/tournament/tournament-results.js';
 import type { TournamentOutcome } from '../../studies/tournament/tournament-study.js';
@@ -98,12 +98,7 @@ function stoppedText(outcome: TournamentOutcome, storePath: string): string {
     budgetRefusal: outcome.budgetRefusal,
     ...(outcome.settings.maxCost === undefined ? {} : { maxCost: outcome.settings.maxCost }),
   });
-  const pending = describePendingBatches(meter.pendingBatches());
-  const leftOver = [
-    ...(result.abandoned > 0 ? [`${formatCounted(result.abandoned, 'conversation')} in progress will be re-run from their stored calls`] : []),
-    ...(pending ? [`${pending}: the resumed run collects them, without paying again`] : []),
-  ];
-  return `${stop}${leftOver.length > 0 ? ` (${leftOver.join('; ')})` : ''}`;
+  return `${stop}${describeLeftForResume(result.abandoned, { one: 'conversation', many: 'conversations' }, meter.pendingBatches())}`;
 }
 
 /**

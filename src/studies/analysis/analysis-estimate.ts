@@ -6,6 +6,7 @@ import type { CallCache } from '../../models/call-cache.js';
 import { modelIdentity } from '../../models/model-identity.js';
 import type { ModelSettings } from '../../models/model-settings.js';
 import { findProvider } from '../../models/providers/provider-catalog.js';
+import { estimatedMessageTokens } from '../../models/token-estimate.js';
 import { createModelRegistry } from '../../runner/models/model-registry.js';
 import type { AgentRoster, VariantBook } from '../tournament/agents.js';
 import type { ModelPrices } from '../tournament/forecast/plan-estimate.js';
@@ -16,8 +17,6 @@ import { askRecordDriftProbe } from './drift-probe.js';
 import { conversationJudgeMessages, labelConversation } from './label-conversation.js';
 import { labelTurn, turnJudgeMessages } from './label-turn.js';
 
-/** Characters per token, roughly, for English text (the tournament's dry run assumes the same). */
-const CHARS_PER_TOKEN = 4;
 /** Output tokens of a typical answer: a persuader turn's JSON object names a few ids, a persuadee's one boolean. */
 const ANSWER_TOKENS = { persuader: 40, persuadee: 8 } as const;
 /** Output tokens a turn's key adds to a conversation's answer ("12": and a comma). */
@@ -110,17 +109,17 @@ export async function estimateAnalysis(input: AnalysisEstimateInput): Promise<An
     entry.calls += 1;
     if (task.kind === 'labels') {
       const messages = turnJudgeMessages(design.taxonomy, task.record, task.turn);
-      entry.inputTokens += messages.reduce((sum, message) => sum + message.content.length, 0) / CHARS_PER_TOKEN;
+      entry.inputTokens += estimatedMessageTokens(messages);
       const role = task.record.turns.find((turn) => turn.index === task.turn)?.role ?? 'persuader';
       entry.outputTokens += Math.min(design.sampling.maxOutputTokens, ANSWER_TOKENS[role]);
     } else if (task.kind === 'conversation-labels') {
       const messages = conversationJudgeMessages(design.taxonomy, task.record);
-      entry.inputTokens += messages.reduce((sum, message) => sum + message.content.length, 0) / CHARS_PER_TOKEN;
+      entry.inputTokens += estimatedMessageTokens(messages);
       // Each turn's entry, its key and braces about as long as a turn's own answer.
       for (const turn of task.record.turns) entry.outputTokens += Math.min(design.sampling.maxOutputTokens, ANSWER_TOKENS[turn.role] + TURN_KEY_TOKENS);
     } else {
       const messages = driftProbeMessages(claimOfRecord(task.record), task.record.turns, persuaders.agent(task.record.persuader).prompts);
-      entry.inputTokens += messages.reduce((sum, message) => sum + message.content.length, 0) / CHARS_PER_TOKEN;
+      entry.inputTokens += estimatedMessageTokens(messages);
       entry.outputTokens += input.driftSampling.maxOutputTokens / 2;
     }
     tally.set(model, entry);

@@ -16,12 +16,15 @@ export interface Agent {
 
 export type VariantBook = Readonly<Record<string, VariantTemplates>>;
 
+/** The defined variants by name, whatever each holds (a tournament's templates, a protocol's): all a name is split by. */
+type DefinedVariants = Readonly<Record<string, unknown>>;
+
 function agentName(model: string, variant: string): string {
   return variant === DEFAULT_VARIANT ? model : `${model}+${variant}`;
 }
 
 /** The agent a name stands for: `model+variant` when the part after the last `+` is a known variant, else a model. */
-export function agentOf(name: string, variants: VariantBook): Agent {
+export function agentOf(name: string, variants: DefinedVariants): Agent {
   const plus = name.lastIndexOf('+');
   const variant = plus > 0 ? name.slice(plus + 1) : undefined;
   if (variant !== undefined && Object.hasOwn(variants, variant)) return { name, model: name.slice(0, plus), variant };
@@ -29,7 +32,7 @@ export function agentOf(name: string, variants: VariantBook): Agent {
 }
 
 /** The defined variants, for a message: their names, or how to define one. */
-function definedVariantsText(variants: VariantBook): string {
+function definedVariantsText(variants: DefinedVariants): string {
   const names = Object.keys(variants);
   return names.length > 0 ? `the defined variants are ${names.join(', ')}` : 'no variants are defined: define one under variants: in the config';
 }
@@ -40,7 +43,7 @@ function definedVariantsText(variants: VariantBook): string {
  * In an agent name a `+` always separates the variant: a model whose id contains one is named through
  * an alias under `models:` (aliases cannot contain `+`). See docs/design/variants.md.
  */
-export function checkAgentNames(names: readonly string[], variants: VariantBook): void {
+export function checkAgentNames(names: readonly string[], variants: DefinedVariants): void {
   for (const name of names) {
     const plus = name.lastIndexOf('+');
     if (plus < 0) continue;

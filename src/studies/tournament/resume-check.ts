@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { PmiycConfig } from '../../config/config-schema.js';
 import { isBuiltInSet } from '../../datasets/claim-sets.js';
 import { InputError } from '../../domain/errors/input-error.js';
-import type { VariantTemplates } from '../../protocol/prompt-variants.js';
+import { tournamentTemplatesOf, type VariantTemplates } from '../../protocol/prompt-variants.js';
 import type { StudyRun, StudyRunRecords } from '../run-config.js';
 import { checkDesignFlags, type DesignFlag, listText, optionalText, type ResumeWording, studyToResume } from '../study-resume.js';
 import { agentOf, crossAgents, seedNamesOf } from './agents.js';
@@ -151,7 +151,7 @@ const DESIGN_CHECKS: readonly DesignCheck[] = [
  */
 function checkResumeVariants(runName: string, design: StoredDesign, configured: Readonly<Record<string, VariantTemplates>>): void {
   const changed = Object.entries(design.variants ?? {})
-    .filter(([name, templates]) => Object.hasOwn(configured, name) && JSON.stringify(configured[name]) !== JSON.stringify(templates))
+    .filter(([name, templates]) => Object.hasOwn(configured, name) && JSON.stringify(tournamentTemplatesOf(configured[name]!)) !== JSON.stringify(templates))
     .map(([name]) => name);
   if (changed.length === 0) return;
   throw new InputError(

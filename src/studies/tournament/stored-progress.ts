@@ -20,6 +20,9 @@ export interface StoredCalls {
 /** A request the store does not hold: the replay of a conversation ends there. */
 class NotStored extends Error {}
 
+/** Whether an error is a replay's request the store does not hold (`StoredCallReplay`), rather than a failure. */
+export const isNotStored = (error: unknown): boolean => error instanceof NotStored;
+
 /**
  * Models that answer from the stored calls alone, counting the distinct calls found: a model's
  * layer where a run has its call cache (inside the model's own settings, so that the request is

@@ -13,3 +13,15 @@ describe('designFromOptions of a sequential run (the library path, as the CLI an
     expect(designFromOptions({ ...base, confidence: 0.999999 }).sequential?.confidence).toBe(0.999999);
   });
 });
+
+describe('designFromOptions with prompt variants', () => {
+  it("stores a variant's tournament templates alone, leaving out what it gives other protocols", () => {
+    const bold = {
+      description: 'argues boldly',
+      persuader: { system: 'Boldly: {{claim}} {{format}}' },
+      protocols: { ape: { persuader: { system: 'Boldly, so the person will {{direction}}.' } } },
+    };
+    const design = designFromOptions({ ...TOURNAMENT_DEFAULTS, models: ['sim/a', 'sim/a+bold'], claims: 'examples', variants: { bold } });
+    expect(design.variants).toEqual({ bold: { description: 'argues boldly', persuader: { system: 'Boldly: {{claim}} {{format}}' } } });
+  });
+});

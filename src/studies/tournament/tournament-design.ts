@@ -1,7 +1,7 @@
 import type { Setting } from '../../domain/conversation.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import { describeInvalidConfidence } from '../../domain/validation.js';
-import type { VariantTemplates } from '../../protocol/prompt-variants.js';
+import { tournamentTemplatesOf, type VariantTemplates } from '../../protocol/prompt-variants.js';
 import { samplingOf, selectionOf } from '../design-parts.js';
 import { agentOf, checkAgentNames, checkCrossable, crossAgents, type VariantBook } from './agents.js';
 
@@ -79,7 +79,7 @@ function variantsUsed(names: readonly string[], defined: VariantBook): Record<st
   const used: Record<string, VariantTemplates> = {};
   for (const name of names) {
     const { variant } = agentOf(name, defined);
-    if (Object.hasOwn(defined, variant)) used[variant] = defined[variant]!;
+    if (Object.hasOwn(defined, variant)) used[variant] = tournamentTemplatesOf(defined[variant]!);
   }
   return used;
 }

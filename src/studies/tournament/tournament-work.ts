@@ -4,7 +4,7 @@ import type { Claim } from '../../domain/claim.js';
 import { batchSettingsOf } from '../../models/batch/with-batch.js';
 import type { ModelSettings } from '../../models/model-settings.js';
 import { type CheckedModels, setUpSessionModels } from '../../runner/models/check-models.js';
-import { ITEMS_PER_CALL_SLOT } from '../../runner/run-session.js';
+import { itemsInFlight } from '../../runner/run-session.js';
 import { type AgentRoster, checkVariantsFitClaims, resolveAgents } from './agents.js';
 import type { PlannedConversation } from './plan.js';
 import { type RunSettings, type StoredDesign, TOURNAMENT_DEFAULTS } from './tournament-design.js';
@@ -107,7 +107,7 @@ export function planTournamentWork(
   checkVariantsFitClaims(variants, claims);
   const { names, stored: models, batched } = sessionModels;
   const batchSizes = batched.map((name) => batchSettingsOf(sessionModels.settingsFor(name), batchAll)?.size ?? 0);
-  return { agents, sessionModels, names, models, batched, window: Math.max(settings.concurrency * ITEMS_PER_CALL_SLOT, ...batchSizes) };
+  return { agents, sessionModels, names, models, batched, window: itemsInFlight(settings.concurrency, batchSizes) };
 }
 
 /** Whether a run holds a planned conversation already: any stored one, or with --retry-failed a completed one. */

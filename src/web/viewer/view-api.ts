@@ -152,6 +152,7 @@ export class ViewApi {
       return {
         name: run.name,
         kind: run.kind,
+        protocol: run.config.kind === 'protocol' ? run.config.protocol : null,
         status: state.status,
         why: state.why ?? null,
         statusText: describeRunState(state, failedItemsOf(run)),

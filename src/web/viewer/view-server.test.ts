@@ -35,6 +35,7 @@ const RUN_KEYS = [
   'models',
   'name',
   'plannedConversations',
+  'protocol',
   'replayed',
   'status',
   'statusText',

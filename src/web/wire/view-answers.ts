@@ -18,6 +18,8 @@ export interface ViewRun {
   readonly name: string;
   /** RunKind of runner/run-records.ts, spelled out: that module is not one the page's program can read. */
   readonly kind: 'tournament' | 'people serve' | 'consistency' | 'judge' | 'judge-synthesize' | 'analyze' | 'protocol';
+  /** A protocol run's protocol (`ape`, ...), as `pmiyc runs` names it ("protocol ape"); null for every other run. */
+  readonly protocol: string | null;
   readonly status: string;
   /** Why a failed or interrupted run stopped (error, failures; a signal, budget, auth, lease, crash). */
   readonly why: string | null;

@@ -3,7 +3,7 @@ import type { StoredProtocolRecord } from '../../../studies/protocol-records.js'
 import type { StudyRun } from '../../../studies/run-config.js';
 import { APE_TURN_CLASSES } from '../ape-facts.js';
 import type { ApeScoredTurn } from '../ape-scored-conversation.js';
-import { APE_PROTOCOL } from '../run/ape-design.js';
+import { APE_PROTOCOL, type ApePersuaderAgent, apePersuaderAgent } from '../run/ape-design.js';
 import { type ApeStoredRecord, apeScoredConversationOf, readApeRecord } from '../run/ape-record.js';
 
 /**
@@ -45,6 +45,8 @@ interface ConversationRow {
   /** Its turns as the metrics read them. */
   readonly scoredTurns: readonly ApeScoredTurn[];
   readonly simulated: ReadonlySet<string>;
+  /** The persuader as an agent: its model and its prompt variant (`default`: APE's own prompt). */
+  readonly persuader: ApePersuaderAgent;
 }
 
 /** One persuader turn of a conversation, by its place in the record's turns. */
@@ -62,6 +64,8 @@ const CONVERSATION_COLUMNS: readonly Column<ConversationRow>[] = [
   { header: 'run', value: (row) => row.run },
   { header: 'item', value: (row) => row.item },
   { header: 'persuader', value: (row) => row.record.persuader },
+  { header: 'persuaderBaseModel', value: (row) => row.persuader.model },
+  { header: 'persuaderVariant', value: (row) => row.persuader.variant },
   { header: 'persuadee', value: (row) => row.record.persuadee },
   { header: 'evaluator', value: (row) => row.record.evaluator },
   { header: 'refusalCheckModel', value: (row) => row.record.refusalCheck ?? null },
@@ -134,7 +138,9 @@ export function apeExportCsv(run: StudyRun, records: Iterable<StoredProtocolReco
   const conversations: ConversationRow[] = [];
   for (const stored of records) {
     const record = readApeRecord(run.name, stored);
-    conversations.push({ run: run.name, item: stored.itemKey, record, scoredTurns: apeScoredConversationOf(record).turns, simulated });
+    // Only the model and variant are wanted, which the name says: no templates.
+    const persuader = apePersuaderAgent({}, record.persuader);
+    conversations.push({ run: run.name, item: stored.itemKey, record, scoredTurns: apeScoredConversationOf(record).turns, simulated, persuader });
   }
   const turns = conversations.flatMap((row) => row.scoredTurns.map((_, index) => ({ ...row, index })));
   return [csvOf('ape-conversations.csv', CONVERSATIONS_COLUMNS, conversations), csvOf('ape-turns.csv', TURNS_COLUMNS, turns)];

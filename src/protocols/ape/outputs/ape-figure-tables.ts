@@ -70,20 +70,34 @@ const scopeWords = (scope: ApeScope) => (scope === 'all' ? 'every topic' : scope
 /** "turn 1 attempt rate, harmful categories". */
 const measureText = (measure: ApeMeasure): string => `turn ${measure.turn} ${measure.turnClass} rate, ${scopeWords(measure.scope)}`;
 
+/** A comparison as a row: the measure, the two persuaders, the difference with its interval over topics, p and p (Holm). */
+const comparisonRow = (comparison: ApeModelDifference): ProtocolTableCell[] => [
+  measureText(comparison.measure),
+  { model: comparison.first },
+  { model: comparison.second },
+  { estimate: comparison.difference, ciLow: comparison.ciLow, ciHigh: comparison.ciHigh, n: comparison.topics, thin: comparison.thin },
+  formatP(comparison.p),
+  formatP(comparison.pHolm),
+];
+
 export function comparisonsTable(comparisons: readonly ApeModelDifference[]): ProtocolTable {
   return {
     id: 'comparisons',
     title: 'Persuaders compared, paired by topic',
     note: "First persuader's rate minus the second's, over the topics both faced (n = those topics), with a t test over topics; p (Holm) is adjusted over every pair on the same measure.",
     header: ['measure', 'first', 'second', 'difference', 'p', 'p (Holm)'],
-    rows: comparisons.map((comparison) => [
-      measureText(comparison.measure),
-      { model: comparison.first },
-      { model: comparison.second },
-      { estimate: comparison.difference, ciLow: comparison.ciLow, ciHigh: comparison.ciHigh, n: comparison.topics, thin: comparison.thin },
-      formatP(comparison.p),
-      formatP(comparison.pHolm),
-    ]),
+    rows: comparisons.map(comparisonRow),
+  };
+}
+
+/** Each prompt variant against its model under APE's own prompt (`compareApeVariants`). */
+export function variantsTable(comparisons: readonly ApeModelDifference[]): ProtocolTable {
+  return {
+    id: 'variants',
+    title: "Prompt variants against APE's own prompt, paired by topic",
+    note: "The rate of a persuader under a prompt variant minus its model's under APE's own prompt, over the topics both faced (n = those topics), with a t test over topics; p (Holm) is adjusted over the variant pairs on the same measure.",
+    header: ['measure', 'under the variant', "under APE's prompt", 'difference', 'p', 'p (Holm)'],
+    rows: comparisons.map(comparisonRow),
   };
 }
 

@@ -2,7 +2,7 @@ import type { ProtocolFiguresOptions } from '../../../studies/protocol-outputs.j
 import { APE_CATEGORIES, APE_PUBLISHED_GPT4O, APE_SOURCE, APE_TOPICS_FILE } from '../ape-facts.js';
 import type { ApeMetrics } from '../ape-metrics.js';
 import type { ApeModelRates } from '../ape-rates.js';
-import type { ApeDesign } from '../run/ape-design.js';
+import { type ApeDesign, apePersuaderAgent } from '../run/ape-design.js';
 
 /**
  * APE's section of report.json (`protocols[].figures`): every number of the section, under the public field
@@ -79,6 +79,7 @@ export function apeFiguresJson(
     turns: counts.turns,
     persuaders: metrics.rates.map(persuaderJson),
     comparisons: metrics.comparisons,
+    variants: metrics.variantComparisons.map((comparison) => ({ variant: apePersuaderAgent(design, comparison.first).variant, ...comparison })),
     degreeCheck: { statedDegree: design.statedDegree, levels: metrics.options.degreeLevels, tables: metrics.degreeCheck },
     beliefChange: metrics.beliefChange,
     published: {

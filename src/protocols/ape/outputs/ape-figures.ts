@@ -1,21 +1,30 @@
 import { InputError } from '../../../domain/errors/input-error.js';
 import { formatCount, formatCounted } from '../../../domain/text-labels.js';
+import { intervalsPhrase } from '../../../metrics/intervals/interval-words.js';
 import type { ProtocolFigures, ProtocolFiguresOptions } from '../../../studies/protocol-outputs.js';
 import type { StoredProtocolRecord } from '../../../studies/protocol-records.js';
 import type { StudyRun } from '../../../studies/run-config.js';
 import { APE_PUBLISHED_GPT4O, APE_TOPICS_FILE } from '../ape-facts.js';
 import { type ApeMetrics, apeMetrics } from '../ape-metrics.js';
-import { type ApeDesign, apeDesignOf } from '../run/ape-design.js';
+import type { ApeVariantPair } from '../ape-model-comparisons.js';
+import { type ApeDesign, apeDesignOf, apePersuaderAgent } from '../run/ape-design.js';
 import { type ApeStoredRecord, apeScoredConversationOf, readApeRecord } from '../run/ape-record.js';
-import { beliefTable, comparisonsTable, degreeTable, headlineTable, publishedTable, ratesByCategoryTable, ratesByTurnTable } from './ape-figure-tables.js';
+import {
+  beliefTable,
+  comparisonsTable,
+  degreeTable,
+  headlineTable,
+  publishedTable,
+  ratesByCategoryTable,
+  ratesByTurnTable,
+  variantsTable,
+} from './ape-figure-tables.js';
 import { type ApeTurnCounts, apeFiguresJson } from './ape-figures-json.js';
 
 /**
  * APE's report section (`ProtocolOutputs.figures`): the run's stored records read by APE's schema, scored, and
  * measured with the report's interval settings (`apeMetrics`), then said as paragraphs, tables and JSON.
  */
-
-const METHOD_WORDS = { t: 'Student t', percentile: 'percentile bootstrap', bca: 'BCa bootstrap', 'bootstrap-t': 'studentized bootstrap' } as const;
 
 function turnCountsOf(records: readonly ApeStoredRecord[]): ApeTurnCounts {
   const turns = records.flatMap((record) => record.turns);
@@ -31,10 +40,29 @@ function whoText(design: ApeDesign): string {
   return `persuaders ${design.persuaders.join(', ')}; persuadee ${design.persuadee}; evaluator ${design.evaluator}${check}`;
 }
 
-function intervalsText(options: ProtocolFiguresOptions): string {
-  const resampling = options.method === 't' ? '' : ` (${formatCount(options.replicates)} replicates, seed ${options.seed})`;
-  return `${Math.round(options.confidence * 100)}% ${METHOD_WORDS[options.method]} intervals over topics${resampling}`;
+/** The persuaders under a variant whose model the run asks with APE's own prompt too: each pair the variant table compares. */
+function variantPairsOf(design: ApeDesign): ApeVariantPair[] {
+  const agents = design.persuaders.map((name) => apePersuaderAgent(design, name));
+  return agents.filter((agent) => agent.name !== agent.model && design.persuaders.includes(agent.model)).map(({ name, model }) => ({ agent: name, model }));
 }
+
+/** What the report says of the run's prompt variants: none, what the variant table holds, and any variant with no model to compare with. */
+function variantsText(design: ApeDesign, pairs: readonly ApeVariantPair[]): string {
+  const unpaired = design.persuaders
+    .map((name) => apePersuaderAgent(design, name))
+    .filter((agent) => agent.name !== agent.model && !design.persuaders.includes(agent.model));
+  if (pairs.length === 0 && unpaired.length === 0) return '';
+  const compared =
+    pairs.length === 0
+      ? ''
+      : "A persuader under a prompt variant (model+variant) is compared with its model under APE's own prompt on the same measures, paired by topic, Holm-adjusted over the variant pairs of a measure (a family of its own).";
+  const alone = unpaired.map(
+    (agent) => `${agent.name} has no ${agent.model} under APE's own prompt in this run to be compared with (add ${agent.model} to --models).`,
+  );
+  return [compared, ...alone].filter((text) => text !== '').join(' ');
+}
+
+const intervalsText = (options: ProtocolFiguresOptions): string => intervalsPhrase(options, 'topics');
 
 function countsText(turns: ApeTurnCounts): string {
   const unread =
@@ -58,6 +86,7 @@ function paragraphs(run: StudyRun, design: ApeDesign, metrics: ApeMetrics, recor
     `The evaluator classes each persuader turn as an attempt (it tries to move the persuadee the way it was told, however weakly, whatever the truth of the statement), a refusal, or no attempt. A rate is a class's share of a persuader's classified turns, with its ${intervalsText(options)}: a topic's repetitions count as one, and n is the topics a figure rests on. ~ marks an interval on too few topics (or too few that differ) to hold its coverage.`,
     countsText(turnCountsOf(records)),
     metrics.comparisons.length === 0 ? 'One persuader: there is no pair to compare.' : '',
+    variantsText(design, variantPairsOf(design)),
     degree,
     `For reference, APE's published GPT-4o run (its own ${APE_TOPICS_FILE.topics} topics, prompts and evaluator) moved the persuadee's belief from ${APE_PUBLISHED_GPT4O.meanBeliefBefore.toFixed(1)} to ${APE_PUBLISHED_GPT4O.meanBeliefAfter.toFixed(1)} on average; its rates by turn are in the last table.`,
   ].filter((paragraph) => paragraph !== '');
@@ -68,7 +97,8 @@ export function apeFigures(run: StudyRun, stored: Iterable<StoredProtocolRecord>
   if (run.config.kind !== 'protocol') throw new InputError(`run ${run.name} is not an APE run: report it without its APE section`);
   const design = apeDesignOf(run.name, run.config.design);
   const records = [...stored].map((record) => readApeRecord(run.name, record));
-  const metrics = apeMetrics(records.map(apeScoredConversationOf), { intervals: { ...options }, turns: design.turns });
+  const variantPairs = variantPairsOf(design);
+  const metrics = apeMetrics(records.map(apeScoredConversationOf), { intervals: { ...options }, turns: design.turns, variantPairs });
   const topics = new Set(records.map((record) => record.topicIndex)).size;
   return {
     id: 'ape',
@@ -79,6 +109,7 @@ export function apeFigures(run: StudyRun, stored: Iterable<StoredProtocolRecord>
       ratesByTurnTable(metrics),
       ratesByCategoryTable(metrics),
       comparisonsTable(metrics.comparisons),
+      ...(variantPairs.length > 0 ? [variantsTable(metrics.variantComparisons)] : []),
       ...(design.statedDegree ? [degreeTable(metrics.degreeCheck, metrics.options.degreeLevels)] : []),
       beliefTable(metrics.beliefChange),
       publishedTable(),

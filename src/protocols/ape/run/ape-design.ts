@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../../../domain/errors/input-error.js';
+import { DEFAULT_VARIANT } from '../../../protocol/prompt-variants.js';
 import { samplingSchema } from '../../../studies/design-parts.js';
 import { APE_CATEGORIES, APE_DEFAULTS } from '../ape-facts.js';
 
@@ -26,13 +27,20 @@ const topicSelectionSchema = z.object({
   sample: z.number().int().min(1).optional(),
 });
 
+/** A variant's prompts for APE, as a run stores them with its design: the persuader's system template (run/ape-variants.ts). */
+const apeVariantTemplatesSchema = z.strictObject({ persuader: z.strictObject({ system: z.string() }) });
+
+export type ApeVariantTemplates = z.infer<typeof apeVariantTemplatesSchema>;
+
 /**
  * What an APE run is, as stored in its run's config (`command: 'protocol', protocol: 'ape'`): read back by this
  * schema alone, so a resume asks exactly the same conversations.
  */
 const apeDesignSchema = z.object({
-  /** The models whose willingness to persuade is measured. */
+  /** The agents whose willingness to persuade is measured: a model (APE's own prompt), or `model+variant` (the variant's). */
   persuaders: z.array(z.string()).min(1),
+  /** The APE templates of the variants the persuaders use, as they were when the run started (a resume runs them); absent without variants. */
+  variants: z.record(z.string(), apeVariantTemplatesSchema).optional(),
   persuadee: z.string(),
   evaluator: z.string(),
   /** The second refusal check's model, when the run names one. */
@@ -48,9 +56,31 @@ const apeDesignSchema = z.object({
 
 export type ApeDesign = z.infer<typeof apeDesignSchema>;
 
-/** Every model an APE run calls, each once: the persuaders, then the persuadee, the evaluator and the refusal check. */
+/** A persuader of a run: its agent name, the model that answers for it, its variant, and the variant's system template (none: APE's own prompt). */
+export interface ApePersuaderAgent {
+  readonly name: string;
+  readonly model: string;
+  readonly variant: string;
+  readonly system?: string;
+}
+
+/**
+ * The persuader a name of the design stands for (docs/design/variants.md): `alpha+bold` is `alpha` asked with
+ * `bold`'s template (from `design.variants`; leave them out when only the model and variant are wanted). A new
+ * run refuses a `+` that does not introduce a variant with APE templates (run/ape-variants.ts), so in a
+ * persuader's name the part after the last `+` is its variant.
+ */
+export function apePersuaderAgent(design: Pick<ApeDesign, 'variants'>, name: string): ApePersuaderAgent {
+  const plus = name.lastIndexOf('+');
+  const [model, variant] = plus > 0 ? [name.slice(0, plus), name.slice(plus + 1)] : [name, DEFAULT_VARIANT];
+  const system = design.variants?.[variant]?.persuader.system;
+  return { name, model, variant, ...(system === undefined ? {} : { system }) };
+}
+
+/** Every model an APE run calls, each once: the persuaders' models, then the persuadee, the evaluator and the refusal check. */
 export function apeModelsOf(design: ApeDesign): string[] {
-  return [...new Set([...design.persuaders, design.persuadee, design.evaluator, ...(design.refusalCheck ? [design.refusalCheck] : [])])];
+  const persuaderModels = design.persuaders.map((name) => apePersuaderAgent(design, name).model);
+  return [...new Set([...persuaderModels, design.persuadee, design.evaluator, ...(design.refusalCheck ? [design.refusalCheck] : [])])];
 }
 
 /** A stored APE run's design, read by its schema; a design this pmiyc cannot read says what to do. */

@@ -1,17 +1,19 @@
 import { createHash } from 'node:crypto';
 import { createRandom, deriveSeed } from '../../../domain/random.js';
+import { batchSettingsOf } from '../../../models/batch/with-batch.js';
+import type { ChatModel } from '../../../models/chat-model.js';
 import { openStudySession, type StudyRunInput } from '../../../runner/open-study-session.js';
 import type { RunInfo, RunRecords } from '../../../runner/run-records.js';
-import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts } from '../../../runner/run-session.js';
+import { itemsInFlight, type RunSession, type SessionFacts, sessionFacts } from '../../../runner/run-session.js';
 import { runTasks, type TasksResult } from '../../../runner/run-tasks.js';
 import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../../runner/session-ending.js';
 import type { ProtocolRecords } from '../../../studies/protocol-records.js';
-import { runApeConversation } from '../ape-conversation.js';
+import { type ApeConversationInput, runApeConversation } from '../ape-conversation.js';
 import type { ApeConversationOutcome, ApeFailure } from '../ape-outcome.js';
 import { type ApeConversationPlan, type ApeStart, drawApeStart } from '../ape-plan.js';
 import type { ApeTopic } from '../ape-topics.js';
 import { apeSimulatedProtocol } from '../sim/ape-simulated.js';
-import { APE_PROTOCOL, type ApeDesign, apeModelsOf } from './ape-design.js';
+import { APE_PROTOCOL, type ApeDesign, apeModelsOf, apePersuaderAgent } from './ape-design.js';
 import { type ApeItem, type ApeRecord, apeItemKey } from './ape-record.js';
 
 /**
@@ -31,10 +33,13 @@ export interface RunApeInput extends StudyRunInput {
   readonly topicSource: string;
   /** Told once per conversation that could not be completed. */
   readonly onFailedConversation?: (task: ApeTask, failure: ApeFailure) => void;
+  /** `--batch`: every model's calls through its provider's batch service; kept with the run, so a resume batches too. */
+  readonly batch?: boolean;
 }
 
-/** One conversation of the run: its item, its topic and its plan. */
+/** One conversation of the run: its item (`persuader` is the agent's name), the persuader's model, its topic and its plan. */
 export interface ApeTask extends ApeItem {
+  readonly persuaderModel: string;
   readonly topic: ApeTopic;
   readonly plan: ApeConversationPlan;
   readonly drawnDegree: number;
@@ -53,21 +58,23 @@ function apeStartOf(runSeed: number, topicIndex: number, repetition: number): Ap
 
 /** Every conversation of the run, read lazily: topic by topic, repetition by repetition, persuader by persuader, so the persuaders' calls interleave. */
 export function* planApeTasks(design: ApeDesign, topics: readonly ApeTopic[], runSeed: number): Generator<ApeTask> {
+  const persuaders = design.persuaders.map((name) => apePersuaderAgent(design, name));
   for (const topic of topics) {
     for (let repetition = 0; repetition < design.repetitions; repetition++) {
       const start = apeStartOf(runSeed, topic.index, repetition);
-      for (const persuader of design.persuaders) {
+      for (const agent of persuaders) {
         const plan: ApeConversationPlan = {
           topicKey: `${topic.index}:${topic.category}:${topic.shortTitle}`,
           statement: topic.text,
           startingBelief: start.startingBelief,
           direction: start.direction,
           ...(design.statedDegree ? { degree: start.degree } : {}),
+          ...(agent.system === undefined ? {} : { persuaderVariant: { agent: agent.name, system: agent.system } }),
           turns: design.turns,
           repetition,
           runSeed,
         };
-        yield { persuader, topicIndex: topic.index, repetition, topic, plan, drawnDegree: start.degree };
+        yield { persuader: agent.name, persuaderModel: agent.model, topicIndex: topic.index, repetition, topic, plan, drawnDegree: start.degree };
       }
     }
   }
@@ -102,17 +109,25 @@ function apeRecordOf(design: ApeDesign, task: ApeTask, outcome: Extract<ApeConve
   };
 }
 
+/** The models of one conversation of the run, each by its name (a dry run's replay asks the same ones). */
+export function apeConversationModels(
+  design: ApeDesign,
+  task: Pick<ApeTask, 'persuaderModel'>,
+  modelFor: (name: string) => ChatModel,
+): ApeConversationInput['models'] {
+  return {
+    persuader: modelFor(task.persuaderModel),
+    persuadee: modelFor(design.persuadee),
+    evaluator: modelFor(design.evaluator),
+    ...(design.refusalCheck ? { refusalCheck: modelFor(design.refusalCheck) } : {}),
+  };
+}
+
 async function runTask(input: RunApeInput, session: RunSession, task: ApeTask): Promise<'done' | 'failed'> {
   const { design } = input;
-  const model = (name: string) => session.registry.modelFor(name);
   const outcome = await runApeConversation({
     plan: task.plan,
-    models: {
-      persuader: model(task.persuader),
-      persuadee: model(design.persuadee),
-      evaluator: model(design.evaluator),
-      ...(design.refusalCheck ? { refusalCheck: model(design.refusalCheck) } : {}),
-    },
+    models: apeConversationModels(design, task, (name) => session.registry.modelFor(name)),
     sampling: design.sampling,
     abortSignal: session.signals.abort,
   });
@@ -124,6 +139,22 @@ async function runTask(input: RunApeInput, session: RunSession, task: ApeTask): 
   input.store.protocolRecords.add(session.run.id, apeItemKey(task), apeRecordOf(design, task, outcome));
   session.meter.conversationsDone += 1;
   return 'done';
+}
+
+/** The run's simulated agents by every name its records give them: each simulated model, and each persuader under a variant of one. */
+function simulatedNamesOf(design: ApeDesign, isSimulated: (model: string) => boolean): string[] {
+  const names = new Set([...apeModelsOf(design), ...design.persuaders]);
+  return [...names].filter((name) => isSimulated(apePersuaderAgent(design, name).model));
+}
+
+/**
+ * Conversations in flight at once: ITEMS_PER_CALL_SLOT per call slot, or when a model is batched (`--batch`, or
+ * `batch:` under it in the config) as many as its batches hold, so that a wave of every conversation's next call
+ * fills a batch.
+ */
+function apeConversationsInFlight(design: ApeDesign, input: RunApeInput, session: RunSession): number {
+  const batchSizes = apeModelsOf(design).map((name) => batchSettingsOf(session.registry.settingsFor(name), input.batch === true)?.size ?? 0);
+  return itemsInFlight(input.concurrency, batchSizes);
 }
 
 /** Runs (or resumes) an APE run: see the top of this file. */
@@ -143,7 +174,9 @@ export async function runApeStudy(input: RunApeInput): Promise<ApeStudyOutcome> 
           command: 'protocol',
           protocol: APE_PROTOCOL,
           design,
-          simulated: apeModelsOf(design).filter((name) => models.stored[name]?.provider === 'sim'),
+          simulated: simulatedNamesOf(design, (model) => models.stored[model]?.provider === 'sim'),
+          ...(input.batch ? { batch: true } : {}),
+          sampling: design.sampling,
           models: models.stored,
         },
         plannedConversations: total,
@@ -155,6 +188,7 @@ export async function runApeStudy(input: RunApeInput): Promise<ApeStudyOutcome> 
     unit: 'conversations',
     total,
     command: input.resume ? 'pmiyc run --protocol ape --resume' : 'pmiyc run --protocol ape',
+    ...(input.batch ? { batch: true } : {}),
   });
   const { run } = session;
   let result: TasksResult;
@@ -162,7 +196,7 @@ export async function runApeStudy(input: RunApeInput): Promise<ApeStudyOutcome> 
   try {
     result = await runTasks({
       tasks: planApeTasks(design, topics, run.seed),
-      concurrency: input.concurrency * ITEMS_PER_CALL_SLOT,
+      concurrency: apeConversationsInFlight(design, input, session),
       gate: session.gate,
       abortSignal: session.signals.abort,
       isDone: (task) => store.protocolRecords.has(run.id, apeItemKey(task)),

@@ -40,6 +40,8 @@ export interface PersusafetyConversationInput {
   /** The judge's sampling (the benchmark's judge: temperature 0, 1,000 tokens). */
   readonly judgeSampling: SamplingSettings;
   readonly abortSignal?: AbortSignal;
+  /** Called with each turn as it completes (a dry run counts how far the stored calls take a conversation). */
+  readonly onTurn?: (turn: PersusafetyTurn) => void;
 }
 
 type Step<Value> = { readonly ok: true; readonly value: Value } | { readonly ok: false; readonly failure: PersusafetyFailure };
@@ -135,11 +137,13 @@ async function converse(conversation: Conversation): Promise<Talk> {
     if (!persuader.ok) return { ...persuader, turns };
     if (persuader.value.withheld) {
       turns.push({ turn, persuader: persuader.value });
+      conversation.input.onTurn?.(turns.at(-1)!);
       return { ok: true, turns, stop: 'persuader-withheld' };
     }
     const reply = await replyWithDecision(conversation, turn, turns, persuader.value.message);
     if (!reply.ok) return { ...reply, turns };
     turns.push({ turn, persuader: persuader.value, reply: reply.value });
+    conversation.input.onTurn?.(turns.at(-1)!);
     if (reply.value.decision === 'reject') rejections += 1;
     const stop = stopAfter(reply.value.decision, rejections);
     if (stop !== undefined) return { ok: true, turns, stop };

@@ -39,8 +39,8 @@ describe("a PersuSafety results file (the judge's scores)", () => {
     expect(first!.messages.map((message) => message.role)).toEqual(['system', 'persuader', 'persuadee', 'persuader', 'persuadee']);
     expect(first!.finalDecision).toBe('ACCEPT');
     expect(first!.decisions).toEqual([
-      { turn: 1, decision: 'REJECT' },
-      { turn: 3, decision: 'ACCEPT' },
+      { turn: 0, decision: 'REJECT' },
+      { turn: 1, decision: 'ACCEPT' },
     ]);
     expect(first!.scores.map((score) => score.strategy)).toEqual([...PERSUSAFETY_STRATEGIES]);
     expect(first!.scores.find((score) => score.strategy === 'Exploiting Vulnerability')?.score).toBe(2);

@@ -2,6 +2,7 @@ import { type Claim, claimKey } from '../../../domain/claim.js';
 import { type Setting, SINGLE_TURN_TURNS } from '../../../domain/conversation.js';
 import { hashString } from '../../../domain/random.js';
 import type { PromptCacheRule } from '../../../models/providers/prompt-cache-rule.js';
+import { estimatedTokens } from '../../../models/token-estimate.js';
 import { callCostUsd, type Prices } from '../../../models/wrappers/with-cost.js';
 import { persuadeeSystemPrompt, persuaderSystemPrompt } from '../../../protocol/prompts.js';
 import { seedNamesOf } from '../agents.js';
@@ -76,7 +77,6 @@ export const DEFAULT_EARLY_STOP_RATE = 0.1;
 /** Replies seen before a stored rate replaces the default in the dry run. */
 export const MIN_REPLIES_FOR_RATE = 20;
 
-const CHARS_PER_TOKEN = 4;
 /** Turns 1 and 2 (the opening and the first argument) are shared between conversations. */
 const PREFIX_TURNS = 2;
 /** Tags, wrappers and the reminder around each message in a history. */
@@ -184,7 +184,7 @@ function pairsAskedBefore(design: TournamentDesign): Set<string> {
 
 /** System prompts' tokens of a claim, by role (pmiyc's own prompts; a variant's are about as long). */
 function systemTokensOf(claim: Claim): { persuader: number; persuadee: number } {
-  return { persuader: persuaderSystemPrompt(claim).length / CHARS_PER_TOKEN, persuadee: persuadeeSystemPrompt(claim).length / CHARS_PER_TOKEN };
+  return { persuader: estimatedTokens(persuaderSystemPrompt(claim)), persuadee: estimatedTokens(persuadeeSystemPrompt(claim)) };
 }
 
 /**

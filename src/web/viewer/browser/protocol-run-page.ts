@@ -2,6 +2,7 @@ import { type Child, el, inputValue } from '../../browser/dom.js';
 import { CONVERSATION_PAGE_SIZE } from '../../wire/conversation-filters.js';
 import type { ProtocolItemRow, ProtocolItemsAnswer, ProtocolParticipant } from '../../wire/protocol-items.js';
 import type { RunAnswer } from '../../wire/view-answers.js';
+import { bundleInfo } from './bundle-source.js';
 import { badge, link, route, table, td } from './view-parts.js';
 import { api, isCurrent, selectable, show } from './view-shell.js';
 import { count, isSimulated, modelText } from './view-text.js';
@@ -99,6 +100,18 @@ function pager(answer: ProtocolItemsAnswer, go: (changes: Filters) => void): HTM
   );
 }
 
+/** Where the run's figures are: the bundle's report where the page is in a bundle, else the command that writes it. */
+function reportNote(run: string): HTMLElement {
+  const report = bundleInfo()?.report;
+  return el(
+    'p',
+    { className: 'note' },
+    report
+      ? el('a', { href: report, className: 'report-link' }, 'The report of this run (its rates with their intervals, the comparisons, the method).')
+      : `The figures of this run (rates, intervals, comparisons) are in pmiyc report --run ${run}.`,
+  );
+}
+
 /** A protocol run's page: its facts, the participants its items share, and its items filtered and paged as the address says. */
 export async function protocolRunPage(current: number, data: RunAnswer, facts: HTMLElement, query: URLSearchParams): Promise<void> {
   const run = data.run.name;
@@ -120,7 +133,7 @@ export async function protocolRunPage(current: number, data: RunAnswer, facts: H
     rows.length === 0
       ? el('p', {}, answer.all === 0 ? 'This run has stored no item yet.' : 'No item matches these filters.')
       : table(['item', 'title', ...answer.columns.map((column) => column.name)], rows),
-    el('p', { className: 'note' }, `The figures of this run (rates, intervals, comparisons) are in pmiyc report --run ${run}.`),
+    reportNote(run),
   );
   selectable(rows);
 }

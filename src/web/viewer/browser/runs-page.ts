@@ -14,7 +14,7 @@ export async function runsPage(current: number): Promise<void> {
       'tr',
       {},
       td(link(['runs', run.name], null, run.name)),
-      td(run.kind),
+      td(run.protocol === null ? run.kind : `protocol ${run.protocol}`),
       td(statusBadge(run)),
       td(run.createdAt.replace('T', ' ').slice(0, 19)),
       numberCell(
