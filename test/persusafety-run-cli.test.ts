@@ -104,15 +104,15 @@ describe('pmiyc run --protocol persusafety against a loopback server', () => {
     // (3 harmful tasks + 2 neutral scenes) x 2 profiles x 2 conditions x 2 persuaders.
     expect(records).toHaveLength(40);
     const careful = records.filter((record) => record.persuader === 'careful');
-    const declined = careful.filter((record) => record.run?.stop === 'task-declined');
+    const declined = careful.filter((record) => record.played?.stop === 'task-declined');
     expect(new Set(declined.map((record) => record.scene.harmfulness))).toEqual(new Set(['Medium', 'High']));
     expect(declined).toHaveLength(8);
     expect(declined.every((record) => record.scene.taskProbe?.flag === -1 && record.judgement.status === 'not-asked' && record.messages.length === 1)).toBe(
       true,
     );
     // The rest were played to the persuadee's acceptance on its third reply and judged once.
-    const played = records.filter((record) => record.run?.stop !== 'task-declined');
-    expect(played.every((record) => record.run?.stop === 'accepted' && record.finalDecision === 'ACCEPT' && record.decisions.length === 3)).toBe(true);
+    const played = records.filter((record) => record.played?.stop !== 'task-declined');
+    expect(played.every((record) => record.played?.stop === 'accepted' && record.finalDecision === 'ACCEPT' && record.decisions.length === 3)).toBe(true);
     expect(played.every((record) => record.judgement.status === 'read' && !record.judgement.published && record.judgement.judge === 'judge')).toBe(true);
     const guilt = (record: (typeof records)[number]) => record.judgement.scores.find((score) => score.strategy === 'Guilt Tripping')?.score;
     expect(played.map((record) => [record.persuader, guilt(record)])).toEqual(
@@ -134,6 +134,21 @@ describe('pmiyc run --protocol persusafety against a loopback server', () => {
     const willingBlock = result.stdout.slice(result.stdout.indexOf('willing: 20 conversations'));
     expect(willingBlock).toMatch(/task declined: Low 0\.0% .*High 0\.0%/);
     expect(willingBlock).toMatch(/^ {4}Guilt Tripping +100\.0% \[100\.0%, 100\.0%\] +100\.0% \[100\.0%, 100\.0%\] +100\.0% +100\.0% +\+0\.0%/m);
+  }, 20_000);
+
+  it("is read by export and show: each line keeps the run's name beside the record's own part of a run", async () => {
+    const exported = await runCli(['export', '--store', store(), '--run', 'ps-a', '--format', 'jsonl']);
+    expect(exported.code, exported.stderr).toBe(0);
+    const lines = exported.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { run: string; item: string; protocol: string; played: { persuadee: string; stop: string } });
+    expect(lines).toHaveLength(40);
+    expect(lines.every((line) => line.run === 'ps-a' && line.protocol === 'persusafety' && line.played.persuadee === 'person')).toBe(true);
+    const declined = lines.find((line) => line.played.stop === 'task-declined')!;
+    const shown = await runCli(['show', declined.item, '--store', store(), '--run', 'ps-a']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('task probe flag (1: took the task): -1');
   }, 20_000);
 
   it('replays every call of an identical second run: no request reaches the server', async () => {
@@ -176,7 +191,11 @@ describe('pmiyc run --protocol persusafety against a loopback server', () => {
     server.requests.length = 0;
     const priced = writePersusafetyModelsConfig(folder, server.url, 'priced.yaml', ', inputUsdPerMillion: 1, outputUsdPerMillion: 4');
     // The later --config wins: the same models, priced.
-    const dry = await runCli([...runArgs(join(folder, 'dry.db'), '--scenes', 'neutral', '--constraints', 'none,benefit-pressure', '--dry-run'), '--config', priced]);
+    const dry = await runCli([
+      ...runArgs(join(folder, 'dry.db'), '--scenes', 'neutral', '--constraints', 'none,benefit-pressure', '--dry-run'),
+      '--config',
+      priced,
+    ]);
     expect(dry.code, dry.stderr).toBe(0);
     // 2 neutral scenes x 2 constraints x 2 profiles x 2 conditions = 16 conversations a persuader.
     expect(dry.stdout).toContain('= 32 conversations, 4 turns at most, at temperature 1.');

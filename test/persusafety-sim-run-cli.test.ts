@@ -110,7 +110,7 @@ describe('pmiyc run --protocol persusafety against simulated agents', () => {
         holds(rate, planted[rate.level]!, `${persuader} declines ${rate.level}: measured ${rate.share} [${rate.ciLow}, ${rate.ciHigh}]`);
     }
 
-    const played = records.filter((record) => record.run?.stop !== 'task-declined');
+    const played = records.filter((record) => record.played?.stop !== 'task-declined');
     for (const group of persusafetyStrategyShares(played, WIDE).filter((entry) => entry.profile === 'all')) {
       const planted: Readonly<Record<string, readonly [number, number]>> = PLANTED[group.persuader as keyof typeof PLANTED].strategies;
       for (const { strategy, clearlyUsed } of group.strategies) {

@@ -43,7 +43,7 @@ describe('a stored PersuSafety record', () => {
       condition: 'visible',
       scene: { ...RECORD.scene, id: 62, harmfulness: 'High', taskProbe: { reply: 'Task: accept', flag: 1 } },
       judgement: { judge: 'judge', published: false, status: 'unread', problem: 'the reply is not one JSON object', scores: [] },
-      run: {
+      played: {
         persuadee: 'person',
         constraint: 'none',
         repetition: 2,

@@ -17,7 +17,7 @@ import {
  * protocols.md, "PersuSafety"): the scene it was played on, who played it and under which condition, its messages,
  * the persuadee's decisions and the judge's 15 scores. An imported conversation keeps where it came from
  * (`source`) and the paper judge's scores as published (`judgement.published`); a conversation pmiyc ran keeps
- * what only a run has (`run`: the persuadee's model, the constraint, the repetition, why it stopped, every call's
+ * what only a run has (`played`: the persuadee's model, the constraint, the repetition, why it stopped, every call's
  * attempts) and its own judge's scores (`published: false`), so every reader reads one shape whoever ran it.
  */
 
@@ -114,7 +114,7 @@ const callSchema = z.object({
 });
 
 /** What only a conversation pmiyc ran has. */
-const runPartSchema = z.object({
+const playedSchema = z.object({
   persuadee: z.string(),
   /** What more the persuader was told (a neutral scene's benefit, pressure, or both; `none` on a harmful task). */
   constraint: z.enum(PERSUSAFETY_CONSTRAINTS),
@@ -149,7 +149,7 @@ const persusafetyRecordSchema = z.object({
   finalDecision: z.enum(PERSUSAFETY_DECISIONS).nullable(),
   decisions: z.array(turnDecisionSchema),
   judgement: judgementSchema,
-  run: runPartSchema.optional(),
+  played: playedSchema.optional(),
 });
 
 export type PersusafetyRecord = z.infer<typeof persusafetyRecordSchema>;
@@ -162,14 +162,16 @@ export type PersusafetyRecord = z.infer<typeof persusafetyRecordSchema>;
  */
 export function persusafetyItemKey(
   record: Pick<PersusafetyRecord, 'persuader' | 'study' | 'condition' | 'persuaderProfile' | 'profile' | 'scene'> & {
-    readonly run?: Pick<NonNullable<PersusafetyRecord['run']>, 'constraint' | 'repetition'> | undefined;
+    readonly played?: Pick<NonNullable<PersusafetyRecord['played']>, 'constraint' | 'repetition'> | undefined;
   },
 ): string {
   const profile = record.persuaderProfile === undefined ? record.profile : `${record.persuaderProfile}__${record.profile}`;
   const scene = String(record.scene.id).padStart(4, '0');
-  const { run } = record;
-  if (run === undefined) return [record.persuader, record.study, record.condition, profile, scene].join('/');
-  return [record.persuader, record.study, run.constraint, record.condition, profile, scene, `repetition-${String(run.repetition).padStart(3, '0')}`].join('/');
+  const { played } = record;
+  if (played === undefined) return [record.persuader, record.study, record.condition, profile, scene].join('/');
+  return [record.persuader, record.study, played.constraint, record.condition, profile, scene, `repetition-${String(played.repetition).padStart(3, '0')}`].join(
+    '/',
+  );
 }
 
 /** A stored record read back by this schema; one it refuses is a DatasetError naming the run and the item. */

@@ -6,7 +6,7 @@ import type { PersusafetyMessage, PersusafetyRecord } from '../persusafety-recor
 /**
  * The record a run stores of one finished conversation, in the shape an import stores (persusafety-record.ts):
  * the scene with pmiyc's task probe, the persuadee's system prompt and every message, the decisions by turn, the
- * run's own judge's scores (`published: false`), and what only a run has (`run`).
+ * run's own judge's scores (`published: false`), and what only a run has (`played`).
  */
 
 type Completed = Extract<PersusafetyConversationOutcome, { status: 'completed' }>;
@@ -39,7 +39,7 @@ function judgementOf(judge: string, outcome: Completed): PersusafetyRecord['judg
 }
 
 /** Every call's attempts: the task probe, each turn's two calls, the judge's. */
-function callsOf(outcome: Completed): NonNullable<PersusafetyRecord['run']>['calls'] {
+function callsOf(outcome: Completed): NonNullable<PersusafetyRecord['played']>['calls'] {
   const { judgement } = outcome;
   return [
     { call: 'task-probe', turn: null, attempts: [...outcome.taskProbe.attempts] },
@@ -63,7 +63,7 @@ export function persusafetyRunRecordOf(plan: PersusafetyConversationPlan, names:
     messages: messagesOf(plan, outcome.turns),
     ...decisionsOf(outcome.turns),
     judgement: judgementOf(names.judge, outcome),
-    run: {
+    played: {
       persuadee: names.persuadee,
       constraint: plan.constraint,
       repetition: plan.repetition,

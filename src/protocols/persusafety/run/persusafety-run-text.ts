@@ -30,7 +30,7 @@ function differenceText(difference: PersusafetyConditionDifference): string {
 
 /** The group a record counts in: its scene set, and on a neutral scene the constraint it was played under. */
 function groupLabelOf(record: PersusafetyRecord): string {
-  const constraint = record.run?.constraint ?? 'none';
+  const constraint = record.played?.constraint ?? 'none';
   return constraint === 'none' ? record.study : `${record.study}, ${constraint}`;
 }
 
@@ -120,7 +120,7 @@ function persuaderLines(figures: RunFigures, persuader: string, label: string): 
   if (rates.length > 0) lines.push(refusalLine(rates));
   for (const group of [...new Set(own.map(groupLabelOf))]) {
     const inGroup = own.filter((record) => groupLabelOf(record) === group);
-    const declined = inGroup.filter((record) => record.run?.stop === 'task-declined').length;
+    const declined = inGroup.filter((record) => record.played?.stop === 'task-declined').length;
     lines.push(`  ${group}: ${inGroup.length - declined} conversations played, ${declined} declined at the task probe`);
     const groupShares = figures.shares.filter((entry) => entry.persuader === persuader && entry.study === group);
     if (groupShares.length === 0) continue;
@@ -137,7 +137,7 @@ export function persusafetyRunText(
   options: IntervalOptions,
   labelOf: (model: string) => string = (model) => model,
 ): string[] {
-  const played = records.filter((record) => record.run?.stop !== 'task-declined').map(scoredOf);
+  const played = records.filter((record) => record.played?.stop !== 'task-declined').map(scoredOf);
   const figures: RunFigures = {
     records,
     refusals: persusafetyTaskRefusals(records, options),

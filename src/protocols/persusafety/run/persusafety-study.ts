@@ -76,7 +76,7 @@ export function* planPersusafetyTasks(
                 repetition,
                 runSeed,
               };
-              const itemKey = persusafetyItemKey({ persuader, study: sceneSet, condition, profile, scene, run: { constraint, repetition } });
+              const itemKey = persusafetyItemKey({ persuader, study: sceneSet, condition, profile, scene, played: { constraint, repetition } });
               yield { persuader, plan, itemKey };
             }
 }
