@@ -4,9 +4,9 @@ import { decodeText } from '../datasets/decode-text.js';
 import { InputError } from '../domain/errors/input-error.js';
 import { readDataFileBytes } from '../io/read-text-file.js';
 import { parseConstrainedScenes, parseHarmfulTasks, parsePersuadeeProfiles } from '../protocols/persusafety/persusafety-datasets.js';
-import { PERSUSAFETY_RECIPES, readPersusafetyItems } from '../protocols/persusafety/persusafety-datasets-recipe.js';
+import { readPersusafetyItems } from '../protocols/persusafety/persusafety-datasets-recipe.js';
 import type { PersusafetyProfile } from '../protocols/persusafety/persusafety-facts.js';
-import { PERSUSAFETY_FILES, type PersusafetyFileName } from '../protocols/persusafety/persusafety-facts.js';
+import { PERSUSAFETY_FILES, PERSUSAFETY_SOURCE, type PersusafetyFileName } from '../protocols/persusafety/persusafety-facts.js';
 import type { PersusafetyRunDesign } from '../protocols/persusafety/run/persusafety-run-design.js';
 import { type PersusafetyRunScene, selectPersusafetyScenes } from '../protocols/persusafety/run/persusafety-run-scenes.js';
 import { type CommandContext, dataOf } from './command-context.js';
@@ -93,7 +93,7 @@ export async function readPersusafetyRunItems(
   const { dataset } = design;
   const items =
     dataset.kind === 'folder' ? await itemsOfFolder(dataset, design.sceneSets) : await readPersusafetyItems(dataOf(context).files(dataDir ?? dataset.dataDir));
-  const source = dataset.kind === 'folder' ? dataset.path : `PersuSafety's dataset (${PERSUSAFETY_RECIPES.harmfulTasks.url.split('/dataset/')[0]})`;
+  const source = dataset.kind === 'folder' ? dataset.path : `PersuSafety's dataset, ${PERSUSAFETY_SOURCE.repository} at ${PERSUSAFETY_SOURCE.commit.slice(0, 7)}`;
   const scenes = selectPersusafetyScenes(items, design, seed);
   if (scenes.length === 0) throw new InputError(`no scene of ${source} is selected: check --scenes, --limit and --sample`);
   checkDistinctScenes(scenes, source);
