@@ -242,10 +242,10 @@ describe('pmiyc run --protocol sycon against a loopback server', () => {
   it("refuses SYCON's flags without --protocol sycon, and another protocol's flags with it", async () => {
     const stray = await runCli(['run', '--models', 'sim/eloquent', '--judge', 'judge', '--store', join(folder, 'stray.db')]);
     expect(stray.code).toBe(2);
-    expect(stray.stderr).toContain('--judge is for --protocol sycon: add --protocol sycon, or drop it');
+    expect(stray.stderr).toContain('--judge is for --protocol persusafety or sycon: add --protocol persusafety or sycon, or drop it');
     const ape = await runCli(syconArgs(join(folder, 'stray.db'), '--evaluator', 'judge'));
     expect(ape.code).toBe(2);
-    expect(ape.stderr).toContain('--evaluator is for --protocol ape');
+    expect(ape.stderr).toContain('--evaluator is not for --protocol sycon');
     const tournament = await runCli(syconArgs(join(folder, 'stray.db'), '--setting', 'multi'));
     expect(tournament.code).toBe(2);
     expect(tournament.stderr).toContain('--setting is not for --protocol sycon');

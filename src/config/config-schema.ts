@@ -223,25 +223,34 @@ const experimentSchema = z.strictObject({
   stateDegree: z.boolean().optional(),
 });
 
-/** The experiment's keys that only one protocol reads, by protocol: another protocol's are refused, not ignored. */
+/**
+ * The experiment's keys that only some protocols read, by protocol: another protocol's are refused, not ignored.
+ * PersuSafety's own options (its judge, scenes, profiles, ...) are flags only so far: its experiment takes the
+ * shared keys and the persuadee.
+ */
 const PROTOCOL_KEYS: Readonly<Record<RunProtocol, readonly string[]>> = {
   pmiyc: ['persuaders', 'persuadees', 'persuaderVariants', 'persuadeeVariants', 'claims', 'settings', 'turns', 'probeDrift', 'sequential'],
   ape: ['persuadee', 'evaluator', 'refusalCheck', 'categories', 'topics', 'stateDegree'],
+  persusafety: ['persuadee'],
   // SYCON-Bench takes the shared keys only, so far; its own are flags (--judge, --pressure, --defences, ...).
   sycon: [],
 };
 
-/** An experiment's keys that belong to another protocol than its own, each an issue naming the protocol they are for. */
+/** An experiment's keys that belong to other protocols than its own, each an issue naming a protocol they are for. */
 function checkProtocolKeys(experiment: ExperimentConfig, context: z.RefinementCtx): void {
   const protocol = experiment.protocol ?? 'pmiyc';
+  const own = new Set(PROTOCOL_KEYS[protocol]);
+  const named = new Set<string>();
   for (const [other, keys] of Object.entries(PROTOCOL_KEYS)) {
     if (other === protocol) continue;
-    for (const key of keys.filter((name) => experiment[name as keyof ExperimentConfig] !== undefined))
+    for (const key of keys.filter((name) => !own.has(name) && !named.has(name) && experiment[name as keyof ExperimentConfig] !== undefined)) {
+      named.add(key);
       context.addIssue({
         code: 'custom',
         path: ['experiment', key],
         message: `is for protocol: ${other}, and this experiment is protocol: ${protocol}: set protocol: ${other}, or remove it`,
       });
+    }
   }
   // The tournament's failure limit: an APE run takes none (a conversation that fails is asked again on resume).
   if (protocol !== 'pmiyc' && experiment.budget?.maxFailures !== undefined)

@@ -1,6 +1,8 @@
 import { InputError } from '../../domain/errors/input-error.js';
 import type { RunProtocol } from '../../domain/run-protocols.js';
+import { describeInvalidTurns } from '../../domain/validation.js';
 import { type ApeCommandOptions, apeKind } from '../../kit/kinds/ape-kind.js';
+import { type PersusafetyCommandOptions, persusafetyKind } from '../../kit/kinds/persusafety-kind.js';
 import { type SyconCommandOptions, syconKind } from '../../kit/kinds/sycon-kind.js';
 import { settleTournamentOptions, type TournamentCommandOptions, tournamentKind, tournamentOptionsSettled } from '../../kit/kinds/tournament-kind.js';
 import { settleRunExperiment } from '../../kit/run-experiment.js';
@@ -8,54 +10,87 @@ import type { StudyCommandEnding } from '../../kit/study-command.js';
 import { runStudyCommand } from '../../kit/study-command.js';
 import type { CliContext, RunSignals } from '../terminal.js';
 
-/** The options only a protocol beside PMIYC's takes (`--protocol ape`, `--protocol sycon`), as its kind reads them. */
+/** The options only a protocol beside PMIYC's takes (`--protocol ape`, `persusafety`, `sycon`), as their kinds read them. */
 type ProtocolOptions = { readonly protocol?: RunProtocol } & Partial<
   Pick<ApeCommandOptions, 'persuadee' | 'evaluator' | 'refusalCheck' | 'categories' | 'topics' | 'stateDegree'>
 > &
+  Partial<Pick<PersusafetyCommandOptions, 'judge' | 'scenes' | 'profiles' | 'profileVisibility' | 'constraints' | 'dataset'>> &
   Partial<Pick<SyconCommandOptions, 'judge' | 'pressure' | 'settings' | 'questions' | 'defences' | 'pressureTurns'>>;
 
 export type RunOptions = TournamentCommandOptions & ProtocolOptions & Partial<Pick<ApeCommandOptions, 'temperature' | 'maxTokens' | 'maxAttempts'>>;
 
-const APE_ONLY: ReadonlyArray<readonly [keyof ProtocolOptions, string]> = [
-  ['persuadee', '--persuadee'],
-  ['evaluator', '--evaluator'],
-  ['refusalCheck', '--refusal-check'],
-  ['categories', '--categories'],
-  ['topics', '--topics'],
-  ['stateDegree', '--state-degree'],
-];
+type Flags = ReadonlyArray<readonly [string, string]>;
 
-const SYCON_ONLY: ReadonlyArray<readonly [keyof ProtocolOptions, string]> = [
-  ['judge', '--judge'],
-  ['pressure', '--pressure'],
-  ['settings', '--settings'],
-  ['questions', '--questions'],
-  ['defences', '--defences'],
-  ['pressureTurns', '--pressure-turns'],
-];
+/** Each protocol's own flags; a flag may be more than one protocol's (`--persuadee`, `--judge`). */
+const PROTOCOL_FLAGS: Readonly<Record<Exclude<RunProtocol, 'pmiyc'>, Flags>> = {
+  ape: [
+    ['persuadee', '--persuadee'],
+    ['evaluator', '--evaluator'],
+    ['refusalCheck', '--refusal-check'],
+    ['categories', '--categories'],
+    ['topics', '--topics'],
+    ['stateDegree', '--state-degree'],
+  ],
+  persusafety: [
+    ['persuadee', '--persuadee'],
+    ['judge', '--judge'],
+    ['scenes', '--scenes'],
+    ['profiles', '--profiles'],
+    ['profileVisibility', '--profile-visibility'],
+    ['constraints', '--constraints'],
+    ['dataset', '--dataset'],
+  ],
+  sycon: [
+    ['judge', '--judge'],
+    ['pressure', '--pressure'],
+    ['settings', '--settings'],
+    ['questions', '--questions'],
+    ['defences', '--defences'],
+    ['pressureTurns', '--pressure-turns'],
+  ],
+};
 
-/** A protocol's own flags typed for a run of another protocol: refused, naming the protocol they are for. */
-function refuseFlagsOf(flags: ReadonlyArray<readonly [keyof ProtocolOptions, string]>, protocol: string, options: ProtocolOptions): void {
-  const typed = flags.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
-  if (typed.length > 0)
-    throw new InputError(
-      `${typed.join(', ')} ${typed.length === 1 ? 'is' : 'are'} for --protocol ${protocol}: add --protocol ${protocol}, or drop ${typed.length === 1 ? 'it' : 'them'}`,
-    );
+const typedOf = (options: RunOptions, flags: Flags) => flags.filter(([key]) => options.given.has(key)).map(([, flag]) => flag);
+const listed = (flags: readonly string[]) => `${flags.join(', ')} ${flags.length === 1 ? 'is' : 'are'}`;
+const them = (flags: readonly string[]) => (flags.length === 1 ? 'it' : 'them');
+
+/** The protocols that take a flag. */
+const protocolsTaking = (flag: string) =>
+  Object.entries(PROTOCOL_FLAGS)
+    .filter(([, flags]) => flags.some(([, name]) => name === flag))
+    .map(([protocol]) => protocol);
+
+/** The flags of the other protocols than `own` that `own` does not also take, as typed. */
+function otherProtocolsFlagsTyped(options: RunOptions, own: RunProtocol): string[] {
+  const owned = new Set(own === 'pmiyc' ? [] : PROTOCOL_FLAGS[own].map(([key]) => key));
+  const others = Object.entries(PROTOCOL_FLAGS)
+    .filter(([protocol]) => protocol !== own)
+    .flatMap(([, flags]) => flags);
+  return [
+    ...new Set(
+      typedOf(
+        options,
+        others.filter(([key]) => !owned.has(key)),
+      ),
+    ),
+  ];
 }
 
 /**
  * `pmiyc run`: a tournament (see kit/kinds/tournament-kind.ts), or with --protocol ape (or `protocol: ape` in the
- * experiment file) an APE run (kit/kinds/ape-kind.ts); the experiment fills in what the command line does not say.
+ * experiment file) an APE run (kit/kinds/ape-kind.ts), or with --protocol persusafety a PersuSafety run
+ * (kit/kinds/persusafety-kind.ts); the experiment fills in what the command line does not say.
  */
 export async function runCommand(options: RunOptions, context: CliContext, signals: RunSignals): Promise<number> {
   const settled = await settleRunExperiment(options, context);
   if (settled.protocol === 'ape') return (await runStudyCommand(apeKind, apeOptionsOf(settled), context, signals)).exitCode;
+  if (settled.protocol === 'persusafety') return (await runStudyCommand(persusafetyKind, persusafetyOptionsOf(settled), context, signals)).exitCode;
   if (settled.protocol === 'sycon') return (await runStudyCommand(syconKind, syconOptionsOf(settled), context, signals)).exitCode;
   const tournament = tournamentOptionsSettled({ ...tournamentOptionsOf(settled), typedConfig: settled.typedConfig }, context);
   return (await runStudyCommand(tournamentKind, tournament, context, signals)).exitCode;
 }
 
-/** A tournament's options: the protocols' own flags are refused, and left out of what the tournament reads. */
+/** A tournament's options: the protocols' own flags are refused, and left out of what the tournament reads; its --turns is checked (odd, at least 3). */
 function tournamentOptionsOf(options: RunOptions): TournamentCommandOptions {
   const {
     protocol: _protocol,
@@ -65,6 +100,11 @@ function tournamentOptionsOf(options: RunOptions): TournamentCommandOptions {
     categories: _categories,
     topics: _topics,
     judge: _judge,
+    scenes: _scenes,
+    profiles: _profiles,
+    profileVisibility: _profileVisibility,
+    constraints: _constraints,
+    dataset: _dataset,
     pressure: _pressure,
     settings: _settings,
     questions: _questions,
@@ -72,13 +112,23 @@ function tournamentOptionsOf(options: RunOptions): TournamentCommandOptions {
     pressureTurns: _pressureTurns,
     ...rest
   } = options;
-  refuseFlagsOf(APE_ONLY, 'ape', options);
-  refuseFlagsOf(SYCON_ONLY, 'sycon', options);
+  const typed = otherProtocolsFlagsTyped(options, 'pmiyc');
+  const protocolsOf = new Set(typed.map((flag) => protocolsTaking(flag).join(' or ')));
+  if (protocolsOf.size === 1) {
+    const [protocols] = protocolsOf;
+    throw new InputError(`${listed(typed)} for --protocol ${protocols}: add --protocol ${protocols}, or drop ${them(typed)}`);
+  }
+  if (protocolsOf.size > 1) {
+    const each = typed.map((flag) => `${flag} (--protocol ${protocolsTaking(flag).join(' or ')})`);
+    throw new InputError(`${each.join(', ')} are for other protocols than PMIYC's tournament: add the --protocol they are for, or drop them`);
+  }
+  const invalidTurns = options.given.has('turns') ? describeInvalidTurns(options.turns) : undefined;
+  if (invalidTurns !== undefined) throw new InputError(`--turns: ${invalidTurns}.`);
   return rest;
 }
 
-/** The tournament's flags that an APE run has no use for, as typed: refused rather than ignored. */
-const TOURNAMENT_ONLY: ReadonlyArray<readonly [string, string]> = [
+/** The tournament's flags that a protocol's run has no use for, as typed: refused rather than ignored. */
+const TOURNAMENT_ONLY: Flags = [
   ['persuaders', '--persuaders'],
   ['persuadees', '--persuadees'],
   ['persuaderVariants', '--persuader-variants'],
@@ -95,30 +145,43 @@ const TOURNAMENT_ONLY: ReadonlyArray<readonly [string, string]> = [
   ['maxFailures', '--max-failures'],
 ];
 
-/** An APE run's options from `pmiyc run`'s; a tournament's flag typed with it is refused. */
+/** The shared settings a protocol's run gets when not typed (its kind puts the benchmark's sampling in their place). */
+const protocolDefaults = (options: RunOptions) => ({
+  repeat: options.repeat ?? 1,
+  temperature: options.temperature ?? 0.5,
+  maxTokens: options.maxTokens ?? 400,
+  maxAttempts: options.maxAttempts ?? 3,
+});
+
+/** An APE run's options from `pmiyc run`'s; a tournament's or PersuSafety's flag typed with it is refused. */
 function apeOptionsOf(options: RunOptions): ApeCommandOptions {
-  refuseFlagsOf(SYCON_ONLY, 'sycon', options);
-  const typed = TOURNAMENT_ONLY.filter(([key]) => options.given.has(key)).map(([, flag]) => flag);
+  const typed = [...typedOf(options, TOURNAMENT_ONLY), ...otherProtocolsFlagsTyped(options, 'ape')];
   if (typed.length > 0)
     throw new InputError(
-      `${typed.join(', ')} ${typed.length === 1 ? 'is' : 'are'} not for --protocol ape (an APE run takes --models, --persuadee, --evaluator, --refusal-check, --categories, --topics, --limit, --sample, --repeat, --batch): drop ${typed.length === 1 ? 'it' : 'them'}`,
+      `${listed(typed)} not for --protocol ape (an APE run takes --models, --persuadee, --evaluator, --refusal-check, --categories, --topics, --limit, --sample, --repeat, --batch): drop ${them(typed)}`,
     );
-  return {
-    ...options,
-    repeat: options.repeat ?? 1,
-    temperature: options.temperature ?? 0.5,
-    maxTokens: options.maxTokens ?? 400,
-    maxAttempts: options.maxAttempts ?? 3,
-  };
+  return { ...options, ...protocolDefaults(options) };
+}
+
+/** A PersuSafety run's options from `pmiyc run`'s; a tournament's flag (but --turns, its most turns), --batch or APE's typed with it is refused. */
+function persusafetyOptionsOf(options: RunOptions): PersusafetyCommandOptions {
+  const typed = [
+    ...typedOf(options, [...TOURNAMENT_ONLY.filter(([key]) => key !== 'turns'), ['batch', '--batch']]),
+    ...otherProtocolsFlagsTyped(options, 'persusafety'),
+  ];
+  if (typed.length > 0)
+    throw new InputError(
+      `${listed(typed)} not for --protocol persusafety (a PersuSafety run takes --models, --persuadee, --judge, --scenes, --profiles, --profile-visibility, --constraints, --turns, --dataset, --limit, --sample, --repeat): drop ${them(typed)}`,
+    );
+  return { ...options, ...protocolDefaults(options) };
 }
 
 /** A SYCON-Bench run's options from `pmiyc run`'s; a tournament's or APE's flag typed with it is refused. */
 function syconOptionsOf(options: RunOptions): SyconCommandOptions {
-  refuseFlagsOf(APE_ONLY, 'ape', options);
-  const typed = [...TOURNAMENT_ONLY, ['batch', '--batch'] as const].filter(([key]) => options.given.has(key)).map(([, flag]) => flag);
+  const typed = [...typedOf(options, [...TOURNAMENT_ONLY, ['batch', '--batch']]), ...otherProtocolsFlagsTyped(options, 'sycon')];
   if (typed.length > 0)
     throw new InputError(
-      `${typed.join(', ')} ${typed.length === 1 ? 'is' : 'are'} not for --protocol sycon (a SYCON-Bench run takes --models, --judge, --pressure, --settings, --questions, --defences, --pressure-turns, --limit, --sample, --repeat): drop ${typed.length === 1 ? 'it' : 'them'}`,
+      `${listed(typed)} not for --protocol sycon (a SYCON-Bench run takes --models, --judge, --pressure, --settings, --questions, --defences, --pressure-turns, --limit, --sample, --repeat): drop ${them(typed)}`,
     );
   return {
     ...options,

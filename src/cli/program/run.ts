@@ -1,6 +1,6 @@
-import type { Command } from '@commander-js/extra-typings';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { RUN_PROTOCOLS } from '../../domain/run-protocols.js';
-import { parseConfidence, parseDistinctNames, parseFailureLimit, parsePrecision, parseTurns, parseWholeNumber } from '../options.js';
+import { parseConfidence, parseDistinctNames, parseFailureLimit, parsePrecision, parseWholeNumber } from '../options.js';
 import { sharedOptions as shared } from '../shared-options.js';
 import { type CommandWiring, examplesHelp, runExtras, typedOptions } from './command-wiring.js';
 
@@ -18,11 +18,10 @@ const RUN_EXAMPLES = examplesHelp([
 ]);
 
 const PROTOCOL_HELP =
-  "the protocol: PMIYC's tournament, APE (will a model try to persuade on a harmful topic?) or SYCON-Bench (how long does a model hold its stance under pressure?)";
+  "the protocol: PMIYC's tournament, APE (will a model try to persuade on a harmful topic?), PersuSafety (how ethically does it persuade?) or SYCON-Bench (how long does a model hold its stance under pressure?)";
 
 /** The help of SYCON-Bench's own options (`--protocol sycon`). */
 const SYCON_HELP = {
-  judge: 'with --protocol sycon: the model that labels each reply aligned, neutral or against the stance',
   pressure: "with --protocol sycon: a pressure agent that writes the push-backs the benchmark has none of (default: pmiyc's fixed disagreement)",
   settings: 'with --protocol sycon: debate, false-presupposition or both (default both)',
   questions: "with --protocol sycon: a folder of questions in SYCON-Bench's layout instead of its pinned files (recorded with each file's sha256)",
@@ -32,7 +31,7 @@ const SYCON_HELP = {
 
 /** `pmiyc run`: its options and help; its action loads commands/run.ts (nothing of it is loaded before). */
 export function addRunCommand(program: Command, { context, signals, setExitCode }: CommandWiring): void {
-  program
+  const run = program
     .command('run')
     .description('run a tournament: every persuader against every persuadee on every claim, stored call by call, resumable')
     .addOption(shared.choice('--protocol', RUN_PROTOCOLS, PROTOCOL_HELP).default('pmiyc' as const))
@@ -44,28 +43,19 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
       "prompt variants crossed with the persuaders (defined under variants: in the config; 'default' is pmiyc's own)",
       parseDistinctNames('--persuader-variants'),
     )
-    .option('--persuadee-variants <v,w>', 'prompt variants crossed with the persuadees', parseDistinctNames('--persuadee-variants'))
-    .option('--persuadee <model>', 'with --protocol ape: the model that plays the person being persuaded')
-    .option('--evaluator <model>', "with --protocol ape: the model that classifies each persuader's message (refusal, no attempt, attempt)")
-    .option('--refusal-check <model>', 'with --protocol ape: a model for the second refusal check of each persuader message (optional)')
-    .option('--categories <a,b>', "with --protocol ape: only these of APE's six topic categories", parseDistinctNames('--categories'))
-    .option(
-      '--state-degree',
-      'with --protocol ape: tell the persuader its drawn persuasion degree (0 or 1), so the degree check compares like with like (the benchmark names none)',
-    )
-    .option('--topics <file>', "with --protocol ape: a JSONL file of topics in APE's format instead of APE's pinned file (recorded with its sha256)")
-    .option('--judge <model>', SYCON_HELP.judge)
-    .option('--pressure <model>', SYCON_HELP.pressure)
-    .option('--settings <a,b>', SYCON_HELP.settings, parseDistinctNames('--settings'))
-    .option('--questions <dir>', SYCON_HELP.questions)
-    .option('--defences <names|file>', SYCON_HELP.defences)
-    .option('--pressure-turns <n>', SYCON_HELP.pressureTurns, parseWholeNumber('--pressure-turns', 1))
+    .option('--persuadee-variants <v,w>', 'prompt variants crossed with the persuadees', parseDistinctNames('--persuadee-variants'));
+  addProtocolOptions(run)
     .addOption(shared.claims())
     .addOption(shared.dataDir())
     .addOption(shared.limit())
     .addOption(shared.sample())
     .addOption(shared.choice('--setting', ['single', 'multi', 'both'] as const, 'single-turn, multi-turn or both').default('both'))
-    .option('--turns <n>', 'turns of a multi-turn conversation (odd, > 3)', parseTurns, 9)
+    .option(
+      '--turns <n>',
+      "turns of a multi-turn conversation (odd, > 3); with --protocol persusafety, the persuader's turns at most (default: the benchmark's 15 on a harmful task, 10 on a neutral scene)",
+      parseWholeNumber('--turns', 1),
+      9,
+    )
     .option(
       '--probe-drift',
       'after each conversation, ask its persuader where it stands now (drift, kept in the record; one more call per conversation)',
@@ -100,4 +90,49 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
       const { runCommand } = await import('../commands/run.js');
       setExitCode(await runCommand({ ...options, given: typedOptions(command), ...runExtras(context) }, context, signals));
     });
+}
+
+/** The options of the protocols beside PMIYC's (`--protocol ape`, `--protocol persusafety`); each is refused with another protocol (commands/run.ts). */
+function addProtocolOptions<Args extends unknown[], Options extends OptionValues>(command: Command<Args, Options>) {
+  return command
+    .option('--persuadee <model>', 'with --protocol ape or persusafety: the model that plays the person being persuaded')
+    .option('--evaluator <model>', "with --protocol ape: the model that classifies each persuader's message (refusal, no attempt, attempt)")
+    .option('--refusal-check <model>', 'with --protocol ape: a model for the second refusal check of each persuader message (optional)')
+    .option('--categories <a,b>', "with --protocol ape: only these of APE's six topic categories", parseDistinctNames('--categories'))
+    .option(
+      '--state-degree',
+      'with --protocol ape: tell the persuader its drawn persuasion degree (0 or 1), so the degree check compares like with like (the benchmark names none)',
+    )
+    .option('--topics <file>', "with --protocol ape: a JSONL file of topics in APE's format instead of APE's pinned file (recorded with its sha256)")
+    .option(
+      '--judge <model>',
+      "with --protocol persusafety: the model that scores each conversation's 15 unethical strategies 0, 1 or 2; with --protocol sycon: the model that labels each reply aligned, neutral or against the stance",
+    )
+    .addOption(
+      shared.choice(
+        '--scenes',
+        ['harmful', 'neutral', 'both'] as const,
+        "with --protocol persusafety: PersuSafety's harmful tasks, its neutral scenes (with a hidden fact, benefit and pressure), or both (default)",
+      ),
+    )
+    .option('--profiles <a,b>', "with --protocol persusafety: only these of PersuSafety's five persuadee profiles", parseDistinctNames('--profiles'))
+    .option(
+      '--profile-visibility <v,h>',
+      "with --protocol persusafety: show the persuader the persuadee's profile (visible), not (hidden), or both, paired by scene (default)",
+      parseDistinctNames('--profile-visibility'),
+    )
+    .option(
+      '--constraints <a,b>',
+      'with --protocol persusafety: what more the persuader is told on a neutral scene: none (default), benefit, pressure, benefit-pressure',
+      parseDistinctNames('--constraints'),
+    )
+    .option(
+      '--dataset <dir>',
+      "with --protocol persusafety: a folder of PersuSafety's dataset files of your own (named as upstream) instead of the pinned ones (recorded with their sha256)",
+    )
+    .option('--pressure <model>', SYCON_HELP.pressure)
+    .option('--settings <a,b>', SYCON_HELP.settings, parseDistinctNames('--settings'))
+    .option('--questions <dir>', SYCON_HELP.questions)
+    .option('--defences <names|file>', SYCON_HELP.defences)
+    .option('--pressure-turns <n>', SYCON_HELP.pressureTurns, parseWholeNumber('--pressure-turns', 1));
 }

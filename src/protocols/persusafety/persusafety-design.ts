@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { InputError } from '../../domain/errors/input-error.js';
 import { PERSUSAFETY_PERSUADEE_PROFILES, PERSUSAFETY_PROFILE_CONDITIONS } from './persusafety-facts.js';
+import { persusafetyRunDesignSchema } from './run/persusafety-run-design.js';
 
-/** The protocol's name, as a stored run's `config.protocol` says it (and `--protocol` will). */
+/** The protocol's name, as a stored run's `config.protocol` and `--protocol` say it. */
 export const PERSUSAFETY_PROTOCOL = 'persusafety';
 
 /** Who scored the published conversations: the judge of the benchmark's paper, whose scores its results files hold. */
@@ -47,9 +48,10 @@ const importedDesignSchema = z.object({
 
 /**
  * What a PersuSafety run is, as stored in its run's config (`command: 'protocol', protocol: 'persusafety'`), read
- * back by this schema alone. One kind so far: an import of published results (the run loop's design joins it).
+ * back by this schema alone: an import of published results (`imported`), or conversations pmiyc ran (`run`,
+ * run/persusafety-run-design.ts).
  */
-const persusafetyDesignSchema = z.discriminatedUnion('kind', [importedDesignSchema]);
+const persusafetyDesignSchema = z.discriminatedUnion('kind', [importedDesignSchema, persusafetyRunDesignSchema]);
 
 export type PersusafetyDesign = z.infer<typeof persusafetyDesignSchema>;
 

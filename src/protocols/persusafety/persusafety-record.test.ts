@@ -35,4 +35,28 @@ describe('a stored PersuSafety record', () => {
       "run run-1, item k is not a PersuSafety record (judgement.scores: the judgement must score PersuSafety's 15 strategies, each once, in its order): was the store written by another pmiyc?",
     );
   });
+
+  it("keeps a run's own part and a judgement that could not be read or was not asked, which has no scores", () => {
+    const run: PersusafetyRecord = {
+      ...RECORD,
+      study: 'harmful',
+      condition: 'visible',
+      scene: { ...RECORD.scene, id: 62, harmfulness: 'High', taskProbe: { reply: 'Task: accept', flag: 1 } },
+      judgement: { judge: 'judge', published: false, status: 'unread', problem: 'the reply is not one JSON object', scores: [] },
+      played: {
+        persuadee: 'person',
+        constraint: 'none',
+        repetition: 2,
+        turns: 15,
+        stop: 'turns',
+        taskProbe: 'accepted',
+        persuaderPrompt: 'You are taking part ...',
+        calls: [{ call: 'task-probe', turn: null, attempts: [{ number: 1, seed: 5, raw: 'Task: accept', outcome: 'accepted', usage: { inputTokens: 3 } }] }],
+      },
+    };
+    expect(readPersusafetyRecord('run-1', { itemKey: 'k', record: JSON.parse(JSON.stringify(run)) })).toEqual(run);
+    expect(persusafetyItemKey(run)).toBe('example/harmful/none/visible/Info-Overwhelmed/0062/repetition-002');
+    const scored = { ...run, judgement: { ...run.judgement, scores: RECORD.judgement.scores } };
+    expect(() => readPersusafetyRecord('run-1', { itemKey: 'k', record: scored })).toThrow('judgement.scores: an unread judgement has no scores');
+  });
 });
