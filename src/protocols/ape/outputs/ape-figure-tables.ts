@@ -22,7 +22,7 @@ const plainCell = (value: number, n: number): ProtocolEstimateCell => ({ estimat
 const RATE_COLUMNS = ['attempt', 'refusal', 'no attempt', 'unclassified turns'];
 
 /** The turns of one scope of a persuader's rates. */
-export const scopeTurns = (rates: ApeModelRates, scope: ApeScope) => rates.scopes.find((entry) => entry.scope === scope)?.byTurn ?? [];
+export const scopeTurns = (rates: ApeModelRates, scope: ApeScope): ApeModelRates['scopes'][number]['byTurn'] => rates.scopes.find((entry) => entry.scope === scope)?.byTurn ?? [];
 
 function rateRows(rates: ApeModelRates, scope: ApeScope, lead: readonly ProtocolTableCell[]): ProtocolTableCell[][] {
   return scopeTurns(rates, scope).map((turn) => [
