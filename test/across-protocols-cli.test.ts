@@ -133,21 +133,39 @@ describe('one table across protocols', () => {
         ['pmiyc-susceptibility', 'persuadee', 'persuader'],
       ] as const) {
         const mine = conversations.filter((line) => line[role] === model);
-        const observations = mine.map((line) => ({ cell: String(line[opponent]), cluster: String(line['claimIndex']), value: Number(line['normalizedChange']) }));
+        const observations = mine.map((line) => ({
+          cell: String(line[opponent]),
+          cluster: String(line['claimIndex']),
+          value: Number(line['normalizedChange']),
+        }));
         expectCell(model, id, clusterEstimate(observations), mine.length);
-        const own = (report[id === 'pmiyc-effectiveness' ? 'effectiveness' : 'susceptibility'] as Array<{ model: string; value: number; ciLow: number; ciHigh: number; n: number }>).find(
-          (entry) => entry.model === model,
-        )!;
-        expect([cellOf(model, id).estimate, cellOf(model, id).ciLow, cellOf(model, id).ciHigh, cellOf(model, id).n]).toEqual([own.value, own.ciLow, own.ciHigh, own.n]);
+        const own = (
+          report[id === 'pmiyc-effectiveness' ? 'effectiveness' : 'susceptibility'] as Array<{
+            model: string;
+            value: number;
+            ciLow: number;
+            ciHigh: number;
+            n: number;
+          }>
+        ).find((entry) => entry.model === model)!;
+        expect([cellOf(model, id).estimate, cellOf(model, id).ciLow, cellOf(model, id).ciHigh, cellOf(model, id).n]).toEqual([
+          own.value,
+          own.ciLow,
+          own.ciHigh,
+          own.n,
+        ]);
       }
     }
   }, 30_000);
 
   it("gives APE's turn-1 attempt and refusal rates on harmful topics as ape-turns.csv recomputes them, its headline table's", async () => {
     const turns = (await exportCsv(RUNS.ape, 'ape-turns.csv')).filter((row) => row['turn'] === '1' && row['turnClass'] !== '');
-    const section = (report['protocols'] as Array<{ protocol: string; figures: { persuaders: Array<{ model: string; headline: { rate: number; ciLow: number; ciHigh: number; topics: number } }> } }>).find(
-      (entry) => entry.protocol === 'ape',
-    )!;
+    const section = (
+      report['protocols'] as Array<{
+        protocol: string;
+        figures: { persuaders: Array<{ model: string; headline: { rate: number; ciLow: number; ciHigh: number; topics: number } }> };
+      }>
+    ).find((entry) => entry.protocol === 'ape')!;
     for (const model of APE_MODELS) {
       const mine = turns.filter((row) => row['persuader'] === model);
       const topics = new Set(mine.map((row) => row['topicIndex'])).size;
@@ -176,7 +194,11 @@ describe('one table across protocols', () => {
       const refusals = probed.map((line) => ({ cell: model, cluster: sceneOf(line), value: (line['scene'] as Scene).taskProbe!.flag === 1 ? 0 : 1 }));
       expectCell(model, 'persusafety-task-refusal-rate', clusterEstimate(refusals, SHARE), new Set(probed.map(sceneOf)).size);
       const judged = mine.filter((line) => [undefined, 'read'].includes((line['judgement'] as Judgement).status));
-      const unethical = judged.map((line) => ({ cell: model, cluster: sceneOf(line), value: (line['judgement'] as Judgement).scores.some((entry) => entry.score === 2) ? 1 : 0 }));
+      const unethical = judged.map((line) => ({
+        cell: model,
+        cluster: sceneOf(line),
+        value: (line['judgement'] as Judgement).scores.some((entry) => entry.score === 2) ? 1 : 0,
+      }));
       expectCell(model, 'persusafety-unethical-strategy-rate', clusterEstimate(unethical, SHARE), new Set(judged.map(sceneOf)).size);
     }
     // The planted chances show: some tasks declined, some conversations unjudged for it, strategies clearly used.
@@ -185,22 +207,28 @@ describe('one table across protocols', () => {
 
   it("gives SYCON's Turn of Flip under the baseline as sycon-conversations.csv recomputes it, its section's byModel", async () => {
     const rows = (await exportCsv(RUNS.sycon, 'sycon-conversations.csv')).filter((row) => row['defence'] === 'baseline' && row['turnOfFlip'] !== '');
-    const section = (report['protocols'] as Array<{ protocol: string; figures: { byModel: Array<{ persuadee: string; turnOfFlip: { value: number; ciLow: number; ciHigh: number; questions: number } }> } }>).find(
-      (entry) => entry.protocol === 'sycon',
-    )!;
+    const section = (
+      report['protocols'] as Array<{
+        protocol: string;
+        figures: { byModel: Array<{ persuadee: string; turnOfFlip: { value: number; ciLow: number; ciHigh: number; questions: number } }> };
+      }>
+    ).find((entry) => entry.protocol === 'sycon')!;
     for (const model of MODELS) {
       const mine = rows.filter((row) => row['persuadee'] === model);
       const question = (row: Row) => `${row['setting']}/${row['questionIndex']}`;
       const observations = mine.map((row) => ({ cell: model, cluster: question(row), value: Number(row['turnOfFlip']) }));
       expectCell(model, 'sycon-turn-of-flip', clusterEstimate(observations, [0, PRESSURE_TURNS + 1]), new Set(mine.map(question)).size);
       const own = section.figures.byModel.find((entry) => entry.persuadee === model)!.turnOfFlip;
-      expect([own.value, own.ciLow, own.ciHigh, own.questions]).toEqual(['estimate', 'ciLow', 'ciHigh', 'n'].map((key) => cellOf(model, 'sycon-turn-of-flip')[key as keyof Cell]));
+      expect([own.value, own.ciLow, own.ciHigh, own.questions]).toEqual(
+        ['estimate', 'ciLow', 'ciHigh', 'n'].map((key) => cellOf(model, 'sycon-turn-of-flip')[key as keyof Cell]),
+      );
     }
   }, 30_000);
 
   it("gives Spearman's rho of every two columns over the models with both, with its Fisher z interval, and none with fewer than five models", () => {
     const across = acrossOf();
-    const ranks = (values: readonly number[]) => values.map((value) => values.filter((other) => other < value).length + (values.filter((other) => other === value).length + 1) / 2);
+    const ranks = (values: readonly number[]) =>
+      values.map((value) => values.filter((other) => other < value).length + (values.filter((other) => other === value).length + 1) / 2);
     const pearson = (a: readonly number[], b: readonly number[]) => {
       const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
       const [ma, mb] = [mean(a), mean(b)];
@@ -244,7 +272,11 @@ describe('one table across protocols', () => {
     expect(csv.map((row) => [row['model'], row['modelSimulated']])).toEqual(MODELS.map((model) => [model, 'true']));
     for (const row of csv) {
       const cell = cellOf(row['model']!, 'sycon-turn-of-flip');
-      expect([Number(row['syconTurnOfFlip']), Number(row['syconTurnOfFlipCiLow']), Number(row['syconTurnOfFlipN'])]).toEqual([cell.estimate, cell.ciLow, cell.n]);
+      expect([Number(row['syconTurnOfFlip']), Number(row['syconTurnOfFlipCiLow']), Number(row['syconTurnOfFlipN'])]).toEqual([
+        cell.estimate,
+        cell.ciLow,
+        cell.n,
+      ]);
     }
     expect(csv.find((row) => row['model'] === 'ed')!['apeAttemptRate']).toBe('');
     const correlations = csvRows(join(out, 'across-protocols-correlations.csv'));

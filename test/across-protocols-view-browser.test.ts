@@ -89,7 +89,10 @@ describe("pmiyc view's table across protocols", () => {
     await page.selectOption('#across-runs', Object.values(RUNS));
     await page.click('#across-open');
     await page.locator('#across-figures table').waitFor();
-    expect(await page.locator('#across-figures th').allInnerTexts()).toEqual(['model', ...expected.columns.map((column) => `${column.title} (n = ${column.unit})`)]);
+    expect(await page.locator('#across-figures th').allInnerTexts()).toEqual([
+      'model',
+      ...expected.columns.map((column) => `${column.title} (n = ${column.unit})`),
+    ]);
     const shown = await page
       .locator('#across-figures tbody tr')
       .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent ?? '')));
@@ -107,7 +110,9 @@ describe("pmiyc view's table across protocols", () => {
       expected.correlations.map((entry) => [
         entry.first,
         entry.second,
-        entry.rho === null ? `too few models (${entry.models}; 5 needed)` : `${entry.rho.toFixed(2)} [${entry.ciLow!.toFixed(2)}, ${entry.ciHigh!.toFixed(2)}] n = ${entry.models}`,
+        entry.rho === null
+          ? `too few models (${entry.models}; 5 needed)`
+          : `${entry.rho.toFixed(2)} [${entry.ciLow!.toFixed(2)}, ${entry.ciHigh!.toFixed(2)}] n = ${entry.models}`,
       ]),
     );
     expect(watched.problems).toEqual([]);

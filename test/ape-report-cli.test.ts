@@ -165,7 +165,12 @@ describe('pmiyc report of an APE run', () => {
     expect(figuresOf(both.read('report.json'))).toEqual(figuresOf(apeAlone.read('report.json')));
     // report.json is the tournament's, with the APE run listed among the runs, its section under protocols and the table across them.
     const withoutRuns = (text: string) => {
-      const { meta, protocols: _protocols, acrossProtocols: _across, ...rest } = JSON.parse(text) as { meta: Record<string, unknown>; protocols?: unknown; acrossProtocols?: unknown };
+      const {
+        meta,
+        protocols: _protocols,
+        acrossProtocols: _across,
+        ...rest
+      } = JSON.parse(text) as { meta: Record<string, unknown>; protocols?: unknown; acrossProtocols?: unknown };
       const { runs: _runs, aliases: _aliases, generatedAt: _generatedAt, ...kept } = meta;
       return { ...rest, meta: kept };
     };
@@ -180,12 +185,9 @@ describe('pmiyc report of an APE run', () => {
     expect(page).toContain('sim/eloquent<span class="badge sim"');
     expect(page).toContain('<section class="block" id="effectiveness">');
     expect(both.exists('ape-a.rates-by-turn.csv')).toBe(true);
-    expect((JSON.parse(both.read('report.json')) as { acrossProtocols: { columns: Array<{ id: string }> } }).acrossProtocols.columns.map((column) => column.id)).toEqual([
-      'pmiyc-effectiveness',
-      'pmiyc-susceptibility',
-      'ape-attempt-rate',
-      'ape-refusal-rate',
-    ]);
+    expect(
+      (JSON.parse(both.read('report.json')) as { acrossProtocols: { columns: Array<{ id: string }> } }).acrossProtocols.columns.map((column) => column.id),
+    ).toEqual(['pmiyc-effectiveness', 'pmiyc-susceptibility', 'ape-attempt-rate', 'ape-refusal-rate']);
     expect(alone.exists('across-protocols.csv')).toBe(false);
   }, 120_000);
 

@@ -5,9 +5,18 @@ const zip = (first: readonly number[], second: readonly number[]) => first.map((
 
 describe('averageRanks', () => {
   it.each([
-    [[3, 1, 2], [3, 1, 2]],
-    [[5, 6, 7, 8, 7], [1, 2, 3.5, 5, 3.5]],
-    [[2, 2, 2], [2, 2, 2]],
+    [
+      [3, 1, 2],
+      [3, 1, 2],
+    ],
+    [
+      [5, 6, 7, 8, 7],
+      [1, 2, 3.5, 5, 3.5],
+    ],
+    [
+      [2, 2, 2],
+      [2, 2, 2],
+    ],
     [[], []],
   ])('ranks %j as %j, ties sharing the mean of their ranks', (values, ranks) => {
     expect(averageRanks(values)).toEqual(ranks);

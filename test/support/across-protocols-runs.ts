@@ -22,11 +22,36 @@ const APE_TOPICS = join(import.meta.dirname, '../fixtures/data/benchmarks/ape/sr
 
 /** Each model's planted keys per protocol: each ranks the five models its own way. */
 const PLANTED: Readonly<Record<(typeof MODELS)[number], { tour: string; ape: string; persusafety: string; sycon: string }>> = {
-  ada: { tour: 'persuasiveness=0.9&susceptibility=0.2', ape: 'ape.refuse=0.6', persusafety: 'persusafety.refuse=0.6&persusafety.strategy.guilt-tripping=0.1', sycon: 'sycon.flip=0.1' },
-  bo: { tour: 'persuasiveness=0.7&susceptibility=0.4', ape: 'ape.refuse=0.45', persusafety: 'persusafety.refuse=0.45&persusafety.strategy.guilt-tripping=0.3', sycon: 'sycon.flip=0.2' },
-  cy: { tour: 'persuasiveness=0.5&susceptibility=0.5', ape: 'ape.refuse=0.3', persusafety: 'persusafety.refuse=0.3&persusafety.strategy.guilt-tripping=0.5', sycon: 'sycon.flip=0.3' },
-  di: { tour: 'persuasiveness=0.3&susceptibility=0.7', ape: 'ape.refuse=0.15', persusafety: 'persusafety.refuse=0.2&persusafety.strategy.guilt-tripping=0.7', sycon: 'sycon.flip=0.4' },
-  ed: { tour: 'persuasiveness=0.1&susceptibility=0.9', ape: '', persusafety: 'persusafety.refuse=0.1&persusafety.strategy.guilt-tripping=0.9', sycon: 'sycon.flip=0.5' },
+  ada: {
+    tour: 'persuasiveness=0.9&susceptibility=0.2',
+    ape: 'ape.refuse=0.6',
+    persusafety: 'persusafety.refuse=0.6&persusafety.strategy.guilt-tripping=0.1',
+    sycon: 'sycon.flip=0.1',
+  },
+  bo: {
+    tour: 'persuasiveness=0.7&susceptibility=0.4',
+    ape: 'ape.refuse=0.45',
+    persusafety: 'persusafety.refuse=0.45&persusafety.strategy.guilt-tripping=0.3',
+    sycon: 'sycon.flip=0.2',
+  },
+  cy: {
+    tour: 'persuasiveness=0.5&susceptibility=0.5',
+    ape: 'ape.refuse=0.3',
+    persusafety: 'persusafety.refuse=0.3&persusafety.strategy.guilt-tripping=0.5',
+    sycon: 'sycon.flip=0.3',
+  },
+  di: {
+    tour: 'persuasiveness=0.3&susceptibility=0.7',
+    ape: 'ape.refuse=0.15',
+    persusafety: 'persusafety.refuse=0.2&persusafety.strategy.guilt-tripping=0.7',
+    sycon: 'sycon.flip=0.4',
+  },
+  ed: {
+    tour: 'persuasiveness=0.1&susceptibility=0.9',
+    ape: '',
+    persusafety: 'persusafety.refuse=0.1&persusafety.strategy.guilt-tripping=0.9',
+    sycon: 'sycon.flip=0.5',
+  },
 };
 
 function writeModels(folder: string, protocol: keyof (typeof PLANTED)['ada'], helpers: string): string {
@@ -92,7 +117,10 @@ export async function runFourProtocols(folder: string, store: string): Promise<v
       'Resilient,Anxious',
       '--turns',
       '2',
-      ...common(writeModels(folder, 'persusafety', `  person: { provider: sim, model: "person?persusafety.accept=0.3&persusafety.reject=0.3" }\n${judge}`), RUNS.persusafety),
+      ...common(
+        writeModels(folder, 'persusafety', `  person: { provider: sim, model: "person?persusafety.accept=0.3&persusafety.reject=0.3" }\n${judge}`),
+        RUNS.persusafety,
+      ),
     ],
     [
       'run',

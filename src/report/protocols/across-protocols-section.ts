@@ -4,13 +4,13 @@ import { html, type SafeHtml } from '../html/safe-html.js';
 import { escapeMarkdown, markdownTable } from '../markdown/markdown-text.js';
 import type { ModelLabels } from '../model-labels.js';
 import type { AcrossProtocols } from './across-protocols-shape.js';
-import { protocolTableCsv } from './protocol-csv.js';
 import { ACROSS_INTRO, ACROSS_TITLE, acrossCorrelationsTable, acrossFiguresTable, acrossNotes, correlationsText } from './across-protocols-tables.js';
+import { protocolTableCsv } from './protocol-csv.js';
 
 /** The table across protocols in the HTML and Markdown reports and as CSV files (docs/design/protocols.md, "One table across protocols"). */
 
 /** Its anchor and the contents' entry. */
-export const ACROSS_ANCHOR = 'across-protocols';
+const ACROSS_ANCHOR = 'across-protocols';
 
 export function acrossTocEntries(across: AcrossProtocols | undefined): Array<readonly [string, string]> {
   return across ? [[ACROSS_ANCHOR, ACROSS_TITLE]] : [];

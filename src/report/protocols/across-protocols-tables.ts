@@ -9,7 +9,7 @@ import type { AcrossProtocols } from './across-protocols-shape.js';
  */
 
 /** A model that took part in no run of a column. */
-export const NOT_IN_RUN = '–';
+const NOT_IN_RUN = '–';
 
 export const ACROSS_TITLE = 'One table across protocols';
 

@@ -3,8 +3,8 @@ import { RANK_CORRELATION_MINIMUM_UNITS, spearmanCorrelation } from '../../metri
 import type { ProtocolEstimateCell, ProtocolModelColumn } from '../../studies/protocol-outputs.js';
 import { conditionLabel } from '../charts/chart-theme.js';
 import type { ReportDocument, ReportProtocolSection } from '../report-document.js';
-import type { AcrossProtocols, AcrossProtocolsColumn, AcrossProtocolsCorrelation, AcrossProtocolsRow } from './across-protocols-shape.js';
 import { type Condition, conditionsOf, modelResultCell } from '../tables/report-tables.js';
+import type { AcrossProtocols, AcrossProtocolsColumn, AcrossProtocolsCorrelation, AcrossProtocolsRow } from './across-protocols-shape.js';
 
 /**
  * One table across protocols (docs/design/protocols.md, "One table across protocols"): a row per model, a column per
@@ -24,7 +24,7 @@ interface ColumnSource {
 const RANK_CONFIDENCE = 0.95;
 
 /** PMIYC's columns: effectiveness and susceptibility per condition of the tournament, the report's own cells. */
-export function tournamentColumns(document: Pick<ReportDocument, 'effectiveness' | 'susceptibility' | 'groups'>): ProtocolModelColumn[] {
+function tournamentColumns(document: Pick<ReportDocument, 'effectiveness' | 'susceptibility' | 'groups'>): ProtocolModelColumn[] {
   const conditions = conditionsOf(document);
   const named = (condition: Condition) => (conditions.length > 1 ? ` (${conditionLabel(condition.domain, condition.setting)})` : '');
   const suffix = (condition: Condition) => (conditions.length > 1 ? `-${condition.domain}-${condition.setting}` : '');
@@ -40,7 +40,10 @@ export function tournamentColumns(document: Pick<ReportDocument, 'effectiveness'
       .filter((result) => result.domain === condition.domain && result.setting === condition.setting)
       .map((result) => ({ model: result.model, cell: modelResultCell(result) })),
   });
-  return conditions.flatMap((condition) => [column('effectiveness', condition, document.effectiveness), column('susceptibility', condition, document.susceptibility)]);
+  return conditions.flatMap((condition) => [
+    column('effectiveness', condition, document.effectiveness),
+    column('susceptibility', condition, document.susceptibility),
+  ]);
 }
 
 /** The columns of every source, one per protocol and column id: a later run of a protocol fills in the models the earlier ones lack. */

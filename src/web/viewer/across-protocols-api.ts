@@ -38,7 +38,11 @@ function answerOf(runs: readonly string[], across: AcrossProtocols, simulated: (
     runs,
     intro: ACROSS_INTRO,
     columns: across.columns.map(({ id, title, protocol, unit, runs: from }) => ({ id, title, protocol, unit, runs: from })),
-    rows: across.rows.map((row) => ({ model: row.model, simulated: simulated(row.model), cells: row.cells.map((cell) => (cell === null ? null : cellOf(cell))) })),
+    rows: across.rows.map((row) => ({
+      model: row.model,
+      simulated: simulated(row.model),
+      cells: row.cells.map((cell) => (cell === null ? null : cellOf(cell))),
+    })),
     notes: acrossNotes(across),
     correlationsText: correlationsText(across),
     correlations: across.correlations.map((entry) => ({ ...entry, rho: finite(entry.rho), ciLow: finite(entry.ciLow), ciHigh: finite(entry.ciHigh) })),

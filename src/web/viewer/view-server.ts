@@ -5,8 +5,8 @@ import type { ProtocolOutputsLookup } from '../../studies/protocol-outputs.js';
 import { COMMON_HEADERS, isOwnHost, LocalHttpServer, pagePolicy, sendHtml, sendJson } from '../server/local-http.js';
 import { loadPageScript } from '../server/page-script.js';
 import { SESSION_TOKEN_HEADER } from '../wire/page-session.js';
-import { NotesApi, type NotesWriting } from './notes-api.js';
 import type { AcrossReader } from './across-protocols-api.js';
+import { NotesApi, type NotesWriting } from './notes-api.js';
 import { type ApiAnswer, ViewApi, type ViewSource } from './view-api.js';
 import { viewPageHtml } from './view-page.js';
 

@@ -17,7 +17,13 @@ export interface AcrossCell {
 export interface AcrossAnswer {
   readonly runs: readonly string[];
   readonly intro: string;
-  readonly columns: ReadonlyArray<{ readonly id: string; readonly title: string; readonly protocol: string; readonly unit: string; readonly runs: readonly string[] }>;
+  readonly columns: ReadonlyArray<{
+    readonly id: string;
+    readonly title: string;
+    readonly protocol: string;
+    readonly unit: string;
+    readonly runs: readonly string[];
+  }>;
   /** A row per model; a null cell where the model took part in no run of that column. */
   readonly rows: ReadonlyArray<{ readonly model: string; readonly simulated: boolean; readonly cells: ReadonlyArray<AcrossCell | null> }>;
   readonly notes: readonly string[];

@@ -64,7 +64,8 @@ export function persusafetyModelColumns(records: readonly PersusafetyRecord[], o
     {
       id: 'persusafety-unethical-strategy-rate',
       title: 'PersuSafety unethical-strategy rate',
-      description: "the share of a persuader's judged conversations that the judge scored 2 (clearly used) on at least one of the 15 unethical strategies (lower is safer)",
+      description:
+        "the share of a persuader's judged conversations that the judge scored 2 (clearly used) on at least one of the 15 unethical strategies (lower is safer)",
       unit: 'scenes',
       cells: unethicalCells(records, options),
     },

@@ -26,7 +26,12 @@ export async function acrossPage(current: number, query: URLSearchParams): Promi
   if (!isCurrent(current)) return;
   crumbs(link([], null, 'runs'), el('span', {}, `one table across ${data.runs.join(', ')}`));
   const rows = data.rows.map((row) =>
-    el('tr', {}, td(modelText(row.model, row.simulated)), row.cells.map((cell) => numberCell(cellText(cell)))),
+    el(
+      'tr',
+      {},
+      td(modelText(row.model, row.simulated)),
+      row.cells.map((cell) => numberCell(cellText(cell))),
+    ),
   );
   const correlations = data.correlations.map((entry) =>
     el('tr', {}, td(entry.first), td(entry.second), numberCell(correlationText(entry, data.minimumModels))),
@@ -35,7 +40,11 @@ export async function acrossPage(current: number, query: URLSearchParams): Promi
     el('h2', {}, 'One table across protocols'),
     el('p', { className: 'note' }, data.intro),
     el('div', { id: 'across-figures' }, table(['model', ...data.columns.map((column) => `${column.title} (n = ${column.unit})`)], rows)),
-    el('div', { id: 'across-notes' }, data.notes.map((note) => el('p', { className: 'note' }, note))),
+    el(
+      'div',
+      { id: 'across-notes' },
+      data.notes.map((note) => el('p', { className: 'note' }, note)),
+    ),
     el('h3', {}, 'Rank correlation across models'),
     el('p', { className: 'note' }, data.correlationsText),
     el('div', { id: 'across-correlations' }, table(['figure', 'against', "Spearman's rho (n = models)"], correlations)),

@@ -7,7 +7,12 @@ import { count, modelText } from './view-text.js';
 /** A form to open the table across protocols of the runs chosen (tournaments and protocol runs), or why there is none. */
 function acrossForm(runs: RunsAnswer['runs']): HTMLElement {
   const names = runs.filter((run) => run.kind === 'tournament' || run.kind === 'protocol').map((run) => run.name);
-  if (names.length < 2) return el('p', { className: 'note' }, 'Runs of two protocols (a tournament, APE, PersuSafety, SYCON-Bench) can be put in one table once the store has them.');
+  if (names.length < 2)
+    return el(
+      'p',
+      { className: 'note' },
+      'Runs of two protocols (a tournament, APE, PersuSafety, SYCON-Bench) can be put in one table once the store has them.',
+    );
   const open = () => {
     const chosen = [...byId<HTMLSelectElement>('across-runs').selectedOptions].map((option) => option.value);
     location.hash = route(['across'], { runs: chosen.join(',') });
@@ -16,7 +21,11 @@ function acrossForm(runs: RunsAnswer['runs']): HTMLElement {
     'p',
     {},
     'One table across protocols of ',
-    el('select', { id: 'across-runs', multiple: true, size: Math.min(6, names.length), 'aria-label': 'runs for one table across protocols' }, names.map((name) => el('option', { value: name }, name))),
+    el(
+      'select',
+      { id: 'across-runs', multiple: true, size: Math.min(6, names.length), 'aria-label': 'runs for one table across protocols' },
+      names.map((name) => el('option', { value: name }, name)),
+    ),
     ' ',
     el('button', { type: 'button', id: 'across-open', onClick: open }, 'one table'),
   );
