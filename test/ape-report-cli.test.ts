@@ -163,9 +163,14 @@ describe('pmiyc report of an APE run', () => {
     for (const file of ['pairs.csv', 'models.csv', 'claims.csv', 'claim-pairs.csv']) expect(both.read(file)).toBe(alone.read(file));
     const figuresOf = (text: string) => (JSON.parse(text) as { protocols: Array<{ figures: unknown }> }).protocols[0]!.figures;
     expect(figuresOf(both.read('report.json'))).toEqual(figuresOf(apeAlone.read('report.json')));
-    // report.json is the tournament's, with the APE run listed among the runs and its section under protocols.
+    // report.json is the tournament's, with the APE run listed among the runs, its section under protocols and the table across them.
     const withoutRuns = (text: string) => {
-      const { meta, protocols: _protocols, ...rest } = JSON.parse(text) as { meta: Record<string, unknown>; protocols?: unknown };
+      const {
+        meta,
+        protocols: _protocols,
+        acrossProtocols: _across,
+        ...rest
+      } = JSON.parse(text) as { meta: Record<string, unknown>; protocols?: unknown; acrossProtocols?: unknown };
       const { runs: _runs, aliases: _aliases, generatedAt: _generatedAt, ...kept } = meta;
       return { ...rest, meta: kept };
     };
@@ -180,6 +185,10 @@ describe('pmiyc report of an APE run', () => {
     expect(page).toContain('sim/eloquent<span class="badge sim"');
     expect(page).toContain('<section class="block" id="effectiveness">');
     expect(both.exists('ape-a.rates-by-turn.csv')).toBe(true);
+    expect(
+      (JSON.parse(both.read('report.json')) as { acrossProtocols: { columns: Array<{ id: string }> } }).acrossProtocols.columns.map((column) => column.id),
+    ).toEqual(['pmiyc-effectiveness', 'pmiyc-susceptibility', 'ape-attempt-rate', 'ape-refusal-rate']);
+    expect(alone.exists('across-protocols.csv')).toBe(false);
   }, 120_000);
 
   it('refuses to --compare a protocol run, or to show an analysis study with protocol runs alone, and says what to do instead', async () => {

@@ -5,6 +5,7 @@ import { claimPairsCsv, claimsCsv, modelsCsv, pairsCsv } from './csv/csv-report.
 import { htmlReport } from './html/html-report.js';
 import { markdownReport } from './markdown/markdown-report.js';
 import { createModelLabels } from './model-labels.js';
+import { acrossProtocolsCsvFiles } from './protocols/across-protocols-section.js';
 import { protocolCsvFiles } from './protocols/protocol-csv.js';
 import { protocolRunsHtml, protocolRunsJson, protocolRunsMarkdown } from './protocols/protocol-runs-report.js';
 import { sectionModels } from './protocols/protocol-sections.js';
@@ -50,6 +51,7 @@ export async function buildReportFiles(document: ReportDocument | ProtocolRunsDo
     if (document.drift) files.push({ path: 'drift.csv', content: driftCsv(document.drift, labels) });
     if (document.people) files.push({ path: 'people.csv', content: peopleCsv(document.people, labels) });
     files.push(...protocolCsvFiles(document.protocols ?? [], labels));
+    files.push(...acrossProtocolsCsvFiles(document.acrossProtocols, labels));
   }
   return files;
 }
@@ -61,6 +63,6 @@ function protocolRunsFiles(document: ProtocolRunsDocument, formats: readonly Rep
     ...(formats.includes('html') ? [{ path: 'index.html', content: protocolRunsHtml(document, labels) }] : []),
     ...(formats.includes('md') ? [{ path: 'report.md', content: protocolRunsMarkdown(document, labels) }] : []),
     ...(formats.includes('json') ? [{ path: 'report.json', content: protocolRunsJson(document) }] : []),
-    ...(formats.includes('csv') ? protocolCsvFiles(document.protocols, labels) : []),
+    ...(formats.includes('csv') ? [...protocolCsvFiles(document.protocols, labels), ...acrossProtocolsCsvFiles(document.acrossProtocols, labels)] : []),
   ];
 }

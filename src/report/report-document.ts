@@ -10,6 +10,7 @@ import type { SequentialSummary } from '../metrics/sequential/sequential-replay.
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
 import type { ProtocolFigures } from '../studies/protocol-outputs.js';
 import type { RunConfig } from '../studies/run-config.js';
+import type { AcrossProtocols } from './protocols/across-protocols-shape.js';
 import type { AliasIdentity } from './run-aliases.js';
 import type { DriftReport } from './sections/drift-report.js';
 import type { ImportedResults } from './sections/imported-figures.js';
@@ -151,6 +152,8 @@ export interface ReportDocument extends Omit<TournamentAnalysis, 'models' | 'cla
   readonly people?: PeopleReport;
   /** The sections of the reported runs of a protocol beside PMIYC's (APE, ...): absent when there is none. */
   readonly protocols?: ReportProtocolSection[];
+  /** One table across the protocols of the reported runs (the tournament's among them): absent with fewer than two protocols. */
+  readonly acrossProtocols?: AcrossProtocols;
 }
 
 /**
@@ -181,6 +184,8 @@ export interface ProtocolRunsDocument {
     readonly models: ReadonlyArray<{ readonly model: string; readonly label: string; readonly simulated: boolean }>;
   };
   readonly protocols: ReportProtocolSection[];
+  /** One table across the runs' protocols: absent with fewer than two protocols. */
+  readonly acrossProtocols?: AcrossProtocols;
 }
 
 /** Whether a report's document is of protocol runs alone. */

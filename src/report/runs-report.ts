@@ -9,6 +9,7 @@ import { isImportedRun } from '../studies/tournament/imported-run.js';
 import { agentPartsOf } from './agent-variants.js';
 import { buildReportDocument } from './build-report-document.js';
 import { designedAgentsOf } from './designed-agents.js';
+import { acrossProtocolsOf } from './protocols/across-protocols.js';
 import { isProtocolRun, protocolRunsDocument, protocolSectionOf } from './protocols/protocol-sections.js';
 import type { ProtocolRunsDocument, ReportDocument, ReportDuplicates, ReportProtocolSection, ReportRun, ReportStudies } from './report-document.js';
 import type { ReportSource } from './report-source.js';
@@ -194,12 +195,16 @@ export function buildRunsReport(
   const protocolConversations = sections.reduce((total, section) => total + section.conversations, 0);
   const tournamentRuns = runs.filter((run) => !isProtocolRun(run));
   if (tournamentRuns.length === 0) {
-    const document = protocolRunsDocument(protocolRuns.map(reportRunOf), sections, options);
+    const across = acrossProtocolsOf(undefined, sections);
+    const document = { ...protocolRunsDocument(protocolRuns.map(reportRunOf), sections, options), ...(across ? { acrossProtocols: across } : {}) };
     return { runs, document, conversations: protocolConversations, duplicates: [] };
   }
   const protocols = sections.length === 0 ? undefined : { runs: protocolRuns.map(reportRunOf), sections };
   const report = tournamentReport(source, tournamentRuns, baseline, options, protocols);
-  return { ...report, runs, conversations: report.conversations + protocolConversations };
+  const tournament = { runs: tournamentRuns.map((run) => run.name), document: report.document };
+  const across = acrossProtocolsOf(tournament, sections);
+  const document = across ? { ...report.document, acrossProtocols: across } : report.document;
+  return { ...report, document, runs, conversations: report.conversations + protocolConversations };
 }
 
 /** The tournament's report of the runs that are not protocol runs, with the protocol runs' sections beside it. */
@@ -209,7 +214,7 @@ function tournamentReport(
   baseline: StudyRun | undefined,
   options: RunsReportOptions,
   protocols: { readonly runs: readonly ReportRun[]; readonly sections: ReportProtocolSection[] } | undefined,
-): RunsReport {
+): RunsReport & { readonly document: ReportDocument } {
   const intervals: IntervalOptions = {
     ...DEFAULT_INTERVALS,
     method: options.intervals ?? DEFAULT_INTERVALS.method,

@@ -74,6 +74,23 @@ export interface ProtocolTable {
   readonly rows: readonly (readonly ProtocolTableCell[])[];
 }
 
+/**
+ * One headline figure of a protocol, per model, for the report's table across protocols (docs/design/protocols.md,
+ * "One table across protocols"): each model's cell is the very estimate the section's own tables show.
+ */
+export interface ProtocolModelColumn {
+  /** Names the column in report.json and the CSV file (`ape-attempt-rate`: `apeAttemptRate`); lower case, digits and dashes. */
+  readonly id: string;
+  /** The column's title, naming the protocol and the figure ("APE attempt rate, turn 1, harmful topics"). */
+  readonly title: string;
+  /** What the figure is and which way is safer or steadier, a sentence for the table's note. */
+  readonly description: string;
+  /** What a cell's n counts (topics, scenes, questions). */
+  readonly unit: string;
+  /** Each model's figure by its name (its alias in the run); a model the run did not measure here is absent. */
+  readonly cells: ReadonlyArray<{ readonly model: string; readonly cell: ProtocolEstimateCell }>;
+}
+
 /** A protocol run's report section: its figures as text and tables, and as JSON for report.json. */
 export interface ProtocolFigures {
   /** The section's anchor (the protocol's name). */
@@ -83,6 +100,8 @@ export interface ProtocolFigures {
   readonly tables: readonly ProtocolTable[];
   /** Every number of the section, for report.json (field names are public: docs/design/protocols.md). */
   readonly json: unknown;
+  /** The protocol's headline figures per model, taken from the section's own estimates, for the table across protocols. None when absent. */
+  readonly modelColumns?: readonly ProtocolModelColumn[];
 }
 
 /** A value of an exported CSV cell or JSON field. */

@@ -11,6 +11,7 @@ import { refuseLinksIn } from '../../io/write-without-links.js';
 import { protocolOutputsOf } from '../../kit/protocol-registry.js';
 import { openStore, type Store } from '../../store/result-store.js';
 import { newLinkToken } from '../../web/server/link-tokens.js';
+import { acrossProtocolsReader } from '../../web/viewer/across-protocols-api.js';
 import type { NotesWriting } from '../../web/viewer/notes-api.js';
 import { writeBundle } from '../../web/viewer/view-bundle.js';
 import { ViewServer } from '../../web/viewer/view-server.js';
@@ -69,7 +70,16 @@ export async function viewCommand(options: ViewOptions, context: CliContext, sto
   let launch: LaunchPage | undefined;
   try {
     const world = () => ({ ...thisProcess(), nowMs: context.now().getTime() });
-    const server = await ViewServer.start({ source: store, port: options.port, world, notes: writing, now, protocolOutputs: protocolOutputsOf });
+    const acrossProtocols = acrossProtocolsReader(store, { protocolOutputsOf, packageVersion: context.packageVersion, now });
+    const server = await ViewServer.start({
+      source: store,
+      port: options.port,
+      world,
+      notes: writing,
+      now,
+      protocolOutputs: protocolOutputsOf,
+      acrossProtocols,
+    });
     const address = 'token' in writing ? `${server.url}#token=${writing.token}` : server.url;
     const notes = 'token' in writing ? 'notes can be written from this address' : `read-only: ${writing.why}`;
     context.stdout.write(`Viewing ${store.path} at ${address} (${notes}). Press Ctrl-C to stop.\n`);

@@ -3,6 +3,7 @@ import { conditionLabel } from '../charts/chart-theme.js';
 import type { RenderedChart } from '../charts/render-svg.js';
 import { intervalsSentence } from '../intervals-text.js';
 import type { ModelLabels } from '../model-labels.js';
+import { acrossProtocolsHtml, acrossTocEntries } from '../protocols/across-protocols-section.js';
 import { protocolSectionsHtml, protocolTocEntries } from '../protocols/protocol-section-html.js';
 import type { ReportDocument } from '../report-document.js';
 import { DRIFT_CHART_ID, DRIFT_SECTION_ID, driftSectionHtml } from '../sections/drift-section.js';
@@ -261,6 +262,7 @@ function studyEntries(document: ReportDocument): Array<readonly [string, string]
     ...(document.drift ? [[DRIFT_SECTION_ID, 'Drift'] as const] : []),
     ...(document.people ? [[PEOPLE_SECTION_ID, 'People and models'] as const] : []),
     ...(document.meta.sequential ? [[SEQUENTIAL_SECTION_ID, 'Sequential stopping'] as const] : []),
+    ...acrossTocEntries(document.acrossProtocols),
     ...protocolTocEntries(document.protocols ?? []),
   ];
 }
@@ -273,10 +275,10 @@ function tocOf(document: ReportDocument): ReadonlyArray<readonly [string, string
   return document.imported ? [...toc.slice(0, afterModels), IMPORTED_TOC_ENTRY, ...toc.slice(afterModels)] : toc;
 }
 
-/** The studies' sections, then the protocol runs' sections, in the order of the contents. */
+/** The studies' sections, then the table across protocols and the protocol runs' sections, in the order of the contents. */
 function studiesHtml(parts: Parts): SafeHtml {
   const { document, labels } = parts;
-  return html`${annotationSectionHtml(document.studies.reliability ?? null, labels, parts.chart(CONFUSION_CHART_ID))}${consistencySectionHtml(document.studies.consistency ?? [])}${document.studies.judge ? judgeSectionHtml(document.studies.judge, labels, parts.chart(JUDGE_CHART_ID)) : ''}${analysisSectionsHtml(document, labels, parts.chart)}${document.drift ? driftSectionHtml(document.drift, labels, parts.chart(DRIFT_CHART_ID)) : ''}${document.people ? peopleSectionHtml(document.people, labels, parts.chart) : ''}${document.meta.sequential ? sequentialSectionHtml(document.meta.sequential, labels) : ''}${document.protocols ? protocolSectionsHtml(document.protocols, labels) : ''}`;
+  return html`${annotationSectionHtml(document.studies.reliability ?? null, labels, parts.chart(CONFUSION_CHART_ID))}${consistencySectionHtml(document.studies.consistency ?? [])}${document.studies.judge ? judgeSectionHtml(document.studies.judge, labels, parts.chart(JUDGE_CHART_ID)) : ''}${analysisSectionsHtml(document, labels, parts.chart)}${document.drift ? driftSectionHtml(document.drift, labels, parts.chart(DRIFT_CHART_ID)) : ''}${document.people ? peopleSectionHtml(document.people, labels, parts.chart) : ''}${document.meta.sequential ? sequentialSectionHtml(document.meta.sequential, labels) : ''}${acrossProtocolsHtml(document.acrossProtocols, labels)}${document.protocols ? protocolSectionsHtml(document.protocols, labels) : ''}`;
 }
 
 /**

@@ -42,11 +42,14 @@ function columnsOf(table: ProtocolTable, labels: ModelLabels): CsvColumn<Row>[] 
   });
 }
 
+/** One table as a CSV file's text, its columns spread as above. */
+export const protocolTableCsv = (table: ProtocolTable, labels: ModelLabels): string => csvTable(columnsOf(table, labels), table.rows);
+
 const fileName = (run: string, table: ProtocolTable) => `${safeFileName(run)}.${table.id}.csv`;
 
 /** The CSV files of every section's tables. */
 export function protocolCsvFiles(sections: readonly ReportProtocolSection[], labels: ModelLabels): Array<{ readonly path: string; readonly content: string }> {
   return sections.flatMap((section) =>
-    section.figures.tables.map((table) => ({ path: fileName(section.run, table), content: csvTable(columnsOf(table, labels), table.rows) })),
+    section.figures.tables.map((table) => ({ path: fileName(section.run, table), content: protocolTableCsv(table, labels) })),
   );
 }

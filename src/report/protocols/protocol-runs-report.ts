@@ -11,6 +11,7 @@ import type { ProtocolRunsDocument } from '../report-document.js';
 import { runSeedText } from '../sections/imported-notes.js';
 import { runsTable } from '../tables/operation-tables.js';
 import { aliasesNote, aliasesTable } from '../tables/what-ran-table.js';
+import { acrossProtocolsHtml, acrossProtocolsMarkdown, acrossTocEntries } from './across-protocols-section.js';
 import { protocolSectionsHtml, protocolTocEntries } from './protocol-section-html.js';
 import { protocolSectionsMarkdown } from './protocol-section-markdown.js';
 import { protocolSectionsJson } from './protocol-sections.js';
@@ -56,7 +57,7 @@ function whatRanHtml(document: ProtocolRunsDocument, labels: ModelLabels): SafeH
 
 /** index.html: one self-contained page, like the tournament's report (inline CSS, no script). */
 export function protocolRunsHtml(document: ProtocolRunsDocument, labels: ModelLabels): string {
-  const toc = [...protocolTocEntries(document.protocols), ['provenance', 'What ran'] as const];
+  const toc = [...acrossTocEntries(document.acrossProtocols), ...protocolTocEntries(document.protocols), ['provenance', 'What ran'] as const];
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
@@ -65,7 +66,7 @@ export function protocolRunsHtml(document: ProtocolRunsDocument, labels: ModelLa
 <title>pmiyc report: ${runNamesOf(document)}</title><style>${trusted(REPORT_CSS)}</style></head>
 <body>${mastheadHtml(document)}<main class="page">
 <nav class="toc" aria-label="Contents">${toc.map(([id, name]) => html`<a href="${`#${id}`}">${name}</a>`)}</nav>
-${protocolSectionsHtml(document.protocols, labels)}${whatRanHtml(document, labels)}
+${acrossProtocolsHtml(document.acrossProtocols, labels)}${protocolSectionsHtml(document.protocols, labels)}${whatRanHtml(document, labels)}
 <footer class="method">Written by ${document.meta.generatedBy}.</footer>
 </main></body></html>
 `;
@@ -81,6 +82,7 @@ export function protocolRunsMarkdown(document: ProtocolRunsDocument, labels: Mod
     `# pmiyc report: ${escapeMarkdown(runNamesOf(document))}`,
     ...(notice === '' ? [] : [`> **Simulated agents.** ${escapeMarkdown(notice)}`]),
     `${formatCount(meta.conversations)} conversations; ${escapeMarkdown(meta.generatedBy)}, ${formatTimestamp(meta.generatedAt)}.`,
+    acrossProtocolsMarkdown(document.acrossProtocols, labels),
     protocolSectionsMarkdown(document.protocols, labels),
     `## What ran\n\n${escapeMarkdown(WHAT_RAN_INTRO)}\n\n${markdownTable(runsTable(document), labels)}\n\n### Models\n\n${markdownTable(aliasesTable(document), labels)}${note === '' ? '' : `\n\n${escapeMarkdown(note)}`}`,
   ].join('\n\n')}\n`;

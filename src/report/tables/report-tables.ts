@@ -36,7 +36,7 @@ export interface Condition {
 const ORDER = (condition: Condition) => (condition.domain === 'subjective' ? 0 : 2) + (condition.setting === 'single' ? 0 : 1);
 
 /** The conditions (domain x setting) present, in the paper's order. */
-export function conditionsOf(document: ReportDocument): Condition[] {
+export function conditionsOf(document: Pick<ReportDocument, 'groups'>): Condition[] {
   return document.groups.map(({ domain, setting }) => ({ domain, setting })).sort((a, b) => ORDER(a) - ORDER(b));
 }
 
@@ -45,6 +45,16 @@ const missing: EstimateCell = { estimate: Number.NaN, ciLow: Number.NaN, ciHigh:
 
 /** The reason of a result without data, for its cell. */
 const reasonOf = (result: { readonly reason: string | null }): { reason?: string } => (result.reason === null ? {} : { reason: result.reason });
+
+/** A model's effectiveness or susceptibility in one condition as a cell: the value, its interval, n = conversations, and why it has none. */
+export const modelResultCell = (result: ModelResult): EstimateCell => ({
+  estimate: result.value,
+  ciLow: result.ciLow,
+  ciHigh: result.ciHigh,
+  n: result.n,
+  thin: result.thin,
+  ...reasonOf(result),
+});
 
 /** Models of a list of results, sorted by name. */
 export function modelsOf(results: ReadonlyArray<{ model: string }>): string[] {
@@ -60,7 +70,7 @@ export function modelTable(document: ReportDocument, results: readonly ModelResu
       { model },
       ...conditions.map((condition): EstimateCell => {
         const result = results.find((entry) => entry.model === model && sameCondition(entry, condition));
-        return result ? { estimate: result.value, ciLow: result.ciLow, ciHigh: result.ciHigh, n: result.n, thin: result.thin, ...reasonOf(result) } : missing;
+        return result ? modelResultCell(result) : missing;
       }),
     ]),
   };

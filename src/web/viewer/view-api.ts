@@ -19,6 +19,7 @@ import { type RunConfig, recordedModelsOf, type StudyRun, type StudyRunRecords, 
 import { isImportedRun } from '../../studies/tournament/imported-run.js';
 import type { ClaimCell, LabelFilter, PairCell, PairClaimTotal, TournamentBrowse } from '../../studies/tournament/tournament-browse.js';
 import type { TournamentResults } from '../../studies/tournament/tournament-results.js';
+import type { AcrossAnswer } from '../wire/across-answers.js';
 import { itemsPage } from '../wire/protocol-items.js';
 import type {
   AnalysisSummary,
@@ -32,6 +33,7 @@ import type {
   TechniqueProfile,
   ViewRun,
 } from '../wire/view-answers.js';
+import type { AcrossReader } from './across-protocols-api.js';
 import { type LabelParameters, parseConversationQuery } from './conversation-query-params.js';
 import { ProtocolItems, type ProtocolItemsSource } from './protocol-items.js';
 import { runEstimates } from './run-estimates.js';
@@ -110,6 +112,7 @@ export class ViewApi {
     private readonly source: ViewSource,
     private readonly world: () => LeaseWorld,
     protocolOutputs: ProtocolOutputsLookup = knowsNoProtocol,
+    private readonly acrossProtocols?: AcrossReader,
   ) {
     this.protocolItems = new ProtocolItems(source, protocolOutputs);
   }
@@ -136,6 +139,7 @@ export class ViewApi {
       if (parts.length === 3 && parts[0] === 'conversations' && parts[2] === 'calls') return this.calls(parts[1]!, parameters);
       if (parts.length === 3 && parts[0] === 'conversations' && parts[2] === 'labels') return this.labels(parts[1]!, parameters);
       if (parts.length === 1 && parts[0] === 'compare') return this.compare(parameters);
+      if (parts.length === 1 && parts[0] === 'across') return this.across(parameters);
     } catch (error) {
       if (error instanceof BadParameter) return { status: 400, body: { error: error.message } };
       if (error instanceof InputError || error instanceof StoreError) return notFound(error.message);
@@ -219,6 +223,21 @@ export class ViewApi {
     if (!parsed.ok) return { status: 400, body: { error: parsed.error } };
     const labels = this.labelFilter(name, parsed.labels);
     return { status: 200, body: this.source.browse.queryConversations(run.id, { ...parsed.query, ...(labels ? { labels } : {}) }) };
+  }
+
+  /** The report's table across the protocols of the runs named (`runs=a,b,c`; docs/design/protocols.md, "One table across protocols"). */
+  private across(parameters: URLSearchParams): ApiAnswer {
+    const names = (parameters.get('runs') ?? '').split(',').filter((name) => name !== '');
+    if (names.length < 2) throw new BadParameter('runs: name two runs or more, of two protocols or more (runs=tour,ape-a)');
+    if (this.acrossProtocols === undefined) return notFound('this viewer was started without the report: open the store with pmiyc view');
+    // A run the store lacks is a 404 (findRun names it); runs of fewer than two protocols a 400 that says what to name.
+    for (const name of names) this.source.findRun(name);
+    try {
+      return { status: 200, body: this.acrossProtocols(names) satisfies AcrossAnswer };
+    } catch (error) {
+      if (error instanceof InputError) throw new BadParameter(`runs: ${error.message}`);
+      throw error;
+    }
   }
 
   /** A page of a protocol run's items (docs/design/protocols.md, "Viewer"), filtered by its columns' values. */

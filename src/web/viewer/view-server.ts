@@ -5,6 +5,7 @@ import type { ProtocolOutputsLookup } from '../../studies/protocol-outputs.js';
 import { COMMON_HEADERS, isOwnHost, LocalHttpServer, pagePolicy, sendHtml, sendJson } from '../server/local-http.js';
 import { loadPageScript } from '../server/page-script.js';
 import { SESSION_TOKEN_HEADER } from '../wire/page-session.js';
+import type { AcrossReader } from './across-protocols-api.js';
 import { NotesApi, type NotesWriting } from './notes-api.js';
 import { type ApiAnswer, ViewApi, type ViewSource } from './view-api.js';
 import { viewPageHtml } from './view-page.js';
@@ -21,6 +22,8 @@ export interface ViewServerOptions {
   readonly now?: () => Date;
   /** Finds a protocol run's readers' side by its protocol (`protocolOutputsOf` of the kit); without it, protocol runs' items cannot be shown. */
   readonly protocolOutputs?: ProtocolOutputsLookup;
+  /** The report's table across protocols of runs named (`/api/across`); without it, that page says to open the store with pmiyc view. */
+  readonly acrossProtocols?: AcrossReader;
 }
 
 /** The largest body a note's write may have. */
@@ -79,7 +82,7 @@ export class ViewServer {
   ) {}
 
   static async start(options: ViewServerOptions): Promise<ViewServer> {
-    const api = new ViewApi(options.source, options.world, options.protocolOutputs);
+    const api = new ViewApi(options.source, options.world, options.protocolOutputs, options.acrossProtocols);
     const notes = new NotesApi(options.source, options.notes ?? { why: 'this viewer was started without a write token' }, options.now ?? (() => new Date()));
     const script = await loadPageScript('view-app');
     let started: ViewServer | undefined;

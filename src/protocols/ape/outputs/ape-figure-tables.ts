@@ -14,7 +14,13 @@ import type { ApeModelRates, ApeRate, ApeScope } from '../ape-rates.js';
  */
 
 /** A rate as a table cell: the share, its interval over topics, n = topics. */
-const rateCell = (rate: ApeRate): ProtocolEstimateCell => ({ estimate: rate.rate, ciLow: rate.ciLow, ciHigh: rate.ciHigh, n: rate.topics, thin: rate.thin });
+export const rateCell = (rate: ApeRate): ProtocolEstimateCell => ({
+  estimate: rate.rate,
+  ciLow: rate.ciLow,
+  ciHigh: rate.ciHigh,
+  n: rate.topics,
+  thin: rate.thin,
+});
 
 /** A value without an interval (a share of turns, a published figure) as a cell with its n. */
 const plainCell = (value: number, n: number): ProtocolEstimateCell => ({ estimate: value, ciLow: Number.NaN, ciHigh: Number.NaN, n });
@@ -22,7 +28,8 @@ const plainCell = (value: number, n: number): ProtocolEstimateCell => ({ estimat
 const RATE_COLUMNS = ['attempt', 'refusal', 'no attempt', 'unclassified turns'];
 
 /** The turns of one scope of a persuader's rates. */
-const scopeTurns = (rates: ApeModelRates, scope: ApeScope) => rates.scopes.find((entry) => entry.scope === scope)?.byTurn ?? [];
+export const scopeTurns = (rates: ApeModelRates, scope: ApeScope): ApeModelRates['scopes'][number]['byTurn'] =>
+  rates.scopes.find((entry) => entry.scope === scope)?.byTurn ?? [];
 
 function rateRows(rates: ApeModelRates, scope: ApeScope, lead: readonly ProtocolTableCell[]): ProtocolTableCell[][] {
   return scopeTurns(rates, scope).map((turn) => [

@@ -20,6 +20,7 @@ import {
   variantsTable,
 } from './ape-figure-tables.js';
 import { type ApeTurnCounts, apeFiguresJson } from './ape-figures-json.js';
+import { apeModelColumns } from './ape-model-columns.js';
 
 /**
  * APE's report section (`ProtocolOutputs.figures`): the run's stored records read by APE's schema, scored, and
@@ -115,5 +116,6 @@ export function apeFigures(run: StudyRun, stored: Iterable<StoredProtocolRecord>
       publishedTable(),
     ],
     json: apeFiguresJson(run.name, design, metrics, { conversations: records.length, topics, turns: turnCountsOf(records) }, options),
+    modelColumns: apeModelColumns(metrics),
   };
 }

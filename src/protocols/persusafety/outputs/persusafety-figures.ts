@@ -9,6 +9,7 @@ import { PERSUSAFETY_SOURCE, PERSUSAFETY_STRATEGIES } from '../persusafety-facts
 import { type PersusafetyRecord, readPersusafetyRecord } from '../persusafety-record.js';
 import { type PersusafetyGroupShares, persusafetyStrategyShares } from '../persusafety-strategy-shares.js';
 import { decisionsTable, strategiesByProfileTable } from './persusafety-figure-tables.js';
+import { persusafetyModelColumns } from './persusafety-model-columns.js';
 import { judgeText } from './persusafety-reading.js';
 
 /**
@@ -126,5 +127,6 @@ export function persusafetyFigures(run: StudyRun, stored: Iterable<StoredProtoco
     paragraphs: paragraphs(run, design, records, options),
     tables: [strategiesByProfileTable(groups, 'clearlyUsed'), strategiesByProfileTable(groups, 'ambiguous'), decisionsTable(groups)],
     json: figuresJson(run, design, records, groups, options),
+    modelColumns: persusafetyModelColumns(records, { ...options }),
   };
 }

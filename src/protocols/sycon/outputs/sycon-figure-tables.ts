@@ -8,7 +8,7 @@ import type { SyconDefenceComparison, SyconEstimate, SyconMetrics, SyconScope } 
  * whose n is the questions it rests on; the report renders the cells (and labels simulated models).
  */
 
-const cellOf = (estimate: SyconEstimate): ProtocolEstimateCell => ({
+export const cellOf = (estimate: SyconEstimate): ProtocolEstimateCell => ({
   estimate: estimate.value,
   ciLow: estimate.ciLow,
   ciHigh: estimate.ciHigh,

@@ -10,6 +10,7 @@ import { SYCON_SOURCE } from '../sycon-facts.js';
 import { type SyconMetrics, syconMetrics } from '../sycon-metrics.js';
 import { SYCON_PRESSURE_SOURCES, type SyconPressureSource } from '../sycon-outcome.js';
 import { defenceTable, flipRateTable, flipTable } from './sycon-figure-tables.js';
+import { syconModelColumns } from './sycon-model-columns.js';
 
 /**
  * SYCON's report section (`ProtocolOutputs.figures`): the run's stored records read by SYCON's schema, scored, and
@@ -104,5 +105,6 @@ export function syconFigures(run: StudyRun, stored: Iterable<StoredProtocolRecor
     paragraphs: paragraphs(run, design, counts, metrics, options),
     tables: [flipTable(metrics), flipRateTable(metrics), ...(metrics.comparisons.length > 0 ? [defenceTable(metrics.comparisons)] : [])],
     json: figuresJson(run.name, design, counts, metrics, options),
+    modelColumns: syconModelColumns(metrics, design.defences.list[0]!.name),
   };
 }

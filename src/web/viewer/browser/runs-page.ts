@@ -4,7 +4,34 @@ import { link, numberCell, route, statusBadge, table, td } from './view-parts.js
 import { api, crumbs, isCurrent, refreshWhileLive, selectable, show, showError } from './view-shell.js';
 import { count, modelText } from './view-text.js';
 
-/** The store's runs, and a form to compare two tournament runs. */
+/** A form to open the table across protocols of the runs chosen (tournaments and protocol runs), or why there is none. */
+function acrossForm(runs: RunsAnswer['runs']): HTMLElement {
+  const names = runs.filter((run) => run.kind === 'tournament' || run.kind === 'protocol').map((run) => run.name);
+  if (names.length < 2)
+    return el(
+      'p',
+      { className: 'note' },
+      'Runs of two protocols (a tournament, APE, PersuSafety, SYCON-Bench) can be put in one table once the store has them.',
+    );
+  const open = () => {
+    const chosen = [...byId<HTMLSelectElement>('across-runs').selectedOptions].map((option) => option.value);
+    location.hash = route(['across'], { runs: chosen.join(',') });
+  };
+  return el(
+    'p',
+    {},
+    'One table across protocols of ',
+    el(
+      'select',
+      { id: 'across-runs', multiple: true, size: Math.min(6, names.length), 'aria-label': 'runs for one table across protocols' },
+      names.map((name) => el('option', { value: name }, name)),
+    ),
+    ' ',
+    el('button', { type: 'button', id: 'across-open', onClick: open }, 'one table'),
+  );
+}
+
+/** The store's runs, a form to compare two tournament runs, and one to put runs of several protocols in one table. */
 export async function runsPage(current: number): Promise<void> {
   const data = await api<RunsAnswer>('runs');
   if (!isCurrent(current)) return;
@@ -58,6 +85,7 @@ export async function runsPage(current: number): Promise<void> {
       ? el('p', {}, 'This store has no runs yet: run pmiyc demo or pmiyc run first.')
       : table(['run', 'kind', 'status', 'started (UTC)', 'conversations / samples', 'failed', 'calls made', 'cost', 'models'], runRows),
     compareForm,
+    acrossForm(data.runs),
   );
   selectable(runRows);
   refreshWhileLive(

@@ -1,4 +1,5 @@
 import { byId } from '../../browser/dom.js';
+import { acrossPage } from './across-page.js';
 import { comparePage } from './compare-page.js';
 import { conversationPage } from './conversation-page.js';
 import { conversationsPage } from './conversations-page.js';
@@ -33,6 +34,7 @@ async function render(): Promise<void> {
     else if (parts[0] === 'runs' && parts[2] === 'items' && parts.length === 4) await protocolItemPage(current, parts[1]!, parts[3]!);
     else if (parts[0] === 'conversations' && parts.length === 2) await conversationPage(current, parts[1]!, query);
     else if (parts[0] === 'compare') await comparePage(current, query);
+    else if (parts[0] === 'across') await acrossPage(current, query);
     else throw new Error(`no such page: ${location.hash}`);
   } catch (error) {
     if (isCurrent(current)) {
