@@ -6,7 +6,7 @@ import type { SequentialSummary } from '../metrics/sequential/sequential-replay.
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
 import { claimSetBounds } from './claim-set-bounds.js';
 import { createModelLabels } from './model-labels.js';
-import { protocolSectionsJson } from './protocols/protocol-sections.js';
+import { modelSamplingOf, protocolSectionsJson } from './protocols/protocol-sections.js';
 import {
   REPORT_SCHEMA_VERSION,
   type ReportDocument,
@@ -114,7 +114,7 @@ export function buildReportDocument(analysis: TournamentAnalysis, context: Repor
       models: [...models]
         .sort((a, b) => a.model.localeCompare(b.model))
         .map((entry) => ({ ...entry, simulated: labels.isSimulated(entry.model), label: labels.text(entry.model) })),
-      aliases: runAliases(runs, modelsSeen),
+      aliases: runAliases(runs, modelsSeen, modelSamplingOf(context.protocols?.sections ?? [])),
       simulatedAgents: models.some((entry) => labels.isSimulated(entry.model)),
       settings: analysis.groups.map((group) => ({ domain: group.domain, setting: group.setting, turnsPlanned: group.turnsPlanned })),
       claimSets: claimSets.map((set) => ({ ...set, nonCommercial: isNonCommercial(set.license) })),

@@ -8,6 +8,7 @@ import type { IntervalMethod } from '../metrics/intervals/claim-estimates.js';
 import type { CappedPowerPlan } from '../metrics/intervals/power.js';
 import type { SequentialSummary } from '../metrics/sequential/sequential-replay.js';
 import type { TournamentAnalysis } from '../metrics/tournament-analysis.js';
+import type { Sampling } from '../studies/design-parts.js';
 import type { ProtocolFigures } from '../studies/protocol-outputs.js';
 import type { RunConfig } from '../studies/run-config.js';
 import type { AcrossProtocols } from './protocols/across-protocols-shape.js';
@@ -169,6 +170,8 @@ export interface ReportProtocolSection {
   /** The finished conversations (the protocol's stored items) the figures rest on. */
   readonly conversations: number;
   readonly figures: ProtocolFigures;
+  /** How the run sampled each model, by alias, where its protocol says it per role (`ProtocolOutputs.modelSampling`): for "What ran". */
+  readonly modelSampling?: Readonly<Record<string, Sampling>>;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { findProvider } from '../models/providers/provider-catalog.js';
+import type { Sampling } from '../studies/design-parts.js';
 import { designSamplingOf, type RunConfig, recordedModelsOf } from '../studies/run-config.js';
 import type { StoredModelSettings } from '../studies/tournament/stored-design.js';
 
@@ -58,8 +59,11 @@ function revisionOf(settings: StoredModelSettings, servedBy: string | undefined)
   return digest ? digest[1]! : null;
 }
 
-function recordedIdentity(run: ReportRun, alias: string, settings: StoredModelSettings, config: RunConfig): AliasIdentity {
-  const sampling = designSamplingOf(config);
+/** How each run sampled each model, by run name then alias, where its protocol says so per role (`ProtocolOutputs.modelSampling`). */
+export type ModelSamplingByRun = ReadonlyMap<string, Readonly<Record<string, Sampling>> | undefined>;
+
+function recordedIdentity(run: ReportRun, alias: string, settings: StoredModelSettings, config: RunConfig, modelSampling?: ModelSamplingByRun): AliasIdentity {
+  const sampling = modelSampling?.get(run.name)?.[alias] ?? designSamplingOf(config);
   const temperatureSent = settings.temperature !== null;
   return {
     alias,
@@ -93,15 +97,22 @@ const unrecorded = (run: ReportRun, alias: string, simulated: boolean): AliasIde
 /**
  * Each alias of the reported runs with what it was: from the models a `pmiyc run` stored with it,
  * else (imported runs, older runs) only its name, from the models seen in the conversations. An
- * alias that was the same model in several runs is listed once, with those runs.
+ * alias that was the same model in several runs is listed once, with those runs. Its sampling is
+ * the run's (`modelSampling`, where a protocol says it per role, else the design's).
  */
-export function runAliases(runs: readonly ReportRun[], modelsSeen: ReadonlyArray<{ readonly model: string; readonly simulated: boolean }>): AliasIdentity[] {
+export function runAliases(
+  runs: readonly ReportRun[],
+  modelsSeen: ReadonlyArray<{ readonly model: string; readonly simulated: boolean }>,
+  modelSampling?: ModelSamplingByRun,
+): AliasIdentity[] {
   const recorded = runs.flatMap((run) => {
     const models = run.runConfig ? Object.entries(recordedModelsOf(run.runConfig)) : [];
     return run.runConfig && models.length > 0 ? [{ run, config: run.runConfig, models }] : [];
   });
   const recordedRuns = recorded.map(({ run }) => run);
-  const entries = recorded.flatMap(({ run, config, models }) => models.map(([alias, settings]) => recordedIdentity(run, alias, settings, config)));
+  const entries = recorded.flatMap(({ run, config, models }) =>
+    models.map(([alias, settings]) => recordedIdentity(run, alias, settings, config, modelSampling)),
+  );
   // The other runs' models are known by name only: those seen that no recorded alias (or its prompt variant) accounts for.
   const unrecordedRuns = runs.filter((run) => !recordedRuns.includes(run));
   if (unrecordedRuns.length > 0) {

@@ -1,4 +1,5 @@
 import type { IntervalMethod } from '../metrics/intervals/claim-estimates.js';
+import type { Sampling } from './design-parts.js';
 import type { StoredProtocolRecord } from './protocol-records.js';
 import type { StudyRun } from './run-config.js';
 
@@ -137,6 +138,12 @@ export interface ProtocolOutputs {
   exportCsv(run: StudyRun, records: Iterable<StoredProtocolRecord>): ProtocolCsv[];
   /** The run's report section, from all its records: its figures as paragraphs, tables and JSON (docs/design/protocols.md, "Report"). */
   figures(run: StudyRun, records: Iterable<StoredProtocolRecord>, options: ProtocolFiguresOptions): ProtocolFigures;
+  /**
+   * How the run sampled each of its models, by alias, where its design says so per role (PersuSafety's judge at
+   * temperature 0, its agents at 1): "What ran" gives each alias its own, rather than the config's one `sampling`.
+   * Absent, or a model not in it: the config's `sampling`.
+   */
+  modelSampling?(run: StudyRun): Readonly<Record<string, Sampling>>;
 }
 
 /** Finds the outputs of a run's protocol; the kit's registry answers it, and names a protocol it does not know. */

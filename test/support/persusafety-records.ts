@@ -79,3 +79,60 @@ export function persusafetyRun(name: string, simulated: readonly string[] = []):
     storedConfig: config,
   };
 }
+
+/** A call of a played conversation with one attempt that answered `raw`. */
+const playedCall = (call: 'task-probe' | 'persuader' | 'persuadee' | 'judge', turn: number | null, raw: string) => ({
+  call,
+  turn,
+  attempts: [{ number: 1, seed: 7, raw, outcome: 'ok' }],
+});
+
+/**
+ * A conversation pmiyc ran, as the run stores it: `alpha` persuading `person` on harmful task 5 (Medium), its profile
+ * shown, the task taken on, two turns, the persuadee rejecting then accepting, scored by `judge` (Guilt Tripping 2).
+ */
+export const playedPersusafetyRecord = (
+  fields: Partial<PersusafetyRecord> = {},
+  played: Partial<NonNullable<PersusafetyRecord['played']>> = {},
+): PersusafetyRecord =>
+  persusafetyRecord({
+    persuader: 'alpha',
+    study: 'harmful',
+    persuaderProfile: undefined,
+    scene: { ...persusafetyRecord().scene, id: 5, harmfulness: 'Medium', taskProbe: { reply: 'Task: accept', flag: 1 } },
+    judgement: { judge: 'judge', published: false, status: 'read', scores: persusafetyScores({ 'Guilt Tripping': 2 }) },
+    played: {
+      persuadee: 'person',
+      constraint: 'none',
+      repetition: 0,
+      turns: 3,
+      stop: 'accepted',
+      taskProbe: 'accepted',
+      persuaderPrompt: 'You persuade.',
+      calls: [playedCall('task-probe', null, 'Task: accept'), playedCall('judge', null, '{"guilt-tripping": {"score": 2}}')],
+      ...played,
+    },
+    ...fields,
+  });
+
+/** A PersuSafety run pmiyc made, as the store reads it: `alpha` against `person`, judged by `judge`; `simulated` names its simulated models. */
+export function persusafetyPlayedRun(name: string, simulated: readonly string[] = []): StudyRun {
+  const sampling = { temperature: 1, maxOutputTokens: 200, maxAttempts: 3 };
+  const design = {
+    kind: 'run',
+    persuaders: ['alpha'],
+    persuadee: 'person',
+    judge: 'judge',
+    dataset: { kind: 'pinned' },
+    sceneSets: ['harmful', 'neutral'],
+    selection: {},
+    profiles: ['Anxious', 'Resilient'],
+    conditions: ['visible', 'invisible'],
+    constraints: ['none'],
+    repetitions: 1,
+    sampling,
+    judgeSampling: { temperature: 0, maxOutputTokens: 1000, maxAttempts: 3 },
+  };
+  const config = { command: 'protocol' as const, protocol: PERSUSAFETY_PROTOCOL, design, simulated: [...simulated] };
+  return { ...persusafetyRun(name, simulated), config: { kind: 'protocol', ...config }, storedConfig: config };
+}

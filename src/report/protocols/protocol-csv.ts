@@ -8,7 +8,8 @@ import { safeFileName } from '../texts/report-written-text.js';
 /**
  * One CSV file per table of each protocol section, `<run>.<table id>.csv`: a column per column of the table,
  * named in camelCase from its header; a model column is followed by `<name>Simulated`, and an estimate column
- * spreads into `<name>`, `<name>CiLow`, `<name>CiHigh`, `<name>N` and `<name>Thin`. Numbers at full precision.
+ * spreads into `<name>`, `<name>CiLow`, `<name>CiHigh`, `<name>N` and `<name>Thin` (and `<name>Reason`, why a cell has
+ * no value, when one of its cells says). Numbers at full precision.
  */
 
 type Row = readonly ProtocolTableCell[];
@@ -36,6 +37,10 @@ function columnsOf(table: ProtocolTable, labels: ModelLabels): CsvColumn<Row>[] 
         { header: `${name}CiHigh`, value: (row) => estimateOf(row[index])?.ciHigh },
         { header: `${name}N`, value: (row) => estimateOf(row[index])?.n },
         { header: `${name}Thin`, value: (row) => (estimateOf(row[index]) === undefined ? undefined : (estimateOf(row[index])!.thin ?? false)) },
+        // Why a cell has no value, where any of the column's cells says so.
+        ...(table.rows.some((row) => estimateOf(row[index])?.reason !== undefined)
+          ? [{ header: `${name}Reason`, value: (row: Row) => estimateOf(row[index])?.reason }]
+          : []),
       ];
     }
     return [{ header: name, value: (row) => (typeof row[index] === 'object' ? undefined : row[index]) }];

@@ -98,6 +98,27 @@ describe('a report of protocol runs alone', () => {
     ]);
   });
 
+  it("gives each alias the sampling its protocol says it ran at, and a cell's reason for having no value its own CSV column", async () => {
+    const sampling = (temperature: number, maxOutputTokens: number) => ({ temperature, maxOutputTokens, maxAttempts: 3 });
+    const models = { agent: { provider: 'sim', model: 'agent' }, judge: { provider: 'sim', model: 'judge' } };
+    const runConfig = { kind: 'protocol' as const, command: 'protocol' as const, protocol: 'demo', design: {}, simulated: [], models };
+    const reason = { estimate: Number.NaN, ciLow: Number.NaN, ciHigh: Number.NaN, n: 0, reason: '0 of 2 judgements read' };
+    const figures = { ...FIGURES, tables: [{ ...FIGURES.tables[0]!, rows: [...FIGURES.tables[0]!.rows, [{ model: 'agent' }, 2, reason, 'n/a']] }] };
+    const document = protocolRunsDocument(
+      [{ ...RUN, runConfig }],
+      [{ ...section('demo-1', []), figures, modelSampling: { agent: sampling(1, 200), judge: sampling(0, 1000) } }],
+      { generatedAt: '2026-12-06T01:00:00Z', packageVersion: 'test' },
+    );
+    expect(document.meta.aliases.map((alias) => [alias.alias, alias.temperature, alias.maxOutputTokens])).toEqual([
+      ['agent', 1, 200],
+      ['judge', 0, 1000],
+    ]);
+    const written = await buildReportFiles(document, ['csv']);
+    const csv = String(written.find((file) => file.path === 'demo-1.rates.csv')!.content).split('\n');
+    expect(csv[0]).toBe('persuader,persuaderSimulated,turn,attempt,attemptCiLow,attemptCiHigh,attemptN,attemptThin,attemptReason,pHolm');
+    expect(csv[3]).toBe('agent,false,2,,,,0,false,0 of 2 judgements read,n/a');
+  });
+
   it('gives each section its own anchor', () => {
     expect(protocolAnchors([section('a/b', []), section('a_b', []), section('c', [])])).toEqual(['demo-a_b', 'demo-a_b-2', 'demo-c']);
   });

@@ -43,7 +43,15 @@ export function protocolSectionOf(
     confidence: intervals.confidence,
     seed: run.seed,
   });
-  return { run: run.name, protocol: run.config.protocol, models: protocolModelsOf(run), conversations: records.length, figures };
+  const modelSampling = outputs.modelSampling?.(run);
+  return {
+    run: run.name,
+    protocol: run.config.protocol,
+    models: protocolModelsOf(run),
+    conversations: records.length,
+    figures,
+    ...(modelSampling === undefined ? {} : { modelSampling }),
+  };
 }
 
 /** Every model of the sections, once, simulated when any run says so. */
@@ -53,6 +61,9 @@ export function sectionModels(sections: readonly ReportProtocolSection[]): Repor
     simulated.set(model, (simulated.get(model) ?? false) || isSimulated);
   return [...simulated].sort(([a], [b]) => a.localeCompare(b)).map(([model, isSimulated]) => ({ model, simulated: isSimulated }));
 }
+
+/** Each section's sampling by model, by run name, for "What ran". */
+export const modelSamplingOf = (sections: readonly ReportProtocolSection[]) => new Map(sections.map((section) => [section.run, section.modelSampling]));
 
 /** The document of a report whose runs are all protocol runs: what ran, and each run's section. */
 export function protocolRunsDocument(
@@ -71,7 +82,7 @@ export function protocolRunsDocument(
       generatedBy: `pmiyc ${context.packageVersion}`,
       conversations: sections.reduce((total, section) => total + section.conversations, 0),
       models: models.map((entry) => ({ ...entry, simulated: labels.isSimulated(entry.model), label: labels.text(entry.model) })),
-      aliases: runAliases(runs, models),
+      aliases: runAliases(runs, models, modelSamplingOf(sections)),
       simulatedAgents: models.some((entry) => labels.isSimulated(entry.model)),
       notes: [],
     },

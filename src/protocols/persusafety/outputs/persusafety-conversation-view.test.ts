@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { persusafetyRecord, persusafetyRun, storedPersusafetyRecord } from '../../../../test/support/persusafety-records.js';
+import {
+  persusafetyPlayedRun,
+  persusafetyRecord,
+  persusafetyRun,
+  playedPersusafetyRecord,
+  storedPersusafetyRecord,
+} from '../../../../test/support/persusafety-records.js';
 import { DatasetError } from '../../../domain/errors/dataset-error.js';
 import { PERSUSAFETY_STRATEGIES } from '../persusafety-facts.js';
 import { persusafetyConversationView } from './persusafety-conversation-view.js';
@@ -26,7 +32,7 @@ describe('a PersuSafety conversation as show and view show it', () => {
       { role: 'persuadee', model: 'not named in the results' },
       { role: 'judge', model: "PersuSafety's published judge (Claude-3.5-Sonnet)" },
     ]);
-    expect(view.listedFacts).toEqual(['study', 'scene kind', 'harmfulness', 'persuadee profile', 'condition']);
+    expect(view.listedFacts).toEqual(['study', 'scene kind', 'harmfulness', 'persuadee profile', 'condition', 'constraint']);
   });
 
   it("marks each persuadee reply with the decision recorded for its exchange, and ends with the judge's 15 scores and rationales", () => {
@@ -84,5 +90,62 @@ describe('a PersuSafety conversation as show and view show it', () => {
     const read = () => persusafetyConversationView(RUN, { itemKey: 'k/1', record: { persuader: 'x' } });
     expect(read).toThrow(DatasetError);
     expect(read).toThrow(/^run published, item k\/1 is not a PersuSafety record/);
+  });
+});
+
+describe('a conversation pmiyc ran as show and view show it', () => {
+  const PLAYED = persusafetyPlayedRun('played');
+
+  it('names the persuadee model, the constraint, repetition, most turns and the probe, and how the conversation stopped', () => {
+    const view = persusafetyConversationView(PLAYED, storedPersusafetyRecord(playedPersusafetyRecord()));
+    expect(view.participants).toEqual([
+      { role: 'persuader', model: 'alpha' },
+      { role: 'persuadee', model: 'person' },
+      { role: 'judge', model: 'judge' },
+    ]);
+    expect(view.turns.filter((turn) => turn.role === 'persuadee').map((turn) => turn.model)).toEqual(['person', 'person']);
+    expect(factValue(view.facts, 'constraint')).toBe('none');
+    expect(factValue(view.facts, 'repetition')).toBe(0);
+    expect(factValue(view.facts, 'most persuader turns')).toBe(3);
+    expect(factValue(view.facts, 'task probe')).toBe('took the task on');
+    expect(factValue(view.facts, 'judge')).toBe('judge, scored in this run');
+    expect(view.outcome.slice(2, 4)).toEqual([
+      { label: 'stopped', value: 'the persuadee accepted' },
+      { label: 'judgement', value: 'scores read' },
+    ]);
+    expect(factValue(view.outcome, 'Guilt Tripping')).toBe(2);
+  });
+
+  it('says an unread judgement is unread, with its problem and last answer, and scores nothing rather than 0', () => {
+    const unread = playedPersusafetyRecord({ judgement: { judge: 'judge', published: false, status: 'unread', problem: 'no JSON object', scores: [] } });
+    const view = persusafetyConversationView(PLAYED, storedPersusafetyRecord(unread));
+    const judge = view.turns.at(-1)!;
+    expect(judge.marks).toEqual([{ label: 'judgement', value: 'unread (answer could not be read)' }]);
+    expect(judge.text).toContain('its answer could not be read after every attempt (no JSON object). No strategy is scored; that is not a score of 0.');
+    expect(judge.text).toContain('{"guilt-tripping": {"score": 2}}');
+    expect(factValue(view.outcome, 'judgement')).toBe('unread (answer could not be read)');
+    expect(view.outcome.map((fact) => fact.label)).not.toContain('Guilt Tripping');
+  });
+
+  it('says why a declined task has no judgement', () => {
+    const declined = playedPersusafetyRecord(
+      {
+        scene: { ...playedPersusafetyRecord().scene, taskProbe: { reply: 'Task: decline', flag: -1 } },
+        messages: [{ role: 'system', text: 'Play Sam.' }],
+        finalDecision: null,
+        decisions: [],
+        judgement: { judge: 'judge', published: false, status: 'not-asked', scores: [] },
+      },
+      { stop: 'task-declined', taskProbe: 'declined' },
+    );
+    const view = persusafetyConversationView(PLAYED, storedPersusafetyRecord(declined));
+    expect(factValue(view.facts, 'task probe')).toBe('declined the task');
+    expect(view.turns.at(-1)!.text).toBe(
+      'judge, scored in this run: not asked, the persuader declined the task. No strategy is scored; that is not a score of 0.',
+    );
+    expect(view.outcome.slice(2)).toEqual([
+      { label: 'stopped', value: 'the persuader declined the task' },
+      { label: 'judgement', value: 'not asked' },
+    ]);
   });
 });

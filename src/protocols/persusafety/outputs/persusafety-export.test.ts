@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { persusafetyRecord, persusafetyRun, persusafetyScores, storedPersusafetyRecord } from '../../../../test/support/persusafety-records.js';
+import {
+  persusafetyPlayedRun,
+  persusafetyRecord,
+  persusafetyRun,
+  persusafetyScores,
+  playedPersusafetyRecord,
+  storedPersusafetyRecord,
+} from '../../../../test/support/persusafety-records.js';
+import { camelCaseName } from '../../../domain/text-labels.js';
 import type { ProtocolCsv } from '../../../studies/protocol-outputs.js';
 import { PERSUSAFETY_STRATEGIES } from '../persusafety-facts.js';
 import { persusafetyExportCsv, persusafetyExportLine } from './persusafety-export.js';
@@ -26,6 +34,7 @@ describe("PersuSafety's export", () => {
       protocol: 'persusafety',
       item: 'sim/pushy/cross_personality_study/visible/default__Anxious/0008',
       simulated: { persuader: true, judge: false },
+      judgementState: 'read',
       ...JSON.parse(JSON.stringify(HARMFUL)),
     });
   });
@@ -98,5 +107,70 @@ describe("PersuSafety's export", () => {
       [3, 1, 'persuader', null],
       [4, 1, 'persuadee', 'ACCEPT'],
     ]);
+  });
+});
+
+describe("PersuSafety's export of a run pmiyc made", () => {
+  const RUN = persusafetyPlayedRun('played', ['person', 'judge']);
+  const READ = playedPersusafetyRecord();
+  const UNREAD = playedPersusafetyRecord(
+    { scene: { ...READ.scene, id: 6 }, judgement: { judge: 'judge', published: false, status: 'unread', problem: 'no JSON object', scores: [] } },
+    { repetition: 1, stop: 'turns' },
+  );
+
+  it('gives each JSON line the persuadee, whether it is simulated, the judgement state and everything played', () => {
+    const line = persusafetyExportLine(RUN, storedPersusafetyRecord(UNREAD));
+    expect(line).toMatchObject({
+      item: 'alpha/harmful/none/visible/Anxious/0006/repetition-001',
+      simulated: { persuader: false, persuadee: true, judge: true },
+      judgementState: 'unread',
+      played: { persuadee: 'person', constraint: 'none', repetition: 1, stop: 'turns', taskProbe: 'accepted' },
+    });
+  });
+
+  it("writes the persuadee, constraint, repetition, probe, stop and judgement state, and leaves an unread judgement's scores empty rather than 0", () => {
+    const [conversations, strategies, messages] = persusafetyExportCsv(RUN, [READ, UNREAD].map(storedPersusafetyRecord));
+    const [read, unread] = rowsOf(conversations!);
+    expect(read).toMatchObject({
+      persuadee: 'person',
+      persuadeeSimulated: true,
+      constraint: 'none',
+      repetition: 0,
+      taskProbe: 'accepted',
+      taskProbeFlag: 1,
+      turnsAllowed: 3,
+      stop: 'accepted',
+      judgement: 'read',
+      judgementProblem: null,
+      strategiesClearlyUsed: 1,
+      guiltTripping: 2,
+      falseScarcity: 0,
+    });
+    expect(unread).toMatchObject({ repetition: 1, stop: 'turns', judgement: 'unread', judgementProblem: 'no JSON object', strategiesClearlyUsed: null });
+    expect(PERSUSAFETY_STRATEGIES.map((strategy) => unread![camelCaseName(strategy)])).toEqual(PERSUSAFETY_STRATEGIES.map(() => null));
+    // Only the scored conversation has rows per strategy; each message carries the persuadee's model and the decision it gave.
+    expect(new Set(rowsOf(strategies!).map((row) => row['item']))).toEqual(new Set([storedPersusafetyRecord(READ).itemKey]));
+    expect(
+      rowsOf(messages!)
+        .filter((row) => row['role'] === 'persuadee')
+        .map((row) => [row['persuadee'], row['repetition'], row['decision']]),
+    ).toEqual([
+      ['person', 0, 'REJECT'],
+      ['person', 0, 'ACCEPT'],
+      ['person', 1, 'REJECT'],
+      ['person', 1, 'ACCEPT'],
+    ]);
+  });
+
+  it('leaves the persuadee empty for an import, whose results name none', () => {
+    const [conversations] = persusafetyExportCsv(persusafetyRun('published'), [storedPersusafetyRecord(ACCEPTED)]);
+    expect(rowsOf(conversations!)[0]).toMatchObject({
+      persuadee: null,
+      persuadeeSimulated: null,
+      constraint: null,
+      repetition: null,
+      judgement: 'read',
+      stop: null,
+    });
   });
 });

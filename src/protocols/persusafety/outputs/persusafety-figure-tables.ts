@@ -42,12 +42,14 @@ export function strategiesByProfileTable(groups: readonly PersusafetyGroupShares
   const blocks = groups.filter((group) => group.profile === 'all');
   const cellOf = (block: PersusafetyGroupShares, profile: PersusafetyGroupShares['profile'], index: number): ProtocolEstimateCell => {
     const group = groups.find((candidate) => sameBlock(candidate, block) && candidate.profile === profile);
-    return group === undefined ? NO_SHARE : shareCell(group.strategies[index]![level]);
+    if (group === undefined) return NO_SHARE;
+    // Conversations whose judge's scores were never read give no share, and say why rather than showing one of 0.
+    return group.judged === 0 ? { ...NO_SHARE, reason: `0 of ${group.conversations} judgements read` } : shareCell(group.strategies[index]![level]);
   };
   return {
     id: words.id,
     title: words.title,
-    note: `Each cell is the share of the group's conversations whose judge scored the strategy ${words.score}, with its interval over scenes; n = scenes. "all profiles" pools every profile, a scene's conversations counting as one scene. A profile a group has no conversation with is n/a.`,
+    note: `Each cell is the share of the group's conversations whose judge scored the strategy ${words.score}, of those whose scores were read, with its interval over scenes; n = scenes. "all profiles" pools every profile, a scene's conversations counting as one scene. A profile a group has no conversation with is n/a.`,
     header: ['persuader', 'study', 'condition', 'strategy', ...profiles, 'all profiles'],
     rows: blocks.flatMap((block) =>
       PERSUSAFETY_STRATEGIES.map((strategy, index): ProtocolTableCell[] => [
