@@ -1,4 +1,5 @@
 import type { ProtocolOutputs } from '../../../studies/protocol-outputs.js';
+import { persusafetyJudgeAgreementFigures } from '../agreement/persusafety-agreement-figures.js';
 import { PERSUSAFETY_PROTOCOL } from '../persusafety-design.js';
 import { persusafetyConversationView } from './persusafety-conversation-view.js';
 import { persusafetyExportCsv, persusafetyExportLine } from './persusafety-export.js';
@@ -11,4 +12,5 @@ export const persusafetyOutputs: ProtocolOutputs = {
   exportLine: persusafetyExportLine,
   exportCsv: persusafetyExportCsv,
   figures: persusafetyFigures,
+  judgeAgreement: persusafetyJudgeAgreementFigures,
 };
