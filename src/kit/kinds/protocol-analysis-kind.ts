@@ -230,7 +230,9 @@ export const protocolAnalysisKind: StudyKind<AnalyzeCommandOptions, PreparedProt
     }),
   closing: ({ store, options, prepared }, outcome) => {
     const calls = store.callTotals(outcome.run.id, outcome.callsMark);
-    const lines = [protocolAnalysisSessionLine(outcome, calls, { ...prepared, storePath: options.store }), ''];
+    const { config } = store.findRun(outcome.run.name);
+    const simulatedJudge = config.kind === 'protocol-analysis' && config.simulated.includes(prepared.design.judge);
+    const lines = [protocolAnalysisSessionLine(outcome, calls, { ...prepared, storePath: options.store, simulatedJudge }), ''];
     const resume = `pmiyc analyze --store ${options.store} --study ${outcome.run.name} --resume`;
     if (outcome.ending.status !== 'completed') {
       const warning = describeStop(outcome.ending, {

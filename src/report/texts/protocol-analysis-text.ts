@@ -16,12 +16,14 @@ interface StudyWords {
 export function protocolAnalysisSessionLine(
   outcome: ProtocolAnalysisOutcome,
   calls: RunCallTotals,
-  study: StudyWords & { readonly storePath: string; readonly analysis: { readonly unit: string } },
+  study: StudyWords & { readonly storePath: string; readonly analysis: { readonly unit: string }; readonly simulatedJudge: boolean },
 ): string {
+  const judge = labelModel(study.design.judge);
+  const shown = study.simulatedJudge && !judge.includes('[simulated]') ? `${judge} [simulated]` : judge;
   const { result } = outcome;
   const unread = outcome.unread > 0 ? ` (${formatCount(outcome.unread)} answers unreadable after every attempt, kept as unread)` : '';
   return (
-    `Analysis study ${outcome.run.name} in ${study.storePath}: ${labelModel(study.design.judge)} labelled ${formatCount(result.done)} ${study.analysis.unit} of run ${study.studiedRun} this session${unread}, ` +
+    `Analysis study ${outcome.run.name} in ${study.storePath}: ${shown} labelled ${formatCount(result.done)} ${study.analysis.unit} of run ${study.studiedRun} this session${unread}, ` +
     `${formatCount(result.skipped)} already stored, of ${formatCount(outcome.items)}; ${describeCallsMade(sessionCallsView(outcome, calls))}.`
   );
 }
