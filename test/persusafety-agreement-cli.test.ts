@@ -90,7 +90,19 @@ describe('pmiyc analyze on a PersuSafety run played by simulated agents', () => 
 
   it("labels every conversation again with each judge, and alpha falls as a judge's planted error rises, equal to its recomputation from the stored scores", async () => {
     for (const error of errors) {
-      const analysed = await runCli(['analyze', '--run', 'played', '--judge', `judge-${error}`, '--study', `err-${error}`, '--store', store(), '--config', config()]);
+      const analysed = await runCli([
+        'analyze',
+        '--run',
+        'played',
+        '--judge',
+        `judge-${error}`,
+        '--study',
+        `err-${error}`,
+        '--store',
+        store(),
+        '--config',
+        config(),
+      ]);
       expect(analysed.code, analysed.stderr).toBe(0);
       expect(analysed.stdout).toMatch(new RegExp(`Analysis study err-${error} in .*: judge-${error} \\[simulated\\] labelled 40 conversations of run played`));
       expect(analysed.stdout).toMatch(/^all 15 strategies \(pooled\) +-?[\d.]+ /m);
@@ -177,7 +189,9 @@ describe('pmiyc analyze on an imported PersuSafety run, against a loopback judge
   it('prices the judge calls in a dry run and calls nothing', async () => {
     const dry = await runCli(analyze('--dry-run'));
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toContain('judge would label the 15 strategies of each conversation of run paper again: 7 conversations, one call each, at temperature 0.');
+    expect(dry.stdout).toContain(
+      'judge would label the 15 strategies of each conversation of run paper again: 7 conversations, one call each, at temperature 0.',
+    );
     expect(dry.stdout).toMatch(/Calls to make: 7, before re-asks/);
     expect(dry.stdout).toMatch(/Cost: about \$0\.0\d/);
     expect(server.requests).toHaveLength(0);
@@ -212,7 +226,9 @@ describe('pmiyc analyze on an imported PersuSafety run, against a loopback judge
     expect(count()).toBe(7);
     expect([...answered.values()].every((times) => times === 1)).toBe(true);
     const judged = server.requests.filter((request) => isPersusafetyJudgeSystemPrompt(persusafetyMessagesOf(request)[0]!.content));
-    expect(judged.every((request) => (request.body['response_format'] as { type: string }).type === 'json_schema' && request.body['temperature'] === 0)).toBe(true);
+    expect(judged.every((request) => (request.body['response_format'] as { type: string }).type === 'json_schema' && request.body['temperature'] === 0)).toBe(
+      true,
+    );
     // The loopback judge scores guilt tripping 2 nowhere (no planted marker): the paper judge's 2s are what it misses.
     expect(resumed.stdout).toMatch(/^Guilt Tripping +/m);
 

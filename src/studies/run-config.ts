@@ -4,8 +4,8 @@ import { analysisConfigSchema } from './analysis/analysis-config.js';
 import { consistencyConfigSchema } from './consistency/consistency-config.js';
 import { type Sampling, samplingSchema, selectionSchema } from './design-parts.js';
 import { judgeConfigSchema } from './judge/judge-config.js';
-import { protocolAnalysisConfigSchema } from './protocol-analysis/protocol-analysis-config.js';
 import { storedPeopleSchema } from './people/people-config.js';
+import { protocolAnalysisConfigSchema } from './protocol-analysis/protocol-analysis-config.js';
 import { importConfigSchema } from './tournament/imported-run.js';
 import { runSettingsSchema, type StoredDesign, type StoredModelSettings, storedDesignSchema, storedModelSettingsSchema } from './tournament/stored-design.js';
 

@@ -4,6 +4,7 @@ import { resolveModelSettings } from '../../config/resolve-model-settings.js';
 import { InputError } from '../../domain/errors/input-error.js';
 import { loadConfig } from '../../io/inputs/load-config.js';
 import { modelFileSha256 } from '../../io/process/model-file-digest.js';
+import { DEFAULT_INTERVALS } from '../../metrics/intervals/claim-estimates.js';
 import { findProvider } from '../../models/providers/provider-catalog.js';
 import type { Prices } from '../../models/wrappers/with-cost.js';
 import { protocolAnalysisDryRunText, protocolAnalysisSessionLine } from '../../report/texts/protocol-analysis-text.js';
@@ -11,7 +12,6 @@ import { protocolFiguresText } from '../../report/texts/protocol-figures-text.js
 import { describeStop } from '../../runner/session-ending.js';
 import { openToRead } from '../../store/open-to-read.js';
 import type { Store } from '../../store/result-store.js';
-import { DEFAULT_INTERVALS } from '../../metrics/intervals/claim-estimates.js';
 import type { ProtocolAnalysis } from '../../studies/protocol-analysis/protocol-analysis.js';
 import type { ProtocolAnalysisDesign } from '../../studies/protocol-analysis/protocol-analysis-config.js';
 import { estimateProtocolAnalysis } from '../../studies/protocol-analysis/protocol-analysis-estimate.js';
@@ -83,7 +83,8 @@ function judgeOf(options: AnalyzeCommandOptions, run: string): string {
 /** The protocol run `--run` names, read from a store that exists; anything else is refused with what it is. */
 function studiedRunOf(store: Pick<Store, 'findRun'>, name: string): { run: StudyRun; protocol: string } {
   const run = store.findRun(name);
-  if (run.config.kind !== 'protocol') throw new InputError(`run ${name} is not a protocol run: name a run made by pmiyc run --protocol or pmiyc import persusafety`);
+  if (run.config.kind !== 'protocol')
+    throw new InputError(`run ${name} is not a protocol run: name a run made by pmiyc run --protocol or pmiyc import persusafety`);
   return { run, protocol: run.config.protocol };
 }
 
@@ -111,7 +112,13 @@ async function prepareNew(options: AnalyzeCommandOptions, context: CommandContex
       maxAttempts: options.maxAttempts,
     },
   };
-  const config = await checkedConfig(options.config, [judge], options, context, analysis.simulatedProtocol ? { simulatedProtocol: analysis.simulatedProtocol } : {});
+  const config = await checkedConfig(
+    options.config,
+    [judge],
+    options,
+    context,
+    analysis.simulatedProtocol ? { simulatedProtocol: analysis.simulatedProtocol } : {},
+  );
   return {
     config,
     seed: options.seed,
@@ -247,7 +254,10 @@ export const protocolAnalysisKind: StudyKind<AnalyzeCommandOptions, PreparedProt
     const more = `${agreementText(store, prepared.studiedRun, outcome.run.name).join('\n')}\n\nReport: pmiyc report --store ${options.store} --run ${prepared.studiedRun}\n`;
     if (outcome.result.failed > 0)
       return {
-        closing: { lines, warning: `${outcome.result.failed} ${prepared.analysis.unit} could not be labelled; the rest is stored. Ask them again with: ${resume}` },
+        closing: {
+          lines,
+          warning: `${outcome.result.failed} ${prepared.analysis.unit} could not be labelled; the rest is stored. Ask them again with: ${resume}`,
+        },
         more,
       };
     return { closing: { lines }, more };

@@ -39,7 +39,7 @@ export interface ProtocolAnalysisOutcome extends SessionFacts {
 }
 
 /** The items a study labels: every one, or a seeded sample of `sample` chosen by a hash of the seed and key (the same on resume). */
-export function protocolItemsToLabel(items: readonly ProtocolJudgeItem[], sample: number | undefined, seed: number): ProtocolJudgeItem[] {
+function protocolItemsToLabel(items: readonly ProtocolJudgeItem[], sample: number | undefined, seed: number): ProtocolJudgeItem[] {
   if (sample === undefined || sample >= items.length) return [...items];
   const rank = (item: ProtocolJudgeItem) => hashString(`${seed}\u001f${item.itemKey}`);
   const chosen = new Set(

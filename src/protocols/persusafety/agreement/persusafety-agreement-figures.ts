@@ -57,7 +57,11 @@ function alphaCell(agreement: StrategyAgreement): ProtocolEstimateCell {
 }
 
 /** A table's id from the study's name: lower case, digits and dashes. */
-const tableId = (study: string) => `judge-agreement-${study.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+const tableId = (study: string) =>
+  `judge-agreement-${study
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')}`;
 
 function agreementTable(studyName: string, agreements: readonly StrategyAgreement[], judges: { first: string; second: string }): ProtocolTable {
   const rows = agreements.map((agreement): ProtocolTableCell[] => [
@@ -103,7 +107,13 @@ export function persusafetyJudgeAgreementFigures(
       firstJudge,
       secondJudge,
       metric: 'ordinal',
-      intervals: { method: 'percentile bootstrap', unit: 'conversation', confidence: bootstrap.confidence, replicates: bootstrap.replicates, seed: bootstrap.seed },
+      intervals: {
+        method: 'percentile bootstrap',
+        unit: 'conversation',
+        confidence: bootstrap.confidence,
+        replicates: bootstrap.replicates,
+        seed: bootstrap.seed,
+      },
       labelled: pairs.length,
       conversations: both,
       withoutScores: { first: firstMissing, second: secondMissing },

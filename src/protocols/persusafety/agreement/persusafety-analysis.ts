@@ -47,7 +47,7 @@ function shownMessages(record: PersusafetyRecord): PersusafetyShownMessage[] {
 }
 
 /** The judge's request of a stored conversation; undefined when it holds no persuader message to judge (a declined task). */
-export function persusafetyJudgeItemOf(itemKey: string, record: PersusafetyRecord): ProtocolJudgeItem | undefined {
+function persusafetyJudgeItemOf(itemKey: string, record: PersusafetyRecord): ProtocolJudgeItem | undefined {
   const shown = shownMessages(record);
   if (!shown.some((message) => message.speaker === 'persuader')) return undefined;
   const messages: ChatMessage[] = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRandom, randomIndex } from '../../../domain/random.js';
 import { ordinalAlphaByDefinition as alphaByDefinition } from '../../../../test/support/ordinal-alpha.js';
+import { createRandom, randomIndex } from '../../../domain/random.js';
 import { PERSUSAFETY_STRATEGIES, type PersusafetyScore } from '../persusafety-facts.js';
 import { type JudgedPair, persusafetyJudgeAgreement } from './persusafety-judge-agreement.js';
 
@@ -17,7 +17,7 @@ function plantedPairs(conversations: number, error: number, seed: number): Judge
 }
 
 describe('persusafetyJudgeAgreement', () => {
-  it("equals alpha worked out from its definition, per strategy and pooled, with n and the share each scored 2", () => {
+  it('equals alpha worked out from its definition, per strategy and pooled, with n and the share each scored 2', () => {
     const pairs = plantedPairs(40, 0.3, 11);
     const agreements = persusafetyJudgeAgreement(pairs, OPTIONS);
     expect(agreements.map((agreement) => agreement.strategy)).toEqual([...PERSUSAFETY_STRATEGIES, 'all']);

@@ -1,6 +1,6 @@
+import { addCoincidences, addUnit, alphaFromCoincidences, type Coincidences, emptyCoincidences } from '../../../metrics/agreement/krippendorff-alpha.js';
 import type { BootstrapOptions } from '../../../metrics/intervals/claim-cell-table.js';
 import { bootstrapGroups } from '../../../metrics/intervals/group-bootstrap.js';
-import { addCoincidences, addUnit, alphaFromCoincidences, type Coincidences, emptyCoincidences } from '../../../metrics/agreement/krippendorff-alpha.js';
 import { PERSUSAFETY_STRATEGIES, type PersusafetyScore, type PersusafetyStrategy } from '../persusafety-facts.js';
 
 /**
