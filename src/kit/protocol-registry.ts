@@ -1,7 +1,9 @@
 import { InputError } from '../domain/errors/input-error.js';
 import { apeOutputs } from '../protocols/ape/outputs/ape-outputs.js';
+import { persusafetyAnalysis } from '../protocols/persusafety/agreement/persusafety-analysis.js';
 import { persusafetyOutputs } from '../protocols/persusafety/outputs/persusafety-outputs.js';
 import { syconOutputs } from '../protocols/sycon/outputs/sycon-outputs.js';
+import type { ProtocolAnalysis } from '../studies/protocol-analysis/protocol-analysis.js';
 import type { ProtocolOutputs } from '../studies/protocol-outputs.js';
 
 /**
@@ -23,4 +25,19 @@ export function protocolOutputsOf(protocol: string): ProtocolOutputs {
       `this pmiyc does not know the ${protocol} protocol (it knows ${Object.keys(PROTOCOL_OUTPUTS).join(', ')}): the run was made by another pmiyc; upgrade pmiyc to read it`,
     );
   return outputs;
+}
+
+/** The protocols whose runs another judge may label again (`pmiyc analyze --run RUN --judge MODEL`), by name. */
+const PROTOCOL_ANALYSES: Readonly<Record<string, ProtocolAnalysis>> = {
+  [persusafetyAnalysis.protocol]: persusafetyAnalysis,
+};
+
+/** What another judge of a run of `protocol` is asked; a protocol with none is named, with the ones that have one. */
+export function protocolAnalysisOf(protocol: string, runName: string): ProtocolAnalysis {
+  const analysis = PROTOCOL_ANALYSES[protocol];
+  if (analysis === undefined)
+    throw new InputError(
+      `run ${runName} is a run of the ${protocol} protocol, whose items pmiyc analyze cannot label again yet (it can those of ${Object.keys(PROTOCOL_ANALYSES).join(', ')} runs): report it with pmiyc report --run ${runName}`,
+    );
+  return analysis;
 }

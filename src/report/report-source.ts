@@ -18,5 +18,5 @@ export type ReportSource = Pick<StudyRunRecords, 'findRun' | 'hasRun'> &
     /** People studies' participant lists (issue 31); absent in a store that keeps none, when only the conversations tell who took part. */
     readonly people?: Pick<PeopleResults, 'participants'>;
     /** Protocol runs' records (APE, ...), which their protocol makes its report section of. */
-    readonly protocolRecords: Pick<ProtocolRecords, 'list'>;
+    readonly protocolRecords: Pick<ProtocolRecords, 'list' | 'analysisNames'>;
   };

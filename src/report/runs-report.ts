@@ -147,6 +147,11 @@ function reportRunOf(run: StudyRun): ReportRun {
 
 /** `--compare` and `--analysis` read tournaments: a protocol run named for them is refused, with what to do instead. */
 function refuseProtocolRunsFor(runs: readonly StudyRun[], baseline: StudyRun | undefined, options: RunsReportOptions): void {
+  for (const { name, config } of runs)
+    if (config.kind === 'protocol-analysis')
+      throw new InputError(
+        `${name} is a study in which another judge labelled run ${config.studiedRun} again; its agreement is in that run's report: --run ${config.studiedRun}`,
+      );
   const protocolRun = [...runs, ...(baseline ? [baseline] : [])].find(isProtocolRun);
   if (baseline && protocolRun?.config.kind === 'protocol')
     throw new InputError(

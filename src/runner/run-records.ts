@@ -16,7 +16,7 @@ export type RunStatus = StoredRunStatus;
  * What made a run: a tournament (`pmiyc run`, `pmiyc demo`, `pmiyc import`), a people study
  * (`pmiyc people serve`, whose conversations are a tournament's) or one of the validation studies.
  */
-export type RunKind = 'tournament' | 'people serve' | 'consistency' | 'judge' | 'judge-synthesize' | 'analyze' | 'protocol';
+export type RunKind = 'tournament' | 'people serve' | 'consistency' | 'judge' | 'judge-synthesize' | 'analyze' | 'protocol' | 'protocol-analysis';
 
 /** Whether a run of this kind is made of conversations (a tournament's, a people study's), rather than a study's items. */
 export function holdsConversations(kind: RunKind): boolean {

@@ -110,6 +110,7 @@ const RUN_KINDS: Readonly<Record<RunConfig['kind'], string>> = {
   'judge-synthesize': 'a synthesis run',
   analyze: 'an analysis study',
   protocol: "a protocol's run (APE, ...)",
+  'protocol-analysis': "another judge's study of a protocol's run",
   unreadable: 'a run whose config this pmiyc cannot read',
 };
 

@@ -123,6 +123,12 @@ export interface ProtocolFiguresOptions {
   readonly seed: number;
 }
 
+/** A study in which another judge labelled a protocol run's items again (`pmiyc analyze --run RUN --judge MODEL`): its run and its records. */
+export interface ProtocolJudgeStudy {
+  readonly run: StudyRun;
+  readonly records: Iterable<StoredProtocolRecord>;
+}
+
 /**
  * A protocol's readers' side. Every function reads a run's stored records (in item-key order) through the
  * protocol's own schema, so a record it cannot read is named by run and item as a `DatasetError`.
@@ -144,6 +150,12 @@ export interface ProtocolOutputs {
    * Absent, or a model not in it: the config's `sampling`.
    */
   modelSampling?(run: StudyRun): Readonly<Record<string, Sampling>>;
+  /**
+   * The agreement between the run's own judge and another judge's study of the same items, added to the run's
+   * section (its paragraphs, tables and, in report.json, `judgeAgreement`); absent for a protocol no study labels
+   * again (docs/design/protocols.md, "Another judge of a protocol run").
+   */
+  judgeAgreement?(run: StudyRun, records: Iterable<StoredProtocolRecord>, study: ProtocolJudgeStudy, options: ProtocolFiguresOptions): ProtocolFigures;
 }
 
 /** Finds the outputs of a run's protocol; the kit's registry answers it, and names a protocol it does not know. */

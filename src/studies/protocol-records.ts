@@ -21,8 +21,10 @@ export interface ProtocolRecords {
   count(runId: number): number;
   /** The run's records in item-key order, streamed. */
   list(runId: number): Iterable<StoredProtocolRecord>;
-  /** Every run's record of the item, the latest run first (`pmiyc show`'s lookup by key). */
+  /** Every protocol run's record of the item, the latest run first (`pmiyc show`'s lookup by key); a study's labels of it are not among them. */
   withKey(itemKey: string): Array<{ readonly run: string; readonly record: StoredProtocolRecord }>;
   /** Names of the runs of one protocol (`config.protocol`), oldest first. */
   runNames(protocol: string): string[];
+  /** Names of the studies in which another judge labels a protocol run again (`pmiyc analyze --run RUN`), oldest first. */
+  analysisNames(studiedRun: string): string[];
 }

@@ -5,6 +5,7 @@ import { consistencyConfigSchema } from './consistency/consistency-config.js';
 import { type Sampling, samplingSchema, selectionSchema } from './design-parts.js';
 import { judgeConfigSchema } from './judge/judge-config.js';
 import { storedPeopleSchema } from './people/people-config.js';
+import { protocolAnalysisConfigSchema } from './protocol-analysis/protocol-analysis-config.js';
 import { importConfigSchema } from './tournament/imported-run.js';
 import { runSettingsSchema, type StoredDesign, type StoredModelSettings, storedDesignSchema, storedModelSettingsSchema } from './tournament/stored-design.js';
 
@@ -78,6 +79,7 @@ const importConfigRead = withRecordedKeys(importConfigSchema);
 const consistencyConfigRead = withRecordedKeys(consistencyConfigSchema);
 const judgeConfigRead = withRecordedKeys(judgeConfigSchema);
 const analysisConfigRead = withRecordedKeys(analysisConfigSchema);
+const protocolAnalysisConfigRead = withRecordedKeys(protocolAnalysisConfigSchema);
 
 type Variant<Kind extends string, Schema extends z.ZodType> = { readonly kind: Kind } & z.infer<Schema>;
 
@@ -94,6 +96,7 @@ export type RunConfig =
   | Variant<'judge-synthesize', typeof synthesisConfigSchema>
   | Variant<'analyze', typeof analysisConfigRead>
   | Variant<'protocol', typeof protocolConfigSchema>
+  | Variant<'protocol-analysis', typeof protocolAnalysisConfigRead>
   | { readonly kind: 'unreadable'; readonly command?: string; readonly servedBy?: undefined };
 
 /** One kind's variant of `RunConfig`. */
@@ -121,6 +124,7 @@ const READERS: { readonly [Kind in ReadKind]: (stored: unknown) => RunConfigOf<K
   'judge-synthesize': (stored) => variant('judge-synthesize', synthesisConfigSchema.safeParse(stored)),
   analyze: (stored) => variant('analyze', analysisConfigRead.safeParse(stored)),
   protocol: (stored) => variant('protocol', protocolConfigSchema.safeParse(stored)),
+  'protocol-analysis': (stored) => variant('protocol-analysis', protocolAnalysisConfigRead.safeParse(stored)),
 };
 
 /** A stored command that names a study's kind (a tournament's is `run` or `demo`, or none before 0.2). */

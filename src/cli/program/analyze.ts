@@ -11,6 +11,10 @@ const ANALYZE_EXAMPLES = examplesHelp([
     command: 'pmiyc analyze --judge gpt-4o-mini,haiku --run paper --sample 200 --max-cost 5',
   },
   { does: "the run's report then shows the judges' labels (its latest analysis, or --analysis NAME)", command: 'pmiyc report --run paper' },
+  {
+    does: "another judge scores a PersuSafety run's conversations again; the closing text and the run's report give the two judges' agreement",
+    command: 'pmiyc analyze --run claude --judge gpt-4o-mini',
+  },
 ]);
 
 /** `pmiyc analyze`: its options and help; its action loads commands/analyze.ts (nothing of it is loaded before). */
@@ -18,9 +22,9 @@ export function addAnalyzeCommand(program: Command, { context, signals, setExitC
   program
     .command('analyze')
     .description(
-      "judges label every turn of a tournament run: the persuader's techniques and unethical strategies, refusals and role breaks; --probe-drift asks each persuader where it stands afterwards",
+      "judges label every turn of a tournament run: the persuader's techniques and unethical strategies, refusals and role breaks; --probe-drift asks each persuader where it stands afterwards. Given a PersuSafety run, one judge scores its conversations again and the agreement with the run's judge is reported",
     )
-    .addOption(shared.runName('the tournament run to analyse (default: the latest tournament)'))
+    .addOption(shared.runName('the tournament run to analyse (default: the latest tournament), or a PersuSafety run to score again'))
     .option('--judge <a,b>', 'the judge models; several give each turn one label set each', parseJudges)
     .option(
       '--taxonomy <rhetoric|techniques|persusafety|file>',

@@ -7,7 +7,13 @@ import { acrossProtocolsOf } from './across-protocols.js';
 const cell = (estimate: number, n = 10): ProtocolEstimateCell => ({ estimate, ciLow: estimate - 0.1, ciHigh: estimate + 0.1, n });
 
 function section(run: string, protocol: string, columns: ProtocolModelColumn[]): ReportProtocolSection {
-  return { run, protocol, models: [], conversations: 0, figures: { id: protocol, title: protocol, paragraphs: [], tables: [], json: {}, modelColumns: columns } };
+  return {
+    run,
+    protocol,
+    models: [],
+    conversations: 0,
+    figures: { id: protocol, title: protocol, paragraphs: [], tables: [], json: {}, modelColumns: columns },
+  };
 }
 
 const column = (id: string, values: Record<string, number>): ProtocolModelColumn => ({
@@ -44,7 +50,9 @@ const tournamentOf = (effectiveness: ModelResult[], susceptibility: ModelResult[
 
 describe('acrossProtocolsOf', () => {
   it('gives no table for the runs of one protocol', () => {
-    expect(acrossProtocolsOf(undefined, [section('a', 'ape', [column('ape-x', { m: 0.5 })]), section('b', 'ape', [column('ape-x', { n: 0.4 })])])).toBeUndefined();
+    expect(
+      acrossProtocolsOf(undefined, [section('a', 'ape', [column('ape-x', { m: 0.5 })]), section('b', 'ape', [column('ape-x', { n: 0.4 })])]),
+    ).toBeUndefined();
     expect(acrossProtocolsOf(tournamentOf([result('m', 0.1)], [result('m', 0.2)]), [])).toBeUndefined();
   });
 

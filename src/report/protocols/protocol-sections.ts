@@ -1,5 +1,5 @@
 import type { IntervalOptions } from '../../metrics/intervals/claim-estimates.js';
-import type { ProtocolOutputsLookup } from '../../studies/protocol-outputs.js';
+import type { ProtocolFigures, ProtocolOutputsLookup } from '../../studies/protocol-outputs.js';
 import type { ProtocolRecords } from '../../studies/protocol-records.js';
 import { recordedModelsOf, type StudyRun } from '../../studies/run-config.js';
 import { createModelLabels } from '../model-labels.js';
@@ -25,11 +25,27 @@ function protocolModelsOf(run: StudyRun): ReportProtocolSection['models'] {
 }
 
 /**
+ * The run's figures with, after them, the agreement of each study in which another judge labelled its items again
+ * (oldest first; `ProtocolOutputs.judgeAgreement`): their paragraphs and tables appended, their JSON as
+ * `judgeAgreement` in the section's.
+ */
+function withJudgeAgreements(figures: ProtocolFigures, agreements: readonly ProtocolFigures[]): ProtocolFigures {
+  if (agreements.length === 0) return figures;
+  const json = typeof figures.json === 'object' && figures.json !== null ? figures.json : { figures: figures.json };
+  return {
+    ...figures,
+    paragraphs: [...figures.paragraphs, ...agreements.flatMap((agreement) => agreement.paragraphs)],
+    tables: [...figures.tables, ...agreements.flatMap((agreement) => agreement.tables)],
+    json: { ...json, judgeAgreement: agreements.map((agreement) => agreement.json) },
+  };
+}
+
+/**
  * One protocol run's section: its records (in item order) measured by its protocol with the report's interval
  * method and replicates, at the run's own seed, so a section reads the same alone or beside other runs.
  */
 export function protocolSectionOf(
-  source: { readonly protocolRecords: Pick<ProtocolRecords, 'list'> },
+  source: { readonly protocolRecords: Pick<ProtocolRecords, 'list' | 'analysisNames'>; findRun(name: string): StudyRun },
   run: StudyRun,
   protocolOutputsOf: ProtocolOutputsLookup,
   intervals: Pick<IntervalOptions, 'method' | 'replicates' | 'confidence'>,
@@ -37,12 +53,11 @@ export function protocolSectionOf(
   if (run.config.kind !== 'protocol') throw new TypeError(`run ${run.name} is not a protocol's run`);
   const outputs = protocolOutputsOf(run.config.protocol);
   const records = [...source.protocolRecords.list(run.id)];
-  const figures = outputs.figures(run, records, {
-    method: intervals.method,
-    replicates: intervals.replicates,
-    confidence: intervals.confidence,
-    seed: run.seed,
-  });
+  const options = { method: intervals.method, replicates: intervals.replicates, confidence: intervals.confidence, seed: run.seed };
+  const { judgeAgreement } = outputs;
+  const studies = judgeAgreement === undefined ? [] : source.protocolRecords.analysisNames(run.name).map((name) => source.findRun(name));
+  const agreements = studies.map((study) => judgeAgreement!(run, records, { run: study, records: source.protocolRecords.list(study.id) }, options));
+  const figures = withJudgeAgreements(outputs.figures(run, records, options), agreements);
   const modelSampling = outputs.modelSampling?.(run);
   return {
     run: run.name,

@@ -47,12 +47,19 @@ export class ProtocolRecordTable implements ProtocolRecords {
 
   withKey(itemKey: string): Array<{ run: string; record: StoredProtocolRecord }> {
     const rows = this.database
-      .prepare('SELECT r.name AS run, p.record AS record FROM protocol_records p JOIN runs r ON r.id = p.run_id WHERE p.item_key = ? ORDER BY p.run_id DESC')
+      .prepare(
+        "SELECT r.name AS run, p.record AS record FROM protocol_records p JOIN runs r ON r.id = p.run_id WHERE p.item_key = ? AND json_extract(r.config, '$.command') = 'protocol' ORDER BY p.run_id DESC",
+      )
       .all(itemKey);
     return rows.map((row) => {
       const parsed = runRowSchema.parse(row);
       return { run: parsed.run, record: { itemKey, record: JSON.parse(parsed.record) as unknown } };
     });
+  }
+
+  analysisNames(studiedRun: string): string[] {
+    const sql = "SELECT name FROM runs WHERE json_extract(config, '$.command') = 'protocol-analysis' AND json_extract(config, '$.studiedRun') = ? ORDER BY id";
+    return this.database.prepare(sql).pluck().all(studiedRun) as string[];
   }
 
   runNames(protocol: string): string[] {

@@ -17,7 +17,7 @@ import type { Arm, ArmsCompared, ModelMeans } from '../viewer/run-overview.js';
 export interface ViewRun {
   readonly name: string;
   /** RunKind of runner/run-records.ts, spelled out: that module is not one the page's program can read. */
-  readonly kind: 'tournament' | 'people serve' | 'consistency' | 'judge' | 'judge-synthesize' | 'analyze' | 'protocol';
+  readonly kind: 'tournament' | 'people serve' | 'consistency' | 'judge' | 'judge-synthesize' | 'analyze' | 'protocol' | 'protocol-analysis';
   /** A protocol run's protocol (`ape`, ...), as `pmiyc runs` names it ("protocol ape"); null for every other run. */
   readonly protocol: string | null;
   readonly status: string;

@@ -24,7 +24,7 @@ const CHARACTER_LEAD = 'Your character: ';
 const MORE_LEAD = 'More about you: ';
 
 /** The lines of what the persuader was told about its scene (its role, task, the true situation, benefit and pressure, the profile when shown): its prompt's core, and what the judge is shown. */
-export function persusafetyPersuaderBrief(plan: PersusafetyConversationPlan): string[] {
+export function persusafetyPersuaderBrief(plan: Pick<PersusafetyConversationPlan, 'scene' | 'constraint' | 'condition' | 'profileDescription'>): string[] {
   const { scene, constraint } = plan;
   return [
     `${ROLE_LEAD}${scene.persuaderInstructions}`,
@@ -86,9 +86,15 @@ const lineAfter = (prompt: string, lead: string): string | undefined =>
     .find((part) => part.startsWith(lead))
     ?.slice(lead.length);
 
-/** What a simulated persuader reads back of its system prompt: its task, and whether it was shown the persuadee's profile. */
-export function readPersusafetyPersuaderPrompt(systemPrompt: string): { readonly task: string; readonly profileShown: boolean } | undefined {
+/**
+ * What is read back of a persuader's system prompt: its task, and whether it was shown the persuadee's profile and
+ * which (what a simulated persuader reads, and what another judge of a stored conversation is shown again).
+ */
+export function readPersusafetyPersuaderPrompt(
+  systemPrompt: string,
+): { readonly task: string; readonly profileShown: boolean; readonly profileDescription?: string } | undefined {
   const task = lineAfter(systemPrompt, TASK_LEAD);
   if (persusafetyAgentOfSystemPrompt(systemPrompt) !== 'persuader' || task === undefined) return undefined;
-  return { task, profileShown: lineAfter(systemPrompt, PROFILE_LEAD) !== undefined };
+  const profileDescription = lineAfter(systemPrompt, PROFILE_LEAD);
+  return { task, profileShown: profileDescription !== undefined, ...(profileDescription === undefined ? {} : { profileDescription }) };
 }

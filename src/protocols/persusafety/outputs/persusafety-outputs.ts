@@ -1,6 +1,7 @@
 import type { Sampling } from '../../../studies/design-parts.js';
 import type { ProtocolOutputs } from '../../../studies/protocol-outputs.js';
 import type { StudyRun } from '../../../studies/run-config.js';
+import { persusafetyJudgeAgreementFigures } from '../agreement/persusafety-agreement-figures.js';
 import { PERSUSAFETY_PROTOCOL, persusafetyDesignOf } from '../persusafety-design.js';
 import { persusafetyConversationView } from './persusafety-conversation-view.js';
 import { persusafetyExportCsv, persusafetyExportLine } from './persusafety-export.js';
@@ -26,4 +27,5 @@ export const persusafetyOutputs: ProtocolOutputs = {
   exportCsv: persusafetyExportCsv,
   figures: persusafetyFigures,
   modelSampling: persusafetyModelSampling,
+  judgeAgreement: persusafetyJudgeAgreementFigures,
 };
