@@ -10,8 +10,8 @@ import { join } from 'node:path';
  */
 
 export const LPB_FIXTURE_BUNDLE = 'v1_fixture_4topics_panel4';
-export const LPB_FIXTURE_MODELS = ['model-alpha', 'model-bravo', 'model-charlie.2', 'model-delta'] as const;
-export const LPB_FIXTURE_PROPOSITIONS = [
+const LPB_FIXTURE_MODELS = ['model-alpha', 'model-bravo', 'model-charlie.2', 'model-delta'] as const;
+const LPB_FIXTURE_PROPOSITIONS = [
   { id: 'prop_0004', topic: 'Plant more street trees', statement: 'Cities should plant a street tree for every ten residents.' },
   { id: 'prop_0021', topic: 'Longer school lunches', statement: 'Schools should give pupils a lunch break of at least one hour.' },
   { id: 'prop_0047', topic: 'Public libraries open late', statement: 'Public libraries should stay open until midnight on weekdays.' },

@@ -1,5 +1,5 @@
 import { DatasetError } from '../../domain/errors/dataset-error.js';
-import { LPB_CELL_COLUMNS, LPB_OUTCOMES, LPB_SIDES, LPB_STANCE_SCALE, type LpbOutcome, type LpbSide } from './lpb-facts.js';
+import { LPB_ALIGNMENTS, LPB_CELL_COLUMNS, LPB_OUTCOMES, LPB_SIDES, LPB_STANCE_SCALE, type LpbOutcome, type LpbSide } from './lpb-facts.js';
 import type { MarkdownRow, MarkdownTable } from './lpb-markdown-tables.js';
 
 /** One row of the per-cell table, read and checked: one conversation of one persuader and target on one side of a proposition. */
@@ -29,7 +29,7 @@ export interface LpbCell {
   readonly line: number;
 }
 
-const ALIGNMENT_WORDS = ['aligned', 'neutral', 'opposed', 'unknown'];
+const ALIGNMENT_WORDS = [...LPB_ALIGNMENTS, 'unknown'];
 /** Three-decimal rounding of the published figures: a shift may differ from post - pre by two roundings. */
 const ROUNDING_SLACK = 0.0015;
 

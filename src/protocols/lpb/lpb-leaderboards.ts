@@ -20,7 +20,7 @@ export interface LpbLeaderboard {
 }
 
 /** What is counted of each model in each role: cells, moderation blocks, and cells flagged by each diagnostic. */
-export interface LpbModelProblems {
+interface LpbModelProblems {
   readonly model: string;
   readonly role: LpbRole;
   readonly cells: number;

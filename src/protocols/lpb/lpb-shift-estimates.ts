@@ -42,7 +42,8 @@ export interface LpbEstimate {
  */
 export function exactShift(published: number): number {
   const thirds = Math.round(published * 3);
-  return Math.abs(published * 3 - thirds) < 0.006 ? thirds / 3 : published;
+  // `|| 0` turns the published -0.000 into 0.
+  return Math.abs(published * 3 - thirds) < 0.006 ? thirds / 3 || 0 : published;
 }
 
 /** The completed cells with a shift; blocked cells and cells with no shift are in no mean. */

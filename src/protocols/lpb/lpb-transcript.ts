@@ -2,7 +2,7 @@ import { DatasetError } from '../../domain/errors/dataset-error.js';
 import { LPB_TRANSCRIPT_ROLES, type LpbSpeakerRole } from './lpb-facts.js';
 
 /** One turn of a transcript: its number (from 1), who spoke, and what was said (Markdown). */
-export interface LpbTurn {
+interface LpbTurn {
   readonly turn: number;
   readonly role: LpbSpeakerRole;
   readonly model: string;

@@ -15,7 +15,7 @@ export interface LpbProbes {
 }
 
 /** A diagnostics column's key: its words in camelCase, each lower-cased first (`Recon XML-like`: `reconXmlLike`). */
-export function lpbDiagnosticKey(column: string): string {
+function lpbDiagnosticKey(column: string): string {
   const words = column.split(/[^A-Za-z0-9]+/).filter((word) => word !== '');
   return words.map((word, at) => (at === 0 ? word.toLowerCase() : word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())).join('');
 }

@@ -7,7 +7,7 @@ import type { LpbEstimate } from '../lpb-shift-estimates.js';
 /** The tables of the benchmark's report section (docs/design/llm-persuasion-benchmark.md, "Report"), from its figures. */
 
 /** A mean as the report's estimate cell: n is the cells with a shift. */
-export function estimateCell(estimate: LpbEstimate | null): ProtocolEstimateCell | string {
+function estimateCell(estimate: LpbEstimate | null): ProtocolEstimateCell | string {
   if (estimate === null) return 'n/a';
   if (Number.isNaN(estimate.mean)) return { estimate: Number.NaN, ciLow: Number.NaN, ciHigh: Number.NaN, n: estimate.cells, reason: 'no cell with a shift' };
   return { estimate: estimate.mean, ciLow: estimate.ciLow, ciHigh: estimate.ciHigh, n: estimate.cells, thin: estimate.thin };
