@@ -1,5 +1,6 @@
 import { InputError } from '../domain/errors/input-error.js';
 import { apeOutputs } from '../protocols/ape/outputs/ape-outputs.js';
+import { lpbOutputs } from '../protocols/lpb/outputs/lpb-outputs.js';
 import { persusafetyAnalysis } from '../protocols/persusafety/agreement/persusafety-analysis.js';
 import { persusafetyOutputs } from '../protocols/persusafety/outputs/persusafety-outputs.js';
 import { syconOutputs } from '../protocols/sycon/outputs/sycon-outputs.js';
@@ -13,6 +14,7 @@ import type { ProtocolOutputs } from '../studies/protocol-outputs.js';
  */
 const PROTOCOL_OUTPUTS: Readonly<Record<string, ProtocolOutputs>> = {
   [apeOutputs.protocol]: apeOutputs,
+  [lpbOutputs.protocol]: lpbOutputs,
   [persusafetyOutputs.protocol]: persusafetyOutputs,
   [syconOutputs.protocol]: syconOutputs,
 };

@@ -15,10 +15,11 @@ export function addImportCommand(program: Command, wiring: CommandWiring): void 
   const command = program
     .command('import')
     .description(
-      "bring in results made by other tools: `official` reads the official PMIYC code's results.json files, `persusafety` PersuSafety's published conversations with its judge's scores",
+      "bring in results made by other tools: `official` reads the official PMIYC code's results.json files, `persusafety` PersuSafety's published conversations with its judge's scores, `llm-persuasion-benchmark` a bundle of the LLM Persuasion Benchmark",
     );
   addImportOfficial(command, wiring);
   addImportPersusafety(command, wiring);
+  addImportLpb(command, wiring);
 }
 
 function addImportOfficial(command: Command, { context, setExitCode }: CommandWiring): void {
@@ -76,5 +77,22 @@ function addImportPersusafety(command: Command, { context, setExitCode }: Comman
     .action(async (paths, options) => {
       const { importPersusafetyCommand } = await import('../commands/import-persusafety.js');
       setExitCode(await importPersusafetyCommand({ ...options, paths, ...runExtras(context) }, context));
+    });
+}
+
+function addImportLpb(command: Command, { context, setExitCode }: CommandWiring): void {
+  command
+    .command('llm-persuasion-benchmark')
+    .description(
+      "store a bundle of the LLM Persuasion Benchmark (lechmazur/persuasion: its report's per-cell table and transcripts) as a run that report, export, show and view read",
+    )
+    .argument('<dir>', "a copy of the benchmark's repository, or one bundle's folder (reports/<bundle>)")
+    .requiredOption('--run <name>', 'the run to store it as (made when missing; importing the same bundle again adds nothing)', parseRunName('--run'))
+    .option('--bundle <name>', 'the bundle to import, when the copy has several (reports/<bundle>)')
+    .option('--commit <sha>', "the copy's commit, kept with the run (default: read from the copy when it is a git checkout)")
+    .addOption(shared.store())
+    .action(async (directory, options) => {
+      const { importLpbCommand } = await import('../commands/import-lpb.js');
+      setExitCode(await importLpbCommand({ ...options, directory, ...runExtras(context) }, context));
     });
 }
