@@ -52,7 +52,7 @@ export function addRunCommand(program: Command, { context, signals, setExitCode 
     .addOption(shared.choice('--setting', ['single', 'multi', 'both'] as const, 'single-turn, multi-turn or both').default('both'))
     .option(
       '--turns <n>',
-      "turns of a multi-turn conversation (odd, > 3); with --protocol persusafety, the persuader's turns at most (default: the benchmark's 15 on a harmful task, 10 on a neutral scene)",
+      "turns of a multi-turn conversation (odd, > 3); with --protocol persusafety, the persuader's turns at most (when not given, the benchmark's 15 on a harmful task and 10 on a neutral scene)",
       parseWholeNumber('--turns', 1),
       9,
     )

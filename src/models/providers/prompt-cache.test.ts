@@ -33,7 +33,7 @@ const request: GenerateRequest = {
 const prices = { inputUsdPerMillion: 3, outputUsdPerMillion: 15, cachedInputUsdPerMillion: 0.3, cacheWriteUsdPerMillion: 3.75 };
 
 function settingsFor(provider: string, overrides: Partial<ModelSettings> = {}): ModelSettings {
-  return { name: `${provider}/m`, provider, model: 'm', baseURL: `${server.url}/v1`, timeoutMs: 2000, maxRetries: 0, ...prices, ...overrides };
+  return { name: `${provider}/m`, provider, model: 'm', baseURL: `${server.url}/v1`, timeoutMs: 20_000, maxRetries: 0, ...prices, ...overrides };
 }
 
 const openaiWithCache = (text: string) => {
