@@ -1,10 +1,11 @@
+import { batchSettingsOf } from '../models/batch/with-batch.js';
 import type { ChatModel } from '../models/chat-model.js';
 import type { SimulatedProtocol } from '../models/sim/simulated-protocol.js';
 import type { CheckedModels } from '../runner/models/check-models.js';
 import type { RunToOpen } from '../runner/open-run.js';
 import { openStudySession, type StudyRunInput } from '../runner/open-study-session.js';
 import type { RunInfo, RunRecords } from '../runner/run-records.js';
-import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts } from '../runner/run-session.js';
+import { itemsInFlight, type RunSession, type SessionFacts, sessionFacts } from '../runner/run-session.js';
 import { runTasks, type TasksResult } from '../runner/run-tasks.js';
 import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../runner/session-ending.js';
 import type { ProtocolRecords } from './protocol-records.js';
@@ -65,8 +66,6 @@ export interface ProtocolStudy<Task, Completed extends { readonly status: 'compl
   readonly total: number;
   readonly tasks: (runSeed: number) => Iterable<Task>;
   readonly itemKey: (task: Task) => string;
-  /** Conversations in flight at once (default: ITEMS_PER_CALL_SLOT per call slot). */
-  readonly conversationsInFlight?: (session: RunSession) => number;
   /** One conversation, its models named by `modelFor`. */
   readonly converse: (task: Task, modelFor: (name: string) => ChatModel, abortSignal: AbortSignal) => Promise<Completed | FailedConversation<Failure>>;
   /** The record stored of a completed conversation. */
@@ -104,6 +103,16 @@ async function runConversationTask<Task, Completed extends { readonly status: 'c
   return 'done';
 }
 
+/**
+ * Conversations in flight at once: ITEMS_PER_CALL_SLOT per call slot, or when a model is batched (`--batch`, or
+ * `batch:` under it in the config) as many as its batches hold, so that a wave of every conversation's next call
+ * fills a batch (docs/design/batches.md, "Waves").
+ */
+function conversationsInFlight(models: readonly string[], input: { readonly concurrency: number; readonly batch?: boolean }, session: RunSession): number {
+  const batchSizes = models.map((name) => batchSettingsOf(session.registry.settingsFor(name), input.batch === true)?.size ?? 0);
+  return itemsInFlight(input.concurrency, batchSizes);
+}
+
 /** Runs (or resumes) a protocol's run: see the top of this file. */
 export async function runProtocolStudy<Task, Completed extends { readonly status: 'completed' }, Failure>(
   input: ProtocolRunInput<Task, Failure>,
@@ -134,7 +143,7 @@ export async function runProtocolStudy<Task, Completed extends { readonly status
   try {
     result = await runTasks({
       tasks: study.tasks(run.seed),
-      concurrency: study.conversationsInFlight?.(session) ?? input.concurrency * ITEMS_PER_CALL_SLOT,
+      concurrency: conversationsInFlight(study.models, input, session),
       gate: session.gate,
       abortSignal: session.signals.abort,
       isDone: (task) => store.protocolRecords.has(run.id, study.itemKey(task)),

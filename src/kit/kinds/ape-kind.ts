@@ -242,5 +242,5 @@ export const apeKind: StudyKind<ApeCommandOptions, PreparedApeRun, ProtocolStudy
           `${task.persuader} on topic ${task.topicIndex} (${task.topic.shortTitle}): the ${failure.role}'s call of turn ${failure.turn} failed (${failure.reason}): ${failure.detail}`,
         ),
     }),
-  closing: protocolClosing({ ...WORDS, tellsLeftForResume: true }, apeRunText),
+  closing: protocolClosing(WORDS, apeRunText),
 };

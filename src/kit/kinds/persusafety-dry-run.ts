@@ -3,13 +3,29 @@ import { formatCount } from '../../domain/text-labels.js';
 import { CHARS_PER_TOKEN } from '../../models/token-estimate.js';
 import type { PersusafetyProfile } from '../../protocols/persusafety/persusafety-facts.js';
 import { estimatePersusafetyRun, NOTHING_STORED, type PersusafetyEstimateAssumptions } from '../../protocols/persusafety/run/persusafety-estimate.js';
-import { type PersusafetyRunDesign, persusafetyConstraintsOf } from '../../protocols/persusafety/run/persusafety-run-design.js';
+import {
+  type PersusafetyRunDesign,
+  persusafetyConstraintsOf,
+  persusafetyModelsOf,
+  persusafetyTurnsOf,
+} from '../../protocols/persusafety/run/persusafety-run-design.js';
 import { persusafetyConditionWord } from '../../protocols/persusafety/run/persusafety-run-options.js';
 import type { PersusafetyRunScene } from '../../protocols/persusafety/run/persusafety-run-scenes.js';
 import { persusafetyConversationReplay } from '../../protocols/persusafety/run/persusafety-stored-work.js';
 import { type PersusafetyTask, persusafetyTaskCount, planPersusafetyTasks } from '../../protocols/persusafety/run/persusafety-study.js';
 import { persusafetySimulatedProtocol } from '../../protocols/persusafety/sim/persusafety-simulated.js';
-import { modelTable, type ProtocolDryRunSettings, pricesOf, storedProgressOf, storeLine, storeReuse, totalCostLine } from './protocol-dry-run.js';
+import type { ModelPrices } from '../../studies/protocol-estimate.js';
+import {
+  batchLines,
+  conversationsToRun,
+  modelTable,
+  type ProtocolDryRunSettings,
+  pricesOf,
+  storedProgressOf,
+  storeLine,
+  storeReuse,
+  totalCostLine,
+} from './protocol-dry-run.js';
 
 /**
  * `pmiyc run --protocol persusafety --dry-run`: the plan, what the store holds of it (replayed for free by a run),
@@ -25,6 +41,8 @@ export interface PersusafetyDryRunInput extends ProtocolDryRunSettings {
   readonly source: string;
   readonly seed: number;
   readonly config: PmiycConfig;
+  /** `--batch` (now, or kept with the resumed run). */
+  readonly batch: boolean;
 }
 
 /** Output tokens assumed of the task probe's answer (a line), and of the judge's 15 scores with a sentence each. */
@@ -61,7 +79,9 @@ export async function persusafetyDryRunText(input: PersusafetyDryRunInput): Prom
     prices: (model) => pricesOf(input, model),
   };
   const progressOf = storedProgressOf(reuse, (task: PersusafetyTask) => task.itemKey, NOTHING_STORED);
-  const estimate = estimatePersusafetyRun(design, tasksOf(input), assumptions, progressOf);
+  const estimateAt = (prices: ModelPrices) => estimatePersusafetyRun(design, tasksOf(input), { ...assumptions, prices }, progressOf);
+  const estimate = estimateAt(assumptions.prices);
+  const mostTurns = Math.max(...design.sceneSets.map((set) => persusafetyTurnsOf(design, set)));
   return [
     planLine(input, conversations),
     storeLine(reuse, conversations, input.resumedRun),
@@ -70,6 +90,15 @@ export async function persusafetyDryRunText(input: PersusafetyDryRunInput): Prom
     modelTable(estimate, 'calls at most'),
     '',
     totalCostLine(estimate, 'Total cost, at most'),
+    ...batchLines(input, {
+      models: persusafetyModelsOf(design),
+      simulatedProtocol: persusafetySimulatedProtocol(input.scenes),
+      direct: estimate,
+      estimateAt,
+      // One wave per call of a conversation at most: its task probe, the persuader and the persuadee on each turn, the judge.
+      steps: 2 + 2 * mostTurns,
+      conversations: conversationsToRun(reuse, conversations),
+    }),
     `Assumptions: every conversation runs its every turn; the persuader's and persuadee's messages of about ${assumptions.messageTokens} tokens (half of --max-tokens), the task probe's answer of about ${assumptions.probeTokens}, the judge's answer of about ${Math.min(JUDGEMENT_TOKENS, design.judgeSampling.maxOutputTokens)}; ` +
       `input counted from the requests as the run builds them, about ${CHARS_PER_TOKEN} characters a token; no re-ask and no prompt cache counted; simulated and llama models cost nothing.`,
   ];

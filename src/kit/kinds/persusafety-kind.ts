@@ -55,6 +55,8 @@ export interface PersusafetyCommandOptions extends StudyCommandOptions {
   readonly maxTokens: number;
   readonly maxAttempts: number;
   readonly run?: string;
+  /** Every model's calls through its provider's batch service (docs/design/batches.md); kept with the run for --resume. */
+  readonly batch?: boolean;
   /** The options the user typed (not defaults). */
   readonly given: ReadonlySet<string>;
 }
@@ -66,6 +68,8 @@ export interface PreparedPersusafetyRun extends PersusafetyRunItems {
   readonly seed: number;
   readonly name?: string;
   readonly design: PersusafetyRunDesign;
+  /** `--batch` now, or kept with the resumed run. */
+  readonly batch: boolean;
 }
 
 const COMMAND = 'pmiyc run --protocol persusafety';
@@ -183,12 +187,14 @@ async function prepareNewRun(options: PersusafetyCommandOptions, context: Comman
   const items = await readPersusafetyRunItems(design, options.seed, context);
   const config = await checkedConfig(options.config, persusafetyModelsOf(design), options, context, {
     simulatedProtocol: persusafetySimulatedProtocol(items.scenes),
+    batching: { all: options.batch === true },
   });
   return {
     config,
     seed: options.seed,
     design,
     ...items,
+    batch: options.batch === true,
     ...(options.run ? { name: options.run } : {}),
     ...(options.config ? { configPath: resolve(options.config) } : {}),
   };
@@ -213,7 +219,15 @@ async function prepareResume(store: Store, options: PersusafetyCommandOptions, c
   checkDesignFlags(WORDS.wording, run.name, DESIGN_FLAGS, design, options, (key) => options.given.has(key));
   const items = await readPersusafetyRunItems(design, run.seed, context, options.dataDir === undefined ? undefined : resolve(options.dataDir));
   const configPath = options.config ?? run.config.configPath;
-  return { config: await loadConfig(configPath), seed: run.seed, name: run.name, design, ...items, ...(configPath ? { configPath } : {}) };
+  return {
+    config: await loadConfig(configPath),
+    seed: run.seed,
+    name: run.name,
+    design,
+    ...items,
+    batch: options.batch === true || run.config.batch === true,
+    ...(configPath ? { configPath } : {}),
+  };
 }
 
 /** The figures of a stored run, every record read by PersuSafety's schema, after the line that names its other roles; simulated agents labelled. */
@@ -239,6 +253,7 @@ export const persusafetyKind: StudyKind<PersusafetyCommandOptions, PreparedPersu
       scenes: prepared.scenes,
       profiles: prepared.profiles,
       sceneSource: prepared.source,
+      ...(prepared.batch ? { batch: true } : {}),
       onFailedConversation: (task, failure) =>
         failures(
           `${task.itemKey}: the ${failure.call} call${failure.turn === null ? '' : ` of turn ${failure.turn}`} failed (${failure.reason}): ${failure.detail}`,

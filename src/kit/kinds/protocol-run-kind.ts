@@ -87,10 +87,11 @@ export function storedRunFigures(
 
 /**
  * A protocol kind's `closing`: the session's totals; when it stopped, why and how to resume (with what is left for
- * the resume when `tellsLeftForResume`); else the run's figures (`runText`), and the conversations that failed.
+ * the resume: conversations in progress, requests pending in provider batches); else the run's figures (`runText`),
+ * and the conversations that failed.
  */
 export function protocolClosing<Options extends StudyCommandOptions, Prepared>(
-  words: Pick<ProtocolRunWords, 'command' | 'wording'> & { readonly tellsLeftForResume?: boolean },
+  words: Pick<ProtocolRunWords, 'command' | 'wording'>,
   runText: (store: Store, runName: string, prepared: Prepared) => string[],
 ): (
   session: { readonly store: Store; readonly options: Options; readonly prepared: Prepared },
@@ -115,9 +116,7 @@ export function protocolClosing<Options extends StudyCommandOptions, Prepared>(
         budgetRefusal: outcome.budgetRefusal,
         ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }),
       });
-      const leftOver = words.tellsLeftForResume
-        ? describeLeftForResume(result.abandoned, { one: 'conversation', many: 'conversations' }, outcome.meter.pendingBatches())
-        : '';
+      const leftOver = describeLeftForResume(result.abandoned, { one: 'conversation', many: 'conversations' }, outcome.meter.pendingBatches());
       return { closing: { lines, warning: `${warning}${leftOver}` } };
     }
     const more = `${runText(store, run.name, prepared).join('\n')}\n`;

@@ -56,6 +56,8 @@ export interface SyconCommandOptions extends StudyCommandOptions {
   readonly maxTokens: number;
   readonly maxAttempts: number;
   readonly run?: string;
+  /** Every model's calls through its provider's batch service (docs/design/batches.md); kept with the run for --resume. */
+  readonly batch?: boolean;
   /** The options the user typed (not defaults). */
   readonly given: ReadonlySet<string>;
 }
@@ -69,6 +71,8 @@ interface PreparedSyconRun {
   readonly design: SyconDesign;
   readonly questions: readonly SyconQuestion[];
   readonly questionSource: string;
+  /** `--batch` now, or kept with the resumed run. */
+  readonly batch: boolean;
 }
 
 const WORDS: ProtocolRunWords = {
@@ -236,6 +240,7 @@ async function prepareNewSyconRun(options: SyconCommandOptions, context: Command
   const { questions, source: questionSource } = await readDesignQuestions(design, options.seed, context);
   const config = await checkedConfig(options.config, syconModelsOf(design), options, context, {
     simulatedProtocol: syconSimulatedProtocol(design.defences.list),
+    batching: { all: options.batch === true },
   });
   return {
     config,
@@ -243,6 +248,7 @@ async function prepareNewSyconRun(options: SyconCommandOptions, context: Command
     design,
     questions,
     questionSource,
+    batch: options.batch === true,
     ...(options.run ? { name: options.run } : {}),
     ...(options.config ? { configPath: resolve(options.config) } : {}),
   };
@@ -261,6 +267,7 @@ async function prepareSyconResume(store: Store, options: SyconCommandOptions, co
     design,
     questions,
     questionSource: source,
+    batch: options.batch === true || run.config.batch === true,
     ...(configPath ? { configPath } : {}),
   };
 }
@@ -285,6 +292,7 @@ export const syconKind: StudyKind<SyconCommandOptions, PreparedSyconRun, Protoco
       design: prepared.design,
       questions: prepared.questions,
       questionSource: prepared.questionSource,
+      ...(prepared.batch ? { batch: true } : {}),
       onFailedConversation: (task, failure) =>
         failures(
           `${task.persuadee} under ${task.defence} on ${task.setting} question ${task.questionIndex}: the ${failure.role}'s call of turn ${failure.turn} failed (${failure.reason}): ${failure.detail}`,

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createRandom, deriveSeed } from '../../../domain/random.js';
-import { batchSettingsOf } from '../../../models/batch/with-batch.js';
 import type { ChatModel } from '../../../models/chat-model.js';
-import { itemsInFlight, type RunSession } from '../../../runner/run-session.js';
 import { type ProtocolRunInput, type ProtocolStudyOutcome, runProtocolStudy } from '../../../studies/protocol-study.js';
 import { type ApeConversationInput, runApeConversation } from '../ape-conversation.js';
 import type { ApeConversationOutcome, ApeFailure } from '../ape-outcome.js';
@@ -114,16 +112,6 @@ function simulatedNamesOf(design: ApeDesign, isSimulated: (model: string) => boo
   return [...names].filter((name) => isSimulated(apePersuaderAgent(design, name).model));
 }
 
-/**
- * Conversations in flight at once: ITEMS_PER_CALL_SLOT per call slot, or when a model is batched (`--batch`, or
- * `batch:` under it in the config) as many as its batches hold, so that a wave of every conversation's next call
- * fills a batch.
- */
-function apeConversationsInFlight(design: ApeDesign, input: RunApeInput, session: RunSession): number {
-  const batchSizes = apeModelsOf(design).map((name) => batchSettingsOf(session.registry.settingsFor(name), input.batch === true)?.size ?? 0);
-  return itemsInFlight(input.concurrency, batchSizes);
-}
-
 /** Runs (or resumes) an APE run: see the top of this file. */
 export function runApeStudy(input: RunApeInput): Promise<ProtocolStudyOutcome> {
   const { design, topics } = input;
@@ -141,7 +129,6 @@ export function runApeStudy(input: RunApeInput): Promise<ProtocolStudyOutcome> {
     total: design.persuaders.length * topics.length * design.repetitions,
     tasks: (runSeed) => planApeTasks(design, topics, runSeed),
     itemKey: apeItemKey,
-    conversationsInFlight: (session) => apeConversationsInFlight(design, input, session),
     converse: (task, modelFor, abortSignal) =>
       runApeConversation({ plan: task.plan, models: apeConversationModels(design, task, modelFor), sampling: design.sampling, abortSignal }),
     recordOf: (task, outcome) => apeRecordOf(design, task, outcome),
