@@ -181,9 +181,25 @@ const topicsSchema = z.strictObject({
   dataDir: z.string().min(1).optional(),
 });
 
+/**
+ * PersuSafety's scenes (`dataset:`) and SYCON-Bench's questions (`questions:`): a folder of the user's own in the
+ * benchmark's layout instead of the pinned files, the first N or a seeded sample, where the pinned files are.
+ */
+const itemFolderSchema = z.strictObject({
+  folder: z.string().min(1).optional(),
+  limit: z.number().int().positive().optional(),
+  sample: z.number().int().positive().optional(),
+  dataDir: z.string().min(1).optional(),
+});
+
+/** SYCON-Bench's defences (`--defences`): pmiyc's named ones, or a file of the user's own. */
+const defencesSchema = z.union([nameList, z.strictObject({ file: z.string().min(1) })]);
+
 const EXPERIMENT_PARTS: Record<string, z.ZodObject> = {
   claims: claimsSchema,
   topics: topicsSchema,
+  dataset: itemFolderSchema,
+  questions: itemFolderSchema,
   sampling: samplingConfigSchema,
   budget: budgetSchema,
   sequential: sequentialSchema,
@@ -203,8 +219,10 @@ const experimentSchema = z.strictObject({
   persuaderVariants: nameList.optional(),
   persuadeeVariants: nameList.optional(),
   claims: claimsSchema.refine((claims) => !(claims.set && claims.file), { message: 'give either set or file, not both' }).optional(),
-  settings: z.enum(['single', 'multi', 'both']).optional(),
-  turns: z.number().int().min(3).optional(),
+  /** The tournament's setting (`--setting`: single, multi or both), or SYCON-Bench's (`--settings`, a list): checked by protocol. */
+  settings: z.union([nameList, z.string().min(1)]).optional(),
+  /** The tournament's turns (odd, at least 3: checked by protocol), or PersuSafety's most persuader turns. */
+  turns: z.number().int().positive().optional(),
   repetitions: z.number().int().positive().optional(),
   /** `--probe-drift`: ask each persuader where it stands after each conversation. */
   probeDrift: z.boolean().optional(),
@@ -221,38 +239,61 @@ const experimentSchema = z.strictObject({
   categories: nameList.optional(),
   topics: topicsSchema.optional(),
   stateDegree: z.boolean().optional(),
+  /** With `protocol: persusafety` and `sycon` (`--judge`). */
+  judge: z.string().min(1).optional(),
+  /** With `protocol: persusafety` (`--scenes`, `--profiles`, `--profile-visibility`, `--constraints`, `--dataset`). */
+  scenes: z.enum(['harmful', 'neutral', 'both']).optional(),
+  profiles: nameList.optional(),
+  profileVisibility: nameList.optional(),
+  constraints: nameList.optional(),
+  dataset: itemFolderSchema.optional(),
+  /** With `protocol: sycon` (`--pressure`, `--questions`, `--defences`, `--pressure-turns`; its `settings` above). */
+  pressure: z.string().min(1).optional(),
+  questions: itemFolderSchema.optional(),
+  defences: defencesSchema.optional(),
+  pressureTurns: z.number().int().positive().optional(),
 });
 
 /**
- * The experiment's keys that only some protocols read, by protocol: another protocol's are refused, not ignored.
- * PersuSafety's own options (its judge, scenes, profiles, ...) are flags only so far: its experiment takes the
- * shared keys and the persuadee.
+ * The experiment's keys that only some protocols read, by protocol: another protocol's are refused, not ignored. A
+ * key may be more than one protocol's (`persuadee`, `judge`, `turns`, `settings`); its values are checked where the
+ * flag's are (the protocol's kind), but for the tournament's own shape of a shared key (`checkTournamentKeys`).
  */
 const PROTOCOL_KEYS: Readonly<Record<RunProtocol, readonly string[]>> = {
   pmiyc: ['persuaders', 'persuadees', 'persuaderVariants', 'persuadeeVariants', 'claims', 'settings', 'turns', 'probeDrift', 'sequential'],
   ape: ['persuadee', 'evaluator', 'refusalCheck', 'categories', 'topics', 'stateDegree'],
-  persusafety: ['persuadee'],
-  // SYCON-Bench takes the shared keys only, so far; its own are flags (--judge, --pressure, --defences, ...).
-  sycon: [],
+  persusafety: ['persuadee', 'judge', 'scenes', 'profiles', 'profileVisibility', 'constraints', 'dataset', 'turns'],
+  sycon: ['judge', 'pressure', 'settings', 'questions', 'defences', 'pressureTurns'],
 };
 
-/** An experiment's keys that belong to other protocols than its own, each an issue naming a protocol they are for. */
+const TOURNAMENT_SETTINGS: readonly string[] = ['single', 'multi', 'both'];
+const MIN_TOURNAMENT_TURNS = 3;
+
+/** The tournament's shape of the keys it shares with another protocol: one setting (not SYCON's list), at least 3 turns. */
+function checkTournamentKeys(experiment: ExperimentConfig, context: z.RefinementCtx): void {
+  const { settings, turns } = experiment;
+  if (settings !== undefined && !(typeof settings === 'string' && TOURNAMENT_SETTINGS.includes(settings)))
+    context.addIssue({ code: 'invalid_value', values: [...TOURNAMENT_SETTINGS], input: settings, path: ['experiment', 'settings'] });
+  if (turns !== undefined && turns < MIN_TOURNAMENT_TURNS)
+    context.addIssue({ code: 'too_small', origin: 'number', minimum: MIN_TOURNAMENT_TURNS, inclusive: true, input: turns, path: ['experiment', 'turns'] });
+}
+
+/** An experiment's keys that belong to other protocols than its own, each an issue naming the protocols they are for. */
 function checkProtocolKeys(experiment: ExperimentConfig, context: z.RefinementCtx): void {
   const protocol = experiment.protocol ?? 'pmiyc';
   const own = new Set(PROTOCOL_KEYS[protocol]);
-  const named = new Set<string>();
-  for (const [other, keys] of Object.entries(PROTOCOL_KEYS)) {
-    if (other === protocol) continue;
-    for (const key of keys.filter((name) => !own.has(name) && !named.has(name) && experiment[name as keyof ExperimentConfig] !== undefined)) {
-      named.add(key);
-      context.addIssue({
-        code: 'custom',
-        path: ['experiment', key],
-        message: `is for protocol: ${other}, and this experiment is protocol: ${protocol}: set protocol: ${other}, or remove it`,
-      });
-    }
+  const others = Object.entries(PROTOCOL_KEYS).filter(([other]) => other !== protocol);
+  const strays = new Set(others.flatMap(([, keys]) => keys).filter((key) => !own.has(key) && experiment[key as keyof ExperimentConfig] !== undefined));
+  for (const key of strays) {
+    const owners = others.filter(([, keys]) => keys.includes(key)).map(([other]) => other);
+    context.addIssue({
+      code: 'custom',
+      path: ['experiment', key],
+      message: `is for protocol: ${owners.join(' or ')}, and this experiment is protocol: ${protocol}: set protocol: ${owners.join(' or ')}, or remove it`,
+    });
   }
-  // The tournament's failure limit: an APE run takes none (a conversation that fails is asked again on resume).
+  if (protocol === 'pmiyc') checkTournamentKeys(experiment, context);
+  // The tournament's failure limit: a protocol's run takes none (a conversation that fails is asked again on resume).
   if (protocol !== 'pmiyc' && experiment.budget?.maxFailures !== undefined)
     context.addIssue({
       code: 'custom',

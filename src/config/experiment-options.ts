@@ -36,6 +36,17 @@ interface ExperimentOptions {
   readonly categories?: readonly string[];
   readonly topics?: string;
   readonly stateDegree?: boolean;
+  readonly judge?: string;
+  readonly scenes?: 'harmful' | 'neutral' | 'both';
+  readonly profiles?: readonly string[];
+  readonly profileVisibility?: readonly string[];
+  readonly constraints?: readonly string[];
+  readonly dataset?: string;
+  readonly pressure?: string;
+  readonly settings?: readonly string[];
+  readonly questions?: string;
+  readonly defences?: string;
+  readonly pressureTurns?: number;
 }
 
 /** Files named in a config are relative to the config's folder, as a reader of the file expects (`configPath` is absolute). */
@@ -44,10 +55,19 @@ function fromConfigFolder(path: string | undefined, configPath: string): string 
   return isAbsolute(path) ? path : join(dirname(configPath), path);
 }
 
+/** SYCON-Bench's defences as `--defences` takes them: the names comma-separated, or the file's path. */
+function defencesOption(defences: ExperimentConfig['defences'], configPath: string): string | undefined {
+  if (defences === undefined) return undefined;
+  return Array.isArray(defences) ? defences.join(',') : fromConfigFolder(defences.file, configPath);
+}
+
 /** The experiment block as run options (only what it sets). */
 function experimentOptions(experiment: ExperimentConfig, configPath: string): ExperimentOptions {
-  // The claims of a tournament, or the topics of an APE run (the schema lets an experiment have only its protocol's).
-  const items = experiment.claims ?? experiment.topics;
+  // The claims of a tournament, the topics of an APE run, the scenes of a PersuSafety run or the questions of a SYCON
+  // run (the schema lets an experiment have only its protocol's).
+  const items = experiment.claims ?? experiment.topics ?? experiment.dataset ?? experiment.questions;
+  const { settings } = experiment;
+  const sycon = experiment.protocol === 'sycon';
   const options: Record<string, unknown> = {
     protocol: experiment.protocol,
     models: experiment.models,
@@ -59,7 +79,7 @@ function experimentOptions(experiment: ExperimentConfig, configPath: string): Ex
     limit: items?.limit,
     sample: items?.sample,
     dataDir: fromConfigFolder(items?.dataDir, configPath),
-    setting: experiment.settings,
+    setting: sycon ? undefined : settings,
     turns: experiment.turns,
     repeat: experiment.repetitions,
     probeDrift: experiment.probeDrift,
@@ -81,6 +101,17 @@ function experimentOptions(experiment: ExperimentConfig, configPath: string): Ex
     categories: experiment.categories,
     topics: fromConfigFolder(experiment.topics?.file, configPath),
     stateDegree: experiment.stateDegree,
+    judge: experiment.judge,
+    scenes: experiment.scenes,
+    profiles: experiment.profiles,
+    profileVisibility: experiment.profileVisibility,
+    constraints: experiment.constraints,
+    dataset: fromConfigFolder(experiment.dataset?.folder, configPath),
+    pressure: experiment.pressure,
+    settings: sycon && settings !== undefined ? [settings].flat() : undefined,
+    questions: fromConfigFolder(experiment.questions?.folder, configPath),
+    defences: defencesOption(experiment.defences, configPath),
+    pressureTurns: experiment.pressureTurns,
   };
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as ExperimentOptions;
 }

@@ -39,7 +39,7 @@ export function writePersusafetyDataset(folder: string, wordings = 1): { readonl
 }
 
 type Message = { role: string; content: string };
-export const persusafetyMessagesOf = (request: RecordedRequest) => request.body['messages'] as Message[];
+export const persusafetyMessagesOf = (request: Pick<RecordedRequest, 'body'>) => request.body['messages'] as Message[];
 
 const TASK_LINE = /^Your task: (.*)$/m;
 
@@ -82,7 +82,7 @@ function persuadeeAnswer(messages: readonly Message[]): string {
 }
 
 /** The planted answer to one request, by the role its system prompt names. */
-export function persusafetyLoopbackAnswer(request: RecordedRequest, levels: ReadonlyMap<string, string>): string {
+export function persusafetyLoopbackAnswer(request: Pick<RecordedRequest, 'body'>, levels: ReadonlyMap<string, string>): string {
   const messages = persusafetyMessagesOf(request);
   const system = messages[0]?.content ?? '';
   if (isPersusafetyJudgeSystemPrompt(system)) return judgeAnswer(messages);

@@ -14,7 +14,7 @@ import { SYCON_FIXTURE_FOLDER } from './sycon-fixture.js';
 
 type Message = { role: string; content: string };
 
-export const syconMessagesOf = (request: RecordedRequest) => request.body['messages'] as Message[];
+export const syconMessagesOf = (request: Pick<RecordedRequest, 'body'>) => request.body['messages'] as Message[];
 
 /**
  * The planted models under test, by the pressure turn they are on (the replies they have given so far): `steady` holds
@@ -41,7 +41,7 @@ function judgeAnswer(messages: readonly Message[]): string {
 }
 
 /** The planted answer to one request, by the role its system prompt names; anything else is a model under test. */
-export function syconLoopbackAnswer(request: RecordedRequest): string {
+export function syconLoopbackAnswer(request: Pick<RecordedRequest, 'body'>): string {
   const messages = syconMessagesOf(request);
   const role = syconRoleOfSystemPrompt(messages[0]?.content ?? '');
   if (role === 'judge') return judgeAnswer(messages);

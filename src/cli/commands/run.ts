@@ -163,25 +163,28 @@ function apeOptionsOf(options: RunOptions): ApeCommandOptions {
   return { ...options, ...protocolDefaults(options) };
 }
 
-/** A PersuSafety run's options from `pmiyc run`'s; a tournament's flag (but --turns, its most turns), --batch or APE's typed with it is refused. */
+/** A PersuSafety run's options from `pmiyc run`'s; a tournament's flag (but --turns, its most turns) or another protocol's typed with it is refused. */
 function persusafetyOptionsOf(options: RunOptions): PersusafetyCommandOptions {
   const typed = [
-    ...typedOf(options, [...TOURNAMENT_ONLY.filter(([key]) => key !== 'turns'), ['batch', '--batch']]),
+    ...typedOf(
+      options,
+      TOURNAMENT_ONLY.filter(([key]) => key !== 'turns'),
+    ),
     ...otherProtocolsFlagsTyped(options, 'persusafety'),
   ];
   if (typed.length > 0)
     throw new InputError(
-      `${listed(typed)} not for --protocol persusafety (a PersuSafety run takes --models, --persuadee, --judge, --scenes, --profiles, --profile-visibility, --constraints, --turns, --dataset, --limit, --sample, --repeat): drop ${them(typed)}`,
+      `${listed(typed)} not for --protocol persusafety (a PersuSafety run takes --models, --persuadee, --judge, --scenes, --profiles, --profile-visibility, --constraints, --turns, --dataset, --limit, --sample, --repeat, --batch): drop ${them(typed)}`,
     );
   return { ...options, ...protocolDefaults(options) };
 }
 
 /** A SYCON-Bench run's options from `pmiyc run`'s; a tournament's or APE's flag typed with it is refused. */
 function syconOptionsOf(options: RunOptions): SyconCommandOptions {
-  const typed = [...typedOf(options, [...TOURNAMENT_ONLY, ['batch', '--batch']]), ...otherProtocolsFlagsTyped(options, 'sycon')];
+  const typed = [...typedOf(options, TOURNAMENT_ONLY), ...otherProtocolsFlagsTyped(options, 'sycon')];
   if (typed.length > 0)
     throw new InputError(
-      `${listed(typed)} not for --protocol sycon (a SYCON-Bench run takes --models, --judge, --pressure, --settings, --questions, --defences, --pressure-turns, --limit, --sample, --repeat): drop ${them(typed)}`,
+      `${listed(typed)} not for --protocol sycon (a SYCON-Bench run takes --models, --judge, --pressure, --settings, --questions, --defences, --pressure-turns, --limit, --sample, --repeat, --batch): drop ${them(typed)}`,
     );
   return {
     ...options,

@@ -1,9 +1,6 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { PmiycConfig } from '../../config/config-schema.js';
 import { InputError } from '../../domain/errors/input-error.js';
-import { labelModel } from '../../domain/text-labels.js';
 import { loadConfig } from '../../io/inputs/load-config.js';
 import { apeMetrics } from '../../protocols/ape/ape-metrics.js';
 import { type ApeTopic, apeCategoriesNamed, parseApeTopics, selectApeTopics } from '../../protocols/ape/ape-topics.js';
@@ -11,17 +8,17 @@ import { APE_TOPICS_RECIPE, readApeTopics } from '../../protocols/ape/ape-topics
 import { APE_PROTOCOL, APE_TEMPERATURE, type ApeDesign, apeDesignOf, apeModelsOf } from '../../protocols/ape/run/ape-design.js';
 import { apeRatesText } from '../../protocols/ape/run/ape-rates-text.js';
 import { apeScoredConversationOf, readApeRecord } from '../../protocols/ape/run/ape-record.js';
-import { type ApeStudyOutcome, runApeStudy } from '../../protocols/ape/run/ape-study.js';
+import { runApeStudy } from '../../protocols/ape/run/ape-study.js';
 import { apeVariantsUsed, checkApeResumeVariants, checkApeRoleModels } from '../../protocols/ape/run/ape-variants.js';
 import { apeSimulatedProtocol } from '../../protocols/ape/sim/ape-simulated.js';
-import { describeCallsMade, sessionCallsView } from '../../report/texts/run-totals-text.js';
-import { describeLeftForResume, describeStop } from '../../runner/session-ending.js';
-import { openToRead } from '../../store/open-to-read.js';
 import type { Store } from '../../store/result-store.js';
-import { checkDesignFlags, type DesignFlag, listText, optionalText, type ResumeWording, studyToResume } from '../../studies/study-resume.js';
+import type { ProtocolStudyOutcome } from '../../studies/protocol-study.js';
+import { checkDesignFlags, type DesignFlag, listText, optionalText } from '../../studies/study-resume.js';
 import { type CommandContext, dataOf } from '../command-context.js';
-import { checkConfigModels, type StudyCommandOptions, type StudyKind, withStore } from '../study-command.js';
+import { checkConfigModels, type StudyCommandOptions, type StudyKind } from '../study-command.js';
 import { apeDryRunText } from './ape-dry-run.js';
+import { protocolDryRun } from './protocol-dry-run.js';
+import { type ProtocolRunWords, protocolClosing, protocolRunToResume, readWithSha256, requiredModel, storedRunFigures } from './protocol-run-kind.js';
 
 /**
  * `pmiyc run --protocol ape` (docs/design/protocols.md): APE's question, will a model try to persuade on a harmful
@@ -67,11 +64,16 @@ interface PreparedApeRun {
   readonly batch: boolean;
 }
 
-const WORDING: ResumeWording = {
-  study: 'APE run',
-  short: 'run',
-  startOne: 'pmiyc run --protocol ape --models a,b --persuadee c --evaluator d',
-  startNew: 'start a new run (without --resume)',
+const WORDS: ProtocolRunWords = {
+  protocol: APE_PROTOCOL,
+  command: 'pmiyc run --protocol ape',
+  wording: {
+    study: 'APE run',
+    short: 'run',
+    startOne: 'pmiyc run --protocol ape --models a,b --persuadee c --evaluator d',
+    startNew: 'start a new run (without --resume)',
+  },
+  aRun: 'an APE run',
 };
 
 const DESIGN_FLAGS: readonly DesignFlag<ApeDesign, ApeCommandOptions>[] = [
@@ -107,11 +109,7 @@ const DESIGN_FLAGS: readonly DesignFlag<ApeDesign, ApeCommandOptions>[] = [
   { flag: '--repeat', keys: ['repeat'], stored: (design) => String(design.repetitions), given: (options) => String(options.repeat) },
 ];
 
-/** A required model flag, or what to type. */
-function required(value: string | undefined, flag: string, what: string): string {
-  if (value === undefined) throw new InputError(`pmiyc run --protocol ape needs ${flag} MODEL: ${what}`);
-  return value;
-}
+const required = (value: string | undefined, flag: string, what: string) => requiredModel(WORDS.command, value, flag, what);
 
 /**
  * A new run's design from the options (temperature: the benchmark's 0.5 unless typed), with the APE templates of
@@ -148,15 +146,7 @@ function apeDesignFromOptions(options: ApeCommandOptions, source: ApeDesign['top
 }
 
 /** A user's topic file, read with its sha256. */
-async function readTopicFile(path: string): Promise<{ readonly content: string; readonly sha256: string }> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    throw new InputError(`cannot read the topic file ${path} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}): check --topics`);
-  }
-  return { content: bytes.toString('utf8'), sha256: createHash('sha256').update(bytes).digest('hex') };
-}
+const readTopicFile = (path: string) => readWithSha256(path, `the topic file ${path}`, 'check --topics');
 
 /**
  * The run's topics, read from where its design says (APE's pinned file from `dataDir`, a resume's `--data-dir`
@@ -207,10 +197,9 @@ async function prepareNewApeRun(options: ApeCommandOptions, context: CommandCont
 }
 
 async function prepareApeResume(store: Store, options: ApeCommandOptions, context: CommandContext): Promise<PreparedApeRun> {
-  const run = studyToResume(store, WORDING, { named: options.run, latest: () => store.protocolRecords.runNames(APE_PROTOCOL).at(-1) });
-  if (run.config.kind !== 'protocol' || run.config.protocol !== APE_PROTOCOL) throw new InputError(`run ${run.name} is not an APE run: ${WORDING.startNew}`);
+  const run = protocolRunToResume(store, WORDS, { named: options.run, latest: () => store.protocolRecords.runNames(APE_PROTOCOL).at(-1) });
   const design = apeDesignOf(run.name, run.config.design);
-  checkDesignFlags(WORDING, run.name, DESIGN_FLAGS, design, options, (key) => options.given.has(key));
+  checkDesignFlags(WORDS.wording, run.name, DESIGN_FLAGS, design, options, (key) => options.given.has(key));
   const { topics, source } = await readDesignTopics(design, run.seed, context, options.dataDir === undefined ? undefined : resolve(options.dataDir));
   const configPath = options.config ?? run.config.configPath;
   const config = await loadConfig(configPath);
@@ -227,41 +216,19 @@ async function prepareApeResume(store: Store, options: ApeCommandOptions, contex
   };
 }
 
-/** A model's name as the closing shows it: the run's simulated agents (its stored `simulated`, aliases included) labelled so. */
-function simulatedLabels(simulated: readonly string[]): (model: string) => string {
-  return (model) => {
-    const label = labelModel(model);
-    return simulated.includes(model) && !label.includes('[simulated]') ? `${label} [simulated]` : label;
-  };
-}
-
 /** The rates of a stored run, every record read by APE's schema, after the line that names its other roles; simulated agents labelled. */
-function apeRunText(store: Store, runName: string, design: ApeDesign): string[] {
-  const run = store.findRun(runName);
-  const labelOf = simulatedLabels(run.config.kind === 'protocol' ? run.config.simulated : []);
-  const conversations = [...store.protocolRecords.list(run.id)].map((stored) => apeScoredConversationOf(readApeRecord(run.name, stored)));
-  if (conversations.length === 0) return [`Run ${run.name} has no finished conversation yet.`];
-  const check = design.refusalCheck === undefined ? '' : `, refusal check ${labelOf(design.refusalCheck)}`;
-  return [`Persuadee ${labelOf(design.persuadee)}, evaluator ${labelOf(design.evaluator)}${check}.`, ...apeRatesText(apeMetrics(conversations), labelOf)];
+function apeRunText(store: Store, runName: string, { design }: PreparedApeRun): string[] {
+  return storedRunFigures(store, runName, (records, labelOf, run) => {
+    const conversations = records.map((stored) => apeScoredConversationOf(readApeRecord(run.name, stored)));
+    const check = design.refusalCheck === undefined ? '' : `, refusal check ${labelOf(design.refusalCheck)}`;
+    return [`Persuadee ${labelOf(design.persuadee)}, evaluator ${labelOf(design.evaluator)}${check}.`, ...apeRatesText(apeMetrics(conversations), labelOf)];
+  });
 }
 
-export const apeKind: StudyKind<ApeCommandOptions, PreparedApeRun, ApeStudyOutcome> = {
+export const apeKind: StudyKind<ApeCommandOptions, PreparedApeRun, ProtocolStudyOutcome> = {
   prepareNew: prepareNewApeRun,
   prepareResume: prepareApeResume,
-  dryRun: async (fresh, options, context) => {
-    const common = { env: context.env, storePath: options.store, cache: options.cache, concurrency: options.concurrency };
-    if (fresh === undefined)
-      return withStore(options.store, 'read', context.now, async (store) => {
-        const prepared = await prepareApeResume(store, options, context);
-        return apeDryRunText({ ...prepared, ...common, store, ...(prepared.name ? { resumedRun: prepared.name } : {}) });
-      });
-    const store = openToRead(options.store);
-    try {
-      return await apeDryRunText({ ...fresh, ...common, ...(store ? { store } : {}) });
-    } finally {
-      store?.close();
-    }
-  },
+  dryRun: protocolDryRun(prepareApeResume, apeDryRunText),
   run: ({ store, prepared, input, failures }) =>
     runApeStudy({
       ...input,
@@ -275,28 +242,5 @@ export const apeKind: StudyKind<ApeCommandOptions, PreparedApeRun, ApeStudyOutco
           `${task.persuader} on topic ${task.topicIndex} (${task.topic.shortTitle}): the ${failure.role}'s call of turn ${failure.turn} failed (${failure.reason}): ${failure.detail}`,
         ),
     }),
-  closing: ({ store, options, prepared }, outcome) => {
-    const { run, result, ending } = outcome;
-    const calls = store.callTotals(run.id, outcome.callsMark);
-    const lines = [
-      `APE run ${run.name} in ${options.store}: ${result.done} conversations this session, ${result.skipped} already stored; ${describeCallsMade(sessionCallsView(outcome, calls))}.`,
-      '',
-    ];
-    const resume = `pmiyc run --protocol ape --store ${options.store} --run ${run.name} --resume`;
-    if (ending.status !== 'completed') {
-      const warning = describeStop(ending, {
-        resume,
-        items: 'conversations',
-        blockedModels: outcome.blockedModels,
-        budgetRefusal: outcome.budgetRefusal,
-        ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }),
-      });
-      const leftOver = describeLeftForResume(result.abandoned, { one: 'conversation', many: 'conversations' }, outcome.meter.pendingBatches());
-      return { closing: { lines, warning: `${warning}${leftOver}` } };
-    }
-    const more = `${apeRunText(store, run.name, prepared.design).join('\n')}\n`;
-    if (result.failed > 0)
-      return { closing: { lines, warning: `${result.failed} conversations could not be completed; the rest is stored. Ask them again with: ${resume}` }, more };
-    return { closing: { lines }, more };
-  },
+  closing: protocolClosing(WORDS, apeRunText),
 };

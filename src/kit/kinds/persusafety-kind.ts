@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import type { PmiycConfig } from '../../config/config-schema.js';
 import { InputError } from '../../domain/errors/input-error.js';
-import { labelModel } from '../../domain/text-labels.js';
 import { loadConfig } from '../../io/inputs/load-config.js';
 import { DEFAULT_INTERVALS } from '../../metrics/intervals/claim-estimates.js';
 import { PERSUSAFETY_PROTOCOL, persusafetyDesignOf } from '../../protocols/persusafety/persusafety-design.js';
@@ -16,17 +15,17 @@ import {
   persusafetySceneSetsOf,
 } from '../../protocols/persusafety/run/persusafety-run-options.js';
 import { persusafetyRunText } from '../../protocols/persusafety/run/persusafety-run-text.js';
-import { type PersusafetyStudyOutcome, runPersusafetyStudy } from '../../protocols/persusafety/run/persusafety-study.js';
+import { runPersusafetyStudy } from '../../protocols/persusafety/run/persusafety-study.js';
 import { persusafetySimulatedProtocol } from '../../protocols/persusafety/sim/persusafety-simulated.js';
-import { describeCallsMade, sessionCallsView } from '../../report/texts/run-totals-text.js';
-import { describeStop } from '../../runner/session-ending.js';
-import { openToRead } from '../../store/open-to-read.js';
 import type { Store } from '../../store/result-store.js';
-import { checkDesignFlags, type DesignFlag, listText, optionalText, type ResumeWording, studyToResume } from '../../studies/study-resume.js';
+import type { ProtocolStudyOutcome } from '../../studies/protocol-study.js';
+import { checkDesignFlags, type DesignFlag, listText, optionalText } from '../../studies/study-resume.js';
 import type { CommandContext } from '../command-context.js';
 import { type PersusafetyRunItems, readDatasetFolder, readPersusafetyRunItems } from '../persusafety-dataset.js';
-import { checkedConfig, type StudyCommandOptions, type StudyKind, withStore } from '../study-command.js';
+import { checkedConfig, type StudyCommandOptions, type StudyKind } from '../study-command.js';
 import { persusafetyDryRunText } from './persusafety-dry-run.js';
+import { protocolDryRun } from './protocol-dry-run.js';
+import { type ProtocolRunWords, protocolClosing, protocolRunToResume, requiredModel, storedRunFigures } from './protocol-run-kind.js';
 
 /**
  * `pmiyc run --protocol persusafety` (docs/design/protocols.md, "PersuSafety: the run"): how ethically does a model
@@ -56,6 +55,8 @@ export interface PersusafetyCommandOptions extends StudyCommandOptions {
   readonly maxTokens: number;
   readonly maxAttempts: number;
   readonly run?: string;
+  /** Every model's calls through its provider's batch service (docs/design/batches.md); kept with the run for --resume. */
+  readonly batch?: boolean;
   /** The options the user typed (not defaults). */
   readonly given: ReadonlySet<string>;
 }
@@ -67,15 +68,22 @@ export interface PreparedPersusafetyRun extends PersusafetyRunItems {
   readonly seed: number;
   readonly name?: string;
   readonly design: PersusafetyRunDesign;
+  /** `--batch` now, or kept with the resumed run. */
+  readonly batch: boolean;
 }
 
 const COMMAND = 'pmiyc run --protocol persusafety';
 
-const WORDING: ResumeWording = {
-  study: 'PersuSafety run',
-  short: 'run',
-  startOne: `${COMMAND} --models a,b --persuadee c --judge d`,
-  startNew: 'start a new run (without --resume)',
+const WORDS: ProtocolRunWords = {
+  protocol: PERSUSAFETY_PROTOCOL,
+  command: COMMAND,
+  wording: {
+    study: 'PersuSafety run',
+    short: 'run',
+    startOne: `${COMMAND} --models a,b --persuadee c --judge d`,
+    startNew: 'start a new run (without --resume)',
+  },
+  aRun: 'a PersuSafety run',
 };
 
 const typedList = <Name extends string>(names: readonly string[] | undefined, read: (names: readonly string[]) => Name[]) => listText(names && read(names));
@@ -120,11 +128,7 @@ const DESIGN_FLAGS: readonly DesignFlag<PersusafetyRunDesign, PersusafetyCommand
   { flag: '--repeat', keys: ['repeat'], stored: (design) => String(design.repetitions), given: (options) => String(options.repeat) },
 ];
 
-/** A required model flag, or what to type. */
-function required(value: string | undefined, flag: string, what: string): string {
-  if (value === undefined) throw new InputError(`${COMMAND} needs ${flag} MODEL: ${what}`);
-  return value;
-}
+const required = (value: string | undefined, flag: string, what: string) => requiredModel(COMMAND, value, flag, what);
 
 /** The conditions a new run plays, from the options: every profile, both visibilities and no constraint unless typed. */
 function conditionsFromOptions(options: PersusafetyCommandOptions) {
@@ -183,12 +187,14 @@ async function prepareNewRun(options: PersusafetyCommandOptions, context: Comman
   const items = await readPersusafetyRunItems(design, options.seed, context);
   const config = await checkedConfig(options.config, persusafetyModelsOf(design), options, context, {
     simulatedProtocol: persusafetySimulatedProtocol(items.scenes),
+    batching: { all: options.batch === true },
   });
   return {
     config,
     seed: options.seed,
     design,
     ...items,
+    batch: options.batch === true,
     ...(options.run ? { name: options.run } : {}),
     ...(options.config ? { configPath: resolve(options.config) } : {}),
   };
@@ -206,54 +212,39 @@ function latestRun(store: Store): string | undefined {
 }
 
 async function prepareResume(store: Store, options: PersusafetyCommandOptions, context: CommandContext): Promise<PreparedPersusafetyRun> {
-  const run = studyToResume(store, WORDING, { named: options.run, latest: () => latestRun(store) });
-  if (run.config.kind !== 'protocol' || run.config.protocol !== PERSUSAFETY_PROTOCOL)
-    throw new InputError(`run ${run.name} is not a PersuSafety run: ${WORDING.startNew}`);
+  const run = protocolRunToResume(store, WORDS, { named: options.run, latest: () => latestRun(store) });
   const design = persusafetyDesignOf(run.name, run.config.design);
-  if (design.kind !== 'run') throw new InputError(`run ${run.name} is an import of PersuSafety's published results, which runs nothing: ${WORDING.startNew}`);
-  checkDesignFlags(WORDING, run.name, DESIGN_FLAGS, design, options, (key) => options.given.has(key));
+  if (design.kind !== 'run')
+    throw new InputError(`run ${run.name} is an import of PersuSafety's published results, which runs nothing: ${WORDS.wording.startNew}`);
+  checkDesignFlags(WORDS.wording, run.name, DESIGN_FLAGS, design, options, (key) => options.given.has(key));
   const items = await readPersusafetyRunItems(design, run.seed, context, options.dataDir === undefined ? undefined : resolve(options.dataDir));
   const configPath = options.config ?? run.config.configPath;
-  return { config: await loadConfig(configPath), seed: run.seed, name: run.name, design, ...items, ...(configPath ? { configPath } : {}) };
-}
-
-/** A model's name as the closing shows it: the run's simulated agents (its stored `simulated`, aliases included) labelled so. */
-function simulatedLabels(simulated: readonly string[]): (model: string) => string {
-  return (model) => {
-    const label = labelModel(model);
-    return simulated.includes(model) && !label.includes('[simulated]') ? `${label} [simulated]` : label;
+  return {
+    config: await loadConfig(configPath),
+    seed: run.seed,
+    name: run.name,
+    design,
+    ...items,
+    batch: options.batch === true || run.config.batch === true,
+    ...(configPath ? { configPath } : {}),
   };
 }
 
 /** The figures of a stored run, every record read by PersuSafety's schema, after the line that names its other roles; simulated agents labelled. */
-function runText(store: Store, runName: string, design: PersusafetyRunDesign): string[] {
-  const run = store.findRun(runName);
-  const labelOf = simulatedLabels(run.config.kind === 'protocol' ? run.config.simulated : []);
-  const records = [...store.protocolRecords.list(run.id)].map((stored) => readPersusafetyRecord(run.name, stored));
-  if (records.length === 0) return [`Run ${run.name} has no finished conversation yet.`];
-  return [
-    `Persuadee ${labelOf(design.persuadee)}, judge ${labelOf(design.judge)}.`,
-    ...persusafetyRunText(records, { ...DEFAULT_INTERVALS, seed: run.seed }, labelOf),
-  ];
+function runText(store: Store, runName: string, { design }: PreparedPersusafetyRun): string[] {
+  return storedRunFigures(store, runName, (stored, labelOf, run) => {
+    const records = stored.map((record) => readPersusafetyRecord(run.name, record));
+    return [
+      `Persuadee ${labelOf(design.persuadee)}, judge ${labelOf(design.judge)}.`,
+      ...persusafetyRunText(records, { ...DEFAULT_INTERVALS, seed: run.seed }, labelOf),
+    ];
+  });
 }
 
-export const persusafetyKind: StudyKind<PersusafetyCommandOptions, PreparedPersusafetyRun, PersusafetyStudyOutcome> = {
+export const persusafetyKind: StudyKind<PersusafetyCommandOptions, PreparedPersusafetyRun, ProtocolStudyOutcome> = {
   prepareNew: prepareNewRun,
   prepareResume,
-  dryRun: async (fresh, options, context) => {
-    const common = { env: context.env, storePath: options.store, cache: options.cache };
-    if (fresh === undefined)
-      return withStore(options.store, 'read', context.now, async (store) => {
-        const prepared = await prepareResume(store, options, context);
-        return persusafetyDryRunText({ ...prepared, ...common, store, ...(prepared.name ? { resumedRun: prepared.name } : {}) });
-      });
-    const store = openToRead(options.store);
-    try {
-      return await persusafetyDryRunText({ ...fresh, ...common, ...(store ? { store } : {}) });
-    } finally {
-      store?.close();
-    }
-  },
+  dryRun: protocolDryRun(prepareResume, persusafetyDryRunText),
   run: ({ store, prepared, input, failures }) =>
     runPersusafetyStudy({
       ...input,
@@ -262,32 +253,11 @@ export const persusafetyKind: StudyKind<PersusafetyCommandOptions, PreparedPersu
       scenes: prepared.scenes,
       profiles: prepared.profiles,
       sceneSource: prepared.source,
+      ...(prepared.batch ? { batch: true } : {}),
       onFailedConversation: (task, failure) =>
         failures(
           `${task.itemKey}: the ${failure.call} call${failure.turn === null ? '' : ` of turn ${failure.turn}`} failed (${failure.reason}): ${failure.detail}`,
         ),
     }),
-  closing: ({ store, options, prepared }, outcome) => {
-    const { run, result, ending } = outcome;
-    const calls = store.callTotals(run.id, outcome.callsMark);
-    const lines = [
-      `PersuSafety run ${run.name} in ${options.store}: ${result.done} conversations this session, ${result.skipped} already stored; ${describeCallsMade(sessionCallsView(outcome, calls))}.`,
-      '',
-    ];
-    const resume = `${COMMAND} --store ${options.store} --run ${run.name} --resume`;
-    if (ending.status !== 'completed') {
-      const warning = describeStop(ending, {
-        resume,
-        items: 'conversations',
-        blockedModels: outcome.blockedModels,
-        budgetRefusal: outcome.budgetRefusal,
-        ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }),
-      });
-      return { closing: { lines, warning } };
-    }
-    const more = `${runText(store, run.name, prepared.design).join('\n')}\n`;
-    if (result.failed > 0)
-      return { closing: { lines, warning: `${result.failed} conversations could not be completed; the rest is stored. Ask them again with: ${resume}` }, more };
-    return { closing: { lines }, more };
-  },
+  closing: protocolClosing(WORDS, runText),
 };

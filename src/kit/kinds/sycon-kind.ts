@@ -1,14 +1,11 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { PmiycConfig } from '../../config/config-schema.js';
 import { InputError } from '../../domain/errors/input-error.js';
-import { labelModel } from '../../domain/text-labels.js';
 import { loadConfig } from '../../io/inputs/load-config.js';
 import { syconClosingText } from '../../protocols/sycon/run/sycon-closing-text.js';
 import { SYCON_PROTOCOL, type SyconDesign, syconDesignOf, syconModelsOf } from '../../protocols/sycon/run/sycon-design.js';
 import { readSyconRecord, syconScoredConversationOf } from '../../protocols/sycon/run/sycon-record.js';
-import { runSyconStudy, type SyconStudyOutcome } from '../../protocols/sycon/run/sycon-study.js';
+import { runSyconStudy } from '../../protocols/sycon/run/sycon-study.js';
 import { syconSimulatedProtocol } from '../../protocols/sycon/sim/sycon-simulated.js';
 import { parseSyconDefences, syconDefencesNamed } from '../../protocols/sycon/sycon-defences.js';
 import {
@@ -23,13 +20,13 @@ import {
 import { syconMetrics } from '../../protocols/sycon/sycon-metrics.js';
 import { type SyconQuestion, type SyconTexts, selectSyconQuestions, syconQuestionsOf } from '../../protocols/sycon/sycon-questions.js';
 import { readSyconQuestions } from '../../protocols/sycon/sycon-questions-recipe.js';
-import { describeCallsMade, sessionCallsView } from '../../report/texts/run-totals-text.js';
-import { describeStop } from '../../runner/session-ending.js';
-import { openToRead } from '../../store/open-to-read.js';
 import type { Store } from '../../store/result-store.js';
-import { checkDesignFlags, type DesignFlag, listText, optionalText, type ResumeWording, studyToResume } from '../../studies/study-resume.js';
+import type { ProtocolStudyOutcome } from '../../studies/protocol-study.js';
+import { checkDesignFlags, type DesignFlag, listText, optionalText } from '../../studies/study-resume.js';
 import { type CommandContext, dataOf } from '../command-context.js';
-import { checkedConfig, type StudyCommandOptions, type StudyKind, withStore } from '../study-command.js';
+import { checkedConfig, type StudyCommandOptions, type StudyKind } from '../study-command.js';
+import { protocolDryRun } from './protocol-dry-run.js';
+import { type ProtocolRunWords, protocolClosing, protocolRunToResume, readWithSha256, storedRunFigures } from './protocol-run-kind.js';
 import { syconDryRunText } from './sycon-dry-run.js';
 
 /**
@@ -59,6 +56,8 @@ export interface SyconCommandOptions extends StudyCommandOptions {
   readonly maxTokens: number;
   readonly maxAttempts: number;
   readonly run?: string;
+  /** Every model's calls through its provider's batch service (docs/design/batches.md); kept with the run for --resume. */
+  readonly batch?: boolean;
   /** The options the user typed (not defaults). */
   readonly given: ReadonlySet<string>;
 }
@@ -72,13 +71,20 @@ interface PreparedSyconRun {
   readonly design: SyconDesign;
   readonly questions: readonly SyconQuestion[];
   readonly questionSource: string;
+  /** `--batch` now, or kept with the resumed run. */
+  readonly batch: boolean;
 }
 
-const WORDING: ResumeWording = {
-  study: 'SYCON-Bench run',
-  short: 'run',
-  startOne: 'pmiyc run --protocol sycon --models a,b --judge c',
-  startNew: 'start a new run (without --resume)',
+const WORDS: ProtocolRunWords = {
+  protocol: SYCON_PROTOCOL,
+  command: 'pmiyc run --protocol sycon',
+  wording: {
+    study: 'SYCON-Bench run',
+    short: 'run',
+    startOne: 'pmiyc run --protocol sycon --models a,b --judge c',
+    startNew: 'start a new run (without --resume)',
+  },
+  aRun: 'a SYCON-Bench run',
 };
 
 /** The settings a user names (any case), each once in SYCON's order; all of them when none is named. */
@@ -130,22 +136,11 @@ const DESIGN_FLAGS: readonly DesignFlag<SyconDesign, SyconCommandOptions>[] = [
   { flag: '--repeat', keys: ['repeat'], stored: (design) => String(design.repetitions), given: (options) => String(options.repeat) },
 ];
 
-/** A file's text and sha256, or what to do when it cannot be read. */
-async function readWithDigest(path: string, remedy: string): Promise<{ readonly content: string; readonly sha256: string }> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    throw new InputError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}): ${remedy}`);
-  }
-  return { content: bytes.toString('utf8'), sha256: createHash('sha256').update(bytes).digest('hex') };
-}
-
 /** The defences a new run compares: a user's file (with its sha256) or pmiyc's named ones, the baseline first. */
 async function defencesOf(value: string | undefined): Promise<SyconDesign['defences']> {
   if (value !== undefined && namesFile(value)) {
     const path = resolve(value);
-    const file = await readWithDigest(path, 'check --defences (a YAML or JSON file of name: system prompt)');
+    const file = await readWithSha256(path, path, 'check --defences (a YAML or JSON file of name: system prompt)');
     return { source: { kind: 'file', path, sha256: file.sha256 }, list: parseSyconDefences(path, file.content) };
   }
   const names = value === undefined ? [] : value.split(',').filter((name) => name.trim() !== '');
@@ -193,7 +188,8 @@ async function readQuestionFolder(folder: string, settings: readonly SyconSettin
   const names: SyconFileName[] = settings.flatMap((setting) => [...SYCON_SETTING_FILES[setting]]);
   for (const name of names) {
     const { path } = SYCON_FILES[name];
-    const file = await readWithDigest(
+    const file = await readWithSha256(
+      join(folder, path),
       join(folder, path),
       `a --questions folder is laid out as SYCON-Bench's repository (${path} and the other files of the settings asked)`,
     );
@@ -244,6 +240,7 @@ async function prepareNewSyconRun(options: SyconCommandOptions, context: Command
   const { questions, source: questionSource } = await readDesignQuestions(design, options.seed, context);
   const config = await checkedConfig(options.config, syconModelsOf(design), options, context, {
     simulatedProtocol: syconSimulatedProtocol(design.defences.list),
+    batching: { all: options.batch === true },
   });
   return {
     config,
@@ -251,17 +248,16 @@ async function prepareNewSyconRun(options: SyconCommandOptions, context: Command
     design,
     questions,
     questionSource,
+    batch: options.batch === true,
     ...(options.run ? { name: options.run } : {}),
     ...(options.config ? { configPath: resolve(options.config) } : {}),
   };
 }
 
 async function prepareSyconResume(store: Store, options: SyconCommandOptions, context: CommandContext): Promise<PreparedSyconRun> {
-  const run = studyToResume(store, WORDING, { named: options.run, latest: () => store.protocolRecords.runNames(SYCON_PROTOCOL).at(-1) });
-  if (run.config.kind !== 'protocol' || run.config.protocol !== SYCON_PROTOCOL)
-    throw new InputError(`run ${run.name} is not a SYCON-Bench run: ${WORDING.startNew}`);
+  const run = protocolRunToResume(store, WORDS, { named: options.run, latest: () => store.protocolRecords.runNames(SYCON_PROTOCOL).at(-1) });
   const design = syconDesignOf(run.name, run.config.design);
-  checkDesignFlags(WORDING, run.name, DESIGN_FLAGS, design, options, (key) => options.given.has(key));
+  checkDesignFlags(WORDS.wording, run.name, DESIGN_FLAGS, design, options, (key) => options.given.has(key));
   const { questions, source } = await readDesignQuestions(design, run.seed, context, options.dataDir === undefined ? undefined : resolve(options.dataDir));
   const configPath = options.config ?? run.config.configPath;
   return {
@@ -271,45 +267,24 @@ async function prepareSyconResume(store: Store, options: SyconCommandOptions, co
     design,
     questions,
     questionSource: source,
+    batch: options.batch === true || run.config.batch === true,
     ...(configPath ? { configPath } : {}),
   };
 }
 
-/** A model's name as the closing shows it: the run's simulated agents labelled so. */
-function simulatedLabels(simulated: readonly string[]): (model: string) => string {
-  return (model) => {
-    const label = labelModel(model);
-    return simulated.includes(model) && !label.includes('[simulated]') ? `${label} [simulated]` : label;
-  };
-}
-
 /** The figures of a stored run, every record read by SYCON's schema, after the line that names its judge and pressure. */
-function syconRunText(store: Store, runName: string, design: SyconDesign): string[] {
-  const run = store.findRun(runName);
-  const labelOf = simulatedLabels(run.config.kind === 'protocol' ? run.config.simulated : []);
-  const conversations = [...store.protocolRecords.list(run.id)].map((stored) => syconScoredConversationOf(readSyconRecord(run.name, stored)));
-  if (conversations.length === 0) return [`Run ${run.name} has no finished conversation yet.`];
-  const pressure = design.persuader === undefined ? 'no pressure agent' : `pressure agent ${labelOf(design.persuader)}`;
-  return [`Judge ${labelOf(design.judge)}, ${pressure}.`, ...syconClosingText(syconMetrics(conversations, { pressureTurns: design.pressureTurns }), labelOf)];
+function syconRunText(store: Store, runName: string, { design }: PreparedSyconRun): string[] {
+  return storedRunFigures(store, runName, (records, labelOf, run) => {
+    const conversations = records.map((stored) => syconScoredConversationOf(readSyconRecord(run.name, stored)));
+    const pressure = design.persuader === undefined ? 'no pressure agent' : `pressure agent ${labelOf(design.persuader)}`;
+    return [`Judge ${labelOf(design.judge)}, ${pressure}.`, ...syconClosingText(syconMetrics(conversations, { pressureTurns: design.pressureTurns }), labelOf)];
+  });
 }
 
-export const syconKind: StudyKind<SyconCommandOptions, PreparedSyconRun, SyconStudyOutcome> = {
+export const syconKind: StudyKind<SyconCommandOptions, PreparedSyconRun, ProtocolStudyOutcome> = {
   prepareNew: prepareNewSyconRun,
   prepareResume: prepareSyconResume,
-  dryRun: async (fresh, options, context) => {
-    const common = { env: context.env, storePath: options.store, cache: options.cache };
-    if (fresh === undefined)
-      return withStore(options.store, 'read', context.now, async (store) => {
-        const prepared = await prepareSyconResume(store, options, context);
-        return syconDryRunText({ ...prepared, ...common, store, ...(prepared.name ? { resumedRun: prepared.name } : {}) });
-      });
-    const store = openToRead(options.store);
-    try {
-      return await syconDryRunText({ ...fresh, ...common, ...(store ? { store } : {}) });
-    } finally {
-      store?.close();
-    }
-  },
+  dryRun: protocolDryRun(prepareSyconResume, syconDryRunText),
   run: ({ store, prepared, input, failures }) =>
     runSyconStudy({
       ...input,
@@ -317,32 +292,11 @@ export const syconKind: StudyKind<SyconCommandOptions, PreparedSyconRun, SyconSt
       design: prepared.design,
       questions: prepared.questions,
       questionSource: prepared.questionSource,
+      ...(prepared.batch ? { batch: true } : {}),
       onFailedConversation: (task, failure) =>
         failures(
           `${task.persuadee} under ${task.defence} on ${task.setting} question ${task.questionIndex}: the ${failure.role}'s call of turn ${failure.turn} failed (${failure.reason}): ${failure.detail}`,
         ),
     }),
-  closing: ({ store, options, prepared }, outcome) => {
-    const { run, result, ending } = outcome;
-    const calls = store.callTotals(run.id, outcome.callsMark);
-    const lines = [
-      `SYCON-Bench run ${run.name} in ${options.store}: ${result.done} conversations this session, ${result.skipped} already stored; ${describeCallsMade(sessionCallsView(outcome, calls))}.`,
-      '',
-    ];
-    const resume = `pmiyc run --protocol sycon --store ${options.store} --run ${run.name} --resume`;
-    if (ending.status !== 'completed') {
-      const warning = describeStop(ending, {
-        resume,
-        items: 'conversations',
-        blockedModels: outcome.blockedModels,
-        budgetRefusal: outcome.budgetRefusal,
-        ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }),
-      });
-      return { closing: { lines, warning } };
-    }
-    const more = `${syconRunText(store, run.name, prepared.design).join('\n')}\n`;
-    if (result.failed > 0)
-      return { closing: { lines, warning: `${result.failed} conversations could not be completed; the rest is stored. Ask them again with: ${resume}` }, more };
-    return { closing: { lines }, more };
-  },
+  closing: protocolClosing(WORDS, syconRunText),
 };

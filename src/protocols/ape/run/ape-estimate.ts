@@ -1,6 +1,11 @@
-import type { ChatMessage } from '../../../models/chat-model.js';
-import { CHARS_PER_TOKEN, estimatedMessageTokens } from '../../../models/token-estimate.js';
-import { callCostUsd, type Prices } from '../../../models/wrappers/with-cost.js';
+import {
+  type CallTally,
+  estimateProtocolRun,
+  type ModelPrices,
+  type ProtocolEstimate,
+  replyOfTokens,
+  type StoredConversationProgress,
+} from '../../../studies/protocol-estimate.js';
 import { type ApeExchange, apeEvaluatorMessages, apePersuadeeMessages, apePersuaderMessages, apeRefusalCheckMessages } from '../ape-messages.js';
 import type { ApeDesign } from './ape-design.js';
 import type { ApeTask } from './ape-study.js';
@@ -18,72 +23,20 @@ export interface ApeEstimateAssumptions {
   readonly messageTokens: number;
   /** Output tokens of a judge's JSON answer: the evaluator's, the refusal check's. */
   readonly answerTokens: number;
-  readonly prices: (model: string) => Prices | undefined;
+  readonly prices: ModelPrices;
 }
 
 /** How much of a planned conversation the store holds already: such calls are replayed for free and not counted. */
-export interface ApeStoredProgress {
-  /** Nothing of it is asked: the run holds it, or every call it needs is stored. */
-  readonly complete: boolean;
+export interface ApeStoredProgress extends StoredConversationProgress {
   /** Its opening is stored (the persuadee's, shared by every persuader of the topic and repetition). */
   readonly openingStored: boolean;
-  /** Its leading persuader turns whose calls are all stored. */
-  readonly storedTurns: number;
 }
 
 /** A conversation of which the store holds nothing. */
 export const NOTHING_STORED: ApeStoredProgress = { complete: false, openingStored: false, storedTurns: 0 };
 
-interface ApeModelEstimate {
-  readonly model: string;
-  readonly calls: number;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  /** Undefined when the model has no prices. */
-  readonly costUsd?: number;
-}
-
-export interface ApeEstimate {
-  /** Calls to make, before re-asks (stored calls left out). */
-  readonly calls: number;
-  readonly byModel: readonly ApeModelEstimate[];
-  /** The cost of the calls of the models with prices: a lower bound when `unpricedModels` is not empty. */
-  readonly costUsd: number;
-  /** Models with calls to make and no prices, whose cost `costUsd` leaves out. */
-  readonly unpricedModels: readonly string[];
-}
-
-/** Calls and tokens per model. */
-class ApeTally {
-  private readonly perModel = new Map<string, { calls: number; inputTokens: number; outputTokens: number }>();
-
-  add(model: string, messages: readonly ChatMessage[], outputTokens: number): void {
-    const entry = this.perModel.get(model) ?? { calls: 0, inputTokens: 0, outputTokens: 0 };
-    entry.calls += 1;
-    entry.inputTokens += estimatedMessageTokens(messages);
-    entry.outputTokens += outputTokens;
-    this.perModel.set(model, entry);
-  }
-
-  priced(prices: ApeEstimateAssumptions['prices']): ApeModelEstimate[] {
-    return [...this.perModel].map(([model, entry]) => {
-      const costUsd = callCostUsd(entry, prices(model) ?? {});
-      return {
-        model,
-        calls: entry.calls,
-        inputTokens: Math.round(entry.inputTokens),
-        outputTokens: Math.round(entry.outputTokens),
-        ...(costUsd === undefined ? {} : { costUsd }),
-      };
-    });
-  }
-}
-
-/** A stand-in for a reply of about `tokens` tokens: only its length counts. */
-const replyOfTokens = (tokens: number): string => 'x'.repeat(Math.round(tokens * CHARS_PER_TOKEN));
-
 /** The calls of one conversation from the turn after its stored ones: per persuader turn the persuader, the evaluator, the refusal check (when named) and the persuadee. */
-function tallyTurns(tally: ApeTally, design: ApeDesign, task: ApeTask, fromTurn: number, assumptions: ApeEstimateAssumptions): void {
+function tallyTurns(tally: CallTally, design: ApeDesign, task: ApeTask, fromTurn: number, assumptions: ApeEstimateAssumptions): void {
   const { plan } = task;
   const message = replyOfTokens(assumptions.messageTokens);
   const answerTokens = Math.min(assumptions.answerTokens, design.sampling.maxOutputTokens);
@@ -108,22 +61,13 @@ export function estimateApeRun(
   tasks: Iterable<ApeTask>,
   assumptions: ApeEstimateAssumptions,
   progressOf: (task: ApeTask) => ApeStoredProgress = () => NOTHING_STORED,
-): ApeEstimate {
-  const tally = new ApeTally();
+): ProtocolEstimate {
   const openings = new Set<string>();
-  for (const task of tasks) {
-    const stored = progressOf(task);
-    if (stored.complete) continue;
+  const tallyConversation = (tally: CallTally, task: ApeTask, stored: ApeStoredProgress) => {
     const opening = `${task.topicIndex}\u0000${task.repetition}`;
     if (!stored.openingStored && !openings.has(opening)) tally.add(design.persuadee, apePersuadeeMessages(task.plan), assumptions.messageTokens);
     openings.add(opening);
     tallyTurns(tally, design, task, stored.storedTurns + 1, assumptions);
-  }
-  const byModel = tally.priced(assumptions.prices);
-  return {
-    calls: byModel.reduce((sum, model) => sum + model.calls, 0),
-    byModel,
-    costUsd: byModel.reduce((sum, model) => sum + (model.costUsd ?? 0), 0),
-    unpricedModels: byModel.filter((model) => model.costUsd === undefined).map((model) => model.model),
   };
+  return estimateProtocolRun(tasks, progressOf, tallyConversation, assumptions.prices);
 }

@@ -1,13 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createRandom, deriveSeed } from '../../../domain/random.js';
-import { batchSettingsOf } from '../../../models/batch/with-batch.js';
 import type { ChatModel } from '../../../models/chat-model.js';
-import { openStudySession, type StudyRunInput } from '../../../runner/open-study-session.js';
-import type { RunInfo, RunRecords } from '../../../runner/run-records.js';
-import { itemsInFlight, type RunSession, type SessionFacts, sessionFacts } from '../../../runner/run-session.js';
-import { runTasks, type TasksResult } from '../../../runner/run-tasks.js';
-import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../../runner/session-ending.js';
-import type { ProtocolRecords } from '../../../studies/protocol-records.js';
+import { type ProtocolRunInput, type ProtocolStudyOutcome, runProtocolStudy } from '../../../studies/protocol-study.js';
 import { type ApeConversationInput, runApeConversation } from '../ape-conversation.js';
 import type { ApeConversationOutcome, ApeFailure } from '../ape-outcome.js';
 import { type ApeConversationPlan, type ApeStart, drawApeStart } from '../ape-plan.js';
@@ -24,17 +18,12 @@ import { type ApeItem, type ApeRecord, apeItemKey } from './ape-record.js';
  * calls it had made).
  */
 
-export interface RunApeInput extends StudyRunInput {
-  readonly store: RunRecords & { readonly protocolRecords: ProtocolRecords };
+export interface RunApeInput extends ProtocolRunInput<ApeTask, ApeFailure> {
   readonly design: ApeDesign;
   /** The run's topics, selected (`selectApeTopics`), in file order. */
   readonly topics: readonly ApeTopic[];
   /** What the topics were read from, in words (a file's path, the pinned file's title), for a resume's message. */
   readonly topicSource: string;
-  /** Told once per conversation that could not be completed. */
-  readonly onFailedConversation?: (task: ApeTask, failure: ApeFailure) => void;
-  /** `--batch`: every model's calls through its provider's batch service; kept with the run, so a resume batches too. */
-  readonly batch?: boolean;
 }
 
 /** One conversation of the run: its item (`persuader` is the agent's name), the persuader's model, its topic and its plan. */
@@ -43,12 +32,6 @@ export interface ApeTask extends ApeItem {
   readonly topic: ApeTopic;
   readonly plan: ApeConversationPlan;
   readonly drawnDegree: number;
-}
-
-export interface ApeStudyOutcome extends SessionFacts {
-  readonly run: RunInfo;
-  readonly result: TasksResult;
-  readonly ending: SessionEnding;
 }
 
 /** The start of a topic's repetition, drawn from the run seed: the same for every persuader, so persuaders are compared on the same starts. */
@@ -123,92 +106,31 @@ export function apeConversationModels(
   };
 }
 
-async function runTask(input: RunApeInput, session: RunSession, task: ApeTask): Promise<'done' | 'failed'> {
-  const { design } = input;
-  const outcome = await runApeConversation({
-    plan: task.plan,
-    models: apeConversationModels(design, task, (name) => session.registry.modelFor(name)),
-    sampling: design.sampling,
-    abortSignal: session.signals.abort,
-  });
-  if (outcome.status === 'failed') {
-    session.meter.conversationsFailed += 1;
-    input.onFailedConversation?.(task, outcome.failure);
-    return 'failed';
-  }
-  input.store.protocolRecords.add(session.run.id, apeItemKey(task), apeRecordOf(design, task, outcome));
-  session.meter.conversationsDone += 1;
-  return 'done';
-}
-
 /** The run's simulated agents by every name its records give them: each simulated model, and each persuader under a variant of one. */
 function simulatedNamesOf(design: ApeDesign, isSimulated: (model: string) => boolean): string[] {
   const names = new Set([...apeModelsOf(design), ...design.persuaders]);
   return [...names].filter((name) => isSimulated(apePersuaderAgent(design, name).model));
 }
 
-/**
- * Conversations in flight at once: ITEMS_PER_CALL_SLOT per call slot, or when a model is batched (`--batch`, or
- * `batch:` under it in the config) as many as its batches hold, so that a wave of every conversation's next call
- * fills a batch.
- */
-function apeConversationsInFlight(design: ApeDesign, input: RunApeInput, session: RunSession): number {
-  const batchSizes = apeModelsOf(design).map((name) => batchSettingsOf(session.registry.settingsFor(name), input.batch === true)?.size ?? 0);
-  return itemsInFlight(input.concurrency, batchSizes);
-}
-
 /** Runs (or resumes) an APE run: see the top of this file. */
-export async function runApeStudy(input: RunApeInput): Promise<ApeStudyOutcome> {
-  const { store, design, topics } = input;
-  const total = design.persuaders.length * topics.length * design.repetitions;
-  const session = await openStudySession(store, input, {
-    run: {
-      kind: 'protocol',
-      prefix: 'ape',
-      nameFlag: '--run',
-      noun: 'APE run',
-      howToStart: 'start one with pmiyc run --protocol ape --models a,b --persuadee c --evaluator d',
-      content: { noun: 'topics', source: input.topicSource, checksum: apeTopicsChecksum(topics) },
-      create: (models) => ({
-        config: {
-          command: 'protocol',
-          protocol: APE_PROTOCOL,
-          design,
-          simulated: simulatedNamesOf(design, (model) => models.stored[model]?.provider === 'sim'),
-          ...(input.batch ? { batch: true } : {}),
-          sampling: design.sampling,
-          models: models.stored,
-        },
-        plannedConversations: total,
-      }),
-    },
+export function runApeStudy(input: RunApeInput): Promise<ProtocolStudyOutcome> {
+  const { design, topics } = input;
+  return runProtocolStudy(input, {
+    protocol: APE_PROTOCOL,
+    noun: 'APE run',
+    command: 'pmiyc run --protocol ape',
+    howToStart: 'start one with pmiyc run --protocol ape --models a,b --persuadee c --evaluator d',
+    content: { noun: 'topics', source: input.topicSource, checksum: apeTopicsChecksum(topics) },
+    design,
+    sampling: design.sampling,
     models: apeModelsOf(design),
-    // The run's sim/ agents answer APE's requests (below the call cache: replayed and resumed as every call).
+    simulatedNames: (isSimulated) => simulatedNamesOf(design, isSimulated),
     simulatedProtocol: apeSimulatedProtocol(topics),
-    unit: 'conversations',
-    total,
-    command: input.resume ? 'pmiyc run --protocol ape --resume' : 'pmiyc run --protocol ape',
-    ...(input.batch ? { batch: true } : {}),
+    total: design.persuaders.length * topics.length * design.repetitions,
+    tasks: (runSeed) => planApeTasks(design, topics, runSeed),
+    itemKey: apeItemKey,
+    converse: (task, modelFor, abortSignal) =>
+      runApeConversation({ plan: task.plan, models: apeConversationModels(design, task, modelFor), sampling: design.sampling, abortSignal }),
+    recordOf: (task, outcome) => apeRecordOf(design, task, outcome),
   });
-  const { run } = session;
-  let result: TasksResult;
-  let ending: SessionEnding;
-  try {
-    result = await runTasks({
-      tasks: planApeTasks(design, topics, run.seed),
-      concurrency: apeConversationsInFlight(design, input, session),
-      gate: session.gate,
-      abortSignal: session.signals.abort,
-      isDone: (task) => store.protocolRecords.has(run.id, apeItemKey(task)),
-      onSkipped: () => {
-        session.meter.conversationsSkipped += 1;
-      },
-      run: (task) => runTask(input, session, task),
-    });
-    ending = endingWithStoppedModels(sessionEnding(result, result.failed, session.signals), session.gate.stoppedModels.size, result.done);
-  } catch (error) {
-    throw await session.endAfter(error);
-  }
-  await session.end(ending);
-  return { run, result, ending, ...sessionFacts(session) };
 }

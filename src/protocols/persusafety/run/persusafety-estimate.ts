@@ -1,6 +1,11 @@
-import type { ChatMessage } from '../../../models/chat-model.js';
-import { CHARS_PER_TOKEN, estimatedMessageTokens } from '../../../models/token-estimate.js';
-import { callCostUsd, type Prices } from '../../../models/wrappers/with-cost.js';
+import {
+  type CallTally,
+  estimateProtocolRun,
+  type ModelPrices,
+  type ProtocolEstimate,
+  replyOfTokens,
+  type StoredConversationProgress,
+} from '../../../studies/protocol-estimate.js';
 import {
   persusafetyJudgeMessages,
   persusafetyPersuadeeMessages,
@@ -27,72 +32,20 @@ export interface PersusafetyEstimateAssumptions {
   readonly probeTokens: number;
   /** Output tokens of the judge's JSON answer (15 scores with their rationales). */
   readonly judgementTokens: number;
-  readonly prices: (model: string) => Prices | undefined;
+  readonly prices: ModelPrices;
 }
 
 /** How much of a planned conversation the store holds already: such calls are replayed for free and not counted. */
-export interface PersusafetyStoredProgress {
-  /** Nothing of it is asked: the run holds it, or every call it needs is stored. */
-  readonly complete: boolean;
+export interface PersusafetyStoredProgress extends StoredConversationProgress {
   readonly probeStored: boolean;
-  /** Its leading turns whose calls are all stored. */
-  readonly storedTurns: number;
 }
 
 /** A conversation of which the store holds nothing. */
 export const NOTHING_STORED: PersusafetyStoredProgress = { complete: false, probeStored: false, storedTurns: 0 };
 
-interface PersusafetyModelEstimate {
-  readonly model: string;
-  readonly calls: number;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  /** Undefined when the model has no prices. */
-  readonly costUsd?: number;
-}
-
-export interface PersusafetyEstimate {
-  /** Calls to make at most, before re-asks (stored calls left out). */
-  readonly calls: number;
-  readonly byModel: readonly PersusafetyModelEstimate[];
-  /** The cost of the calls of the models with prices: a lower bound when `unpricedModels` is not empty. */
-  readonly costUsd: number;
-  /** Models with calls to make and no prices, whose cost `costUsd` leaves out. */
-  readonly unpricedModels: readonly string[];
-}
-
-/** Calls and tokens per model. */
-class Tally {
-  private readonly perModel = new Map<string, { calls: number; inputTokens: number; outputTokens: number }>();
-
-  add(model: string, messages: readonly ChatMessage[], outputTokens: number): void {
-    const entry = this.perModel.get(model) ?? { calls: 0, inputTokens: 0, outputTokens: 0 };
-    entry.calls += 1;
-    entry.inputTokens += estimatedMessageTokens(messages);
-    entry.outputTokens += outputTokens;
-    this.perModel.set(model, entry);
-  }
-
-  priced(prices: PersusafetyEstimateAssumptions['prices']): PersusafetyModelEstimate[] {
-    return [...this.perModel].map(([model, entry]) => {
-      const costUsd = callCostUsd(entry, prices(model) ?? {});
-      return {
-        model,
-        calls: entry.calls,
-        inputTokens: Math.round(entry.inputTokens),
-        outputTokens: Math.round(entry.outputTokens),
-        ...(costUsd === undefined ? {} : { costUsd }),
-      };
-    });
-  }
-}
-
-/** A stand-in for a reply of about `tokens` tokens: only its length counts. */
-const replyOfTokens = (tokens: number): string => 'x'.repeat(Math.round(tokens * CHARS_PER_TOKEN));
-
 /** The calls of one conversation after what the store holds: the probe, each turn's persuader and persuadee, the judge. */
 function tallyConversation(
-  tally: Tally,
+  tally: CallTally,
   design: PersusafetyRunDesign,
   task: PersusafetyTask,
   stored: PersusafetyStoredProgress,
@@ -133,17 +86,7 @@ export function estimatePersusafetyRun(
   tasks: Iterable<PersusafetyTask>,
   assumptions: PersusafetyEstimateAssumptions,
   progressOf: (task: PersusafetyTask) => PersusafetyStoredProgress = () => NOTHING_STORED,
-): PersusafetyEstimate {
-  const tally = new Tally();
-  for (const task of tasks) {
-    const stored = progressOf(task);
-    if (!stored.complete) tallyConversation(tally, design, task, stored, assumptions);
-  }
-  const byModel = tally.priced(assumptions.prices);
-  return {
-    calls: byModel.reduce((sum, model) => sum + model.calls, 0),
-    byModel,
-    costUsd: byModel.reduce((sum, model) => sum + (model.costUsd ?? 0), 0),
-    unpricedModels: byModel.filter((model) => model.costUsd === undefined).map((model) => model.model),
-  };
+): ProtocolEstimate {
+  const tallyOf = (tally: CallTally, task: PersusafetyTask, stored: PersusafetyStoredProgress) => tallyConversation(tally, design, task, stored, assumptions);
+  return estimateProtocolRun(tasks, progressOf, tallyOf, assumptions.prices);
 }

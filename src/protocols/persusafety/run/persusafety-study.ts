@@ -1,9 +1,4 @@
-import { openStudySession, type StudyRunInput } from '../../../runner/open-study-session.js';
-import type { RunInfo, RunRecords } from '../../../runner/run-records.js';
-import { ITEMS_PER_CALL_SLOT, type RunSession, type SessionFacts, sessionFacts } from '../../../runner/run-session.js';
-import { runTasks, type TasksResult } from '../../../runner/run-tasks.js';
-import { endingWithStoppedModels, type SessionEnding, sessionEnding } from '../../../runner/session-ending.js';
-import type { ProtocolRecords } from '../../../studies/protocol-records.js';
+import { type ProtocolRunInput, type ProtocolStudyOutcome, runProtocolStudy } from '../../../studies/protocol-study.js';
 import { runPersusafetyConversation } from '../conversation/persusafety-conversation.js';
 import type { PersusafetyFailure } from '../conversation/persusafety-outcome.js';
 import type { PersusafetyConversationPlan } from '../conversation/persusafety-plan.js';
@@ -23,8 +18,7 @@ import { type PersusafetyRunScene, persusafetyScenesChecksum } from './persusafe
  * is missing (a conversation that failed or was cut short replays the calls it had made).
  */
 
-export interface RunPersusafetyInput extends StudyRunInput {
-  readonly store: RunRecords & { readonly protocolRecords: ProtocolRecords };
+export interface RunPersusafetyInput extends ProtocolRunInput<PersusafetyTask, PersusafetyFailure> {
   readonly design: PersusafetyRunDesign;
   /** The run's scenes, selected (`selectPersusafetyScenes`). */
   readonly scenes: readonly PersusafetyRunScene[];
@@ -32,8 +26,6 @@ export interface RunPersusafetyInput extends StudyRunInput {
   readonly profiles: ReadonlyMap<PersusafetyProfile, string>;
   /** What the scenes were read from, in words, for a resume's message. */
   readonly sceneSource: string;
-  /** Told once per conversation that could not be completed. */
-  readonly onFailedConversation?: (task: PersusafetyTask, failure: PersusafetyFailure) => void;
 }
 
 /** One conversation of the run: its persuader, its plan and its key in the store. */
@@ -41,12 +33,6 @@ export interface PersusafetyTask {
   readonly persuader: string;
   readonly plan: PersusafetyConversationPlan;
   readonly itemKey: string;
-}
-
-export interface PersusafetyStudyOutcome extends SessionFacts {
-  readonly run: RunInfo;
-  readonly result: TasksResult;
-  readonly ending: SessionEnding;
 }
 
 /**
@@ -87,77 +73,30 @@ export function persusafetyTaskCount(design: PersusafetyRunDesign, scenes: reado
   return scenes.reduce((total, { sceneSet }) => total + persusafetyConstraintsOf(design, sceneSet).length * perScene, 0);
 }
 
-async function runTask(input: RunPersusafetyInput, session: RunSession, task: PersusafetyTask): Promise<'done' | 'failed'> {
-  const { design } = input;
-  const model = (name: string) => session.registry.modelFor(name);
-  const outcome = await runPersusafetyConversation({
-    plan: task.plan,
-    models: { persuader: model(task.persuader), persuadee: model(design.persuadee), judge: model(design.judge) },
-    sampling: design.sampling,
-    judgeSampling: design.judgeSampling,
-    abortSignal: session.signals.abort,
-  });
-  if (outcome.status === 'failed') {
-    session.meter.conversationsFailed += 1;
-    input.onFailedConversation?.(task, outcome.failure);
-    return 'failed';
-  }
-  const names = { persuader: task.persuader, persuadee: design.persuadee, judge: design.judge };
-  input.store.protocolRecords.add(session.run.id, task.itemKey, persusafetyRunRecordOf(task.plan, names, outcome));
-  session.meter.conversationsDone += 1;
-  return 'done';
-}
-
 /** Runs (or resumes) a PersuSafety run: see the top of this file. */
-export async function runPersusafetyStudy(input: RunPersusafetyInput): Promise<PersusafetyStudyOutcome> {
-  const { store, design, scenes, profiles } = input;
-  const total = persusafetyTaskCount(design, scenes);
+export function runPersusafetyStudy(input: RunPersusafetyInput): Promise<ProtocolStudyOutcome> {
+  const { design, scenes, profiles } = input;
   const command = 'pmiyc run --protocol persusafety';
-  const session = await openStudySession(store, input, {
-    run: {
-      kind: 'protocol',
-      prefix: 'persusafety',
-      nameFlag: '--run',
-      noun: 'PersuSafety run',
-      howToStart: `start one with ${command} --models a,b --persuadee c --judge d`,
-      content: { noun: 'scenes', source: input.sceneSource, checksum: persusafetyScenesChecksum(scenes, profiles) },
-      create: (models) => ({
-        config: {
-          command: 'protocol',
-          protocol: PERSUSAFETY_PROTOCOL,
-          design,
-          simulated: persusafetyModelsOf(design).filter((name) => models.stored[name]?.provider === 'sim'),
-          models: models.stored,
-        },
-        plannedConversations: total,
-      }),
-    },
+  return runProtocolStudy(input, {
+    protocol: PERSUSAFETY_PROTOCOL,
+    noun: 'PersuSafety run',
+    command,
+    howToStart: `start one with ${command} --models a,b --persuadee c --judge d`,
+    content: { noun: 'scenes', source: input.sceneSource, checksum: persusafetyScenesChecksum(scenes, profiles) },
+    design,
     models: persusafetyModelsOf(design),
-    // The run's sim/ agents answer PersuSafety's requests (below the call cache: replayed and resumed as every call).
     simulatedProtocol: persusafetySimulatedProtocol(scenes),
-    unit: 'conversations',
-    total,
-    command: input.resume ? `${command} --resume` : command,
+    total: persusafetyTaskCount(design, scenes),
+    tasks: (runSeed) => planPersusafetyTasks(design, scenes, profiles, runSeed),
+    itemKey: (task) => task.itemKey,
+    converse: (task, modelFor, abortSignal) =>
+      runPersusafetyConversation({
+        plan: task.plan,
+        models: { persuader: modelFor(task.persuader), persuadee: modelFor(design.persuadee), judge: modelFor(design.judge) },
+        sampling: design.sampling,
+        judgeSampling: design.judgeSampling,
+        abortSignal,
+      }),
+    recordOf: (task, outcome) => persusafetyRunRecordOf(task.plan, { persuader: task.persuader, persuadee: design.persuadee, judge: design.judge }, outcome),
   });
-  const { run } = session;
-  let result: TasksResult;
-  let ending: SessionEnding;
-  try {
-    result = await runTasks({
-      tasks: planPersusafetyTasks(design, scenes, profiles, run.seed),
-      concurrency: input.concurrency * ITEMS_PER_CALL_SLOT,
-      gate: session.gate,
-      abortSignal: session.signals.abort,
-      isDone: (task) => store.protocolRecords.has(run.id, task.itemKey),
-      onSkipped: () => {
-        session.meter.conversationsSkipped += 1;
-      },
-      run: (task) => runTask(input, session, task),
-    });
-    ending = endingWithStoppedModels(sessionEnding(result, result.failed, session.signals), session.gate.stoppedModels.size, result.done);
-  } catch (error) {
-    throw await session.endAfter(error);
-  }
-  await session.end(ending);
-  return { run, result, ending, ...sessionFacts(session) };
 }
