@@ -168,6 +168,11 @@ export interface ProtocolOutputs {
   /** The run's report section, from all its records: its figures as paragraphs, tables and JSON (docs/design/protocols.md, "Report"). */
   figures(run: StudyRun, records: Iterable<StoredProtocolRecord>, options: ProtocolFiguresOptions): ProtocolFigures;
   /**
+   * Tables the viewer shows on a run's page above its items (the LLM Persuasion Benchmark's pairwise matrix), with
+   * the viewer's interval settings; absent where the page lists the items alone (docs/design/view.md).
+   */
+  runPageTables?(run: StudyRun, records: Iterable<StoredProtocolRecord>, options: ProtocolFiguresOptions): ProtocolTable[];
+  /**
    * How the run sampled each of its models, by alias, where its design says so per role (PersuSafety's judge at
    * temperature 0, its agents at 1): "What ran" gives each alias its own, rather than the config's one `sampling`.
    * Absent, or a model not in it: the config's `sampling`.

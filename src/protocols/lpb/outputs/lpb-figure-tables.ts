@@ -104,7 +104,7 @@ export function startAlignmentTable(data: LpbFiguresData): ProtocolTable {
   };
 }
 
-export function pairwiseTable(data: LpbFiguresData): ProtocolTable {
+export function pairwiseTable(data: Pick<LpbFiguresData, 'models' | 'pairwise'>): ProtocolTable {
   const byPair = new Map(data.pairwise.map((entry) => [`${entry.persuader}\u0000${entry.target}`, entry.estimate]));
   return {
     id: 'pairwise',
