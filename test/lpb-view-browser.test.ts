@@ -122,6 +122,9 @@ describe('pmiyc view of an imported LLM Persuasion Benchmark bundle in headless 
     expectListed(await listedCells(page), byKey().slice(0, 50));
 
     await page.selectOption('select[name="persuader"]', 'model-bravo');
+    // Each filter draws the page again: the second is chosen on the page the first drew.
+    const persuaded = fixture.cells.filter((cell) => cell.persuader === 'model-bravo').length;
+    await page.locator('#page-position', { hasText: `of ${persuaded} (the run holds ${fixture.cells.length})` }).waitFor();
     await page.selectOption('select[name="side"]', 'con');
     const wanted = byKey().filter((cell) => cell.persuader === 'model-bravo' && cell.side === 'con');
     await page.locator('#page-position', { hasText: `of ${wanted.length} (the run holds ${fixture.cells.length})` }).waitFor();

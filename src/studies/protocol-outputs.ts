@@ -111,7 +111,7 @@ export interface ProtocolEstimateScatter {
 }
 
 /** A chart of a protocol's section (one kind so far). */
-export type ProtocolChart = ProtocolEstimateScatter;
+type ProtocolChart = ProtocolEstimateScatter;
 
 /** A protocol run's report section: its figures as text and tables, and as JSON for report.json. */
 export interface ProtocolFigures {

@@ -57,7 +57,7 @@ export interface UnreadableItem {
 }
 
 /** An estimate of a run page's table: its value, interval and n (null where JSON had no number), or why there is none. */
-export interface ProtocolEstimateShown {
+interface ProtocolEstimateShown {
   readonly estimate: number | null;
   readonly ciLow: number | null;
   readonly ciHigh: number | null;
