@@ -105,6 +105,21 @@ function expectEstimate(actual: EstimateJson, expected: Expected, label: string)
   expect(actual.cells, label).toBe(expected.n);
 }
 
+/** The chart's marks as the SVG labels them for screen readers ("xLow: 0.12; y: −0.5; xHigh: 0.9; label: model-alpha"), numbers read back. */
+function chartMarks(svg: string): Array<Record<string, number | string>> {
+  return [...svg.matchAll(/aria-label="([^"]*)"/g)]
+    .map((match) => match[1]!)
+    .filter((label) => label.includes('; label: '))
+    .map((label) =>
+      Object.fromEntries(
+        label.split('; ').map((part) => {
+          const [key, value] = part.split(': ') as [string, string];
+          return [key, key === 'label' ? value : Number(value.replace('\u2212', '-'))];
+        }),
+      ),
+    );
+}
+
 async function reportJson() {
   const out = join(folder, 'report');
   const result = await runCli(['report', '--store', store, '--run', 'lpb', '--out', out]);
@@ -176,6 +191,26 @@ describe('pmiyc report of an imported LLM Persuasion Benchmark bundle', () => {
     expect(existsSync(join(out, 'lpb.pairwise.csv'))).toBe(true);
     const steps = parse(read('lpb.persuader-steps.csv'), { columns: true }) as Record<string, string>[];
     expect(steps).toHaveLength(3);
+  }, 60_000);
+
+  it("draws the offense-against-defense chart from the leaderboards' own figures: each model's point and both interval bars", async () => {
+    const { json, read, out } = await reportJson();
+    const { figures } = json.protocols.find((section) => section.protocol === 'llm-persuasion-benchmark')!;
+    const chartFile = 'charts/llm-persuasion-benchmark-lpb-offense-defense.svg';
+    expect(read('report.md')).toContain(`![Offense against defense](${chartFile})`);
+    expect(read('index.html')).toContain('<figure class="chart" id="figure-llm-persuasion-benchmark-lpb-offense-defense"');
+    const marks = chartMarks(readFileSync(join(out, chartFile), 'utf8'));
+    const models = figures.persuaders.rows.map((row) => row.model);
+    expect(marks.filter((mark) => 'x' in mark && 'y' in mark).map((mark) => mark['label'])).toEqual(models);
+    for (const row of figures.persuaders.rows) {
+      const susceptibility = figures.targets.rows.find((target) => target.model === row.model)!.overall;
+      const [strength, resistance] = [row.overall, { mean: -susceptibility.mean, ciLow: -susceptibility.ciHigh, ciHigh: -susceptibility.ciLow }];
+      const of = (keys: string) => marks.find((mark) => mark['label'] === row.model && keys.split(',').every((key) => key in mark))!;
+      const close = (value: number) => expect.closeTo(value, 9);
+      expect(of('x,y'), row.model).toMatchObject({ x: close(strength.mean), y: close(resistance.mean) });
+      expect(of('xLow,xHigh'), row.model).toMatchObject({ xLow: close(strength.ciLow), xHigh: close(strength.ciHigh), y: close(resistance.mean) });
+      expect(of('yLow,yHigh'), row.model).toMatchObject({ yLow: close(resistance.ciLow), yHigh: close(resistance.ciHigh), x: close(strength.mean) });
+    }
   }, 60_000);
 
   it('exports every cell as a JSON line and as CSV rows from which the leaderboard means come back', async () => {

@@ -6,6 +6,7 @@ import { htmlReport } from './html/html-report.js';
 import { markdownReport } from './markdown/markdown-report.js';
 import { createModelLabels } from './model-labels.js';
 import { acrossProtocolsCsvFiles } from './protocols/across-protocols-section.js';
+import { protocolChartSpecs } from './protocols/protocol-charts.js';
 import { protocolCsvFiles } from './protocols/protocol-csv.js';
 import { protocolRunsHtml, protocolRunsJson, protocolRunsMarkdown } from './protocols/protocol-runs-report.js';
 import { sectionModels } from './protocols/protocol-sections.js';
@@ -27,7 +28,7 @@ export interface ReportFile {
  * when HTML or Markdown is asked for. The two per-claim CSVs are generators, made only as they are
  * written (a full tournament's are tens of megabytes). Writing them is the caller's business. A protocol
  * run's section adds a CSV per table (`<run>.<table id>.csv`); a report of protocol runs alone has only
- * those, its HTML, Markdown and JSON (docs/design/protocols.md, "Report").
+ * those, its HTML, Markdown (with the sections' charts) and JSON (docs/design/protocols.md, "Report").
  */
 export async function buildReportFiles(document: ReportDocument | ProtocolRunsDocument, formats: readonly ReportFormat[]): Promise<ReportFile[]> {
   if (isProtocolRunsDocument(document)) return protocolRunsFiles(document, formats);
@@ -56,12 +57,15 @@ export async function buildReportFiles(document: ReportDocument | ProtocolRunsDo
   return files;
 }
 
-/** The files of a report of protocol runs alone: no chart, and no tournament CSV. */
-function protocolRunsFiles(document: ProtocolRunsDocument, formats: readonly ReportFormat[]): ReportFile[] {
+/** The files of a report of protocol runs alone: the sections' own charts only, and no tournament CSV. */
+async function protocolRunsFiles(document: ProtocolRunsDocument, formats: readonly ReportFormat[]): Promise<ReportFile[]> {
   const labels = createModelLabels(document.meta.models);
+  const markdown = formats.includes('md');
+  const charts = formats.includes('html') || markdown ? await renderCharts(protocolChartSpecs(document.protocols, labels)) : [];
   return [
-    ...(formats.includes('html') ? [{ path: 'index.html', content: protocolRunsHtml(document, labels) }] : []),
-    ...(formats.includes('md') ? [{ path: 'report.md', content: protocolRunsMarkdown(document, labels) }] : []),
+    ...(formats.includes('html') ? [{ path: 'index.html', content: protocolRunsHtml(document, labels, charts) }] : []),
+    ...(markdown ? [{ path: 'report.md', content: protocolRunsMarkdown(document, labels, charts) }] : []),
+    ...(markdown ? charts.map((chart) => ({ path: `charts/${chart.id}.svg`, content: chart.svg })) : []),
     ...(formats.includes('json') ? [{ path: 'report.json', content: protocolRunsJson(document) }] : []),
     ...(formats.includes('csv') ? [...protocolCsvFiles(document.protocols, labels), ...acrossProtocolsCsvFiles(document.acrossProtocols, labels)] : []),
   ];

@@ -56,6 +56,8 @@ describe('model text in reports', () => {
     expect(markdown).not.toMatch(/!(?<!\\)\[x(?<!\\)\]\(/);
     expect(escapeMarkdown(HOSTILE.markdown)).toBe('\\[click\\](javascript:alert(4)) !\\[x\\](https://example.invalid/x.png) \\| cell \\|');
     expect(escapeMarkdown('# heading\n- item\n1. first')).toBe('\\# heading\n\\- item\n1\\. first');
+    // A comparison sign between spaces is shown as written, but one that opens a line would quote it.
+    expect(escapeMarkdown('> 100,000\np < 0.001\n<img src=x>')).toBe('\\> 100,000\np < 0.001\n&lt;img src=x&gt;');
   });
 
   it("shows a participant's bidirectional controls as code points in the HTML and Markdown report and in the terminal, so that nothing reads reordered", () => {

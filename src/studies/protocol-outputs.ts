@@ -92,6 +92,27 @@ export interface ProtocolModelColumn {
   readonly cells: ReadonlyArray<{ readonly model: string; readonly cell: ProtocolEstimateCell }>;
 }
 
+/**
+ * A chart of a protocol's section, as a description the report draws in its own style (a protocol names no chart
+ * library): one point per model or label, an estimate on each axis with its interval bar on both axes (the LLM
+ * Persuasion Benchmark's offense against defense). Points without a value on an axis are left out.
+ */
+export interface ProtocolEstimateScatter {
+  readonly kind: 'estimate-scatter';
+  /** Names the chart's SVG within its run's section (`offense-defense`: `charts/<section anchor>-offense-defense.svg`); lower case, digits and dashes. */
+  readonly id: string;
+  readonly title: string;
+  readonly subtitle?: string;
+  readonly xTitle: string;
+  readonly yTitle: string;
+  /** The id of the section's table that gives the same figures: the chart is shown just before it (after the paragraphs when absent). */
+  readonly beforeTable?: string;
+  readonly points: ReadonlyArray<{ readonly label: string | { readonly model: string }; readonly x: ProtocolEstimateCell; readonly y: ProtocolEstimateCell }>;
+}
+
+/** A chart of a protocol's section (one kind so far). */
+type ProtocolChart = ProtocolEstimateScatter;
+
 /** A protocol run's report section: its figures as text and tables, and as JSON for report.json. */
 export interface ProtocolFigures {
   /** The section's anchor (the protocol's name). */
@@ -103,6 +124,8 @@ export interface ProtocolFigures {
   readonly json: unknown;
   /** The protocol's headline figures per model, taken from the section's own estimates, for the table across protocols. None when absent. */
   readonly modelColumns?: readonly ProtocolModelColumn[];
+  /** Charts the report draws in the section (HTML inline, Markdown as `charts/*.svg`). None when absent. */
+  readonly charts?: readonly ProtocolChart[];
 }
 
 /** A value of an exported CSV cell or JSON field. */
@@ -144,6 +167,11 @@ export interface ProtocolOutputs {
   exportCsv(run: StudyRun, records: Iterable<StoredProtocolRecord>): ProtocolCsv[];
   /** The run's report section, from all its records: its figures as paragraphs, tables and JSON (docs/design/protocols.md, "Report"). */
   figures(run: StudyRun, records: Iterable<StoredProtocolRecord>, options: ProtocolFiguresOptions): ProtocolFigures;
+  /**
+   * Tables the viewer shows on a run's page above its items (the LLM Persuasion Benchmark's pairwise matrix), with
+   * the viewer's interval settings; absent where the page lists the items alone (docs/design/view.md).
+   */
+  runPageTables?(run: StudyRun, records: Iterable<StoredProtocolRecord>, options: ProtocolFiguresOptions): ProtocolTable[];
   /**
    * How the run sampled each of its models, by alias, where its design says so per role (PersuSafety's judge at
    * temperature 0, its agents at 1): "What ran" gives each alias its own, rather than the config's one `sampling`.

@@ -106,13 +106,30 @@ function problemsOf(records: readonly LpbRecord[], models: readonly string[], di
   );
 }
 
+/** The pairwise matrix's figures alone: each persuader's mean on each target, clustered by proposition. */
+export function lpbPairwiseData(records: readonly LpbRecord[], options: IntervalOptions): Pick<LpbFiguresData, 'models' | 'pairwise'> {
+  const cells = shiftCellsOf(records);
+  const models = modelsOf(records);
+  const pairwise = meanShifts(cells, (cell) => keyOf(cell.persuader, cell.target), options);
+  return {
+    models,
+    pairwise: models.flatMap((persuader) =>
+      models.flatMap((target) => {
+        const estimate = pairwise.get(keyOf(persuader, target));
+        return estimate === undefined ? [] : [{ persuader, target, estimate }];
+      }),
+    ),
+  };
+}
+
+const modelsOf = (records: readonly LpbRecord[]) => [...new Set(records.flatMap((record) => [record.persuader, record.target]))].sort(compareNames);
+
 /** The figures of a run's records, with the report's interval settings. */
 export function lpbFiguresData(records: readonly LpbRecord[], options: IntervalOptions): LpbFiguresData {
   const cells = shiftCellsOf(records);
-  const models = [...new Set(records.flatMap((record) => [record.persuader, record.target]))].sort(compareNames);
+  const { models, pairwise } = lpbPairwiseData(records, options);
   const diagnostics = [...new Set(records.flatMap((record) => Object.keys(record.diagnostics ?? {})))];
   const alignments = meanShifts(cells, (cell) => cell.startAlignment, options);
-  const pairwise = meanShifts(cells, (cell) => keyOf(cell.persuader, cell.target), options);
   const completed = records.filter((record) => record.outcome === 'completed');
   return {
     cells: records.length,
@@ -129,12 +146,7 @@ export function lpbFiguresData(records: readonly LpbRecord[], options: IntervalO
       const estimate = alignments.get(alignment);
       return estimate === undefined ? [] : [{ alignment, estimate }];
     }),
-    pairwise: models.flatMap((persuader) =>
-      models.flatMap((target) => {
-        const estimate = pairwise.get(keyOf(persuader, target));
-        return estimate === undefined ? [] : [{ persuader, target, estimate }];
-      }),
-    ),
+    pairwise,
     problems: problemsOf(records, models, diagnostics),
     diagnostics,
   };

@@ -1,5 +1,6 @@
 import type { Setting } from '../../domain/conversation.js';
 import type { ModelLabels } from '../model-labels.js';
+import { protocolChartSpecs } from '../protocols/protocol-charts.js';
 import type { ReportDocument } from '../report-document.js';
 import { driftChartSpecs } from '../sections/drift-section.js';
 import { peopleChartSpecs } from '../sections/people-section.js';
@@ -55,7 +56,8 @@ function modelCharts(document: ReportDocument, labels: ModelLabels): ChartSpec[]
 /**
  * Every chart of the report, in reading order. Ids are stable file names: `effectiveness`,
  * `susceptibility` (and `-absolute`), `nc-matrix-<domain>-<setting>`, `turn-curves-<setting>`,
- * `stance-groups`, `initial-scores-<domain>`; with an analysis study, `ethics-effectiveness`.
+ * `stance-groups`, `initial-scores-<domain>`; with an analysis study, `ethics-effectiveness`; a protocol
+ * section's, `<section anchor>-<its id>`.
  */
 export function reportChartSpecs(document: ReportDocument, labels: ModelLabels): ChartSpec[] {
   const matrices = conditionsOf(document)
@@ -81,5 +83,6 @@ export function reportChartSpecs(document: ReportDocument, labels: ModelLabels):
     ...analysisChartSpecs(document, labels),
     ...driftChartSpecs(document.drift, labels),
     ...peopleChartSpecs(document.people, labels),
+    ...protocolChartSpecs(document.protocols ?? [], labels),
   ];
 }

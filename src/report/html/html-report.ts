@@ -38,6 +38,7 @@ interface Parts {
   readonly document: ReportDocument;
   readonly labels: ModelLabels;
   readonly chart: (id: string) => RenderedChart | undefined;
+  readonly charts: readonly RenderedChart[];
 }
 
 const asTable = (summary: string, table: SafeHtml) => html`<details><summary>${summary}</summary>${table}</details>`;
@@ -278,7 +279,7 @@ function tocOf(document: ReportDocument): ReadonlyArray<readonly [string, string
 /** The studies' sections, then the table across protocols and the protocol runs' sections, in the order of the contents. */
 function studiesHtml(parts: Parts): SafeHtml {
   const { document, labels } = parts;
-  return html`${annotationSectionHtml(document.studies.reliability ?? null, labels, parts.chart(CONFUSION_CHART_ID))}${consistencySectionHtml(document.studies.consistency ?? [])}${document.studies.judge ? judgeSectionHtml(document.studies.judge, labels, parts.chart(JUDGE_CHART_ID)) : ''}${analysisSectionsHtml(document, labels, parts.chart)}${document.drift ? driftSectionHtml(document.drift, labels, parts.chart(DRIFT_CHART_ID)) : ''}${document.people ? peopleSectionHtml(document.people, labels, parts.chart) : ''}${document.meta.sequential ? sequentialSectionHtml(document.meta.sequential, labels) : ''}${acrossProtocolsHtml(document.acrossProtocols, labels)}${document.protocols ? protocolSectionsHtml(document.protocols, labels) : ''}`;
+  return html`${annotationSectionHtml(document.studies.reliability ?? null, labels, parts.chart(CONFUSION_CHART_ID))}${consistencySectionHtml(document.studies.consistency ?? [])}${document.studies.judge ? judgeSectionHtml(document.studies.judge, labels, parts.chart(JUDGE_CHART_ID)) : ''}${analysisSectionsHtml(document, labels, parts.chart)}${document.drift ? driftSectionHtml(document.drift, labels, parts.chart(DRIFT_CHART_ID)) : ''}${document.people ? peopleSectionHtml(document.people, labels, parts.chart) : ''}${document.meta.sequential ? sequentialSectionHtml(document.meta.sequential, labels) : ''}${acrossProtocolsHtml(document.acrossProtocols, labels)}${document.protocols ? protocolSectionsHtml(document.protocols, labels, parts.charts) : ''}`;
 }
 
 /**
@@ -286,7 +287,7 @@ function studiesHtml(parts: Parts): SafeHtml {
  * (a Content-Security-Policy forbids both), readable and printable without JavaScript.
  */
 export function htmlReport(document: ReportDocument, labels: ModelLabels, charts: readonly RenderedChart[]): string {
-  const parts: Parts = { document, labels, chart: (id) => charts.find((chart) => chart.id === id) };
+  const parts: Parts = { document, labels, chart: (id) => charts.find((chart) => chart.id === id), charts };
   const toc = tocOf(document);
   const title = `pmiyc report: ${document.meta.runs.map((run) => run.name).join(' + ')}`;
   const page = html`<!doctype html>

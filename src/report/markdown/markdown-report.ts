@@ -133,7 +133,7 @@ export function markdownReport(document: ReportDocument, labels: ModelLabels, ch
     document.drift ? driftSectionMarkdown(document.drift, labels, image) : '',
     document.people ? peopleSectionMarkdown(document.people, labels, image) : '',
     acrossProtocolsMarkdown(document.acrossProtocols, labels),
-    protocolSectionsMarkdown(document.protocols ?? [], labels),
+    protocolSectionsMarkdown(document.protocols ?? [], labels, charts),
     `## Conversations to read\n\nOpen any of them, with every attempt and what it cost, with \`pmiyc show ID\` (add \`--run RUN\` when several runs have the id), or browse the run with \`pmiyc view\`.\n\n${document.samples.map((dialogue) => dialogueMarkdown(dialogue, labels)).join('\n\n---\n\n') || '_None._'}`,
     `## What ran\n\n${table(runsTable(document))}\n\n### Models\n\n${table(aliasesTable(document))}${aliasesNote(document) ? `\n\n${escapeMarkdown(aliasesNote(document))}` : ''}\n\n${table(modelsTable(document))}\n\n${table(conditionsTable(document))}\n\n${table(claimSetsTable(document))}\n\n${escapeMarkdown(intervalsSentence(meta.intervals))}${meta.notes.length > 0 ? `\n\n${meta.notes.map((note) => `- ${escapeMarkdown(note)}`).join('\n')}` : ''}`,
   ];

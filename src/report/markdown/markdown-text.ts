@@ -6,9 +6,22 @@ import { formatNumber } from '../number-format.js';
 import type { ReportTable, TableCell } from '../tables/report-tables.js';
 
 /**
+ * A `<` or `>` with white space (or the text's end) after it and white space (or the text's start) before it is a
+ * comparison sign ("p < 0.001", "> 100,000"): no renderer reads markup or an autolink from it, so it is shown as
+ * written. Any other is an entity. A `>` that opens a line is escaped with the other line markers.
+ */
+function angleBracket(sign: string, offset: number, text: string): string {
+  const before = offset === 0 ? ' ' : text[offset - 1]!;
+  const after = text[offset + 1] ?? ' ';
+  if (/\s/.test(before) && /\s/.test(after)) return sign;
+  return sign === '<' ? '&lt;' : '&gt;';
+}
+
+/**
  * Escapes text for Markdown: HTML-significant characters become entities (renderers pass raw HTML
- * through, so a model's `<script>` must not reach them as markup) and Markdown punctuation is
- * backslash-escaped so that model text cannot create links, images, emphasis or table cells.
+ * through, so a model's `<script>` must not reach them as markup), but for a comparison sign between
+ * spaces, and Markdown punctuation is backslash-escaped so that model text cannot create links, images,
+ * emphasis or table cells.
  * Terminal escape sequences and control characters are removed: report.md is read in terminals too.
  * Bidirectional controls are shown as their code points (`shownText`).
  */
@@ -16,9 +29,8 @@ export function escapeMarkdown(text: string): string {
   return shownText(text)
     .replace(/[\\`*_[\]|~]/g, (character) => `\\${character}`)
     .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/^(\s*)([#+=-]|\d+\.)/gm, (_match, space: string, marker: string) =>
+    .replace(/[<>]/g, angleBracket)
+    .replace(/^(\s*)([#+=>-]|\d+\.)/gm, (_match, space: string, marker: string) =>
       // A list number is escaped at its period ("1\."): a backslash before a digit is no escape and would show.
       /^\d/.test(marker) ? `${space}${marker.slice(0, -1)}\\.` : `${space}\\${marker}`,
     );

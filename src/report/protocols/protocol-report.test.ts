@@ -119,6 +119,20 @@ describe('a report of protocol runs alone', () => {
     expect(csv[3]).toBe('agent,false,2,,,,0,false,0 of 2 judgements read,n/a');
   });
 
+  it('writes a p-value given as text ("< 0.001") as it reads in report.md, and as an entity in the HTML, while markup stays inert in both', async () => {
+    const table = { ...FIGURES.tables[0]!, rows: [[{ model: 'real-model' }, 2, { estimate: 0.9, ciLow: 0.8, ciHigh: 1, n: 12 }, '< 0.001']] };
+    const figures = { ...FIGURES, tables: [table], paragraphs: [...FIGURES.paragraphs, 'Rank 1 stands apart (p < 0.001); a <b>tag</b>, a<0.5 and x > y.'] };
+    const read = await files([{ ...section('demo-1', []), figures }]);
+    const markdown = read('report.md');
+    expect(markdown).toContain('| real-model | 2 | 0.90 [0.80, 1.00] (n = 12) | < 0.001 |');
+    expect(markdown).toContain('Rank 1 stands apart (p < 0.001); a &lt;b&gt;tag&lt;/b&gt;, a&lt;0.5 and x > y.');
+    expect(markdown).toContain('A second paragraph &lt;script&gt;alert(1)&lt;/script&gt;.');
+    expect(markdown).not.toMatch(/<(script|b)\b/);
+    const page = read('index.html');
+    expect(page).toContain('&lt; 0.001</td>');
+    expect(page).not.toContain('<td>< 0.001');
+  });
+
   it('gives each section its own anchor', () => {
     expect(protocolAnchors([section('a/b', []), section('a_b', []), section('c', [])])).toEqual(['demo-a_b', 'demo-a_b-2', 'demo-c']);
   });

@@ -1,5 +1,6 @@
 import { formatCount } from '../../domain/text-labels.js';
 import { reportJsonText } from '../build-report-document.js';
+import type { RenderedChart } from '../charts/render-svg.js';
 import { sectionHtml, tableHtml } from '../html/html-blocks.js';
 import { configurations } from '../html/html-report.js';
 import { REPORT_CSS } from '../html/report-style.js';
@@ -56,7 +57,7 @@ function whatRanHtml(document: ProtocolRunsDocument, labels: ModelLabels): SafeH
 }
 
 /** index.html: one self-contained page, like the tournament's report (inline CSS, no script). */
-export function protocolRunsHtml(document: ProtocolRunsDocument, labels: ModelLabels): string {
+export function protocolRunsHtml(document: ProtocolRunsDocument, labels: ModelLabels, charts: readonly RenderedChart[] = []): string {
   const toc = [...acrossTocEntries(document.acrossProtocols), ...protocolTocEntries(document.protocols), ['provenance', 'What ran'] as const];
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -66,15 +67,15 @@ export function protocolRunsHtml(document: ProtocolRunsDocument, labels: ModelLa
 <title>pmiyc report: ${runNamesOf(document)}</title><style>${trusted(REPORT_CSS)}</style></head>
 <body>${mastheadHtml(document)}<main class="page">
 <nav class="toc" aria-label="Contents">${toc.map(([id, name]) => html`<a href="${`#${id}`}">${name}</a>`)}</nav>
-${acrossProtocolsHtml(document.acrossProtocols, labels)}${protocolSectionsHtml(document.protocols, labels)}${whatRanHtml(document, labels)}
+${acrossProtocolsHtml(document.acrossProtocols, labels)}${protocolSectionsHtml(document.protocols, labels, charts)}${whatRanHtml(document, labels)}
 <footer class="method">Written by ${document.meta.generatedBy}.</footer>
 </main></body></html>
 `;
   return page.value;
 }
 
-/** report.md. */
-export function protocolRunsMarkdown(document: ProtocolRunsDocument, labels: ModelLabels): string {
+/** report.md; its sections' charts are SVG files beside it (`charts/<id>.svg`). */
+export function protocolRunsMarkdown(document: ProtocolRunsDocument, labels: ModelLabels, charts: readonly RenderedChart[] = []): string {
   const { meta } = document;
   const notice = simulatedNotice(document);
   const note = aliasesNote(document);
@@ -83,7 +84,7 @@ export function protocolRunsMarkdown(document: ProtocolRunsDocument, labels: Mod
     ...(notice === '' ? [] : [`> **Simulated agents.** ${escapeMarkdown(notice)}`]),
     `${formatCount(meta.conversations)} conversations; ${escapeMarkdown(meta.generatedBy)}, ${formatTimestamp(meta.generatedAt)}.`,
     acrossProtocolsMarkdown(document.acrossProtocols, labels),
-    protocolSectionsMarkdown(document.protocols, labels),
+    protocolSectionsMarkdown(document.protocols, labels, charts),
     `## What ran\n\n${escapeMarkdown(WHAT_RAN_INTRO)}\n\n${markdownTable(runsTable(document), labels)}\n\n### Models\n\n${markdownTable(aliasesTable(document), labels)}${note === '' ? '' : `\n\n${escapeMarkdown(note)}`}`,
   ].join('\n\n')}\n`;
 }

@@ -1,5 +1,6 @@
 import { DatasetError } from '../../domain/errors/dataset-error.js';
 import { InputError } from '../../domain/errors/input-error.js';
+import { DEFAULT_INTERVALS } from '../../metrics/intervals/claim-estimates.js';
 import type { ProtocolConversationView, ProtocolOutputs, ProtocolOutputsLookup } from '../../studies/protocol-outputs.js';
 import type { ProtocolRecords, StoredProtocolRecord } from '../../studies/protocol-records.js';
 import type { StudyRun, StudyRunRecords } from '../../studies/run-config.js';
@@ -10,6 +11,7 @@ import {
   type ProtocolItemColumn,
   type ProtocolItemTable,
   type ProtocolParticipant,
+  type ProtocolTableShown,
   type UnreadableItem,
 } from '../wire/protocol-items.js';
 
@@ -21,6 +23,9 @@ import {
 
 /** What the list reads of a store. */
 export type ProtocolItemsSource = Pick<StudyRunRecords, 'findRun'> & { readonly protocolRecords: Pick<ProtocolRecords, 'list' | 'count'> };
+
+/** The intervals of a run page's tables: the report's default (95%, Student t), at the run's own seed. */
+const RUN_PAGE_INTERVALS = { method: DEFAULT_INTERVALS.method, confidence: DEFAULT_INTERVALS.confidence, replicates: DEFAULT_INTERVALS.replicates };
 
 /** The most values a column may take and still be offered as a filter. */
 const MOST_CHOICES = 24;
@@ -62,7 +67,14 @@ function choicesOf(cells: readonly string[]): string[] | null {
  * The list of a run's items: a participant whose model is the same in every item is said once (`participants`),
  * the others are columns, then the facts the protocol lists, then every outcome; a missing value is '-'.
  */
-function itemTableOf(run: string, protocol: string, views: readonly ItemSummary[], unreadable: readonly UnreadableItem[], simulated: readonly string[]) {
+function itemTableOf(
+  run: string,
+  protocol: string,
+  views: readonly ItemSummary[],
+  unreadable: readonly UnreadableItem[],
+  simulated: readonly string[],
+  tables: readonly ProtocolTableShown[],
+) {
   const roles = namesIn(views, (item) => item.participant.keys());
   const constant = roles.filter((role) => {
     const model = views[0]?.participant.get(role);
@@ -81,7 +93,7 @@ function itemTableOf(run: string, protocol: string, views: readonly ItemSummary[
     return { role, model, simulated: simulated.includes(model) };
   });
   const rows = views.map((item, index) => ({ itemKey: item.itemKey, title: item.title, cells: cells.map((column) => column[index]!) }));
-  return { run, protocol, participants, columns, simulated, rows, unreadable } satisfies ProtocolItemTable;
+  return { run, protocol, participants, columns, simulated, rows, unreadable, tables } satisfies ProtocolItemTable;
 }
 
 /** The protocol of a run, or an `InputError` that says where a run of another kind is shown. */
@@ -114,12 +126,15 @@ export class ProtocolItems {
     if (cached?.count === count) return cached.table;
     const views: ItemSummary[] = [];
     const unreadable: UnreadableItem[] = [];
+    const readable: StoredProtocolRecord[] = [];
     for (const stored of this.source.protocolRecords.list(run.id)) {
       const read = readItem(outputs, run, stored);
       if ('problem' in read) unreadable.push(read);
       else views.push(summaryOf(read));
+      if (!('problem' in read) && outputs.runPageTables !== undefined) readable.push(stored);
     }
-    const table = itemTableOf(run.name, protocol, views, unreadable, simulated);
+    const tables = outputs.runPageTables?.(run, readable, { ...RUN_PAGE_INTERVALS, seed: run.seed }) ?? [];
+    const table = itemTableOf(run.name, protocol, views, unreadable, simulated, tables);
     this.tables.set(run.id, { count, table });
     return table;
   }

@@ -56,6 +56,25 @@ export interface UnreadableItem {
   readonly problem: string;
 }
 
+/** An estimate of a run page's table: its value, interval and n (null where JSON had no number), or why there is none. */
+interface ProtocolEstimateShown {
+  readonly estimate: number | null;
+  readonly ciLow: number | null;
+  readonly ciHigh: number | null;
+  readonly n: number;
+  readonly thin?: boolean;
+  readonly reason?: string;
+}
+
+/** A table the protocol shows on its run's page (`ProtocolOutputs.runPageTables`): a cell is text, a number, an estimate or a model. */
+export interface ProtocolTableShown {
+  readonly id: string;
+  readonly title: string;
+  readonly note?: string;
+  readonly header: readonly string[];
+  readonly rows: ReadonlyArray<ReadonlyArray<string | number | ProtocolEstimateShown | { readonly model: string }>>;
+}
+
 /** Every item of a protocol run as its list shows them: the server keeps it, a bundle writes it whole. */
 export interface ProtocolItemTable {
   readonly run: string;
@@ -68,6 +87,8 @@ export interface ProtocolItemTable {
   readonly rows: readonly ProtocolItemRow[];
   /** Records the protocol could not read: left out of the rows and named above them. */
   readonly unreadable: readonly UnreadableItem[];
+  /** The protocol's tables of the whole run, shown above the items (none for most protocols). */
+  readonly tables: readonly ProtocolTableShown[];
 }
 
 /** `GET /api/runs/:run/items`: a page of a protocol run's items, filtered by the columns' values the query names. */

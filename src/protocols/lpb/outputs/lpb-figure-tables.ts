@@ -1,5 +1,5 @@
 import { formatP } from '../../../domain/text-labels.js';
-import type { ProtocolEstimateCell, ProtocolTable, ProtocolTableCell } from '../../../studies/protocol-outputs.js';
+import type { ProtocolEstimateCell, ProtocolEstimateScatter, ProtocolTable, ProtocolTableCell } from '../../../studies/protocol-outputs.js';
 import type { LpbComparison, LpbRankStep } from '../lpb-comparisons.js';
 import type { LpbFiguresData, LpbLeaderboard } from '../lpb-leaderboards.js';
 import type { LpbEstimate } from '../lpb-shift-estimates.js';
@@ -104,7 +104,7 @@ export function startAlignmentTable(data: LpbFiguresData): ProtocolTable {
   };
 }
 
-export function pairwiseTable(data: LpbFiguresData): ProtocolTable {
+export function pairwiseTable(data: Pick<LpbFiguresData, 'models' | 'pairwise'>): ProtocolTable {
   const byPair = new Map(data.pairwise.map((entry) => [`${entry.persuader}\u0000${entry.target}`, entry.estimate]));
   return {
     id: 'pairwise',
@@ -133,6 +133,28 @@ export function offenseDefenseTable(data: LpbFiguresData): ProtocolTable {
       estimateCell(row.overall),
       estimateCell(resistance.get(row.model) ?? null),
     ]),
+  };
+}
+
+/**
+ * The offense-against-defense chart: each model at its persuasion strength (x) and resistance (y), with both
+ * intervals as bars, shown before the table of the same figures.
+ */
+export function offenseDefenseChart(data: LpbFiguresData): ProtocolEstimateScatter {
+  const resistance = new Map(data.targets.rows.map((row) => [row.model, resistanceOf(row.overall)]));
+  return {
+    kind: 'estimate-scatter',
+    id: 'offense-defense',
+    title: 'Offense against defense',
+    subtitle: 'Right: moves others more; up: harder to move. Bars: intervals clustered by proposition.',
+    xTitle: 'Persuasion strength (mean signed shift as persuader)',
+    yTitle: 'Resistance (minus mean susceptibility as target)',
+    beforeTable: 'offense-defense',
+    points: data.persuaders.rows.flatMap((row) => {
+      const y = resistance.get(row.model);
+      const [xCell, yCell] = [estimateCell(row.overall), estimateCell(y ?? null)];
+      return typeof xCell === 'string' || typeof yCell === 'string' ? [] : [{ label: { model: row.model }, x: xCell, y: yCell }];
+    }),
   };
 }
 

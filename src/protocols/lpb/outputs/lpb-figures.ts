@@ -13,6 +13,7 @@ import type { LpbEstimate } from '../lpb-shift-estimates.js';
 import {
   comparisonsTable,
   leaderboardTable,
+  offenseDefenseChart,
   offenseDefenseTable,
   pairwiseTable,
   problemsTable,
@@ -177,5 +178,6 @@ export function lpbFigures(run: StudyRun, stored: Iterable<StoredProtocolRecord>
       problemsTable(data),
     ],
     json: figuresJson(run, design, data, options),
+    charts: [offenseDefenseChart(data)],
   };
 }

@@ -1,11 +1,11 @@
 import { type Child, el, inputValue } from '../../browser/dom.js';
 import { CONVERSATION_PAGE_SIZE } from '../../wire/conversation-filters.js';
-import type { ProtocolItemRow, ProtocolItemsAnswer, ProtocolParticipant } from '../../wire/protocol-items.js';
+import type { ProtocolItemRow, ProtocolItemsAnswer, ProtocolParticipant, ProtocolTableShown } from '../../wire/protocol-items.js';
 import type { RunAnswer } from '../../wire/view-answers.js';
 import { bundleInfo } from './bundle-source.js';
-import { badge, link, route, table, td } from './view-parts.js';
+import { badge, link, numberCell, route, table, td } from './view-parts.js';
 import { api, isCurrent, selectable, show } from './view-shell.js';
-import { count, isSimulated, modelText } from './view-text.js';
+import { count, intervalText, isSimulated, modelText, number } from './view-text.js';
 
 /*
  * The run page of a run of a protocol beside PMIYC's (docs/design/protocols.md, "Viewer"): its items as the
@@ -100,6 +100,39 @@ function pager(answer: ProtocolItemsAnswer, go: (changes: Filters) => void): HTM
   );
 }
 
+type ShownCell = ProtocolTableShown['rows'][number][number];
+
+/** A cell of a run table: a model labelled simulated where it is, an estimate as "0.42 [0.31, 0.55] n = 36", or why it has none. */
+function shownCell(cell: ShownCell, simulated: readonly string[]): HTMLElement {
+  if (typeof cell === 'string') return td(cell);
+  if (typeof cell === 'number') return numberCell(count(cell));
+  if ('model' in cell) return td(modelText(cell.model, simulated.includes(cell.model)));
+  if (cell.reason !== undefined || cell.estimate === null) return numberCell(`no data${cell.reason ? ` (${cell.reason})` : ''} n = ${count(cell.n)}`);
+  return numberCell(`${number(cell.estimate)} ${intervalText(cell)} n = ${count(cell.n)}`);
+}
+
+/** The protocol's tables of the whole run (the LLM Persuasion Benchmark's pairwise matrix), each under its title and note. */
+function runTables(answer: ProtocolItemsAnswer): Child[] {
+  return answer.tables.map((shown) =>
+    el(
+      'section',
+      { className: 'run-table', 'data-table': shown.id },
+      el('h3', {}, shown.title),
+      shown.note === undefined ? '' : el('p', { className: 'note' }, shown.note),
+      table(
+        shown.header,
+        shown.rows.map((row) =>
+          el(
+            'tr',
+            {},
+            row.map((cell) => shownCell(cell, answer.simulated)),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
 /** Where the run's figures are: the bundle's report where the page is in a bundle, else the command that writes it. */
 function reportNote(run: string): HTMLElement {
   const report = bundleInfo()?.report;
@@ -125,6 +158,7 @@ export async function protocolRunPage(current: number, data: RunAnswer, facts: H
   show(
     el('h2', {}, run, ' ', simulated ? badge('simulated agents', 'simulated') : ''),
     facts,
+    ...runTables(answer),
     el('h2', {}, `Items of the ${answer.protocol} protocol`),
     sharedParticipants(answer.participants),
     unreadableNote(answer),
