@@ -18,13 +18,29 @@ export type JsonReading =
  * pass over the text.
  */
 export function parseBoundedJson(text: string, maxDepth = MAX_JSON_DEPTH): JsonReading {
-  const depth = jsonDepthBeyond(text, maxDepth);
-  if (depth > maxDepth) return { ok: false, problem: 'too-deep', detail: `its lists and objects nest more than ${maxDepth} deep` };
+  if (nestsBeyond(text, maxDepth)) return { ok: false, problem: 'too-deep', detail: `its lists and objects nest more than ${maxDepth} deep` };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
     return { ok: false, problem: 'not-json', detail: 'it is not JSON' };
   }
+}
+
+/**
+ * Whether `text`'s lists and objects nest deeper than `limit` outside its strings. Text with at most
+ * `limit` opening brackets and braces in all cannot, and nearly every reply is such text: those are
+ * counted first with the engine's own search (a model's reply is read on every call, and a scan of
+ * its every character in JavaScript cost more than parsing it), and only text with more is scanned.
+ */
+export function nestsBeyond(text: string, limit: number): boolean {
+  let openings = 0;
+  for (const opening of ['[', '{']) {
+    for (let at = text.indexOf(opening); at !== -1; at = text.indexOf(opening, at + 1)) {
+      openings++;
+      if (openings > limit) return jsonDepthBeyond(text, limit) > limit;
+    }
+  }
+  return false;
 }
 
 /**

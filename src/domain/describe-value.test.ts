@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonDepthBeyond, parseBoundedJson } from './bounded-json.js';
+import { jsonDepthBeyond, nestsBeyond, parseBoundedJson } from './bounded-json.js';
 import { describeValue, jsonPrefix } from './describe-value.js';
 
 const deepList = (depth: number) => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`) as unknown;
@@ -37,5 +37,15 @@ describe('parseBoundedJson', () => {
 
   it('counts brackets only outside strings, escaped quotes included', () => {
     expect(jsonDepthBeyond('["\\"[[[[", {"b": "{{{"}]', 5)).toBe(2);
+  });
+
+  it('tells text nested too deep apart from text with many shallow lists or brackets in strings', () => {
+    const shallow = `[${Array.from({ length: 300 }, (_, index) => `{"a": [${index}]}`).join(',')}]`;
+    expect(nestsBeyond(shallow, 128)).toBe(false);
+    expect(parseBoundedJson(shallow)).toMatchObject({ ok: true });
+    expect(nestsBeyond(`["${'['.repeat(500)}"]`, 128)).toBe(false);
+    expect(nestsBeyond(`${'{"a":'.repeat(129)}1${'}'.repeat(129)}`, 128)).toBe(true);
+    expect(nestsBeyond('[[1]]', 2)).toBe(false);
+    expect(nestsBeyond('[{"a": [1]}]', 2)).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../models/chat-model.js';
 import { CommitQueue } from '../commit-queue.js';
 import { openStoreDatabase } from '../open-database.js';
-import { CallMessages } from './call-messages.js';
+import { CallMessages, packText } from './call-messages.js';
 
 let folder: string;
 let database: Database;
@@ -82,5 +82,26 @@ describe('the stored messages of requests', () => {
       expect(rows()).toBe(5);
       expect(messages.read(last)).toEqual(conversation);
     });
+  });
+
+  it('store a long text that comes again after other messages deflated to the same bytes, and walk known prefixes without losing a row', () => {
+    const messages = new CallMessages(database);
+    const closing: ChatMessage = { role: 'user', content: `The discussion has ended. ${'Say where you stand now. '.repeat(20)}` };
+    const requests = [
+      [...conversation.slice(0, 2), closing],
+      [...conversation.slice(0, 4), closing],
+      [...conversation, closing],
+      [...conversation.slice(0, 2), closing],
+    ];
+    const ids = requests.map((request) => messages.save(request));
+    expect(ids[3]).toBe(ids[0]);
+    expect(rows()).toBe(8);
+    const stored = database.prepare('SELECT content FROM call_messages WHERE typeof(content) = ? ORDER BY id').pluck().all('blob') as Buffer[];
+    expect(stored).toHaveLength(3);
+    for (const bytes of stored) expect(bytes.equals(packText(closing.content) as Buffer)).toBe(true);
+    expect(ids.map((id) => messages.read(id))).toEqual(requests);
+    // A fresh writer, which knows no row, finds every one of them.
+    expect(requests.map((request) => new CallMessages(database).save(request))).toEqual(ids);
+    expect(rows()).toBe(8);
   });
 });

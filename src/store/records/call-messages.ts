@@ -15,6 +15,18 @@ export const unpackText = (stored: string | Buffer): string => (typeof stored ==
 /** How many rows a `CallMessages` keeps in memory: far more than the requests in flight at once. */
 const KNOWN_ROWS = 50_000;
 
+/** How many deflated texts a `CallMessages` keeps for texts that come again (~1 KB each). */
+const PACKED_TEXTS = 1_000;
+
+/** The hash before a request's first message. */
+const NO_HASH = Buffer.alloc(0);
+
+interface KnownMessage {
+  readonly role: ChatMessage['role'];
+  readonly id: number;
+  readonly hash: Buffer;
+}
+
 /**
  * The messages of stored requests, each kept once, as a tree. A call's request is the whole
  * conversation so far; stored whole, a conversation's requests grow with the square of its turns.
@@ -32,6 +44,14 @@ export class CallMessages {
    * past a bound.
    */
   private readonly known = new Map<string, number>();
+  /**
+   * The same rows by their parent's row, then their text (with their role and hash): a request's known
+   * prefix is walked from its first message by text, without hashing those messages again (a request
+   * holds the whole conversation so far, ~5 messages, of which ~1.5 are new). Filled and emptied with `known`.
+   */
+  private readonly byParent = new Map<number | null, Map<string, KnownMessage>>();
+  /** Long texts deflated lately, by text: a prompt that ends many conversations alike is deflated once. */
+  private readonly packed = new Map<string, Buffer>();
   /** `commits.failedCommits` when `known` was last checked against it. */
   private failuresSeen = 0;
   private readonly selectId: Statement<[Buffer], number>;
@@ -56,18 +76,27 @@ export class CallMessages {
   save(messages: readonly ChatMessage[]): number {
     if (this.commits && this.commits.failedCommits !== this.failuresSeen) {
       this.failuresSeen = this.commits.failedCommits;
-      this.known.clear();
+      this.forget();
     }
-    const hashes: Buffer[] = [];
-    let previous = Buffer.alloc(0);
-    for (const message of messages) {
-      previous = createHash('sha256').update(previous).update(message.role).update('\u0000').update(message.content).digest();
-      hashes.push(previous);
-    }
-    // The longest stored prefix: first among the rows known here, else by asking the store.
+    // The prefix found by text among the rows known here; the messages after it are hashed.
     let parent: number | null = null;
     let first = 0;
-    for (let index = hashes.length - 1; index >= 0; index--) {
+    let previous: Buffer = NO_HASH;
+    for (; first < messages.length; first++) {
+      const message = messages[first]!;
+      const step: KnownMessage | undefined = this.byParent.get(parent)?.get(message.content);
+      if (step === undefined || step.role !== message.role) break;
+      parent = step.id;
+      previous = step.hash;
+    }
+    const hashes: Buffer[] = [];
+    for (let index = first; index < messages.length; index++) {
+      const message = messages[index]!;
+      previous = createHash('sha256').update(previous).update(message.role).update('\u0000').update(message.content).digest();
+      hashes[index] = previous;
+    }
+    // The longest stored prefix: first among the rows known here, else by asking the store.
+    for (let index = hashes.length - 1; index >= first; index--) {
       const id = this.known.get(hashes[index]!.toString('latin1'));
       if (id !== undefined) {
         parent = id;
@@ -86,17 +115,41 @@ export class CallMessages {
     for (let index = first; index < messages.length; index++) {
       const message = messages[index]!;
       const hash = hashes[index]!;
-      const inserted = this.insert.run(hash, parent, message.role, packText(message.content));
-      parent = inserted.changes === 1 ? Number(inserted.lastInsertRowid) : this.selectId.get(hash)!;
-      this.remember(hash, parent);
+      const inserted = this.insert.run(hash, parent, message.role, this.pack(message.content));
+      const id = inserted.changes === 1 ? Number(inserted.lastInsertRowid) : this.selectId.get(hash)!;
+      this.remember(parent, message, hash, id);
+      parent = id;
     }
     if (parent === null) throw new RangeError('a request without messages');
     return parent;
   }
 
-  private remember(hash: Buffer, id: number): void {
-    if (this.known.size >= KNOWN_ROWS) this.known.clear();
+  private remember(parent: number | null, message: ChatMessage, hash: Buffer, id: number): void {
+    if (this.known.size >= KNOWN_ROWS) this.forget();
     this.known.set(hash.toString('latin1'), id);
+    let children = this.byParent.get(parent);
+    if (children === undefined) {
+      children = new Map();
+      this.byParent.set(parent, children);
+    }
+    children.set(message.content, { role: message.role, id, hash });
+  }
+
+  private forget(): void {
+    this.known.clear();
+    this.byParent.clear();
+  }
+
+  /** `packText` of a message's text; the same text always deflates to the same bytes, so a repeated one is taken from `packed`. */
+  private pack(text: string): string | Buffer {
+    if (text.length < DEFLATE_FROM_CHARS) return text;
+    let stored = this.packed.get(text);
+    if (stored === undefined) {
+      if (this.packed.size >= PACKED_TEXTS) this.packed.clear();
+      stored = deflateRawSync(text, { level: 1 });
+      this.packed.set(text, stored);
+    }
+    return stored;
   }
 
   /** The messages of a stored request, first to last, from its last message's row. */

@@ -1,5 +1,5 @@
 import { InvalidResponseDataError } from 'ai';
-import { jsonDepthBeyond, MAX_JSON_DEPTH } from '../../../domain/bounded-json.js';
+import { MAX_JSON_DEPTH, nestsBeyond } from '../../../domain/bounded-json.js';
 
 type FetchFunction = typeof globalThis.fetch;
 
@@ -17,7 +17,7 @@ export function boundedJsonFetch(send: FetchFunction): FetchFunction {
     const response = await send(input, init);
     if (response.body === null) return response;
     const bytes = Buffer.from(await response.arrayBuffer());
-    if (jsonDepthBeyond(bytes.toString('latin1'), MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    if (nestsBeyond(bytes.toString('latin1'), MAX_JSON_DEPTH)) {
       throw new InvalidResponseDataError({ data: undefined, message: `its lists and objects nest more than ${MAX_JSON_DEPTH} deep` });
     }
     return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
